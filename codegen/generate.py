@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""Generates Floe's C protocol layer and capability docs from the AWS S3 Tables Smithy model.
+
+Usage: generate.py --model PATH [--overlay models/overlay.json] [--out generated]
+
+What this is for: the one command that turns the model (plus Floe's overlay) into the typed C
+API handlers are written against, the restJson1 request parsers, the constraint validators, the
+JSON serializers, the operation and route tables, the per-operation capability docs and the
+constraint test rows. What it is not for: any behaviour of an operation; that lives in handlers/.
+
+Output is deterministic: no dates, paths or versions, fixed ordering, LF endings. Files whose
+content did not change are left alone so their mtime does not trigger a rebuild.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import jinja2  # noqa: E402
+
+import overlay as overlay_mod  # noqa: E402
+import samples  # noqa: E402
+import smithy  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# One message template per constraint trait (the wording AWS's validation layer uses).
+MESSAGES = {
+    "required": "Member must not be null",
+    "length_min": "Member must have length greater than or equal to {min}",
+    "length_max": "Member must have length less than or equal to {max}",
+    "pattern": "Member must satisfy regular expression pattern: {pattern}",
+    "range_min": "Member must have value greater than or equal to {min}",
+    "range_max": "Member must have value less than or equal to {max}",
+    "enum": "Member must satisfy enum value set: [{values}]",
+    "union": "Member must have exactly one member set",
+}
+
+OUTPUTS = [
+    ("floe_api.h.j2", "floe_api.h"),
+    ("floe_codec.h.j2", "floe_codec.h"),
+    ("operations.def.j2", "operations.def"),
+    ("shapes.c.j2", "shapes.c"),
+    ("parse.c.j2", "parse.c"),
+    ("validate.c.j2", "validate.c"),
+    ("serialize.c.j2", "serialize.c"),
+    ("operation_table.c.j2", "operation_table.c"),
+    ("operations.md.j2", "docs/operations.md"),
+    ("constraints.def.j2", "tests/constraints.def"),
+]
+
+
+def c_string(value):
+    """A C string literal for `value` (UTF-8, with escapes for anything not printable ASCII)."""
+    out = []
+    for byte in value.encode("utf-8"):
+        ch = chr(byte)
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif 32 <= byte < 127 and ch != "?":
+            out.append(ch)
+        else:
+            out.append("\\%03o" % byte)
+    return '"' + "".join(out) + '"'
+
+
+class CModel:
+    """C names and per-shape facts the templates need, computed once."""
+
+    def __init__(self, model, overlay):
+        self.model = model
+        self.overlay = overlay
+        self.shapes = model.reachable_shapes()
+        self.errors = model.errors()
+        self.operations = model.operations
+        self.routes = overlay.routes(model)
+        self.patterns = sorted({p for p in self._all_patterns()})
+        self.pattern_index = {p: i for i, p in enumerate(self.patterns)}
+        self._validation_memo = {}
+        for op in self.operations:
+            op.status = overlay.status(op)
+            op.notes = overlay.notes(op)
+            op.claimed = op.status != "not_implemented"
+            op.routes = [r for r in self.routes if r.op is op]
+            op.error_names = [e.name for e in op.errors]
+        self.resources = []
+        for op in self.operations:
+            if not self.resources or self.resources[-1][0] != op.resource:
+                self.resources.append((op.resource, []))
+            self.resources[-1][1].append(op)
+        self.validators = self._value_validators()
+
+    # -- names and types -----------------------------------------------------------------------
+
+    @staticmethod
+    def type_name(shape):
+        if shape.kind == "unit":
+            return "floe_Unit"
+        return "floe_" + shape.name
+
+    def scalar_ctype(self, shape):
+        kind = shape.kind
+        if kind in ("string", "document"):
+            return "char *"
+        if kind == "enum":
+            return self.type_name(shape) + " "
+        if kind == "integer":
+            return "int32_t "
+        if kind == "long":
+            return "int64_t "
+        if kind == "boolean":
+            return "bool "
+        if kind == "timestamp":
+            return "floe_timestamp_t "
+        raise smithy.ModelError("%s: no scalar C type" % shape.id)
+
+    def member_ctype(self, member):
+        """Type of a structure/union member field: aggregates by pointer, NULL when absent."""
+        t = member.target
+        if t.is_aggregate:
+            return self.type_name(t) + " *"
+        return self.scalar_ctype(t)
+
+    def element_ctype(self, member):
+        """Type of a list item or map key/value: structures and unions by value."""
+        t = member.target
+        if t.kind in ("structure", "union"):
+            return self.type_name(t) + " "
+        if t.kind in ("list", "map"):
+            return self.type_name(t) + " *"
+        return self.scalar_ctype(t)
+
+    def absent(self, member, ref):
+        """C expression true when `member` of the struct at `ref` is absent."""
+        t = member.target
+        if t.kind in ("string", "document") or t.is_aggregate:
+            return "%s->%s == NULL" % (ref, member.c_name)
+        if t.kind == "enum":
+            return "%s->%s == 0" % (ref, member.c_name)
+        if member.has_presence_flag:
+            return "!%s->has_%s" % (ref, member.c_name)
+        return None
+
+    def present(self, member, ref):
+        """C expression true when `member` of the struct at `ref` is present (None: always)."""
+        t = member.target
+        if t.kind in ("string", "document") or t.is_aggregate:
+            return "%s->%s != NULL" % (ref, member.c_name)
+        if t.kind == "enum":
+            return "%s->%s != 0" % (ref, member.c_name)
+        if member.has_presence_flag:
+            return "%s->has_%s" % (ref, member.c_name)
+        return None
+
+    # -- constraints -----------------------------------------------------------------------------
+
+    def _all_patterns(self):
+        for s in self.model.reachable_shapes():
+            if "smithy.api#pattern" in s.traits:
+                yield s.traits["smithy.api#pattern"]
+            for m in s.members:
+                if "smithy.api#pattern" in m.traits:
+                    yield m.traits["smithy.api#pattern"]
+
+    def _value_validators(self):
+        """Standalone checks of one value: shape-level, then member-level overrides."""
+        result = []
+        for s in self.shapes:
+            v = self._make_validator(s.name, s, s.traits, "%s" % s.name)
+            if v:
+                s.validator = v
+                result.append(v)
+        for s in self.shapes:
+            for m in s.members:
+                if s.kind in ("structure", "union") and m.own_constraints:
+                    merged = dict(m.target.traits)
+                    merged.update(m.traits)
+                    v = self._make_validator("%s_%s" % (s.name, m.name), m.target, merged,
+                                             "%s$%s" % (s.name, m.name))
+                    if v:
+                        m.validator = v
+                        result.append(v)
+        return result
+
+    def _make_validator(self, name, target, traits, label):
+        length = traits.get("smithy.api#length")
+        pattern = traits.get("smithy.api#pattern")
+        rng = traits.get("smithy.api#range")
+        kind = target.kind
+        if kind == "string" and (length or pattern):
+            rows = samples.string_rows(name, length, pattern)
+            return {"fn": "floe_validate_" + name, "kind": "string", "label": label, "length": length,
+                    "pattern": pattern, "pattern_index": self.pattern_index.get(pattern),
+                    "rows": rows}
+        if kind in ("integer", "long") and rng:
+            return {"fn": "floe_validate_" + name, "kind": "number", "label": label, "range": rng,
+                    "rows": samples.range_rows(name, rng, smithy.INT_LIMITS[kind])}
+        if kind in ("list", "map") and length:
+            return {"fn": "floe_validate_%s_count" % name, "kind": "count", "label": label,
+                    "length": length, "rows": samples.count_rows(name, length)}
+        if (length or pattern or rng) and kind not in ("string", "integer", "long", "list", "map"):
+            raise smithy.ModelError("%s: constraint on a %s is not supported" % (label, kind))
+        return None
+
+    def member_validator(self, member):
+        if getattr(member, "validator", None):
+            return member.validator
+        return getattr(member.target, "validator", None)
+
+    def member_value_check(self, member):
+        """The value check a structure member needs beyond its aggregate's own validator: count
+        limits on a list or map shape are checked inside that shape's validator instead."""
+        v = self.member_validator(member)
+        if v and v["kind"] == "count" and not getattr(member, "validator", None):
+            return None
+        return v
+
+    def needs_validation(self, shape):
+        """Whether an aggregate holds anything the validators must look at."""
+        if shape.id in self._validation_memo:
+            return self._validation_memo[shape.id]
+        self._validation_memo[shape.id] = False       # breaks recursion through cyclic shapes
+        result = False
+        if shape.kind in ("structure", "union"):
+            result = shape.kind == "union" or any(
+                m.required or self.member_validator(m) or
+                (m.target.is_aggregate and self.needs_validation(m.target)) for m in shape.members)
+        elif shape.kind == "list":
+            t = shape.member.target
+            result = bool(getattr(shape, "validator", None) or self.member_validator(shape.member) or
+                          (t.is_aggregate and self.needs_validation(t)))
+        elif shape.kind == "map":
+            result = bool(getattr(shape, "validator", None) or self.member_validator(shape.key) or
+                          self.member_validator(shape.value) or
+                          (shape.value.target.is_aggregate and self.needs_validation(shape.value.target)))
+        self._validation_memo[shape.id] = result
+        return result
+
+    def enum_message(self, shape):
+        return MESSAGES["enum"].format(values=", ".join(m.enum_value for m in shape.members))
+
+    # -- output ordering -----------------------------------------------------------------------
+
+    def aggregates(self):
+        return [s for s in self.shapes if s.is_aggregate]
+
+    def input_shapes(self):
+        seen, out = set(), []
+        for op in self.operations:
+            if op.input.name not in seen:
+                seen.add(op.input.name)
+                out.append(op.input)
+        return out
+
+    def output_shapes(self):
+        seen, out = set(), []
+        for op in self.operations:
+            if op.output is not None and op.output.name not in seen:
+                seen.add(op.output.name)
+                out.append(op.output)
+        return out
+
+    def parsed_shapes(self):
+        """Aggregates reachable from JSON request bodies (query lists are parsed in place)."""
+        seen = {}
+
+        def visit(s):
+            if s.id in seen or not s.is_aggregate:
+                return
+            seen[s.id] = s
+            for m in s.members:
+                visit(m.target)
+            for m in (s.member, s.key, s.value):
+                if m is not None:
+                    visit(m.target)
+
+        for route in self.routes:
+            for m in route.members_at("body"):
+                visit(m.target)
+        return sorted(seen.values(), key=lambda s: s.name)
+
+    def validated_shapes(self):
+        """Aggregates the validators walk: operation inputs and what their members reach."""
+        shapes = {s.id: s for s in self.parsed_shapes() + self.input_shapes()}
+        for s in self.input_shapes():
+            for m in s.members:
+                if m.target.is_aggregate:
+                    shapes[m.target.id] = m.target
+        return sorted((s for s in shapes.values() if self.needs_validation(s)), key=lambda s: s.name)
+
+    def serialized_shapes(self):
+        seen = {}
+
+        def visit(s):
+            if s.id in seen or not s.is_aggregate:
+                return
+            seen[s.id] = s
+            for m in s.members:
+                visit(m.target)
+            for m in (s.member, s.key, s.value):
+                if m is not None:
+                    visit(m.target)
+
+        for op in self.operations:
+            if op.output is not None:
+                for m in op.output.members:
+                    visit(m.target)
+        return sorted(seen.values(), key=lambda s: s.name)
+
+    def constraint_rows(self):
+        rows = []
+        for v in self.validators:
+            for ident, value, ok in v["rows"]:
+                rows.append({"id": ident, "fn": v["fn"], "kind": v["kind"], "value": value, "ok": ok})
+        return rows
+
+
+def header_line(model, overlay_path):
+    return ("Code generated by codegen/generate.py from %s (sha256 %s) and %s. DO NOT EDIT."
+            % (os.path.basename(model.path), model.sha256[:12], overlay_path))
+
+
+def raise_model_error(message):
+    raise smithy.ModelError(message)
+
+
+def make_env():
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(os.path.join(HERE, "templates")),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined, autoescape=False)
+    env.filters["c_string"] = c_string
+    env.globals["MESSAGES"] = MESSAGES
+    env.globals["raise"] = raise_model_error
+    return env
+
+
+def write_if_changed(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    data = content.encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return False
+    except FileNotFoundError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+    return True
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", required=True, help="Smithy JSON AST of the S3 Tables service")
+    ap.add_argument("--overlay", default="models/overlay.json")
+    ap.add_argument("--out", default="generated")
+    args = ap.parse_args(argv)
+
+    model = smithy.load(args.model)
+    ov = overlay_mod.Overlay(args.overlay)
+    ov.check(model)
+    try:
+        cm = CModel(model, ov)
+        env = make_env()
+        overlay_name = os.path.relpath(os.path.abspath(args.overlay), os.path.dirname(HERE)).replace(os.sep, "/")
+        ctx = {"c": cm, "model": model, "header": header_line(model, overlay_name)}
+        rendered = [(os.path.join(args.out, dst), env.get_template(tpl).render(ctx)) for tpl, dst in OUTPUTS]
+    except (smithy.ModelError, samples.SampleError) as exc:
+        sys.stderr.write("codegen: %s\n" % exc)
+        return 1
+    changed = [path for path, text in rendered if write_if_changed(path, text)]
+    sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d file(s) updated\n"
+                     % (len(cm.operations), len(cm.routes), len(cm.shapes), len(changed)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

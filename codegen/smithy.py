@@ -1,0 +1,326 @@
+"""Reads a Smithy 2.0 JSON AST and checks it, producing the small model the templates need.
+
+What this is for: turning the AWS S3 Tables service model into plain Python objects (Shape,
+Member, Operation) with every fact the C layer needs already resolved: C names, JSON names,
+HTTP bindings, constraint traits. What it is not for: writing files (generate.py does that) or
+anything protocol-independent beyond restJson1, the only protocol S3 Tables uses.
+
+The model is checked before anything is written: an unknown trait, shape type or protocol stops
+the generator with the shape id, so a model update that needs new generator support cannot pass
+silently.
+"""
+
+import hashlib
+import json
+import sys
+
+PRELUDE = "smithy.api#"
+
+# Traits whose meaning the generator implements.
+HANDLED_TRAITS = {
+    "smithy.api#required", "smithy.api#length", "smithy.api#pattern", "smithy.api#range",
+    "smithy.api#http", "smithy.api#httpLabel", "smithy.api#httpQuery", "smithy.api#httpError",
+    "smithy.api#error", "smithy.api#jsonName", "smithy.api#timestampFormat", "smithy.api#enumValue",
+    "smithy.api#default", "smithy.api#paginated", "smithy.api#readonly", "smithy.api#idempotent",
+    "smithy.api#input", "smithy.api#output", "smithy.api#documentation",
+    "aws.protocols#restJson1", "aws.auth#sigv4",
+}
+# Traits that change nothing a server does: client tooling, docs, endpoint resolution, tests.
+IGNORED_TRAITS = {
+    "smithy.api#title", "smithy.api#cors", "smithy.api#examples", "smithy.api#tags",
+    "smithy.api#deprecated", "smithy.api#suppress", "smithy.api#sensitive", "smithy.api#since",
+    "smithy.api#externalDocumentation", "smithy.api#unstable", "smithy.api#addedDefault",
+    "smithy.api#clientOptional", "smithy.api#sparse", "smithy.api#internal", "smithy.api#recommended",
+    "smithy.rules#endpointRuleSet", "smithy.rules#endpointTests", "smithy.rules#contextParam",
+    "smithy.rules#staticContextParams", "smithy.rules#clientContextParams",
+    "smithy.test#smokeTests", "aws.api#arn", "aws.api#arnReference", "aws.api#service",
+    "aws.api#dataPlane", "aws.api#controlPlane", "aws.iam#iamAction", "aws.iam#requiredActions",
+    "aws.iam#actionPermissionDescription", "aws.iam#conditionKeys", "aws.iam#defineConditionKeys",
+    "smithy.api#documentation",
+}
+# Traits that would change the wire format in ways the templates do not implement.
+UNSUPPORTED_TRAITS = {
+    "smithy.api#httpHeader", "smithy.api#httpPayload", "smithy.api#httpPrefixHeaders",
+    "smithy.api#httpQueryParams", "smithy.api#httpResponseCode", "smithy.api#streaming",
+    "smithy.api#eventStream", "smithy.api#idRef", "smithy.api#uniqueItems", "smithy.api#mediaType",
+    "smithy.api#hostLabel", "smithy.api#endpoint", "smithy.api#requiresLength",
+}
+
+SHAPE_TYPES = {"structure", "union", "list", "map", "enum", "intEnum", "string", "integer", "long",
+               "boolean", "timestamp", "document", "operation", "resource", "service"}
+PRELUDE_TYPES = {
+    "String": "string", "Integer": "integer", "Long": "long", "Boolean": "boolean",
+    "Timestamp": "timestamp", "Document": "document", "Unit": "unit",
+    "PrimitiveInteger": "integer", "PrimitiveLong": "long", "PrimitiveBoolean": "boolean",
+}
+C_KEYWORDS = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false",
+}
+SCALAR_TYPES = {"integer", "long", "boolean", "timestamp"}
+INT_LIMITS = {"integer": (-2 ** 31, 2 ** 31 - 1), "long": (-2 ** 63, 2 ** 63 - 1)}
+
+
+class ModelError(Exception):
+    """A fact about the model the generator refuses to guess about."""
+
+
+class Shape:
+    def __init__(self, sid, kind, traits):
+        self.id = sid
+        self.name = sid.split("#", 1)[1]
+        self.kind = kind
+        self.traits = traits
+        self.members = []        # structure/union/enum members, model order
+        self.member = None       # list element Member
+        self.key = None          # map key Member
+        self.value = None        # map value Member
+        self.prelude = sid.startswith(PRELUDE)
+
+    @property
+    def is_aggregate(self):
+        return self.kind in ("structure", "union", "list", "map")
+
+    def __repr__(self):
+        return "Shape(%s)" % self.id
+
+
+class Member:
+    def __init__(self, owner, name, target, traits):
+        self.owner = owner
+        self.name = name
+        self.target = target
+        self.traits = traits
+        self.c_name = name + "_" if name in C_KEYWORDS else name
+        self.json_name = traits.get("smithy.api#jsonName", name)
+        self.required = "smithy.api#required" in traits
+        default = traits.get("smithy.api#default")
+        self.default = default if default is not None else None
+        self.location = "body"
+        self.query_key = None
+        if "smithy.api#httpLabel" in traits:
+            self.location = "label"
+        elif "smithy.api#httpQuery" in traits:
+            self.location = "query"
+            self.query_key = traits["smithy.api#httpQuery"]
+        self.timestamp_format = traits.get("smithy.api#timestampFormat")
+
+    def constraint(self, trait):
+        """A constraint trait on the member wins over the same trait on its target."""
+        if trait in self.traits:
+            return self.traits[trait]
+        return self.target.traits.get(trait)
+
+    @property
+    def has_presence_flag(self):
+        """Scalars carry has_<name>; a member with a non-null default is always present."""
+        return self.target.kind in SCALAR_TYPES and self.default is None
+
+    @property
+    def own_constraints(self):
+        return any(t in self.traits for t in ("smithy.api#length", "smithy.api#pattern", "smithy.api#range"))
+
+    def __repr__(self):
+        return "Member(%s.%s)" % (self.owner.name, self.name)
+
+
+class Operation:
+    def __init__(self, shape_id, name, traits):
+        self.id = shape_id
+        self.name = name
+        self.traits = traits
+        http = traits["smithy.api#http"]
+        self.method = http["method"]
+        self.uri = http["uri"]
+        self.code = http.get("code", 200)
+        self.resource = None
+        self.input = None
+        self.output = None       # None means smithy.api#Unit
+        self.errors = []
+        self.readonly = "smithy.api#readonly" in traits
+        self.idempotent = "smithy.api#idempotent" in traits
+        self.paginated = traits.get("smithy.api#paginated")
+
+    def __repr__(self):
+        return "Operation(%s)" % self.name
+
+
+class Model:
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            raw = f.read()
+        self.path = path
+        self.sha256 = hashlib.sha256(raw).hexdigest()
+        self.ast = json.loads(raw)
+        self.shapes = {}
+        self.operations = []
+        self.service = None
+        self._load()
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def _load(self):
+        if not str(self.ast.get("smithy", "")).startswith("2."):
+            raise ModelError("only Smithy 2.0 JSON AST is supported, got %r" % self.ast.get("smithy"))
+        raw_shapes = self.ast["shapes"]
+        for sid, raw in raw_shapes.items():
+            self._check_traits(sid, raw.get("traits", {}))
+            if raw["type"] not in SHAPE_TYPES:
+                raise ModelError("%s: unsupported shape type %r" % (sid, raw["type"]))
+        services = [sid for sid, raw in raw_shapes.items() if raw["type"] == "service"]
+        if len(services) != 1:
+            raise ModelError("expected exactly one service shape, found %d" % len(services))
+        svc_id = services[0]
+        svc = raw_shapes[svc_id]
+        if "aws.protocols#restJson1" not in svc.get("traits", {}):
+            raise ModelError("%s: only aws.protocols#restJson1 is supported" % svc_id)
+        self.service = {
+            "id": svc_id, "name": svc_id.split("#", 1)[1], "version": svc.get("version", ""),
+            "signing_name": svc.get("traits", {}).get("aws.auth#sigv4", {}).get("name", ""),
+        }
+        self._raw = raw_shapes
+        for ref in svc.get("operations", []):
+            self._add_operation(ref["target"], self.service["name"])
+        for ref in svc.get("resources", []):
+            self._walk_resource(ref["target"])
+        self.operations.sort(key=lambda op: (op.resource, op.name))
+        names = [op.name for op in self.operations]
+        if len(names) != len(set(names)):
+            raise ModelError("duplicate operation names: %s" % names)
+
+    def _check_traits(self, sid, traits, member=None):
+        where = sid + ("$" + member if member else "")
+        for t in traits:
+            if t in UNSUPPORTED_TRAITS:
+                raise ModelError("%s: trait %s changes the wire format and is not supported" % (where, t))
+            if t not in HANDLED_TRAITS and t not in IGNORED_TRAITS:
+                raise ModelError("%s: unknown trait %s" % (where, t))
+
+    def _walk_resource(self, rid):
+        raw = self._raw[rid]
+        name = rid.split("#", 1)[1]
+        for key in ("create", "put", "read", "update", "delete", "list"):
+            if key in raw:
+                self._add_operation(raw[key]["target"], name)
+        for key in ("operations", "collectionOperations"):
+            for ref in raw.get(key, []):
+                self._add_operation(ref["target"], name)
+        for ref in raw.get("resources", []):
+            self._walk_resource(ref["target"])
+
+    def _add_operation(self, oid, resource):
+        raw = self._raw[oid]
+        if raw["type"] != "operation":
+            raise ModelError("%s: bound as an operation but is a %s" % (oid, raw["type"]))
+        if "smithy.api#http" not in raw.get("traits", {}):
+            raise ModelError("%s: operation without @http" % oid)
+        op = Operation(oid, oid.split("#", 1)[1], raw.get("traits", {}))
+        op.resource = resource
+        op.input = self.shape(raw.get("input", {}).get("target", PRELUDE + "Unit"))
+        out = self.shape(raw.get("output", {}).get("target", PRELUDE + "Unit"))
+        op.output = None if out.kind == "unit" else out
+        op.errors = sorted((self.shape(e["target"]) for e in raw.get("errors", [])), key=lambda s: s.name)
+        if op.input.kind == "unit":
+            raise ModelError("%s: operations without an input structure are not supported" % oid)
+        self._check_bindings(op)
+        self.operations.append(op)
+
+    def _check_bindings(self, op):
+        labels = {m.name for m in op.input.members if m.location == "label"}
+        in_uri = set()
+        for seg in op.uri.split("?")[0].strip("/").split("/"):
+            if seg.startswith("{"):
+                if seg.endswith("+}"):
+                    raise ModelError("%s: greedy label %s is not supported" % (op.id, seg))
+                in_uri.add(seg[1:-1])
+        if labels != in_uri:
+            raise ModelError("%s: labels %s do not match URI %s" % (op.id, sorted(labels), op.uri))
+        if "?" in op.uri:
+            raise ModelError("%s: literal query strings in @http uri are not supported" % op.id)
+
+    # -- shapes --------------------------------------------------------------------------------
+
+    def shape(self, sid):
+        if sid in self.shapes:
+            return self.shapes[sid]
+        if sid.startswith(PRELUDE):
+            short = sid[len(PRELUDE):]
+            if short not in PRELUDE_TYPES:
+                raise ModelError("%s: unsupported prelude shape" % sid)
+            s = Shape(sid, PRELUDE_TYPES[short], {})
+            self.shapes[sid] = s
+            return s
+        if sid not in self._raw:
+            raise ModelError("%s: referenced but not defined" % sid)
+        raw = self._raw[sid]
+        kind = raw["type"]
+        if kind == "intEnum":
+            raise ModelError("%s: intEnum is not supported" % sid)
+        s = Shape(sid, kind, raw.get("traits", {}))
+        self.shapes[sid] = s
+        if kind in ("structure", "union", "enum"):
+            for name, mraw in raw.get("members", {}).items():
+                mtraits = mraw.get("traits", {})
+                self._check_traits(sid, mtraits, name)
+                s.members.append(Member(s, name, self.shape(mraw["target"]), mtraits))
+        elif kind == "list":
+            s.member = Member(s, "member", self.shape(raw["member"]["target"]), raw["member"].get("traits", {}))
+        elif kind == "map":
+            s.key = Member(s, "key", self.shape(raw["key"]["target"]), raw["key"].get("traits", {}))
+            s.value = Member(s, "value", self.shape(raw["value"]["target"]), raw["value"].get("traits", {}))
+            if s.key.target.kind not in ("string", "enum"):
+                raise ModelError("%s: map keys must be strings or enums" % sid)
+        if kind == "enum":
+            for m in s.members:
+                m.enum_value = m.traits.get("smithy.api#enumValue", m.name)
+        if kind == "timestamp" or any(m.target.kind == "timestamp" for m in s.members):
+            for m in s.members:
+                fmt = m.timestamp_format or s.traits.get("smithy.api#timestampFormat")
+                if m.target.kind == "timestamp" and fmt not in (None, "date-time", "epoch-seconds"):
+                    raise ModelError("%s$%s: timestamp format %r is not supported" % (sid, m.name, fmt))
+        return s
+
+    def reachable_shapes(self):
+        """Every shape an operation's input, output or errors reach, sorted by name."""
+        seen = {}
+
+        def visit(s):
+            if s.id in seen or s.prelude:
+                return
+            seen[s.id] = s
+            for m in s.members:
+                visit(m.target)
+            for m in (s.member, s.key, s.value):
+                if m is not None:
+                    visit(m.target)
+
+        for op in self.operations:
+            visit(op.input)
+            if op.output is not None:
+                visit(op.output)
+            for e in op.errors:
+                visit(e)
+        return sorted(seen.values(), key=lambda s: s.name)
+
+    def errors(self):
+        found = {}
+        for op in self.operations:
+            for e in op.errors:
+                found[e.name] = e
+        result = []
+        for name in sorted(found):
+            e = found[name]
+            if "smithy.api#httpError" not in e.traits:
+                raise ModelError("%s: error without @httpError" % e.id)
+            result.append(e)
+        return result
+
+
+def load(path):
+    try:
+        return Model(path)
+    except ModelError as exc:
+        sys.stderr.write("codegen: model error: %s\n" % exc)
+        sys.exit(1)

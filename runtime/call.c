@@ -1,0 +1,99 @@
+/*
+ * The call context of call.h. A call is a thin view over the h2o request pool plus the thread's
+ * state; it owns nothing that outlives the request.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "call.h"
+
+void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config)
+{
+    struct timeval tv;
+
+    memset(call, 0, sizeof(*call));
+    call->pool = pool;
+    call->state = state;
+    call->config = config;
+    gettimeofday(&tv, NULL);
+    call->now = (floe_timestamp_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+void *floe_call_alloc(floe_call_t *call, size_t size)
+{
+    void *p = h2o_mem_alloc_pool(call->pool, size ? size : 1);
+    memset(p, 0, size ? size : 1);
+    return p;
+}
+
+char *floe_call_strndup(floe_call_t *call, const char *s, size_t n)
+{
+    char *copy = h2o_mem_alloc_pool(call->pool, n + 1);
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    return copy;
+}
+
+char *floe_call_strdup(floe_call_t *call, const char *s)
+{
+    return s == NULL ? NULL : floe_call_strndup(call, s, strlen(s));
+}
+
+static char *vprintf_pool(floe_call_t *call, const char *fmt, va_list ap)
+{
+    va_list copy;
+    int n;
+    char *buf;
+
+    va_copy(copy, ap);
+    n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    buf = h2o_mem_alloc_pool(call->pool, (size_t)n + 1);
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    return buf;
+}
+
+char *floe_call_printf(floe_call_t *call, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, fmt);
+    s = vprintf_pool(call, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    call->error = error;
+    call->error_message = vprintf_pool(call, fmt, ap);
+    va_end(ap);
+    return FLOE_EFAIL;
+}
+
+int floe_fail_internal(floe_call_t *call, const char *context)
+{
+    fprintf(stderr, "floe: internal error: %s\n", context);
+    return floe_fail(call, FLOE_ERR_InternalServerErrorException, "The server encountered an internal error.");
+}
+
+struct floe_state *floe_call_state(floe_call_t *call)
+{
+    return call->state;
+}
+
+const floe_config_t *floe_call_config(floe_call_t *call)
+{
+    return call->config;
+}
+
+floe_timestamp_t floe_call_now(floe_call_t *call)
+{
+    return call->now;
+}

@@ -1,0 +1,58 @@
+/*
+ * The context of one S3 Tables operation call, as handlers see it: memory from the request pool,
+ * the thread's SQLite state, the settings, the call's clock, and floe_fail() to answer with one
+ * of the operation's modeled errors.
+ *
+ * Ownership: everything allocated through a call lives until the response has been sent; handlers
+ * never malloc or free.
+ */
+#ifndef FLOE_CALL_H
+#define FLOE_CALL_H
+
+#include <stddef.h>
+
+#include <h2o/memory.h>
+
+#include "config.h"
+#include "floe_api.h"
+
+#define FLOE_OK 0
+#define FLOE_EFAIL (-1)
+
+struct floe_state;
+
+struct floe_call {
+    h2o_mem_pool_t *pool;
+    struct floe_state *state;
+    const floe_config_t *config;
+    floe_timestamp_t now;
+    floe_error_t error;     /* set by floe_fail */
+    const char *error_message;
+};
+
+/** Prepares a call over `pool`; `state` and `config` may be NULL in tests that need neither. */
+void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config);
+
+/** Zeroed memory from the call's pool. */
+void *floe_call_alloc(floe_call_t *call, size_t size);
+/** A copy of s in the call's pool (NULL stays NULL). */
+char *floe_call_strdup(floe_call_t *call, const char *s);
+/** A copy of the first n bytes of s, NUL-terminated, in the call's pool. */
+char *floe_call_strndup(floe_call_t *call, const char *s, size_t n);
+/** printf into the call's pool. */
+char *floe_call_printf(floe_call_t *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
+int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** Logs `context` and fails the call with InternalServerErrorException, which every operation lists. */
+int floe_fail_internal(floe_call_t *call, const char *context);
+
+/** The thread's SQLite state. */
+struct floe_state *floe_call_state(floe_call_t *call);
+/** The process settings (region, account id, ...). */
+const floe_config_t *floe_call_config(floe_call_t *call);
+/** The call's clock: one value for the whole call, so every timestamp it writes agrees. */
+floe_timestamp_t floe_call_now(floe_call_t *call);
+
+#endif

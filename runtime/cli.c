@@ -1,0 +1,287 @@
+/*
+ * The command line of cli.h: parses flags and FLOE_* variables into a floe_config_t, prepares the
+ * data directory and hands over to the server. Not for serving itself (server.c).
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "floe_api.h"
+#include "server.h"
+#include "xalloc.h"
+
+#define ACCOUNT_ID_LEN 12
+#define MAX_THREADS 64
+
+static const char usage[] =
+    "usage: floe <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  serve      run the S3 Tables + S3 emulator\n"
+    "  env        print shell exports that point AWS clients at Floe: eval \"$(floe env)\"\n"
+    "  version    print the version\n"
+    "\n"
+    "serve options (environment variable in brackets):\n"
+    "  --host H          address to listen on [FLOE_HOST] (default 127.0.0.1)\n"
+    "  --port P          port [FLOE_PORT] (default 4566)\n"
+    "  --data-dir D      persistent state directory [FLOE_DATA_DIR]\n"
+    "                    (default $XDG_DATA_HOME/floe or ~/.local/share/floe)\n"
+    "  --in-memory       keep state in a temporary directory removed at exit [FLOE_IN_MEMORY=1]\n"
+    "  --threads N       event-loop threads [FLOE_THREADS] (default 1)\n"
+    "  --region R        region in ARNs [FLOE_REGION] (default us-east-1)\n"
+    "  --account-id A    12-digit account id in ARNs [FLOE_ACCOUNT_ID] (default 000000000000)\n"
+    "  --quiet           no per-request log lines [FLOE_QUIET=1]\n";
+
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && (strcmp(v, "1") == 0 || strcmp(v, "true") == 0 || strcmp(v, "yes") == 0);
+}
+
+static char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return floe_xstrdup(v != NULL && *v ? v : fallback);
+}
+
+static int parse_int(const char *text, int lo, int hi, int *out)
+{
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static char *default_data_dir(void)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    char path[PATH_MAX];
+    if (xdg != NULL && *xdg)
+        snprintf(path, sizeof(path), "%s/floe", xdg);
+    else
+        snprintf(path, sizeof(path), "%s/.local/share/floe", home != NULL ? home : ".");
+    return floe_xstrdup(path);
+}
+
+static void config_defaults(floe_config_t *c)
+{
+    const char *dir = getenv("FLOE_DATA_DIR");
+    memset(c, 0, sizeof(*c));
+    c->host = env_or("FLOE_HOST", FLOE_DEFAULT_HOST);
+    c->region = env_or("FLOE_REGION", FLOE_DEFAULT_REGION);
+    c->account_id = env_or("FLOE_ACCOUNT_ID", FLOE_DEFAULT_ACCOUNT_ID);
+    c->data_dir = dir != NULL && *dir ? floe_xstrdup(dir) : NULL;
+    c->in_memory = env_flag("FLOE_IN_MEMORY");
+    c->quiet = env_flag("FLOE_QUIET");
+    c->port = FLOE_DEFAULT_PORT;
+    c->threads = 1;
+}
+
+static void config_dispose(floe_config_t *c)
+{
+    free(c->host);
+    free(c->region);
+    free(c->account_id);
+    free(c->data_dir);
+}
+
+static int check_config(const floe_config_t *c)
+{
+    if (strlen(c->account_id) != ACCOUNT_ID_LEN || strspn(c->account_id, "0123456789") != ACCOUNT_ID_LEN) {
+        fprintf(stderr, "floe: --account-id must be 12 digits\n");
+        return -1;
+    }
+    if (*c->region == '\0' || strspn(c->region, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(c->region)) {
+        fprintf(stderr, "floe: --region must be lower-case letters, digits and '-'\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Applies FLOE_PORT / FLOE_THREADS, which need parsing. */
+static int config_numbers_from_env(floe_config_t *c)
+{
+    const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS");
+    if (port != NULL && *port && parse_int(port, 0, 65535, &c->port)) {
+        fprintf(stderr, "floe: FLOE_PORT must be a port number\n");
+        return -1;
+    }
+    if (threads != NULL && *threads && parse_int(threads, 1, MAX_THREADS, &c->threads)) {
+        fprintf(stderr, "floe: FLOE_THREADS must be 1..%d\n", MAX_THREADS);
+        return -1;
+    }
+    return 0;
+}
+
+enum { OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET };
+
+static const struct option long_options[] = {
+    {"host", required_argument, NULL, OPT_HOST},
+    {"port", required_argument, NULL, OPT_PORT},
+    {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+    {"in-memory", no_argument, NULL, OPT_IN_MEMORY},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"region", required_argument, NULL, OPT_REGION},
+    {"account-id", required_argument, NULL, OPT_ACCOUNT_ID},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int parse_flags(int argc, char **argv, floe_config_t *c)
+{
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        switch (opt) {
+        case OPT_HOST: free(c->host); c->host = floe_xstrdup(optarg); break;
+        case OPT_PORT:
+            if (parse_int(optarg, 0, 65535, &c->port)) {
+                fprintf(stderr, "floe: --port must be a port number\n");
+                return -1;
+            }
+            break;
+        case OPT_DATA_DIR: free(c->data_dir); c->data_dir = floe_xstrdup(optarg); break;
+        case OPT_IN_MEMORY: c->in_memory = true; break;
+        case OPT_THREADS:
+            if (parse_int(optarg, 1, MAX_THREADS, &c->threads)) {
+                fprintf(stderr, "floe: --threads must be 1..%d\n", MAX_THREADS);
+                return -1;
+            }
+            break;
+        case OPT_REGION: free(c->region); c->region = floe_xstrdup(optarg); break;
+        case OPT_ACCOUNT_ID: free(c->account_id); c->account_id = floe_xstrdup(optarg); break;
+        case OPT_QUIET: c->quiet = true; break;
+        case 'h': fputs(usage, stdout); exit(0);
+        default: fputs(usage, stderr); return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "floe: unexpected argument %s\n", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int prepare_data_dir(floe_config_t *c)
+{
+    char path[PATH_MAX], resolved[PATH_MAX];
+
+    if (c->in_memory) {
+        const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        snprintf(path, sizeof(path), "%s/floe-XXXXXX", base);
+        if (mkdtemp(path) == NULL) {
+            perror("floe: cannot create a temporary data directory");
+            return -1;
+        }
+        free(c->data_dir);
+        c->data_dir = floe_xstrdup(path);
+    } else if (c->data_dir == NULL) {
+        c->data_dir = default_data_dir();
+    }
+    if (mkdir_p(c->data_dir) != 0 || realpath(c->data_dir, resolved) == NULL) {
+        fprintf(stderr, "floe: cannot use data directory %s: %s\n", c->data_dir, strerror(errno));
+        return -1;
+    }
+    free(c->data_dir);
+    c->data_dir = floe_xstrdup(resolved);
+    snprintf(path, sizeof(path), "%s/tmp", c->data_dir);
+    if (mkdir_p(path) != 0) {
+        fprintf(stderr, "floe: cannot create %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_serve(int argc, char **argv)
+{
+    floe_config_t c;
+    int rc = 1;
+
+    config_defaults(&c);
+    if (config_numbers_from_env(&c) || parse_flags(argc, argv, &c) || check_config(&c) || prepare_data_dir(&c))
+        goto Exit;
+    rc = floe_server_run(&c);
+    if (c.in_memory)
+        nftw(c.data_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+Exit:
+    config_dispose(&c);
+    return rc;
+}
+
+static int cmd_env(int argc, char **argv)
+{
+    floe_config_t c;
+    const char *host;
+    int rc = 1;
+
+    config_defaults(&c);
+    if (config_numbers_from_env(&c) || parse_flags(argc, argv, &c))
+        goto Exit;
+    /* A wildcard bind is reached through loopback by local clients. */
+    host = strcmp(c.host, "0.0.0.0") == 0 || strcmp(c.host, "::") == 0 ? "127.0.0.1" : c.host;
+    printf("export AWS_ENDPOINT_URL=http://%s:%d\n", host, c.port);
+    printf("export AWS_ACCESS_KEY_ID=floe\n");
+    printf("export AWS_SECRET_ACCESS_KEY=floe\n");
+    printf("export AWS_DEFAULT_REGION=%s\n", c.region);
+    printf("export AWS_REGION=%s\n", c.region);
+    printf("# aws CLI before 2.13 and boto3 before 1.28 ignore AWS_ENDPOINT_URL: pass --endpoint-url http://%s:%d\n",
+           host, c.port);
+    rc = 0;
+Exit:
+    config_dispose(&c);
+    return rc;
+}
+
+int floe_cli_main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(argv[1], "env") == 0)
+        return cmd_env(argc - 1, argv + 1);
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("floe %s (S3 Tables model %s, sha256 %.12s)\n", FLOE_VERSION, FLOE_MODEL_VERSION, FLOE_MODEL_SHA256);
+        return 0;
+    }
+    fprintf(stderr, "floe: unknown command %s\n\n%s", argv[1], usage);
+    return 2;
+}

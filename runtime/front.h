@@ -1,0 +1,14 @@
+/*
+ * The front door: the one h2o handler on "/", which sends each request to the service it is for:
+ * Floe's own routes under /_floe/, the S3 Tables API for requests signed for "s3tables", and S3
+ * for everything else (including unsigned requests).
+ */
+#ifndef FLOE_FRONT_H
+#define FLOE_FRONT_H
+
+#include "worker.h"
+
+/** Registers the front door on `pathconf`. */
+void floe_front_register(h2o_pathconf_t *pathconf);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * The health route of health.h. It touches no state, so it measures the bare cost of a request
+ * through Floe (the benchmark compares API routes against it).
+ */
+#include "config.h"
+#include "health.h"
+#include "log.h"
+#include "response.h"
+#include "s3.h"
+
+void floe_health_send(floe_worker_t *w, h2o_req_t *req)
+{
+    uint64_t started = floe_log_now_us();
+    floe_json_t *json = &w->json;
+
+    floe_json_reset(json);
+    floe_json_object_begin(json);
+    floe_json_key(json, "status");
+    floe_json_string(json, "ok");
+    floe_json_key(json, "version");
+    floe_json_string(json, FLOE_VERSION);
+    floe_json_key(json, "services");
+    floe_json_object_begin(json);
+    floe_json_key(json, "s3tables");
+    floe_json_string(json, "available");
+    floe_json_key(json, "s3");
+    floe_json_string(json, floe_s3_status());
+    floe_json_object_end(json);
+    floe_json_object_end(json);
+    floe_response_send(req, 200, "application/json", json->buf, json->len);
+    floe_log_request(w, req, "Health", 200, started);
+}

@@ -1,0 +1,14 @@
+/*
+ * GET /_floe/health: 200 with {"status":"ok","version":...,"services":{...}} once the server
+ * serves. No S3 bucket name starts with '_', so the path cannot collide with S3.
+ */
+#ifndef FLOE_HEALTH_H
+#define FLOE_HEALTH_H
+
+#include "worker.h"
+
+#define FLOE_HEALTH_PATH "/_floe/health"
+
+void floe_health_send(floe_worker_t *w, h2o_req_t *req);
+
+#endif

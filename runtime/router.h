@@ -1,0 +1,69 @@
+/*
+ * The S3 Tables router: built once at start-up from the FLOE_ROUTE rows of the generated
+ * operations.def, it matches a request's method and raw path segment by segment. It knows
+ * operations only as table entries, never by name.
+ */
+#ifndef FLOE_ROUTER_H
+#define FLOE_ROUTER_H
+
+#include <stddef.h>
+
+#include <h2o/memory.h>
+
+#include "floe_codec.h"
+
+#define FLOE_ROUTE_MAX_SEGMENTS 8
+#define FLOE_ROUTE_MAX_LABELS 6
+
+typedef struct floe_route {
+    floe_op_t op;
+    const char *method;
+    const char *uri;
+    size_t n_segments;
+    const char *segments[FLOE_ROUTE_MAX_SEGMENTS]; /* literal text, or NULL for a label */
+    size_t n_literals;
+    const char *required_query;                      /* comma-separated keys, "" for none */
+    floe_parse_fn parse;
+} floe_route_t;
+
+typedef enum floe_route_result {
+    FLOE_ROUTE_FOUND = 0,
+    FLOE_ROUTE_NO_PATH,      /* no route has this path: 404 */
+    FLOE_ROUTE_NO_METHOD,    /* the path exists for other methods: 405 */
+    FLOE_ROUTE_BAD_ENCODING, /* a label is not valid percent-encoding: 400 */
+} floe_route_result_t;
+
+typedef struct floe_route_match {
+    const floe_route_t *route;
+    const char *labels[FLOE_ROUTE_MAX_LABELS]; /* percent-decoded, in the pool */
+    size_t n_labels;
+} floe_route_match_t;
+
+/** Builds the route table; call once before serving. 0 or -1 (a route too long for the limits). */
+int floe_router_init(void);
+
+/** The route table, for tests and docs. */
+const floe_route_t *floe_router_routes(size_t *n /* OUT */);
+
+/**
+ * Matches `method` and the raw `path` (no query; still percent-encoded) against the table. The
+ * path is split on '/' first and each label segment decoded after, so an encoded ARN stays one
+ * label. `query` breaks ties between routes that differ only by required query keys.
+ */
+floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, size_t method_len, const char *path,
+                                      size_t path_len, const floe_query_param_t *query, size_t n_query,
+                                      floe_route_match_t *out /* OUT */);
+
+/**
+ * Percent-decodes n bytes of `src` into the pool. With `plus_is_space` a '+' becomes ' ' (query
+ * strings). Returns NULL on a malformed escape or an encoded NUL.
+ */
+char *floe_percent_decode(h2o_mem_pool_t *pool, const char *src, size_t n, int plus_is_space);
+
+/**
+ * Splits a raw query string ("a=1&b=%20") into decoded pairs in the pool. Returns the number of
+ * pairs, or -1 on malformed percent-encoding.
+ */
+long floe_query_parse(h2o_mem_pool_t *pool, const char *query, size_t n, floe_query_param_t **out /* OUT */);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * The database schema as an ordered list of forward migrations. Migration N moves the schema from
+ * version N-1 to N; the version lives in the one-row table schema_version. Migrations only ever
+ * get appended: a released migration is never edited, so every data directory, however old,
+ * reaches the current schema by replaying what it lacks.
+ *
+ * Invariants the schema enforces:
+ *  1. Names are unique where AWS says so: table bucket names per account (here: per data dir),
+ *     namespace names per bucket.
+ *  2. A namespace cannot outlive its bucket, nor a table its namespace (foreign keys without
+ *     cascade: handlers refuse the delete with ConflictException first).
+ */
+#include <stdio.h>
+
+#include "state.h"
+
+static const char *const migrations[] = {
+    /* 1: table buckets and namespaces */
+    "CREATE TABLE table_bucket ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  bucket_id TEXT NOT NULL UNIQUE," /* tableBucketId, a UUID */
+    "  type TEXT NOT NULL DEFAULT 'customer',"
+    "  created_at INTEGER NOT NULL"     /* ms since the epoch */
+    ");"
+    "CREATE TABLE namespace ("
+    "  id INTEGER PRIMARY KEY,"
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id),"
+    "  name TEXT NOT NULL,"
+    "  namespace_id TEXT NOT NULL UNIQUE,"
+    "  created_at INTEGER NOT NULL,"
+    "  created_by TEXT NOT NULL,"
+    "  UNIQUE (table_bucket_id, name)"
+    ");",
+};
+
+#define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+int floe_schema_version(void)
+{
+    return N_MIGRATIONS;
+}
+
+static int read_version(sqlite3 *db, int *version)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc;
+
+    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL, NULL) !=
+        SQLITE_OK)
+        return -1;
+    if (sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &stmt, NULL) != SQLITE_OK)
+        return -1;
+    rc = sqlite3_step(stmt);
+    *version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : 0;
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int apply(sqlite3 *db, int from)
+{
+    char sql[96];
+    for (int v = from; v < N_MIGRATIONS; v++) {
+        if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
+            return -1;
+    }
+    snprintf(sql, sizeof(sql), "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", N_MIGRATIONS);
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int floe_schema_migrate(sqlite3 *db)
+{
+    int version = 0;
+
+    /* The write lock makes concurrent openers (one per thread) migrate exactly once. */
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        goto Error;
+    if (read_version(db, &version))
+        goto Error;
+    if (version > N_MIGRATIONS) {
+        fprintf(stderr, "floe: the data directory has schema version %d; this build knows up to %d\n", version,
+                N_MIGRATIONS);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version < N_MIGRATIONS && apply(db, version))
+        goto Error;
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        goto Error;
+    return 0;
+Error:
+    fprintf(stderr, "floe: schema migration failed: %s\n", sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}

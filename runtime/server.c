@@ -1,0 +1,267 @@
+/*
+ * The server of server.h.
+ *
+ * Design notes:
+ *  1. Each thread owns an h2o event loop, an h2o context (inside floe_worker_t) and a SQLite
+ *     connection; threads share only read-only data (the configuration, the route table, the
+ *     compiled patterns). Each thread has its own SO_REUSEPORT listener, so the kernel spreads
+ *     connections without a lock.
+ *  2. The first listener is bound on the main thread before any thread starts, so a port in use
+ *     fails start-up with a clear message instead of a silent thread.
+ *  3. Handlers run on the loop thread and may block it (SQLite, fsync): other connections of that
+ *     thread wait. --threads N gives N loops.
+ *  4. Shutdown: a signal sets `stopping`; each loop notices within STOP_POLL_MS, closes its
+ *     listener, shuts down every open client socket (keep-alive connections would otherwise wait
+ *     out the request timeout), lets h2o close them, then disposes its context and state; the
+ *     main thread joins the others.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "codec.h"
+#include "floe_codec.h"
+#include "front.h"
+#include "log.h"
+#include "router.h"
+#include "server.h"
+#include "worker.h"
+#include "xalloc.h"
+
+#define STOP_POLL_MS 200
+#define DRAIN_TIMEOUT_MS 3000
+#define LISTEN_BACKLOG 1024
+/* h2o 2.2 applies the HTTP/1 request timeout to the whole upload; S3 PUTs of large objects
+ * must not be cut off (the default is 10 s). */
+#define HTTP1_REQUEST_TIMEOUT_MS (10 * 60 * 1000)
+/* S3's largest single PUT is 5 GiB. */
+#define MAX_REQUEST_ENTITY_SIZE ((size_t)5 << 30)
+
+static volatile sig_atomic_t stopping;
+
+typedef struct server {
+    const floe_config_t *config;
+    h2o_globalconf_t globalconf;
+    char db_path[4096];
+} server_t;
+
+typedef struct worker_thread {
+    server_t *server;
+    int index;
+    int listen_fd;
+    int failed;
+    pthread_t tid;
+} worker_thread_t;
+
+static void on_signal(int signo)
+{
+    (void)signo;
+    stopping = 1;
+}
+
+static int create_listener(const floe_config_t *config)
+{
+    struct addrinfo hints = {0}, *res = NULL;
+    char port[16];
+    int fd = -1, on = 1, rc;
+
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    snprintf(port, sizeof(port), "%d", config->port);
+    if ((rc = getaddrinfo(config->host, port, &hints, &res)) != 0) {
+        floe_log("cannot resolve %s: %s", config->host, gai_strerror(rc));
+        return -1;
+    }
+    if ((fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0 ||
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) != 0 ||
+        bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0) {
+        floe_log("cannot listen on %s:%d: %s", config->host, config->port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        fd = -1;
+    }
+    freeaddrinfo(res);
+    return fd;
+}
+
+typedef struct conn_track {
+    h2o_linklist_t link; /* in floe_worker_t.conns */
+    h2o_socket_t *sock;
+} conn_track_t;
+
+static void on_socket_close(void *data)
+{
+    conn_track_t *t = data;
+    h2o_linklist_unlink(&t->link);
+    free(t);
+}
+
+static void on_accept(h2o_socket_t *listener, const char *err)
+{
+    h2o_accept_ctx_t *accept_ctx = listener->data;
+    floe_worker_t *w = (floe_worker_t *)accept_ctx->ctx;
+    h2o_socket_t *sock;
+
+    if (err != NULL)
+        return;
+    while ((sock = h2o_evloop_socket_accept(listener)) != NULL) {
+        conn_track_t *t = floe_xcalloc(1, sizeof(*t));
+        t->sock = sock;
+        h2o_linklist_insert(&w->conns, &t->link);
+        /* set before h2o_accept, as h2o's own server does: h2o calls it when the socket is freed */
+        sock->on_close.cb = on_socket_close;
+        sock->on_close.data = t;
+        h2o_accept(accept_ctx, sock);
+    }
+}
+
+/* Shuts down every client socket and runs the loop until h2o has closed them all. Returns 0 when
+ * none is left, -1 if some outlived DRAIN_TIMEOUT_MS. */
+static int drain_connections(floe_worker_t *w, h2o_evloop_t *loop)
+{
+    uint64_t deadline = floe_log_now_us() + (uint64_t)DRAIN_TIMEOUT_MS * 1000;
+
+    for (h2o_linklist_t *node = w->conns.next; node != &w->conns; node = node->next) {
+        conn_track_t *t = H2O_STRUCT_FROM_MEMBER(conn_track_t, link, node);
+        shutdown(h2o_socket_get_fd(t->sock), SHUT_RDWR);
+    }
+    while (!h2o_linklist_is_empty(&w->conns) && floe_log_now_us() < deadline)
+        h2o_evloop_run(loop, 10);
+    return h2o_linklist_is_empty(&w->conns) ? 0 : -1;
+}
+
+static void *run_worker(void *arg)
+{
+    worker_thread_t *t = arg;
+    server_t *server = t->server;
+    h2o_evloop_t *loop = h2o_evloop_create();
+    floe_worker_t *w = floe_xcalloc(1, sizeof(*w));
+    h2o_accept_ctx_t accept_ctx = {0};
+    h2o_socket_t *sock;
+
+    h2o_context_init(&w->super, loop, &server->globalconf);
+    h2o_linklist_init_anchor(&w->conns);
+    w->config = server->config;
+    w->index = t->index;
+    floe_json_init(&w->json);
+    if (floe_state_open(server->db_path, &w->state) != 0) {
+        t->failed = 1;
+        stopping = 1;
+        goto Exit;
+    }
+    accept_ctx.ctx = &w->super;
+    accept_ctx.hosts = server->globalconf.hosts;
+    sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
+    sock->data = &accept_ctx;
+    h2o_socket_read_start(sock, on_accept);
+    while (!stopping)
+        h2o_evloop_run(loop, STOP_POLL_MS);
+    h2o_socket_read_stop(sock);
+    h2o_socket_close(sock);
+    if (drain_connections(w, loop) != 0) {
+        /* h2o cannot dispose a context that still has connections: leave it to process exit. */
+        floe_log("thread %d: connections still open at shutdown", t->index);
+        floe_state_close(w->state);
+        floe_json_dispose(&w->json);
+        floe_codec_thread_exit();
+        return NULL;
+    }
+Exit:
+    floe_state_close(w->state);
+    floe_json_dispose(&w->json);
+    h2o_context_dispose(&w->super);
+    h2o_evloop_destroy(loop);
+    free(w);
+    floe_codec_thread_exit();
+    return NULL;
+}
+
+static void configure_h2o(server_t *server)
+{
+    h2o_hostconf_t *host;
+
+    h2o_config_init(&server->globalconf);
+    server->globalconf.server_name = h2o_iovec_init(H2O_STRLIT("Floe"));
+    server->globalconf.max_request_entity_size = MAX_REQUEST_ENTITY_SIZE;
+    server->globalconf.http1.req_timeout = HTTP1_REQUEST_TIMEOUT_MS;
+    /* "default" with port 65535 catches every Host, virtual-hosted bucket names included. */
+    host = h2o_config_register_host(&server->globalconf, h2o_iovec_init(H2O_STRLIT("default")), 65535);
+    floe_front_register(h2o_config_register_path(host, "/", 0));
+}
+
+static void spill_large_bodies_to(const char *data_dir)
+{
+    /* h2o spills request bodies above the threshold to an unlinked temp file from this template:
+     * keep it inside the data directory rather than /tmp. */
+    snprintf(h2o_socket_buffer_mmap_settings.fn_template, sizeof(h2o_socket_buffer_mmap_settings.fn_template),
+             "%s/tmp/h2o-body.XXXXXX", data_dir);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static int start_threads(server_t *server, worker_thread_t *threads, int n, int first_fd)
+{
+    for (int i = 0; i < n; i++) {
+        threads[i].server = server;
+        threads[i].index = i;
+        threads[i].listen_fd = i == 0 ? first_fd : create_listener(server->config);
+        if (threads[i].listen_fd < 0)
+            return i;
+        if (i > 0 && pthread_create(&threads[i].tid, NULL, run_worker, &threads[i]) != 0)
+            return i;
+    }
+    return n;
+}
+
+int floe_server_run(const floe_config_t *config)
+{
+    server_t server = {.config = config};
+    int n = config->threads > 0 ? config->threads : 1, started, failed = 0;
+    worker_thread_t *threads = floe_xcalloc((size_t)n, sizeof(*threads));
+    int fd;
+
+    if (floe_codec_init() != 0 || floe_router_init() != 0)
+        return 1;
+    snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
+    spill_large_bodies_to(config->data_dir);
+    install_signals();
+    if ((fd = create_listener(config)) < 0) {
+        free(threads);
+        return 1;
+    }
+    configure_h2o(&server);
+    started = start_threads(&server, threads, n, fd);
+    if (started == n) {
+        floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s)", config->host, config->port,
+                 config->in_memory ? "in memory" : config->data_dir);
+        run_worker(&threads[0]);
+    }
+    stopping = 1;
+    for (int i = 1; i < started; i++)
+        pthread_join(threads[i].tid, NULL);
+    for (int i = 0; i < n; i++)
+        failed |= threads[i].failed;
+    h2o_config_dispose(&server.globalconf);
+    free(threads);
+    return started == n && !failed ? 0 : 1;
+}

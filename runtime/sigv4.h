@@ -1,0 +1,37 @@
+/*
+ * AWS Signature Version 4, the parts Floe reads: the credential scope of a request
+ * (access key / date / region / service / aws4_request), from the Authorization header or a
+ * presigned URL's X-Amz-Credential. The service name decides which API a request is for.
+ * Signature verification (--strict-signatures) builds on this and lives here too once it exists.
+ */
+#ifndef FLOE_SIGV4_H
+#define FLOE_SIGV4_H
+
+#include <stddef.h>
+
+#include "worker.h"
+
+typedef struct floe_sigv4_scope {
+    h2o_iovec_t access_key;
+    h2o_iovec_t date;
+    h2o_iovec_t region;
+    h2o_iovec_t service;
+} floe_sigv4_scope_t;
+
+/**
+ * Parses "AK/20240101/us-east-1/s3tables/aws4_request" (n bytes, not decoded). Returns 0 and
+ * fills *out with slices of `credential`, or -1 if it is not a SigV4 scope.
+ */
+int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_scope_t *out /* OUT */);
+
+/**
+ * The credential scope of a request: from "Authorization: AWS4-HMAC-SHA256 Credential=...", or
+ * from the X-Amz-Credential query parameter of a presigned URL (decoded into the pool).
+ * Returns 0 and fills *out, or -1 for an unsigned (or non-SigV4) request.
+ */
+int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out /* OUT */);
+
+/** True when the request is signed for `service` (e.g. "s3tables"). */
+int floe_sigv4_is_for(h2o_req_t *req, const char *service);
+
+#endif

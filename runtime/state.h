@@ -1,0 +1,53 @@
+/*
+ * Floe's durable state: one SQLite database in the data directory, one connection per thread.
+ * This module owns connections, the schema migrations, transactions and the prepared-statement
+ * cache; the SQL of each resource lives next to the handler that owns it.
+ */
+#ifndef FLOE_STATE_H
+#define FLOE_STATE_H
+
+#include <sqlite3.h>
+
+typedef struct floe_state floe_state_t;
+
+#define FLOE_STATE_FILE "floe.db"
+
+/**
+ * Opens (creating if needed) the database at `path` and migrates it to the current schema.
+ * Returns 0 and sets *out, which the caller releases with floe_state_close; -1 on error (logged).
+ */
+int floe_state_open(const char *path, floe_state_t **out /* OUT */);
+void floe_state_close(floe_state_t *st);
+
+/** The connection, for sqlite3_* calls on statements from floe_state_stmt. */
+sqlite3 *floe_state_db(floe_state_t *st);
+
+/**
+ * A prepared statement for `sql`, reset and with bindings cleared. `sql` must be a string with
+ * static storage: the cache is keyed by its address. The statement stays owned by the cache.
+ * Returns NULL if it does not compile (logged).
+ */
+sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
+
+/** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. 0 or -1. */
+int floe_state_begin(floe_state_t *st);
+/** COMMIT. 0 or -1 (the transaction is then rolled back). */
+int floe_state_commit(floe_state_t *st);
+/** ROLLBACK if a transaction is open. */
+void floe_state_rollback(floe_state_t *st);
+
+/**
+ * Ends a call: resets every statement (releasing read snapshots) and rolls back a transaction a
+ * handler left open. Returns 1 if it had to roll back (a handler bug), else 0.
+ */
+int floe_state_end_call(floe_state_t *st);
+
+/** The last SQLite error message of this connection. */
+const char *floe_state_errmsg(floe_state_t *st);
+
+/** Applies every migration the database lacks (schema.c). 0 or -1. */
+int floe_schema_migrate(sqlite3 *db);
+/** The schema version this build writes. */
+int floe_schema_version(void);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * The unit-test runner: `floe_unit <test>` runs one test from test_list.h and exits non-zero if
+ * any CHECK failed; `floe_unit` alone runs them all. The test files are included here so they can
+ * reach static functions of the code under test.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+int floe_test_failures;
+
+#include "generated/constraints.c"
+#include "generated/parse.c"
+#include "runtime/json.c"
+#include "runtime/page_token.c"
+#include "runtime/router.c"
+#include "runtime/sigv4.c"
+#include "runtime/codec.c"
+
+typedef struct test_entry {
+    const char *name;
+    void (*fn)(void);
+} test_entry_t;
+
+static const test_entry_t tests[] = {
+#define TEST_ENTRY(name) {#name, test_##name},
+#include "test_list.h"
+#undef TEST_ENTRY
+};
+
+int main(int argc, char **argv)
+{
+    size_t n = sizeof(tests) / sizeof(tests[0]);
+    int ran = 0;
+
+    if (floe_codec_init() != 0 || floe_router_init() != 0) {
+        fprintf(stderr, "cannot initialise the codec or the router\n");
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (argc > 1 && strcmp(argv[1], tests[i].name) != 0)
+            continue;
+        tests[i].fn();
+        ran++;
+    }
+    if (ran == 0) {
+        fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "(none)");
+        return 2;
+    }
+    if (floe_test_failures)
+        fprintf(stderr, "%d check(s) failed\n", floe_test_failures);
+    floe_codec_thread_exit();
+    return floe_test_failures ? 1 : 0;
+}

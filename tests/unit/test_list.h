@@ -1,0 +1,27 @@
+/*
+ * The registry of unit tests, one TEST_ENTRY per test, named <subject>_<condition>. Each entry
+ * becomes a CTest test run in its own process (tests/CMakeLists.txt reads this file).
+ */
+TEST_ENTRY(router_encoded_arn_is_one_label)
+TEST_ENTRY(router_every_model_route_matches_its_template)
+TEST_ENTRY(router_unknown_path_is_no_path)
+TEST_ENTRY(router_wrong_method_is_no_method)
+TEST_ENTRY(router_legacy_get_table_path_routes_to_get_table)
+TEST_ENTRY(router_malformed_percent_encoding_is_refused)
+TEST_ENTRY(router_query_pairs_are_decoded)
+TEST_ENTRY(constraints_every_model_constraint_passes_and_fails)
+TEST_ENTRY(validate_bucket_name_too_short)
+TEST_ENTRY(validate_pattern_dollar_does_not_accept_trailing_newline)
+TEST_ENTRY(parse_wrong_json_type_is_a_violation)
+TEST_ENTRY(parse_malformed_json_is_a_violation)
+TEST_ENTRY(parse_unknown_members_are_ignored)
+TEST_ENTRY(parse_json_name_is_honoured)
+TEST_ENTRY(parse_union_needs_exactly_one_member)
+TEST_ENTRY(parse_repeated_query_keys_make_a_list)
+TEST_ENTRY(parse_nul_in_string_is_refused)
+TEST_ENTRY(serialize_timestamps_are_rfc3339)
+TEST_ENTRY(json_strings_are_escaped)
+TEST_ENTRY(sigv4_scope_is_read_from_credential)
+TEST_ENTRY(page_token_round_trips)
+TEST_ENTRY(page_token_garbage_is_refused)
+TEST_ENTRY(utf8_invalid_sequences_are_refused)
