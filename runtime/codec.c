@@ -67,7 +67,7 @@ void floe_violation_set(floe_violation_t *v, const floe_path_t *path, const char
 
 void floe_violation_set_int(floe_violation_t *v, const floe_path_t *path, int64_t value, const char *constraint)
 {
-    char text[24];
+    char text[VALUE_SHOWN_MAX + 1]; /* floe_violation_set reads up to VALUE_SHOWN_MAX bytes */
     snprintf(text, sizeof(text), "%" PRId64, value);
     floe_violation_set(v, path, text, constraint);
 }

@@ -34,10 +34,11 @@ typedef struct dispatch_ctx {
     const char *operation;
 } dispatch_ctx_t;
 
+/* The log line is written before the response so that it is on disk when the client has its answer. */
 static void answer_error(dispatch_ctx_t *d, int status, const char *name, const char *message)
 {
-    floe_response_aws_error(d->req, status, name, message);
     floe_log_request(d->w, d->req, d->operation, status, d->started_us);
+    floe_response_aws_error(d->req, status, name, message);
 }
 
 static void answer_modeled_error(dispatch_ctx_t *d, const floe_operation_info_t *info, floe_call_t *call)
@@ -58,6 +59,7 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
 {
     floe_json_t *json = &d->w->json;
 
+    floe_log_request(d->w, d->req, d->operation, info->success_code, d->started_us);
     if (info->success_code == 204) {
         floe_response_send(d->req, 204, NULL, NULL, 0);
     } else {
@@ -70,7 +72,6 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
         }
         floe_response_send(d->req, info->success_code, "application/json", json->buf, json->len);
     }
-    floe_log_request(d->w, d->req, d->operation, info->success_code, d->started_us);
 }
 
 static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http)

@@ -27,6 +27,6 @@ void floe_health_send(floe_worker_t *w, h2o_req_t *req)
     floe_json_string(json, floe_s3_status());
     floe_json_object_end(json);
     floe_json_object_end(json);
-    floe_response_send(req, 200, "application/json", json->buf, json->len);
     floe_log_request(w, req, "Health", 200, started);
+    floe_response_send(req, 200, "application/json", json->buf, json->len);
 }

@@ -188,9 +188,16 @@ void floe_format_rfc3339(int64_t ms, char *buf, size_t size)
         millis += 1000;
         secs -= 1;
     }
+    char text[96]; /* room for any int fields, so the compiler can prove no truncation */
+    size_t n;
+
     gmtime_r(&secs, &tm);
-    snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-             tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+    n = (size_t)snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
 }
 
 void floe_json_timestamp(floe_json_t *w, int64_t ms)

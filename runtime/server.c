@@ -252,8 +252,8 @@ int floe_server_run(const floe_config_t *config)
     configure_h2o(&server);
     started = start_threads(&server, threads, n, fd);
     if (started == n) {
-        floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s)", config->host, config->port,
-                 config->in_memory ? "in memory" : config->data_dir);
+        floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s%s)", config->host, config->port,
+                 config->in_memory ? "in memory at " : "", config->data_dir);
         run_worker(&threads[0]);
     }
     stopping = 1;
