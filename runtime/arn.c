@@ -6,33 +6,34 @@
 
 #include "arn.h"
 
-#define ARN_PARTITION "aws"
-#define ARN_SERVICE "s3tables"
+#define TABLE_MARKER "/table/"
 
-static char *prefix(floe_call_t *call)
+/* Concatenates up to three strings into the call's pool. */
+static char *concat3(floe_call_t *call, const char *a, const char *b, const char *c)
 {
-    const floe_config_t *c = floe_call_config(call);
-    return floe_call_printf(call, "arn:" ARN_PARTITION ":" ARN_SERVICE ":%s:%s:bucket/", c->region, c->account_id);
+    size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+    char *out = floe_call_alloc(call, na + nb + nc + 1);
+    memcpy(out, a, na);
+    memcpy(out + na, b, nb);
+    memcpy(out + na + nb, c, nc);
+    return out;
 }
 
 char *floe_arn_table_bucket(floe_call_t *call, const char *bucket)
 {
-    const floe_config_t *c = floe_call_config(call);
-    return floe_call_printf(call, "arn:" ARN_PARTITION ":" ARN_SERVICE ":%s:%s:bucket/%s", c->region, c->account_id,
-                            bucket);
+    return concat3(call, floe_call_config(call)->arn_bucket_prefix, bucket, "");
 }
 
 char *floe_arn_table(floe_call_t *call, const char *bucket, const char *table_id)
 {
-    const floe_config_t *c = floe_call_config(call);
-    return floe_call_printf(call, "arn:" ARN_PARTITION ":" ARN_SERVICE ":%s:%s:bucket/%s/table/%s", c->region,
-                            c->account_id, bucket, table_id);
+    char *bucket_arn = concat3(call, floe_call_config(call)->arn_bucket_prefix, bucket, TABLE_MARKER);
+    return concat3(call, bucket_arn, table_id, "");
 }
 
 /* The text after "arn:aws:s3tables:{region}:{account}:bucket/", or NULL. */
 static const char *after_prefix(floe_call_t *call, const char *arn)
 {
-    const char *p = prefix(call);
+    const char *p = floe_call_config(call)->arn_bucket_prefix;
     size_t n = strlen(p);
     return strncmp(arn, p, n) == 0 ? arn + n : NULL;
 }
@@ -47,7 +48,7 @@ char *floe_arn_parse_table_bucket(floe_call_t *call, const char *arn)
 
 int floe_arn_parse_table(floe_call_t *call, const char *arn, char **bucket, char **table_id)
 {
-    static const char marker[] = "/table/";
+    static const char marker[] = TABLE_MARKER;
     const char *rest = after_prefix(call, arn), *mark;
 
     if (rest == NULL || (mark = strstr(rest, marker)) == NULL || mark == rest)

@@ -91,10 +91,19 @@ static void config_defaults(floe_config_t *c)
 
 static void config_dispose(floe_config_t *c)
 {
+    free(c->arn_bucket_prefix);
     free(c->host);
     free(c->region);
     free(c->account_id);
     free(c->data_dir);
+}
+
+/* Derives what every request would otherwise format again. */
+static void config_derive(floe_config_t *c)
+{
+    char prefix[256];
+    snprintf(prefix, sizeof(prefix), "arn:aws:s3tables:%s:%s:bucket/", c->region, c->account_id);
+    c->arn_bucket_prefix = floe_xstrdup(prefix);
 }
 
 static int check_config(const floe_config_t *c)
@@ -236,6 +245,7 @@ static int cmd_serve(int argc, char **argv)
     config_defaults(&c);
     if (config_numbers_from_env(&c) || parse_flags(argc, argv, &c) || check_config(&c) || prepare_data_dir(&c))
         goto Exit;
+    config_derive(&c);
     rc = floe_server_run(&c);
     if (c.in_memory)
         nftw(c.data_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -22,6 +22,7 @@ typedef struct floe_config {
     char *region;
     char *account_id;
     bool quiet;
+    char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;
 
 #endif

@@ -47,8 +47,14 @@ void floe_random_alnum(char *out, size_t n)
 
 void floe_request_id(char out[FLOE_REQUEST_ID_LEN + 1])
 {
+    static const char hex[] = "0123456789ABCDEF";
     static __thread uint32_t prefix, counter;
+    uint64_t id;
+
     if (prefix == 0)
         floe_random_bytes(&prefix, sizeof(prefix));
-    snprintf(out, FLOE_REQUEST_ID_LEN + 1, "%08X%08X", prefix, ++counter);
+    id = (uint64_t)prefix << 32 | ++counter;
+    for (int i = FLOE_REQUEST_ID_LEN - 1; i >= 0; i--, id >>= 4)
+        out[i] = hex[id & 15];
+    out[FLOE_REQUEST_ID_LEN] = '\0';
 }

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -156,7 +158,7 @@ static void *run_worker(void *arg)
     w->config = server->config;
     w->index = t->index;
     floe_json_init(&w->json);
-    if (floe_state_open(server->db_path, &w->state) != 0) {
+    if (floe_state_open(server->db_path, server->config->threads <= 1, &w->state) != 0) {
         t->failed = 1;
         stopping = 1;
         goto Exit;
@@ -209,6 +211,27 @@ static void spill_large_bodies_to(const char *data_dir)
              "%s/tmp/h2o-body.XXXXXX", data_dir);
 }
 
+/* Takes an exclusive lock on <data_dir>/floe.lock for the life of the process: two servers on one
+ * data directory would each believe they own the objects and the database. Returns the lock's
+ * descriptor, or -1 (logged) when another process holds it. */
+static int lock_data_dir(const char *data_dir)
+{
+    char path[4096];
+    int fd;
+
+    snprintf(path, sizeof(path), "%s/floe.lock", data_dir);
+    if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+        floe_log("cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        floe_log("another floe is serving the data directory %s", data_dir);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 static void install_signals(void)
 {
     struct sigaction sa = {0};
@@ -237,16 +260,18 @@ int floe_server_run(const floe_config_t *config)
 {
     server_t server = {.config = config};
     int n = config->threads > 0 ? config->threads : 1, started, failed = 0;
-    worker_thread_t *threads = floe_xcalloc((size_t)n, sizeof(*threads));
-    int fd;
+    worker_thread_t *threads;
+    int fd, lock_fd;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0)
+    if (floe_codec_init() != 0 || floe_router_init() != 0 || (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
+    threads = floe_xcalloc((size_t)n, sizeof(*threads));
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
     spill_large_bodies_to(config->data_dir);
     install_signals();
     if ((fd = create_listener(config)) < 0) {
         free(threads);
+        close(lock_fd);
         return 1;
     }
     configure_h2o(&server);
@@ -263,5 +288,6 @@ int floe_server_run(const floe_config_t *config)
         failed |= threads[i].failed;
     h2o_config_dispose(&server.globalconf);
     free(threads);
+    close(lock_fd);
     return started == n && !failed ? 0 : 1;
 }

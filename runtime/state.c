@@ -7,7 +7,10 @@
  *     (kill -9); readers never block the writer. Writers serialize on BEGIN IMMEDIATE with a busy
  *     timeout, so a mutation either commits whole or not at all.
  *  3. foreign_keys=ON on every connection: SQLite does not remember it per database.
- *  4. Statements are cached by the address of their SQL text, which is a static string next to
+ *  4. With a single serving thread the one connection runs in exclusive locking mode (see
+ *     floe_state_open): reads then cost no system calls for locking. The data directory lock
+ *     (server.c) keeps any other process out either way.
+ *  5. Statements are cached by the address of their SQL text, which is a static string next to
  *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
  *     snapshot outlives the call that took it.
  */
@@ -43,16 +46,18 @@ static int exec(sqlite3 *db, const char *sql)
     return 0;
 }
 
-static int configure(sqlite3 *db)
+static int configure(sqlite3 *db, int is_sole_connection)
 {
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    if (is_sole_connection && exec(db, "PRAGMA locking_mode=EXCLUSIVE"))
+        return -1;
     if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA synchronous=NORMAL") ||
         exec(db, "PRAGMA foreign_keys=ON"))
         return -1;
     return 0;
 }
 
-int floe_state_open(const char *path, floe_state_t **out)
+int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
 {
     floe_state_t *st = floe_xcalloc(1, sizeof(*st));
     int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
@@ -61,7 +66,7 @@ int floe_state_open(const char *path, floe_state_t **out)
         fprintf(stderr, "floe: cannot open %s: %s\n", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
         goto Error;
     }
-    if (configure(st->db) || floe_schema_migrate(st->db))
+    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db))
         goto Error;
     *out = st;
     return 0;

@@ -14,9 +14,13 @@ typedef struct floe_state floe_state_t;
 
 /**
  * Opens (creating if needed) the database at `path` and migrates it to the current schema.
- * Returns 0 and sets *out, which the caller releases with floe_state_close; -1 on error (logged).
+ * With `is_sole_connection` the connection takes SQLite's exclusive locking mode: it keeps its file
+ * lock and WAL index for its whole life instead of taking and dropping them (four fcntl(2) calls)
+ * around every statement. Only valid when no other connection will ever open the database while
+ * this one lives (a single serving thread). Returns 0 and sets *out, which the caller releases with
+ * floe_state_close; -1 on error (logged).
  */
-int floe_state_open(const char *path, floe_state_t **out /* OUT */);
+int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out /* OUT */);
 void floe_state_close(floe_state_t *st);
 
 /** The connection, for sqlite3_* calls on statements from floe_state_stmt. */
