@@ -38,7 +38,11 @@ static const char usage[] =
     "  --threads N       event-loop threads [FLOE_THREADS] (default 1)\n"
     "  --region R        region in ARNs [FLOE_REGION] (default us-east-1)\n"
     "  --account-id A    12-digit account id in ARNs [FLOE_ACCOUNT_ID] (default 000000000000)\n"
-    "  --quiet           no per-request log lines [FLOE_QUIET=1]\n";
+    "  --quiet           no per-request log lines [FLOE_QUIET=1]\n"
+    "  --strict-signatures  verify SigV4 signatures (header and presigned) [FLOE_STRICT_SIGNATURES=1]\n"
+    "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n";
+
+static int add_credentials(floe_config_t *c, const char *list);
 
 static int env_flag(const char *name)
 {
@@ -85,12 +89,18 @@ static void config_defaults(floe_config_t *c)
     c->data_dir = dir != NULL && *dir ? floe_xstrdup(dir) : NULL;
     c->in_memory = env_flag("FLOE_IN_MEMORY");
     c->quiet = env_flag("FLOE_QUIET");
+    c->strict_signatures = env_flag("FLOE_STRICT_SIGNATURES");
     c->port = FLOE_DEFAULT_PORT;
     c->threads = 1;
 }
 
 static void config_dispose(floe_config_t *c)
 {
+    for (size_t i = 0; i < c->n_credentials; i++) {
+        free(c->credentials[i].access_key);
+        free(c->credentials[i].secret_key);
+    }
+    free(c->credentials);
     free(c->arn_bucket_prefix);
     free(c->host);
     free(c->region);
@@ -116,13 +126,19 @@ static int check_config(const floe_config_t *c)
         fprintf(stderr, "floe: --region must be lower-case letters, digits and '-'\n");
         return -1;
     }
+    if (c->strict_signatures && c->n_credentials == 0) {
+        fprintf(stderr, "floe: --strict-signatures needs at least one --credentials ACCESS_KEY:SECRET_KEY\n");
+        return -1;
+    }
     return 0;
 }
 
-/* Applies FLOE_PORT / FLOE_THREADS, which need parsing. */
+/* Applies FLOE_PORT / FLOE_THREADS / FLOE_CREDENTIALS, which need parsing. */
 static int config_numbers_from_env(floe_config_t *c)
 {
-    const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS");
+    const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS"), *creds = getenv("FLOE_CREDENTIALS");
+    if (creds != NULL && *creds && add_credentials(c, creds))
+        return -1;
     if (port != NULL && *port && parse_int(port, 0, 65535, &c->port)) {
         fprintf(stderr, "floe: FLOE_PORT must be a port number\n");
         return -1;
@@ -134,7 +150,10 @@ static int config_numbers_from_env(floe_config_t *c)
     return 0;
 }
 
-enum { OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET };
+enum {
+    OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
+    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS,
+};
 
 static const struct option long_options[] = {
     {"host", required_argument, NULL, OPT_HOST},
@@ -145,6 +164,8 @@ static const struct option long_options[] = {
     {"region", required_argument, NULL, OPT_REGION},
     {"account-id", required_argument, NULL, OPT_ACCOUNT_ID},
     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"strict-signatures", no_argument, NULL, OPT_STRICT_SIGNATURES},
+    {"credentials", required_argument, NULL, OPT_CREDENTIALS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -173,6 +194,11 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_REGION: free(c->region); c->region = floe_xstrdup(optarg); break;
         case OPT_ACCOUNT_ID: free(c->account_id); c->account_id = floe_xstrdup(optarg); break;
         case OPT_QUIET: c->quiet = true; break;
+        case OPT_STRICT_SIGNATURES: c->strict_signatures = true; break;
+        case OPT_CREDENTIALS:
+            if (add_credentials(c, optarg))
+                return -1;
+            break;
         case 'h': fputs(usage, stdout); exit(0);
         default: fputs(usage, stderr); return -1;
         }
@@ -182,6 +208,28 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         return -1;
     }
     return 0;
+}
+
+/* Adds "AK:SK[,AK2:SK2...]" to the accepted credentials. */
+static int add_credentials(floe_config_t *c, const char *list)
+{
+    char *copy = floe_xstrdup(list), *save = NULL;
+    int rc = 0;
+
+    for (char *pair = strtok_r(copy, ",", &save); pair != NULL; pair = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(pair, ':');
+        if (colon == NULL || colon == pair || colon[1] == '\0') {
+            fprintf(stderr, "floe: --credentials takes ACCESS_KEY:SECRET_KEY\n");
+            rc = -1;
+            break;
+        }
+        *colon = '\0';
+        c->credentials = floe_xrealloc(c->credentials, (c->n_credentials + 1) * sizeof(*c->credentials));
+        c->credentials[c->n_credentials].access_key = floe_xstrdup(pair);
+        c->credentials[c->n_credentials++].secret_key = floe_xstrdup(colon + 1);
+    }
+    free(copy);
+    return rc;
 }
 
 static int mkdir_p(const char *path)
@@ -266,8 +314,8 @@ static int cmd_env(int argc, char **argv)
     /* A wildcard bind is reached through loopback by local clients. */
     host = strcmp(c.host, "0.0.0.0") == 0 || strcmp(c.host, "::") == 0 ? "127.0.0.1" : c.host;
     printf("export AWS_ENDPOINT_URL=http://%s:%d\n", host, c.port);
-    printf("export AWS_ACCESS_KEY_ID=floe\n");
-    printf("export AWS_SECRET_ACCESS_KEY=floe\n");
+    printf("export AWS_ACCESS_KEY_ID=%s\n", c.n_credentials ? c.credentials[0].access_key : "floe");
+    printf("export AWS_SECRET_ACCESS_KEY=%s\n", c.n_credentials ? c.credentials[0].secret_key : "floe");
     printf("export AWS_DEFAULT_REGION=%s\n", c.region);
     printf("export AWS_REGION=%s\n", c.region);
     printf("# aws CLI before 2.13 and boto3 before 1.28 ignore AWS_ENDPOINT_URL: pass --endpoint-url http://%s:%d\n",

@@ -6,12 +6,19 @@
 #define FLOE_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define FLOE_VERSION "0.1.0"
 #define FLOE_DEFAULT_HOST "127.0.0.1"
 #define FLOE_DEFAULT_PORT 4566
 #define FLOE_DEFAULT_REGION "us-east-1"
 #define FLOE_DEFAULT_ACCOUNT_ID "000000000000"
+
+/** A key pair accepted by --strict-signatures. */
+typedef struct floe_credential {
+    char *access_key;
+    char *secret_key;
+} floe_credential_t;
 
 typedef struct floe_config {
     char *host;
@@ -22,6 +29,9 @@ typedef struct floe_config {
     char *region;
     char *account_id;
     bool quiet;
+    bool strict_signatures;     /* verify SigV4 signatures against `credentials` */
+    floe_credential_t *credentials;
+    size_t n_credentials;
     char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;
 

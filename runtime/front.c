@@ -3,8 +3,12 @@
  * so it happens on every request before anything is parsed.
  */
 #include <string.h>
+#include <time.h>
 
 #include "dispatch.h"
+#include "log.h"
+#include "response.h"
+#include "sigv4_verify.h"
 #include "front.h"
 #include "health.h"
 #include "s3.h"
@@ -22,18 +26,61 @@ static int path_is(h2o_req_t *req, const char *literal)
     return h2o_memis(req->input.path.base, len, literal, strlen(literal));
 }
 
+/* The S3 Tables API's answer to a signature that does not verify (403, as AWS answers). */
+static void refuse_s3tables(h2o_req_t *req, floe_sigv4_result_t r)
+{
+    const char *name = r == FLOE_SIGV4_MISSING       ? "MissingAuthenticationTokenException"
+                       : r == FLOE_SIGV4_UNKNOWN_KEY ? "UnrecognizedClientException"
+                                                     : "InvalidSignatureException";
+    floe_response_aws_error(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, name, floe_sigv4_result_message(r));
+}
+
+/* S3's answer, in its XML error shape. */
+static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
+{
+    const char *code = r == FLOE_SIGV4_MISMATCH           ? "SignatureDoesNotMatch"
+                       : r == FLOE_SIGV4_UNKNOWN_KEY      ? "InvalidAccessKeyId"
+                       : r == FLOE_SIGV4_PAYLOAD_MISMATCH ? "XAmzContentSHA256Mismatch"
+                       : r == FLOE_SIGV4_MALFORMED        ? "AuthorizationHeaderMalformed"
+                                                          : "AccessDenied";
+    floe_s3_send_error(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH || r == FLOE_SIGV4_MALFORMED ? 400 : 403, code,
+                       floe_sigv4_result_message(r));
+}
+
+/* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. */
+static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+{
+    floe_sigv4_result_t r;
+    if (!w->config->strict_signatures)
+        return 1;
+    if ((r = floe_sigv4_verify(req, w->config, !is_s3tables, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+        return 1;
+    floe_log_request(w, req, is_s3tables ? "S3Tables:Unauthorized" : "S3:Unauthorized",
+                     r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, floe_log_now_us());
+    if (is_s3tables)
+        refuse_s3tables(req, r);
+    else
+        refuse_s3(req, r);
+    return 0;
+}
+
 static int on_req(h2o_handler_t *self, h2o_req_t *req)
 {
     floe_worker_t *w = floe_worker_of(req);
+    int is_s3tables;
     (void)self;
 
     if (path_is(req, FLOE_HEALTH_PATH)) {
         floe_health_send(w, req);
-    } else if (floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES)) {
-        floe_dispatch_s3tables(w, req);
-    } else {
-        floe_s3_handle(w, req);
+        return 0;
     }
+    is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
+    if (!signature_accepted(w, req, is_s3tables))
+        return 0;
+    if (is_s3tables)
+        floe_dispatch_s3tables(w, req);
+    else
+        floe_s3_handle(w, req);
     return 0;
 }
 

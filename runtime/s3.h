@@ -9,6 +9,8 @@
 
 /** Answers one S3 request. */
 void floe_s3_handle(floe_worker_t *w, h2o_req_t *req);
+/** Sends an S3 error in S3's XML shape (<Error><Code>...); HEAD requests get no body. */
+void floe_s3_send_error(h2o_req_t *req, int status, const char *code, const char *message);
 /** "available" or "not implemented", for the health route. */
 const char *floe_s3_status(void);
 

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""--strict-signatures: SigV4 signatures (Authorization header and presigned URLs) are verified
+against the configured credentials; anything else is refused with 403 in the service's error shape.
+Without the flag any credentials work."""
+
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from floe_server import FloeTestCase, main  # noqa: E402
+
+KEY, SECRET = "AKIDSTRICTTEST", "strict-secret-key"
+
+
+class StrictSignatureTests(FloeTestCase):
+    server_args = ("--strict-signatures", "--credentials", "%s:%s" % (KEY, SECRET), "--credentials", "AK2:SK2")
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        import boto3
+        cls.good = boto3.session.Session(aws_access_key_id=KEY, aws_secret_access_key=SECRET)
+        cls.good_s3tables = cls.good.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1",
+                                            config=cls.botocore_config)
+
+    def client_with(self, key, secret, service="s3tables"):
+        import boto3
+        session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret)
+        return session.client(service, endpoint_url=self.server.endpoint, region_name="us-east-1",
+                              config=self.botocore_config)
+
+    def fetch(self, url):
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+
+    def test_correctly_signed_requests_are_served(self):
+        arn = self.good_s3tables.create_table_bucket(name="strict-ok")["arn"]
+        self.assertEqual(self.good_s3tables.get_table_bucket(tableBucketARN=arn)["name"], "strict-ok",
+                         "a request signed with a configured key pair is served")
+        second = self.client_with("AK2", "SK2")
+        self.assertIn("strict-ok", [b["name"] for b in second.list_table_buckets()["tableBuckets"]],
+                      "every configured key pair is accepted")
+
+    def test_query_strings_with_reserved_characters_verify(self):
+        resp = self.good_s3tables.list_table_buckets(prefix="a b+c/d")
+        self.assertEqual(resp["tableBuckets"], [], "a query with spaces, '+' and '/' is canonicalized as AWS does")
+
+    def test_wrong_secret_is_invalid_signature(self):
+        resp = self.assertClientError("InvalidSignatureException", self.client_with(KEY, "wrong").list_table_buckets)
+        self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 403, "a bad signature is 403")
+
+    def test_unknown_access_key_is_unrecognized_client(self):
+        self.assertClientError("UnrecognizedClientException", self.client_with("NOBODY", SECRET).list_table_buckets)
+
+    def test_unsigned_s3tables_path_is_refused_as_s3(self):
+        status, headers, body = self.fetch(self.server.endpoint + "/buckets")
+        self.assertEqual(status, 403, "an unsigned request is refused in strict mode")
+        self.assertIn(b"<Code>AccessDenied</Code>", body, "in S3's XML shape, since unsigned requests are S3's")
+
+    def test_presigned_url_verifies_and_expires(self):
+        url = self.good_s3tables.generate_presigned_url("list_table_buckets", ExpiresIn=2)
+        status, _, _ = self.fetch(url)
+        self.assertEqual(status, 200, "a fresh presigned URL is served")
+        tampered = url.replace("X-Amz-Signature=", "X-Amz-Signature=0")[:len(url)]
+        status, headers, _ = self.fetch(tampered)
+        self.assertEqual((status, headers.get("x-amzn-ErrorType")), (403, "InvalidSignatureException"),
+                         "a presigned URL with a changed signature is refused")
+        time.sleep(3.1)
+        status, headers, _ = self.fetch(url)
+        self.assertEqual(status, 403, "a presigned URL past X-Amz-Expires is refused")
+
+    def test_s3_requests_are_checked_too(self):
+        from botocore.exceptions import ClientError
+        try:
+            self.client_with(KEY, "wrong", "s3").list_buckets()
+            self.fail("a badly signed S3 request succeeded")
+        except ClientError as exc:
+            self.assertEqual(exc.response["Error"]["Code"], "SignatureDoesNotMatch",
+                             "S3 answers SignatureDoesNotMatch in its own shape")
+        try:
+            self.client_with(KEY, SECRET, "s3").list_buckets()
+        except ClientError as exc:
+            self.assertNotEqual(exc.response["ResponseMetadata"]["HTTPStatusCode"], 403,
+                                "a correctly signed S3 request passes the signature check")
+
+    def test_aws_cli_with_the_right_keys_works(self):
+        import subprocess
+        from floe_server import AWS_CLI, client_env
+        env = dict(client_env(self.server), AWS_ACCESS_KEY_ID=KEY, AWS_SECRET_ACCESS_KEY=SECRET)
+        proc = subprocess.run([AWS_CLI, "--endpoint-url", self.server.endpoint, "s3tables", "list-table-buckets"],
+                              capture_output=True, text=True, env=env)
+        self.assertEqual(proc.returncode, 0, "the aws CLI's signatures verify: " + proc.stderr)
+        env["AWS_SECRET_ACCESS_KEY"] = "nope"
+        proc = subprocess.run([AWS_CLI, "--endpoint-url", self.server.endpoint, "s3tables", "list-table-buckets"],
+                              capture_output=True, text=True, env=env)
+        self.assertIn("InvalidSignatureException", proc.stderr, "and a wrong secret is refused")
+
+
+class DefaultModeTests(FloeTestCase):
+    def test_any_credentials_work_by_default(self):
+        other = self.session.client("s3tables", endpoint_url=self.server.endpoint, region_name="us-east-1",
+                                    aws_access_key_id="anything", aws_secret_access_key="at-all")
+        self.assertEqual(other.list_table_buckets()["tableBuckets"], [], "any key pair is accepted by default")
+
+
+if __name__ == "__main__":
+    main()
