@@ -1701,6 +1701,9 @@ int floe_handle_DeleteNamespace(floe_call_t *call, const floe_DeleteNamespaceReq
 int floe_handle_GetNamespace(floe_call_t *call, const floe_GetNamespaceRequest *in, floe_GetNamespaceResponse *out);
 int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesRequest *in, floe_ListNamespacesResponse *out);
 /* S3TableBuckets */
+int floe_handle_ListTagsForResource(floe_call_t *call, const floe_ListTagsForResourceRequest *in, floe_ListTagsForResourceResponse *out);
+int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in, floe_TagResourceResponse *out);
+int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest *in, floe_UntagResourceResponse *out);
 /* TableBucketEncryptionResource */
 /* TableBucketPolicyResource */
 /* TableBucketReplicationResource */

@@ -38,6 +38,21 @@ static int handle_ListNamespaces(floe_call_t *call, const void *in, void *out)
     return floe_handle_ListNamespaces(call, in, out);
 }
 
+static int handle_ListTagsForResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_ListTagsForResource(call, in, out);
+}
+
+static int handle_TagResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_TagResource(call, in, out);
+}
+
+static int handle_UntagResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_UntagResource(call, in, out);
+}
+
 static int handle_CreateTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTableBucket(call, in, out);
@@ -129,7 +144,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* S3TableBuckets */
     [FLOE_OP_ListTagsForResource] = {
         .name = "ListTagsForResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -140,12 +155,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_ListTagsForResourceRequest),
         .response_size = sizeof(floe_ListTagsForResourceResponse),
         .validate = floe_validate_ListTagsForResourceRequest,
-        .handle = NULL,
+        .handle = handle_ListTagsForResource,
         .serialize = floe_serialize_ListTagsForResourceResponse,
     },
     [FLOE_OP_TagResource] = {
         .name = "TagResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -156,12 +171,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_TagResourceRequest),
         .response_size = sizeof(floe_TagResourceResponse),
         .validate = floe_validate_TagResourceRequest,
-        .handle = NULL,
+        .handle = handle_TagResource,
         .serialize = floe_serialize_TagResourceResponse,
     },
     [FLOE_OP_UntagResource] = {
         .name = "UntagResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -172,7 +187,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_UntagResourceRequest),
         .response_size = sizeof(floe_UntagResourceResponse),
         .validate = floe_validate_UntagResourceRequest,
-        .handle = NULL,
+        .handle = handle_UntagResource,
         .serialize = floe_serialize_UntagResourceResponse,
     },
     /* TableBucketEncryptionResource */
