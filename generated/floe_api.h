@@ -1705,6 +1705,9 @@ int floe_handle_ListTagsForResource(floe_call_t *call, const floe_ListTagsForRes
 int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in, floe_TagResourceResponse *out);
 int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest *in, floe_UntagResourceResponse *out);
 /* TableBucketEncryptionResource */
+int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_DeleteTableBucketEncryptionRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableBucketEncryptionRequest *in, floe_GetTableBucketEncryptionResponse *out);
+int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableBucketEncryptionRequest *in, floe_Unit *out);
 /* TableBucketPolicyResource */
 /* TableBucketReplicationResource */
 /* TableBucketResource */

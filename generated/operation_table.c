@@ -53,6 +53,21 @@ static int handle_UntagResource(floe_call_t *call, const void *in, void *out)
     return floe_handle_UntagResource(call, in, out);
 }
 
+static int handle_DeleteTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketEncryption(call, in, out);
+}
+
+static int handle_GetTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketEncryption(call, in, out);
+}
+
+static int handle_PutTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketEncryption(call, in, out);
+}
+
 static int handle_CreateTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTableBucket(call, in, out);
@@ -193,7 +208,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableBucketEncryptionResource */
     [FLOE_OP_DeleteTableBucketEncryption] = {
         .name = "DeleteTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -204,12 +219,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketEncryptionRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketEncryption,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketEncryption] = {
         .name = "GetTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -220,12 +235,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketEncryptionRequest),
         .response_size = sizeof(floe_GetTableBucketEncryptionResponse),
         .validate = floe_validate_GetTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketEncryption,
         .serialize = floe_serialize_GetTableBucketEncryptionResponse,
     },
     [FLOE_OP_PutTableBucketEncryption] = {
         .name = "PutTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -236,7 +251,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketEncryptionRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketEncryption,
         .serialize = NULL,
     },
     /* TableBucketPolicyResource */
