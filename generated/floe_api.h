@@ -1709,6 +1709,9 @@ int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_Delete
 int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableBucketEncryptionRequest *in, floe_GetTableBucketEncryptionResponse *out);
 int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableBucketEncryptionRequest *in, floe_Unit *out);
 /* TableBucketPolicyResource */
+int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTableBucketPolicyRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucketPolicyRequest *in, floe_GetTableBucketPolicyResponse *out);
+int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out);
 /* TableBucketReplicationResource */
 /* TableBucketResource */
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, floe_CreateTableBucketResponse *out);

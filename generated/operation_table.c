@@ -68,6 +68,21 @@ static int handle_PutTableBucketEncryption(floe_call_t *call, const void *in, vo
     return floe_handle_PutTableBucketEncryption(call, in, out);
 }
 
+static int handle_DeleteTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketPolicy(call, in, out);
+}
+
+static int handle_GetTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketPolicy(call, in, out);
+}
+
+static int handle_PutTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketPolicy(call, in, out);
+}
+
 static int handle_CreateTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTableBucket(call, in, out);
@@ -257,7 +272,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableBucketPolicyResource */
     [FLOE_OP_DeleteTableBucketPolicy] = {
         .name = "DeleteTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -268,12 +283,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketPolicy,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketPolicy] = {
         .name = "GetTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -284,12 +299,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketPolicyRequest),
         .response_size = sizeof(floe_GetTableBucketPolicyResponse),
         .validate = floe_validate_GetTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketPolicy,
         .serialize = floe_serialize_GetTableBucketPolicyResponse,
     },
     [FLOE_OP_PutTableBucketPolicy] = {
         .name = "PutTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -300,7 +315,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketPolicy,
         .serialize = NULL,
     },
     /* TableBucketReplicationResource */
