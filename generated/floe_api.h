@@ -1716,8 +1716,15 @@ int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucke
 /* TableBucketResource */
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, floe_CreateTableBucketResponse *out);
 int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucketRequest *in, floe_Unit *out);
+int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call, const floe_DeleteTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
 int floe_handle_GetTableBucket(floe_call_t *call, const floe_GetTableBucketRequest *in, floe_GetTableBucketResponse *out);
+int floe_handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call, const floe_GetTableBucketMaintenanceConfigurationRequest *in, floe_GetTableBucketMaintenanceConfigurationResponse *out);
+int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call, const floe_GetTableBucketMetricsConfigurationRequest *in, floe_GetTableBucketMetricsConfigurationResponse *out);
+int floe_handle_GetTableBucketStorageClass(floe_call_t *call, const floe_GetTableBucketStorageClassRequest *in, floe_GetTableBucketStorageClassResponse *out);
 int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsRequest *in, floe_ListTableBucketsResponse *out);
+int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const floe_PutTableBucketMaintenanceConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const floe_PutTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTableBucketStorageClassRequest *in, floe_Unit *out);
 /* TableEncryptionResource */
 /* TablePolicyResource */
 /* TableReplicationResource */

@@ -93,14 +93,49 @@ static int handle_DeleteTableBucket(floe_call_t *call, const void *in, void *out
     return floe_handle_DeleteTableBucket(call, in, out);
 }
 
+static int handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketMetricsConfiguration(call, in, out);
+}
+
 static int handle_GetTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableBucket(call, in, out);
 }
 
+static int handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_GetTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketMetricsConfiguration(call, in, out);
+}
+
+static int handle_GetTableBucketStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketStorageClass(call, in, out);
+}
+
 static int handle_ListTableBuckets(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_ListTableBuckets(call, in, out);
+}
+
+static int handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketMetricsConfiguration(call, in, out);
+}
+
+static int handle_PutTableBucketStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketStorageClass(call, in, out);
 }
 
 const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
@@ -405,7 +440,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_DeleteTableBucketMetricsConfiguration] = {
         .name = "DeleteTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -416,7 +451,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketMetricsConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucket] = {
@@ -438,7 +473,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableBucketMaintenanceConfiguration] = {
         .name = "GetTableBucketMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -449,12 +484,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_GetTableBucketMaintenanceConfigurationResponse),
         .validate = floe_validate_GetTableBucketMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketMaintenanceConfiguration,
         .serialize = floe_serialize_GetTableBucketMaintenanceConfigurationResponse,
     },
     [FLOE_OP_GetTableBucketMetricsConfiguration] = {
         .name = "GetTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -465,12 +500,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_GetTableBucketMetricsConfigurationResponse),
         .validate = floe_validate_GetTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketMetricsConfiguration,
         .serialize = floe_serialize_GetTableBucketMetricsConfigurationResponse,
     },
     [FLOE_OP_GetTableBucketStorageClass] = {
         .name = "GetTableBucketStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -481,7 +516,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketStorageClassRequest),
         .response_size = sizeof(floe_GetTableBucketStorageClassResponse),
         .validate = floe_validate_GetTableBucketStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketStorageClass,
         .serialize = floe_serialize_GetTableBucketStorageClassResponse,
     },
     [FLOE_OP_ListTableBuckets] = {
@@ -503,7 +538,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_PutTableBucketMaintenanceConfiguration] = {
         .name = "PutTableBucketMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -514,12 +549,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketMaintenanceConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableBucketMetricsConfiguration] = {
         .name = "PutTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -530,12 +565,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketMetricsConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableBucketStorageClass] = {
         .name = "PutTableBucketStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -546,7 +581,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketStorageClassRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketStorageClass,
         .serialize = NULL,
     },
     /* TableEncryptionResource */
