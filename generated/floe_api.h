@@ -1713,6 +1713,9 @@ int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTabl
 int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucketPolicyRequest *in, floe_GetTableBucketPolicyResponse *out);
 int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out);
 /* TableBucketReplicationResource */
+int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_DeleteTableBucketReplicationRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTableBucketReplicationRequest *in, floe_GetTableBucketReplicationResponse *out);
+int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTableBucketReplicationRequest *in, floe_PutTableBucketReplicationResponse *out);
 /* TableBucketResource */
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, floe_CreateTableBucketResponse *out);
 int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucketRequest *in, floe_Unit *out);

@@ -83,6 +83,21 @@ static int handle_PutTableBucketPolicy(floe_call_t *call, const void *in, void *
     return floe_handle_PutTableBucketPolicy(call, in, out);
 }
 
+static int handle_DeleteTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketReplication(call, in, out);
+}
+
+static int handle_GetTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketReplication(call, in, out);
+}
+
+static int handle_PutTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketReplication(call, in, out);
+}
+
 static int handle_CreateTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTableBucket(call, in, out);
@@ -356,7 +371,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableBucketReplicationResource */
     [FLOE_OP_DeleteTableBucketReplication] = {
         .name = "DeleteTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -368,12 +383,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketReplicationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketReplication,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketReplication] = {
         .name = "GetTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -385,12 +400,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketReplicationRequest),
         .response_size = sizeof(floe_GetTableBucketReplicationResponse),
         .validate = floe_validate_GetTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketReplication,
         .serialize = floe_serialize_GetTableBucketReplicationResponse,
     },
     [FLOE_OP_PutTableBucketReplication] = {
         .name = "PutTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -402,7 +417,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketReplicationRequest),
         .response_size = sizeof(floe_PutTableBucketReplicationResponse),
         .validate = floe_validate_PutTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketReplication,
         .serialize = floe_serialize_PutTableBucketReplicationResponse,
     },
     /* TableBucketResource */
