@@ -150,6 +150,10 @@ static int remove_tags(floe_call_t *call, const floe_resource_t *resource, const
     if (sql == NULL)
         return floe_fail_internal(call, "tags: no tag table for this kind of resource");
     for (size_t i = 0; i < keys->n; i++) {
+        if (tag_key_is_reserved(keys->items[i]))
+            return refuse_reserved_key(call);
+    }
+    for (size_t i = 0; i < keys->n; i++) {
         if ((stmt = floe_state_stmt(st, sql->remove)) == NULL)
             return floe_fail_internal(call, floe_state_errmsg(st));
         sqlite3_bind_int64(stmt, 1, resource->id);
@@ -160,17 +164,14 @@ static int remove_tags(floe_call_t *call, const floe_resource_t *resource, const
     return FLOE_OK;
 }
 
-/* Removing a key the resource does not carry is not an error: the key is simply absent after. */
+/* Removing a key the resource does not carry is not an error: the key is simply absent after.
+ * Keys starting aws: are refused here too, since AWS's own tags are not the caller's to remove. */
 int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest *in, floe_UntagResourceResponse *out)
 {
     floe_state_t *st = floe_call_state(call);
     floe_resource_t resource;
     (void)out;
 
-    for (size_t i = 0; i < in->tagKeys->n; i++) {
-        if (tag_key_is_reserved(in->tagKeys->items[i]))
-            return refuse_reserved_key(call);
-    }
     if (floe_state_begin(st))
         return floe_fail_internal(call, floe_state_errmsg(st));
     if (floe_lookup_resource(call, in->resourceArn, &resource) || remove_tags(call, &resource, in->tagKeys)) {
