@@ -1701,14 +1701,33 @@ int floe_handle_DeleteNamespace(floe_call_t *call, const floe_DeleteNamespaceReq
 int floe_handle_GetNamespace(floe_call_t *call, const floe_GetNamespaceRequest *in, floe_GetNamespaceResponse *out);
 int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesRequest *in, floe_ListNamespacesResponse *out);
 /* S3TableBuckets */
+int floe_handle_ListTagsForResource(floe_call_t *call, const floe_ListTagsForResourceRequest *in, floe_ListTagsForResourceResponse *out);
+int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in, floe_TagResourceResponse *out);
+int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest *in, floe_UntagResourceResponse *out);
 /* TableBucketEncryptionResource */
+int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_DeleteTableBucketEncryptionRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableBucketEncryptionRequest *in, floe_GetTableBucketEncryptionResponse *out);
+int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableBucketEncryptionRequest *in, floe_Unit *out);
 /* TableBucketPolicyResource */
+int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTableBucketPolicyRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucketPolicyRequest *in, floe_GetTableBucketPolicyResponse *out);
+int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out);
 /* TableBucketReplicationResource */
+int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_DeleteTableBucketReplicationRequest *in, floe_Unit *out);
+int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTableBucketReplicationRequest *in, floe_GetTableBucketReplicationResponse *out);
+int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTableBucketReplicationRequest *in, floe_PutTableBucketReplicationResponse *out);
 /* TableBucketResource */
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, floe_CreateTableBucketResponse *out);
 int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucketRequest *in, floe_Unit *out);
+int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call, const floe_DeleteTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
 int floe_handle_GetTableBucket(floe_call_t *call, const floe_GetTableBucketRequest *in, floe_GetTableBucketResponse *out);
+int floe_handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call, const floe_GetTableBucketMaintenanceConfigurationRequest *in, floe_GetTableBucketMaintenanceConfigurationResponse *out);
+int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call, const floe_GetTableBucketMetricsConfigurationRequest *in, floe_GetTableBucketMetricsConfigurationResponse *out);
+int floe_handle_GetTableBucketStorageClass(floe_call_t *call, const floe_GetTableBucketStorageClassRequest *in, floe_GetTableBucketStorageClassResponse *out);
 int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsRequest *in, floe_ListTableBucketsResponse *out);
+int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const floe_PutTableBucketMaintenanceConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const floe_PutTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTableBucketStorageClassRequest *in, floe_Unit *out);
 /* TableEncryptionResource */
 /* TablePolicyResource */
 /* TableReplicationResource */

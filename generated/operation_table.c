@@ -38,6 +38,66 @@ static int handle_ListNamespaces(floe_call_t *call, const void *in, void *out)
     return floe_handle_ListNamespaces(call, in, out);
 }
 
+static int handle_ListTagsForResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_ListTagsForResource(call, in, out);
+}
+
+static int handle_TagResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_TagResource(call, in, out);
+}
+
+static int handle_UntagResource(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_UntagResource(call, in, out);
+}
+
+static int handle_DeleteTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketEncryption(call, in, out);
+}
+
+static int handle_GetTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketEncryption(call, in, out);
+}
+
+static int handle_PutTableBucketEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketEncryption(call, in, out);
+}
+
+static int handle_DeleteTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketPolicy(call, in, out);
+}
+
+static int handle_GetTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketPolicy(call, in, out);
+}
+
+static int handle_PutTableBucketPolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketPolicy(call, in, out);
+}
+
+static int handle_DeleteTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketReplication(call, in, out);
+}
+
+static int handle_GetTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketReplication(call, in, out);
+}
+
+static int handle_PutTableBucketReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketReplication(call, in, out);
+}
+
 static int handle_CreateTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTableBucket(call, in, out);
@@ -48,14 +108,49 @@ static int handle_DeleteTableBucket(floe_call_t *call, const void *in, void *out
     return floe_handle_DeleteTableBucket(call, in, out);
 }
 
+static int handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableBucketMetricsConfiguration(call, in, out);
+}
+
 static int handle_GetTableBucket(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableBucket(call, in, out);
 }
 
+static int handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_GetTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketMetricsConfiguration(call, in, out);
+}
+
+static int handle_GetTableBucketStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableBucketStorageClass(call, in, out);
+}
+
 static int handle_ListTableBuckets(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_ListTableBuckets(call, in, out);
+}
+
+static int handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketMetricsConfiguration(call, in, out);
+}
+
+static int handle_PutTableBucketStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableBucketStorageClass(call, in, out);
 }
 
 const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
@@ -129,7 +224,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* S3TableBuckets */
     [FLOE_OP_ListTagsForResource] = {
         .name = "ListTagsForResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -140,12 +235,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_ListTagsForResourceRequest),
         .response_size = sizeof(floe_ListTagsForResourceResponse),
         .validate = floe_validate_ListTagsForResourceRequest,
-        .handle = NULL,
+        .handle = handle_ListTagsForResource,
         .serialize = floe_serialize_ListTagsForResourceResponse,
     },
     [FLOE_OP_TagResource] = {
         .name = "TagResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -156,12 +251,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_TagResourceRequest),
         .response_size = sizeof(floe_TagResourceResponse),
         .validate = floe_validate_TagResourceRequest,
-        .handle = NULL,
+        .handle = handle_TagResource,
         .serialize = floe_serialize_TagResourceResponse,
     },
     [FLOE_OP_UntagResource] = {
         .name = "UntagResource",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -172,13 +267,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_UntagResourceRequest),
         .response_size = sizeof(floe_UntagResourceResponse),
         .validate = floe_validate_UntagResourceRequest,
-        .handle = NULL,
+        .handle = handle_UntagResource,
         .serialize = floe_serialize_UntagResourceResponse,
     },
     /* TableBucketEncryptionResource */
     [FLOE_OP_DeleteTableBucketEncryption] = {
         .name = "DeleteTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -189,12 +284,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketEncryptionRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketEncryption,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketEncryption] = {
         .name = "GetTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -205,12 +300,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketEncryptionRequest),
         .response_size = sizeof(floe_GetTableBucketEncryptionResponse),
         .validate = floe_validate_GetTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketEncryption,
         .serialize = floe_serialize_GetTableBucketEncryptionResponse,
     },
     [FLOE_OP_PutTableBucketEncryption] = {
         .name = "PutTableBucketEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -221,13 +316,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketEncryptionRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketEncryption,
         .serialize = NULL,
     },
     /* TableBucketPolicyResource */
     [FLOE_OP_DeleteTableBucketPolicy] = {
         .name = "DeleteTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -238,12 +333,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketPolicy,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketPolicy] = {
         .name = "GetTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -254,12 +349,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketPolicyRequest),
         .response_size = sizeof(floe_GetTableBucketPolicyResponse),
         .validate = floe_validate_GetTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketPolicy,
         .serialize = floe_serialize_GetTableBucketPolicyResponse,
     },
     [FLOE_OP_PutTableBucketPolicy] = {
         .name = "PutTableBucketPolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -270,13 +365,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketPolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketPolicy,
         .serialize = NULL,
     },
     /* TableBucketReplicationResource */
     [FLOE_OP_DeleteTableBucketReplication] = {
         .name = "DeleteTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -288,12 +383,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketReplicationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketReplication,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucketReplication] = {
         .name = "GetTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -305,12 +400,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketReplicationRequest),
         .response_size = sizeof(floe_GetTableBucketReplicationResponse),
         .validate = floe_validate_GetTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketReplication,
         .serialize = floe_serialize_GetTableBucketReplicationResponse,
     },
     [FLOE_OP_PutTableBucketReplication] = {
         .name = "PutTableBucketReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -322,7 +417,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketReplicationRequest),
         .response_size = sizeof(floe_PutTableBucketReplicationResponse),
         .validate = floe_validate_PutTableBucketReplicationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketReplication,
         .serialize = floe_serialize_PutTableBucketReplicationResponse,
     },
     /* TableBucketResource */
@@ -360,7 +455,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_DeleteTableBucketMetricsConfiguration] = {
         .name = "DeleteTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -371,7 +466,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableBucketMetricsConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableBucket] = {
@@ -393,7 +488,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableBucketMaintenanceConfiguration] = {
         .name = "GetTableBucketMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -404,12 +499,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_GetTableBucketMaintenanceConfigurationResponse),
         .validate = floe_validate_GetTableBucketMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketMaintenanceConfiguration,
         .serialize = floe_serialize_GetTableBucketMaintenanceConfigurationResponse,
     },
     [FLOE_OP_GetTableBucketMetricsConfiguration] = {
         .name = "GetTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -420,12 +515,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_GetTableBucketMetricsConfigurationResponse),
         .validate = floe_validate_GetTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketMetricsConfiguration,
         .serialize = floe_serialize_GetTableBucketMetricsConfigurationResponse,
     },
     [FLOE_OP_GetTableBucketStorageClass] = {
         .name = "GetTableBucketStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -436,7 +531,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableBucketStorageClassRequest),
         .response_size = sizeof(floe_GetTableBucketStorageClassResponse),
         .validate = floe_validate_GetTableBucketStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_GetTableBucketStorageClass,
         .serialize = floe_serialize_GetTableBucketStorageClassResponse,
     },
     [FLOE_OP_ListTableBuckets] = {
@@ -458,7 +553,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_PutTableBucketMaintenanceConfiguration] = {
         .name = "PutTableBucketMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -469,12 +564,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketMaintenanceConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableBucketMetricsConfiguration] = {
         .name = "PutTableBucketMetricsConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -485,12 +580,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketMetricsConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketMetricsConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketMetricsConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableBucketStorageClass] = {
         .name = "PutTableBucketStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -501,7 +596,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableBucketStorageClassRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableBucketStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_PutTableBucketStorageClass,
         .serialize = NULL,
     },
     /* TableEncryptionResource */

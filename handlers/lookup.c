@@ -1,6 +1,7 @@
 /*
  * The lookups of lookup.h. Messages are AWS's (as seen from the service and mirrored by moto):
- * "The specified bucket does not exist." and "The specified namespace does not exist."
+ * "The specified bucket does not exist.", "The specified namespace does not exist." and
+ * "The specified table does not exist."
  */
 #include <sqlite3.h>
 
@@ -69,5 +70,33 @@ int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, co
     out->created_by = floe_column_text(call, stmt, 3);
     out->created_at = sqlite3_column_int64(stmt, 4);
     sqlite3_reset(stmt);
+    return FLOE_OK;
+}
+
+/* Tables are not stored yet (#3): a table ARN whose bucket exists still names nothing. When
+ * tables land, this resolves (bucket, table id) to the table's row and returns kind TABLE. */
+static int lookup_table_resource(floe_call_t *call, const char *bucket_name, const char *table_id,
+                                 floe_resource_t *out)
+{
+    floe_bucket_row_t bucket;
+    (void)table_id;
+    (void)out;
+
+    if (floe_lookup_bucket(call, floe_arn_table_bucket(call, bucket_name), &bucket))
+        return FLOE_EFAIL;
+    return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+}
+
+int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *out)
+{
+    floe_bucket_row_t bucket;
+    char *bucket_name, *table_id;
+
+    if (floe_arn_parse_table(call, arn, &bucket_name, &table_id) == 0)
+        return lookup_table_resource(call, bucket_name, table_id, out);
+    if (floe_lookup_bucket(call, arn, &bucket))
+        return FLOE_EFAIL;
+    out->kind = FLOE_RESOURCE_TABLE_BUCKET;
+    out->id = bucket.id;
     return FLOE_OK;
 }

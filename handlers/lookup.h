@@ -29,12 +29,29 @@ typedef struct floe_namespace_row {
     floe_timestamp_t created_at;
 } floe_namespace_row_t;
 
+/** The kinds of resource a ResourceArn (TagResource and friends) can name. */
+typedef enum floe_resource_kind {
+    FLOE_RESOURCE_TABLE_BUCKET = 1, /* arn:...:bucket/{name}; id is table_bucket.id */
+    FLOE_RESOURCE_TABLE,            /* arn:...:bucket/{name}/table/{table id}; id is the table's row id */
+} floe_resource_kind_t;
+
+typedef struct floe_resource {
+    floe_resource_kind_t kind;
+    int64_t id;
+} floe_resource_t;
+
 /** The table bucket an ARN names (strings in the call's pool); NotFoundException if none. */
 int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *out /* OUT */);
 
 /** The namespace `name` in `bucket`; NotFoundException if none. */
 int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
                           floe_namespace_row_t *out /* OUT */);
+
+/**
+ * The table bucket or table a ResourceArn names; NotFoundException if it names nothing here (an
+ * ARN of another account, region or resource type, or a resource that does not exist).
+ */
+int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *out /* OUT */);
 
 /** A copy of a text column in the call's pool (SQLite's copy dies with the next step). */
 char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col);

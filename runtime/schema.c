@@ -9,6 +9,13 @@
  *     namespace names per bucket.
  *  2. A namespace cannot outlive its bucket, nor a table its namespace (foreign keys without
  *     cascade: handlers refuse the delete with ConflictException first).
+ *  3. A resource's configuration and tags go with it: each configuration table references its
+ *     owner ON DELETE CASCADE, so deleting a table bucket removes its encryption, storage class,
+ *     policy, metrics, maintenance, replication and tags in the same statement. Absence of a row
+ *     means "AWS's default" where AWS has one (AES256, STANDARD, maintenance enabled 3/10 days)
+ *     and "not configured" where it has none (policy, metrics, replication).
+ *  4. Configuration tables are named <owner>_<configuration> (table_bucket_policy, ...) so a
+ *     table's configuration follows the same pattern (table_policy, table_tag, ...).
  */
 #include <stdio.h>
 
@@ -31,6 +38,50 @@ static const char *const migrations[] = {
     "  created_at INTEGER NOT NULL,"
     "  created_by TEXT NOT NULL,"
     "  UNIQUE (table_bucket_id, name)"
+    ");",
+    /* 2: table bucket configuration and tags */
+    "CREATE TABLE table_bucket_encryption ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  sse_algorithm TEXT NOT NULL," /* SSEAlgorithm wire value */
+    "  kms_key_arn TEXT"             /* set exactly when sse_algorithm is aws:kms */
+    ");"
+    "CREATE TABLE table_bucket_storage_class ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  storage_class TEXT NOT NULL"  /* StorageClass wire value */
+    ");"
+    "CREATE TABLE table_bucket_policy ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  document TEXT NOT NULL"       /* the policy as the client sent it */
+    ");"
+    "CREATE TABLE table_bucket_metrics ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  configuration_id TEXT NOT NULL" /* the id GetTableBucketMetricsConfiguration returns, a UUID */
+    ");"
+    "CREATE TABLE table_bucket_maintenance ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"          /* TableBucketMaintenanceType wire value */
+    "  status TEXT NOT NULL,"        /* MaintenanceStatus wire value */
+    "  unreferenced_days INTEGER NOT NULL,"
+    "  non_current_days INTEGER NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, type)"
+    ");"
+    "CREATE TABLE table_bucket_replication ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  version_token TEXT NOT NULL," /* changes on every write: the compare-and-swap key */
+    "  role TEXT NOT NULL"
+    ");"
+    "CREATE TABLE table_bucket_replication_destination ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket_replication(table_bucket_id) ON DELETE CASCADE,"
+    "  rule_index INTEGER NOT NULL,"  /* position of the rule in configuration.rules */
+    "  position INTEGER NOT NULL,"    /* position of the destination in the rule */
+    "  destination_arn TEXT NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, rule_index, position)"
+    ");"
+    "CREATE TABLE table_bucket_tag ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  tag_key TEXT NOT NULL,"
+    "  tag_value TEXT NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, tag_key)"
     ");",
 };
 

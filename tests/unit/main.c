@@ -14,6 +14,7 @@ int floe_test_failures;
 #include "generated/parse.c"
 #include "runtime/json.c"
 #include "runtime/page_token.c"
+#include "runtime/policy.c"
 #include "runtime/router.c"
 #include "runtime/sigv4.c"
 #include "runtime/codec.c"
