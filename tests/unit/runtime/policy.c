@@ -13,8 +13,8 @@ TEST(policy_well_formed_documents_pass)
     const char *docs[] = {
         "{\"Version\":\"2012-10-17\",\"Statement\":[" GOOD_STATEMENT "]}",
         "{\"Version\":\"2008-10-17\",\"Statement\":" GOOD_STATEMENT "}",
-        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"NotPrincipal\":{\"AWS\":\"*\"},"
-        "\"NotAction\":[\"s3tables:*\"],\"NotResource\":\"*\"}]}",
+        ("{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"NotPrincipal\":{\"AWS\":\"*\"},"
+         "\"NotAction\":[\"s3tables:*\"],\"NotResource\":\"*\"}]}"),
     };
     char why[128];
     for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
