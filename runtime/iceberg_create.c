@@ -29,16 +29,6 @@ static const char *const reserved_properties[] = {
     "current-schema", "default-partition-spec", "default-sort-order", NULL,
 };
 
-char *floe_iceberg_location_normalize(const char *location)
-{
-    char *s = floe_xstrdup(location);
-    size_t n = strlen(s);
-
-    while (n > 0 && s[n - 1] == '/' && !(n >= 3 && s[n - 2] == '/' && s[n - 3] == ':'))
-        s[--n] = '\0';
-    return s;
-}
-
 /* ==== the shared builder ==== */
 
 static int add_spec(floe_iceberg_metadata_t *md, const cJSON *spec, const floe_iceberg_schema_index_t *idx,

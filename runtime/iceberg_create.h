@@ -72,8 +72,4 @@ int floe_iceberg_new_table(const cJSON *schema, const cJSON *spec, const cJSON *
                            const char *table_uuid, const char *location, int64_t now_ms,
                            floe_iceberg_metadata_t *md /* OUT */, floe_iceberg_error_t *err /* OUT */);
 
-/** `location` without trailing slashes (but keeping a bare "scheme://"), as Java's
- * LocationUtil.stripTrailingSlash; malloc'ed, the caller frees. */
-char *floe_iceberg_location_normalize(const char *location);
-
 #endif

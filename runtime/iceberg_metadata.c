@@ -578,7 +578,17 @@ char *floe_iceberg_metadata_serialize(const floe_iceberg_metadata_t *md)
     return w.buf; /* the writer's buffer becomes the caller's */
 }
 
-/* ==== file names ==== */
+/* ==== locations and file names ==== */
+
+char *floe_iceberg_location_normalize(const char *location)
+{
+    char *s = floe_xstrdup(location);
+    size_t n = strlen(s);
+
+    while (n > 0 && s[n - 1] == '/' && !(n >= 3 && s[n - 2] == '/' && s[n - 3] == ':'))
+        s[--n] = '\0';
+    return s;
+}
 
 /* Java's BaseMetastoreTableOperations.parseVersion: the digits before the first '-' of the file
  * name, or -1. */

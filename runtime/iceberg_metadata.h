@@ -121,6 +121,10 @@ int floe_iceberg_metadata_format_version(const floe_iceberg_metadata_t *md);
  */
 char *floe_iceberg_metadata_next_file_name(const char *prev_location, const char *uuid);
 
+/** `location` without trailing slashes (but keeping a bare "scheme://"), as Java's
+ * LocationUtil.stripTrailingSlash does for a table location; malloc'ed, the caller frees. */
+char *floe_iceberg_location_normalize(const char *location);
+
 /* ---- lookups inside md, for the commit engine; each returns a node of md or NULL ---- */
 
 /** The schema object with this schema-id. */
