@@ -17,6 +17,8 @@
 #include "xalloc.h"
 
 #define PREVIOUS_VERSIONS_MAX_PROPERTY "write.metadata.previous-versions-max"
+/* How much of the parser's message fits after the corrupt-metadata prefix. */
+#define NESTED_MESSAGE_MAX 300
 
 /* ==== requirements ==== */
 
@@ -44,7 +46,8 @@ static const requirement_type_t requirement_types[] = {
     {"assert-ref-snapshot-id", REQ_REF_SNAPSHOT_ID, NULL, NULL},
     {"assert-last-assigned-field-id", REQ_LAST_FIELD_ID, "last-assigned-field-id", "last assigned field id"},
     {"assert-current-schema-id", REQ_CURRENT_SCHEMA_ID, "current-schema-id", "current schema"},
-    {"assert-last-assigned-partition-id", REQ_LAST_PARTITION_ID, "last-assigned-partition-id", "last assigned partition id"},
+    {"assert-last-assigned-partition-id", REQ_LAST_PARTITION_ID, "last-assigned-partition-id",
+     "last assigned partition id"},
     {"assert-default-spec-id", REQ_DEFAULT_SPEC_ID, "default-spec-id", "default partition spec"},
     {"assert-default-sort-order-id", REQ_DEFAULT_SORT_ORDER_ID, "default-sort-order-id", "default sort order"},
 };
@@ -52,9 +55,9 @@ static const requirement_type_t requirement_types[] = {
 /* One parsed requirement; strings point into the request. */
 typedef struct requirement {
     const requirement_type_t *type;
-    const char *text;    /* uuid, or ref name */
-    int64_t value;       /* expected id */
-    bool value_is_null;  /* assert-ref-snapshot-id with snapshot-id null: the ref must not exist */
+    const char *text;   /* uuid, or ref name */
+    int64_t value;      /* expected id */
+    bool value_is_null; /* assert-ref-snapshot-id with snapshot-id null: the ref must not exist */
 } requirement_t;
 
 static const requirement_type_t *find_requirement_type(const char *name)
@@ -74,8 +77,8 @@ static int parse_ref_requirement(const cJSON *j, requirement_t *r, floe_iceberg_
     if (floe_iceberg_json_get_string(j, "ref", r->type->name, &r->text, err) != 0)
         return err->code;
     if (id == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: 'snapshot-id' is required (null if the ref must not exist).",
-                                 r->type->name);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "%s: 'snapshot-id' is required (null if the ref must not exist).", r->type->name);
     r->value_is_null = cJSON_IsNull(id);
     if (!r->value_is_null && floe_iceberg_json_int64(id, &r->value) != 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: 'snapshot-id' must be a 64-bit integer or null.",
@@ -128,8 +131,9 @@ static int parse_requirements(const cJSON *list, requirement_t **out, size_t *n_
 
 static int conflict_ids(const requirement_t *r, int64_t actual, floe_iceberg_error_t *err)
 {
-    return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT, "Requirement failed: %s changed: expected id %" PRId64 " != %" PRId64,
-                             r->type->what, r->value, actual);
+    return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT,
+                             "Requirement failed: %s changed: expected id %" PRId64 " != %" PRId64, r->type->what,
+                             r->value, actual);
 }
 
 static int check_ref(const floe_iceberg_metadata_t *md, const requirement_t *r, floe_iceberg_error_t *err)
@@ -142,16 +146,17 @@ static int check_ref(const floe_iceberg_metadata_t *md, const requirement_t *r, 
     if (ref == NULL && r->value_is_null)
         return 0;
     if (ref != NULL && r->value_is_null)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT, "Requirement failed: %s %s was created concurrently", kind,
-                                 r->text);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT, "Requirement failed: %s %s was created concurrently",
+                                 kind, r->text);
     if (ref == NULL)
         return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT,
-                                 "Requirement failed: branch or tag %s is missing, expected %" PRId64, r->text, r->value);
+                                 "Requirement failed: branch or tag %s is missing, expected %" PRId64, r->text,
+                                 r->value);
     actual = floe_iceberg_metadata_int(ref, "snapshot-id", FLOE_ICEBERG_NO_SNAPSHOT);
     if (actual != r->value)
         return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT,
-                                 "Requirement failed: %s %s has changed: expected id %" PRId64 " != %" PRId64, kind, r->text,
-                                 r->value, actual);
+                                 "Requirement failed: %s %s has changed: expected id %" PRId64 " != %" PRId64, kind,
+                                 r->text, r->value, actual);
     return 0;
 }
 
@@ -165,8 +170,9 @@ static int check_existing(const floe_iceberg_metadata_t *md, const requirement_t
     case REQ_TABLE_UUID:
         if (md->table_uuid != NULL && strcasecmp(md->table_uuid, r->text) == 0)
             return 0;
-        return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT, "Requirement failed: UUID does not match: expected %s != %s",
-                                 r->text, md->table_uuid != NULL ? md->table_uuid : "null");
+        return floe_iceberg_fail(err, FLOE_ICEBERG_ECONFLICT,
+                                 "Requirement failed: UUID does not match: expected %s != %s", r->text,
+                                 md->table_uuid != NULL ? md->table_uuid : "null");
     case REQ_REF_SNAPSHOT_ID: return check_ref(md, r, err);
     case REQ_LAST_FIELD_ID: actual = md->last_column_id; break;
     case REQ_CURRENT_SCHEMA_ID: actual = md->current_schema_id; break;
@@ -224,8 +230,8 @@ static int load_base(const floe_iceberg_commit_input_t *in, floe_iceberg_txn_t *
         return 0;
     }
     if (floe_iceberg_metadata_parse(in->current_json, strlen(in->current_json), &md, err) != 0)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_ECORRUPT, "The table's current metadata cannot be read: %.300s",
-                                 err->message);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_ECORRUPT, "The table's current metadata cannot be read: %.*s",
+                                 NESTED_MESSAGE_MAX, err->message);
     *base_updated_ms = md.last_updated_ms;
     if (md.last_updated_ms > commit_ms)
         commit_ms = md.last_updated_ms;
@@ -252,18 +258,22 @@ static int apply_updates(floe_iceberg_txn_t *txn, const cJSON *updates, floe_ice
 static void finish_snapshot_log(floe_iceberg_txn_t *txn)
 {
     cJSON *log = txn->md.snapshot_log, *e = log->child;
+    floe_iceberg_id_set_t live = {0};
 
+    if (txn->removed_snapshots)
+        floe_iceberg_id_set_build(&live, txn->md.snapshots, "snapshot-id");
     while (e != NULL) {
         cJSON *next = e->next;
         int64_t id = floe_iceberg_metadata_int(e, "snapshot-id", FLOE_ICEBERG_NO_SNAPSHOT);
         if (floe_iceberg_txn_added(txn, id) && id != txn->md.current_snapshot_id) {
             cJSON_Delete(cJSON_DetachItemViaPointer(log, e));
-        } else if (txn->removed_snapshots && floe_iceberg_metadata_snapshot(&txn->md, id) == NULL) {
+        } else if (txn->removed_snapshots && !floe_iceberg_id_set_has(&live, id)) {
             while (log->child != next) /* drop this entry and all history before it */
                 cJSON_DeleteItemFromArray(log, 0);
         }
         e = next;
     }
+    floe_iceberg_id_set_dispose(&live);
 }
 
 static int64_t previous_versions_max(const floe_iceberg_metadata_t *md)
@@ -320,7 +330,8 @@ static int finish_create(floe_iceberg_txn_t *txn, const char *create_location, f
     if (cJSON_GetArraySize(md->schemas) == 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "A new table needs a schema: send an add-schema update.");
     if (md->location == NULL && create_location == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "A new table needs a location: send a set-location update.");
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "A new table needs a location: send a set-location update.");
     if (md->location == NULL)
         md->location = floe_iceberg_location_normalize(create_location);
     if (md->table_uuid == NULL) {
@@ -335,7 +346,8 @@ static int finish_create(floe_iceberg_txn_t *txn, const char *create_location, f
 static int check_result(const floe_iceberg_metadata_t *md, floe_iceberg_error_t *err)
 {
     if (floe_iceberg_metadata_schema(md, md->current_schema_id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The current schema %d does not exist.", (int)md->current_schema_id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The current schema %d does not exist.",
+                                 (int)md->current_schema_id);
     if (floe_iceberg_metadata_spec(md, md->default_spec_id) == NULL)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The default partition spec %d does not exist.",
                                  (int)md->default_spec_id);
@@ -367,8 +379,9 @@ int floe_iceberg_commit(const floe_iceberg_commit_input_t *in, char **json_out, 
     memset(&txn, 0, sizeof(txn));
     floe_iceberg_error_clear(err);
     if ((rc = parse_requirements(in->requirements, &reqs, &n_reqs, err)) != 0 ||
-        (rc = load_base(in, &txn, &base_updated_ms, err)) != 0 || (rc = check_requirements(&txn, reqs, n_reqs, err)) != 0 ||
-        (rc = apply_updates(&txn, in->updates, err)) != 0 || (rc = finish(&txn, in, base_updated_ms, err)) != 0)
+        (rc = load_base(in, &txn, &base_updated_ms, err)) != 0 ||
+        (rc = check_requirements(&txn, reqs, n_reqs, err)) != 0 || (rc = apply_updates(&txn, in->updates, err)) != 0 ||
+        (rc = finish(&txn, in, base_updated_ms, err)) != 0)
         goto Exit;
     *json_out = floe_iceberg_metadata_serialize(&txn.md);
 Exit:

@@ -25,8 +25,15 @@
 
 /* TableProperties.RESERVED_PROPERTIES other than format-version: derived, never stored. */
 static const char *const reserved_properties[] = {
-    "uuid", "snapshot-count", "current-snapshot-summary", "current-snapshot-id", "current-snapshot-timestamp-ms",
-    "current-schema", "default-partition-spec", "default-sort-order", NULL,
+    "uuid",
+    "snapshot-count",
+    "current-snapshot-summary",
+    "current-snapshot-id",
+    "current-snapshot-timestamp-ms",
+    "current-schema",
+    "default-partition-spec",
+    "default-sort-order",
+    NULL,
 };
 
 /* ==== the shared builder ==== */
@@ -104,9 +111,10 @@ static int add_properties(floe_iceberg_metadata_t *md, const cJSON *properties, 
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Table property '%s' must be a string.", p->string);
         if (strcmp(p->string, FORMAT_VERSION_PROPERTY) == 0) {
             if (strcmp(p->valuestring, "2") != 0)
-                return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                         "Table property format-version '%s' is not supported: new tables use format version 2.",
-                                         p->valuestring);
+                return floe_iceberg_fail(
+                    err, FLOE_ICEBERG_EINVALID,
+                    "Table property format-version '%s' is not supported: new tables use format version 2.",
+                    p->valuestring);
             continue;
         }
         if (!is_reserved(p->string))
@@ -197,7 +205,8 @@ static int field_from_v2(const floe_SchemaV2Field *f, size_t position, cJSON *fi
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "schemaV2 field %zu needs a name and a type.", position);
     type = floe_iceberg_json_parse(f->type, strlen(f->type), err);
     if (type == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The type of schemaV2 field '%s' is not valid JSON.", f->name);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The type of schemaV2 field '%s' is not valid JSON.",
+                                 f->name);
     field = cJSON_CreateObject();
     if (f->has_id)
         floe_iceberg_json_set_int(field, "id", f->id);
@@ -261,7 +270,8 @@ static int spec_from_input(const floe_IcebergPartitionSpec *in, cJSON **out, flo
         cJSON_AddItemToArray(fields, field);
         if (f->name == NULL || f->transform == NULL) {
             cJSON_Delete(spec);
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Partition field %zu needs a name and a transform.", i + 1);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Partition field %zu needs a name and a transform.",
+                                     i + 1);
         }
         floe_iceberg_json_set_int(field, "source-id", f->sourceId);
         cJSON_AddStringToObject(field, "transform", f->transform);
@@ -280,8 +290,8 @@ static int sort_field_from_input(const floe_IcebergSortField *f, size_t position
 
     if (f->transform == NULL || f->direction < 1 || f->direction > FLOE_IcebergSortDirection__COUNT ||
         f->nullOrder < 1 || f->nullOrder > FLOE_IcebergNullOrder__COUNT)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Sort field %zu needs a transform, a direction and a null order.",
-                                 position);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Sort field %zu needs a transform, a direction and a null order.", position);
     field = cJSON_CreateObject();
     floe_iceberg_json_set_int(field, "source-id", f->sourceId);
     cJSON_AddStringToObject(field, "transform", f->transform);
@@ -320,8 +330,8 @@ static cJSON *properties_from_input(const floe_TableProperties *in)
 #endif
 
 /* Converts every part *in has; the caller deletes whatever is non-NULL, even on failure. */
-static int parts_from_input(const floe_IcebergMetadata *in, cJSON **schema, cJSON **spec, cJSON **order,
-                            cJSON **props, floe_iceberg_error_t *err)
+static int parts_from_input(const floe_IcebergMetadata *in, cJSON **schema, cJSON **spec, cJSON **order, cJSON **props,
+                            floe_iceberg_error_t *err)
 {
     if (in == NULL) {
         *schema = empty_schema();

@@ -4,8 +4,8 @@
  * floe_iceberg_json_parse lets cJSON check the syntax and build the tree, then walks the tree in
  * document order beside a scanner over the same text that yields each number literal in turn
  * (skipping strings, so digits inside them never count). cJSON keeps members and elements in
- * document order, so the n-th number node is the n-th number literal. An integer literal beyond
- * +-2^53 turns its node into a cJSON_Raw holding the integer's decimal digits.
+ * document order, so the n-th number node is the n-th number literal. An integer literal of
+ * magnitude 2^53 or more turns its node into a cJSON_Raw holding the integer's decimal digits.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,9 +16,14 @@
 
 #include "iceberg_json.h"
 
-/* 2^53: every integer up to this magnitude is exact in a double. */
+/* 2^53: every integer below this magnitude is exact in a double. At 2^53 itself a double may be a
+ * rounded 2^53 + 1, so from there on integers are held as Raw digits. */
 #define EXACT_DOUBLE_LIMIT 9007199254740992.0
 #define INT64_TEXT_MAX 24
+/* How much of an over-long literal an error message quotes. */
+#define QUOTED_LITERAL_MAX 40
+/* Room for any double printed with %.17g. */
+#define DOUBLE_TEXT_MAX 40
 
 typedef struct number_scan {
     const char *text;
@@ -87,16 +92,16 @@ static int fix_number(cJSON *node, number_scan_t *s, floe_iceberg_error_t *err)
 {
     const char *lexeme;
     size_t n;
-    char text[INT64_TEXT_MAX + 8];
+    char text[INT64_TEXT_MAX];
     int64_t v;
 
     if (!next_number(s, &lexeme, &n))
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The JSON numbers could not be read.");
-    if (!lexeme_is_integer(lexeme, n) || fabs(node->valuedouble) <= EXACT_DOUBLE_LIMIT)
+    if (!lexeme_is_integer(lexeme, n) || fabs(node->valuedouble) < EXACT_DOUBLE_LIMIT)
         return 0;
     if (n >= sizeof(text))
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The integer %.*s is outside the 64-bit range.",
-                                 (int)(n > 40 ? 40 : n), lexeme);
+                                 (int)(n > QUOTED_LITERAL_MAX ? QUOTED_LITERAL_MAX : n), lexeme);
     memcpy(text, lexeme, n);
     text[n] = '\0';
     if (parse_int64_text(text, &v) != 0)
@@ -164,7 +169,7 @@ int floe_iceberg_json_int64(const cJSON *item, int64_t *out)
     if (!cJSON_IsNumber(item))
         return -1;
     d = item->valuedouble;
-    if (!isfinite(d) || d != floor(d) || fabs(d) > EXACT_DOUBLE_LIMIT)
+    if (!isfinite(d) || d != floor(d) || fabs(d) >= EXACT_DOUBLE_LIMIT)
         return -1;
     *out = (int64_t)d;
     return 0;
@@ -175,7 +180,7 @@ cJSON *floe_iceberg_json_new_int(int64_t v)
     cJSON *node = cJSON_CreateNumber((double)v);
     if (node == NULL)
         abort(); /* allocation failure aborts, as floe_xmalloc does */
-    if (fabs((double)v) > EXACT_DOUBLE_LIMIT)
+    if (fabs((double)v) >= EXACT_DOUBLE_LIMIT)
         make_raw_int(node, v);
     return node;
 }
@@ -303,7 +308,7 @@ int floe_iceberg_json_get_object(const cJSON *object, const char *key, const cha
 
 static void write_number(floe_json_t *w, const cJSON *v)
 {
-    char text[40];
+    char text[DOUBLE_TEXT_MAX];
     double d = v->valuedouble;
     int64_t i;
 

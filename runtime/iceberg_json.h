@@ -1,9 +1,9 @@
 /*
  * JSON for Iceberg metadata with exact 64-bit integers. cJSON keeps numbers as doubles, which
  * cannot hold Iceberg's snapshot ids (random 63-bit longs): 3051729675574597004 would come back
- * as 3.0517296755745971e+18. Here an integer literal beyond +-2^53 is kept as a cJSON_Raw node
- * holding its digits, and every integer is read and written through these helpers, so ids survive
- * a read-modify-write byte for byte. Smaller integers stay ordinary cJSON numbers.
+ * as 3.0517296755745971e+18. Here an integer literal of magnitude 2^53 or more is kept as a
+ * cJSON_Raw node holding its digits, and every integer is read and written through these helpers,
+ * so ids survive a read-modify-write byte for byte. Smaller integers stay ordinary cJSON numbers.
  *
  * Also: typed member readers that report a one-sentence error, and a compact writer over
  * runtime/json.h. Not for Iceberg semantics (iceberg_metadata.h and friends).
@@ -33,9 +33,9 @@
 cJSON *floe_iceberg_json_parse(const char *text, size_t len, floe_iceberg_error_t *err /* OUT */);
 
 /**
- * Reads an integer: a cJSON number with an integral value within +-2^53, or a Raw integer made by
+ * Reads an integer: a cJSON number with an integral value below 2^53 in magnitude, or a Raw integer made by
  * floe_iceberg_json_parse. Returns 0 and sets *out, or -1 for anything else (including a double
- * beyond 2^53, which can no longer be trusted to be the integer that was sent).
+ * of 2^53 or more, which can no longer be trusted to be the integer that was sent).
  */
 int floe_iceberg_json_int64(const cJSON *item, int64_t *out /* OUT */);
 

@@ -16,13 +16,35 @@
 #define WHERE "metadata.json"
 #define WHERE_MAX 96
 #define VERSION_DIGITS_MAX 9
+/* A file name is the version (5 digits or more), "-", the uuid and ".metadata.json". */
+#define FILE_NAME_EXTRA (VERSION_DIGITS_MAX + sizeof("-.metadata.json"))
 
 /* Top-level members the model holds; everything else is kept in `extra`. */
 static const char *const known_members[] = {
-    "format-version", "table-uuid", "location", "last-sequence-number", "last-updated-ms", "last-column-id",
-    "schema", "schemas", "current-schema-id", "partition-spec", "partition-specs", "default-spec-id",
-    "last-partition-id", "sort-orders", "default-sort-order-id", "properties", "current-snapshot-id",
-    "snapshots", "snapshot-log", "metadata-log", "refs", "statistics", "partition-statistics", NULL,
+    "format-version",
+    "table-uuid",
+    "location",
+    "last-sequence-number",
+    "last-updated-ms",
+    "last-column-id",
+    "schema",
+    "schemas",
+    "current-schema-id",
+    "partition-spec",
+    "partition-specs",
+    "default-spec-id",
+    "last-partition-id",
+    "sort-orders",
+    "default-sort-order-id",
+    "properties",
+    "current-snapshot-id",
+    "snapshots",
+    "snapshot-log",
+    "metadata-log",
+    "refs",
+    "statistics",
+    "partition-statistics",
+    NULL,
 };
 
 void floe_iceberg_metadata_init(floe_iceberg_metadata_t *md)
@@ -103,6 +125,46 @@ cJSON *floe_iceberg_metadata_snapshot(const floe_iceberg_metadata_t *md, int64_t
     return find_by_id(md->snapshots, "snapshot-id", snapshot_id);
 }
 
+static int compare_ids(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void floe_iceberg_id_set_build(floe_iceberg_id_set_t *set, const cJSON *list, const char *key)
+{
+    set->ids = floe_xmalloc(((size_t)cJSON_GetArraySize(list) + 1) * sizeof(int64_t));
+    set->n = 0;
+    for (const cJSON *e = list->child; e != NULL; e = e->next) {
+        const cJSON *item = key != NULL ? cJSON_GetObjectItemCaseSensitive(e, key) : e;
+        if (floe_iceberg_json_int64(item, &set->ids[set->n]) == 0)
+            set->n++;
+    }
+    qsort(set->ids, set->n, sizeof(int64_t), compare_ids);
+}
+
+bool floe_iceberg_id_set_has(const floe_iceberg_id_set_t *set, int64_t id)
+{
+    return set->n > 0 && bsearch(&id, set->ids, set->n, sizeof(int64_t), compare_ids) != NULL;
+}
+
+bool floe_iceberg_id_set_duplicate(const floe_iceberg_id_set_t *set, int64_t *dup)
+{
+    for (size_t i = 1; i < set->n; i++) {
+        if (set->ids[i] == set->ids[i - 1]) {
+            *dup = set->ids[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+void floe_iceberg_id_set_dispose(floe_iceberg_id_set_t *set)
+{
+    free(set->ids);
+    memset(set, 0, sizeof(*set));
+}
+
 const char *floe_iceberg_metadata_table_uuid(const floe_iceberg_metadata_t *md)
 {
     return md->table_uuid;
@@ -151,11 +213,14 @@ static int take_container(cJSON *root, const char *key, bool is_array, bool requ
     return 0;
 }
 
-/* Checks every entry of a list is an object with a unique integer `id_key`. */
+/* Checks every entry of a list is an object with a unique integer `id_key` (sorted, so a file
+ * with thousands of snapshots is checked in O(n log n)). */
 static int check_entries(const cJSON *list, const char *what, const char *id_key, floe_iceberg_error_t *err)
 {
     char where[WHERE_MAX];
     int64_t id;
+    floe_iceberg_id_set_t ids;
+    bool twice;
 
     snprintf(where, sizeof(where), WHERE " %s", what);
     for (const cJSON *e = list->child; e != NULL; e = e->next) {
@@ -163,9 +228,12 @@ static int check_entries(const cJSON *list, const char *what, const char *id_key
             return corrupt(err, WHERE ": every %s must be an object.", what);
         if (floe_iceberg_json_get_int64(e, id_key, where, &id, err) != 0)
             return err->code;
-        if (find_by_id(list, id_key, id) != e)
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, WHERE ": %s %" PRId64 " appears twice.", what, id);
     }
+    floe_iceberg_id_set_build(&ids, list, id_key);
+    twice = floe_iceberg_id_set_duplicate(&ids, &id);
+    floe_iceberg_id_set_dispose(&ids);
+    if (twice)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, WHERE ": %s %" PRId64 " appears twice.", what, id);
     return 0;
 }
 
@@ -177,8 +245,8 @@ static int read_scalars(const cJSON *root, floe_iceberg_metadata_t *md, floe_ice
     if (floe_iceberg_json_get_int32(root, "format-version", WHERE, &version, err) != 0)
         return err->code;
     if (version < 1 || version > FLOE_ICEBERG_FORMAT_VERSION)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, WHERE ": format-version %d is not supported (Floe reads 1 and 2).",
-                                 (int)version);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 WHERE ": format-version %d is not supported (Floe reads 1 and 2).", (int)version);
     md->format_version = version;
     if ((version > 1 || cJSON_GetObjectItemCaseSensitive(root, "table-uuid") != NULL) &&
         floe_iceberg_json_get_string(root, "table-uuid", WHERE, &uuid, err) != 0)
@@ -187,9 +255,11 @@ static int read_scalars(const cJSON *root, floe_iceberg_metadata_t *md, floe_ice
         floe_iceberg_json_get_int64(root, "last-updated-ms", WHERE, &md->last_updated_ms, err) != 0 ||
         floe_iceberg_json_get_int32(root, "last-column-id", WHERE, &md->last_column_id, err) != 0)
         return err->code;
-    if (version > 1 && floe_iceberg_json_get_int64(root, "last-sequence-number", WHERE, &md->last_sequence_number, err) != 0)
+    if (version > 1 &&
+        floe_iceberg_json_get_int64(root, "last-sequence-number", WHERE, &md->last_sequence_number, err) != 0)
         return err->code;
-    if (version == 1 && floe_iceberg_json_get_opt_int64(root, "last-sequence-number", WHERE, &md->last_sequence_number, err) != 0)
+    if (version == 1 &&
+        floe_iceberg_json_get_opt_int64(root, "last-sequence-number", WHERE, &md->last_sequence_number, err) != 0)
         return err->code;
     if (version == 1 && md->last_sequence_number != 0)
         return corrupt(err, WHERE ": %s", "last-sequence-number must be 0 in format version 1.");
@@ -244,7 +314,8 @@ static int read_partition_fields(cJSON *fields, int32_t *highest, floe_iceberg_e
         if (!cJSON_IsObject(f) || floe_iceberg_json_get_string(f, "name", WHERE " partition field", &text, err) != 0 ||
             floe_iceberg_json_get_string(f, "transform", WHERE " partition field", &text, err) != 0 ||
             floe_iceberg_json_get_int32(f, "source-id", WHERE " partition field", &source_id, err) != 0)
-            return cJSON_IsObject(f) ? err->code : corrupt(err, WHERE ": %s", "every partition field must be an object.");
+            return cJSON_IsObject(f) ? err->code
+                                     : corrupt(err, WHERE ": %s", "every partition field must be an object.");
         if (cJSON_GetObjectItemCaseSensitive(f, "field-id") == NULL)
             floe_iceberg_json_set_int(f, "field-id", FLOE_ICEBERG_PARTITION_ID_START + position);
         if (floe_iceberg_json_get_int32(f, "field-id", WHERE " partition field", &field_id, err) != 0)
@@ -326,7 +397,8 @@ static int read_sort_orders(cJSON *root, floe_iceberg_metadata_t *md, floe_icebe
         cJSON_AddArrayToObject(unsorted, "fields");
         cJSON_AddItemToArray(md->sort_orders, unsorted);
         md->default_sort_order_id = 0;
-    } else if (floe_iceberg_json_get_int32(root, "default-sort-order-id", WHERE, &md->default_sort_order_id, err) != 0) {
+    } else if (floe_iceberg_json_get_int32(root, "default-sort-order-id", WHERE, &md->default_sort_order_id, err) !=
+               0) {
         return err->code;
     }
     if (check_entries(md->sort_orders, "sort order", "order-id", err) != 0)
@@ -336,7 +408,8 @@ static int read_sort_orders(cJSON *root, floe_iceberg_metadata_t *md, floe_icebe
             return err->code;
     }
     if (floe_iceberg_metadata_sort_order(md, md->default_sort_order_id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, WHERE ": default-sort-order-id %d is not in 'sort-orders'.",
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 WHERE ": default-sort-order-id %d is not in 'sort-orders'.",
                                  (int)md->default_sort_order_id);
     return 0;
 }
@@ -368,7 +441,8 @@ static int read_snapshots(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg
             return err->code;
         if (md->format_version > 1 && v > md->last_sequence_number)
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                     WHERE ": snapshot sequence number %" PRId64 " is greater than last-sequence-number %" PRId64 ".",
+                                     WHERE ": snapshot sequence number %" PRId64
+                                           " is greater than last-sequence-number %" PRId64 ".",
                                      v, md->last_sequence_number);
     }
     return 0;
@@ -381,7 +455,8 @@ static int read_current_snapshot(const cJSON *root, floe_iceberg_metadata_t *md,
     if (floe_iceberg_json_get_opt_int64(root, "current-snapshot-id", WHERE, &id, err) != 0)
         return err->code;
     if (id != FLOE_ICEBERG_NO_SNAPSHOT && floe_iceberg_metadata_snapshot(md, id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, WHERE ": current-snapshot-id %" PRId64 " is not in 'snapshots'.", id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 WHERE ": current-snapshot-id %" PRId64 " is not in 'snapshots'.", id);
     md->current_snapshot_id = id;
     return 0;
 }
@@ -450,13 +525,16 @@ static int read_logs(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg_erro
 
     if (read_list(root, "metadata-log", "timestamp-ms", "metadata-file", &md->metadata_log, err) != 0 ||
         read_list(root, "statistics", "snapshot-id", "statistics-path", &md->statistics, err) != 0 ||
-        read_list(root, "partition-statistics", "snapshot-id", "statistics-path", &md->partition_statistics, err) != 0 ||
+        read_list(root, "partition-statistics", "snapshot-id", "statistics-path", &md->partition_statistics, err) !=
+            0 ||
         take_container(root, "snapshot-log", true, false, &md->snapshot_log, err) != 0)
         return err->code;
     for (const cJSON *e = md->snapshot_log->child; e != NULL; e = e->next) {
-        if (!cJSON_IsObject(e) || floe_iceberg_json_get_int64(e, "timestamp-ms", WHERE " snapshot-log entry", &v, err) != 0 ||
+        if (!cJSON_IsObject(e) ||
+            floe_iceberg_json_get_int64(e, "timestamp-ms", WHERE " snapshot-log entry", &v, err) != 0 ||
             floe_iceberg_json_get_int64(e, "snapshot-id", WHERE " snapshot-log entry", &v, err) != 0)
-            return cJSON_IsObject(e) ? err->code : corrupt(err, WHERE ": %s", "every snapshot-log entry must be an object.");
+            return cJSON_IsObject(e) ? err->code
+                                     : corrupt(err, WHERE ": %s", "every snapshot-log entry must be an object.");
     }
     return 0;
 }
@@ -612,7 +690,7 @@ static long parse_version(const char *location)
 char *floe_iceberg_metadata_next_file_name(const char *prev_location, const char *uuid)
 {
     long next = (prev_location != NULL ? parse_version(prev_location) : -1) + 1;
-    size_t size = strlen(uuid) + 48;
+    size_t size = strlen(uuid) + FILE_NAME_EXTRA;
     char *name = floe_xmalloc(size);
 
     snprintf(name, size, "%05ld-%s.metadata.json", next, uuid);

@@ -56,9 +56,9 @@
 #define FLOE_ICEBERG_MAIN_BRANCH "main"
 
 typedef struct floe_iceberg_metadata {
-    int format_version;            /* 1 or 2 */
-    char *table_uuid;              /* malloc'ed; NULL only in a v1 file without one */
-    char *location;                /* malloc'ed */
+    int format_version; /* 1 or 2 */
+    char *table_uuid;   /* malloc'ed; NULL only in a v1 file without one */
+    char *location;     /* malloc'ed */
     int64_t last_sequence_number;
     int64_t last_updated_ms;
     int32_t last_column_id;
@@ -66,18 +66,18 @@ typedef struct floe_iceberg_metadata {
     int32_t default_spec_id;
     int32_t last_partition_id;
     int32_t default_sort_order_id;
-    int64_t current_snapshot_id;   /* FLOE_ICEBERG_NO_SNAPSHOT when none */
-    cJSON *schemas;                /* array of Schema objects with "schema-id" */
-    cJSON *partition_specs;        /* array of {spec-id, fields} */
-    cJSON *sort_orders;            /* array of {order-id, fields} */
-    cJSON *properties;             /* object of string values */
-    cJSON *snapshots;              /* array of Snapshot objects, kept verbatim */
-    cJSON *refs;                   /* object: ref name -> {snapshot-id, type, ...} */
-    cJSON *snapshot_log;           /* array of {timestamp-ms, snapshot-id} */
-    cJSON *metadata_log;           /* array of {timestamp-ms, metadata-file} */
-    cJSON *statistics;             /* array of StatisticsFile */
-    cJSON *partition_statistics;   /* array of PartitionStatisticsFile */
-    cJSON *extra;                  /* object: top-level members Floe does not know */
+    int64_t current_snapshot_id; /* FLOE_ICEBERG_NO_SNAPSHOT when none */
+    cJSON *schemas;              /* array of Schema objects with "schema-id" */
+    cJSON *partition_specs;      /* array of {spec-id, fields} */
+    cJSON *sort_orders;          /* array of {order-id, fields} */
+    cJSON *properties;           /* object of string values */
+    cJSON *snapshots;            /* array of Snapshot objects, kept verbatim */
+    cJSON *refs;                 /* object: ref name -> {snapshot-id, type, ...} */
+    cJSON *snapshot_log;         /* array of {timestamp-ms, snapshot-id} */
+    cJSON *metadata_log;         /* array of {timestamp-ms, metadata-file} */
+    cJSON *statistics;           /* array of StatisticsFile */
+    cJSON *partition_statistics; /* array of PartitionStatisticsFile */
+    cJSON *extra;                /* object: top-level members Floe does not know */
 } floe_iceberg_metadata_t;
 
 /** Makes md an empty table description: no uuid or location, no schemas/specs/orders, empty
@@ -135,6 +135,23 @@ cJSON *floe_iceberg_metadata_spec(const floe_iceberg_metadata_t *md, int32_t spe
 cJSON *floe_iceberg_metadata_sort_order(const floe_iceberg_metadata_t *md, int32_t order_id);
 /** The snapshot object with this snapshot-id. */
 cJSON *floe_iceberg_metadata_snapshot(const floe_iceberg_metadata_t *md, int64_t snapshot_id);
+
+/** A sorted set of 64-bit ids (snapshot ids, spec ids, ...) for membership tests that stay
+ * O(log n) on tables with thousands of snapshots. */
+typedef struct floe_iceberg_id_set {
+    int64_t *ids; /* sorted ascending; owned */
+    size_t n;
+} floe_iceberg_id_set_t;
+
+/** Fills *set with the integer `key` of every object in `list`, or with the integers of `list`
+ * itself when key is NULL; entries without one are skipped. Release with
+ * floe_iceberg_id_set_dispose. */
+void floe_iceberg_id_set_build(floe_iceberg_id_set_t *set /* OUT */, const cJSON *list, const char *key);
+/** True when id is in the set. */
+bool floe_iceberg_id_set_has(const floe_iceberg_id_set_t *set, int64_t id);
+/** True when some id occurs twice; *dup says which. */
+bool floe_iceberg_id_set_duplicate(const floe_iceberg_id_set_t *set, int64_t *dup /* OUT */);
+void floe_iceberg_id_set_dispose(floe_iceberg_id_set_t *set);
 
 /** The integer member `key` of `object` (a schema-id, snapshot-id, ...), or `fallback` when it is
  * missing or not an integer. */

@@ -12,6 +12,8 @@
 
 #define WHERE_MAX 200
 #define INITIAL_FIELDS 16
+/* "key-id" or "value-id" */
+#define ID_KEY_MAX 16
 
 /* "field 'a.b'" for messages, or "schema" at the top. */
 static void describe(const char *path, char *where, size_t size)
@@ -42,8 +44,9 @@ static int bad_type(const char *path, const char *text, floe_iceberg_error_t *er
     char where[WHERE_MAX];
     describe(path, where, sizeof(where));
     if (text != NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid type '%s' for %s: expected one of %s, or a struct, list or map.",
-                                 text, where, floe_iceberg_primitive_names);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Invalid type '%s' for %s: expected one of %s, or a struct, list or map.", text, where,
+                                 floe_iceberg_primitive_names);
     return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
                              "Invalid type for %s: expected a primitive type string or a struct, list or map object.",
                              where);
@@ -103,8 +106,12 @@ static int add_field(index_walk_t *w, int32_t id, const char *name, const cJSON 
         idx->fields = floe_xrealloc(idx->fields, idx->cap_fields * sizeof(*idx->fields));
     }
     f = &idx->fields[idx->n_fields++];
-    *f = (floe_iceberg_field_t){.id = id, .name = floe_xstrdup(name), .type = type, .required = required,
-                                .in_collection = ctx.in_collection, .under_optional = ctx.under_optional};
+    *f = (floe_iceberg_field_t){.id = id,
+                                .name = floe_xstrdup(name),
+                                .type = type,
+                                .required = required,
+                                .in_collection = ctx.in_collection,
+                                .under_optional = ctx.under_optional};
     if (cJSON_IsString(type))
         f->is_primitive = floe_iceberg_primitive_parse(type->valuestring, &f->primitive) == 0;
     if (id > idx->highest_id)
@@ -129,7 +136,8 @@ static int index_struct(index_walk_t *w, const cJSON *type, const char *path, fi
         int rc;
 
         if (!cJSON_IsObject(f))
-            return floe_iceberg_fail(w->err, FLOE_ICEBERG_EINVALID, "%s: every entry of 'fields' must be an object.", where);
+            return floe_iceberg_fail(w->err, FLOE_ICEBERG_EINVALID, "%s: every entry of 'fields' must be an object.",
+                                     where);
         if (floe_iceberg_json_get_string(f, "name", where, &name, w->err) != 0)
             return w->err->code;
         full = join_name(path, name);
@@ -177,7 +185,7 @@ static int index_list(index_walk_t *w, const cJSON *type, const char *path)
 
 static int index_map_part(index_walk_t *w, const cJSON *type, const char *path, const char *part, bool required)
 {
-    char id_key[16], where[WHERE_MAX], *name;
+    char id_key[ID_KEY_MAX], where[WHERE_MAX], *name;
     const cJSON *child = cJSON_GetObjectItemCaseSensitive(type, part);
     int32_t id;
     int rc;
@@ -237,7 +245,8 @@ static int check_identifier(const floe_iceberg_schema_index_t *idx, const cJSON 
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "schema: 'identifier-field-ids' must hold integers.");
     f = floe_iceberg_schema_find(idx, (int32_t)id);
     if (f == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Identifier field id %d is not a field of the schema.", (int)id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Identifier field id %d is not a field of the schema.",
+                                 (int)id);
     if (!f->is_primitive)
         why = "it is not a primitive field";
     else if (!f->required)
@@ -249,7 +258,8 @@ static int check_identifier(const floe_iceberg_schema_index_t *idx, const cJSON 
     else if (f->under_optional)
         why = "it is nested in an optional field";
     if (why != NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Field '%s' cannot be an identifier field: %s.", f->name, why);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Field '%s' cannot be an identifier field: %s.", f->name,
+                                 why);
     return 0;
 }
 
@@ -278,7 +288,8 @@ int floe_iceberg_schema_index(const cJSON *schema, floe_iceberg_schema_index_t *
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "A schema must be a JSON object.");
     if (kind != NULL && !(cJSON_IsString(kind) && strcmp(kind->valuestring, "struct") == 0))
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "schema: 'type' must be \"struct\".");
-    if (index_struct(&w, schema, NULL, (field_context_t){false, false}) != 0 || check_identifiers(schema, idx, err) != 0) {
+    if (index_struct(&w, schema, NULL, (field_context_t){false, false}) != 0 ||
+        check_identifiers(schema, idx, err) != 0) {
         floe_iceberg_schema_index_dispose(idx);
         return err->code;
     }
@@ -376,7 +387,8 @@ static int map_input_id(fresh_t *f, const cJSON *in, const char *key, const char
     if (floe_iceberg_json_get_opt_int32(in, key, where, &from, f->err) != 0)
         return f->err->code;
     if (floe_iceberg_id_map_get(f->map, from, &ignored) == 0)
-        return floe_iceberg_fail(f->err, FLOE_ICEBERG_EINVALID, "Field id %d is used twice in the input schema.", (int)from);
+        return floe_iceberg_fail(f->err, FLOE_ICEBERG_EINVALID, "Field id %d is used twice in the input schema.",
+                                 (int)from);
     if (f->map->n == f->map->cap) {
         f->map->cap = f->map->cap ? f->map->cap * 2 : INITIAL_FIELDS;
         f->map->pairs = floe_xrealloc(f->map->pairs, f->map->cap * sizeof(*f->map->pairs));
@@ -401,7 +413,8 @@ static cJSON *fresh_field(fresh_t *f, const cJSON *in, int32_t id, const char *p
     full = join_name(parent, name);
     describe(full, where, sizeof(where));
     doc_item = cJSON_GetObjectItemCaseSensitive(in, "doc");
-    if (doc_item != NULL && !cJSON_IsNull(doc_item) && floe_iceberg_json_get_string(in, "doc", where, &doc, f->err) != 0)
+    if (doc_item != NULL && !cJSON_IsNull(doc_item) &&
+        floe_iceberg_json_get_string(in, "doc", where, &doc, f->err) != 0)
         goto Fail;
     if (floe_iceberg_json_get_bool(in, "required", where, &required, f->err) != 0)
         goto Fail;

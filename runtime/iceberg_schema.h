@@ -24,13 +24,13 @@
 /** One field of a schema, found by walking its type tree. */
 typedef struct floe_iceberg_field {
     int32_t id;
-    char *name;                         /* full name, owned by the index */
-    const cJSON *type;                  /* borrowed from the schema: a string or an object */
+    char *name;        /* full name, owned by the index */
+    const cJSON *type; /* borrowed from the schema: a string or an object */
     bool is_primitive;
     floe_iceberg_primitive_t primitive; /* when is_primitive */
     bool required;
-    bool in_collection;                 /* under a list element or a map key or value */
-    bool under_optional;                /* some enclosing field or element is optional */
+    bool in_collection;  /* under a list element or a map key or value */
+    bool under_optional; /* some enclosing field or element is optional */
 } floe_iceberg_field_t;
 
 /** Every field of one schema, in depth-first order. Borrows the schema: keep it alive. */
@@ -70,7 +70,7 @@ typedef struct floe_iceberg_id_map {
     struct floe_iceberg_id_pair {
         int32_t from;
         int32_t to;
-    } *pairs;
+    } * pairs;
     size_t n;
     size_t cap;
 } floe_iceberg_id_map_t;

@@ -26,8 +26,8 @@ static const floe_iceberg_field_t *find_source(const floe_iceberg_schema_index_t
 /* Source column and transform checks shared by partition and sort fields; *transform_out gets the
  * canonical transform text. */
 static int bind_source(const cJSON *in, const char *where, const floe_iceberg_schema_index_t *schema,
-                       const floe_iceberg_id_map_t *map, const floe_iceberg_field_t **source_out,
-                       char *transform_out, size_t transform_size, floe_iceberg_error_t *err)
+                       const floe_iceberg_id_map_t *map, const floe_iceberg_field_t **source_out, char *transform_out,
+                       size_t transform_size, floe_iceberg_error_t *err)
 {
     int32_t source_id;
     const char *text;
@@ -40,17 +40,19 @@ static int bind_source(const cJSON *in, const char *where, const floe_iceberg_sc
         return err->code;
     source = find_source(schema, map, source_id);
     if (source == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s refers to unknown source-id %d.", where, (int)source_id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s refers to unknown source-id %d.", where,
+                                 (int)source_id);
     if (!source->is_primitive)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: source column '%s' is not a primitive type.", where,
                                  source->name);
     if (floe_iceberg_transform_parse(text, &t) != 0)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s has an invalid transform '%s': expected %s.", where, text,
-                                 transform_names);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s has an invalid transform '%s': expected %s.", where,
+                                 text, transform_names);
     if (!floe_iceberg_transform_accepts(&t, &source->primitive)) {
         floe_iceberg_primitive_format(&source->primitive, type_text, sizeof(type_text));
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: transform '%s' cannot apply to column '%s' of type %s.",
-                                 where, text, source->name, type_text);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "%s: transform '%s' cannot apply to column '%s' of type %s.", where, text,
+                                 source->name, type_text);
     }
     floe_iceberg_transform_format(&t, transform_out, transform_size);
     *source_out = source;
@@ -81,7 +83,8 @@ static bool field_id_taken(const cJSON *bound, int32_t id)
 /* PartitionSpec.Builder.checkAndAddPartitionName: a partition may share a column's name only when
  * it is the identity partition of that column. */
 static int check_partition_name(const char *name, const char *transform, const floe_iceberg_field_t *source,
-                                const floe_iceberg_schema_index_t *schema, const cJSON *bound, floe_iceberg_error_t *err)
+                                const floe_iceberg_schema_index_t *schema, const cJSON *bound,
+                                floe_iceberg_error_t *err)
 {
     const floe_iceberg_field_t *column = floe_iceberg_schema_find_name(schema, name);
 
@@ -90,15 +93,15 @@ static int check_partition_name(const char *name, const char *transform, const f
     if (name_taken(bound, name))
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Partition field name '%s' is used more than once.", name);
     if (column != NULL && (strcmp(transform, "identity") != 0 || column->id != source->id))
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                 "Partition field name '%s' is a column name; only an identity partition of that column may use it.",
-                                 name);
+        return floe_iceberg_fail(
+            err, FLOE_ICEBERG_EINVALID,
+            "Partition field name '%s' is a column name; only an identity partition of that column may use it.", name);
     return 0;
 }
 
 static int bind_partition_field(const cJSON *in, const floe_iceberg_schema_index_t *schema,
-                                const floe_iceberg_id_map_t *map, bool assign_fresh, int32_t *last_id,
-                                cJSON *bound, floe_iceberg_error_t *err)
+                                const floe_iceberg_id_map_t *map, bool assign_fresh, int32_t *last_id, cJSON *bound,
+                                floe_iceberg_error_t *err)
 {
     const char *name;
     char where[WHERE_MAX], transform[FLOE_ICEBERG_TYPE_TEXT_MAX];
@@ -112,8 +115,12 @@ static int bind_partition_field(const cJSON *in, const floe_iceberg_schema_index
     if (floe_iceberg_json_get_string(in, "name", "partition field", &name, err) != 0)
         return err->code;
     snprintf(where, sizeof(where), "Partition field '%s'", name);
-    if (bind_source(in, where, schema, map, &source, transform, sizeof(transform), err) != 0 ||
-        check_partition_name(name, transform, source, schema, bound, err) != 0)
+    if (bind_source(in, where, schema, map, &source, transform, sizeof(transform), err) != 0)
+        return err->code;
+    if (source->in_collection)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: source column '%s' is inside a list or map.", where,
+                                 source->name);
+    if (check_partition_name(name, transform, source, schema, bound, err) != 0)
         return err->code;
     if (!assign_fresh && cJSON_GetObjectItemCaseSensitive(in, "field-id") != NULL) {
         if (floe_iceberg_json_get_opt_int32(in, "field-id", where, &field_id, err) != 0)
@@ -170,7 +177,8 @@ static int read_choice(const cJSON *in, const char *key, const char *where, cons
     else if (strcasecmp(text, b) == 0)
         *out = b;
     else
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: '%s' must be %s or %s, not '%s'.", where, key, a, b, text);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: '%s' must be %s or %s, not '%s'.", where, key, a, b,
+                                 text);
     return 0;
 }
 
@@ -178,7 +186,7 @@ static int bind_sort_field(const cJSON *in, size_t position, const floe_iceberg_
                            const floe_iceberg_id_map_t *map, cJSON *bound, floe_iceberg_error_t *err)
 {
     char where[WHERE_MAX], transform[FLOE_ICEBERG_TYPE_TEXT_MAX];
-    const char *direction, *null_order;
+    const char *direction = NULL, *null_order = NULL;
     const floe_iceberg_field_t *source;
     cJSON *out;
 
@@ -222,7 +230,8 @@ int floe_iceberg_sort_bind(const cJSON *fields_in, const floe_iceberg_schema_ind
 static bool same_members(const cJSON *a, const cJSON *b, const char *const *keys)
 {
     for (; *keys != NULL; keys++) {
-        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(a, *keys), cJSON_GetObjectItemCaseSensitive(b, *keys), true))
+        if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(a, *keys), cJSON_GetObjectItemCaseSensitive(b, *keys),
+                           true))
             return false;
     }
     return true;

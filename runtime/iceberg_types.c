@@ -213,8 +213,7 @@ bool floe_iceberg_transform_accepts(const floe_iceberg_transform_t *t, const flo
     switch (t->kind) {
     case FLOE_ICEBERG_IDENTITY:
     case FLOE_ICEBERG_VOID: return true;
-    case FLOE_ICEBERG_BUCKET:
-        return k != FLOE_ICEBERG_BOOLEAN && k != FLOE_ICEBERG_FLOAT && k != FLOE_ICEBERG_DOUBLE;
+    case FLOE_ICEBERG_BUCKET: return k != FLOE_ICEBERG_BOOLEAN && k != FLOE_ICEBERG_FLOAT && k != FLOE_ICEBERG_DOUBLE;
     case FLOE_ICEBERG_TRUNCATE:
         return k == FLOE_ICEBERG_INT || k == FLOE_ICEBERG_LONG || k == FLOE_ICEBERG_DECIMAL ||
                k == FLOE_ICEBERG_STRING || k == FLOE_ICEBERG_BINARY;

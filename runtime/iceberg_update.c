@@ -26,6 +26,7 @@
 #define UNSORTED_ORDER_ID 0
 #define INITIAL_SORT_ORDER_ID 1
 #define UUID_TEXT_LEN 36
+#define INITIAL_ADDED_SNAPSHOTS 4
 
 typedef int (*apply_fn)(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err);
 
@@ -62,7 +63,7 @@ bool floe_iceberg_txn_added(const floe_iceberg_txn_t *txn, int64_t id)
 static void remember_added(floe_iceberg_txn_t *txn, int64_t id)
 {
     if (txn->n_added_snapshots == txn->cap_added_snapshots) {
-        txn->cap_added_snapshots = txn->cap_added_snapshots ? txn->cap_added_snapshots * 2 : 4;
+        txn->cap_added_snapshots = txn->cap_added_snapshots ? txn->cap_added_snapshots * 2 : INITIAL_ADDED_SNAPSHOTS;
         txn->added_snapshots = floe_xrealloc(txn->added_snapshots, txn->cap_added_snapshots * sizeof(int64_t));
     }
     txn->added_snapshots[txn->n_added_snapshots++] = id;
@@ -75,7 +76,7 @@ bool floe_iceberg_uuid_is_valid(const char *text)
     if (strlen(text) != UUID_TEXT_LEN)
         return false;
     for (int i = 0; i < UUID_TEXT_LEN; i++) {
-        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23; /* 8-4-4-4-12 */
         if (dash ? text[i] != '-' : !isxdigit((unsigned char)text[i]))
             return false;
     }
@@ -116,8 +117,8 @@ static int resolve_last(int32_t *id, int32_t last_added, const char *what, floe_
     if (*id != LAST_ADDED)
         return 0;
     if (last_added == FLOE_ICEBERG_NONE_ADDED)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set the last added %s: no %s was added in this commit.",
-                                 what, what);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot set the last added %s: no %s was added in this commit.", what, what);
     *id = last_added;
     return 0;
 }
@@ -128,7 +129,8 @@ static int current_schema_index(const floe_iceberg_txn_t *txn, const char *what,
 {
     const cJSON *schema = floe_iceberg_metadata_schema(&txn->md, txn->md.current_schema_id);
     if (schema == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot add a %s before the table has a current schema.", what);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot add a %s before the table has a current schema.",
+                                 what);
     return floe_iceberg_schema_index(schema, idx, err);
 }
 
@@ -160,11 +162,11 @@ static int apply_upgrade_format_version(floe_iceberg_txn_t *txn, const cJSON *u,
     if (floe_iceberg_json_get_int32(u, "format-version", "upgrade-format-version update", &version, err) != 0)
         return err->code;
     if (version > FLOE_ICEBERG_FORMAT_VERSION || version < 1)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot upgrade to format version %d: Floe supports versions 1 and 2.",
-                                 (int)version);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot upgrade to format version %d: Floe supports versions 1 and 2.", (int)version);
     if (version < txn->md.format_version)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot downgrade a v%d table to v%d.", txn->md.format_version,
-                                 (int)version);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot downgrade a v%d table to v%d.",
+                                 txn->md.format_version, (int)version);
     txn->md.format_version = version;
     if (version > 1 && txn->md.table_uuid == NULL) {
         floe_uuid_v4(uuid); /* v2 requires a UUID; an old v1 table may lack one */
@@ -212,8 +214,9 @@ static int apply_add_schema(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceber
     new_last = idx.highest_id > txn->md.last_column_id ? idx.highest_id : txn->md.last_column_id;
     floe_iceberg_schema_index_dispose(&idx);
     if (given != INT32_MIN && given < txn->md.last_column_id)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid last column ID: %d < %d (previous last column ID).",
-                                 (int)given, (int)txn->md.last_column_id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Invalid last column ID: %d < %d (previous last column ID).", (int)given,
+                                 (int)txn->md.last_column_id);
     if (given > new_last)
         new_last = given;
     id = find_same_schema(&txn->md, schema);
@@ -234,7 +237,8 @@ static int apply_set_current_schema(floe_iceberg_txn_t *txn, const cJSON *u, flo
         resolve_last(&id, txn->last_added_schema_id, "schema", err) != 0)
         return err->code;
     if (floe_iceberg_metadata_schema(&txn->md, id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set the current schema to unknown schema %d.", (int)id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set the current schema to unknown schema %d.",
+                                 (int)id);
     txn->md.current_schema_id = id;
     return 0;
 }
@@ -339,8 +343,8 @@ static int apply_set_default_spec(floe_iceberg_txn_t *txn, const cJSON *u, floe_
         resolve_last(&id, txn->last_added_spec_id, "partition spec", err) != 0)
         return err->code;
     if (floe_iceberg_metadata_spec(&txn->md, id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set the default partition spec to unknown spec %d.",
-                                 (int)id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot set the default partition spec to unknown spec %d.", (int)id);
     txn->md.default_spec_id = id;
     return 0;
 }
@@ -423,8 +427,8 @@ static int apply_set_default_sort_order(floe_iceberg_txn_t *txn, const cJSON *u,
         resolve_last(&id, txn->last_added_order_id, "sort order", err) != 0)
         return err->code;
     if (floe_iceberg_metadata_sort_order(&txn->md, id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set the default sort order to unknown sort order %d.",
-                                 (int)id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot set the default sort order to unknown sort order %d.", (int)id);
     txn->md.default_sort_order_id = id;
     return 0;
 }
@@ -461,7 +465,8 @@ static int check_snapshot(const cJSON *snap, int format_version, floe_iceberg_er
         return err->code;
     if (!is_operation(text))
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                 "add-snapshot update: operation '%s' is not append, replace, overwrite or delete.", text);
+                                 "add-snapshot update: operation '%s' is not append, replace, overwrite or delete.",
+                                 text);
     return 0;
 }
 
@@ -486,7 +491,8 @@ static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceb
             return err->code;
         if (seq <= txn->md.last_sequence_number)
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                     "Cannot add snapshot with sequence number %" PRId64 " older than last sequence number %" PRId64 ".",
+                                     "Cannot add snapshot with sequence number %" PRId64
+                                     " older than last sequence number %" PRId64 ".",
                                      seq, txn->md.last_sequence_number);
         txn->md.last_sequence_number = seq;
     }
@@ -506,10 +512,11 @@ static int copy_retention(const cJSON *u, bool is_tag, cJSON *ref, floe_iceberg_
         if (item == NULL || cJSON_IsNull(item))
             continue;
         if (floe_iceberg_json_int64(item, &v) != 0 || v <= 0)
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "set-snapshot-ref update: '%s' must be a positive integer.",
-                                     keys[i]);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                     "set-snapshot-ref update: '%s' must be a positive integer.", keys[i]);
         if (is_tag && i < 2)
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "set-snapshot-ref update: a tag does not take '%s'.", keys[i]);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "set-snapshot-ref update: a tag does not take '%s'.",
+                                     keys[i]);
         floe_iceberg_json_set_int(ref, keys[i], v);
     }
     return 0;
@@ -538,11 +545,13 @@ static int apply_set_snapshot_ref(floe_iceberg_txn_t *txn, const cJSON *u, floe_
         floe_iceberg_json_get_int64(u, "snapshot-id", where, &id, err) != 0)
         return err->code;
     if (*name == '\0' || (strcmp(type, "branch") != 0 && strcmp(type, "tag") != 0))
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: needs a ref name and a type of branch or tag.", where);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: needs a ref name and a type of branch or tag.",
+                                 where);
     if (strcmp(name, FLOE_ICEBERG_MAIN_BRANCH) == 0 && strcmp(type, "branch") != 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: main must be a branch.", where);
     if (floe_iceberg_metadata_snapshot(&txn->md, id) == NULL)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set %s to unknown snapshot %" PRId64 ".", name, id);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot set %s to unknown snapshot %" PRId64 ".", name,
+                                 id);
     ref = cJSON_CreateObject();
     floe_iceberg_json_set_int(ref, "snapshot-id", id);
     cJSON_AddStringToObject(ref, "type", type);
@@ -563,11 +572,12 @@ static int apply_set_snapshot_ref(floe_iceberg_txn_t *txn, const cJSON *u, floe_
     return 0;
 }
 
+/* `name` may be the key of the ref being deleted, so it is read before the delete. */
 static void remove_ref(floe_iceberg_txn_t *txn, const char *name)
 {
-    cJSON_DeleteItemFromObjectCaseSensitive(txn->md.refs, name);
     if (strcmp(name, FLOE_ICEBERG_MAIN_BRANCH) == 0)
         txn->md.current_snapshot_id = FLOE_ICEBERG_NO_SNAPSHOT;
+    cJSON_DeleteItemFromObjectCaseSensitive(txn->md.refs, name);
 }
 
 /* Refs whose snapshot is gone go too (Java's rewriteSnapshotsInternal, "dangling refs"). */
@@ -582,22 +592,41 @@ static void remove_dangling_refs(floe_iceberg_txn_t *txn)
     }
 }
 
+/* Deletes the entries of `list` whose `key` is in `ids`; true if one went. One pass, so expiring
+ * thousands of snapshots stays linear. */
+static bool delete_in_set(cJSON *list, const char *key, const floe_iceberg_id_set_t *ids)
+{
+    bool deleted = false;
+    cJSON *e = list->child;
+    while (e != NULL) {
+        cJSON *next = e->next;
+        int64_t id;
+        if (floe_iceberg_json_int64(cJSON_GetObjectItemCaseSensitive(e, key), &id) == 0 &&
+            floe_iceberg_id_set_has(ids, id)) {
+            cJSON_Delete(cJSON_DetachItemViaPointer(list, e));
+            deleted = true;
+        }
+        e = next;
+    }
+    return deleted;
+}
+
 /* Unknown ids are ignored; a removed snapshot takes its statistics and refs with it. */
 static int apply_remove_snapshots(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     const cJSON *ids;
+    floe_iceberg_id_set_t removed;
 
     if (get_id_list(u, "snapshot-ids", "remove-snapshots update", &ids, err) != 0)
         return err->code;
-    for (const cJSON *e = ids->child; e != NULL; e = e->next) {
-        int64_t id = id_value(e);
-        if (!delete_by_id(txn->md.snapshots, "snapshot-id", id))
-            continue;
+    floe_iceberg_id_set_build(&removed, ids, NULL);
+    if (delete_in_set(txn->md.snapshots, "snapshot-id", &removed)) {
         txn->removed_snapshots = true;
-        delete_by_id(txn->md.statistics, "snapshot-id", id);
-        delete_by_id(txn->md.partition_statistics, "snapshot-id", id);
+        delete_in_set(txn->md.statistics, "snapshot-id", &removed);
+        delete_in_set(txn->md.partition_statistics, "snapshot-id", &removed);
+        remove_dangling_refs(txn);
     }
-    remove_dangling_refs(txn);
+    floe_iceberg_id_set_dispose(&removed);
     return 0;
 }
 
@@ -635,8 +664,8 @@ static int apply_set_properties(floe_iceberg_txn_t *txn, const cJSON *u, floe_ic
         return err->code;
     for (const cJSON *p = updates->child; p != NULL; p = p->next) {
         if (!cJSON_IsString(p))
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "set-properties update: property '%s' must be a string.",
-                                     p->string);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                     "set-properties update: property '%s' must be a string.", p->string);
     }
     for (const cJSON *p = updates->child; p != NULL; p = p->next)
         floe_iceberg_json_set(txn->md.properties, p->string, cJSON_CreateString(p->valuestring));
@@ -651,7 +680,8 @@ static int apply_remove_properties(floe_iceberg_txn_t *txn, const cJSON *u, floe
         return err->code;
     for (const cJSON *p = removals->child; p != NULL; p = p->next) {
         if (!cJSON_IsString(p))
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "remove-properties update: 'removals' must hold strings.");
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                     "remove-properties update: 'removals' must hold strings.");
     }
     for (const cJSON *p = removals->child; p != NULL; p = p->next)
         cJSON_DeleteItemFromObjectCaseSensitive(txn->md.properties, p->valuestring);
@@ -692,7 +722,9 @@ static int apply_set_statistics(floe_iceberg_txn_t *txn, const cJSON *u, floe_ic
     if (floe_iceberg_json_get_opt_int64(u, "snapshot-id", "set-statistics update", &outer, err) != 0)
         return err->code;
     if (outer != id)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "set-statistics update: snapshot-id %" PRId64 " does not match the statistics file's %" PRId64 ".",
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "set-statistics update: snapshot-id %" PRId64
+                                 " does not match the statistics file's %" PRId64 ".",
                                  outer, id);
     put_statistics(txn->md.statistics, file, id);
     return 0;
@@ -783,7 +815,8 @@ int floe_iceberg_update_apply(floe_iceberg_txn_t *txn, const cJSON *update, floe
         if (strcmp(actions[i].name, name) != 0)
             continue;
         if (actions[i].apply == NULL)
-            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The update '%s' is not supported for Floe's tables.", name);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The update '%s' is not supported for Floe's tables.",
+                                     name);
         return actions[i].apply(txn, update, err);
     }
     return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Unknown update action '%s'.", name);

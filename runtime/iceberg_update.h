@@ -25,16 +25,16 @@
 
 /** One commit in progress. */
 typedef struct floe_iceberg_txn {
-    floe_iceberg_metadata_t md;  /* the table being changed; owned */
-    bool is_create;              /* there was no table: this commit creates it */
-    int64_t commit_ms;           /* this commit's time: last-updated-ms and snapshot-log entries */
+    floe_iceberg_metadata_t md;   /* the table being changed; owned */
+    bool is_create;               /* there was no table: this commit creates it */
+    int64_t commit_ms;            /* this commit's time: last-updated-ms and snapshot-log entries */
     int32_t last_added_schema_id; /* what -1 means in set-current-schema, or FLOE_ICEBERG_NONE_ADDED */
     int32_t last_added_spec_id;   /* ... in set-default-spec */
     int32_t last_added_order_id;  /* ... in set-default-sort-order */
     int64_t *added_snapshots;     /* snapshot ids added by this commit; owned */
     size_t n_added_snapshots;
     size_t cap_added_snapshots;
-    bool removed_snapshots;       /* some snapshot was removed by this commit */
+    bool removed_snapshots; /* some snapshot was removed by this commit */
 } floe_iceberg_txn_t;
 
 /** Starts a transaction over `md` (ownership passes to the txn); release with
