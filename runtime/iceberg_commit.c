@@ -225,6 +225,11 @@ static int load_base(const floe_iceberg_commit_input_t *in, floe_iceberg_txn_t *
     if (in->current_json == NULL) {
         floe_iceberg_metadata_init(&md);
         md.format_version = create_format_version(in->updates);
+        /* Java's Builder leaves these ints at 0, the ids the first schema, spec and order get, so
+         * add-spec right after add-schema binds to that schema even before set-current-schema. */
+        md.current_schema_id = 0;
+        md.default_spec_id = 0;
+        md.default_sort_order_id = 0;
         floe_iceberg_txn_init(txn, &md, true, commit_ms);
         *base_updated_ms = commit_ms;
         return 0;
@@ -312,13 +317,6 @@ static void add_default_layout(floe_iceberg_metadata_t *md)
         cJSON_AddArrayToObject(order, "fields");
         cJSON_AddItemToArray(md->sort_orders, order);
     }
-    /* Java's builder leaves unset ids at 0, the ids of the first schema, spec and order. */
-    if (md->current_schema_id < 0)
-        md->current_schema_id = 0;
-    if (md->default_spec_id < 0)
-        md->default_spec_id = 0;
-    if (md->default_sort_order_id < 0)
-        md->default_sort_order_id = 0;
 }
 
 /* Design note 5. */

@@ -30,9 +30,11 @@
  *      removed, history before the last entry whose snapshot is gone is dropped (Java's
  *      updateSnapshotLog).
  *   5. A create (current_json == NULL) starts from an empty table whose format version is that of
- *      the first upgrade-format-version update, else 2 (Java's CatalogHandlers.create); at the end
- *      it must have a schema, gets an unpartitioned spec and unsorted order if none was added, a
- *      random UUID if none was assigned, and create_location if no set-location was sent.
+ *      the first upgrade-format-version update, else 2 (Java's CatalogHandlers.create), and whose
+ *      current schema, default spec and default sort order ids are 0 (Java's Builder defaults);
+ *      at the end it must have a schema, gets an unpartitioned spec and unsorted order if none
+ *      was added, a random UUID if none was assigned, and create_location if no set-location
+ *      was sent.
  */
 #ifndef FLOE_ICEBERG_COMMIT_H
 #define FLOE_ICEBERG_COMMIT_H

@@ -796,6 +796,19 @@ TEST(iceberg_commit_create_fills_in_what_was_not_sent)
     ice_result_free(&r);
 }
 
+TEST(iceberg_commit_create_binds_a_spec_to_the_first_schema_before_set_current_schema)
+{
+    ice_result_t r = ice_commit_at(
+        NULL, NULL, NULL,
+        "[{\"action\":\"add-schema\",\"schema\":{\"fields\":[{\"id\":1,\"name\":\"a\",\"required\":true,\"type\":\"int\"}]}},"
+        "{\"action\":\"add-spec\",\"spec\":{\"fields\":[{\"source-id\":1,\"transform\":\"bucket[2]\",\"name\":\"a_b\"}]}}]",
+        ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "current-schema-id") == 0 && ice_int(r.md, "default-spec-id") == 0 &&
+              ice_int(r.md, "partition-specs[0].fields[0].field-id") == 1000,
+          "in a create, schema 0 and spec 0 are current and default without set-* updates, as in Java");
+    ice_result_free(&r);
+}
+
 TEST(iceberg_commit_create_may_ask_for_format_version_1)
 {
     ice_result_t r = ice_commit_at(NULL, NULL, NULL,
