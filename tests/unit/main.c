@@ -18,6 +18,13 @@ int floe_test_failures;
 #include "runtime/router.c"
 #include "runtime/sigv4.c"
 #include "runtime/codec.c"
+#include "runtime/iceberg_json.c"
+#include "runtime/iceberg_types.c"
+#include "runtime/iceberg_schema.c"
+#include "runtime/iceberg_spec.c"
+#include "runtime/iceberg_metadata.c"
+#include "runtime/iceberg_create.c"
+#include "runtime/iceberg_commit.c"
 
 typedef struct test_entry {
     const char *name;
