@@ -1,25 +1,41 @@
 /*
- * The S3 data plane, for now only its error shape: every S3 request answers 501 NotImplemented
- * in S3's XML error format, so clients fail clearly. TODO(#3): buckets, objects, multipart.
+ * The S3 data plane's front (s3.h): every request not signed for s3tables lands here, is
+ * addressed (s3/request.c), routed to one operation (s3/route.c) and logged. The operations live
+ * in runtime/s3/, one concern per file; the bytes and rows behind them in the store (store.h).
  */
 #include <string.h>
 
-#include "log.h"
-#include "response.h"
-#include "s3.h"
+#include <libxml/parser.h>
 
-static const char not_implemented_xml[] =
-    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    "<Error><Code>NotImplemented</Code><Message>Floe does not serve the S3 API yet.</Message></Error>";
+#include "log.h"
+#include "s3.h"
+#include "s3/request.h"
+#include "s3/route.h"
+
+int floe_s3_init(void)
+{
+    /* libxml2 must initialise its globals once, before threads parse concurrently. */
+    xmlInitParser();
+    return 0;
+}
 
 void floe_s3_handle(floe_worker_t *w, h2o_req_t *req)
 {
-    uint64_t started = floe_log_now_us();
-    floe_response_send(req, 501, "application/xml", not_implemented_xml, sizeof(not_implemented_xml) - 1);
-    floe_log_request(w, req, "S3", 501, started);
+    floe_s3_req_t *r = h2o_mem_alloc_pool(&req->pool, sizeof(*r));
+
+    memset(r, 0, sizeof(*r));
+    r->started_us = floe_log_now_us();
+    if (floe_s3_request_init(r, w, req) == 0) {
+        floe_s3_route_t route = floe_s3_route(r);
+        r->op = route.op;
+        route.handle(r);
+    }
+    if (floe_state_end_call(w->state))
+        floe_log("%s left a transaction open; it was rolled back", r->op);
+    floe_log_request(w, req, r->op, r->status, r->started_us);
 }
 
 const char *floe_s3_status(void)
 {
-    return "not implemented";
+    return "available";
 }
