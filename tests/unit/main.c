@@ -17,6 +17,12 @@ int floe_test_failures;
 #include "runtime/router.c"
 #include "runtime/sigv4.c"
 #include "runtime/codec.c"
+#include "runtime/s3/checksum.c"
+#include "runtime/s3/chunked.c"
+#include "runtime/s3/conditional.c"
+#include "runtime/s3/request.c"
+#include "runtime/s3/xml.c"
+#include "runtime/store.c"
 
 typedef struct test_entry {
     const char *name;
