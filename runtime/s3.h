@@ -1,12 +1,15 @@
 /*
- * The S3 data plane on the same port: every request not signed for s3tables. Errors use S3's XML
- * shape (<Error><Code>...</Code>...).
+ * The S3 data plane on the same port: every request not signed for s3tables (path-style and
+ * virtual-hosted addressing). Buckets, objects, multipart uploads; errors in S3's XML shape
+ * (<Error><Code>...</Code>...). The operations are in runtime/s3/, the storage in store.h.
  */
 #ifndef FLOE_S3_H
 #define FLOE_S3_H
 
 #include "worker.h"
 
+/** Process-wide set-up (the XML parser); call once before threads start. 0 or -1. */
+int floe_s3_init(void);
 /** Answers one S3 request. */
 void floe_s3_handle(floe_worker_t *w, h2o_req_t *req);
 /** Sends an S3 error in S3's XML shape (<Error><Code>...); HEAD requests get no body. */

@@ -16,6 +16,8 @@
  *     and "not configured" where it has none (policy, metrics, replication).
  *  4. Configuration tables are named <owner>_<configuration> (table_bucket_policy, ...) so a
  *     table's configuration follows the same pattern (table_policy, table_tag, ...).
+ *  5. An S3 object, upload or part cannot outlive its bucket or upload (foreign keys without
+ *     cascade: the store deletes children first; see the design notes in store.c).
  */
 #include <stdio.h>
 
@@ -83,6 +85,48 @@ static const char *const migrations[] = {
     "  tag_value TEXT NOT NULL,"
     "  PRIMARY KEY (table_bucket_id, tag_key)"
     ");",
+    /* 3: S3 buckets, objects and multipart uploads */
+    "CREATE TABLE s3_bucket ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  is_warehouse INTEGER NOT NULL DEFAULT 0," /* backs an S3 Tables table: unlisted, undeletable over S3 */
+    "  region TEXT NOT NULL DEFAULT '',"         /* LocationConstraint; '' is us-east-1 */
+    "  created_at INTEGER NOT NULL"
+    ");"
+    "CREATE TABLE s3_object ("
+    "  bucket_id INTEGER NOT NULL REFERENCES s3_bucket(id),"
+    "  key TEXT NOT NULL,"                       /* BINARY collation: UTF-8 byte order, as S3 lists */
+    "  file_id TEXT NOT NULL UNIQUE,"            /* objects/<2>/<id>, published before this row commits */
+    "  size INTEGER NOT NULL,"
+    "  etag TEXT NOT NULL,"
+    "  content_type TEXT,"
+    "  headers TEXT,"                            /* JSON: x-amz-meta-*, cache-control, ... */
+    "  checksum_algorithm TEXT,"
+    "  checksum TEXT,"
+    "  last_modified INTEGER NOT NULL,"
+    "  PRIMARY KEY (bucket_id, key)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE s3_upload ("
+    "  id INTEGER PRIMARY KEY,"
+    "  bucket_id INTEGER NOT NULL REFERENCES s3_bucket(id),"
+    "  upload_id TEXT NOT NULL UNIQUE,"
+    "  key TEXT NOT NULL,"
+    "  content_type TEXT,"
+    "  headers TEXT,"
+    "  checksum_algorithm TEXT,"
+    "  initiated INTEGER NOT NULL"
+    ");"
+    "CREATE INDEX s3_upload_by_key ON s3_upload (bucket_id, key, id);"
+    "CREATE TABLE s3_part ("
+    "  upload_id INTEGER NOT NULL REFERENCES s3_upload(id),"
+    "  part_number INTEGER NOT NULL,"
+    "  file_id TEXT NOT NULL UNIQUE,"
+    "  size INTEGER NOT NULL,"
+    "  etag TEXT NOT NULL,"
+    "  checksum TEXT,"
+    "  last_modified INTEGER NOT NULL,"
+    "  PRIMARY KEY (upload_id, part_number)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

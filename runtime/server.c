@@ -35,7 +35,10 @@
 #include "front.h"
 #include "log.h"
 #include "router.h"
+#include "s3.h"
+#include "s3/spill.h"
 #include "server.h"
+#include "store.h"
 #include "worker.h"
 #include "xalloc.h"
 
@@ -144,6 +147,13 @@ static int drain_connections(floe_worker_t *w, h2o_evloop_t *loop)
     return h2o_linklist_is_empty(&w->conns) ? 0 : -1;
 }
 
+/* Releases the resident pages of large uploads still arriving (s3/spill.h). */
+static void trim_spilled_uploads(floe_worker_t *w)
+{
+    for (h2o_linklist_t *node = w->conns.next; node != &w->conns; node = node->next)
+        floe_s3_spill_trim(H2O_STRUCT_FROM_MEMBER(conn_track_t, link, node)->sock);
+}
+
 static void *run_worker(void *arg)
 {
     worker_thread_t *t = arg;
@@ -168,8 +178,10 @@ static void *run_worker(void *arg)
     sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
     sock->data = &accept_ctx;
     h2o_socket_read_start(sock, on_accept);
-    while (!stopping)
+    while (!stopping) {
         h2o_evloop_run(loop, STOP_POLL_MS);
+        trim_spilled_uploads(w);
+    }
     h2o_socket_read_stop(sock);
     h2o_socket_close(sock);
     if (drain_connections(w, loop) != 0) {
@@ -263,10 +275,15 @@ int floe_server_run(const floe_config_t *config)
     worker_thread_t *threads;
     int fd, lock_fd;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0 || (lock_fd = lock_data_dir(config->data_dir)) < 0)
+    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_s3_init() != 0 ||
+        (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
-    threads = floe_xcalloc((size_t)n, sizeof(*threads));
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
+    if (floe_store_recover(server.db_path, config->data_dir) != 0) {
+        close(lock_fd);
+        return 1;
+    }
+    threads = floe_xcalloc((size_t)n, sizeof(*threads));
     spill_large_bodies_to(config->data_dir);
     install_signals();
     if ((fd = create_listener(config)) < 0) {

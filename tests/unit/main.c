@@ -25,6 +25,12 @@ int floe_test_failures;
 #include "runtime/iceberg_metadata.c"
 #include "runtime/iceberg_create.c"
 #include "runtime/iceberg_commit.c"
+#include "runtime/s3/checksum.c"
+#include "runtime/s3/chunked.c"
+#include "runtime/s3/conditional.c"
+#include "runtime/s3/request.c"
+#include "runtime/s3/xml.c"
+#include "runtime/store.c"
 
 typedef struct test_entry {
     const char *name;

@@ -361,8 +361,8 @@ TEST(iceberg_create_schema_v2_bad_nested_types_are_refused)
         "42",
         "{\"type\":\"list\",\"element-id\":1,\"element\":\"int\"}",
         "{\"type\":\"map\",\"key-id\":1,\"key\":\"string\",\"value-id\":2,\"value\":\"bogus\",\"value-required\":true}",
-        "{\"type\":\"struct\",\"fields\":[{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"int\"},"
-        "{\"id\":2,\"name\":\"x\",\"required\":true,\"type\":\"int\"}]}",
+        ("{\"type\":\"struct\",\"fields\":[{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"int\"},"
+         "{\"id\":2,\"name\":\"x\",\"required\":true,\"type\":\"int\"}]}"),
         "{\"type\":\"struct\"}",
         "{\"type\":\"variant\"}",
     };

@@ -1,0 +1,198 @@
+/*
+ * Bucket operations: CreateBucket, HeadBucket, DeleteBucket, ListBuckets, GetBucketLocation.
+ *
+ * Names follow S3's general purpose bucket rules
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html); see
+ * bucket_name_is_valid(). Warehouse buckets (created by S3 Tables for each table) are served like
+ * any bucket but never listed and never deleted over S3, as on AWS.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "s3/body.h"
+#include "s3/error.h"
+#include "s3/ops.h"
+#include "s3/xml.h"
+
+#define BUCKET_MIN_LEN 3
+#define BUCKET_MAX_LEN 63
+#define US_EAST_1 "us-east-1"
+#define REGION_MAX_LEN 32
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static bool is_lower_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* S3: names must not be formatted as an IP address (192.168.5.4). */
+static bool looks_like_ipv4(const char *name)
+{
+    unsigned char addr[4];
+    return inet_pton(AF_INET, name, addr) == 1;
+}
+
+/* S3: 3-63 characters of [a-z0-9.-], beginning and ending with a letter or digit, no "..", not
+ * an IP address, none of the reserved prefixes (xn--, sthree-, amzn-s3-demo-) or suffixes
+ * (-s3alias, --ol-s3, --x-s3 for directory buckets, --table-s3 for S3 Tables warehouses). */
+static bool bucket_name_is_valid(const char *name)
+{
+    static const char *const reserved_prefixes[] = {"xn--", "sthree-", "amzn-s3-demo-"};
+    static const char *const reserved_suffixes[] = {"-s3alias", "--ol-s3", "--x-s3", "--table-s3"};
+    size_t n = strlen(name);
+
+    if (n < BUCKET_MIN_LEN || n > BUCKET_MAX_LEN || !is_lower_alnum(name[0]) || !is_lower_alnum(name[n - 1]) ||
+        strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789.-") != n || strstr(name, "..") != NULL ||
+        looks_like_ipv4(name))
+        return false;
+    for (size_t i = 0; i < sizeof(reserved_prefixes) / sizeof(reserved_prefixes[0]); i++) {
+        if (has_prefix(name, reserved_prefixes[i]))
+            return false;
+    }
+    for (size_t i = 0; i < sizeof(reserved_suffixes) / sizeof(reserved_suffixes[0]); i++) {
+        if (has_suffix(name, reserved_suffixes[i]))
+            return false;
+    }
+    return true;
+}
+
+int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out)
+{
+    switch (floe_store_bucket_get(r->st, &r->req->pool, r->bucket, out)) {
+    case FLOE_STORE_OK: return 0;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    default: return floe_s3_fail_internal(r, "cannot look the bucket up");
+    }
+}
+
+/* The LocationConstraint of an optional CreateBucketConfiguration body ("" when absent). Returns
+ * NULL after answering MalformedXML or InvalidLocationConstraint. */
+static const char *location_constraint(floe_s3_req_t *r)
+{
+    xmlDocPtr doc;
+    xmlNodePtr root;
+    char *region = "";
+
+    if (r->req->entity.len == 0)
+        return "";
+    if ((doc = floe_s3_xml_parse(r->req->entity.base, r->req->entity.len)) == NULL ||
+        (root = floe_s3_xml_root(doc, "CreateBucketConfiguration")) == NULL) {
+        if (doc != NULL)
+            xmlFreeDoc(doc);
+        floe_s3_fail(r, FLOE_S3_MalformedXML, NULL);
+        return NULL;
+    }
+    char *text = floe_s3_xml_child_text(&r->req->pool, root, "LocationConstraint");
+    xmlFreeDoc(doc);
+    if (text != NULL)
+        region = text;
+    /* S3 refuses "us-east-1" spelled out: it is the default, and has no constraint. */
+    if (strcmp(region, US_EAST_1) == 0 || strlen(region) > REGION_MAX_LEN ||
+        strspn(region, "abcdefghijklmnopqrstuvwxyzEU0123456789-") != strlen(region)) {
+        floe_s3_fail(r, FLOE_S3_InvalidLocationConstraint, NULL);
+        return NULL;
+    }
+    return region;
+}
+
+int floe_s3_create_bucket(floe_s3_req_t *r)
+{
+    const char *region;
+
+    if (!bucket_name_is_valid(r->bucket))
+        return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL);
+    if ((region = location_constraint(r)) == NULL)
+        return -1;
+    switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->now_ms)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_EXISTS: return floe_s3_fail(r, FLOE_S3_BucketAlreadyOwnedByYou, NULL);
+    default: return floe_s3_fail_internal(r, "cannot create the bucket");
+    }
+    floe_s3_add_header(r, "Location", floe_s3_printf(r, "/%s", r->bucket));
+    floe_s3_reply(r, 200, NULL, 0);
+    return 0;
+}
+
+static const char *region_of(const floe_store_bucket_t *b)
+{
+    return b->region != NULL && *b->region ? b->region : US_EAST_1;
+}
+
+int floe_s3_head_bucket(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0)
+        return -1;
+    floe_s3_add_header(r, "x-amz-bucket-region", region_of(&b));
+    floe_s3_reply(r, 200, NULL, 0);
+    return 0;
+}
+
+int floe_s3_delete_bucket(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0)
+        return -1;
+    /* A table's warehouse goes with its table (DeleteTable), never over S3: AWS denies it too. */
+    if (b.is_warehouse)
+        return floe_s3_fail(r, FLOE_S3_AccessDenied, NULL);
+    switch (floe_store_bucket_delete(r->st, r->data_dir, b.id)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_EXISTS: return floe_s3_fail(r, FLOE_S3_BucketNotEmpty, NULL);
+    default: return floe_s3_fail_internal(r, "cannot delete the bucket");
+    }
+    floe_s3_reply(r, 204, NULL, 0);
+    return 0;
+}
+
+int floe_s3_list_buckets(floe_s3_req_t *r)
+{
+    floe_store_bucket_entry_t *buckets;
+    floe_s3_xml_t x;
+    size_t n;
+
+    if (floe_store_bucket_list(r->st, &r->req->pool, &buckets, &n) != FLOE_STORE_OK)
+        return floe_s3_fail_internal(r, "cannot list buckets");
+    floe_s3_xml_begin(&x, "ListAllMyBucketsResult");
+    floe_s3_xml_owner(&x, "Owner");
+    floe_s3_xml_open(&x, "Buckets");
+    for (size_t i = 0; i < n; i++) {
+        floe_s3_xml_open(&x, "Bucket");
+        floe_s3_xml_elem(&x, "Name", buckets[i].name);
+        floe_s3_xml_elem_time(&x, "CreationDate", buckets[i].created_ms);
+        floe_s3_xml_close(&x, "Bucket");
+    }
+    floe_s3_xml_close(&x, "Buckets");
+    floe_s3_xml_close(&x, "ListAllMyBucketsResult");
+    floe_s3_reply(r, 200, x.buf, x.len);
+    floe_s3_xml_dispose(&x);
+    return 0;
+}
+
+int floe_s3_get_bucket_location(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+    floe_s3_xml_t x;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0)
+        return -1;
+    /* us-east-1 answers an empty LocationConstraint (a null LocationConstraint in the SDKs). */
+    floe_s3_xml_begin(&x, "LocationConstraint");
+    floe_s3_xml_text(&x, b.region, strlen(b.region));
+    floe_s3_xml_close(&x, "LocationConstraint");
+    floe_s3_reply(r, 200, x.buf, x.len);
+    floe_s3_xml_dispose(&x);
+    return 0;
+}

@@ -1,0 +1,331 @@
+/*
+ * Multipart uploads: CreateMultipartUpload, UploadPart, CompleteMultipartUpload and
+ * AbortMultipartUpload (the listings are in multipart_list.c). The upload's life cycle and its
+ * crash safety are the store's (store/upload.c, design notes); this file speaks S3:
+ *  - parts are 1..10,000; every part but the last is at least 5 MiB (EntityTooSmall);
+ *  - Complete lists parts in ascending order (InvalidPartOrder), each with the ETag UploadPart
+ *    returned (InvalidPart);
+ *  - the object's ETag is the MD5 of the parts' binary MD5s, then "-" and the part count; an
+ *    additional checksum is composite the same way ("<base64>-N").
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "s3/body.h"
+#include "s3/error.h"
+#include "s3/meta.h"
+#include "s3/ops.h"
+#include "s3/xml.h"
+
+#define MIN_PART_NUMBER 1
+#define MAX_PART_NUMBER 10000
+#define MIN_PART_SIZE ((int64_t)5 << 20) /* every part but the last */
+
+typedef struct complete_part {
+    int number;
+    char *etag; /* unquoted */
+    const floe_store_part_t *stored;
+} complete_part_t;
+
+/* Looks up the upload r names (?uploadId=). -1 after answering NoSuchUpload or an error. */
+static int upload_lookup(floe_s3_req_t *r, int64_t bucket_id, floe_store_upload_t *up)
+{
+    const char *id = floe_s3_query(r, "uploadId");
+
+    switch (id != NULL ? floe_store_upload_get(r->st, &r->req->pool, bucket_id, r->key, id, up) : FLOE_STORE_NOT_FOUND) {
+    case FLOE_STORE_OK: return 0;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    default: return floe_s3_fail_internal(r, "cannot look the upload up");
+    }
+}
+
+int floe_s3_create_multipart_upload(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+    floe_store_upload_t up = {0};
+    floe_s3_checksum_alg_t alg;
+    floe_s3_meta_t meta;
+    floe_s3_xml_t x;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0 ||
+        floe_s3_body_requested_checksum(r, &alg) != 0)
+        return -1;
+    up.key = r->key;
+    up.content_type = meta.content_type;
+    up.headers = meta.headers;
+    up.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
+    if (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms) != FLOE_STORE_OK)
+        return floe_s3_fail_internal(r, "cannot start the upload");
+    if (alg != FLOE_S3_CK_NONE)
+        floe_s3_add_header(r, "x-amz-checksum-algorithm", floe_s3_checksum_name(alg));
+    floe_s3_xml_begin(&x, "InitiateMultipartUploadResult");
+    floe_s3_xml_elem(&x, "Bucket", r->bucket);
+    floe_s3_xml_elem(&x, "Key", r->key);
+    floe_s3_xml_elem(&x, "UploadId", up.upload_id);
+    floe_s3_xml_close(&x, "InitiateMultipartUploadResult");
+    floe_s3_reply(r, 200, x.buf, x.len);
+    floe_s3_xml_dispose(&x);
+    return 0;
+}
+
+/* Parses a part number; 0 when it is not an integer in 1..10,000. */
+static int parse_part_number(const char *s)
+{
+    char *end;
+    long v = s != NULL ? strtol(s, &end, 10) : 0;
+    return s != NULL && *s != '\0' && *end == '\0' && v >= MIN_PART_NUMBER && v <= MAX_PART_NUMBER ? (int)v : 0;
+}
+
+int floe_s3_upload_part(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+    floe_store_upload_t up;
+    floe_store_blob_t blob;
+    floe_s3_body_digest_t d;
+    floe_store_part_t part = {0};
+    int number = parse_part_number(floe_s3_query(r, "partNumber"));
+
+    if (number == 0)
+        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Part number must be an integer between 1 and 10000, "
+                                 "inclusive", "ArgumentName", "partNumber", NULL);
+    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 ||
+        floe_s3_body_store(r, floe_s3_checksum_from_name(up.checksum_algorithm), &blob, &d) != 0)
+        return -1;
+    part.part_number = number;
+    memcpy(part.file_id, blob.id, sizeof(part.file_id));
+    part.size = (int64_t)d.size;
+    part.etag = d.md5_hex;
+    part.checksum = d.checksum_alg != FLOE_S3_CK_NONE ? d.checksum : NULL;
+    part.last_modified_ms = r->now_ms;
+    switch (floe_store_part_commit(r->st, r->data_dir, up.id, &part)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot record the part");
+    }
+    floe_s3_add_header(r, "ETag", floe_s3_printf(r, "\"%s\"", d.md5_hex));
+    if (d.checksum_alg != FLOE_S3_CK_NONE)
+        floe_s3_add_header(r, floe_s3_checksum_header(d.checksum_alg), d.checksum);
+    floe_s3_reply(r, 200, NULL, 0);
+    return 0;
+}
+
+int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+    floe_store_upload_t up;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0)
+        return -1;
+    switch (floe_store_upload_abort(r->st, r->data_dir, up.id)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    default: return floe_s3_fail_internal(r, "cannot abort the upload");
+    }
+    floe_s3_reply(r, 204, NULL, 0);
+    return 0;
+}
+
+/* ---- CompleteMultipartUpload ---- */
+
+static char *unquote(char *etag)
+{
+    size_t n = strlen(etag);
+    if (n >= 2 && etag[0] == '"' && etag[n - 1] == '"') {
+        etag[n - 1] = '\0';
+        return etag + 1;
+    }
+    return etag;
+}
+
+/* Reads <CompleteMultipartUpload><Part><PartNumber/><ETag/></Part>...; the count, or -1 after
+ * answering MalformedXML or InvalidPartOrder. */
+static long read_parts(floe_s3_req_t *r, complete_part_t **out)
+{
+    xmlDocPtr doc = floe_s3_xml_parse(r->req->entity.base, r->req->entity.len);
+    xmlNodePtr root = doc != NULL ? floe_s3_xml_root(doc, "CompleteMultipartUpload") : NULL, node;
+    complete_part_t *parts = h2o_mem_alloc_pool(&r->req->pool, (MAX_PART_NUMBER + 1) * sizeof(*parts));
+    floe_s3_error_t error = FLOE_S3_MalformedXML;
+    long n = 0;
+
+    for (node = root ? floe_s3_xml_child(root, "Part") : NULL; node != NULL; node = floe_s3_xml_next(node, "Part")) {
+        char *number = floe_s3_xml_child_text(&r->req->pool, node, "PartNumber");
+        char *etag = floe_s3_xml_child_text(&r->req->pool, node, "ETag");
+        if (n == MAX_PART_NUMBER || etag == NULL || (parts[n].number = parse_part_number(number)) == 0)
+            goto Fail;
+        if (n > 0 && parts[n].number <= parts[n - 1].number) {
+            error = FLOE_S3_InvalidPartOrder;
+            goto Fail;
+        }
+        parts[n++].etag = unquote(etag);
+    }
+    if (n == 0)
+        goto Fail;
+    xmlFreeDoc(doc);
+    *out = parts;
+    return n;
+Fail:
+    if (doc != NULL)
+        xmlFreeDoc(doc);
+    return floe_s3_fail(r, error, NULL);
+}
+
+/* Matches the listed parts with the stored ones and checks sizes. 0, or -1 after answering. */
+static int match_parts(floe_s3_req_t *r, const floe_store_upload_t *up, complete_part_t *parts, long n)
+{
+    const floe_store_part_t **by_number = h2o_mem_alloc_pool(&r->req->pool, (MAX_PART_NUMBER + 1) * sizeof(*by_number));
+    floe_store_part_t *stored;
+    size_t n_stored;
+
+    memset(by_number, 0, (MAX_PART_NUMBER + 1) * sizeof(*by_number));
+    if (floe_store_part_list(r->st, &r->req->pool, up->id, 0, MAX_PART_NUMBER, &stored, &n_stored) != FLOE_STORE_OK)
+        return floe_s3_fail_internal(r, "cannot list the parts");
+    for (size_t i = 0; i < n_stored; i++)
+        by_number[stored[i].part_number] = &stored[i];
+    for (long i = 0; i < n; i++) {
+        const floe_store_part_t *p = by_number[parts[i].number];
+        if (p == NULL || strcmp(p->etag, parts[i].etag) != 0)
+            return floe_s3_fail_with(r, FLOE_S3_InvalidPart, NULL, "UploadId", up->upload_id, "PartNumber",
+                                     floe_s3_printf(r, "%d", parts[i].number), "ETag", parts[i].etag, NULL);
+        if (i < n - 1 && p->size < MIN_PART_SIZE)
+            return floe_s3_fail_with(r, FLOE_S3_EntityTooSmall, NULL, "ProposedSize",
+                                     floe_s3_printf(r, "%" PRId64, p->size), "MinSizeAllowed",
+                                     floe_s3_printf(r, "%" PRId64, MIN_PART_SIZE), "PartNumber",
+                                     floe_s3_printf(r, "%d", parts[i].number), "ETag", parts[i].etag, NULL);
+        parts[i].stored = p;
+    }
+    return 0;
+}
+
+static int hex_nibble(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "<md5 of the parts' binary MD5s>-N" into the pool. */
+static char *multipart_etag(floe_s3_req_t *r, const complete_part_t *parts, long n)
+{
+    EVP_MD_CTX *md5 = EVP_MD_CTX_new();
+    unsigned char raw[16], digest[16];
+    unsigned int n_digest;
+    char hex[33];
+
+    EVP_DigestInit_ex(md5, EVP_md5(), NULL);
+    for (long i = 0; i < n; i++) {
+        for (int k = 0; k < 16; k++)
+            raw[k] = (unsigned char)(hex_nibble(parts[i].stored->etag[2 * k]) << 4 |
+                                     hex_nibble(parts[i].stored->etag[2 * k + 1]));
+        EVP_DigestUpdate(md5, raw, sizeof(raw));
+    }
+    EVP_DigestFinal_ex(md5, digest, &n_digest);
+    EVP_MD_CTX_free(md5);
+    for (int k = 0; k < 16; k++)
+        snprintf(hex + 2 * k, 3, "%02x", digest[k]);
+    return floe_s3_printf(r, "%s-%ld", hex, n);
+}
+
+/* The composite checksum "<base64 of the checksum of the parts' raw checksums>-N", or NULL when
+ * the upload has no algorithm or a part lacks its checksum. */
+static char *composite_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, const complete_part_t *parts, long n)
+{
+    floe_s3_checksum_t c;
+    unsigned char raw[FLOE_S3_CHECKSUM_MAX_BYTES];
+    char b64[FLOE_S3_CHECKSUM_MAX_B64];
+    long len;
+
+    if (alg == FLOE_S3_CK_NONE)
+        return NULL;
+    floe_s3_checksum_init(&c, alg);
+    for (long i = 0; i < n; i++) {
+        const char *part = parts[i].stored->checksum;
+        if (part == NULL || (len = floe_s3_base64_decode(part, strlen(part), raw, sizeof(raw))) < 0) {
+            floe_s3_checksum_dispose(&c);
+            return NULL;
+        }
+        floe_s3_checksum_update(&c, raw, (size_t)len);
+    }
+    floe_s3_base64_encode(raw, floe_s3_checksum_final(&c, raw), b64);
+    floe_s3_checksum_dispose(&c);
+    return floe_s3_printf(r, "%s-%ld", b64, n);
+}
+
+/* Concatenates the part files into a published blob. 0, or -1 after answering. */
+static int assemble(floe_s3_req_t *r, const complete_part_t *parts, long n, floe_store_blob_t *blob)
+{
+    if (floe_store_blob_open(r->data_dir, blob) != 0)
+        return floe_s3_fail_internal(r, "cannot create an object file");
+    for (long i = 0; i < n; i++) {
+        uint64_t off = 0;
+        int fd = floe_store_file_open(r->data_dir, parts[i].stored->file_id), rc;
+        if (fd < 0) { /* replaced by a concurrent UploadPart */
+            floe_store_blob_discard(blob);
+            return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL);
+        }
+        rc = floe_store_blob_copy_fd(blob, fd, &off, (uint64_t)parts[i].stored->size);
+        close(fd);
+        if (rc != 0) {
+            floe_store_blob_discard(blob);
+            return floe_s3_fail_internal(r, "cannot assemble the parts");
+        }
+    }
+    if (floe_store_blob_finish(blob) != 0) {
+        floe_store_blob_discard(blob);
+        return floe_s3_fail_internal(r, "cannot make the object durable");
+    }
+    return 0;
+}
+
+static void reply_completed(floe_s3_req_t *r, const floe_store_object_t *obj, floe_s3_checksum_alg_t alg)
+{
+    floe_s3_xml_t x;
+    char *location = floe_s3_printf(r, "http://%.*s/%s/%s", (int)r->req->input.authority.len,
+                                    r->req->input.authority.base, r->bucket, floe_s3_url_encode(&r->req->pool, r->key));
+
+    floe_s3_xml_begin(&x, "CompleteMultipartUploadResult");
+    floe_s3_xml_elem(&x, "Location", location);
+    floe_s3_xml_elem(&x, "Bucket", r->bucket);
+    floe_s3_xml_elem(&x, "Key", r->key);
+    floe_s3_xml_elem_etag(&x, "ETag", obj->etag);
+    if (obj->checksum != NULL)
+        floe_s3_xml_elem(&x, floe_s3_printf(r, "Checksum%s", floe_s3_checksum_name(alg)), obj->checksum);
+    floe_s3_xml_close(&x, "CompleteMultipartUploadResult");
+    floe_s3_reply(r, 200, x.buf, x.len);
+    floe_s3_xml_dispose(&x);
+}
+
+int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+    floe_store_upload_t up;
+    floe_store_blob_t blob;
+    floe_store_object_t obj = {0};
+    complete_part_t *parts;
+    floe_s3_checksum_alg_t alg;
+    long n;
+
+    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
+        (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0 || assemble(r, parts, n, &blob) != 0)
+        return -1;
+    alg = floe_s3_checksum_from_name(up.checksum_algorithm);
+    obj.key = r->key;
+    memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
+    obj.size = (int64_t)blob.size;
+    obj.etag = multipart_etag(r, parts, n);
+    obj.content_type = up.content_type;
+    obj.headers = up.headers;
+    if ((obj.checksum = composite_checksum(r, alg, parts, n)) != NULL)
+        obj.checksum_algorithm = up.checksum_algorithm;
+    obj.last_modified_ms = r->now_ms;
+    switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot complete the upload");
+    }
+    reply_completed(r, &obj, alg);
+    return 0;
+}

@@ -1,0 +1,162 @@
+/*
+ * The S3 router of route.h: a decision over (method, bucket?, key?, sub-resource), in the order
+ * S3's own API reference lists the operations. Query parameters that are not sub-resources
+ * (x-id, which the JS SDK appends, presigned-URL X-Amz-* parameters, response-* overrides,
+ * prefix, ...) never change the operation.
+ */
+#include <string.h>
+
+#include "s3/error.h"
+#include "s3/ops.h"
+#include "s3/route.h"
+
+/* Sub-resources of S3 operations Floe does not implement, with the noun of their names. */
+static const struct {
+    const char *param;
+    const char *noun;
+} unsupported[] = {
+    {"accelerate", "Accelerate"},
+    {"acl", "Acl"},
+    {"analytics", "AnalyticsConfiguration"},
+    {"attributes", "Attributes"},
+    {"cors", "Cors"},
+    {"encryption", "Encryption"},
+    {"intelligent-tiering", "IntelligentTieringConfiguration"},
+    {"inventory", "InventoryConfiguration"},
+    {"legal-hold", "LegalHold"},
+    {"lifecycle", "LifecycleConfiguration"},
+    {"logging", "Logging"},
+    {"metadataTable", "MetadataTableConfiguration"},
+    {"metrics", "MetricsConfiguration"},
+    {"notification", "NotificationConfiguration"},
+    {"object-lock", "ObjectLockConfiguration"},
+    {"ownershipControls", "OwnershipControls"},
+    {"policy", "Policy"},
+    {"policyStatus", "PolicyStatus"},
+    {"publicAccessBlock", "PublicAccessBlock"},
+    {"replication", "Replication"},
+    {"requestPayment", "RequestPayment"},
+    {"restore", "Restore"},
+    {"retention", "Retention"},
+    {"select", "Select"},
+    {"session", "Session"},
+    {"tagging", "Tagging"},
+    {"torrent", "Torrent"},
+    {"versioning", "Versioning"},
+    {"versions", "Versions"},
+    {"website", "Website"},
+};
+
+static floe_s3_route_t route(const char *op, floe_s3_handler_fn handle)
+{
+    floe_s3_route_t rt = {op, handle};
+    return rt;
+}
+
+static bool has(const floe_s3_req_t *r, const char *param)
+{
+    return floe_s3_query(r, param) != NULL;
+}
+
+static const char *verb_of(const floe_s3_req_t *r)
+{
+    static const char *const verbs[][2] = {{"GET", "Get"}, {"PUT", "Put"}, {"DELETE", "Delete"},
+                                           {"POST", "Post"}, {"HEAD", "Head"}};
+    for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+        if (floe_s3_method_is(r, verbs[i][0]))
+            return verbs[i][1];
+    }
+    return "Unknown";
+}
+
+/* A route to 501 if the request names an unsupported sub-resource, else {NULL, NULL}. */
+static floe_s3_route_t unsupported_route(floe_s3_req_t *r)
+{
+    for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+        if (has(r, unsupported[i].param))
+            return route(floe_s3_printf(r, "%s%s%s", verb_of(r), r->key ? "Object" : "Bucket", unsupported[i].noun),
+                         floe_s3_not_implemented);
+    }
+    return route(NULL, NULL);
+}
+
+static floe_s3_route_t route_service(floe_s3_req_t *r)
+{
+    if (floe_s3_method_is(r, "GET"))
+        return route("ListBuckets", floe_s3_list_buckets);
+    return route("-", floe_s3_method_not_allowed);
+}
+
+static floe_s3_route_t route_bucket(floe_s3_req_t *r)
+{
+    if (floe_s3_method_is(r, "GET")) {
+        if (has(r, "location"))
+            return route("GetBucketLocation", floe_s3_get_bucket_location);
+        if (has(r, "uploads"))
+            return route("ListMultipartUploads", floe_s3_list_multipart_uploads);
+        if (has(r, "versions"))
+            return route("ListObjectVersions", floe_s3_not_implemented);
+        if (has(r, "list-type"))
+            return route("ListObjectsV2", floe_s3_list_objects_v2);
+        return route("ListObjects", floe_s3_list_objects);
+    }
+    if (floe_s3_method_is(r, "HEAD"))
+        return route("HeadBucket", floe_s3_head_bucket);
+    if (floe_s3_method_is(r, "PUT"))
+        return route("CreateBucket", floe_s3_create_bucket);
+    if (floe_s3_method_is(r, "DELETE"))
+        return route("DeleteBucket", floe_s3_delete_bucket);
+    if (floe_s3_method_is(r, "POST"))
+        return has(r, "delete") ? route("DeleteObjects", floe_s3_delete_objects)
+                                : route("PostObject", floe_s3_not_implemented);
+    return route("-", floe_s3_method_not_allowed);
+}
+
+static floe_s3_route_t route_object(floe_s3_req_t *r)
+{
+    bool is_copy = h2o_find_header_by_str(&r->req->headers, H2O_STRLIT("x-amz-copy-source"), -1) >= 0;
+
+    if (floe_s3_method_is(r, "GET"))
+        return has(r, "uploadId") ? route("ListParts", floe_s3_list_parts) : route("GetObject", floe_s3_get_object);
+    if (floe_s3_method_is(r, "HEAD"))
+        return route("HeadObject", floe_s3_head_object);
+    if (floe_s3_method_is(r, "PUT")) {
+        if (has(r, "uploadId") || has(r, "partNumber"))
+            return is_copy ? route("UploadPartCopy", floe_s3_not_implemented) : route("UploadPart", floe_s3_upload_part);
+        return is_copy ? route("CopyObject", floe_s3_copy_object) : route("PutObject", floe_s3_put_object);
+    }
+    if (floe_s3_method_is(r, "DELETE"))
+        return has(r, "uploadId") ? route("AbortMultipartUpload", floe_s3_abort_multipart_upload)
+                                  : route("DeleteObject", floe_s3_delete_object);
+    if (floe_s3_method_is(r, "POST")) {
+        if (has(r, "uploads"))
+            return route("CreateMultipartUpload", floe_s3_create_multipart_upload);
+        if (has(r, "uploadId"))
+            return route("CompleteMultipartUpload", floe_s3_complete_multipart_upload);
+        return route("PostObject", floe_s3_not_implemented);
+    }
+    return route("-", floe_s3_method_not_allowed);
+}
+
+floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
+{
+    floe_s3_route_t rt;
+
+    if (r->bucket == NULL)
+        return route_service(r);
+    if ((rt = unsupported_route(r)).op != NULL)
+        return rt;
+    return r->key == NULL ? route_bucket(r) : route_object(r);
+}
+
+int floe_s3_not_implemented(floe_s3_req_t *r)
+{
+    return floe_s3_fail(r, FLOE_S3_NotImplemented,
+                        floe_s3_printf(r, "Floe does not implement %s; see docs/s3.md for what it serves.", r->op));
+}
+
+int floe_s3_method_not_allowed(floe_s3_req_t *r)
+{
+    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method",
+                             floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), NULL);
+}

@@ -1,0 +1,190 @@
+/*
+ * Object files ("blobs") of store.h: written in <data_dir>/tmp/, made durable, then published by
+ * rename into <data_dir>/objects/<first two id characters>/<id>. Ids are 128 random bits in hex,
+ * so names never come from keys and never collide. This file only moves bytes and names; which
+ * row names which file is object.c's and upload.c's business (design note 2 in store.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ids.h"
+#include "log.h"
+#include "store.h"
+
+#define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
+#define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */
+#define FALLBACK_BUF ((size_t)256 << 10) /* read/write step where copy_file_range is refused */
+
+static void tmp_path(const char *data_dir, const char *id, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/tmp/obj-%s", data_dir, id);
+}
+
+static void fanout_dir(const char *data_dir, const char *id, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/objects/%.*s", data_dir, FANOUT_LEN, id);
+}
+
+void floe_store_file_path(const char *data_dir, const char *file_id, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/objects/%.*s/%s", data_dir, FANOUT_LEN, file_id, file_id);
+}
+
+static void new_id(char out[FLOE_STORE_ID_LEN + 1])
+{
+    unsigned char raw[FLOE_STORE_ID_LEN / 2];
+    floe_random_bytes(raw, sizeof(raw));
+    for (size_t i = 0; i < sizeof(raw); i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}
+
+int floe_store_blob_open(const char *data_dir, floe_store_blob_t *b)
+{
+    char path[PATH_MAX];
+
+    memset(b, 0, sizeof(*b));
+    b->data_dir = data_dir;
+    new_id(b->id);
+    tmp_path(data_dir, b->id, path, sizeof(path));
+    if ((b->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
+        floe_log("store: cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while (len > 0) {
+        ssize_t n = write(b->fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            floe_log("store: cannot write object file %s: %s", b->id, strerror(errno));
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+        b->size += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* The portable copy, for file systems where copy_file_range is refused. */
+static int copy_by_reading(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
+{
+    static __thread char buf[FALLBACK_BUF];
+
+    while (len > 0) {
+        ssize_t n = pread(src_fd, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf), (off_t)*src_off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0 || floe_store_blob_write(b, buf, (size_t)n))
+            return -1;
+        *src_off += (uint64_t)n;
+        len -= (uint64_t)n;
+    }
+    return 0;
+}
+
+int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
+{
+    while (len > 0) {
+        loff_t in = (loff_t)*src_off;
+        ssize_t n = copy_file_range(src_fd, &in, b->fd, NULL, len < COPY_CHUNK ? (size_t)len : COPY_CHUNK, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP))
+            return copy_by_reading(b, src_fd, src_off, len);
+        if (n <= 0) {
+            floe_log("store: cannot copy into object file %s: %s", b->id, n < 0 ? strerror(errno) : "short source");
+            return -1;
+        }
+        *src_off += (uint64_t)n;
+        b->size += (uint64_t)n;
+        len -= (uint64_t)n;
+    }
+    return 0;
+}
+
+static int fsync_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+    if (fd < 0)
+        return -1;
+    rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* mkdir objects/xx; a directory made now must itself reach the disk (fsync objects/). */
+static int ensure_fanout_dir(const char *data_dir, const char *dir)
+{
+    char parent[PATH_MAX];
+
+    if (mkdir(dir, 0755) != 0)
+        return errno == EEXIST ? 0 : -1;
+    snprintf(parent, sizeof(parent), "%s/objects", data_dir);
+    return fsync_dir(parent);
+}
+
+int floe_store_blob_finish(floe_store_blob_t *b)
+{
+    char from[PATH_MAX], to[PATH_MAX], dir[PATH_MAX];
+
+    tmp_path(b->data_dir, b->id, from, sizeof(from));
+    floe_store_file_path(b->data_dir, b->id, to, sizeof(to));
+    fanout_dir(b->data_dir, b->id, dir, sizeof(dir));
+    if (fdatasync(b->fd) != 0 || close(b->fd) != 0) {
+        floe_log("store: cannot sync %s: %s", from, strerror(errno));
+        b->fd = -1;
+        return -1;
+    }
+    b->fd = -1;
+    if (ensure_fanout_dir(b->data_dir, dir) != 0 || rename(from, to) != 0 || fsync_dir(dir) != 0) {
+        floe_log("store: cannot publish %s as %s: %s", from, to, strerror(errno));
+        return -1;
+    }
+    b->is_published = true;
+    return 0;
+}
+
+void floe_store_blob_discard(floe_store_blob_t *b)
+{
+    char path[PATH_MAX];
+
+    if (b->id[0] == '\0')
+        return;
+    if (b->fd >= 0)
+        close(b->fd);
+    b->fd = -1;
+    if (b->is_published)
+        floe_store_file_path(b->data_dir, b->id, path, sizeof(path));
+    else
+        tmp_path(b->data_dir, b->id, path, sizeof(path));
+    unlink(path);
+    b->id[0] = '\0';
+}
+
+int floe_store_file_open(const char *data_dir, const char *file_id)
+{
+    char path[PATH_MAX];
+    floe_store_file_path(data_dir, file_id, path, sizeof(path));
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+void floe_store_file_remove(const char *data_dir, const char *file_id)
+{
+    char path[PATH_MAX];
+
+    floe_store_file_path(data_dir, file_id, path, sizeof(path));
+    if (unlink(path) != 0 && errno != ENOENT)
+        floe_log("store: cannot remove %s: %s (the start-up sweep will)", path, strerror(errno));
+}

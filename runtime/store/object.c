@@ -1,0 +1,274 @@
+/*
+ * Object rows of store.h: look-up, the commit that publishes a blob as an object, deletes, and the
+ * ordered cursor that listings read. Each mutation is one transaction; files named by rows it
+ * removed are unlinked after COMMIT (design notes 2-4 in store.c). Not for bytes (blob.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "store.h"
+#include "store/internal.h"
+#include "xalloc.h"
+
+static const char sql_object_get[] =
+    "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
+static const char sql_object_current[] = "SELECT file_id, etag FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
+static const char sql_object_upsert[] =
+    "INSERT INTO s3_object (bucket_id, " FLOE_STORE_OBJECT_COLUMNS ")"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    " ON CONFLICT (bucket_id, key) DO UPDATE SET file_id = excluded.file_id, size = excluded.size,"
+    " etag = excluded.etag, content_type = excluded.content_type, headers = excluded.headers,"
+    " checksum_algorithm = excluded.checksum_algorithm, checksum = excluded.checksum,"
+    " last_modified = excluded.last_modified";
+static const char sql_object_delete[] = "DELETE FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
+static const char sql_bucket_exists[] = "SELECT 1 FROM s3_bucket WHERE id = ?1";
+/* Listing cursors: the primary key (bucket_id, key) serves both bounds and the order. */
+static const char sql_cursor_after[] = "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
+                                       " WHERE bucket_id = ?1 AND key > ?2 AND key < ?3 ORDER BY key";
+static const char sql_cursor_from[] = "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
+                                      " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 ORDER BY key";
+
+/* No key is valid UTF-8 with a 0xFF byte in it, so prefix + "\xff" bounds every key that starts
+ * with prefix, and "\xff" alone bounds every key. */
+#define KEY_UPPER_BYTE "\xff"
+
+void floe_store_read_object_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object_t *out)
+{
+    out->key = floe_store_column_dup(pool, stmt, 0);
+    floe_store_column_id(stmt, 1, out->file_id);
+    out->size = sqlite3_column_int64(stmt, 2);
+    out->etag = floe_store_column_dup(pool, stmt, 3);
+    out->content_type = floe_store_column_dup(pool, stmt, 4);
+    out->headers = floe_store_column_dup(pool, stmt, 5);
+    out->checksum_algorithm = floe_store_column_dup(pool, stmt, 6);
+    out->checksum = floe_store_column_dup(pool, stmt, 7);
+    out->last_modified_ms = sqlite3_column_int64(stmt, 8);
+}
+
+void floe_store_bind_object_row(sqlite3_stmt *stmt, int64_t bucket_id, const floe_store_object_t *obj)
+{
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    floe_store_bind_text(stmt, 2, obj->key);
+    floe_store_bind_text(stmt, 3, obj->file_id);
+    sqlite3_bind_int64(stmt, 4, obj->size);
+    floe_store_bind_text(stmt, 5, obj->etag);
+    floe_store_bind_text(stmt, 6, obj->content_type);
+    floe_store_bind_text(stmt, 7, obj->headers);
+    floe_store_bind_text(stmt, 8, obj->checksum_algorithm);
+    floe_store_bind_text(stmt, 9, obj->checksum);
+    sqlite3_bind_int64(stmt, 10, obj->last_modified_ms);
+}
+
+floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                                      floe_store_object_t *out)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_get);
+    floe_store_rc_t result = FLOE_STORE_ERROR;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        floe_store_read_object_row(pool, stmt, out);
+        result = FLOE_STORE_OK;
+    } else if (rc == SQLITE_DONE) {
+        result = FLOE_STORE_NOT_FOUND;
+    }
+    sqlite3_reset(stmt);
+    return result;
+}
+
+int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key, char file_id[FLOE_STORE_ID_LEN + 1],
+                              char **etag)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_current);
+    int rc, found = -1;
+
+    if (stmt == NULL)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        floe_store_column_id(stmt, 0, file_id);
+        if (etag != NULL)
+            *etag = floe_xstrdup((const char *)sqlite3_column_text(stmt, 1));
+        found = 1;
+    } else if (rc == SQLITE_DONE) {
+        found = 0;
+    }
+    sqlite3_reset(stmt);
+    return found;
+}
+
+int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_upsert);
+    if (stmt == NULL)
+        return -1;
+    floe_store_bind_object_row(stmt, bucket_id, obj);
+    return floe_store_exec_stmt(st, stmt);
+}
+
+static floe_store_rc_t bucket_exists(floe_state_t *st, int64_t bucket_id)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_bucket_exists);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_ROW ? FLOE_STORE_OK : rc == SQLITE_DONE ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR;
+}
+
+/* Whether a write may replace what is there now (found: 1 if an object exists with `etag`). */
+static bool precondition_holds(const floe_store_precondition_t *pre, int found, const char *etag)
+{
+    if (pre == NULL)
+        return true;
+    if (pre->must_not_exist && found)
+        return false;
+    if (pre->etag != NULL && (!found || strcmp(pre->etag, etag) != 0))
+        return false;
+    return true;
+}
+
+floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                                         const floe_store_object_t *obj, const floe_store_precondition_t *pre)
+{
+    char old_file[FLOE_STORE_ID_LEN + 1] = "";
+    char *old_etag = NULL;
+    floe_store_rc_t result;
+    int found;
+
+    if (floe_state_begin(st))
+        return FLOE_STORE_ERROR;
+    if ((result = bucket_exists(st, bucket_id)) != FLOE_STORE_OK)
+        goto Exit;
+    result = FLOE_STORE_ERROR;
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) < 0)
+        goto Exit;
+    if (!precondition_holds(pre, found, old_etag)) {
+        result = FLOE_STORE_EXISTS;
+        goto Exit;
+    }
+    if (floe_store_object_upsert(st, bucket_id, obj) || floe_state_commit(st))
+        goto Exit;
+    result = FLOE_STORE_OK;
+    if (found)
+        floe_store_file_remove(data_dir, old_file);
+Exit:
+    if (result != FLOE_STORE_OK)
+        floe_state_rollback(st);
+    free(old_etag);
+    return result;
+}
+
+/* Deletes one row inside the caller's transaction, remembering its file. 0 or -1. */
+static int delete_row(floe_state_t *st, int64_t bucket_id, const char *key, floe_store_ids_t *files)
+{
+    char file_id[FLOE_STORE_ID_LEN + 1];
+    sqlite3_stmt *stmt;
+    int found = floe_store_object_current(st, bucket_id, key, file_id, NULL);
+
+    if (found <= 0)
+        return found;
+    if ((stmt = floe_state_stmt(st, sql_object_delete)) == NULL)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+    if (floe_store_exec_stmt(st, stmt))
+        return -1;
+    floe_store_ids_add(files, file_id);
+    return 0;
+}
+
+floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                                              const char *const *keys, size_t n_keys)
+{
+    floe_store_ids_t files = {0};
+
+    if (floe_state_begin(st))
+        return FLOE_STORE_ERROR;
+    for (size_t i = 0; i < n_keys; i++) {
+        if (delete_row(st, bucket_id, keys[i], &files))
+            goto Error;
+    }
+    if (floe_state_commit(st))
+        goto Error;
+    floe_store_ids_remove_files(&files, data_dir);
+    return FLOE_STORE_OK;
+Error:
+    floe_state_rollback(st);
+    floe_store_ids_dispose(&files);
+    return FLOE_STORE_ERROR;
+}
+
+floe_store_rc_t floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key)
+{
+    return floe_store_object_delete_many(st, data_dir, bucket_id, &key, 1);
+}
+
+/* ---- listing cursor ---- */
+
+static floe_store_rc_t cursor_start(floe_store_cursor_t *c, const char *sql, const char *lower)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(c->st, sql);
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, c->bucket_id);
+    sqlite3_bind_text(stmt, 2, lower, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 3, c->upper, -1, SQLITE_STATIC);
+    c->stmt = stmt;
+    return FLOE_STORE_OK;
+}
+
+floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                                       const char *prefix, const char *after)
+{
+    size_t n = prefix != NULL ? strlen(prefix) : 0;
+
+    c->st = st;
+    c->stmt = NULL;
+    c->bucket_id = bucket_id;
+    c->upper = h2o_mem_alloc_pool(pool, n + sizeof(KEY_UPPER_BYTE));
+    memcpy(c->upper, prefix != NULL ? prefix : "", n);
+    memcpy(c->upper + n, KEY_UPPER_BYTE, sizeof(KEY_UPPER_BYTE));
+    /* Start from whichever lower bound is tighter, so the index seek skips everything before it. */
+    if (after != NULL && (prefix == NULL || strcmp(after, prefix) >= 0))
+        return cursor_start(c, sql_cursor_after, after);
+    return cursor_start(c, sql_cursor_from, prefix != NULL ? prefix : "");
+}
+
+floe_store_rc_t floe_store_cursor_seek(floe_store_cursor_t *c, const char *from)
+{
+    if (c->stmt != NULL)
+        sqlite3_reset(c->stmt);
+    return cursor_start(c, sql_cursor_from, from);
+}
+
+floe_store_rc_t floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out)
+{
+    int rc = sqlite3_step(c->stmt);
+
+    if (rc == SQLITE_ROW) {
+        floe_store_read_object_row(pool, c->stmt, out);
+        return FLOE_STORE_OK;
+    }
+    if (rc == SQLITE_DONE)
+        return FLOE_STORE_NOT_FOUND;
+    floe_log("store: listing failed: %s", floe_state_errmsg(c->st));
+    return FLOE_STORE_ERROR;
+}
+
+void floe_store_cursor_close(floe_store_cursor_t *c)
+{
+    if (c->stmt != NULL)
+        sqlite3_reset(c->stmt);
+    c->stmt = NULL;
+}

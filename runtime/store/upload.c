@@ -1,0 +1,323 @@
+/*
+ * Multipart uploads of store.h: the rows of s3_upload and s3_part and their life cycle.
+ *
+ * Design notes (the store-wide invariants are in store.c):
+ *  1. An upload's life:
+ *
+ *       floe_store_upload_create ──▶ open ──floe_store_part_commit*──▶ open (parts replace parts
+ *                                     │                                  with the same number)
+ *                                     ├──floe_store_upload_complete──▶ gone; its object committed
+ *                                     └──floe_store_upload_abort─────▶ gone
+ *
+ *     Every transition re-checks inside its transaction that the upload row still exists, so of
+ *     two racing Complete/Abort/UploadPart calls exactly one wins and the others see NOT_FOUND
+ *     and discard their own blob.
+ *  2. A part is a published blob plus a row; the blob is published before the row commits, and
+ *     a replaced part's file is unlinked after COMMIT, as for objects.
+ *  3. Complete writes the object's blob from the part files before its transaction (the parts
+ *     stay untouched), so a failed or lost Complete leaves the upload as it was.
+ */
+#include <string.h>
+
+#include "ids.h"
+#include "log.h"
+#include "store.h"
+#include "store/internal.h"
+
+static const char sql_upload_insert[] =
+    "INSERT INTO s3_upload (bucket_id, upload_id, key, content_type, headers, checksum_algorithm, initiated)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+static const char sql_upload_get[] =
+    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
+    " WHERE bucket_id = ?1 AND key = ?2 AND upload_id = ?3";
+static const char sql_upload_exists[] = "SELECT 1 FROM s3_upload WHERE id = ?1";
+static const char sql_upload_delete[] = "DELETE FROM s3_upload WHERE id = ?1";
+static const char sql_upload_row_id[] = "SELECT id FROM s3_upload WHERE bucket_id = ?1 AND upload_id = ?2";
+static const char sql_upload_list[] =
+    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
+    " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 AND (key, id) > (?4, ?5) ORDER BY key, id LIMIT ?6";
+static const char sql_part_file[] = "SELECT file_id FROM s3_part WHERE upload_id = ?1 AND part_number = ?2";
+static const char sql_part_files[] = "SELECT file_id FROM s3_part WHERE upload_id = ?1";
+static const char sql_part_upsert[] =
+    "INSERT INTO s3_part (upload_id, part_number, file_id, size, etag, checksum, last_modified)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    " ON CONFLICT (upload_id, part_number) DO UPDATE SET file_id = excluded.file_id, size = excluded.size,"
+    " etag = excluded.etag, checksum = excluded.checksum, last_modified = excluded.last_modified";
+static const char sql_part_list[] =
+    "SELECT part_number, file_id, size, etag, checksum, last_modified FROM s3_part"
+    " WHERE upload_id = ?1 AND part_number > ?2 ORDER BY part_number LIMIT ?3";
+static const char sql_parts_delete[] = "DELETE FROM s3_part WHERE upload_id = ?1";
+
+#define KEY_UPPER_BYTE "\xff" /* as in object.c: above every UTF-8 key */
+
+static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_upload_t *out)
+{
+    out->id = sqlite3_column_int64(stmt, 0);
+    out->upload_id = floe_store_column_dup(pool, stmt, 1);
+    out->key = floe_store_column_dup(pool, stmt, 2);
+    out->content_type = floe_store_column_dup(pool, stmt, 3);
+    out->headers = floe_store_column_dup(pool, stmt, 4);
+    out->checksum_algorithm = floe_store_column_dup(pool, stmt, 5);
+    out->initiated_ms = sqlite3_column_int64(stmt, 6);
+}
+
+floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                                         floe_store_upload_t *up, int64_t now_ms)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_insert);
+    char *id = h2o_mem_alloc_pool(pool, FLOE_STORE_UPLOAD_ID_LEN + 1);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    floe_random_alnum(id, FLOE_STORE_UPLOAD_ID_LEN);
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+    floe_store_bind_text(stmt, 3, up->key);
+    floe_store_bind_text(stmt, 4, up->content_type);
+    floe_store_bind_text(stmt, 5, up->headers);
+    floe_store_bind_text(stmt, 6, up->checksum_algorithm);
+    sqlite3_bind_int64(stmt, 7, now_ms);
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) {
+        floe_log("store: cannot create an upload: %s", floe_state_errmsg(st));
+        return rc == SQLITE_CONSTRAINT ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR; /* the bucket went away */
+    }
+    up->id = sqlite3_last_insert_rowid(floe_state_db(st));
+    up->upload_id = id;
+    up->initiated_ms = now_ms;
+    return FLOE_STORE_OK;
+}
+
+floe_store_rc_t floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                                      const char *upload_id, floe_store_upload_t *out)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_get);
+    floe_store_rc_t result = FLOE_STORE_ERROR;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, upload_id, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        read_upload_row(pool, stmt, out);
+        result = FLOE_STORE_OK;
+    } else if (rc == SQLITE_DONE) {
+        result = FLOE_STORE_NOT_FOUND;
+    }
+    sqlite3_reset(stmt);
+    return result;
+}
+
+/* Inside a transaction: FLOE_STORE_OK if the upload row is still there. */
+static floe_store_rc_t upload_exists(floe_state_t *st, int64_t upload_row_id)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_exists);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, upload_row_id);
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_ROW ? FLOE_STORE_OK : rc == SQLITE_DONE ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR;
+}
+
+/* Collects the file of part `part_number` (0: every part) of an upload. 0 or -1. */
+static int collect_part_files(floe_state_t *st, int64_t upload_row_id, int part_number, floe_store_ids_t *files)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, part_number > 0 ? sql_part_file : sql_part_files);
+    int rc;
+
+    if (stmt == NULL)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, upload_row_id);
+    if (part_number > 0)
+        sqlite3_bind_int(stmt, 2, part_number);
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        floe_store_ids_add_column(files, stmt, 0);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int upsert_part(floe_state_t *st, int64_t upload_row_id, const floe_store_part_t *part)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_part_upsert);
+
+    if (stmt == NULL)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, upload_row_id);
+    sqlite3_bind_int(stmt, 2, part->part_number);
+    sqlite3_bind_text(stmt, 3, part->file_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 4, part->size);
+    floe_store_bind_text(stmt, 5, part->etag);
+    floe_store_bind_text(stmt, 6, part->checksum);
+    sqlite3_bind_int64(stmt, 7, part->last_modified_ms);
+    return floe_store_exec_stmt(st, stmt);
+}
+
+/* Runs a statement over ?1 = upload_row_id. 0 or -1. */
+static int exec_for_upload(floe_state_t *st, const char *sql, int64_t upload_row_id)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
+    if (stmt == NULL)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, upload_row_id);
+    return floe_store_exec_stmt(st, stmt);
+}
+
+/* Ends a transaction: on success commits and then removes `files`; otherwise rolls back. */
+static floe_store_rc_t finish(floe_state_t *st, const char *data_dir, floe_store_rc_t result, floe_store_ids_t *files)
+{
+    if (result == FLOE_STORE_OK && floe_state_commit(st) != 0)
+        result = FLOE_STORE_ERROR;
+    if (result == FLOE_STORE_OK) {
+        floe_store_ids_remove_files(files, data_dir);
+    } else {
+        floe_state_rollback(st);
+        floe_store_ids_dispose(files);
+    }
+    return result;
+}
+
+floe_store_rc_t floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
+                                       const floe_store_part_t *part)
+{
+    floe_store_ids_t replaced = {0};
+    floe_store_rc_t result;
+
+    if (floe_state_begin(st))
+        return FLOE_STORE_ERROR;
+    if ((result = upload_exists(st, upload_row_id)) == FLOE_STORE_OK &&
+        (collect_part_files(st, upload_row_id, part->part_number, &replaced) || upsert_part(st, upload_row_id, part)))
+        result = FLOE_STORE_ERROR;
+    return finish(st, data_dir, result, &replaced);
+}
+
+floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
+                                     floe_store_part_t **out, size_t *n_out)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_part_list);
+    floe_store_part_t *parts = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*parts));
+    size_t n = 0;
+    int rc = SQLITE_DONE;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_int64(stmt, 1, upload_row_id);
+    sqlite3_bind_int(stmt, 2, after);
+    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)max);
+    while (n < max && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        floe_store_part_t *p = &parts[n++];
+        p->part_number = sqlite3_column_int(stmt, 0);
+        floe_store_column_id(stmt, 1, p->file_id);
+        p->size = sqlite3_column_int64(stmt, 2);
+        p->etag = floe_store_column_dup(pool, stmt, 3);
+        p->checksum = floe_store_column_dup(pool, stmt, 4);
+        p->last_modified_ms = sqlite3_column_int64(stmt, 5);
+    }
+    if (n < max && rc != SQLITE_DONE) {
+        sqlite3_reset(stmt);
+        return FLOE_STORE_ERROR;
+    }
+    sqlite3_reset(stmt);
+    *out = parts;
+    *n_out = n;
+    return FLOE_STORE_OK;
+}
+
+/* Deletes the upload and its parts inside the caller's transaction, collecting the part files. */
+static int delete_upload_rows(floe_state_t *st, int64_t upload_row_id, floe_store_ids_t *files)
+{
+    return collect_part_files(st, upload_row_id, 0, files) || exec_for_upload(st, sql_parts_delete, upload_row_id) ||
+                   exec_for_upload(st, sql_upload_delete, upload_row_id)
+               ? -1
+               : 0;
+}
+
+floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                                           int64_t upload_row_id, const floe_store_object_t *obj)
+{
+    floe_store_ids_t files = {0};
+    char old_file[FLOE_STORE_ID_LEN + 1];
+    floe_store_rc_t result;
+    int found = 0;
+
+    if (floe_state_begin(st))
+        return FLOE_STORE_ERROR;
+    if ((result = upload_exists(st, upload_row_id)) != FLOE_STORE_OK)
+        return finish(st, data_dir, result, &files);
+    if (delete_upload_rows(st, upload_row_id, &files) ||
+        (found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
+        floe_store_object_upsert(st, bucket_id, obj))
+        return finish(st, data_dir, FLOE_STORE_ERROR, &files);
+    if (found)
+        floe_store_ids_add(&files, old_file);
+    return finish(st, data_dir, FLOE_STORE_OK, &files);
+}
+
+floe_store_rc_t floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id)
+{
+    floe_store_ids_t files = {0};
+    floe_store_rc_t result;
+
+    if (floe_state_begin(st))
+        return FLOE_STORE_ERROR;
+    if ((result = upload_exists(st, upload_row_id)) == FLOE_STORE_OK && delete_upload_rows(st, upload_row_id, &files))
+        result = FLOE_STORE_ERROR;
+    return finish(st, data_dir, result, &files);
+}
+
+/* The row id of `upload_id`, or INT64_MAX when it is unknown (resume after the whole key). */
+static int64_t upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_row_id);
+    int64_t id = INT64_MAX;
+
+    if (stmt == NULL)
+        return id;
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, upload_id, -1, SQLITE_STATIC);
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        id = sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    return id;
+}
+
+floe_store_rc_t floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
+                                       const char *key_marker, const char *upload_id_marker, size_t max,
+                                       floe_store_upload_t **out, size_t *n_out)
+{
+    /* S3: with only key-marker, listing resumes after every upload of that key; with
+     * upload-id-marker too, after that upload of the key. */
+    int64_t after_id = key_marker != NULL && upload_id_marker != NULL
+                           ? upload_row_id_of(st, bucket_id, upload_id_marker)
+                           : key_marker != NULL ? INT64_MAX : -1;
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_list);
+    floe_store_upload_t *items = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*items));
+    char *upper = h2o_mem_alloc_pool(pool, (prefix ? strlen(prefix) : 0) + sizeof(KEY_UPPER_BYTE));
+    size_t n = 0;
+    int rc = SQLITE_DONE;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    strcpy(upper, prefix != NULL ? prefix : "");
+    strcat(upper, KEY_UPPER_BYTE);
+    sqlite3_bind_int64(stmt, 1, bucket_id);
+    sqlite3_bind_text(stmt, 2, prefix != NULL ? prefix : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, upper, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, key_marker != NULL ? key_marker : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 5, after_id);
+    sqlite3_bind_int64(stmt, 6, (sqlite3_int64)max);
+    while (n < max && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        read_upload_row(pool, stmt, &items[n++]);
+    sqlite3_reset(stmt);
+    if (n < max && rc != SQLITE_DONE)
+        return FLOE_STORE_ERROR;
+    *out = items;
+    *n_out = n;
+    return FLOE_STORE_OK;
+}

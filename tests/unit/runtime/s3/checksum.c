@@ -1,0 +1,69 @@
+/* Tests of runtime/s3/checksum.c: S3's additional checksums and base64. */
+#include <string.h>
+
+#include "harness.h"
+#include "s3/checksum.h"
+
+static const char check_input[] = "123456789"; /* the CRC catalogue's check string */
+
+TEST(checksum_crcs_match_their_check_values)
+{
+    CHECK(floe_s3_crc32(0, check_input, 9) == 0xCBF43926u, "CRC32 of \"123456789\" is 0xCBF43926");
+    CHECK(floe_s3_crc32c(0, check_input, 9) == 0xE3069283u, "CRC32C of \"123456789\" is 0xE3069283");
+    CHECK(floe_s3_crc64nvme(0, check_input, 9) == UINT64_C(0xAE8B14860A799888),
+          "CRC64/NVME of \"123456789\" is 0xAE8B14860A799888");
+}
+
+TEST(checksum_crcs_continue_across_pieces)
+{
+    char data[1000];
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (char)(i * 7);
+    CHECK(floe_s3_crc32c(floe_s3_crc32c(0, data, 333), data + 333, 667) == floe_s3_crc32c(0, data, 1000),
+          "CRC32C over two pieces equals CRC32C over the whole (hardware path, odd lengths)");
+    CHECK(floe_s3_crc64nvme(floe_s3_crc64nvme(0, data, 5), data + 5, 995) == floe_s3_crc64nvme(0, data, 1000),
+          "CRC64/NVME continues across pieces");
+}
+
+TEST(checksum_values_are_big_endian_base64)
+{
+    floe_s3_checksum_t c;
+    unsigned char raw[FLOE_S3_CHECKSUM_MAX_BYTES];
+    char b64[FLOE_S3_CHECKSUM_MAX_B64];
+
+    floe_s3_checksum_init(&c, FLOE_S3_CK_CRC32);
+    floe_s3_checksum_update(&c, "123", 3);
+    floe_s3_checksum_update(&c, "456789", 6);
+    floe_s3_base64_encode(raw, floe_s3_checksum_final(&c, raw), b64);
+    floe_s3_checksum_dispose(&c);
+    CHECK(strcmp(b64, "y/Q5Jg==") == 0, "x-amz-checksum-crc32 is base64 of the big-endian CRC (0xCBF43926)");
+    floe_s3_checksum_init(&c, FLOE_S3_CK_SHA256);
+    floe_s3_checksum_update(&c, "", 0);
+    floe_s3_base64_encode(raw, floe_s3_checksum_final(&c, raw), b64);
+    floe_s3_checksum_dispose(&c);
+    CHECK(strcmp(b64, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=") == 0, "SHA256 of nothing, in base64");
+}
+
+TEST(checksum_names_map_to_headers)
+{
+    CHECK(floe_s3_checksum_from_name("crc32c") == FLOE_S3_CK_CRC32C, "names are case-insensitive");
+    CHECK(floe_s3_checksum_from_name("MD5") == FLOE_S3_CK_NONE, "MD5 is not an additional checksum");
+    CHECK(strcmp(floe_s3_checksum_header(FLOE_S3_CK_CRC64NVME), "x-amz-checksum-crc64nvme") == 0,
+          "each algorithm has its x-amz-checksum-* header");
+    CHECK(floe_s3_checksum_size(FLOE_S3_CK_SHA1) == 20, "SHA1 digests are 20 bytes");
+}
+
+TEST(base64_round_trips_and_refuses_garbage)
+{
+    unsigned char out[16];
+    char text[32];
+
+    floe_s3_base64_encode((const unsigned char *)"ab", 2, text);
+    CHECK(strcmp(text, "YWI=") == 0, "two bytes encode with one pad");
+    CHECK(floe_s3_base64_decode("YWI=", 4, out, sizeof(out)) == 2 && memcmp(out, "ab", 2) == 0, "and decode back");
+    CHECK(floe_s3_base64_decode("YWJj", 4, out, sizeof(out)) == 3, "no padding for three bytes");
+    CHECK(floe_s3_base64_decode("YWI", 3, out, sizeof(out)) == -1, "unpadded input is refused");
+    CHECK(floe_s3_base64_decode("Y=I=", 4, out, sizeof(out)) == -1, "padding in the middle is refused");
+    CHECK(floe_s3_base64_decode("YW!=", 4, out, sizeof(out)) == -1, "characters outside the alphabet are refused");
+    CHECK(floe_s3_base64_decode("YWJjZGVm", 8, out, 3) == -1, "output larger than the buffer is refused");
+}
