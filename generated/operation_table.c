@@ -153,6 +153,41 @@ static int handle_PutTableBucketStorageClass(floe_call_t *call, const void *in, 
     return floe_handle_PutTableBucketStorageClass(call, in, out);
 }
 
+static int handle_CreateTable(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_CreateTable(call, in, out);
+}
+
+static int handle_DeleteTable(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTable(call, in, out);
+}
+
+static int handle_GetTable(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTable(call, in, out);
+}
+
+static int handle_GetTableMetadataLocation(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableMetadataLocation(call, in, out);
+}
+
+static int handle_ListTables(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_ListTables(call, in, out);
+}
+
+static int handle_RenameTable(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_RenameTable(call, in, out);
+}
+
+static int handle_UpdateTableMetadataLocation(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_UpdateTableMetadataLocation(call, in, out);
+}
+
 const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* NamespaceResource */
     [FLOE_OP_CreateNamespace] = {
@@ -224,7 +259,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* S3TableBuckets */
     [FLOE_OP_ListTagsForResource] = {
         .name = "ListTagsForResource",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -240,7 +275,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_TagResource] = {
         .name = "TagResource",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -256,7 +291,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_UntagResource] = {
         .name = "UntagResource",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -736,7 +771,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableResource */
     [FLOE_OP_CreateTable] = {
         .name = "CreateTable",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -747,12 +782,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_CreateTableRequest),
         .response_size = sizeof(floe_CreateTableResponse),
         .validate = floe_validate_CreateTableRequest,
-        .handle = NULL,
+        .handle = handle_CreateTable,
         .serialize = floe_serialize_CreateTableResponse,
     },
     [FLOE_OP_DeleteTable] = {
         .name = "DeleteTable",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -763,12 +798,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTable,
         .serialize = NULL,
     },
     [FLOE_OP_GetTable] = {
         .name = "GetTable",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -780,7 +815,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableRequest),
         .response_size = sizeof(floe_GetTableResponse),
         .validate = floe_validate_GetTableRequest,
-        .handle = NULL,
+        .handle = handle_GetTable,
         .serialize = floe_serialize_GetTableResponse,
     },
     [FLOE_OP_GetTableMaintenanceConfiguration] = {
@@ -817,7 +852,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableMetadataLocation] = {
         .name = "GetTableMetadataLocation",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -828,7 +863,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableMetadataLocationRequest),
         .response_size = sizeof(floe_GetTableMetadataLocationResponse),
         .validate = floe_validate_GetTableMetadataLocationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableMetadataLocation,
         .serialize = floe_serialize_GetTableMetadataLocationResponse,
     },
     [FLOE_OP_GetTableRecordExpirationConfiguration] = {
@@ -881,7 +916,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_ListTables] = {
         .name = "ListTables",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -892,7 +927,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_ListTablesRequest),
         .response_size = sizeof(floe_ListTablesResponse),
         .validate = floe_validate_ListTablesRequest,
-        .handle = NULL,
+        .handle = handle_ListTables,
         .serialize = floe_serialize_ListTablesResponse,
     },
     [FLOE_OP_PutTableMaintenanceConfiguration] = {
@@ -929,7 +964,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_RenameTable] = {
         .name = "RenameTable",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -940,12 +975,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_RenameTableRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_RenameTableRequest,
-        .handle = NULL,
+        .handle = handle_RenameTable,
         .serialize = NULL,
     },
     [FLOE_OP_UpdateTableMetadataLocation] = {
         .name = "UpdateTableMetadataLocation",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -956,7 +991,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_UpdateTableMetadataLocationRequest),
         .response_size = sizeof(floe_UpdateTableMetadataLocationResponse),
         .validate = floe_validate_UpdateTableMetadataLocationRequest,
-        .handle = NULL,
+        .handle = handle_UpdateTableMetadataLocation,
         .serialize = floe_serialize_UpdateTableMetadataLocationResponse,
     },
 };

@@ -73,18 +73,95 @@ int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, co
     return FLOE_OK;
 }
 
-/* Tables are not stored yet (#3): a table ARN whose bucket exists still names nothing. When
- * tables land, this resolves (bucket, table id) to the table's row and returns kind TABLE. */
-static int lookup_table_resource(floe_call_t *call, const char *bucket_name, const char *table_id,
-                                 floe_resource_t *out)
-{
-    floe_bucket_row_t bucket;
-    (void)table_id;
-    (void)out;
+#define TABLE_COLUMNS                                                                                          \
+    "t.id, t.table_id, t.name, t.type, t.format, t.version_token, t.metadata_location, t.warehouse_bucket,"   \
+    " t.created_at, t.created_by, t.modified_at, t.modified_by, n.id, n.name, n.namespace_id, n.created_by,"  \
+    " n.created_at"
 
-    if (floe_lookup_bucket(call, floe_arn_table_bucket(call, bucket_name), &bucket))
+static const char sql_table_by_name[] =
+    "SELECT " TABLE_COLUMNS " FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
+    " WHERE t.namespace_id = ?1 AND t.name = ?2";
+
+static const char sql_table_by_id[] =
+    "SELECT " TABLE_COLUMNS " FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
+    " WHERE t.table_bucket_id = ?1 AND t.table_id = ?2";
+
+static void read_table_row(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *t)
+{
+    t->id = sqlite3_column_int64(stmt, 0);
+    t->table_id = floe_column_text(call, stmt, 1);
+    t->name = floe_column_text(call, stmt, 2);
+    t->type = floe_column_text(call, stmt, 3);
+    t->format = floe_column_text(call, stmt, 4);
+    t->version_token = floe_column_text(call, stmt, 5);
+    t->metadata_location = floe_column_text(call, stmt, 6);
+    t->warehouse_bucket = floe_column_text(call, stmt, 7);
+    t->created_at = sqlite3_column_int64(stmt, 8);
+    t->created_by = floe_column_text(call, stmt, 9);
+    t->modified_at = sqlite3_column_int64(stmt, 10);
+    t->modified_by = floe_column_text(call, stmt, 11);
+    t->ns.id = sqlite3_column_int64(stmt, 12);
+    t->ns.name = floe_column_text(call, stmt, 13);
+    t->ns.namespace_id = floe_column_text(call, stmt, 14);
+    t->ns.created_by = floe_column_text(call, stmt, 15);
+    t->ns.created_at = sqlite3_column_int64(stmt, 16);
+    t->arn = floe_arn_table(call, t->bucket.name, t->table_id);
+}
+
+/* Steps a table query bound by the caller: fills *out, or fails NotFound. */
+static int step_table(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *out)
+{
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    if (rc != SQLITE_ROW)
+        return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
+    read_table_row(call, stmt, out);
+    sqlite3_reset(stmt);
+    return FLOE_OK;
+}
+
+int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
+                      floe_table_row_t *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    sqlite3_stmt *stmt;
+
+    if (floe_lookup_bucket(call, bucket_arn, &out->bucket) || floe_lookup_namespace(call, &out->bucket, ns, &out->ns))
         return FLOE_EFAIL;
-    return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    if ((stmt = floe_state_stmt(st, sql_table_by_name)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, out->ns.id);
+    sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+    return step_table(call, stmt, out);
+}
+
+int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_table_row_t *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    char *bucket_name, *table_id;
+    sqlite3_stmt *stmt;
+
+    if (floe_arn_parse_table(call, table_arn, &bucket_name, &table_id) != 0)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    if (floe_lookup_bucket(call, floe_arn_table_bucket(call, bucket_name), &out->bucket))
+        return FLOE_EFAIL;
+    if ((stmt = floe_state_stmt(st, sql_table_by_id)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, out->bucket.id);
+    sqlite3_bind_text(stmt, 2, table_id, -1, SQLITE_STATIC);
+    return step_table(call, stmt, out);
+}
+
+/* A table ARN names a table of a bucket of this account and region. */
+static int lookup_table_resource(floe_call_t *call, const char *arn, floe_resource_t *out)
+{
+    floe_table_row_t table;
+    if (floe_lookup_table_by_arn(call, arn, &table))
+        return FLOE_EFAIL;
+    out->kind = FLOE_RESOURCE_TABLE;
+    out->id = table.id;
+    return FLOE_OK;
 }
 
 int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *out)
@@ -93,7 +170,7 @@ int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *ou
     char *bucket_name, *table_id;
 
     if (floe_arn_parse_table(call, arn, &bucket_name, &table_id) == 0)
-        return lookup_table_resource(call, bucket_name, table_id, out);
+        return lookup_table_resource(call, arn, out);
     if (floe_lookup_bucket(call, arn, &bucket))
         return FLOE_EFAIL;
     out->kind = FLOE_RESOURCE_TABLE_BUCKET;

@@ -29,6 +29,23 @@ typedef struct floe_namespace_row {
     floe_timestamp_t created_at;
 } floe_namespace_row_t;
 
+/** A table with what a handler needs of its bucket and namespace. */
+typedef struct floe_table_row {
+    int64_t id;
+    char *table_id; /* the UUID in its ARN */
+    char *name;
+    char *arn;
+    char *type;   /* TableType wire value */
+    char *format; /* OpenTableFormat wire value */
+    char *version_token;
+    char *metadata_location; /* NULL until metadata is written */
+    char *warehouse_bucket;
+    floe_timestamp_t created_at, modified_at;
+    char *created_by, *modified_by;
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+} floe_table_row_t;
+
 /** The kinds of resource a ResourceArn (TagResource and friends) can name. */
 typedef enum floe_resource_kind {
     FLOE_RESOURCE_TABLE_BUCKET = 1, /* arn:...:bucket/{name}; id is table_bucket.id */
@@ -46,6 +63,14 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
 /** The namespace `name` in `bucket`; NotFoundException if none. */
 int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
                           floe_namespace_row_t *out /* OUT */);
+
+/** The table `name` in namespace `ns` of the bucket `bucket_arn`; NotFoundException if the bucket,
+ * the namespace or the table does not exist. */
+int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
+                      floe_table_row_t *out /* OUT */);
+
+/** The table a table ARN names; NotFoundException if it names nothing here. */
+int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_table_row_t *out /* OUT */);
 
 /**
  * The table bucket or table a ResourceArn names; NotFoundException if it names nothing here (an

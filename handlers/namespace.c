@@ -130,10 +130,13 @@ int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesReque
     size_t n = 0;
     int rc;
 
-    if (in->continuationToken != NULL && (after = floe_page_token_decode(call, in->continuationToken)) == NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
+    const char *listing;
+
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
+    listing = floe_call_printf(call, "ListNamespaces|%s|%s", bucket.bucket_id, in->prefix ? in->prefix : "");
+    if (in->continuationToken != NULL && (after = floe_page_token_decode(call, listing, in->continuationToken)) == NULL)
+        return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
     if ((stmt = floe_state_stmt(st, sql_list_namespaces)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
     sqlite3_bind_int64(stmt, 1, bucket.id);
@@ -144,7 +147,8 @@ int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesReque
     out->namespaces = floe_NamespaceSummaryList_new(call, (size_t)page_size);
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         if (n == (size_t)page_size) {
-            out->continuationToken = floe_page_token_encode(call, out->namespaces->items[n - 1].namespace->items[0]);
+            out->continuationToken =
+                floe_page_token_encode(call, listing, out->namespaces->items[n - 1].namespace->items[0]);
             break;
         }
         read_namespace_summary(call, stmt, &bucket, &out->namespaces->items[n++]);

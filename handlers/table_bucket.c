@@ -217,6 +217,17 @@ static void read_bucket_summary(floe_call_t *call, sqlite3_stmt *stmt, floe_Tabl
 #endif
 }
 
+/* The type filter, as a number for the listing's fingerprint (0: none). */
+static int list_type(const floe_ListTableBucketsRequest *in)
+{
+#ifdef FLOE_HAS_MEMBER_ListTableBucketsRequest_type
+    return (int)in->type;
+#else
+    (void)in;
+    return 0;
+#endif
+}
+
 int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsRequest *in,
                                  floe_ListTableBucketsResponse *out)
 {
@@ -227,7 +238,9 @@ int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsR
     size_t n = 0;
     int rc;
 
-    if (in->continuationToken != NULL && (after = floe_page_token_decode(call, in->continuationToken)) == NULL)
+    const char *listing = floe_call_printf(call, "ListTableBuckets|%s|%d", in->prefix ? in->prefix : "", list_type(in));
+
+    if (in->continuationToken != NULL && (after = floe_page_token_decode(call, listing, in->continuationToken)) == NULL)
         return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
     if ((stmt = floe_state_stmt(st, sql_list_buckets)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
@@ -242,7 +255,7 @@ int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsR
     out->tableBuckets = floe_TableBucketSummaryList_new(call, (size_t)page_size);
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         if (n == (size_t)page_size) {
-            out->continuationToken = floe_page_token_encode(call, out->tableBuckets->items[n - 1].name);
+            out->continuationToken = floe_page_token_encode(call, listing, out->tableBuckets->items[n - 1].name);
             break;
         }
         read_bucket_summary(call, stmt, &out->tableBuckets->items[n++]);

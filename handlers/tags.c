@@ -47,12 +47,32 @@ static const tag_sql_t bucket_tag_sql = {
     sql_bucket_tag_list,
 };
 
-/* The tag statements for a resource's kind; tables get theirs with #3. */
+static const char sql_table_tag_upsert[] =
+    "INSERT INTO s3table_tag (table_id, tag_key, tag_value) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT (table_id, tag_key) DO UPDATE SET tag_value = excluded.tag_value";
+
+static const char sql_table_tag_remove[] = "DELETE FROM s3table_tag WHERE table_id = ?1 AND tag_key = ?2";
+
+static const char sql_table_tag_count[] = "SELECT COUNT(*) FROM s3table_tag WHERE table_id = ?1";
+
+static const char sql_table_tag_list[] =
+    "SELECT tag_key, tag_value FROM s3table_tag WHERE table_id = ?1 ORDER BY tag_key";
+
+static const tag_sql_t table_tag_sql = {
+    sql_table_tag_upsert,
+    sql_table_tag_remove,
+    sql_table_tag_count,
+    sql_table_tag_list,
+};
+
+/* The tag statements for a resource's kind. */
 static const tag_sql_t *tag_sql_for(const floe_resource_t *resource)
 {
     switch (resource->kind) {
     case FLOE_RESOURCE_TABLE_BUCKET:
         return &bucket_tag_sql;
+    case FLOE_RESOURCE_TABLE:
+        return &table_tag_sql;
     default:
         return NULL;
     }

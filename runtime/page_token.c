@@ -1,7 +1,11 @@
 /*
- * The continuation tokens of page_token.h: base64url (no padding) of a version tag and the key.
- * The tag lets a later release change the format and still refuse old tokens cleanly.
+ * The continuation tokens of page_token.h: base64url (no padding) of
+ * "floe1:<listing fingerprint>:<key>". The version tag lets a later release change the format and
+ * still refuse old tokens cleanly; the fingerprint (FNV-1a of the listing's description) ties a
+ * token to its listing without making it long.
  */
+#include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "codec.h"
@@ -11,9 +15,22 @@
 
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-char *floe_page_token_encode(floe_call_t *call, const char *last_key)
+static uint64_t fingerprint(const char *listing)
 {
-    char *plain = floe_call_printf(call, TOKEN_TAG "%s", last_key);
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (const unsigned char *p = (const unsigned char *)listing; *p; p++)
+        h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
+}
+
+static char *tagged_prefix(floe_call_t *call, const char *listing)
+{
+    return floe_call_printf(call, TOKEN_TAG "%016" PRIx64 ":", fingerprint(listing));
+}
+
+char *floe_page_token_encode(floe_call_t *call, const char *listing, const char *last_key)
+{
+    char *plain = floe_call_printf(call, "%s%s", tagged_prefix(call, listing), last_key);
     size_t n = strlen(plain), o = 0;
     char *out = floe_call_alloc(call, (n + 2) / 3 * 4 + 1);
 
@@ -34,8 +51,9 @@ char *floe_page_token_encode(floe_call_t *call, const char *last_key)
     return out;
 }
 
-char *floe_page_token_decode(floe_call_t *call, const char *token)
+char *floe_page_token_decode(floe_call_t *call, const char *listing, const char *token)
 {
+    const char *prefix = tagged_prefix(call, listing);
     size_t n = strlen(token), o = 0;
     char *out = floe_call_alloc(call, n + 1);
     unsigned acc = 0;
@@ -53,8 +71,7 @@ char *floe_page_token_decode(floe_call_t *call, const char *token)
         }
     }
     out[o] = '\0';
-    if (o != strlen(out) || strncmp(out, TOKEN_TAG, sizeof(TOKEN_TAG) - 1) != 0 ||
-        !floe_codec_utf8_valid(out, o))
+    if (o != strlen(out) || strncmp(out, prefix, strlen(prefix)) != 0 || !floe_codec_utf8_valid(out, o))
         return NULL;
-    return out + sizeof(TOKEN_TAG) - 1;
+    return out + strlen(prefix);
 }

@@ -8,7 +8,7 @@
  *  1. Names are unique where AWS says so: table bucket names per account (here: per data dir),
  *     namespace names per bucket.
  *  2. A namespace cannot outlive its bucket, nor a table its namespace (foreign keys without
- *     cascade: handlers refuse the delete with ConflictException first).
+ *     cascade: the delete fails the constraint and handlers answer ConflictException).
  *  3. A resource's configuration and tags go with it: each configuration table references its
  *     owner ON DELETE CASCADE, so deleting a table bucket removes its encryption, storage class,
  *     policy, metrics, maintenance, replication and tags in the same statement. Absence of a row
@@ -18,6 +18,8 @@
  *     table's configuration follows the same pattern (table_policy, table_tag, ...).
  *  5. An S3 object, upload or part cannot outlive its bucket or upload (foreign keys without
  *     cascade: the store deletes children first; see the design notes in store.c).
+ *  6. A table's warehouse bucket is either referenced by its s3table row or queued in
+ *     warehouse_deletion (janitor.c), never silently dropped.
  */
 #include <stdio.h>
 
@@ -127,6 +129,35 @@ static const char *const migrations[] = {
     "  last_modified INTEGER NOT NULL,"
     "  PRIMARY KEY (upload_id, part_number)"
     ") WITHOUT ROWID;",
+    /* 4: tables and the queue of warehouse buckets to remove */
+    "CREATE TABLE s3table ("
+    "  id INTEGER PRIMARY KEY,"
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id),"
+    "  namespace_id INTEGER NOT NULL REFERENCES namespace(id)," /* no cascade: a namespace with tables stays */
+    "  name TEXT NOT NULL,"
+    "  table_id TEXT NOT NULL UNIQUE,"         /* the UUID in the table ARN; survives a rename */
+    "  type TEXT NOT NULL DEFAULT 'customer',"
+    "  format TEXT NOT NULL,"                  /* OpenTableFormat wire value */
+    "  version_token TEXT NOT NULL,"           /* changes on every metadata commit */
+    "  metadata_location TEXT,"                /* NULL until metadata is written */
+    "  warehouse_bucket TEXT NOT NULL UNIQUE," /* the S3 bucket behind the table */
+    "  created_at INTEGER NOT NULL,"
+    "  created_by TEXT NOT NULL,"
+    "  modified_at INTEGER NOT NULL,"
+    "  modified_by TEXT NOT NULL,"
+    "  UNIQUE (namespace_id, name)"
+    ");"
+    "CREATE INDEX s3table_by_bucket ON s3table (table_bucket_id);"
+    "CREATE TABLE s3table_tag ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  tag_key TEXT NOT NULL,"
+    "  tag_value TEXT NOT NULL,"
+    "  PRIMARY KEY (table_id, tag_key)"
+    ");"
+    "CREATE TABLE warehouse_deletion ("       /* janitor.c removes each bucket, then its row */
+    "  bucket TEXT PRIMARY KEY,"
+    "  queued_at INTEGER NOT NULL"
+    ");",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -33,6 +33,7 @@
 #include "codec.h"
 #include "floe_codec.h"
 #include "front.h"
+#include "janitor.h"
 #include "log.h"
 #include "router.h"
 #include "s3.h"
@@ -173,6 +174,8 @@ static void *run_worker(void *arg)
         stopping = 1;
         goto Exit;
     }
+    if (t->index == 0)
+        floe_janitor_start(w);
     accept_ctx.ctx = &w->super;
     accept_ctx.hosts = server->globalconf.hosts;
     sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
@@ -184,6 +187,7 @@ static void *run_worker(void *arg)
     }
     h2o_socket_read_stop(sock);
     h2o_socket_close(sock);
+    floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */
         floe_log("thread %d: connections still open at shutdown", t->index);

@@ -1,0 +1,28 @@
+/*
+ * The janitor: removes the warehouse buckets of deleted tables in the background, so DeleteTable
+ * answers at once however many objects the table had. The queue is the SQLite table
+ * warehouse_deletion, so a restart resumes where the last run stopped.
+ */
+#ifndef FLOE_JANITOR_H
+#define FLOE_JANITOR_H
+
+#include <stdint.h>
+
+#include "state.h"
+#include "worker.h"
+
+/**
+ * Queues warehouse bucket `bucket` for removal. Call it inside the transaction that deletes the
+ * table (or gives up on a new one), so the queue entry commits exactly when that does. 0 or -1.
+ */
+int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
+
+/** Starts the janitor on `w`'s event loop (one worker runs it). */
+void floe_janitor_start(floe_worker_t *w);
+/** Stops it; call before disposing the worker's context. */
+void floe_janitor_stop(floe_worker_t *w);
+
+/** Removes up to `max` queued buckets now; returns how many were removed, or -1 on an error. */
+int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max);
+
+#endif
