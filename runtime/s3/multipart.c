@@ -60,8 +60,11 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     up.content_type = meta.content_type;
     up.headers = meta.headers;
     up.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
-    if (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms) != FLOE_STORE_OK)
-        return floe_s3_fail_internal(r, "cannot start the upload");
+    switch (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL); /* deleted meanwhile */
+    default: return floe_s3_fail_internal(r, "cannot start the upload");
+    }
     if (alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, "x-amz-checksum-algorithm", floe_s3_checksum_name(alg));
     floe_s3_xml_begin(&x, "InitiateMultipartUploadResult");
