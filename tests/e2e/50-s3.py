@@ -812,6 +812,11 @@ class ChunkedFramingTests(S3TestCase):
         self.assertIn(b"<Code>BadDigest</Code>", body, "as BadDigest")
         status, _, body = self.raw("PUT", "/trailer/cut", body=b"ff\r\nshort", headers=headers)
         self.assertEqual(status, 400, "a body cut short inside a chunk is refused")
+        status, _, body = self.raw("PUT", "/trailer/missing", body=b"%x\r\n%s\r\n0\r\n\r\n" % (len(data), data),
+                                   headers=headers)
+        self.assertEqual(status, 400, "a body without the trailer x-amz-trailer declared is refused")
+        self.assertIn(b"<Code>InvalidRequest</Code>", body, "as InvalidRequest")
+        self.assertClientError("404", self.s3.head_object, Bucket="trailer", Key="missing")
         self.assertClientError("404", self.s3.head_object, Bucket="trailer", Key="cut")
 
 
