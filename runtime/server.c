@@ -14,6 +14,9 @@
  *     listener, shuts down every open client socket (keep-alive connections would otherwise wait
  *     out the request timeout), lets h2o close them, then disposes its context and state; the
  *     main thread joins the others.
+ *  5. Before any thread starts, floe_store_recover() removes what a crash left in the object store
+ *     (store.h). After every loop turn each connection's file-backed input buffer has its received
+ *     pages released (s3/spill.h), so a large upload does not stay resident while it arrives.
  */
 #include <arpa/inet.h>
 #include <errno.h>

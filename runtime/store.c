@@ -108,7 +108,12 @@ char *floe_store_column_dup(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, int col)
 void floe_store_column_id(sqlite3_stmt *stmt, int col, char out[FLOE_STORE_ID_LEN + 1])
 {
     const unsigned char *text = sqlite3_column_text(stmt, col);
-    snprintf(out, FLOE_STORE_ID_LEN + 1, "%s", text != NULL ? (const char *)text : "");
+    size_t n = text != NULL ? (size_t)sqlite3_column_bytes(stmt, col) : 0;
+
+    if (n > FLOE_STORE_ID_LEN)
+        n = FLOE_STORE_ID_LEN;
+    memcpy(out, text != NULL ? (const char *)text : "", n);
+    out[n] = '\0';
 }
 
 void floe_store_bind_text(sqlite3_stmt *stmt, int i, const char *s)

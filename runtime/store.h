@@ -103,6 +103,7 @@ typedef struct floe_store_blob {
     char id[FLOE_STORE_ID_LEN + 1];
     int fd;
     uint64_t size;
+    uint64_t flushed; /* bytes already handed to writeback (blob.c) */
     bool is_published;
 } floe_store_blob_t;
 
@@ -143,6 +144,14 @@ typedef struct floe_store_precondition {
     bool must_not_exist;   /* If-None-Match: * */
     const char *etag;      /* If-Match: the current ETag (no quotes), or NULL */
 } floe_store_precondition_t;
+
+/**
+ * Looks a bucket and one of its objects up in one read (GetObject's hot path): FLOE_STORE_NOT_FOUND
+ * when the bucket does not exist; otherwise FLOE_STORE_OK with *bucket filled and *obj filled, or
+ * obj->key NULL when the bucket has no such key. Strings in `pool`.
+ */
+floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
+                                       floe_store_bucket_t *bucket /* OUT */, floe_store_object_t *obj /* OUT */);
 
 /** FLOE_STORE_OK and the object row (strings in `pool`), or FLOE_STORE_NOT_FOUND. */
 floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,

@@ -32,6 +32,7 @@ typedef struct body_job {
     bool is_spilled;
     floe_s3_checksum_alg_t alg;
     const char *expected_checksum; /* header value; NULL: from the trailer, or none */
+    bool has_declared_trailer;     /* x-amz-trailer named the checksum: the body must carry it */
     bool has_md5;
     unsigned char expected_md5[MD5_LEN];
     bool has_sha256;
@@ -184,6 +185,7 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
     }
     if (floe_s3_body_requested_checksum(r, &j->alg) != 0)
         return -1;
+    j->has_declared_trailer = j->is_chunked && floe_s3_header(r, "x-amz-trailer") != NULL;
     if (j->alg == FLOE_S3_CK_NONE)
         j->alg = default_alg;
     if (j->alg != FLOE_S3_CK_NONE && (j->expected_checksum = floe_s3_header(r, floe_s3_checksum_header(j->alg))) &&
@@ -289,7 +291,10 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     if (j->alg == FLOE_S3_CK_NONE)
         return 0;
     floe_s3_base64_encode(d->checksum_raw, floe_s3_checksum_final(&j->checksum, d->checksum_raw), d->checksum);
-    if ((announced = announced_checksum(j)) == NULL)
+    if ((announced = announced_checksum(j)) == NULL && j->has_declared_trailer)
+        return invalid_request(j->r, floe_s3_printf(j->r, "The body ended without the %s trailer that x-amz-trailer "
+                                                          "declared.", floe_s3_checksum_header(j->alg)));
+    if (announced == NULL)
         return 0; /* only an algorithm was named: S3 computes and keeps the value */
     if (strcmp(announced, d->checksum) != 0)
         return floe_s3_fail(j->r, FLOE_S3_BadDigest,

@@ -147,13 +147,11 @@ static int choose_metadata(floe_s3_req_t *r, const copy_source_t *s, const floe_
 static int open_source(floe_s3_req_t *r, const copy_source_t *s, floe_store_object_t *src)
 {
     char *dst_bucket = r->bucket, *dst_key = r->key;
-    floe_store_bucket_t sb;
-    int fd = -1;
+    int fd;
 
     r->bucket = s->bucket;
     r->key = s->key;
-    if (floe_s3_bucket_lookup(r, &sb) == 0)
-        fd = floe_s3_object_open(r, sb.id, s->key, src);
+    fd = floe_s3_object_open(r, s->bucket, s->key, src);
     r->bucket = dst_bucket;
     r->key = dst_key;
     return fd;
@@ -173,7 +171,7 @@ static void reply_copied(floe_s3_req_t *r, const floe_store_object_t *dst)
 
 int floe_s3_copy_object(floe_s3_req_t *r)
 {
-    copy_source_t s;
+    copy_source_t s = {0};
     floe_store_bucket_t db;
     floe_store_object_t src, dst = {0};
     floe_store_blob_t blob;

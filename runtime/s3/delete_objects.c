@@ -96,7 +96,7 @@ static void write_result(floe_s3_req_t *r, const delete_item_t *items, long n, b
 int floe_s3_delete_objects(floe_s3_req_t *r)
 {
     floe_store_bucket_t b;
-    delete_item_t *items;
+    delete_item_t *items = NULL;
     const char **keys;
     size_t n_keys;
     bool is_quiet = false;

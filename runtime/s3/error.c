@@ -1,6 +1,7 @@
 /*
  * The S3 error replies of error.h: the table, and one writer for S3's <Error> document.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -70,6 +71,9 @@ int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message)
 
 int floe_s3_fail_internal(floe_s3_req_t *r, const char *what)
 {
-    floe_log("%s %s: %s (%s)", r->op, r->bucket ? r->bucket : "-", what, floe_state_errmsg(r->st));
+    int err = errno; /* the system error, if `what` came from one; SQLite keeps its own */
+
+    floe_log("%s %s: %s (sqlite: %s; system: %s)", r->op, r->bucket ? r->bucket : "-", what,
+             floe_state_errmsg(r->st), strerror(err));
     return floe_s3_fail(r, FLOE_S3_InternalError, NULL);
 }

@@ -116,7 +116,7 @@ static void add_object_headers(floe_s3_req_t *r, const floe_store_object_t *obj,
 
     floe_s3_http_date(obj->last_modified_ms, date, sizeof(date));
     floe_s3_add_header(r, "Content-Type", type != NULL ? type : obj->content_type ? obj->content_type : "");
-    floe_s3_add_header(r, "ETag", floe_s3_printf(r, "\"%s\"", obj->etag));
+    floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, obj->etag));
     floe_s3_add_header(r, "Last-Modified", date);
     floe_s3_add_header(r, "Accept-Ranges", "bytes");
     floe_s3_meta_add_headers(r, obj->headers);
@@ -164,7 +164,7 @@ static int check_conditions(floe_s3_req_t *r, const floe_store_object_t *obj)
     case FLOE_S3_COND_PASS: return 0;
     case FLOE_S3_COND_NOT_MODIFIED:
         floe_s3_http_date(obj->last_modified_ms, date, sizeof(date));
-        floe_s3_add_header(r, "ETag", floe_s3_printf(r, "\"%s\"", obj->etag));
+        floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, obj->etag));
         floe_s3_add_header(r, "Last-Modified", date);
         return floe_s3_fail(r, FLOE_S3_NotModified, NULL);
     default: return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
@@ -198,22 +198,15 @@ static int choose_range(floe_s3_req_t *r, const floe_store_object_t *obj, int *s
 /* GetObject and HeadObject: the same checks and headers; only GET opens the file and sends it. */
 static int serve(floe_s3_req_t *r, bool with_body)
 {
-    floe_store_bucket_t b;
     floe_store_object_t obj;
     uint64_t first, len;
     int status, fd = -1;
 
-    if (floe_s3_bucket_lookup(r, &b) != 0 || check_subresources(r) != 0)
+    if (check_subresources(r) != 0)
         return -1;
-    if (with_body) {
-        if ((fd = floe_s3_object_open(r, b.id, r->key, &obj)) < 0)
-            return -1;
-    } else {
-        floe_store_rc_t rc = floe_store_object_get(r->st, &r->req->pool, b.id, r->key, &obj);
-        if (rc != FLOE_STORE_OK)
-            return rc == FLOE_STORE_NOT_FOUND ? floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL)
-                                              : floe_s3_fail_internal(r, "cannot look the object up");
-    }
+    if (with_body ? (fd = floe_s3_object_open(r, r->bucket, r->key, &obj)) < 0
+                  : floe_s3_object_lookup(r, r->bucket, r->key, &obj) != 0)
+        return -1;
     if (check_conditions(r, &obj) != 0 || choose_range(r, &obj, &status, &first, &len) != 0) {
         if (fd >= 0)
             close(fd);

@@ -60,8 +60,11 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     up.content_type = meta.content_type;
     up.headers = meta.headers;
     up.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
-    if (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms) != FLOE_STORE_OK)
-        return floe_s3_fail_internal(r, "cannot start the upload");
+    switch (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL); /* deleted meanwhile */
+    default: return floe_s3_fail_internal(r, "cannot start the upload");
+    }
     if (alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, "x-amz-checksum-algorithm", floe_s3_checksum_name(alg));
     floe_s3_xml_begin(&x, "InitiateMultipartUploadResult");
@@ -108,7 +111,7 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot record the part");
     }
-    floe_s3_add_header(r, "ETag", floe_s3_printf(r, "\"%s\"", d.md5_hex));
+    floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, d.md5_hex));
     if (d.checksum_alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, floe_s3_checksum_header(d.checksum_alg), d.checksum);
     floe_s3_reply(r, 200, NULL, 0);
@@ -304,7 +307,7 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
     floe_store_upload_t up;
     floe_store_blob_t blob;
     floe_store_object_t obj = {0};
-    complete_part_t *parts;
+    complete_part_t *parts = NULL;
     floe_s3_checksum_alg_t alg;
     long n;
 

@@ -14,15 +14,23 @@
 
 #define OPEN_RETRIES 3 /* see floe_s3_object_open */
 
-int floe_s3_object_open(floe_s3_req_t *r, int64_t bucket_id, const char *key, floe_store_object_t *obj)
+int floe_s3_object_lookup(floe_s3_req_t *r, const char *bucket, const char *key, floe_store_object_t *obj)
+{
+    floe_store_bucket_t b;
+
+    switch (floe_store_object_find(r->st, &r->req->pool, bucket, key, &b, obj)) {
+    case FLOE_STORE_OK: return obj->key != NULL ? 0 : floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL);
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    default: return floe_s3_fail_internal(r, "cannot look the object up");
+    }
+}
+
+int floe_s3_object_open(floe_s3_req_t *r, const char *bucket, const char *key, floe_store_object_t *obj)
 {
     for (int attempt = 0; attempt < OPEN_RETRIES; attempt++) {
         int fd;
-        switch (floe_store_object_get(r->st, &r->req->pool, bucket_id, key, obj)) {
-        case FLOE_STORE_OK: break;
-        case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL);
-        default: return floe_s3_fail_internal(r, "cannot look the object up");
-        }
+        if (floe_s3_object_lookup(r, bucket, key, obj) != 0)
+            return -1;
         if ((fd = floe_store_file_open(r->data_dir, obj->file_id)) >= 0)
             return fd;
         if (errno != ENOENT)
@@ -48,7 +56,7 @@ static void write_precondition(floe_s3_req_t *r, floe_store_precondition_t *pre)
 /* ETag and checksum headers of a successful write. */
 static void add_write_headers(floe_s3_req_t *r, const char *etag, floe_s3_checksum_alg_t alg, const char *checksum)
 {
-    floe_s3_add_header(r, "ETag", floe_s3_printf(r, "\"%s\"", etag));
+    floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, etag));
     if (alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, floe_s3_checksum_header(alg), checksum);
 }

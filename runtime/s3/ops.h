@@ -42,11 +42,15 @@ int floe_s3_method_not_allowed(floe_s3_req_t *r);
 /** Looks r->bucket up; answers NoSuchBucket (or InternalError) and returns -1 when it cannot. */
 int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out /* OUT */);
 
+/** Looks the object `key` of bucket `bucket` up in one read; answers NoSuchBucket, NoSuchKey or
+ * InternalError (naming r's bucket and key) and returns -1 when it cannot. */
+int floe_s3_object_lookup(floe_s3_req_t *r, const char *bucket, const char *key, floe_store_object_t *obj /* OUT */);
+
 /**
- * Opens the object `key` of `bucket_id` for reading, re-reading its row when a concurrent
- * overwrite removed the file in between (store.c, design note 4). Returns the descriptor and
- * fills *obj, or -1 after answering NoSuchKey or InternalError (using r's names for the error).
+ * As floe_s3_object_lookup, then opens the object's file for reading, re-reading the row when a
+ * concurrent overwrite removed the file in between (store.c, design note 4). Returns the
+ * descriptor, or -1 after answering.
  */
-int floe_s3_object_open(floe_s3_req_t *r, int64_t bucket_id, const char *key, floe_store_object_t *obj /* OUT */);
+int floe_s3_object_open(floe_s3_req_t *r, const char *bucket, const char *key, floe_store_object_t *obj /* OUT */);
 
 #endif

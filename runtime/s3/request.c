@@ -8,6 +8,7 @@
  * the bucket in the first path segment.
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -236,6 +237,20 @@ void floe_s3_http_date(int64_t ms, char *buf, size_t size)
 {
     time_t secs = (time_t)(ms / 1000);
     struct tm tm;
+
+    assert(size > H2O_TIMESTR_RFC1123_LEN);
     gmtime_r(&secs, &tm);
-    strftime(buf, size, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+    h2o_time2str_rfc1123(buf, &tm); /* h2o's own formatter: no locale, no printf */
+}
+
+char *floe_s3_quoted_etag(const floe_s3_req_t *r, const char *etag)
+{
+    size_t n = strlen(etag);
+    char *out = h2o_mem_alloc_pool(&r->req->pool, n + 3);
+
+    out[0] = '"';
+    memcpy(out + 1, etag, n);
+    out[n + 1] = '"';
+    out[n + 2] = '\0';
+    return out;
 }

@@ -68,7 +68,9 @@ void floe_s3_reply(floe_s3_req_t *r, int status, const char *xml, size_t xml_len
 /** Sets the status and the request-id headers of a reply whose body the caller streams (GetObject). */
 void floe_s3_begin_reply(floe_s3_req_t *r, int status);
 
-/** Formats ms since the epoch as an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT") into buf (>= 32). */
+/** Formats ms since the epoch as an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT") into buf (>= 30). */
 void floe_s3_http_date(int64_t ms, char *buf, size_t size);
+/** "\"<etag>\"" in the pool: an ETag as the ETag header and XML carry it. */
+char *floe_s3_quoted_etag(const floe_s3_req_t *r, const char *etag);
 
 #endif

@@ -13,6 +13,11 @@
 
 static const char sql_object_get[] =
     "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
+/* One read for bucket and object: the bucket row always, the object's columns NULL when absent. */
+static const char sql_object_find[] =
+    "SELECT o.key, o.file_id, o.size, o.etag, o.content_type, o.headers, o.checksum_algorithm, o.checksum,"
+    " o.last_modified, b.id, b.is_warehouse, b.region, b.created_at"
+    " FROM s3_bucket b LEFT JOIN s3_object o ON o.bucket_id = b.id AND o.key = ?2 WHERE b.name = ?1";
 static const char sql_object_current[] = "SELECT file_id, etag FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
 static const char sql_object_upsert[] =
     "INSERT INTO s3_object (bucket_id, " FLOE_STORE_OBJECT_COLUMNS ")"
@@ -73,6 +78,31 @@ floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, in
     sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
     if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         floe_store_read_object_row(pool, stmt, out);
+        result = FLOE_STORE_OK;
+    } else if (rc == SQLITE_DONE) {
+        result = FLOE_STORE_NOT_FOUND;
+    }
+    sqlite3_reset(stmt);
+    return result;
+}
+
+floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
+                                       floe_store_bucket_t *bucket, floe_store_object_t *obj)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_find);
+    floe_store_rc_t result = FLOE_STORE_ERROR;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    sqlite3_bind_text(stmt, 1, bucket_name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        floe_store_read_object_row(pool, stmt, obj); /* obj->key is NULL when the LEFT JOIN found no object */
+        bucket->id = sqlite3_column_int64(stmt, 9);
+        bucket->is_warehouse = sqlite3_column_int(stmt, 10) != 0;
+        bucket->region = floe_store_column_dup(pool, stmt, 11);
+        bucket->created_ms = sqlite3_column_int64(stmt, 12);
         result = FLOE_STORE_OK;
     } else if (rc == SQLITE_DONE) {
         result = FLOE_STORE_NOT_FOUND;

@@ -80,9 +80,11 @@ floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool,
     sqlite3_bind_int64(stmt, 7, now_ms);
     rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
+    if (rc == SQLITE_CONSTRAINT)
+        return FLOE_STORE_NOT_FOUND; /* the bucket was deleted since the caller looked it up */
     if (rc != SQLITE_DONE) {
         floe_log("store: cannot create an upload: %s", floe_state_errmsg(st));
-        return rc == SQLITE_CONSTRAINT ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR; /* the bucket went away */
+        return FLOE_STORE_ERROR;
     }
     up->id = sqlite3_last_insert_rowid(floe_state_db(st));
     up->upload_id = id;

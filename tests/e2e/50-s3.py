@@ -691,6 +691,91 @@ class DurabilityTests(S3TestCase):
         self.assertEqual(files, rows, "every object file is named by a row and every row has its file")
 
 
+class ConcurrencyTests(S3TestCase):
+    """Two event-loop threads, each with its own SQLite connection, under parallel clients."""
+
+    server_args = ("--threads", "2")
+    N_CLIENTS = 8
+    N_ROUNDS = 20
+
+    def test_parallel_writers_and_readers_agree(self):
+        from concurrent.futures import ThreadPoolExecutor
+        self.bucket("parallel")
+        clients = [self.make_client("s3", s3={"addressing_style": "path"}) for _ in range(self.N_CLIENTS)]
+
+        def work(n):
+            seen = []
+            for i in range(self.N_ROUNDS):
+                body = b"client-%d-round-%d" % (n, i)
+                clients[n].put_object(Bucket="parallel", Key="shared", Body=body)
+                clients[n].put_object(Bucket="parallel", Key="own/%d/%d" % (n, i), Body=body)
+                seen.append(clients[n].get_object(Bucket="parallel", Key="shared")["Body"].read())
+            return seen
+
+        with ThreadPoolExecutor(self.N_CLIENTS) as pool:
+            results = [body for seen in pool.map(work, range(self.N_CLIENTS)) for body in seen]
+        for body in results:
+            self.assertRegex(body, rb"^client-\d+-round-\d+$", "every read of a contended key sees one whole write")
+        keys = [o["Key"] for p in self.s3.get_paginator("list_objects_v2").paginate(Bucket="parallel", Prefix="own/")
+                for o in p.get("Contents", [])]
+        self.assertEqual(len(keys), self.N_CLIENTS * self.N_ROUNDS, "every parallel write is listed once")
+        with sqlite3.connect(os.path.join(self.server.data_dir, "floe.db")) as db:
+            rows = {r[0] for r in db.execute("SELECT file_id FROM s3_object")}
+        files = {name for _, _, names in os.walk(os.path.join(self.server.data_dir, "objects")) for name in names}
+        self.assertEqual(files, rows, "racing overwrites leave exactly one file per object")
+
+
+class BadInputTests(S3TestCase):
+    """Bad requests get a clear 4xx in S3's XML shape, never a crash, a hang or a partial object."""
+
+    CASES = [
+        ("GET", "/bad-input/%ZZ", None, {}, 400, b"InvalidURI"),
+        ("GET", "/bad-input/nul%00key", None, {}, 400, b"InvalidURI"),
+        ("GET", "/bad-input/not-utf8-%FF", None, {}, 400, b"InvalidURI"),
+        ("GET", "/bad-input?prefix=%G1", None, {}, 400, b"InvalidURI"),
+        ("GET", "/bad-input?list-type=2&max-keys=-1", None, {}, 400, b"InvalidArgument"),
+        ("GET", "/bad-input?list-type=2&max-keys=lots", None, {}, 400, b"InvalidArgument"),
+        ("GET", "/bad-input?list-type=3", None, {}, 400, b"InvalidArgument"),
+        ("GET", "/bad-input?list-type=2&encoding-type=base64", None, {}, 400, b"InvalidArgument"),
+        ("GET", "/bad-input/k?versionId=123", None, {}, 400, b"InvalidArgument"),
+        ("PATCH", "/bad-input/k", b"x", {}, 405, b"MethodNotAllowed"),
+        ("PUT", "/bad-input/k", b"not framed", {"Content-Encoding": "aws-chunked"}, 400, b"IncompleteBody"),
+        ("PUT", "/bad-input/k", b"ffffffffffffffffffff\r\nx", {"Content-Encoding": "aws-chunked"}, 400,
+         b"IncompleteBody"),
+        ("PUT", "/bad-input/k", b"x", {"x-amz-checksum-crc32": "AAAAAA==", "x-amz-checksum-sha256": "AA=="}, 400,
+         b"InvalidRequest"),
+        ("PUT", "/bad-input/k", b"x", {"x-amz-sdk-checksum-algorithm": "MD4"}, 400, b"InvalidRequest"),
+        ("PUT", "/bad-input/k", b"x", {"x-amz-trailer": "x-amz-checksum-nope"}, 400, b"InvalidRequest"),
+        ("PUT", "/bad-input/k", b"x", {"x-amz-meta-big": "v" * 3000}, 400, b"MetadataTooLarge"),
+        ("PUT", "/bad-input/k?partNumber=1&uploadId=nope", b"x", {}, 404, b"NoSuchUpload"),
+        ("PUT", "/bad-input/k?partNumber=0&uploadId=nope", b"x", {}, 400, b"InvalidArgument"),
+        ("POST", "/bad-input/k?uploadId=nope", b"<CompleteMultipartUpload/>", {}, 404, b"NoSuchUpload"),
+        ("POST", "/bad-input?delete", b"not xml at all", {}, 400, b"MalformedXML"),
+        ("POST", "/bad-input?delete", b"<Delete></Delete>", {}, 400, b"MalformedXML"),
+        ("POST", "/bad-input?delete", b"<Delete><Object><Key>k</Key></Object></Delete>",
+         {"Content-MD5": "AAAAAAAAAAAAAAAAAAAAAA=="}, 400, b"BadDigest"),
+        ("PUT", "/bad-input/copy", None, {"x-amz-copy-source": "no-slash"}, 400, b"InvalidArgument"),
+        ("PUT", "/bad-input/copy", None, {"x-amz-copy-source": "/bad-input/src", "x-amz-metadata-directive": "MOVE"},
+         400, b"InvalidArgument"),
+        ("PUT", "/new-bucket-bad-config", b"<CreateBucketConfiguration><LocationConstraint>us-east-1"
+                                          b"</LocationConstraint></CreateBucketConfiguration>", {}, 400,
+         b"InvalidLocationConstraint"),
+        ("PUT", "/new-bucket-bad-xml", b"<oops", {}, 400, b"MalformedXML"),
+    ]
+
+    def test_bad_requests_get_clear_errors(self):
+        self.bucket("bad-input")
+        self.s3.put_object(Bucket="bad-input", Key="src", Body=b"source")
+        for method, path, body, headers, status, code in self.CASES:
+            with self.subTest(method=method, path=path[:60], headers=str(headers)[:60]):
+                got_status, got_headers, got_body = self.raw(method, path, body=body, headers=headers)
+                self.assertEqual(got_status, status, "%s %s answers %d: %r" % (method, path, status, got_body[:200]))
+                self.assertIn(b"<Code>" + code + b"</Code>", got_body, "with the error code %s" % code.decode())
+        self.assertClientError("404", self.s3.head_object, Bucket="bad-input", Key="k")
+        self.assertEqual(self.s3.get_object(Bucket="bad-input", Key="src")["Body"].read(), b"source",
+                         "the server keeps serving after every refusal")
+
+
 class ChunkedFramingTests(S3TestCase):
     """aws-chunked as the SDKs frame it (the JS SDK test drives the real client; aws CLI 2.9 and
     boto3 1.26 do not stream this way over http)."""
@@ -727,6 +812,11 @@ class ChunkedFramingTests(S3TestCase):
         self.assertIn(b"<Code>BadDigest</Code>", body, "as BadDigest")
         status, _, body = self.raw("PUT", "/trailer/cut", body=b"ff\r\nshort", headers=headers)
         self.assertEqual(status, 400, "a body cut short inside a chunk is refused")
+        status, _, body = self.raw("PUT", "/trailer/missing", body=b"%x\r\n%s\r\n0\r\n\r\n" % (len(data), data),
+                                   headers=headers)
+        self.assertEqual(status, 400, "a body without the trailer x-amz-trailer declared is refused")
+        self.assertIn(b"<Code>InvalidRequest</Code>", body, "as InvalidRequest")
+        self.assertClientError("404", self.s3.head_object, Bucket="trailer", Key="missing")
         self.assertClientError("404", self.s3.head_object, Bucket="trailer", Key="cut")
 
 
