@@ -9,6 +9,7 @@ import datetime
 import hashlib
 import http.client
 import os
+import contextlib
 import sqlite3
 import struct
 import sys
@@ -635,15 +636,14 @@ class AddressingTests(S3TestCase):
 
 
 class WarehouseTests(S3TestCase):
-    """Warehouse buckets come from S3 Tables (floe_store_create_bucket with is_warehouse); here one is
-    made directly in the database while the server is stopped."""
+    """Warehouse buckets come from S3 Tables: CreateTable makes one for each table."""
 
     def test_warehouse_buckets_are_reachable_unlisted_and_undeletable(self):
-        name = "0123abcd-wh7q2x--table-s3"
-        self.server.stop()
-        with sqlite3.connect(os.path.join(self.server.data_dir, "floe.db")) as db:
-            db.execute("INSERT INTO s3_bucket (name, is_warehouse, created_at) VALUES (?, 1, 0)", (name,))
-        self.server.start()
+        arn = self.s3tables.create_table_bucket(name="wh-home")["arn"]
+        self.s3tables.create_namespace(tableBucketARN=arn, namespace=["ns"])
+        self.s3tables.create_table(tableBucketARN=arn, namespace="ns", name="t", format="ICEBERG")
+        location = self.s3tables.get_table(tableBucketARN=arn, namespace="ns", name="t")["warehouseLocation"]
+        name = location[len("s3://"):]
         self.s3.put_object(Bucket=name, Key="metadata/00000-x.metadata.json", Body=b"{}")
         self.assertEqual(self.s3.get_object(Bucket=name, Key="metadata/00000-x.metadata.json")["Body"].read(), b"{}",
                          "a warehouse bucket is read and written over S3 by name")
@@ -685,8 +685,10 @@ class DurabilityTests(S3TestCase):
             self.s3.put_object(Bucket="no-garbage", Key="same", Body=b"v%d" % i)
         self.s3.put_object(Bucket="no-garbage", Key="gone", Body=b"x")
         self.s3.delete_object(Bucket="no-garbage", Key="gone")
-        with sqlite3.connect(os.path.join(self.server.data_dir, "floe.db")) as db:
+        self.server.stop()  # the server holds the database exclusively while it runs
+        with contextlib.closing(sqlite3.connect(os.path.join(self.server.data_dir, "floe.db"))) as db:
             rows = {r[0] for r in db.execute("SELECT file_id FROM s3_object UNION SELECT file_id FROM s3_part")}
+        self.server.start()
         files = {name for _, _, names in os.walk(os.path.join(self.server.data_dir, "objects")) for name in names}
         self.assertEqual(files, rows, "every object file is named by a row and every row has its file")
 
