@@ -331,6 +331,21 @@ class TableTests(FloeTestCase):
         self.server.start()
         self.assertTrue(self.wait_for_bucket_gone(bucket), "after a crash the queued warehouse is still removed")
 
+    def test_orphaned_warehouse_is_removed_at_start_up(self):
+        import contextlib
+        import sqlite3
+        self.create("keeps_its_warehouse")
+        kept = self.get("keeps_its_warehouse")["warehouseLocation"][len("s3://"):]
+        orphan = "0123abcd-0000-0000-orphanedwarehouse000000000000--table-s3"
+        self.server.stop()  # the server holds its database exclusively while it runs
+        with contextlib.closing(sqlite3.connect(os.path.join(self.server.data_dir, "floe.db"))) as db:
+            db.execute("INSERT INTO s3_bucket (name, is_warehouse, created_at) VALUES (?, 1, 0)", (orphan,))
+            db.commit()
+        self.server.start()
+        self.assertTrue(self.wait_for_bucket_gone(orphan),
+                        "a warehouse no table references (a crash inside CreateTable) is removed at start-up")
+        self.s3.head_bucket(Bucket=kept)  # raises if the table's own warehouse went too
+
     def test_tags_on_tables(self):
         arn = self.create("tagged", tags={"team": "data"})["tableARN"]
         self.assertEqual(self.s3tables.list_tags_for_resource(resourceArn=arn)["tags"], {"team": "data"},
