@@ -21,6 +21,7 @@
 #include "floe_api.h"
 #include "ids.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "page_token.h"
 #include "state.h"
 #include "table_bucket.h"
@@ -383,24 +384,21 @@ int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
                                                    const floe_GetTableBucketMetricsConfigurationRequest *in,
                                                    floe_GetTableBucketMetricsConfigurationResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
     sqlite3_stmt *stmt;
-    int rc;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_get_metrics)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
+    switch (floe_owned_row(call, sql_get_metrics, bucket.id, &stmt)) {
+    case 1:
+        out->tableBucketARN = bucket.arn;
+        out->id = floe_column_text(call, stmt, 0);
+        return FLOE_OK;
+    case 0:
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified metrics configuration does not exist.");
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    out->tableBucketARN = bucket.arn;
-    out->id = floe_column_text(call, stmt, 0);
-    return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 #endif
 
@@ -410,19 +408,12 @@ int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call,
                                                       const floe_DeleteTableBucketMetricsConfigurationRequest *in,
                                                       floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_delete_metrics)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_owned_exec(call, sql_delete_metrics, bucket.id);
 }
 #endif
 

@@ -8,6 +8,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "state.h"
 #include "table_bucket_encryption.h"
 
@@ -40,24 +41,20 @@ static const char *encryption_rule_violation(const floe_EncryptionConfiguration 
 
 int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_EncryptionConfiguration **out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_EncryptionConfiguration *config = floe_EncryptionConfiguration_new(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_encryption);
-    int rc;
+    sqlite3_stmt *stmt;
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW) {
+    switch (floe_owned_row(call, sql_get_encryption, bucket_id, &stmt)) {
+    case 1:
         config->sseAlgorithm = floe_SSEAlgorithm_from_string((const char *)sqlite3_column_text(stmt, 0));
         config->kmsKeyArn = floe_column_text(call, stmt, 1);
-    } else if (rc == SQLITE_DONE) {
+        break;
+    case 0:
         config->sseAlgorithm = FLOE_SSEAlgorithm_AES256;
-    } else {
-        return floe_fail_internal(call, floe_state_errmsg(st));
+        break;
+    default:
+        return FLOE_EFAIL;
     }
-    sqlite3_reset(stmt);
     *out = config;
     return FLOE_OK;
 }
@@ -111,19 +108,12 @@ int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableB
 int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_DeleteTableBucketEncryptionRequest *in,
                                             floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_delete_encryption)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_owned_exec(call, sql_delete_encryption, bucket.id);
 }
 #endif
 

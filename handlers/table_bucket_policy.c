@@ -7,6 +7,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "policy.h"
 #include "state.h"
 
@@ -50,23 +51,20 @@ int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucke
 int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucketPolicyRequest *in,
                                      floe_GetTableBucketPolicyResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
     sqlite3_stmt *stmt;
-    int rc;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_get_policy)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
+    switch (floe_owned_row(call, sql_get_policy, bucket.id, &stmt)) {
+    case 1:
+        out->resourcePolicy = floe_column_text(call, stmt, 0);
+        return FLOE_OK;
+    case 0:
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified bucket policy does not exist.");
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    out->resourcePolicy = floe_column_text(call, stmt, 0);
-    return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 #endif
 
@@ -75,19 +73,12 @@ int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucke
 int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTableBucketPolicyRequest *in,
                                         floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_delete_policy)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_owned_exec(call, sql_delete_policy, bucket.id);
 }
 #endif
 
