@@ -1729,6 +1729,7 @@ int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const 
 int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const floe_PutTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
 int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTableBucketStorageClassRequest *in, floe_Unit *out);
 /* TableEncryptionResource */
+int floe_handle_GetTableEncryption(floe_call_t *call, const floe_GetTableEncryptionRequest *in, floe_GetTableEncryptionResponse *out);
 /* TablePolicyResource */
 /* TableReplicationResource */
 /* TableResource */
@@ -1736,6 +1737,7 @@ int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in
 int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in, floe_Unit *out);
 int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe_GetTableResponse *out);
 int floe_handle_GetTableMetadataLocation(floe_call_t *call, const floe_GetTableMetadataLocationRequest *in, floe_GetTableMetadataLocationResponse *out);
+int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStorageClassRequest *in, floe_GetTableStorageClassResponse *out);
 int floe_handle_ListTables(floe_call_t *call, const floe_ListTablesRequest *in, floe_ListTablesResponse *out);
 int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out);
 int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_UpdateTableMetadataLocationRequest *in, floe_UpdateTableMetadataLocationResponse *out);

@@ -153,6 +153,11 @@ static int handle_PutTableBucketStorageClass(floe_call_t *call, const void *in, 
     return floe_handle_PutTableBucketStorageClass(call, in, out);
 }
 
+static int handle_GetTableEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableEncryption(call, in, out);
+}
+
 static int handle_CreateTable(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTable(call, in, out);
@@ -171,6 +176,11 @@ static int handle_GetTable(floe_call_t *call, const void *in, void *out)
 static int handle_GetTableMetadataLocation(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableMetadataLocation(call, in, out);
+}
+
+static int handle_GetTableStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableStorageClass(call, in, out);
 }
 
 static int handle_ListTables(floe_call_t *call, const void *in, void *out)
@@ -637,7 +647,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableEncryptionResource */
     [FLOE_OP_GetTableEncryption] = {
         .name = "GetTableEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -648,7 +658,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableEncryptionRequest),
         .response_size = sizeof(floe_GetTableEncryptionResponse),
         .validate = floe_validate_GetTableEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_GetTableEncryption,
         .serialize = floe_serialize_GetTableEncryptionResponse,
     },
     /* TablePolicyResource */
@@ -771,7 +781,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableResource */
     [FLOE_OP_CreateTable] = {
         .name = "CreateTable",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -900,7 +910,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableStorageClass] = {
         .name = "GetTableStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -911,7 +921,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableStorageClassRequest),
         .response_size = sizeof(floe_GetTableStorageClassResponse),
         .validate = floe_validate_GetTableStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_GetTableStorageClass,
         .serialize = floe_serialize_GetTableStorageClassResponse,
     },
     [FLOE_OP_ListTables] = {
