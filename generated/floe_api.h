@@ -1731,6 +1731,9 @@ int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTabl
 /* TableEncryptionResource */
 int floe_handle_GetTableEncryption(floe_call_t *call, const floe_GetTableEncryptionRequest *in, floe_GetTableEncryptionResponse *out);
 /* TablePolicyResource */
+int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolicyRequest *in, floe_Unit *out);
+int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in, floe_GetTablePolicyResponse *out);
+int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out);
 /* TableReplicationResource */
 /* TableResource */
 int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in, floe_CreateTableResponse *out);

@@ -158,6 +158,21 @@ static int handle_GetTableEncryption(floe_call_t *call, const void *in, void *ou
     return floe_handle_GetTableEncryption(call, in, out);
 }
 
+static int handle_DeleteTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTablePolicy(call, in, out);
+}
+
+static int handle_GetTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTablePolicy(call, in, out);
+}
+
+static int handle_PutTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTablePolicy(call, in, out);
+}
+
 static int handle_CreateTable(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTable(call, in, out);
@@ -664,7 +679,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TablePolicyResource */
     [FLOE_OP_DeleteTablePolicy] = {
         .name = "DeleteTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -675,12 +690,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTablePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTablePolicy,
         .serialize = NULL,
     },
     [FLOE_OP_GetTablePolicy] = {
         .name = "GetTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -691,12 +706,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTablePolicyRequest),
         .response_size = sizeof(floe_GetTablePolicyResponse),
         .validate = floe_validate_GetTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetTablePolicy,
         .serialize = floe_serialize_GetTablePolicyResponse,
     },
     [FLOE_OP_PutTablePolicy] = {
         .name = "PutTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -707,7 +722,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTablePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutTablePolicy,
         .serialize = NULL,
     },
     /* TableReplicationResource */
