@@ -188,6 +188,16 @@ static int handle_GetTable(floe_call_t *call, const void *in, void *out)
     return floe_handle_GetTable(call, in, out);
 }
 
+static int handle_GetTableMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_GetTableMaintenanceJobStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableMaintenanceJobStatus(call, in, out);
+}
+
 static int handle_GetTableMetadataLocation(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableMetadataLocation(call, in, out);
@@ -201,6 +211,11 @@ static int handle_GetTableStorageClass(floe_call_t *call, const void *in, void *
 static int handle_ListTables(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_ListTables(call, in, out);
+}
+
+static int handle_PutTableMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableMaintenanceConfiguration(call, in, out);
 }
 
 static int handle_RenameTable(floe_call_t *call, const void *in, void *out)
@@ -845,7 +860,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableMaintenanceConfiguration] = {
         .name = "GetTableMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -856,12 +871,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_GetTableMaintenanceConfigurationResponse),
         .validate = floe_validate_GetTableMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableMaintenanceConfiguration,
         .serialize = floe_serialize_GetTableMaintenanceConfigurationResponse,
     },
     [FLOE_OP_GetTableMaintenanceJobStatus] = {
         .name = "GetTableMaintenanceJobStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -872,7 +887,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableMaintenanceJobStatusRequest),
         .response_size = sizeof(floe_GetTableMaintenanceJobStatusResponse),
         .validate = floe_validate_GetTableMaintenanceJobStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableMaintenanceJobStatus,
         .serialize = floe_serialize_GetTableMaintenanceJobStatusResponse,
     },
     [FLOE_OP_GetTableMetadataLocation] = {
@@ -957,7 +972,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_PutTableMaintenanceConfiguration] = {
         .name = "PutTableMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -968,7 +983,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableMaintenanceConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableRecordExpirationConfiguration] = {
