@@ -1742,9 +1742,12 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
 int floe_handle_GetTableMaintenanceConfiguration(floe_call_t *call, const floe_GetTableMaintenanceConfigurationRequest *in, floe_GetTableMaintenanceConfigurationResponse *out);
 int floe_handle_GetTableMaintenanceJobStatus(floe_call_t *call, const floe_GetTableMaintenanceJobStatusRequest *in, floe_GetTableMaintenanceJobStatusResponse *out);
 int floe_handle_GetTableMetadataLocation(floe_call_t *call, const floe_GetTableMetadataLocationRequest *in, floe_GetTableMetadataLocationResponse *out);
+int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call, const floe_GetTableRecordExpirationConfigurationRequest *in, floe_GetTableRecordExpirationConfigurationResponse *out);
+int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call, const floe_GetTableRecordExpirationJobStatusRequest *in, floe_GetTableRecordExpirationJobStatusResponse *out);
 int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStorageClassRequest *in, floe_GetTableStorageClassResponse *out);
 int floe_handle_ListTables(floe_call_t *call, const floe_ListTablesRequest *in, floe_ListTablesResponse *out);
 int floe_handle_PutTableMaintenanceConfiguration(floe_call_t *call, const floe_PutTableMaintenanceConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call, const floe_PutTableRecordExpirationConfigurationRequest *in, floe_Unit *out);
 int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out);
 int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_UpdateTableMetadataLocationRequest *in, floe_UpdateTableMetadataLocationResponse *out);
 

@@ -203,6 +203,16 @@ static int handle_GetTableMetadataLocation(floe_call_t *call, const void *in, vo
     return floe_handle_GetTableMetadataLocation(call, in, out);
 }
 
+static int handle_GetTableRecordExpirationConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableRecordExpirationConfiguration(call, in, out);
+}
+
+static int handle_GetTableRecordExpirationJobStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableRecordExpirationJobStatus(call, in, out);
+}
+
 static int handle_GetTableStorageClass(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableStorageClass(call, in, out);
@@ -216,6 +226,11 @@ static int handle_ListTables(floe_call_t *call, const void *in, void *out)
 static int handle_PutTableMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_PutTableMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_PutTableRecordExpirationConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableRecordExpirationConfiguration(call, in, out);
 }
 
 static int handle_RenameTable(floe_call_t *call, const void *in, void *out)
@@ -908,7 +923,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableRecordExpirationConfiguration] = {
         .name = "GetTableRecordExpirationConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -919,12 +934,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableRecordExpirationConfigurationRequest),
         .response_size = sizeof(floe_GetTableRecordExpirationConfigurationResponse),
         .validate = floe_validate_GetTableRecordExpirationConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableRecordExpirationConfiguration,
         .serialize = floe_serialize_GetTableRecordExpirationConfigurationResponse,
     },
     [FLOE_OP_GetTableRecordExpirationJobStatus] = {
         .name = "GetTableRecordExpirationJobStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -935,7 +950,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableRecordExpirationJobStatusRequest),
         .response_size = sizeof(floe_GetTableRecordExpirationJobStatusResponse),
         .validate = floe_validate_GetTableRecordExpirationJobStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableRecordExpirationJobStatus,
         .serialize = floe_serialize_GetTableRecordExpirationJobStatusResponse,
     },
     [FLOE_OP_GetTableStorageClass] = {
@@ -988,7 +1003,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_PutTableRecordExpirationConfiguration] = {
         .name = "PutTableRecordExpirationConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -999,7 +1014,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableRecordExpirationConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableRecordExpirationConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableRecordExpirationConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_RenameTable] = {
