@@ -1735,6 +1735,10 @@ int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolic
 int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in, floe_GetTablePolicyResponse *out);
 int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out);
 /* TableReplicationResource */
+int floe_handle_DeleteTableReplication(floe_call_t *call, const floe_DeleteTableReplicationRequest *in, floe_Unit *out);
+int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplicationRequest *in, floe_GetTableReplicationResponse *out);
+int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTableReplicationStatusRequest *in, floe_GetTableReplicationStatusResponse *out);
+int floe_handle_PutTableReplication(floe_call_t *call, const floe_PutTableReplicationRequest *in, floe_PutTableReplicationResponse *out);
 /* TableResource */
 int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in, floe_CreateTableResponse *out);
 int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in, floe_Unit *out);

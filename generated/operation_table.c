@@ -173,6 +173,26 @@ static int handle_PutTablePolicy(floe_call_t *call, const void *in, void *out)
     return floe_handle_PutTablePolicy(call, in, out);
 }
 
+static int handle_DeleteTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableReplication(call, in, out);
+}
+
+static int handle_GetTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableReplication(call, in, out);
+}
+
+static int handle_GetTableReplicationStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableReplicationStatus(call, in, out);
+}
+
+static int handle_PutTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableReplication(call, in, out);
+}
+
 static int handle_CreateTable(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTable(call, in, out);
@@ -758,7 +778,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableReplicationResource */
     [FLOE_OP_DeleteTableReplication] = {
         .name = "DeleteTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -770,12 +790,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableReplicationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableReplication,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableReplication] = {
         .name = "GetTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -787,12 +807,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableReplicationRequest),
         .response_size = sizeof(floe_GetTableReplicationResponse),
         .validate = floe_validate_GetTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableReplication,
         .serialize = floe_serialize_GetTableReplicationResponse,
     },
     [FLOE_OP_GetTableReplicationStatus] = {
         .name = "GetTableReplicationStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -803,12 +823,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableReplicationStatusRequest),
         .response_size = sizeof(floe_GetTableReplicationStatusResponse),
         .validate = floe_validate_GetTableReplicationStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableReplicationStatus,
         .serialize = floe_serialize_GetTableReplicationStatusResponse,
     },
     [FLOE_OP_PutTableReplication] = {
         .name = "PutTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -820,7 +840,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableReplicationRequest),
         .response_size = sizeof(floe_PutTableReplicationResponse),
         .validate = floe_validate_PutTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableReplication,
         .serialize = floe_serialize_PutTableReplicationResponse,
     },
     /* TableResource */
