@@ -526,6 +526,20 @@ class LifecycleTests(TableConfigTestCase):
             (self.s3tables.get_table_replication, {"tableArn": arn}),
         ])
 
+    def test_a_renamed_table_keeps_its_configuration(self):
+        dest = self.bucket("renamed-dest")
+        arn, token = configure_everything(self, "before_rename", dest)
+        self.s3tables.rename_table(newName="after_rename", **self.where("before_rename"))
+        self.assertEqual(self.encryption("after_rename"), {"sseAlgorithm": "aws:kms", "kmsKeyArn": KMS_KEY},
+                         "encryption stays with a renamed table")
+        self.assertEqual(self.s3tables.get_table_policy(**self.where("after_rename"))["resourcePolicy"], policy(arn),
+                         "the policy stays with a renamed table")
+        self.assertEqual(self.maintenance("after_rename")[COMPACTION]["status"], "disabled",
+                         "maintenance stays with a renamed table")
+        self.assertEqual(self.s3tables.get_table_replication(tableArn=arn)["versionToken"], token,
+                         "replication stays with a renamed table, whose ARN does not change")
+        self.s3tables.delete_table(**self.where("after_rename"))
+
     def test_configuration_survives_a_restart(self):
         dest = self.bucket("survivor-dest")
         arn, token = configure_everything(self, "survivor", dest)
