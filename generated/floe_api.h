@@ -1729,14 +1729,29 @@ int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call, const 
 int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call, const floe_PutTableBucketMetricsConfigurationRequest *in, floe_Unit *out);
 int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTableBucketStorageClassRequest *in, floe_Unit *out);
 /* TableEncryptionResource */
+int floe_handle_GetTableEncryption(floe_call_t *call, const floe_GetTableEncryptionRequest *in, floe_GetTableEncryptionResponse *out);
 /* TablePolicyResource */
+int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolicyRequest *in, floe_Unit *out);
+int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in, floe_GetTablePolicyResponse *out);
+int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out);
 /* TableReplicationResource */
+int floe_handle_DeleteTableReplication(floe_call_t *call, const floe_DeleteTableReplicationRequest *in, floe_Unit *out);
+int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplicationRequest *in, floe_GetTableReplicationResponse *out);
+int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTableReplicationStatusRequest *in, floe_GetTableReplicationStatusResponse *out);
+int floe_handle_PutTableReplication(floe_call_t *call, const floe_PutTableReplicationRequest *in, floe_PutTableReplicationResponse *out);
 /* TableResource */
 int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in, floe_CreateTableResponse *out);
 int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in, floe_Unit *out);
 int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe_GetTableResponse *out);
+int floe_handle_GetTableMaintenanceConfiguration(floe_call_t *call, const floe_GetTableMaintenanceConfigurationRequest *in, floe_GetTableMaintenanceConfigurationResponse *out);
+int floe_handle_GetTableMaintenanceJobStatus(floe_call_t *call, const floe_GetTableMaintenanceJobStatusRequest *in, floe_GetTableMaintenanceJobStatusResponse *out);
 int floe_handle_GetTableMetadataLocation(floe_call_t *call, const floe_GetTableMetadataLocationRequest *in, floe_GetTableMetadataLocationResponse *out);
+int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call, const floe_GetTableRecordExpirationConfigurationRequest *in, floe_GetTableRecordExpirationConfigurationResponse *out);
+int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call, const floe_GetTableRecordExpirationJobStatusRequest *in, floe_GetTableRecordExpirationJobStatusResponse *out);
+int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStorageClassRequest *in, floe_GetTableStorageClassResponse *out);
 int floe_handle_ListTables(floe_call_t *call, const floe_ListTablesRequest *in, floe_ListTablesResponse *out);
+int floe_handle_PutTableMaintenanceConfiguration(floe_call_t *call, const floe_PutTableMaintenanceConfigurationRequest *in, floe_Unit *out);
+int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call, const floe_PutTableRecordExpirationConfigurationRequest *in, floe_Unit *out);
 int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out);
 int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_UpdateTableMetadataLocationRequest *in, floe_UpdateTableMetadataLocationResponse *out);
 

@@ -153,6 +153,46 @@ static int handle_PutTableBucketStorageClass(floe_call_t *call, const void *in, 
     return floe_handle_PutTableBucketStorageClass(call, in, out);
 }
 
+static int handle_GetTableEncryption(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableEncryption(call, in, out);
+}
+
+static int handle_DeleteTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTablePolicy(call, in, out);
+}
+
+static int handle_GetTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTablePolicy(call, in, out);
+}
+
+static int handle_PutTablePolicy(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTablePolicy(call, in, out);
+}
+
+static int handle_DeleteTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_DeleteTableReplication(call, in, out);
+}
+
+static int handle_GetTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableReplication(call, in, out);
+}
+
+static int handle_GetTableReplicationStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableReplicationStatus(call, in, out);
+}
+
+static int handle_PutTableReplication(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableReplication(call, in, out);
+}
+
 static int handle_CreateTable(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_CreateTable(call, in, out);
@@ -168,14 +208,49 @@ static int handle_GetTable(floe_call_t *call, const void *in, void *out)
     return floe_handle_GetTable(call, in, out);
 }
 
+static int handle_GetTableMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_GetTableMaintenanceJobStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableMaintenanceJobStatus(call, in, out);
+}
+
 static int handle_GetTableMetadataLocation(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_GetTableMetadataLocation(call, in, out);
 }
 
+static int handle_GetTableRecordExpirationConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableRecordExpirationConfiguration(call, in, out);
+}
+
+static int handle_GetTableRecordExpirationJobStatus(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableRecordExpirationJobStatus(call, in, out);
+}
+
+static int handle_GetTableStorageClass(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_GetTableStorageClass(call, in, out);
+}
+
 static int handle_ListTables(floe_call_t *call, const void *in, void *out)
 {
     return floe_handle_ListTables(call, in, out);
+}
+
+static int handle_PutTableMaintenanceConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableMaintenanceConfiguration(call, in, out);
+}
+
+static int handle_PutTableRecordExpirationConfiguration(floe_call_t *call, const void *in, void *out)
+{
+    return floe_handle_PutTableRecordExpirationConfiguration(call, in, out);
 }
 
 static int handle_RenameTable(floe_call_t *call, const void *in, void *out)
@@ -637,7 +712,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     /* TableEncryptionResource */
     [FLOE_OP_GetTableEncryption] = {
         .name = "GetTableEncryption",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -648,13 +723,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableEncryptionRequest),
         .response_size = sizeof(floe_GetTableEncryptionResponse),
         .validate = floe_validate_GetTableEncryptionRequest,
-        .handle = NULL,
+        .handle = handle_GetTableEncryption,
         .serialize = floe_serialize_GetTableEncryptionResponse,
     },
     /* TablePolicyResource */
     [FLOE_OP_DeleteTablePolicy] = {
         .name = "DeleteTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -665,12 +740,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTablePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTablePolicy,
         .serialize = NULL,
     },
     [FLOE_OP_GetTablePolicy] = {
         .name = "GetTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -681,12 +756,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTablePolicyRequest),
         .response_size = sizeof(floe_GetTablePolicyResponse),
         .validate = floe_validate_GetTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetTablePolicy,
         .serialize = floe_serialize_GetTablePolicyResponse,
     },
     [FLOE_OP_PutTablePolicy] = {
         .name = "PutTablePolicy",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -697,13 +772,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTablePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTablePolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutTablePolicy,
         .serialize = NULL,
     },
     /* TableReplicationResource */
     [FLOE_OP_DeleteTableReplication] = {
         .name = "DeleteTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -715,12 +790,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_DeleteTableReplicationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_DeleteTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_DeleteTableReplication,
         .serialize = NULL,
     },
     [FLOE_OP_GetTableReplication] = {
         .name = "GetTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -732,12 +807,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableReplicationRequest),
         .response_size = sizeof(floe_GetTableReplicationResponse),
         .validate = floe_validate_GetTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableReplication,
         .serialize = floe_serialize_GetTableReplicationResponse,
     },
     [FLOE_OP_GetTableReplicationStatus] = {
         .name = "GetTableReplicationStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -748,12 +823,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableReplicationStatusRequest),
         .response_size = sizeof(floe_GetTableReplicationStatusResponse),
         .validate = floe_validate_GetTableReplicationStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableReplicationStatus,
         .serialize = floe_serialize_GetTableReplicationStatusResponse,
     },
     [FLOE_OP_PutTableReplication] = {
         .name = "PutTableReplication",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -765,13 +840,13 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableReplicationRequest),
         .response_size = sizeof(floe_PutTableReplicationResponse),
         .validate = floe_validate_PutTableReplicationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableReplication,
         .serialize = floe_serialize_PutTableReplicationResponse,
     },
     /* TableResource */
     [FLOE_OP_CreateTable] = {
         .name = "CreateTable",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -820,7 +895,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableMaintenanceConfiguration] = {
         .name = "GetTableMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -831,12 +906,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_GetTableMaintenanceConfigurationResponse),
         .validate = floe_validate_GetTableMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableMaintenanceConfiguration,
         .serialize = floe_serialize_GetTableMaintenanceConfigurationResponse,
     },
     [FLOE_OP_GetTableMaintenanceJobStatus] = {
         .name = "GetTableMaintenanceJobStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -847,7 +922,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableMaintenanceJobStatusRequest),
         .response_size = sizeof(floe_GetTableMaintenanceJobStatusResponse),
         .validate = floe_validate_GetTableMaintenanceJobStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableMaintenanceJobStatus,
         .serialize = floe_serialize_GetTableMaintenanceJobStatusResponse,
     },
     [FLOE_OP_GetTableMetadataLocation] = {
@@ -868,7 +943,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_GetTableRecordExpirationConfiguration] = {
         .name = "GetTableRecordExpirationConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -879,12 +954,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableRecordExpirationConfigurationRequest),
         .response_size = sizeof(floe_GetTableRecordExpirationConfigurationResponse),
         .validate = floe_validate_GetTableRecordExpirationConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_GetTableRecordExpirationConfiguration,
         .serialize = floe_serialize_GetTableRecordExpirationConfigurationResponse,
     },
     [FLOE_OP_GetTableRecordExpirationJobStatus] = {
         .name = "GetTableRecordExpirationJobStatus",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -895,12 +970,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableRecordExpirationJobStatusRequest),
         .response_size = sizeof(floe_GetTableRecordExpirationJobStatusResponse),
         .validate = floe_validate_GetTableRecordExpirationJobStatusRequest,
-        .handle = NULL,
+        .handle = handle_GetTableRecordExpirationJobStatus,
         .serialize = floe_serialize_GetTableRecordExpirationJobStatusResponse,
     },
     [FLOE_OP_GetTableStorageClass] = {
         .name = "GetTableStorageClass",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 200,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_AccessDeniedException) |
                   FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
@@ -911,7 +986,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_GetTableStorageClassRequest),
         .response_size = sizeof(floe_GetTableStorageClassResponse),
         .validate = floe_validate_GetTableStorageClassRequest,
-        .handle = NULL,
+        .handle = handle_GetTableStorageClass,
         .serialize = floe_serialize_GetTableStorageClassResponse,
     },
     [FLOE_OP_ListTables] = {
@@ -932,7 +1007,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
     },
     [FLOE_OP_PutTableMaintenanceConfiguration] = {
         .name = "PutTableMaintenanceConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ConflictException) |
@@ -943,12 +1018,12 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableMaintenanceConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableMaintenanceConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableMaintenanceConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_PutTableRecordExpirationConfiguration] = {
         .name = "PutTableRecordExpirationConfiguration",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .success_code = 204,
         .errors = FLOE_ERROR_BIT(FLOE_ERR_BadRequestException) |
                   FLOE_ERROR_BIT(FLOE_ERR_ForbiddenException) |
@@ -959,7 +1034,7 @@ const floe_operation_info_t floe_operations[FLOE_OP__COUNT] = {
         .request_size = sizeof(floe_PutTableRecordExpirationConfigurationRequest),
         .response_size = sizeof(floe_Unit),
         .validate = floe_validate_PutTableRecordExpirationConfigurationRequest,
-        .handle = NULL,
+        .handle = handle_PutTableRecordExpirationConfiguration,
         .serialize = NULL,
     },
     [FLOE_OP_RenameTable] = {

@@ -37,6 +37,8 @@
 #include "state.h"
 #include "store.h"
 #include "table.h"
+#include "table_encryption.h"
+#include "table_storage_class.h"
 #include "tags.h"
 
 #define DEFAULT_PAGE_SIZE 1000
@@ -246,18 +248,35 @@ static int insert_table_row(floe_call_t *call, const new_table_t *t)
     return sqlite3_step(stmt) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(floe_state_db(st));
 }
 
-/* What CreateTable sets on the new table besides the row itself, in the row's transaction. */
+/* What CreateTable sets on the new table besides the row itself, in the row's transaction: the
+ * encryption and storage class it gives or else inherits from its bucket (table_encryption.c,
+ * table_storage_class.c), and its tags. A refused setting creates no table. */
 static int apply_creation_settings(floe_call_t *call, const floe_CreateTableRequest *in)
 {
+    int64_t table_id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
+#if defined(FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration) || \
+    defined(FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration)
+    floe_bucket_row_t bucket;
+
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
+        return FLOE_EFAIL;
+#endif
+#ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
+    if (floe_table_encryption_create(call, table_id, bucket.id, in->encryptionConfiguration))
+        return FLOE_EFAIL;
+#endif
+#ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
+    if (floe_table_storage_class_create(call, table_id, bucket.id, in->storageClassConfiguration))
+        return FLOE_EFAIL;
+#endif
 #ifdef FLOE_HAS_MEMBER_CreateTableRequest_tags
     if (in->tags != NULL) {
-        floe_resource_t table = {FLOE_RESOURCE_TABLE, sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)))};
+        floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
         return floe_tags_add(call, &table, in->tags);
     }
-#else
-    (void)call;
-    (void)in;
 #endif
+    (void)in; /* older models give CreateTable none of these members */
+    (void)table_id;
     return FLOE_OK;
 }
 

@@ -518,6 +518,17 @@ static int read_maintenance(floe_call_t *call, int64_t bucket_id, floe_TableBuck
     return FLOE_OK;
 }
 
+int floe_bucket_maintenance_status_read(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
+                                       floe_MaintenanceStatus *out)
+{
+    floe_TableBucketMaintenanceConfigurationValue value;
+
+    if (read_maintenance(call, bucket_id, type, &value))
+        return FLOE_EFAIL;
+    *out = value.status;
+    return FLOE_OK;
+}
+
 /* Every bucket-level maintenance type is listed, configured or not, as AWS lists its defaults. */
 int floe_handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call,
                                                        const floe_GetTableBucketMaintenanceConfigurationRequest *in,

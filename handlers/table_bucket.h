@@ -1,6 +1,7 @@
 /*
  * What table_bucket.c lends other handler files: a bucket's storage class, which CreateTable
- * takes as its table's default unless it gives its own.
+ * takes as its table's default unless it gives its own, and whether a bucket-level maintenance
+ * job is enabled, which GetTableMaintenanceJobStatus reports for each of the bucket's tables.
  */
 #ifndef FLOE_TABLE_BUCKET_H
 #define FLOE_TABLE_BUCKET_H
@@ -14,6 +15,15 @@
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out /* OUT */);
 /** Makes `storage_class` the bucket's default storage class. */
 int floe_bucket_storage_class_write(floe_call_t *call, int64_t bucket_id, floe_StorageClass storage_class);
+#endif
+
+#ifdef FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration
+/**
+ * The status of the bucket's maintenance of `type` (row id `bucket_id`): the one set, or enabled,
+ * AWS's default.
+ */
+int floe_bucket_maintenance_status_read(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
+                                       floe_MaintenanceStatus *out /* OUT */);
 #endif
 
 #endif

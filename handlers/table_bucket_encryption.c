@@ -59,14 +59,22 @@ int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_Encry
     return FLOE_OK;
 }
 
-int floe_bucket_encryption_write(floe_call_t *call, int64_t bucket_id, const floe_EncryptionConfiguration *config)
+int floe_encryption_check(floe_call_t *call, const floe_EncryptionConfiguration *config)
 {
-    floe_state_t *st = floe_call_state(call);
     const char *violation = encryption_rule_violation(config);
-    sqlite3_stmt *stmt;
 
     if (violation != NULL)
         return floe_fail(call, FLOE_ERR_BadRequestException, "%s", violation);
+    return FLOE_OK;
+}
+
+int floe_bucket_encryption_write(floe_call_t *call, int64_t bucket_id, const floe_EncryptionConfiguration *config)
+{
+    floe_state_t *st = floe_call_state(call);
+    sqlite3_stmt *stmt;
+
+    if (floe_encryption_check(call, config))
+        return FLOE_EFAIL;
     if ((stmt = floe_state_stmt(st, sql_put_encryption)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
     sqlite3_bind_int64(stmt, 1, bucket_id);

@@ -11,9 +11,11 @@
  *     cascade: the delete fails the constraint and handlers answer ConflictException).
  *  3. A resource's configuration and tags go with it: each configuration table references its
  *     owner ON DELETE CASCADE, so deleting a table bucket removes its encryption, storage class,
- *     policy, metrics, maintenance, replication and tags in the same statement. Absence of a row
- *     means "AWS's default" where AWS has one (AES256, STANDARD, maintenance enabled 3/10 days)
- *     and "not configured" where it has none (policy, metrics, replication).
+ *     policy, metrics, maintenance, replication and tags in the same statement, and deleting a
+ *     table its own. Absence of a row means "AWS's default" where AWS has one (AES256, STANDARD,
+ *     maintenance enabled with AWS's settings, record expiration disabled) and "not configured"
+ *     where it has none (policy, metrics, replication). A table's encryption and storage class
+ *     are the exception: CreateTable always writes them, fixed at creation.
  *  4. Configuration tables are named <owner>_<configuration> (table_bucket_policy, ...) so a
  *     table's configuration follows the same pattern (table_policy, table_tag, ...).
  *  5. An S3 object, upload or part cannot outlive its bucket or upload (foreign keys without
@@ -157,6 +159,55 @@ static const char *const migrations[] = {
     "CREATE TABLE warehouse_deletion ("       /* janitor.c removes each bucket, then its row */
     "  bucket TEXT PRIMARY KEY,"
     "  queued_at INTEGER NOT NULL"
+    ");",
+    /* 5: table configuration. table_id is s3table's row id (as in s3table_tag), not its UUID. */
+    "CREATE TABLE table_encryption ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  sse_algorithm TEXT NOT NULL,"  /* SSEAlgorithm wire value, fixed at creation */
+    "  kms_key_arn TEXT"              /* set exactly when sse_algorithm is aws:kms */
+    ");"
+    "CREATE TABLE table_storage_class ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  storage_class TEXT NOT NULL"   /* StorageClass wire value, fixed at creation */
+    ");"
+    /* Tables that predate this migration keep what they would have inherited: their bucket's
+     * configuration now (later bucket changes then leave them alone, as for new tables). */
+    "INSERT INTO table_encryption (table_id, sse_algorithm, kms_key_arn)"
+    "  SELECT t.id, COALESCE(e.sse_algorithm, 'AES256'), e.kms_key_arn FROM s3table t"
+    "  LEFT JOIN table_bucket_encryption e ON e.table_bucket_id = t.table_bucket_id;"
+    "INSERT INTO table_storage_class (table_id, storage_class)"
+    "  SELECT t.id, COALESCE(c.storage_class, 'STANDARD') FROM s3table t"
+    "  LEFT JOIN table_bucket_storage_class c ON c.table_bucket_id = t.table_bucket_id;"
+    "CREATE TABLE table_policy ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  document TEXT NOT NULL"        /* the policy as the client sent it */
+    ");"
+    "CREATE TABLE table_maintenance ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"           /* TableMaintenanceType wire value */
+    "  status TEXT NOT NULL,"         /* MaintenanceStatus wire value */
+    "  target_file_size_mb INTEGER,"  /* icebergCompaction only */
+    "  strategy TEXT,"                /* icebergCompaction only: IcebergCompactionStrategy wire value */
+    "  min_snapshots_to_keep INTEGER," /* icebergSnapshotManagement only */
+    "  max_snapshot_age_hours INTEGER," /* icebergSnapshotManagement only */
+    "  PRIMARY KEY (table_id, type)"
+    ");"
+    "CREATE TABLE table_record_expiration ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  status TEXT NOT NULL,"         /* TableRecordExpirationStatus wire value */
+    "  days INTEGER"                  /* NULL when the configuration gives none */
+    ");"
+    "CREATE TABLE table_replication ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  version_token TEXT NOT NULL,"  /* changes on every write: the compare-and-swap key */
+    "  role TEXT NOT NULL"
+    ");"
+    "CREATE TABLE table_replication_destination ("
+    "  table_id INTEGER NOT NULL REFERENCES table_replication(table_id) ON DELETE CASCADE,"
+    "  rule_index INTEGER NOT NULL,"  /* position of the rule in configuration.rules */
+    "  position INTEGER NOT NULL,"    /* position of the destination in the rule */
+    "  destination_arn TEXT NOT NULL,"
+    "  PRIMARY KEY (table_id, rule_index, position)"
     ");",
 };
 

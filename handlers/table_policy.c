@@ -1,0 +1,96 @@
+/*
+ * TablePolicyResource: the resource policy attached to a table.
+ *
+ * The same rules as a table bucket's policy (table_bucket_policy.c): the document is stored as the
+ * client sent it and given back byte for byte; runtime/policy.c checks that it is shaped like an
+ * AWS policy; nothing evaluates it, so in Floe a policy grants and denies nothing. The model
+ * limits it to 20480 characters (ResourcePolicy). The row lives in table_policy and goes with the
+ * table (ON DELETE CASCADE).
+ */
+#include "floe_api.h"
+#include "lookup.h"
+#include "policy.h"
+#include "state.h"
+
+/* The three table policy operations came with the same model version; each handler also names its own. */
+#ifdef FLOE_HAS_OP_PutTablePolicy
+
+#define POLICY_REASON_MAX 160
+
+static const char sql_get_policy[] = "SELECT document FROM table_policy WHERE table_id = ?1";
+
+static const char sql_put_policy[] =
+    "INSERT INTO table_policy (table_id, document) VALUES (?1, ?2)"
+    " ON CONFLICT (table_id) DO UPDATE SET document = excluded.document";
+
+static const char sql_delete_policy[] = "DELETE FROM table_policy WHERE table_id = ?1";
+
+#ifdef FLOE_HAS_OP_PutTablePolicy
+int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    char why[POLICY_REASON_MAX];
+    floe_table_row_t table;
+    sqlite3_stmt *stmt;
+    (void)out;
+
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
+        return FLOE_EFAIL;
+    if (floe_policy_check(in->resourcePolicy, why, sizeof(why)))
+        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+    if ((stmt = floe_state_stmt(st, sql_put_policy)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, table.id);
+    sqlite3_bind_text(stmt, 2, in->resourcePolicy, -1, SQLITE_STATIC);
+    if (sqlite3_step(stmt) != SQLITE_DONE)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    return FLOE_OK;
+}
+#endif
+
+#ifdef FLOE_HAS_OP_GetTablePolicy
+int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in,
+                               floe_GetTablePolicyResponse *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    floe_table_row_t table;
+    sqlite3_stmt *stmt;
+    int rc;
+
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
+        return FLOE_EFAIL;
+    if ((stmt = floe_state_stmt(st, sql_get_policy)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, table.id);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table policy does not exist.");
+    if (rc != SQLITE_ROW)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    out->resourcePolicy = floe_column_text(call, stmt, 0);
+    return FLOE_OK;
+}
+#endif
+
+#ifdef FLOE_HAS_OP_DeleteTablePolicy
+/* Deleting a policy that is not there succeeds, as for a bucket: the table ends up without one
+ * either way. */
+int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolicyRequest *in, floe_Unit *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    floe_table_row_t table;
+    sqlite3_stmt *stmt;
+    (void)out;
+
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
+        return FLOE_EFAIL;
+    if ((stmt = floe_state_stmt(st, sql_delete_policy)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, table.id);
+    if (sqlite3_step(stmt) != SQLITE_DONE)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    return FLOE_OK;
+}
+#endif
+
+#endif /* FLOE_HAS_OP_PutTablePolicy */
