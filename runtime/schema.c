@@ -158,6 +158,13 @@ static const char *const migrations[] = {
     "  bucket TEXT PRIMARY KEY,"
     "  queued_at INTEGER NOT NULL"
     ");",
+    /* 5: Iceberg namespace properties */
+    "CREATE TABLE namespace_property ("       /* handlers/iceberg_namespace.c; the REST catalog's properties */
+    "  namespace_id INTEGER NOT NULL REFERENCES namespace(id) ON DELETE CASCADE,"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (namespace_id, key)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
