@@ -27,6 +27,6 @@ int floe_iceberg_handle_getConfig(floe_iceberg_call_t *call, const floe_iceberg_
     out->overrides.values = floe_call_alloc(&call->super, sizeof(char *));
     out->overrides.keys[0] = "prefix";
     out->overrides.values[0] = floe_iceberg_rest_encode_segment(&call->super, bucket.arn);
-    out->endpoints.items = (const char **)floe_iceberg_rest_endpoints(&out->endpoints.n);
+    out->endpoints = floe_iceberg_rest_endpoints(&out->n_endpoints);
     return FLOE_OK;
 }

@@ -29,6 +29,7 @@
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"
+#define INITIAL_CAPACITY 16
 #define MESSAGE_PURGE_REQUIRED                                                                                        \
     "S3 Tables deletes a table's data with the table: send purgeRequested=true to drop it."
 
@@ -54,7 +55,7 @@ static int list_names(floe_iceberg_call_t *call, const floe_namespace_row_t *ns,
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
         if (out->n == cap) {
             floe_iceberg_identifier_t *grown;
-            cap = cap ? cap * 2 : 16;
+            cap = cap ? cap * 2 : INITIAL_CAPACITY;
             grown = floe_call_alloc(&call->super, cap * sizeof(*grown));
             if (out->n > 0)
                 memcpy(grown, out->identifiers, out->n * sizeof(*grown));

@@ -36,6 +36,8 @@
 #include "router.h"
 
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
+#define MESSAGE_MAX 200
+#define HTTP_SCHEME "http://"
 
 typedef struct rest_ctx {
     floe_worker_t *w;
@@ -53,7 +55,7 @@ int floe_iceberg_rest_init(void)
 static void answer_error(rest_ctx_t *d, floe_iceberg_err_t e, const char *message)
 {
     floe_log_request(d->w, d->req, d->operation, floe_iceberg_rest_error_status(e), d->started_us);
-    floe_iceberg_rest_send_error(d->req, e, message);
+    floe_iceberg_rest_send_error(d->req, e, message != NULL ? message : floe_iceberg_rest_error_type(e));
 }
 
 static void answer_handler_error(rest_ctx_t *d, const floe_iceberg_route_t *route, const floe_iceberg_call_t *call)
@@ -90,10 +92,11 @@ static void answer_success(rest_ctx_t *d, const floe_iceberg_route_t *route, con
 static const char *s3_endpoint(h2o_req_t *req)
 {
     h2o_iovec_t host = req->input.authority;
-    char *s = h2o_mem_alloc_pool(&req->pool, host.len + sizeof("http://"));
-    memcpy(s, "http://", 7);
-    memcpy(s + 7, host.base, host.len);
-    s[7 + host.len] = '\0';
+    size_t scheme_len = strlen(HTTP_SCHEME);
+    char *s = h2o_mem_alloc_pool(&req->pool, scheme_len + host.len + 1);
+    memcpy(s, HTTP_SCHEME, scheme_len);
+    memcpy(s + scheme_len, host.base, host.len);
+    s[scheme_len + host.len] = '\0';
     return s;
 }
 
@@ -144,7 +147,7 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
     d->operation = h2o_mem_alloc_pool(&d->req->pool, strlen(route->operation) + sizeof("Iceberg:"));
     sprintf((char *)d->operation, "Iceberg:%s", route->operation);
     if (!route->is_served) {
-        char message[200];
+        char message[MESSAGE_MAX];
         snprintf(message, sizeof(message), "Floe does not implement %s; see generated/docs/iceberg.md.",
                  route->operation);
         answer_error(d, FLOE_ICEBERG_ERR_UnsupportedOperationException, message);

@@ -214,7 +214,8 @@ typedef struct floe_iceberg_NoContent {
 typedef struct floe_iceberg_CatalogConfig {
     floe_iceberg_properties_t defaults;
     floe_iceberg_properties_t overrides;
-    floe_iceberg_strings_t endpoints;
+    const char *const *endpoints; /* floe_iceberg_rest_endpoints() */
+    size_t n_endpoints;
 } floe_iceberg_CatalogConfig;
 
 typedef struct floe_iceberg_ListNamespacesResponse {

@@ -58,7 +58,11 @@ void floe_iceberg_serialize_CatalogConfig(const floe_iceberg_CatalogConfig *out,
     floe_json_object_begin(w);
     write_properties(w, "defaults", &out->defaults);
     write_properties(w, "overrides", &out->overrides);
-    write_strings(w, "endpoints", &out->endpoints);
+    floe_json_key(w, "endpoints");
+    floe_json_array_begin(w);
+    for (size_t i = 0; i < out->n_endpoints; i++)
+        floe_json_string(w, out->endpoints[i]);
+    floe_json_array_end(w);
     floe_json_object_end(w);
 }
 
