@@ -11,7 +11,8 @@
  *    located in the warehouse bucket the table would get, without a metadata-location; the commit
  *    that asserts create adopts that location (table.h: floe_table_draft_adopt).
  *  - loadTable answers the stored metadata.json verbatim, whatever `snapshots` asks: the spec lets a
- *    server return all snapshots for `refs`.
+ *    server return all snapshots for `refs`. Its ETag is the table's version token, so a client
+ *    that sends it back in If-None-Match gets 304 until the next commit.
  *  - dropTable requires purgeRequested=true, as AWS does: S3 Tables deletes a table's data with it.
  *    The warehouse is purged asynchronously by the janitor.
  *  - reportMetrics accepts and discards the report (once the table is known to exist).
@@ -137,18 +138,30 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
 
 /* ---- loadTable, tableExists ---- */
 
+/* The spec's ETag: one per version of the metadata. The version token changes exactly when the
+ * metadata pointer moves (table.c, design note 1), so it names the version. */
+static const char *table_etag(floe_iceberg_call_t *call, const floe_table_row_t *t)
+{
+    return floe_call_printf(&call->super, "\"%s\"", t->version_token);
+}
+
 int floe_iceberg_handle_loadTable(floe_iceberg_call_t *call, const floe_iceberg_loadTable_in *in,
                                   floe_iceberg_LoadTableResult *out)
 {
+    const floe_iceberg_table_ref_t *ref = &in->table;
     floe_table_row_t t;
     char *json;
 
-    if (floe_iceberg_lookup_table(call, in->warehouse, in->namespace, in->table, &t) ||
-        floe_iceberg_read_metadata(call, &t, &json))
+    if (floe_iceberg_lookup_table(call, ref->warehouse, ref->namespace, ref->table, &t))
+        return FLOE_EFAIL;
+    call->etag = table_etag(call, &t);
+    if (in->if_none_match != NULL && strcmp(in->if_none_match, call->etag) == 0)
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotModified, "The table has not changed.");
+    if (floe_iceberg_read_metadata(call, &t, &json))
         return FLOE_EFAIL;
     if (json == NULL)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                      "The table %s.%s has no Iceberg metadata yet.", in->namespace, in->table);
+                                      "The table %s.%s has no Iceberg metadata yet.", ref->namespace, ref->table);
     out->metadata_location = t.metadata_location;
     out->metadata_json = json;
     floe_iceberg_s3_config(call, &out->config);

@@ -17,7 +17,7 @@
  *        │                                      allowed: every route has a prefix); anything else
  *        │                                      is logged and answered 500
  *        ▼
- *   route->serialize ──▶ the spec's success code (204: no body)
+ *   route->serialize ──▶ the spec's success code (204: no body), with the ETag the handler set
  *
  * Invariants: when a handler returns, floe_state_end_call() has reset its statements and rolled
  * back any transaction it left open; the request body's JSON tree and the buffers the call kept are
@@ -100,6 +100,20 @@ static const char *s3_endpoint(h2o_req_t *req)
     return s;
 }
 
+/* A request header's value (NUL-terminated, in the pool), or NULL when absent. */
+static const char *header_value(h2o_req_t *req, const h2o_token_t *token)
+{
+    ssize_t i = h2o_find_header(&req->headers, token, -1);
+    char *value;
+
+    if (i < 0)
+        return NULL;
+    value = h2o_mem_alloc_pool(&req->pool, req->headers.entries[i].value.len + 1);
+    memcpy(value, req->headers.entries[i].value.base, req->headers.entries[i].value.len);
+    value[req->headers.entries[i].value.len] = '\0';
+    return value;
+}
+
 /* Parses the body (if any) with exact 64-bit integers; 0, or -1 after answering 400. */
 static int parse_body(rest_ctx_t *d, cJSON **body)
 {
@@ -130,6 +144,8 @@ static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_i
     rc = route->handle(call, in, out);
     if (floe_state_end_call(d->w->state))
         floe_log("%s left a transaction open; it was rolled back", route->operation);
+    if (call->etag != NULL) /* on 200 and on 304 alike (RFC 9110 15.4.5) */
+        floe_response_header(d->req, "ETag", call->etag, strlen(call->etag));
     if (rc != FLOE_OK)
         answer_handler_error(d, route, call);
     else
@@ -140,7 +156,8 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
                           size_t n_query)
 {
     const floe_iceberg_route_t *route = match->route;
-    floe_iceberg_input_t http = {match->prefix, match->namespace, match->table, query, n_query, NULL};
+    floe_iceberg_input_t http = {match->prefix, match->namespace, match->table, query, n_query, NULL,
+                                 header_value(d->req, H2O_TOKEN_IF_NONE_MATCH)};
     floe_iceberg_call_t call;
     cJSON *body;
 

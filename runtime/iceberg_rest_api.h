@@ -32,6 +32,7 @@ typedef struct cJSON cJSON;
  * iceberg_rest_error.c gives the status. */
 typedef enum floe_iceberg_err {
     FLOE_ICEBERG_ERR_NONE = 0,
+    FLOE_ICEBERG_ERR_NotModified,                   /* 304: If-None-Match names the current version */
     FLOE_ICEBERG_ERR_BadRequestException,           /* 400 */
     FLOE_ICEBERG_ERR_NotAuthorizedException,        /* 403: a signature that does not verify */
     FLOE_ICEBERG_ERR_NoSuchWarehouseException,      /* 404: the prefix names no table bucket */
@@ -64,6 +65,7 @@ typedef struct floe_iceberg_call {
     floe_iceberg_err_t error; /* set by floe_iceberg_call_fail */
     const char *error_message;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
+    const char *etag;        /* set by a handler: the ETag header of its success response */
     floe_iceberg_kept_t *kept; /* freed when the call ends */
 } floe_iceberg_call_t;
 
@@ -179,7 +181,10 @@ typedef struct floe_iceberg_createTable_in {
     const cJSON *request; /* the whole CreateTableRequest, for floe_iceberg_metadata_create_from_request */
 } floe_iceberg_createTable_in;
 
-typedef floe_iceberg_table_ref_t floe_iceberg_loadTable_in;
+typedef struct floe_iceberg_loadTable_in {
+    floe_iceberg_table_ref_t table;
+    const char *if_none_match; /* the If-None-Match header, or NULL */
+} floe_iceberg_loadTable_in;
 typedef floe_iceberg_table_ref_t floe_iceberg_tableExists_in;
 typedef floe_iceberg_table_ref_t floe_iceberg_reportMetrics_in;
 
@@ -264,6 +269,7 @@ typedef struct floe_iceberg_input {
     const floe_query_param_t *query;
     size_t n_query;
     const cJSON *body; /* parsed with floe_iceberg_json_parse; NULL when the request has none */
+    const char *if_none_match; /* the If-None-Match header, or NULL */
 } floe_iceberg_input_t;
 
 /* ---- prototypes of every served operation's parser and handler, from the route table ---- */

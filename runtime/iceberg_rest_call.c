@@ -17,6 +17,7 @@ void floe_iceberg_rest_call_init(floe_iceberg_call_t *call, h2o_mem_pool_t *pool
     call->error = FLOE_ICEBERG_ERR_NONE;
     call->error_message = NULL;
     call->s3_endpoint = s3_endpoint;
+    call->etag = NULL;
     call->kept = NULL;
 }
 

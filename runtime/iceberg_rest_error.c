@@ -16,6 +16,7 @@ typedef struct error_info {
 
 static const error_info_t errors[FLOE_ICEBERG_ERR__COUNT] = {
     [FLOE_ICEBERG_ERR_NONE] = {"InternalServerError", 500},
+    [FLOE_ICEBERG_ERR_NotModified] = {"NotModified", 304},
     [FLOE_ICEBERG_ERR_BadRequestException] = {"BadRequestException", 400},
     [FLOE_ICEBERG_ERR_NotAuthorizedException] = {"NotAuthorizedException", 403},
     [FLOE_ICEBERG_ERR_NoSuchWarehouseException] = {"NoSuchWarehouseException", 404},
@@ -51,7 +52,8 @@ void floe_iceberg_rest_send_error(h2o_req_t *req, floe_iceberg_err_t e, const ch
     floe_json_t *json = &floe_worker_of(req)->json;
     const error_info_t *ei = info(e);
 
-    if (h2o_memis(req->input.method.base, req->input.method.len, H2O_STRLIT("HEAD"))) {
+    /* A HEAD answer and a 304 carry no body (RFC 9110 15.4.5). */
+    if (ei->status == 304 || h2o_memis(req->input.method.base, req->input.method.len, H2O_STRLIT("HEAD"))) {
         floe_response_send(req, ei->status, NULL, NULL, 0);
         return;
     }

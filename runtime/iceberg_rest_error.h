@@ -18,7 +18,8 @@ const char *floe_iceberg_rest_error_type(floe_iceberg_err_t e);
 /** The HTTP status of an error (404 for NoSuchTableException). */
 int floe_iceberg_rest_error_status(floe_iceberg_err_t e);
 
-/** Sends the error in the spec's shape. A HEAD request gets the status alone, without a body. */
+/** Sends the error in the spec's shape. A HEAD request, and NotModified (304), get the status
+ * alone, without a body. */
 void floe_iceberg_rest_send_error(h2o_req_t *req, floe_iceberg_err_t e, const char *message);
 
 #endif

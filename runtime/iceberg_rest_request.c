@@ -335,7 +335,8 @@ int floe_iceberg_parse_loadTable(floe_iceberg_call_t *call, const floe_iceberg_i
     const char *snapshots = query_value(http, "snapshots");
     if (snapshots != NULL && strcmp(snapshots, "all") != 0 && strcmp(snapshots, "refs") != 0)
         return bad_request(call, "snapshots must be 'all' or 'refs'.");
-    return parse_table_ref(call, http, in);
+    in->if_none_match = http->if_none_match;
+    return parse_table_ref(call, http, &in->table);
 }
 
 int floe_iceberg_parse_tableExists(floe_iceberg_call_t *call, const floe_iceberg_input_t *http,

@@ -267,6 +267,23 @@ class CatalogWireTests(IcebergRestTestCase):
         self.assertEqual(body["metadata"]["location"], loc["warehouseLocation"], "in the table's warehouse")
         self.assertEqual(body["config"]["s3.endpoint"], self.server.endpoint, "with S3 settings for Floe")
 
+    def test_load_table_etag_answers_304_until_the_next_commit(self):
+        self.create_table("sales", "tagged")
+        status, headers, _ = self.call("GET", "/namespaces/sales/tables/tagged")
+        etag = headers.get("ETag")
+        self.assertTrue(status == 200 and etag, "loadTable answers an ETag")
+        req = urllib.request.Request(self.server.endpoint + UNSIGNED + "/v1/%s/namespaces/sales/tables/tagged" % self.prefix,
+                                     headers={"If-None-Match": etag})
+        try:
+            urllib.request.urlopen(req, timeout=10)
+            self.fail("a load with the current ETag is not a 200")
+        except urllib.error.HTTPError as e:
+            with e:
+                self.assertEqual((e.code, e.read()), (304, b""), "the current ETag gets 304 without a body")
+        self.ok(self.commit("sales", "tagged", [{"action": "set-properties", "updates": {"a": "1"}}]))
+        status, headers, _ = self.call("GET", "/namespaces/sales/tables/tagged")
+        self.assertNotEqual(headers.get("ETag"), etag, "a commit changes the ETag")
+
     def test_create_table_refuses_a_location(self):
         self.assertError(self.call("POST", "/namespaces/sales/tables",
                                    {"name": "placed", "schema": SCHEMA, "location": "s3://somewhere/else"}),

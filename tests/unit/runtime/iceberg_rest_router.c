@@ -101,7 +101,7 @@ TEST(iceberg_rest_encode_segment_encodes_an_arn)
 static int parse_commit(floe_iceberg_call_t *call, const char *body, cJSON **tree, floe_iceberg_updateTable_in *in)
 {
     floe_iceberg_error_t err;
-    floe_iceberg_input_t http = {"arn", "ns", "t", NULL, 0, NULL};
+    floe_iceberg_input_t http = {"arn", "ns", "t", NULL, 0, NULL, NULL};
     *tree = floe_iceberg_json_parse(body, strlen(body), &err);
     http.body = *tree;
     memset(in, 0, sizeof(*in));
@@ -142,7 +142,7 @@ TEST(iceberg_rest_request_namespaces_have_one_level)
     floe_iceberg_error_t err;
     const char *body = "{\"namespace\":[\"a\",\"b\"]}";
     cJSON *tree = floe_iceberg_json_parse(body, strlen(body), &err);
-    floe_iceberg_input_t http = {"arn", NULL, NULL, NULL, 0, tree};
+    floe_iceberg_input_t http = {"arn", NULL, NULL, NULL, 0, tree, NULL};
     h2o_mem_init_pool(&pool);
     floe_iceberg_rest_call_init(&call, &pool, NULL, NULL, "http://h");
     CHECK(floe_iceberg_parse_createNamespace(&call, &http, &in) != FLOE_OK &&
