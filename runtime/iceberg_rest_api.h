@@ -2,11 +2,11 @@
  * What the Iceberg REST catalog's handlers (handlers/iceberg_*.c) are written against: the call
  * context, the error types of the spec, each served operation's typed input (`floe_iceberg_<op>_in`)
  * and each response schema's typed output (`floe_iceberg_<Schema>`, named as in the OpenAPI spec),
- * and the prototypes of the parsers, handlers and serializers the generated route table
- * (generated/iceberg_routes.def) names. This is the REST catalog's floe_api.h.
+ * and the prototypes of the handlers the generated route table (generated/iceberg_routes.def)
+ * names. This is the REST catalog's floe_api.h.
  *
- * Not for JSON: the runtime parses request bodies (iceberg_rest_request.c) and writes responses
- * (iceberg_rest_response.c). The parts of a body that are Iceberg metadata (a CreateTableRequest, a
+ * Not for JSON: the runtime parses request bodies (iceberg_rest_request.h) and writes responses
+ * (iceberg_rest_response.h). The parts of a body that are Iceberg metadata (a CreateTableRequest, a
  * commit's requirements and updates) reach handlers as opaque `const cJSON *` that they hand to the
  * Iceberg module (iceberg_create.h, iceberg_commit.h) without looking inside.
  *
@@ -21,10 +21,9 @@
 #include <stdint.h>
 
 #include "call.h"
-#include "codec.h"
-#include "json.h"
 
 typedef struct cJSON cJSON;
+struct floe_query_param;
 
 /* ---- errors: the spec's `{"error": {"message", "type", "code"}}` ---- */
 
@@ -32,7 +31,8 @@ typedef struct cJSON cJSON;
  * iceberg_rest_error.c gives the status. */
 typedef enum floe_iceberg_err {
     FLOE_ICEBERG_ERR_NONE = 0,
-    FLOE_ICEBERG_ERR_NotModified,                   /* 304: If-None-Match names the current version */
+    FLOE_ICEBERG_ERR_NotModified, /* 304, without a body: If-None-Match names the current version (not an
+                                     error, but the one answer besides its success code a handler gives) */
     FLOE_ICEBERG_ERR_BadRequestException,           /* 400 */
     FLOE_ICEBERG_ERR_NotAuthorizedException,        /* 403: a signature that does not verify */
     FLOE_ICEBERG_ERR_NoSuchWarehouseException,      /* 404: the prefix names no table bucket */
@@ -65,7 +65,7 @@ typedef struct floe_iceberg_call {
     floe_iceberg_err_t error; /* set by floe_iceberg_call_fail */
     const char *error_message;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
-    const char *etag;        /* set by a handler: the ETag header of its success response */
+    const char *etag;        /* set by a handler: the ETag header of its answer (200 or 304) */
     floe_iceberg_kept_t *kept; /* freed when the call ends */
 } floe_iceberg_call_t;
 
@@ -266,30 +266,16 @@ typedef struct floe_iceberg_input {
     const char *prefix;    /* decoded {prefix}, or NULL on /v1/config */
     const char *namespace; /* decoded {namespace} (one level), or NULL */
     const char *table;     /* decoded {table}, or NULL */
-    const floe_query_param_t *query;
+    const struct floe_query_param *query; /* codec.h */
     size_t n_query;
     const cJSON *body; /* parsed with floe_iceberg_json_parse; NULL when the request has none */
     const char *if_none_match; /* the If-None-Match header, or NULL */
 } floe_iceberg_input_t;
 
-/* ---- prototypes of every served operation's parser and handler, from the route table ---- */
+/* ---- prototypes of every served operation's handler, from the route table ---- */
 
 #define FLOE_ICEBERG_ROUTE(op, method, path, code, response, statuses, parse, handle)                          \
-    int parse(floe_iceberg_call_t *call, const floe_iceberg_input_t *http, floe_iceberg_##op##_in *in /* OUT */); \
     int handle(floe_iceberg_call_t *call, const floe_iceberg_##op##_in *in, floe_iceberg_##response *out /* OUT */);
 #include "iceberg_routes.def"
-
-/* ---- serializers, one per response schema (iceberg_rest_response.c) ---- */
-
-void floe_iceberg_serialize_NoContent(const floe_iceberg_NoContent *out, floe_json_t *w);
-void floe_iceberg_serialize_CatalogConfig(const floe_iceberg_CatalogConfig *out, floe_json_t *w);
-void floe_iceberg_serialize_ListNamespacesResponse(const floe_iceberg_ListNamespacesResponse *out, floe_json_t *w);
-void floe_iceberg_serialize_CreateNamespaceResponse(const floe_iceberg_CreateNamespaceResponse *out, floe_json_t *w);
-void floe_iceberg_serialize_GetNamespaceResponse(const floe_iceberg_GetNamespaceResponse *out, floe_json_t *w);
-void floe_iceberg_serialize_UpdateNamespacePropertiesResponse(const floe_iceberg_UpdateNamespacePropertiesResponse *out,
-                                                              floe_json_t *w);
-void floe_iceberg_serialize_ListTablesResponse(const floe_iceberg_ListTablesResponse *out, floe_json_t *w);
-void floe_iceberg_serialize_LoadTableResult(const floe_iceberg_LoadTableResult *out, floe_json_t *w);
-void floe_iceberg_serialize_CommitTableResponse(const floe_iceberg_CommitTableResponse *out, floe_json_t *w);
 
 #endif

@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "floe_codec.h"
-#include "iceberg_rest_api.h"
+#include "iceberg_rest_request.h"
 #include "router.h"
 
 #define DEFAULT_PAGE_SIZE 100

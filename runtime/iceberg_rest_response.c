@@ -4,7 +4,7 @@
  * (it is already canonical Iceberg JSON from the metadata module or the stored file), so 64-bit
  * snapshot ids reach the client exactly as stored.
  */
-#include "iceberg_rest_api.h"
+#include "iceberg_rest_response.h"
 
 static void write_properties(floe_json_t *w, const char *key, const floe_iceberg_properties_t *p)
 {

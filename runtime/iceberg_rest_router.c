@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iceberg_rest_request.h"
+#include "iceberg_rest_response.h"
 #include "iceberg_rest_router.h"
 #include "router.h"
 

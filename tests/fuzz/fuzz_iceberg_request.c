@@ -12,6 +12,7 @@
 #include "floe_codec.h"
 #include "iceberg_json.h"
 #include "iceberg_rest_call.h"
+#include "iceberg_rest_request.h"
 #include "iceberg_rest_router.h"
 #include "router.h"
 

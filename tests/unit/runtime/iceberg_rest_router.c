@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "iceberg_json.h"
 #include "iceberg_rest_call.h"
+#include "iceberg_rest_request.h"
 #include "iceberg_rest_router.h"
 
 static floe_iceberg_route_result_t route(h2o_mem_pool_t *pool, const char *method, const char *path,
