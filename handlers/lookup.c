@@ -121,19 +121,29 @@ static int step_table(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *o
     return FLOE_OK;
 }
 
-int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
-                      floe_table_row_t *out)
+int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                         const char *name, floe_table_row_t *out)
 {
     floe_state_t *st = floe_call_state(call);
     sqlite3_stmt *stmt;
 
-    if (floe_lookup_bucket(call, bucket_arn, &out->bucket) || floe_lookup_namespace(call, &out->bucket, ns, &out->ns))
-        return FLOE_EFAIL;
+    out->bucket = *bucket;
     if ((stmt = floe_state_stmt(st, sql_table_by_name)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, out->ns.id);
+    sqlite3_bind_int64(stmt, 1, ns->id);
     sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
     return step_table(call, stmt, out);
+}
+
+int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
+                      floe_table_row_t *out)
+{
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t namespace;
+
+    if (floe_lookup_bucket(call, bucket_arn, &bucket) || floe_lookup_namespace(call, &bucket, ns, &namespace))
+        return FLOE_EFAIL;
+    return floe_lookup_table_in(call, &bucket, &namespace, name, out);
 }
 
 int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_table_row_t *out)

@@ -69,6 +69,11 @@ int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, co
 int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
                       floe_table_row_t *out /* OUT */);
 
+/** The table `name` in namespace `ns` of `bucket`, both already looked up; NotFoundException if
+ * there is none. */
+int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                         const char *name, floe_table_row_t *out /* OUT */);
+
 /** The table a table ARN names; NotFoundException if it names nothing here. */
 int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_table_row_t *out /* OUT */);
 

@@ -1,7 +1,9 @@
 /*
  * NamespaceResource: create, read, list and delete namespaces inside a table bucket.
  *
- * A namespace is a row of namespace, unique by (bucket, name). Names follow AWS's rules
+ * A namespace is a row of namespace, unique by (bucket, name). floe_namespace_create and
+ * floe_namespace_delete (namespace.h) are shared with the Iceberg REST catalog, which adds
+ * properties (handlers/iceberg_namespace.c; they go with the row, ON DELETE CASCADE). Names follow AWS's rules
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html#naming-rules-namespace):
  * the model checks length and characters, namespace_name_is_allowed() the rest.
  */
@@ -10,6 +12,7 @@
 #include "floe_api.h"
 #include "ids.h"
 #include "lookup.h"
+#include "namespace.h"
 #include "page_token.h"
 #include "state.h"
 
@@ -46,36 +49,50 @@ static floe_NamespaceList *namespace_list(floe_call_t *call, char *name)
     return list;
 }
 
-int floe_handle_CreateNamespace(floe_call_t *call, const floe_CreateNamespaceRequest *in,
-                                floe_CreateNamespaceResponse *out)
+int floe_namespace_create(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
+                          floe_namespace_row_t *out)
 {
     floe_state_t *st = floe_call_state(call);
-    const char *name = in->namespace->items[0];
-    char namespace_id[FLOE_UUID_LEN + 1];
-    floe_bucket_row_t bucket;
     sqlite3_stmt *stmt;
     int rc;
 
     if (!namespace_name_is_allowed(name))
         return floe_fail(call, FLOE_ERR_BadRequestException, "The specified namespace name is not valid.");
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
-        return FLOE_EFAIL;
     if ((stmt = floe_state_stmt(st, sql_insert_namespace)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
-    floe_uuid_v4(namespace_id);
-    sqlite3_bind_int64(stmt, 1, bucket.id);
+    out->name = floe_call_strdup(call, name);
+    out->namespace_id = floe_call_alloc(call, FLOE_UUID_LEN + 1);
+    out->created_at = floe_call_now(call);
+    out->created_by = floe_call_config(call)->account_id;
+    floe_uuid_v4(out->namespace_id);
+    sqlite3_bind_int64(stmt, 1, bucket->id);
     sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, namespace_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 4, floe_call_now(call));
-    sqlite3_bind_text(stmt, 5, floe_call_config(call)->account_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, out->namespace_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 4, out->created_at);
+    sqlite3_bind_text(stmt, 5, out->created_by, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_CONSTRAINT)
         return floe_fail(call, FLOE_ERR_ConflictException,
                          "A namespace with an identical name already exists in the bucket.");
     if (rc != SQLITE_DONE)
         return floe_fail_internal(call, floe_state_errmsg(st));
+    out->id = sqlite3_last_insert_rowid(floe_state_db(st));
+    return FLOE_OK;
+}
+
+int floe_handle_CreateNamespace(floe_call_t *call, const floe_CreateNamespaceRequest *in,
+                                floe_CreateNamespaceResponse *out)
+{
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+
+    if (!namespace_name_is_allowed(in->namespace->items[0]))
+        return floe_fail(call, FLOE_ERR_BadRequestException, "The specified namespace name is not valid.");
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
+        floe_namespace_create(call, &bucket, in->namespace->items[0], &ns))
+        return FLOE_EFAIL;
     out->tableBucketARN = bucket.arn;
-    out->namespace = namespace_list(call, floe_call_strdup(call, name));
+    out->namespace = namespace_list(call, ns.name);
     return FLOE_OK;
 }
 
@@ -159,20 +176,15 @@ int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesReque
     return FLOE_OK;
 }
 
-int floe_handle_DeleteNamespace(floe_call_t *call, const floe_DeleteNamespaceRequest *in, floe_Unit *out)
+int floe_namespace_delete(floe_call_t *call, const floe_namespace_row_t *ns)
 {
     floe_state_t *st = floe_call_state(call);
-    floe_bucket_row_t bucket;
-    floe_namespace_row_t ns;
     sqlite3_stmt *stmt;
     int rc;
-    (void)out;
 
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || floe_lookup_namespace(call, &bucket, in->namespace, &ns))
-        return FLOE_EFAIL;
     if ((stmt = floe_state_stmt(st, sql_delete_namespace)) == NULL)
         return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, ns.id);
+    sqlite3_bind_int64(stmt, 1, ns->id);
     rc = sqlite3_step(stmt);
     /* Tables reference their namespace without ON DELETE CASCADE: a namespace that still has a
      * table fails the foreign key, atomically with the delete. */
@@ -181,4 +193,15 @@ int floe_handle_DeleteNamespace(floe_call_t *call, const floe_DeleteNamespaceReq
     if (rc != SQLITE_DONE)
         return floe_fail_internal(call, floe_state_errmsg(st));
     return FLOE_OK;
+}
+
+int floe_handle_DeleteNamespace(floe_call_t *call, const floe_DeleteNamespaceRequest *in, floe_Unit *out)
+{
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+    (void)out;
+
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || floe_lookup_namespace(call, &bucket, in->namespace, &ns))
+        return FLOE_EFAIL;
+    return floe_namespace_delete(call, &ns);
 }

@@ -7,14 +7,16 @@
  *  1. A table is a row of s3table plus a warehouse bucket in the S3 store, named as AWS names them
  *     ("<uuid prefix>-<random>--table-s3"). The ARN carries the table's UUID, so it survives a
  *     rename; so does the version token, which changes only when the metadata pointer moves.
- *  2. CreateTable with metadata makes the warehouse, writes metadata/00000-<uuid>.metadata.json
- *     (fsynced), then inserts the row in one transaction. The row, and so the table, exists only
- *     once its metadata file does; if the insert loses (a racing CreateTable of the same name),
- *     the warehouse is queued for the janitor in the same transaction that gives up.
+ *  2. A table with metadata is created in three steps, shared by CreateTable and the Iceberg REST
+ *     catalog (create-table, and a commit that creates): floe_table_draft checks the name and picks
+ *     the ids, floe_table_store_first_metadata makes the warehouse and writes
+ *     metadata/00000-<uuid>.metadata.json (fsynced), floe_table_insert inserts the row in one
+ *     transaction. The row, and so the table, exists only once its metadata file does; if the
+ *     insert loses (a racing create of the same name), the warehouse is queued for the janitor.
  *
- *        check name ─▶ create_warehouse ─▶ write_metadata ─▶ insert_table ─▶ table exists
- *                             │                  │                 │ conflict
- *                             └──────────────────┴─────────────────┴──▶ floe_janitor_enqueue
+ *        floe_table_draft ─▶ floe_table_store_first_metadata ─▶ floe_table_insert ─▶ table exists
+ *                                     │ (bucket, then file)             │ conflict
+ *                                     └─────────────────────────────────┴──▶ floe_janitor_enqueue
  *
  *  3. Every move of the metadata pointer is floe_table_swap_metadata(): one UPDATE guarded by the
  *     version token, so of K racing writers exactly one wins (SQLite serializes writers).
@@ -167,20 +169,9 @@ floe_table_swap_rc_t floe_table_swap_metadata(floe_call_t *call, int64_t table_r
     }
 }
 
-/* ---- CreateTable ---- */
+/* ---- creating a table, shared by CreateTable and the REST catalog (design note 2) ---- */
 
-typedef struct new_table {
-    floe_bucket_row_t bucket;
-    floe_namespace_row_t ns;
-    const char *name;
-    const char *format;
-    char table_id[FLOE_UUID_LEN + 1];
-    char *warehouse;
-    char *metadata_location; /* NULL without metadata */
-    char *version_token;
-} new_table_t;
-
-static int name_is_taken(floe_call_t *call, const new_table_t *t)
+static int name_is_taken(floe_call_t *call, const floe_table_draft_t *t)
 {
     floe_state_t *st = floe_call_state(call);
     sqlite3_stmt *stmt = floe_state_stmt(st, sql_table_exists);
@@ -194,22 +185,88 @@ static int name_is_taken(floe_call_t *call, const new_table_t *t)
     return taken;
 }
 
-/* Renders the first metadata file of the table, or fails the call with BadRequestException. */
-static int render_metadata(floe_call_t *call, const floe_CreateTableRequest *in, const new_table_t *t, char **json)
+int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                     const char *name, const char *format, floe_table_draft_t *t)
 {
-    char why[256], *location = floe_call_printf(call, "s3://%s", t->warehouse);
+    int rc;
 
-    *json = NULL;
-    if (in->metadata == NULL || in->metadata->tag != FLOE_TableMetadata_TAG_iceberg)
-        return FLOE_OK;
-    if (floe_iceberg_metadata_create(in->metadata->iceberg, t->table_id, location, floe_call_now(call), json, why,
-                                     sizeof(why)) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+    memset(t, 0, sizeof(*t));
+    if (!table_name_is_allowed(name))
+        return refuse_table_name(call);
+    t->bucket = *bucket;
+    t->ns = *ns;
+    t->name = name;
+    t->format = format;
+    if ((rc = name_is_taken(call, t)) != 0)
+        return rc > 0 ? floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS)
+                      : floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
+    floe_uuid_v4(t->table_id);
+    t->warehouse = warehouse_bucket_name(call, t->table_id);
+    t->version_token = new_version_token(call);
     return FLOE_OK;
 }
 
-/* Creates the warehouse bucket and writes the metadata file into it (steps 1 and 2 of note 2). */
-static int write_metadata(floe_call_t *call, new_table_t *t, const char *json)
+static bool is_lower_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+/* A UUID as Iceberg writes table-uuid: 8-4-4-4-12 lowercase hex digits. */
+static bool is_canonical_uuid(const char *s)
+{
+    if (strlen(s) != FLOE_UUID_LEN)
+        return false;
+    for (size_t i = 0; i < FLOE_UUID_LEN; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? s[i] != '-' : !is_lower_hex(s[i]))
+            return false;
+    }
+    return true;
+}
+
+/* True when `name` is a warehouse bucket name warehouse_bucket_name() could give table `table_id`. */
+static bool is_warehouse_name_for(const char *name, const char *table_id)
+{
+    size_t suffix_len = strlen(WAREHOUSE_SUFFIX);
+    if (strlen(name) != WAREHOUSE_UUID_PREFIX_LEN + 1 + WAREHOUSE_RANDOM_LEN + suffix_len ||
+        strncmp(name, table_id, WAREHOUSE_UUID_PREFIX_LEN) != 0 || name[WAREHOUSE_UUID_PREFIX_LEN] != '-' ||
+        strcmp(name + WAREHOUSE_UUID_PREFIX_LEN + 1 + WAREHOUSE_RANDOM_LEN, WAREHOUSE_SUFFIX) != 0)
+        return false;
+    for (size_t i = WAREHOUSE_UUID_PREFIX_LEN + 1; i < WAREHOUSE_UUID_PREFIX_LEN + 1 + WAREHOUSE_RANDOM_LEN; i++) {
+        if (!is_letter_or_digit(name[i]))
+            return false;
+    }
+    return true;
+}
+
+int floe_table_draft_adopt(floe_call_t *call, floe_table_draft_t *t, const char *table_uuid, const char *location)
+{
+    char *name;
+    size_t n;
+
+    if (table_uuid != NULL) {
+        if (!is_canonical_uuid(table_uuid))
+            return floe_fail(call, FLOE_ERR_BadRequestException, "The table UUID %s is not a lowercase UUID.", table_uuid);
+        memcpy(t->table_id, table_uuid, FLOE_UUID_LEN + 1);
+        t->warehouse = warehouse_bucket_name(call, t->table_id);
+    }
+    if (location == NULL)
+        return FLOE_OK;
+    if (strncmp(location, "s3://", 5) != 0)
+        return floe_fail(call, FLOE_ERR_BadRequestException, "The table location %s is not one S3 Tables gave.", location);
+    name = floe_call_strdup(call, location + 5);
+    n = strlen(name);
+    while (n > 0 && name[n - 1] == '/')
+        name[--n] = '\0';
+    if (!is_warehouse_name_for(name, t->table_id))
+        return floe_fail(call, FLOE_ERR_BadRequestException,
+                         "The table location %s is not one S3 Tables gave: S3 Tables chooses each table's location.",
+                         location);
+    t->warehouse = name;
+    return FLOE_OK;
+}
+
+int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, const char *json)
 {
     floe_state_t *st = floe_call_state(call);
     char file_id[FLOE_UUID_LEN + 1], etag[33], *key;
@@ -227,8 +284,8 @@ static int write_metadata(floe_call_t *call, new_table_t *t, const char *json)
     return FLOE_OK;
 }
 
-/* Inserts the row; SQLITE_CONSTRAINT when the name was taken meanwhile. */
-static int insert_table_row(floe_call_t *call, const new_table_t *t)
+/* Inserts the row; SQLITE_CONSTRAINT when the name (or the table id) was taken meanwhile. */
+static int insert_table_row(floe_call_t *call, const floe_table_draft_t *t)
 {
     floe_state_t *st = floe_call_state(call);
     sqlite3_stmt *stmt = floe_state_stmt(st, sql_insert_table);
@@ -280,9 +337,17 @@ static int apply_creation_settings(floe_call_t *call, const floe_CreateTableRequ
     return FLOE_OK;
 }
 
+/* Gives up on a draft whose warehouse exists already: the janitor removes it (note 2). */
+static void abandon_warehouse(floe_call_t *call, const floe_table_draft_t *t)
+{
+    if (t->metadata_location != NULL)
+        floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call));
+}
+
 /* Step 3 of note 2: the row, in one transaction with the warehouse bucket when there is no
  * metadata file (and so no bucket yet). A lost race gives the warehouse to the janitor. */
-static int insert_table(floe_call_t *call, const floe_CreateTableRequest *in, const new_table_t *t)
+int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
+                      const void *settings_ctx)
 {
     floe_state_t *st = floe_call_state(call);
     int rc;
@@ -297,18 +362,16 @@ static int insert_table(floe_call_t *call, const floe_CreateTableRequest *in, co
     rc = insert_table_row(call, t);
     if (rc == SQLITE_CONSTRAINT) {
         floe_state_rollback(st);
-        if (t->metadata_location != NULL)
-            floe_janitor_enqueue(st, t->warehouse, floe_call_now(call));
+        abandon_warehouse(call, t);
         return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
     }
     if (rc != SQLITE_OK) {
         floe_state_rollback(st);
         return floe_fail_internal(call, floe_state_errmsg(st));
     }
-    if (apply_creation_settings(call, in) != FLOE_OK) {
+    if (settings != NULL && settings(call, settings_ctx) != FLOE_OK) {
         floe_state_rollback(st);
-        if (t->metadata_location != NULL)
-            floe_janitor_enqueue(st, t->warehouse, floe_call_now(call));
+        abandon_warehouse(call, t);
         return FLOE_EFAIL;
     }
     if (floe_state_commit(st))
@@ -316,30 +379,46 @@ static int insert_table(floe_call_t *call, const floe_CreateTableRequest *in, co
     return FLOE_OK;
 }
 
+/* ---- CreateTable ---- */
+
+/* Renders the first metadata file of the table, or fails the call with BadRequestException. */
+static int render_metadata(floe_call_t *call, const floe_CreateTableRequest *in, const floe_table_draft_t *t,
+                           char **json)
+{
+    char why[256], *location = floe_call_printf(call, "s3://%s", t->warehouse);
+
+    *json = NULL;
+    if (in->metadata == NULL || in->metadata->tag != FLOE_TableMetadata_TAG_iceberg)
+        return FLOE_OK;
+    if (floe_iceberg_metadata_create(in->metadata->iceberg, t->table_id, location, floe_call_now(call), json, why,
+                                     sizeof(why)) != 0)
+        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+    return FLOE_OK;
+}
+
+static int creation_settings(floe_call_t *call, const void *in)
+{
+    return apply_creation_settings(call, in);
+}
+
 int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in, floe_CreateTableResponse *out)
 {
-    new_table_t t = {0};
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+    floe_table_draft_t t;
     char *json = NULL;
     int rc;
 
     if (!table_name_is_allowed(in->name))
         return refuse_table_name(call);
-    if (floe_lookup_bucket(call, in->tableBucketARN, &t.bucket) ||
-        floe_lookup_namespace(call, &t.bucket, in->namespace, &t.ns))
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || floe_lookup_namespace(call, &bucket, in->namespace, &ns))
         return FLOE_EFAIL;
-    t.name = in->name;
-    t.format = floe_OpenTableFormat_values[in->format];
-    if ((rc = name_is_taken(call, &t)) != 0)
-        return rc > 0 ? floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS)
-                      : floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
-    floe_uuid_v4(t.table_id);
-    t.warehouse = warehouse_bucket_name(call, t.table_id);
-    t.version_token = new_version_token(call);
-    if (render_metadata(call, in, &t, &json))
+    if (floe_table_draft(call, &bucket, &ns, in->name, floe_OpenTableFormat_values[in->format], &t) ||
+        render_metadata(call, in, &t, &json))
         return FLOE_EFAIL;
-    rc = json != NULL ? write_metadata(call, &t, json) : FLOE_OK;
+    rc = json != NULL ? floe_table_store_first_metadata(call, &t, json) : FLOE_OK;
     free(json);
-    if (rc != FLOE_OK || insert_table(call, in, &t) != FLOE_OK)
+    if (rc != FLOE_OK || floe_table_insert(call, &t, creation_settings, in) != FLOE_OK)
         return FLOE_EFAIL;
     out->tableARN = floe_arn_table(call, t.bucket.name, t.table_id);
     out->versionToken = t.version_token;
@@ -529,9 +608,7 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
     return FLOE_OK;
 }
 
-/* Deletes the row if its token still matches (when one is given) and queues its warehouse, in one
- * transaction. Returns 1 when the row was deleted, 0 when the token did not match, -1 on error. */
-static int delete_table_row(floe_call_t *call, const floe_table_row_t *t, const char *token)
+int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token)
 {
     floe_state_t *st = floe_call_state(call);
     sqlite3_stmt *stmt;
@@ -563,21 +640,45 @@ int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in
 
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
         return FLOE_EFAIL;
-    switch (delete_table_row(call, &t, in->versionToken)) {
+    switch (floe_table_delete(call, &t, in->versionToken)) {
     case 1: return FLOE_OK;
     case 0: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
     default: return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     }
 }
 
-int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out)
+int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
+                      const char *new_name, const char *token)
 {
     floe_state_t *st = floe_call_state(call);
-    floe_namespace_row_t dest;
-    floe_table_row_t t;
-    const char *new_name;
     sqlite3_stmt *stmt;
     int rc;
+
+    if (!table_name_is_allowed(new_name))
+        return refuse_table_name(call);
+    if ((stmt = floe_state_stmt(st, sql_rename_table)) == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, dest->id);
+    sqlite3_bind_text(stmt, 2, new_name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, floe_call_now(call));
+    sqlite3_bind_text(stmt, 4, floe_call_config(call)->account_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 5, t->id);
+    if (token != NULL)
+        sqlite3_bind_text(stmt, 6, token, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_CONSTRAINT)
+        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    if (rc != SQLITE_DONE)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    if (sqlite3_changes(floe_state_db(st)) == 0)
+        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
+    return FLOE_OK;
+}
+
+int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out)
+{
+    floe_namespace_row_t dest;
+    floe_table_row_t t;
     (void)out;
 
     if (in->newNamespaceName == NULL && in->newName == NULL)
@@ -590,22 +691,5 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
     dest = t.ns;
     if (in->newNamespaceName != NULL && floe_lookup_namespace(call, &t.bucket, in->newNamespaceName, &dest))
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified destination namespace does not exist.");
-    new_name = in->newName != NULL ? in->newName : t.name;
-    if ((stmt = floe_state_stmt(st, sql_rename_table)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, dest.id);
-    sqlite3_bind_text(stmt, 2, new_name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, floe_call_now(call));
-    sqlite3_bind_text(stmt, 4, floe_call_config(call)->account_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 5, t.id);
-    if (in->versionToken != NULL)
-        sqlite3_bind_text(stmt, 6, in->versionToken, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_CONSTRAINT)
-        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (sqlite3_changes(floe_state_db(st)) == 0)
-        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
-    return FLOE_OK;
+    return floe_table_rename(call, &t, &dest, in->newName != NULL ? in->newName : t.name, in->versionToken);
 }

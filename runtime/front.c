@@ -11,6 +11,7 @@
 #include "sigv4_verify.h"
 #include "front.h"
 #include "health.h"
+#include "iceberg_rest.h"
 #include "s3.h"
 #include "sigv4.h"
 
@@ -24,6 +25,24 @@ static int path_is(h2o_req_t *req, const char *literal)
 {
     size_t len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
     return h2o_memis(req->input.path.base, len, literal, strlen(literal));
+}
+
+/* True when the path is `base` or lies below it ("/iceberg", "/iceberg/v1/config"). */
+static int path_is_under(h2o_req_t *req, const char *base)
+{
+    size_t len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len, n = strlen(base);
+    return len >= n && memcmp(req->input.path.base, base, n) == 0 && (len == n || req->input.path.base[n] == '/');
+}
+
+/* The length of the Iceberg REST catalog base path the request is under, or 0: /iceberg when signed
+ * for s3tables (as AWS serves it), /_floe/iceberg whether signed or not. */
+static size_t iceberg_base_len(h2o_req_t *req, int is_s3tables)
+{
+    if (path_is_under(req, FLOE_ICEBERG_REST_UNSIGNED_BASE))
+        return strlen(FLOE_ICEBERG_REST_UNSIGNED_BASE);
+    if (is_s3tables && path_is_under(req, FLOE_ICEBERG_REST_BASE))
+        return strlen(FLOE_ICEBERG_REST_BASE);
+    return 0;
 }
 
 /* The S3 Tables API's answer to a signature that does not verify (403, as AWS answers). */
@@ -47,17 +66,22 @@ static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
                        floe_sigv4_result_message(r));
 }
 
-/* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. */
-static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+/* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. The
+ * refusal comes in the error shape of the API the request is for. */
+static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables, int is_iceberg)
 {
     floe_sigv4_result_t r;
+    int status;
     if (!w->config->strict_signatures)
         return 1;
     if ((r = floe_sigv4_verify(req, w->config, !is_s3tables, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
         return 1;
-    floe_log_request(w, req, is_s3tables ? "S3Tables:Unauthorized" : "S3:Unauthorized",
-                     r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, floe_log_now_us());
-    if (is_s3tables)
+    status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
+    floe_log_request(w, req, is_iceberg ? "Iceberg:Unauthorized" : is_s3tables ? "S3Tables:Unauthorized" : "S3:Unauthorized",
+                     status, floe_log_now_us());
+    if (is_iceberg)
+        floe_iceberg_rest_refuse(req, status, floe_sigv4_result_message(r));
+    else if (is_s3tables)
         refuse_s3tables(req, r);
     else
         refuse_s3(req, r);
@@ -67,6 +91,7 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
 static int on_req(h2o_handler_t *self, h2o_req_t *req)
 {
     floe_worker_t *w = floe_worker_of(req);
+    size_t iceberg_base;
     int is_s3tables;
     (void)self;
 
@@ -75,9 +100,12 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     }
     is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
-    if (!signature_accepted(w, req, is_s3tables))
+    iceberg_base = iceberg_base_len(req, is_s3tables);
+    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0))
         return 0;
-    if (is_s3tables)
+    if (iceberg_base != 0)
+        floe_iceberg_rest_handle(w, req, iceberg_base);
+    else if (is_s3tables)
         floe_dispatch_s3tables(w, req);
     else
         floe_s3_handle(w, req);

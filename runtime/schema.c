@@ -209,6 +209,13 @@ static const char *const migrations[] = {
     "  destination_arn TEXT NOT NULL,"
     "  PRIMARY KEY (table_id, rule_index, position)"
     ");",
+    /* 6: Iceberg namespace properties */
+    "CREATE TABLE namespace_property ("       /* handlers/iceberg_namespace.c; the REST catalog's properties */
+    "  namespace_id INTEGER NOT NULL REFERENCES namespace(id) ON DELETE CASCADE,"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (namespace_id, key)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

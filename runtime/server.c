@@ -36,6 +36,7 @@
 #include "codec.h"
 #include "floe_codec.h"
 #include "front.h"
+#include "iceberg_rest.h"
 #include "janitor.h"
 #include "log.h"
 #include "router.h"
@@ -282,7 +283,7 @@ int floe_server_run(const floe_config_t *config)
     worker_thread_t *threads;
     int fd, lock_fd;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_s3_init() != 0 ||
+    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""generated/ is exactly what the generator makes from the pinned model and the overlay, and the
-generator refuses a model it does not understand rather than guessing."""
+"""generated/ is exactly what the generator makes from the pinned inputs (the S3 Tables model and
+models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json), and the
+generator refuses a model or spec it does not understand rather than guessing."""
 
 import filecmp
 import json
@@ -19,15 +20,27 @@ GENERATOR = os.path.join(SOURCE_DIR, "codegen", "generate.py")
 PYTHON = "/usr/bin/python3"   # Debian's, with Debian's Jinja2: what a fresh machine has
 
 
+ICEBERG_OVERLAY = os.path.join(SOURCE_DIR, "models", "iceberg-overlay.json")
+
+
+def model_cache():
+    return subprocess.run([os.path.join(SOURCE_DIR, "models", "fetch-model")], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def pinned_model():
-    cache = subprocess.run([os.path.join(SOURCE_DIR, "models", "fetch-model")], check=True, capture_output=True,
-                           text=True).stdout.strip()
-    return os.path.join(cache, "s3tables-2018-05-10.smithy.json")
+    return os.path.join(model_cache(), "s3tables-2018-05-10.smithy.json")
 
 
-def generate(model, out):
+def pinned_iceberg_spec():
+    return os.path.join(model_cache(), "iceberg-rest-catalog-open-api-1.11.0.yaml")
+
+
+def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY):
     return subprocess.run([PYTHON, GENERATOR, "--model", model, "--overlay",
-                           os.path.join(SOURCE_DIR, "models", "overlay.json"), "--out", out],
+                           os.path.join(SOURCE_DIR, "models", "overlay.json"), "--out", out,
+                           "--iceberg-spec", iceberg_spec or pinned_iceberg_spec(),
+                           "--iceberg-overlay", iceberg_overlay],
                           capture_output=True, text=True)
 
 
@@ -75,6 +88,76 @@ class GeneratedTests(unittest.TestCase):
         summary = ("**S3 Tables API: %s of %s operations implemented, %s partial, %s not implemented.**"
                    % (impl, total, part, none))
         self.assertTrue(summary in readme, "the README's summary is the docs' summary: " + summary)
+
+    def test_iceberg_outputs_are_generated_from_the_pinned_spec(self):
+        committed = os.path.join(SOURCE_DIR, "generated")
+        for f in ("iceberg_routes.def", os.path.join("docs", "iceberg.md")):
+            self.assertTrue(os.path.exists(os.path.join(committed, f)), "generated/%s exists" % f)
+        with open(os.path.join(committed, "iceberg_routes.def")) as f:
+            first = f.readline()
+        self.assertIn("iceberg-rest-catalog-open-api-1.11.0.yaml", first, "the route table names the spec it came from")
+        self.assertIn("models/iceberg-overlay.json", first, "and the overlay")
+
+    def test_readme_iceberg_summary_matches_the_iceberg_docs(self):
+        with open(os.path.join(SOURCE_DIR, "generated", "docs", "iceberg.md")) as f:
+            docs = f.read()
+        with open(os.path.join(SOURCE_DIR, "README.md")) as f:
+            readme = f.read()
+        total = re.search(r"(\d+) operations\.", docs).group(1)
+        impl, part, none = re.search(r"\*\*(\d+) implemented, (\d+) partial, (\d+) not implemented\.\*\*", docs).groups()
+        summary = ("**Iceberg REST catalog: %s of %s operations implemented, %s partial, %s not implemented.**"
+                   % (impl, total, part, none))
+        self.assertTrue(summary in readme, "the README's REST catalog summary is the docs' summary: " + summary)
+
+    def mutated_iceberg(self, mutate_spec=None, mutate_overlay=None):
+        import yaml
+        with open(pinned_iceberg_spec()) as f:
+            spec = yaml.safe_load(f)
+        with open(ICEBERG_OVERLAY) as f:
+            overlay = json.load(f)
+        if mutate_spec:
+            mutate_spec(spec)
+        if mutate_overlay:
+            mutate_overlay(overlay)
+        paths = []
+        for data, suffix in ((yaml.safe_dump(spec), ".yaml"), (json.dumps(overlay), ".json")):
+            fd, path = tempfile.mkstemp(suffix=suffix)
+            with os.fdopen(fd, "w") as f:
+                f.write(data)
+            self.addCleanup(os.unlink, path)
+            paths.append(path)
+        return paths
+
+    def test_an_operation_without_operation_id_stops_the_generator(self):
+        def drop_id(spec):
+            del spec["paths"]["/v1/{prefix}/namespaces"]["get"]["operationId"]
+        spec, overlay = self.mutated_iceberg(mutate_spec=drop_id)
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, spec, overlay)
+            self.assertEqual(proc.returncode, 1, "an operation without an operationId is a failure")
+            self.assertIn("/v1/{prefix}/namespaces", proc.stderr, "the message names the path")
+            self.assertEqual(os.listdir(out), [], "nothing is written")
+
+    def test_an_overlay_status_it_does_not_know_stops_the_generator(self):
+        def bad_status(overlay):
+            overlay["operations"]["loadTable"]["status"] = "maybe"
+        spec, overlay = self.mutated_iceberg(mutate_overlay=bad_status)
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, spec, overlay)
+            self.assertEqual(proc.returncode, 1, "an unknown status is a failure")
+            self.assertIn("loadTable", proc.stderr, "the message names the operation")
+
+    def test_a_new_operation_in_the_spec_is_not_implemented_until_reviewed(self):
+        def add_op(spec):
+            spec["paths"]["/v1/{prefix}/brand-new"] = {"parameters": [{"$ref": "#/components/parameters/prefix"}],
+                                                       "get": {"operationId": "brandNew", "responses": {"204": {}}}}
+        spec, overlay = self.mutated_iceberg(mutate_spec=add_op)
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, spec, overlay)
+            self.assertEqual(proc.returncode, 0, "the generator accepts an operation the overlay lacks: " + proc.stderr)
+            with open(os.path.join(out, "iceberg_routes.def")) as f:
+                self.assertIn('FLOE_ICEBERG_UNSERVED(brandNew, GET, "/v1/{prefix}/brand-new")', f.read(),
+                              "an operation the overlay does not list is routed to a 501")
 
     def mutated_model(self, mutate):
         with open(pinned_model()) as f:

@@ -16,6 +16,7 @@ int floe_test_failures;
 #include "runtime/page_token.c"
 #include "runtime/policy.c"
 #include "runtime/router.c"
+#include "runtime/iceberg_rest_router.c"
 #include "runtime/sigv4.c"
 #include "runtime/codec.c"
 #include "runtime/iceberg_json.c"
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
     size_t n = sizeof(tests) / sizeof(tests[0]);
     int ran = 0;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0) {
+    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_router_init() != 0) {
         fprintf(stderr, "cannot initialise the codec or the router\n");
         return 1;
     }

@@ -1,0 +1,76 @@
+/*
+ * The lookups of iceberg_lookup.h, built on the S3 Tables lookups (lookup.h) so both APIs resolve
+ * names the same way; only the error each miss becomes differs.
+ */
+#include <string.h>
+
+#include "iceberg_lookup.h"
+#include "store.h"
+#include "table.h"
+
+int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict)
+{
+    const char *message = call->super.error_message ? call->super.error_message : "The request failed.";
+
+    switch (call->super.error) {
+    case FLOE_ERR_NotFoundException: return floe_iceberg_call_fail(call, not_found, "%s", message);
+    case FLOE_ERR_ConflictException: return floe_iceberg_call_fail(call, conflict, "%s", message);
+    case FLOE_ERR_BadRequestException:
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, "%s", message);
+    default: return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError, "%s", message);
+    }
+}
+
+int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehouse_arn, floe_bucket_row_t *out)
+{
+    if (floe_lookup_bucket(&call->super, warehouse_arn, out))
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
+    return FLOE_OK;
+}
+
+int floe_iceberg_lookup_namespace(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
+                                  floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
+{
+    if (floe_iceberg_lookup_warehouse(call, warehouse_arn, bucket))
+        return FLOE_EFAIL;
+    if (floe_lookup_namespace(&call->super, bucket, name, ns))
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
+    return FLOE_OK;
+}
+
+int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_arn, const char *ns, const char *name,
+                              floe_table_row_t *out)
+{
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t namespace;
+
+    if (floe_iceberg_lookup_namespace(call, warehouse_arn, ns, &bucket, &namespace))
+        return FLOE_EFAIL;
+    if (floe_lookup_table_in(&call->super, &bucket, &namespace, name, out))
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
+    return FLOE_OK;
+}
+
+int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t *t, char **json)
+{
+    size_t len;
+    const char *key;
+
+    *json = NULL;
+    if (t->metadata_location == NULL)
+        return FLOE_OK;
+    /* Every pointer move checks the location is inside the warehouse (table.c), so the key is what
+     * follows "s3://<warehouse>/". */
+    if (!floe_table_location_is_inside(t, t->metadata_location))
+        return floe_iceberg_call_fail_internal(call, "a table's metadata location is outside its warehouse");
+    key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;
+    if (floe_store_read_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
+                               t->warehouse_bucket, key, json, &len) != FLOE_STORE_OK)
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError,
+                                      "The table's metadata file %s cannot be read.", t->metadata_location);
+    floe_iceberg_call_keep(call, *json);
+    return FLOE_OK;
+}

@@ -1,0 +1,22 @@
+/*
+ * What namespace.c lends the Iceberg REST catalog, so that both APIs create and delete namespaces
+ * by the same rules and with the same messages.
+ */
+#ifndef FLOE_NAMESPACE_H
+#define FLOE_NAMESPACE_H
+
+#include "call.h"
+#include "lookup.h"
+
+/**
+ * Creates namespace `name` in `bucket` (AWS's naming rules: BadRequestException; a taken name:
+ * ConflictException). Joins the caller's transaction when one is open. Fills *out (strings in the
+ * call's pool).
+ */
+int floe_namespace_create(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
+                          floe_namespace_row_t *out /* OUT */);
+
+/** Deletes namespace `ns`; ConflictException while it still has tables. */
+int floe_namespace_delete(floe_call_t *call, const floe_namespace_row_t *ns);
+
+#endif
