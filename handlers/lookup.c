@@ -135,12 +135,56 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
     return step_table(call, stmt, out);
 }
 
+/* One query for bucket, namespace and table together: the path every table operation takes. */
+static const char sql_table_by_names[] =
+    "SELECT " TABLE_COLUMNS ", b.id, b.bucket_id, b.type, b.created_at"
+    " FROM table_bucket b JOIN namespace n ON n.table_bucket_id = b.id JOIN s3table t ON t.namespace_id = n.id"
+    " WHERE b.name = ?1 AND n.name = ?2 AND t.name = ?3";
+
+/* Fills *out when bucket, namespace and table all exist: 1; 0 when one of them does not; -1 when
+ * the call failed. */
+static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, const char *ns, const char *name,
+                                floe_table_row_t *out)
+{
+    floe_state_t *st = floe_call_state(call);
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_table_by_names);
+    int rc;
+
+    if (stmt == NULL) {
+        floe_fail_internal(call, floe_state_errmsg(st));
+        return -1;
+    }
+    sqlite3_bind_text(stmt, 1, bucket_name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, ns, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
+    if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
+        if (rc == SQLITE_DONE)
+            return 0;
+        floe_fail_internal(call, floe_state_errmsg(st));
+        return -1;
+    }
+    out->bucket.name = floe_call_strdup(call, bucket_name);
+    out->bucket.arn = floe_arn_table_bucket(call, bucket_name);
+    out->bucket.id = sqlite3_column_int64(stmt, 17);
+    out->bucket.bucket_id = floe_column_text(call, stmt, 18);
+    out->bucket.type = floe_column_text(call, stmt, 19);
+    out->bucket.created_at = sqlite3_column_int64(stmt, 20);
+    read_table_row(call, stmt, out);
+    sqlite3_reset(stmt);
+    return 1;
+}
+
 int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
                       floe_table_row_t *out)
 {
+    char *bucket_name = floe_arn_parse_table_bucket(call, bucket_arn);
     floe_bucket_row_t bucket;
     floe_namespace_row_t namespace;
+    int found = bucket_name != NULL ? lookup_table_at_once(call, bucket_name, ns, name, out) : 0;
 
+    if (found != 0)
+        return found > 0 ? FLOE_OK : FLOE_EFAIL;
+    /* Something is missing: the step-by-step lookups say which, with AWS's message for it. */
     if (floe_lookup_bucket(call, bucket_arn, &bucket) || floe_lookup_namespace(call, &bucket, ns, &namespace))
         return FLOE_EFAIL;
     return floe_lookup_table_in(call, &bucket, &namespace, name, out);

@@ -39,6 +39,8 @@ static const char usage[] =
     "  --region R        region in ARNs [FLOE_REGION] (default us-east-1)\n"
     "  --account-id A    12-digit account id in ARNs [FLOE_ACCOUNT_ID] (default 000000000000)\n"
     "  --quiet           no per-request log lines [FLOE_QUIET=1]\n"
+    "  --fsync-commits   fsync every database commit, so commits survive power loss as well as\n"
+    "                    crashes (default: crashes only) [FLOE_FSYNC_COMMITS=1]\n"
     "  --strict-signatures  verify SigV4 signatures (header and presigned) [FLOE_STRICT_SIGNATURES=1]\n"
     "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n";
 
@@ -90,6 +92,7 @@ static void config_defaults(floe_config_t *c)
     c->in_memory = env_flag("FLOE_IN_MEMORY");
     c->quiet = env_flag("FLOE_QUIET");
     c->strict_signatures = env_flag("FLOE_STRICT_SIGNATURES");
+    c->fsync_commits = env_flag("FLOE_FSYNC_COMMITS");
     c->port = FLOE_DEFAULT_PORT;
     c->threads = 1;
 }
@@ -152,7 +155,7 @@ static int config_numbers_from_env(floe_config_t *c)
 
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
-    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS,
+    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS,
 };
 
 static const struct option long_options[] = {
@@ -166,6 +169,7 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"strict-signatures", no_argument, NULL, OPT_STRICT_SIGNATURES},
     {"credentials", required_argument, NULL, OPT_CREDENTIALS},
+    {"fsync-commits", no_argument, NULL, OPT_FSYNC_COMMITS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -195,6 +199,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_ACCOUNT_ID: free(c->account_id); c->account_id = floe_xstrdup(optarg); break;
         case OPT_QUIET: c->quiet = true; break;
         case OPT_STRICT_SIGNATURES: c->strict_signatures = true; break;
+        case OPT_FSYNC_COMMITS: c->fsync_commits = true; break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
                 return -1;

@@ -29,6 +29,7 @@ typedef struct floe_config {
     char *region;
     char *account_id;
     bool quiet;
+    bool fsync_commits;  /* SQLite synchronous=FULL: commits survive power loss, not only crashes */
     bool strict_signatures;     /* verify SigV4 signatures against `credentials` */
     floe_credential_t *credentials;
     size_t n_credentials;

@@ -173,7 +173,8 @@ static void *run_worker(void *arg)
     w->config = server->config;
     w->index = t->index;
     floe_json_init(&w->json);
-    if (floe_state_open(server->db_path, server->config->threads <= 1, &w->state) != 0) {
+    if (floe_state_open(server->db_path, server->config->threads <= 1, &w->state) != 0 ||
+        (server->config->fsync_commits && floe_state_fsync_commits(w->state) != 0)) {
         t->failed = 1;
         stopping = 1;
         goto Exit;

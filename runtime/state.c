@@ -4,7 +4,8 @@
  * Design notes:
  *  1. One connection per thread, never shared: the connection is opened with SQLITE_OPEN_NOMUTEX.
  *  2. WAL journal, synchronous=NORMAL: a committed transaction survives a crash of the process
- *     (kill -9); readers never block the writer. Writers serialize on BEGIN IMMEDIATE with a busy
+ *     (kill -9), and with --fsync-commits (synchronous=FULL) a power loss too; readers never
+ *     block the writer. Writers serialize on BEGIN IMMEDIATE with a busy
  *     timeout, so a mutation either commits whole or not at all.
  *  3. foreign_keys=ON on every connection: SQLite does not remember it per database.
  *  4. With a single serving thread the one connection runs in exclusive locking mode (see
@@ -83,6 +84,11 @@ void floe_state_close(floe_state_t *st)
         sqlite3_finalize(st->cache[i].stmt);
     sqlite3_close(st->db);
     free(st);
+}
+
+int floe_state_fsync_commits(floe_state_t *st)
+{
+    return exec(st->db, "PRAGMA synchronous=FULL");
 }
 
 sqlite3 *floe_state_db(floe_state_t *st)

@@ -21,6 +21,9 @@ typedef struct floe_state floe_state_t;
  * floe_state_close; -1 on error (logged).
  */
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out /* OUT */);
+
+/** Makes every later commit on this connection wait for fsync (synchronous=FULL). 0 or -1. */
+int floe_state_fsync_commits(floe_state_t *st);
 void floe_state_close(floe_state_t *st);
 
 /** The connection, for sqlite3_* calls on statements from floe_state_stmt. */
