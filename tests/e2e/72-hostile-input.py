@@ -191,6 +191,7 @@ class HostileInputTests(FloeTestCase):
         ns_path = "/namespaces/" + quote(self.arn)
         tables_path = "/tables/%s/ns" % quote(self.arn)
         ten_mb_name = {"name": "x" * (10 * 1024 * 1024)}
+        ten_mb_padding = b'{"name":"padded-bucket","padding":[' + b",".join([b"0"] * (5 * 1024 * 1024)) + b"]}"
         cases = [
             ("malformed JSON", s3tables("PUT", "/buckets", raw_body=b'{"name":'), S3TABLES, {}),
             ("not JSON at all", s3tables("PUT", "/buckets", raw_body=b"\x00\x01garbage"), S3TABLES, {}),
@@ -207,6 +208,7 @@ class HostileInputTests(FloeTestCase):
              S3TABLES, {}),
             ("a boolean for a format", s3tables("PUT", tables_path, {"name": "t2", "format": True}), S3TABLES, {}),
             ("a 10 MB name", s3tables("PUT", "/buckets", ten_mb_name), S3TABLES, {}),
+            ("a 10 MB body of padding", s3tables("PUT", "/buckets", raw_body=ten_mb_padding), S3TABLES, {}),
             ("a name with an escaped NUL", s3tables("PUT", "/buckets", raw_body=b'{"name":"abc\\u0000def"}'),
              S3TABLES, {}),
             ("a name with a raw NUL", s3tables("PUT", "/buckets", raw_body=b'{"name":"abc\x00def"}'), S3TABLES, {}),
