@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import xml.etree.ElementTree
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from floe_server import FloeTestCase, main  # noqa: E402
@@ -166,6 +167,10 @@ class HostileInputTests(FloeTestCase):
             if answer.headers.get("content-length", "0") != "0":
                 self.assertRegex(answer.body, rb"^<\?xml[^>]*>\s*<Error><Code>\w+</Code>",
                                  "%s: S3 answers its XML <Error> (%r)" % (what, answer))
+                try:
+                    xml.etree.ElementTree.fromstring(answer.body)
+                except xml.etree.ElementTree.ParseError as exc:
+                    self.fail("%s: the error document is well-formed XML (%s: %r)" % (what, exc, answer.body))
 
     def assertServing(self, what):
         status, _, _ = self.get_health()
