@@ -45,6 +45,7 @@ static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
 {
     const char *code = r == FLOE_SIGV4_MISMATCH           ? "SignatureDoesNotMatch"
                        : r == FLOE_SIGV4_UNKNOWN_KEY      ? "InvalidAccessKeyId"
+                       : r == FLOE_SIGV4_SKEWED           ? "RequestTimeTooSkewed"
                        : r == FLOE_SIGV4_PAYLOAD_MISMATCH ? "XAmzContentSHA256Mismatch"
                        : r == FLOE_SIGV4_MALFORMED        ? "AuthorizationHeaderMalformed"
                                                           : "AccessDenied";
