@@ -3,19 +3,24 @@
 moment, round after round on one data directory. Each round:
 
   1. start `floe serve` (odd rounds with --threads 2) and release the writers: one thread per
-     table chaining UpdateTableMetadataLocation with the token each swap returns, two threads of
-     single PutObject (new keys, and overwrites of one hot key each), one thread of multipart uploads
-     (a 5 MiB part and a small one, then CompleteMultipartUpload). Every writer records what it
-     is about to send and, once answered, what was acknowledged;
+     table chaining UpdateTableMetadataLocation with the token each swap returns, one thread of
+     CreateTable with Iceberg metadata, two threads of single PutObject (new keys, and overwrites
+     of one hot key each), one thread of multipart uploads (a 5 MiB part and a small one, then
+     CompleteMultipartUpload). Every writer records what it is about to send and, once answered,
+     what was acknowledged;
   2. kill -9 the server after a random delay;
   3. with the server stopped, check SQLite's PRAGMA integrity_check is "ok" and note which files
      the object and part rows name (the server holds the database exclusively while it runs);
   4. restart, and check that nothing is left in tmp/, that the files under objects/ are exactly
      those the rows name, that every table points at its last acknowledged location or the one in
      flight when the server died (and carries the token that swap returned), that every
-     acknowledged object reads back whole with its MD5 (the last acknowledged version, or the one
-     in flight, for an overwritten key), and that every listed object was written by a client
-     and reads back with the size the listing shows and the bytes the client sent.
+     acknowledged CreateTable left a table whose metadata file reads back and no other table
+     exists, that every acknowledged object reads back whole with its MD5 (the last acknowledged
+     version, or the one in flight, for an overwritten key), and that every listed object was
+     written by a client and reads back with the size the listing shows and the bytes the client
+     sent;
+  5. stop the server and check that every warehouse bucket belongs to a table or is queued for
+     the janitor: a CreateTable cut short must not leak its warehouse.
 
 Objects and tables accumulate, so each round also re-checks everything earlier rounds wrote.
 FLOE_CRASH_ROUNDS sets the rounds (default 5), FLOE_CRASH_SEED the random seed (printed).
@@ -23,6 +28,7 @@ FLOE_CRASH_ROUNDS sets the rounds (default 5), FLOE_CRASH_SEED the random seed (
 
 import contextlib
 import hashlib
+import json
 import os
 import random
 import sqlite3
@@ -57,10 +63,12 @@ class Ledger:
     def __init__(self):
         self.lock = threading.Lock()
         self.tables = {}      # name -> {"acked": (location, token), "pending": location or None}
+        self.created = {}     # CreateTable name -> True once acknowledged, False while in flight
         self.objects = {}     # key -> {"acked": md5 or None, "pending": md5 or None, "sizes": {md5: size}}
         self.n_commits = 0
         self.n_puts = 0
         self.n_multipart = 0
+        self.n_creates = 0
 
     def object_sending(self, key, body):
         with self.lock:
@@ -86,6 +94,7 @@ class CrashSafetyTests(FloeTestCase):
         print("crash safety: seed %d (FLOE_CRASH_SEED), %d rounds" % (SEED, ROUNDS), file=sys.stderr)
         cls.arn = cls.s3tables.create_table_bucket(name="crash-tables")["arn"]
         cls.s3tables.create_namespace(tableBucketARN=cls.arn, namespace=["ns"])
+        cls.s3tables.create_namespace(tableBucketARN=cls.arn, namespace=["made"])
         cls.ledger = Ledger()
         for i in range(N_TABLES):
             name = "chain_%d" % i
@@ -121,6 +130,24 @@ class CrashSafetyTests(FloeTestCase):
                     table["acked"], table["pending"] = (new, resp["versionToken"]), None
                     ledger.n_commits += 1
         except Exception as exc:  # noqa: BLE001 - the kill ends every writer with a connection error
+            self.note_end(exc)
+        finally:
+            client.close()
+
+    def create_tables(self, rnd, stop):
+        client, ledger, i = self.client("s3tables"), self.ledger, 0
+        try:
+            while not stop.is_set():
+                i += 1
+                name = "made_r%02d_%04d" % (rnd, i)
+                with ledger.lock:
+                    ledger.created[name] = False
+                client.create_table(tableBucketARN=self.arn, namespace="made", name=name, format="ICEBERG",
+                                    metadata={"iceberg": {"schema": SCHEMA}})
+                with ledger.lock:
+                    ledger.created[name] = True
+                    ledger.n_creates += 1
+        except Exception as exc:  # noqa: BLE001
             self.note_end(exc)
         finally:
             client.close()
@@ -171,6 +198,7 @@ class CrashSafetyTests(FloeTestCase):
         self.server.start()
         self.killed, self.unexpected, stop = threading.Event(), [], threading.Event()
         writers = [threading.Thread(target=self.chain_commits, args=(name, rnd, stop)) for name in self.ledger.tables]
+        writers.append(threading.Thread(target=self.create_tables, args=(rnd, stop)))
         writers += [threading.Thread(target=self.put_objects, args=(n, rnd, stop)) for n in range(N_PUT_THREADS)]
         writers.append(threading.Thread(target=self.multipart_uploads, args=(rnd, stop)))
         for w in writers:
@@ -215,6 +243,30 @@ class CrashSafetyTests(FloeTestCase):
                 table["acked"] = (got["metadataLocation"], got["versionToken"])
             table["pending"] = None
 
+    def check_created_tables(self, s3):
+        listed = [t["name"] for page in self.s3tables.get_paginator("list_tables").paginate(
+            tableBucketARN=self.arn, namespace="made") for t in page["tables"]]
+        for name in listed:
+            self.assertIn(name, self.ledger.created, "every table was created by a client: %s" % name)
+            location = self.s3tables.get_table(tableBucketARN=self.arn, namespace="made", name=name)["metadataLocation"]
+            bucket, key = location[len("s3://"):].split("/", 1)
+            doc = json.loads(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+            self.assertEqual(doc["format-version"], 2, "%s's metadata file reads back whole" % name)
+            self.ledger.created[name] = True
+        for name, acked in list(self.ledger.created.items()):
+            if acked:
+                self.assertIn(name, listed, "acknowledged CreateTable %s left its table" % name)
+            else:
+                del self.ledger.created[name]  # in flight and lost: it never existed
+
+    def check_no_orphan_warehouses(self):
+        """With the server stopped after a restart: every warehouse belongs to a table or is queued."""
+        with contextlib.closing(sqlite3.connect(os.path.join(self.server.data_dir, "floe.db"))) as db:
+            orphans = db.execute("SELECT name FROM s3_bucket WHERE is_warehouse = 1"
+                                 " AND name NOT IN (SELECT warehouse_bucket FROM s3table)"
+                                 " AND name NOT IN (SELECT bucket FROM warehouse_deletion)").fetchall()
+        self.assertEqual(orphans, [], "no warehouse bucket is left without a table and without a queue entry")
+
     def check_objects(self, s3):
         listed = {o["Key"]: o["Size"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket=BUCKET)
                   for o in page.get("Contents", [])}
@@ -244,14 +296,16 @@ class CrashSafetyTests(FloeTestCase):
             self.server.start()
             self.check_files(named)
             self.check_tables()
+            self.check_created_tables(s3)
             self.check_objects(s3)
             self.server.stop()
+            self.check_no_orphan_warehouses()
         self.server.start()
         ledger = self.ledger
-        print("figures: crash safety: %d rounds, %d acknowledged commits, %d single PUTs and %d multipart uploads "
-              "acknowledged, %d keys, %d unfinished or orphaned files swept at start-up"
-              % (ROUNDS, ledger.n_commits, ledger.n_puts, ledger.n_multipart, len(ledger.objects), self.swept),
-              file=sys.stderr)
+        print("figures: crash safety: %d rounds, %d acknowledged commits, %d acknowledged CreateTable, %d single "
+              "PUTs and %d multipart uploads acknowledged, %d keys, %d unfinished or orphaned files swept at start-up"
+              % (ROUNDS, ledger.n_commits, ledger.n_creates, ledger.n_puts, ledger.n_multipart, len(ledger.objects),
+                 self.swept), file=sys.stderr)
 
 
 if __name__ == "__main__":
