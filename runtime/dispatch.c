@@ -92,7 +92,8 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
 
     d->operation = info->name;
     if (http->body_len > MAX_BODY_BYTES) {
-        answer_error(d, 413, "RequestEntityTooLargeException", "The request body is larger than the 1 MiB Floe accepts.");
+        answer_error(d, 413, "RequestEntityTooLargeException",
+                     "The request body is larger than the 1 MiB Floe accepts.");
         return;
     }
     floe_call_init(&call, &d->req->pool, d->w->state, d->w->config);

@@ -16,8 +16,9 @@
  *     main thread joins the others.
  *  5. Before any thread starts, floe_store_recover() removes what a crash left in the object store
  *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
- *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its received
- *     pages released (s3/spill.h), so a large upload does not stay resident while it arrives.
+ *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its
+ *     received pages released (s3/spill.h), so a large upload does not stay resident while it
+ *     arrives.
  */
 #include <arpa/inet.h>
 #include <errno.h>
