@@ -23,6 +23,12 @@
  *  4. DeleteTable deletes the row and queues the warehouse in one transaction; the janitor
  *     removes the objects later. DeleteNamespace and DeleteTableBucket refuse while tables exist
  *     (foreign keys without cascade).
+ *  5. DeleteTable and RenameTable look the table up by name, then change it in one guarded
+ *     statement that repeats the row id, the version token (when given) and the name and
+ *     namespace looked up. A rename does not change the token, so without the name in the guard
+ *     K racing renames on one token could all succeed (seen with tests/e2e/71-races.py on
+ *     --threads 2). When the guard matches nothing, refused_change() answers as a later request
+ *     would: NotFoundException if the name no longer names the table, else ConflictException.
  *
  * Messages are AWS's where known (as mirrored by moto): "A table with an identical name already
  * exists in the namespace.", "Provided version token does not match the table version token.".
@@ -66,12 +72,18 @@ static const char sql_swap_metadata[] =
 
 static const char sql_table_row_exists[] = "SELECT 1 FROM s3table WHERE id = ?1";
 
+/* Deletes and renames are addressed by name: the guard repeats the name and namespace the
+ * handler looked up, so a request never acts on a table that a concurrent rename moved away from
+ * that name after the look-up (design note 5). */
 static const char sql_delete_table[] =
-    "DELETE FROM s3table WHERE id = ?1 AND (?2 IS NULL OR version_token = ?2) RETURNING warehouse_bucket";
+    "DELETE FROM s3table WHERE id = ?1 AND (?2 IS NULL OR version_token = ?2) AND namespace_id = ?3 AND name = ?4"
+    " RETURNING warehouse_bucket";
 
 static const char sql_rename_table[] =
     "UPDATE s3table SET namespace_id = ?1, name = ?2, modified_at = ?3, modified_by = ?4"
-    " WHERE id = ?5 AND (?6 IS NULL OR version_token = ?6)";
+    " WHERE id = ?5 AND (?6 IS NULL OR version_token = ?6) AND namespace_id = ?7 AND name = ?8";
+
+static const char sql_table_still_named[] = "SELECT 1 FROM s3table WHERE id = ?1 AND namespace_id = ?2 AND name = ?3";
 
 static const char sql_list_tables[] =
     "SELECT t.name, t.table_id, t.type, t.created_at, t.modified_at, n.name, n.namespace_id"
@@ -139,6 +151,29 @@ static int table_row_exists(floe_state_t *st, int64_t id)
     found = sqlite3_step(stmt) == SQLITE_ROW;
     sqlite3_reset(stmt);
     return found;
+}
+
+/* Why a guarded delete or rename of table `t` changed nothing (design note 5): the name the
+ * request gave no longer names the table (NotFoundException), or its token moved on
+ * (ConflictException). */
+static int refused_change(floe_call_t *call, const floe_table_row_t *t)
+{
+    floe_state_t *st = floe_call_state(call);
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql_table_still_named);
+    int rc;
+
+    if (stmt == NULL)
+        return floe_fail_internal(call, floe_state_errmsg(st));
+    sqlite3_bind_int64(stmt, 1, t->id);
+    sqlite3_bind_int64(stmt, 2, t->ns.id);
+    sqlite3_bind_text(stmt, 3, t->name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_ROW)
+        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
+    if (rc == SQLITE_DONE)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    return floe_fail_internal(call, floe_state_errmsg(st));
 }
 
 floe_table_swap_rc_t floe_table_swap_metadata(floe_call_t *call, int64_t table_row_id, const char *expected_token,
@@ -619,6 +654,8 @@ int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *
     sqlite3_bind_int64(stmt, 1, t->id);
     if (token != NULL)
         sqlite3_bind_text(stmt, 2, token, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, t->ns.id);
+    sqlite3_bind_text(stmt, 4, t->name, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);
     sqlite3_reset(stmt);
     if (rc == SQLITE_DONE) {
@@ -642,7 +679,7 @@ int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in
         return FLOE_EFAIL;
     switch (floe_table_delete(call, &t, in->versionToken)) {
     case 1: return FLOE_OK;
-    case 0: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
+    case 0: return refused_change(call, &t);
     default: return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     }
 }
@@ -665,13 +702,15 @@ int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_n
     sqlite3_bind_int64(stmt, 5, t->id);
     if (token != NULL)
         sqlite3_bind_text(stmt, 6, token, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 7, t->ns.id);
+    sqlite3_bind_text(stmt, 8, t->name, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_CONSTRAINT)
         return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
     if (rc != SQLITE_DONE)
         return floe_fail_internal(call, floe_state_errmsg(st));
     if (sqlite3_changes(floe_state_db(st)) == 0)
-        return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_STALE_TOKEN);
+        return refused_change(call, t);
     return FLOE_OK;
 }
 

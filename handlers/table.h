@@ -72,9 +72,9 @@ int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table
                       const void *settings_ctx);
 
 /**
- * Deletes table `t` if its version token is still `token` (NULL: any) and queues its warehouse for
- * the janitor, in one transaction. Returns 1 when deleted, 0 when the token did not match, -1 on
- * an error.
+ * Deletes table `t` if its version token is still `token` (NULL: any) and it still has the name it
+ * was looked up by, and queues its warehouse for the janitor, in one transaction. Returns 1 when
+ * deleted, 0 when that guard matched nothing (a racer changed the table first), -1 on an error.
  */
 int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token);
 

@@ -126,6 +126,16 @@ static bool has_escaped_nul(const char *s, size_t n)
     return false;
 }
 
+/* True when [p, end) holds only JSON whitespace. */
+static bool is_blank(const char *p, const char *end)
+{
+    for (; p < end; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            return false;
+    }
+    return true;
+}
+
 int floe_codec_body(const floe_http_input_t *http, cJSON **out, floe_violation_t *v)
 {
     const char *end = NULL;
@@ -147,6 +157,11 @@ int floe_codec_body(const floe_http_input_t *http, cJSON **out, floe_violation_t
         return -1;
     }
     *out = cJSON_ParseWithLengthOpts(http->body, http->body_len, &end, false);
+    /* cJSON stops after the first value: anything but whitespace after it makes the body not JSON */
+    if (*out != NULL && !is_blank(end, http->body + http->body_len)) {
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
     if (*out == NULL) {
         snprintf(v->message, sizeof(v->message), "The request body is not valid JSON (at byte %zu)",
                  end != NULL && end >= http->body ? (size_t)(end - http->body) : (size_t)0);

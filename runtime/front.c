@@ -16,6 +16,11 @@
 #include "sigv4.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"
+/* S3 refuses a request whose header section passes 8 KiB with RequestHeaderSectionTooLarge
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); h2o 2.2 itself takes up
+ * to H2O_MAX_REQLEN (~416 KiB). Each header counts its name, value, ": " and CRLF. */
+#define MAX_HEADER_SECTION_BYTES 8192
+#define HEADER_FRAMING_BYTES 4
 
 typedef struct front_handler {
     h2o_handler_t super;
@@ -59,6 +64,7 @@ static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
 {
     const char *code = r == FLOE_SIGV4_MISMATCH           ? "SignatureDoesNotMatch"
                        : r == FLOE_SIGV4_UNKNOWN_KEY      ? "InvalidAccessKeyId"
+                       : r == FLOE_SIGV4_SKEWED           ? "RequestTimeTooSkewed"
                        : r == FLOE_SIGV4_PAYLOAD_MISMATCH ? "XAmzContentSHA256Mismatch"
                        : r == FLOE_SIGV4_MALFORMED        ? "AuthorizationHeaderMalformed"
                                                           : "AccessDenied";
@@ -88,6 +94,33 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
     return 0;
 }
 
+/* The answer to an oversized header section, in the service's error shape (S3's own code; for
+ * S3 Tables a BadRequestException, which every SDK knows). */
+static void refuse_oversized(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+{
+    static const char message[] = "Your request header section exceeds the maximum allowed size.";
+
+    floe_log_request(w, req, is_s3tables ? "S3Tables:BadRequest" : "S3:BadRequest", 400, floe_log_now_us());
+    if (is_s3tables)
+        floe_response_aws_error(req, 400, "BadRequestException", message);
+    else
+        floe_s3_send_error(req, 400, "RequestHeaderSectionTooLarge", message);
+}
+
+/* Refuses (and returns 0 for) a header section over MAX_HEADER_SECTION_BYTES; else returns 1.
+ * (h2o keeps Host and Content-Length out of req->headers, so they do not count.) */
+static int header_section_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+{
+    size_t bytes = 0;
+
+    for (size_t i = 0; i < req->headers.size; i++)
+        bytes += req->headers.entries[i].name->len + req->headers.entries[i].value.len + HEADER_FRAMING_BYTES;
+    if (bytes <= MAX_HEADER_SECTION_BYTES)
+        return 1;
+    refuse_oversized(w, req, is_s3tables);
+    return 0;
+}
+
 static int on_req(h2o_handler_t *self, h2o_req_t *req)
 {
     floe_worker_t *w = floe_worker_of(req);
@@ -101,7 +134,8 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     }
     is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
     iceberg_base = iceberg_base_len(req, is_s3tables);
-    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0))
+    if (!header_section_accepted(w, req, is_s3tables) ||
+        !signature_accepted(w, req, is_s3tables, iceberg_base != 0))
         return 0;
     if (iceberg_base != 0)
         floe_iceberg_rest_handle(w, req, iceberg_base);

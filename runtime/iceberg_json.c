@@ -6,6 +6,10 @@
  * (skipping strings, so digits inside them never count). cJSON keeps members and elements in
  * document order, so the n-th number node is the n-th number literal. An integer literal of
  * magnitude 2^53 or more turns its node into a cJSON_Raw holding the integer's decimal digits.
+ *
+ * The same walk refuses an object that names a member twice. cJSON keeps both and its look-ups
+ * find the first, while Java's Jackson keeps the last: the two would read different tables from
+ * one file, and a duplicate of a member Floe models would be written back beside Floe's own.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +19,7 @@
 #include <string.h>
 
 #include "iceberg_json.h"
+#include "xalloc.h"
 
 /* 2^53: every integer below this magnitude is exact in a double. At 2^53 itself a double may be a
  * rounded 2^53 + 1, so from there on integers are held as Raw digits. */
@@ -110,6 +115,35 @@ static int fix_number(cJSON *node, number_scan_t *s, floe_iceberg_error_t *err)
     return 0;
 }
 
+static int compare_keys(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Refuses an object with two members of one name; sorting keeps a large object O(n log n). */
+static int check_unique_members(const cJSON *object, floe_iceberg_error_t *err)
+{
+    const char **keys;
+    size_t n = 0, i = 0;
+    int rc = 0;
+
+    for (const cJSON *c = object->child; c != NULL; c = c->next)
+        n++;
+    if (n < 2)
+        return 0;
+    keys = floe_xmalloc(n * sizeof(*keys));
+    for (const cJSON *c = object->child; c != NULL; c = c->next)
+        keys[i++] = c->string != NULL ? c->string : "";
+    qsort(keys, n, sizeof(*keys), compare_keys);
+    for (i = 1; i < n && rc == 0; i++) {
+        if (strcmp(keys[i - 1], keys[i]) == 0)
+            rc = floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The JSON object has the member '%.*s' twice.",
+                                   QUOTED_LITERAL_MAX, keys[i]);
+    }
+    free(keys);
+    return rc;
+}
+
 static int walk(cJSON *node, int depth, number_scan_t *s, floe_iceberg_error_t *err)
 {
     if (depth > FLOE_ICEBERG_JSON_MAX_DEPTH)
@@ -117,6 +151,8 @@ static int walk(cJSON *node, int depth, number_scan_t *s, floe_iceberg_error_t *
                                  FLOE_ICEBERG_JSON_MAX_DEPTH);
     if (cJSON_IsNumber(node))
         return fix_number(node, s, err);
+    if (cJSON_IsObject(node) && check_unique_members(node, err) != 0)
+        return err->code;
     for (cJSON *child = node->child; child != NULL; child = child->next) {
         if (walk(child, depth + 1, s, err) != 0)
             return err->code;

@@ -7,12 +7,12 @@
  *     in between repeats the removal on the next run; the removal is idempotent.
  *  2. It runs on the worker that owns the database connection (with one serving thread the
  *     connection is the process's only one, see state.c), never on a thread of its own.
- *  3. At start-up it queues every warehouse bucket that no table references: CreateTable makes
- *     the bucket before the table's row (handlers/table.c), so a crash in between leaves one.
- *     Nothing is in flight at start-up, so an unreferenced warehouse there is an orphan.
+ *  3. A warehouse bucket exists without a table row only while a CreateTable is between writing
+ *     the first metadata file and inserting the row (handlers/table.c, design note 2). At start-up
+ *     none is, so floe_janitor_recover() queues every such bucket: what a crash in that window
+ *     left behind (found by tests/e2e/70-crash-safety.py).
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "janitor.h"
 #include "log.h"
@@ -27,8 +27,7 @@ static const char sql_next[] = "SELECT bucket FROM warehouse_deletion ORDER BY q
 static const char sql_done[] = "DELETE FROM warehouse_deletion WHERE bucket = ?1";
 static const char sql_queue_orphans[] =
     "INSERT OR IGNORE INTO warehouse_deletion (bucket, queued_at)"
-    " SELECT name, ?1 FROM s3_bucket WHERE is_warehouse = 1"
-    " AND name NOT IN (SELECT warehouse_bucket FROM s3table)";
+    " SELECT name, ?1 FROM s3_bucket WHERE is_warehouse = 1 AND name NOT IN (SELECT warehouse_bucket FROM s3table)";
 
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
 {
@@ -86,6 +85,29 @@ int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max)
     return rc == 0 ? removed : -1;
 }
 
+int floe_janitor_recover(const char *db_path, int64_t now_ms)
+{
+    floe_state_t *st = NULL;
+    sqlite3_stmt *stmt;
+    int queued = -1;
+
+    if (floe_state_open(db_path, 0, &st) != 0)
+        return -1;
+    if ((stmt = floe_state_stmt(st, sql_queue_orphans)) != NULL) {
+        sqlite3_bind_int64(stmt, 1, now_ms);
+        if (sqlite3_step(stmt) == SQLITE_DONE)
+            queued = sqlite3_changes(floe_state_db(st));
+        else
+            floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
+    }
+    floe_state_end_call(st);
+    floe_state_close(st);
+    if (queued > 0)
+        floe_log("recovered %d warehouse bucket%s that no table names; the janitor removes them", queued,
+                 queued == 1 ? "" : "s");
+    return queued;
+}
+
 static void on_tick(h2o_timeout_entry_t *entry)
 {
     floe_worker_t *w = H2O_STRUCT_FROM_MEMBER(floe_worker_t, janitor_entry, entry);
@@ -93,26 +115,8 @@ static void on_tick(h2o_timeout_entry_t *entry)
     h2o_timeout_link(w->super.loop, &w->janitor_timeout, &w->janitor_entry);
 }
 
-/* Design note 3. */
-static void queue_orphaned_warehouses(floe_state_t *st)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_queue_orphans);
-    struct timespec now;
-
-    if (stmt == NULL)
-        return;
-    clock_gettime(CLOCK_REALTIME, &now);
-    sqlite3_bind_int64(stmt, 1, (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        floe_log("janitor: cannot look for orphaned warehouses: %s", floe_state_errmsg(st));
-    else if (sqlite3_changes(floe_state_db(st)) > 0)
-        floe_log("janitor: queued %d orphaned warehouse bucket(s) for removal", sqlite3_changes(floe_state_db(st)));
-    floe_state_end_call(st);
-}
-
 void floe_janitor_start(floe_worker_t *w)
 {
-    queue_orphaned_warehouses(w->state);
     h2o_timeout_init(w->super.loop, &w->janitor_timeout, TICK_MS);
     w->janitor_entry.cb = on_tick;
     h2o_timeout_link(w->super.loop, &w->janitor_timeout, &w->janitor_entry);

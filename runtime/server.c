@@ -15,8 +15,10 @@
  *     out the request timeout), lets h2o close them, then disposes its context and state; the
  *     main thread joins the others.
  *  5. Before any thread starts, floe_store_recover() removes what a crash left in the object store
- *     (store.h). After every loop turn each connection's file-backed input buffer has its received
- *     pages released (s3/spill.h), so a large upload does not stay resident while it arrives.
+ *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
+ *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its
+ *     received pages released (s3/spill.h), so a large upload does not stay resident while it
+ *     arrives.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,6 +33,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "codec.h"
@@ -288,7 +291,8 @@ int floe_server_run(const floe_config_t *config)
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
-    if (floe_store_recover(server.db_path, config->data_dir) != 0) {
+    if (floe_store_recover(server.db_path, config->data_dir) != 0 ||
+        floe_janitor_recover(server.db_path, (int64_t)time(NULL) * 1000) < 0) {
         close(lock_fd);
         return 1;
     }

@@ -13,6 +13,10 @@
  *     own error, as on S3 (XAmzContentSHA256Mismatch).
  *  4. aws-chunked bodies (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) have their seed signature checked
  *     here; the per-chunk signatures are not.
+ *  5. A request signed in its headers is valid only within MAX_CLOCK_SKEW_S of its X-Amz-Date, as
+ *     on AWS (S3: RequestTimeTooSkewed); without the window a request captured on the wire could
+ *     be replayed for ever. A presigned URL lives from its X-Amz-Date to X-Amz-Expires later, and
+ *     one dated in the future is refused the same way (AWS: "Request is not yet valid").
  */
 #include <ctype.h>
 #include <string.h>
@@ -30,6 +34,7 @@
 
 #define ALGORITHM "AWS4-HMAC-SHA256"
 #define MAX_PRESIGN_EXPIRES_S 604800 /* seven days, AWS's limit */
+#define MAX_CLOCK_SKEW_S (15 * 60)    /* AWS's window around X-Amz-Date */
 #define UNSIGNED_PAYLOAD "UNSIGNED-PAYLOAD"
 
 typedef struct signed_request {
@@ -390,6 +395,16 @@ static int read_signed_request(h2o_req_t *req, signed_request_t *s)
     return 1; /* unsigned */
 }
 
+/* Design note 5: header-signed within MAX_CLOCK_SKEW_S of now; presigned not dated in the future. */
+static bool is_timely(const signed_request_t *s, int64_t now_s)
+{
+    int64_t signed_s = amz_date_seconds(s->amz_date);
+
+    if (s->expires_s >= 0)
+        return signed_s <= now_s + MAX_CLOCK_SKEW_S;
+    return signed_s >= now_s - MAX_CLOCK_SKEW_S && signed_s <= now_s + MAX_CLOCK_SKEW_S;
+}
+
 floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *config, int is_s3, int64_t now_s)
 {
     signed_request_t s;
@@ -406,6 +421,8 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
         return FLOE_SIGV4_MALFORMED;
     if ((secret = secret_for(config, scope.access_key)) == NULL)
         return FLOE_SIGV4_UNKNOWN_KEY;
+    if (!is_timely(&s, now_s))
+        return FLOE_SIGV4_SKEWED;
     if (s.expires_s >= 0 && now_s > amz_date_seconds(s.amz_date) + s.expires_s)
         return FLOE_SIGV4_EXPIRED;
     payload = payload_hash(req, is_s3, s.expires_s >= 0);
@@ -455,6 +472,7 @@ const char *floe_sigv4_result_message(floe_sigv4_result_t r)
     case FLOE_SIGV4_MALFORMED: return "The request signature is malformed.";
     case FLOE_SIGV4_UNKNOWN_KEY: return "The security token included in the request is invalid.";
     case FLOE_SIGV4_EXPIRED: return "Request has expired";
+    case FLOE_SIGV4_SKEWED: return "The difference between the request time and the current time is too large.";
     case FLOE_SIGV4_PAYLOAD_MISMATCH:
         return "The provided 'x-amz-content-sha256' header does not match what was computed.";
     case FLOE_SIGV4_MISMATCH:

@@ -18,6 +18,7 @@ typedef enum floe_sigv4_result {
     FLOE_SIGV4_MISMATCH,         /* the signature differs from ours */
     FLOE_SIGV4_EXPIRED,          /* a presigned URL past X-Amz-Expires */
     FLOE_SIGV4_PAYLOAD_MISMATCH, /* x-amz-content-sha256 is not the body's hash */
+    FLOE_SIGV4_SKEWED,           /* X-Amz-Date over 15 minutes from now (presigned: in the future) */
 } floe_sigv4_result_t;
 
 /**

@@ -13,6 +13,7 @@
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
+#include "s3/xml_body.h"
 
 #define BUCKET_MIN_LEN 3
 #define BUCKET_MAX_LEN 63
@@ -79,23 +80,14 @@ int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out)
  * NULL after answering MalformedXML or InvalidLocationConstraint. */
 static const char *location_constraint(floe_s3_req_t *r)
 {
-    xmlDocPtr doc;
-    xmlNodePtr root;
-    char *region = "";
+    const char *region;
+    floe_s3_xml_body_rc_t rc = floe_s3_xml_read_location(&r->req->pool, r->req->entity.base, r->req->entity.len,
+                                                         &region);
 
-    if (r->req->entity.len == 0)
-        return "";
-    if ((doc = floe_s3_xml_parse(r->req->entity.base, r->req->entity.len)) == NULL ||
-        (root = floe_s3_xml_root(doc, "CreateBucketConfiguration")) == NULL) {
-        if (doc != NULL)
-            xmlFreeDoc(doc);
-        floe_s3_fail(r, FLOE_S3_MalformedXML, NULL);
+    if (!rc.is_ok) {
+        floe_s3_fail(r, rc.error, NULL);
         return NULL;
     }
-    char *text = floe_s3_xml_child_text(&r->req->pool, root, "LocationConstraint");
-    xmlFreeDoc(doc);
-    if (text != NULL)
-        region = text;
     /* S3 refuses "us-east-1" spelled out: it is the default, and has no constraint. */
     if (strcmp(region, US_EAST_1) == 0 || strlen(region) > REGION_MAX_LEN ||
         strspn(region, "abcdefghijklmnopqrstuvwxyzEU0123456789-") != strlen(region)) {

@@ -92,18 +92,21 @@ static int do_header(floe_s3_chunked_t *d)
     return 0;
 }
 
-/* Hands out up to max bytes of the current chunk; at its end, consumes the CRLF after it. */
+/* Hands out up to max bytes of the current chunk; at its end, consumes the CRLF after it. The
+ * CRLF is checked before the last slice is handed out, so a refused body never counts in
+ * `decoded` (or reaches the caller) a slice the caller did not get. */
 static int do_data(floe_s3_chunked_t *d, h2o_iovec_t *out, size_t max)
 {
     size_t n = d->chunk_left < max ? (size_t)d->chunk_left : max;
+    const char *after = d->p + n;
 
+    if (n == d->chunk_left && (d->end - after < 2 || after[0] != '\r' || after[1] != '\n'))
+        return fail(d, "chunk data is not followed by CRLF");
     *out = h2o_iovec_init(d->p, n);
     d->p += n;
     d->chunk_left -= n;
     d->decoded += n;
     if (d->chunk_left == 0) {
-        if (d->end - d->p < 2 || d->p[0] != '\r' || d->p[1] != '\n')
-            return fail(d, "chunk data is not followed by CRLF");
         d->p += 2;
         d->state = FLOE_S3_CHUNKED_HEADER;
     }

@@ -10,8 +10,7 @@
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
-
-#define MAX_DELETE_KEYS 1000
+#include "s3/xml_body.h"
 
 typedef struct delete_item {
     const char *key;
@@ -19,34 +18,21 @@ typedef struct delete_item {
     const char *error_message;
 } delete_item_t;
 
-/* Reads <Delete><Quiet/><Object><Key/></Object>...</Delete>. Returns the number of items, or -1
- * after answering MalformedXML. */
+/* Reads the body's key list (xml_body.h) into items. Returns their number, or -1 after answering
+ * MalformedXML. */
 static long read_request(floe_s3_req_t *r, bool *is_quiet, delete_item_t **items)
 {
-    xmlDocPtr doc = floe_s3_xml_parse(r->req->entity.base, r->req->entity.len);
-    xmlNodePtr root = doc != NULL ? floe_s3_xml_root(doc, "Delete") : NULL, obj;
-    char *quiet;
-    long n = 0;
+    char **keys;
+    size_t n;
+    floe_s3_xml_body_rc_t rc = floe_s3_xml_read_delete(&r->req->pool, r->req->entity.base, r->req->entity.len, &keys,
+                                                       &n, is_quiet);
 
-    if (root == NULL)
-        goto Malformed;
-    quiet = floe_s3_xml_child_text(&r->req->pool, root, "Quiet");
-    *is_quiet = quiet != NULL && strcmp(quiet, "true") == 0;
-    *items = h2o_mem_alloc_pool(&r->req->pool, (MAX_DELETE_KEYS + 1) * sizeof(**items));
-    for (obj = floe_s3_xml_child(root, "Object"); obj != NULL; obj = floe_s3_xml_next(obj, "Object")) {
-        char *key = floe_s3_xml_child_text(&r->req->pool, obj, "Key");
-        if (key == NULL || n == MAX_DELETE_KEYS)
-            goto Malformed;
-        (*items)[n++] = (delete_item_t){key, NULL, NULL};
-    }
-    if (n == 0)
-        goto Malformed;
-    xmlFreeDoc(doc);
-    return n;
-Malformed:
-    if (doc != NULL)
-        xmlFreeDoc(doc);
-    return floe_s3_fail(r, FLOE_S3_MalformedXML, NULL);
+    if (!rc.is_ok)
+        return floe_s3_fail(r, rc.error, NULL);
+    *items = h2o_mem_alloc_pool(&r->req->pool, n * sizeof(**items));
+    for (size_t i = 0; i < n; i++)
+        (*items)[i] = (delete_item_t){keys[i], NULL, NULL};
+    return (long)n;
 }
 
 /* Marks keys S3 would refuse one by one; returns the keys to delete (pool). */

@@ -22,14 +22,12 @@
 #include "s3/meta.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
+#include "s3/xml_body.h"
 
-#define MIN_PART_NUMBER 1
-#define MAX_PART_NUMBER 10000
 #define MIN_PART_SIZE ((int64_t)5 << 20) /* every part but the last */
 
 typedef struct complete_part {
-    int number;
-    char *etag; /* unquoted */
+    floe_s3_listed_part_t listed;
     const floe_store_part_t *stored;
 } complete_part_t;
 
@@ -77,14 +75,6 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     return 0;
 }
 
-/* Parses a part number; 0 when it is not an integer in 1..10,000. */
-static int parse_part_number(const char *s)
-{
-    char *end;
-    long v = s != NULL ? strtol(s, &end, 10) : 0;
-    return s != NULL && *s != '\0' && *end == '\0' && v >= MIN_PART_NUMBER && v <= MAX_PART_NUMBER ? (int)v : 0;
-}
-
 int floe_s3_upload_part(floe_s3_req_t *r)
 {
     floe_store_bucket_t b;
@@ -92,7 +82,7 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     floe_store_blob_t blob;
     floe_s3_body_digest_t d;
     floe_store_part_t part = {0};
-    int number = parse_part_number(floe_s3_query(r, "partNumber"));
+    int number = floe_s3_part_number_parse(floe_s3_query(r, "partNumber"));
 
     if (number == 0)
         return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Part number must be an integer between 1 and 10000, "
@@ -136,70 +126,50 @@ int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
 
 /* ---- CompleteMultipartUpload ---- */
 
-static char *unquote(char *etag)
-{
-    size_t n = strlen(etag);
-    if (n >= 2 && etag[0] == '"' && etag[n - 1] == '"') {
-        etag[n - 1] = '\0';
-        return etag + 1;
-    }
-    return etag;
-}
-
-/* Reads <CompleteMultipartUpload><Part><PartNumber/><ETag/></Part>...; the count, or -1 after
- * answering MalformedXML or InvalidPartOrder. */
+/* Reads the body's part list (xml_body.h). The count, or -1 after answering MalformedXML or
+ * InvalidPartOrder. */
 static long read_parts(floe_s3_req_t *r, complete_part_t **out)
 {
-    xmlDocPtr doc = floe_s3_xml_parse(r->req->entity.base, r->req->entity.len);
-    xmlNodePtr root = doc != NULL ? floe_s3_xml_root(doc, "CompleteMultipartUpload") : NULL, node;
-    complete_part_t *parts = h2o_mem_alloc_pool(&r->req->pool, (MAX_PART_NUMBER + 1) * sizeof(*parts));
-    floe_s3_error_t error = FLOE_S3_MalformedXML;
-    long n = 0;
+    floe_s3_listed_part_t *listed;
+    complete_part_t *parts;
+    size_t n;
+    floe_s3_xml_body_rc_t rc = floe_s3_xml_read_complete(&r->req->pool, r->req->entity.base, r->req->entity.len,
+                                                         &listed, &n);
 
-    for (node = root ? floe_s3_xml_child(root, "Part") : NULL; node != NULL; node = floe_s3_xml_next(node, "Part")) {
-        char *number = floe_s3_xml_child_text(&r->req->pool, node, "PartNumber");
-        char *etag = floe_s3_xml_child_text(&r->req->pool, node, "ETag");
-        if (n == MAX_PART_NUMBER || etag == NULL || (parts[n].number = parse_part_number(number)) == 0)
-            goto Fail;
-        if (n > 0 && parts[n].number <= parts[n - 1].number) {
-            error = FLOE_S3_InvalidPartOrder;
-            goto Fail;
-        }
-        parts[n++].etag = unquote(etag);
-    }
-    if (n == 0)
-        goto Fail;
-    xmlFreeDoc(doc);
+    if (!rc.is_ok)
+        return floe_s3_fail(r, rc.error, NULL);
+    parts = h2o_mem_alloc_pool(&r->req->pool, n * sizeof(*parts));
+    for (size_t i = 0; i < n; i++)
+        parts[i] = (complete_part_t){listed[i], NULL};
     *out = parts;
-    return n;
-Fail:
-    if (doc != NULL)
-        xmlFreeDoc(doc);
-    return floe_s3_fail(r, error, NULL);
+    return (long)n;
 }
 
 /* Matches the listed parts with the stored ones and checks sizes. 0, or -1 after answering. */
 static int match_parts(floe_s3_req_t *r, const floe_store_upload_t *up, complete_part_t *parts, long n)
 {
-    const floe_store_part_t **by_number = h2o_mem_alloc_pool(&r->req->pool, (MAX_PART_NUMBER + 1) * sizeof(*by_number));
+    size_t by_number_size = (FLOE_S3_MAX_PART_NUMBER + 1) * sizeof(floe_store_part_t *);
+    const floe_store_part_t **by_number = h2o_mem_alloc_pool(&r->req->pool, by_number_size);
     floe_store_part_t *stored;
     size_t n_stored;
 
-    memset(by_number, 0, (MAX_PART_NUMBER + 1) * sizeof(*by_number));
-    if (floe_store_part_list(r->st, &r->req->pool, up->id, 0, MAX_PART_NUMBER, &stored, &n_stored) != FLOE_STORE_OK)
+    memset(by_number, 0, by_number_size);
+    if (floe_store_part_list(r->st, &r->req->pool, up->id, 0, FLOE_S3_MAX_PART_NUMBER, &stored, &n_stored) !=
+        FLOE_STORE_OK)
         return floe_s3_fail_internal(r, "cannot list the parts");
     for (size_t i = 0; i < n_stored; i++)
         by_number[stored[i].part_number] = &stored[i];
     for (long i = 0; i < n; i++) {
-        const floe_store_part_t *p = by_number[parts[i].number];
-        if (p == NULL || strcmp(p->etag, parts[i].etag) != 0)
+        const floe_s3_listed_part_t *listed = &parts[i].listed;
+        const floe_store_part_t *p = by_number[listed->number];
+        if (p == NULL || strcmp(p->etag, listed->etag) != 0)
             return floe_s3_fail_with(r, FLOE_S3_InvalidPart, NULL, "UploadId", up->upload_id, "PartNumber",
-                                     floe_s3_printf(r, "%d", parts[i].number), "ETag", parts[i].etag, NULL);
+                                     floe_s3_printf(r, "%d", listed->number), "ETag", listed->etag, NULL);
         if (i < n - 1 && p->size < MIN_PART_SIZE)
             return floe_s3_fail_with(r, FLOE_S3_EntityTooSmall, NULL, "ProposedSize",
                                      floe_s3_printf(r, "%" PRId64, p->size), "MinSizeAllowed",
                                      floe_s3_printf(r, "%" PRId64, MIN_PART_SIZE), "PartNumber",
-                                     floe_s3_printf(r, "%d", parts[i].number), "ETag", parts[i].etag, NULL);
+                                     floe_s3_printf(r, "%d", listed->number), "ETag", listed->etag, NULL);
         parts[i].stored = p;
     }
     return 0;

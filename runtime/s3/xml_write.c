@@ -1,7 +1,9 @@
 /*
  * The XML writer of xml.h. Escaping covers the five markup characters and every control
  * character (as numeric references, so "\r" and "\t" in a key survive a parser's newline and
- * whitespace normalisation); everything else is copied as UTF-8.
+ * whitespace normalisation); valid UTF-8 is copied as is, and a byte that is not part of a valid
+ * UTF-8 sequence becomes U+FFFD, so a document stays well-formed even when it echoes a request's
+ * bytes (the key of an error about a key that is not UTF-8).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,11 +11,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "codec.h"
 #include "s3/request.h"
 #include "s3/xml.h"
 #include "xalloc.h"
 
 #define XML_DECLARATION "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+#define UTF8_REPLACEMENT_CHARACTER "\xEF\xBF\xBD" /* U+FFFD */
 #define INITIAL_CAP 1024
 
 static void reserve(floe_s3_xml_t *x, size_t more)
@@ -91,15 +95,30 @@ static const char *escape_of(unsigned char c, char scratch[8])
     }
 }
 
+/* The length of the valid UTF-8 sequence of two or more bytes at s[0], or 0 if there is none. */
+static size_t utf8_sequence_len(const char *s, size_t avail)
+{
+    unsigned char c = (unsigned char)s[0];
+    size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    return len != 0 && len <= avail && floe_codec_utf8_valid(s, len) ? len : 0;
+}
+
 void floe_s3_xml_text(floe_s3_xml_t *x, const char *s, size_t n)
 {
-    size_t start = 0;
+    size_t start = 0, len;
     char scratch[8];
 
     for (size_t i = 0; i < n; i++) {
-        const char *esc = escape_of((unsigned char)s[i], scratch);
-        if (esc == NULL)
+        const char *esc;
+        if ((unsigned char)s[i] >= 0x80) {
+            if ((len = utf8_sequence_len(s + i, n - i)) > 0) {
+                i += len - 1;
+                continue;
+            }
+            esc = UTF8_REPLACEMENT_CHARACTER;
+        } else if ((esc = escape_of((unsigned char)s[i], scratch)) == NULL) {
             continue;
+        }
         append(x, s + start, i - start);
         append_str(x, esc);
         start = i + 1;

@@ -75,6 +75,54 @@ class StrictSignatureTests(FloeTestCase):
         status, headers, _ = self.fetch(url)
         self.assertEqual(status, 403, "a presigned URL past X-Amz-Expires is refused")
 
+    def signed_at(self, offset_s, service, path, presign_expires=None):
+        """Signs GET path with the good key as if the clock read now + offset_s; returns
+        (status, headers, body)."""
+        import datetime
+        from unittest import mock
+        import botocore.auth
+        from botocore.awsrequest import AWSRequest
+
+        real = datetime.datetime
+
+        class Shifted(real):
+            @classmethod
+            def utcnow(cls):
+                return real.utcnow() + datetime.timedelta(seconds=offset_s)
+
+        request = AWSRequest(method="GET", url=self.server.endpoint + path)
+        credentials = self.good.get_credentials()
+        with mock.patch.object(botocore.auth.datetime, "datetime", Shifted):
+            if presign_expires is None:
+                botocore.auth.SigV4Auth(credentials, service, "us-east-1").add_auth(request)
+            else:
+                botocore.auth.SigV4QueryAuth(credentials, service, "us-east-1", presign_expires).add_auth(request)
+        prepared = request.prepare()
+        req = urllib.request.Request(prepared.url, headers=dict(prepared.headers))
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+
+    def test_a_signed_request_is_valid_for_fifteen_minutes_around_its_date(self):
+        # Found while checking the README's account of --host 0.0.0.0: a header-signed request was
+        # accepted whatever its X-Amz-Date, so one captured on the wire could be replayed for ever.
+        status, _, _ = self.signed_at(-10 * 60, "s3tables", "/buckets")
+        self.assertEqual(status, 200, "a request signed ten minutes ago is still served")
+        status, headers, _ = self.signed_at(-20 * 60, "s3tables", "/buckets")
+        self.assertEqual((status, headers.get("x-amzn-ErrorType")), (403, "InvalidSignatureException"),
+                         "one signed twenty minutes ago is refused, as AWS refuses it")
+        status, headers, _ = self.signed_at(20 * 60, "s3tables", "/buckets")
+        self.assertEqual(status, 403, "so is one dated twenty minutes ahead")
+        status, _, body = self.signed_at(-20 * 60, "s3", "/")
+        self.assertEqual(status, 403, "S3 refuses an old signature too")
+        self.assertIn(b"<Code>RequestTimeTooSkewed</Code>", body, "with S3's RequestTimeTooSkewed")
+        status, _, _ = self.signed_at(-20 * 60, "s3tables", "/buckets", presign_expires=3600)
+        self.assertEqual(status, 200, "a presigned URL lives until X-Amz-Expires, however old its date")
+        status, _, _ = self.signed_at(20 * 60, "s3tables", "/buckets", presign_expires=3600)
+        self.assertEqual(status, 403, "a presigned URL dated in the future is not valid yet")
+
     def test_s3_requests_are_checked_too(self):
         from botocore.exceptions import ClientError
         try:

@@ -56,6 +56,26 @@ TEST(parse_malformed_json_is_a_violation)
     fixture_dispose(&f);
 }
 
+/* Found by tests/e2e/72-hostile-input.py: cJSON stops after the first value, and the bytes after it
+ * were never looked at, so '{"name":"abc"} x' created the table bucket "abc". */
+TEST(parse_trailing_garbage_after_json_is_a_violation)
+{
+    static const char *const bodies[] = {"{\"name\":\"abc\"} x", "{\"name\":\"abc\"}{}", "{\"name\":\"abc\"}\n]"};
+    floe_CreateTableBucketRequest req = {0};
+    parse_fixture_t f;
+
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+        fixture_init(&f, bodies[i]);
+        CHECK(floe_parse_CreateTableBucketRequest(&f.call, &f.http, &req, &f.v) != 0,
+              "a body with anything but whitespace after its JSON value fails");
+        CHECK(strstr(f.v.message, "not valid JSON") != NULL, "the message says the body is not JSON");
+        fixture_dispose(&f);
+    }
+    fixture_init(&f, "{\"name\":\"abc\"} \r\n\t");
+    CHECK(floe_parse_CreateTableBucketRequest(&f.call, &f.http, &req, &f.v) == 0, "trailing whitespace is fine");
+    fixture_dispose(&f);
+}
+
 TEST(parse_unknown_members_are_ignored)
 {
     parse_fixture_t f;

@@ -65,6 +65,29 @@ TEST(iceberg_json_malformed_and_out_of_range_text_is_refused)
     }
 }
 
+/* Found by tests/fuzz/fuzz_iceberg_metadata.c: cJSON keeps both members of a duplicated name and
+ * finds the first, Java's Jackson keeps the last, so one file meant two tables. */
+TEST(iceberg_json_duplicate_member_names_are_refused)
+{
+    static const char *const bad[] = {
+        "{\"a\":1,\"a\":2}",
+        "{\"a\":1,\"b\":{\"x\":[1,{\"y\":1,\"z\":2,\"y\":3}]}}",
+        "{\"a\\u0000x\":1,\"a\":2}",
+    };
+    floe_iceberg_error_t err;
+    cJSON *j;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        j = floe_iceberg_json_parse(bad[i], strlen(bad[i]), &err);
+        CHECK(j == NULL && err.code == FLOE_ICEBERG_EINVALID && strstr(err.message, "twice") != NULL,
+              "an object naming a member twice, at any depth, is refused as a bad request");
+        cJSON_Delete(j);
+    }
+    j = floe_iceberg_json_parse("{\"a\":{\"k\":1},\"b\":{\"k\":2},\"c\":[{\"k\":1},{\"k\":2}]}", 47, &err);
+    CHECK(j != NULL, "one name in different objects is fine");
+    cJSON_Delete(j);
+}
+
 TEST(iceberg_json_deep_nesting_is_refused)
 {
     char text[256];

@@ -206,6 +206,9 @@ TEST(iceberg_metadata_invalid_files_are_refused)
         {"\"schemas\":[", "\"schemas\":7,\"x\":[", "'schemas' must be an array"},
         {"\"snapshots\":[{\"snapshot-id\":7,", "\"snapshots\":[{\"snapshot-id\":7},{\"snapshot-id\":7,",
          "appears twice"},
+        /* found by the metadata fuzzer: the second copy was kept as an unknown member and written back */
+        {"\"default-spec-id\":0", "\"default-spec-id\":0,\"default-spec-id\":5", "'default-spec-id' twice"},
+        {"\"schemas\":[", "\"schemas\":[],\"schemas\":[", "'schemas' twice"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *text = ice_variant(ice_minimal_v2, cases[i].from, cases[i].to);

@@ -89,6 +89,21 @@ TEST(chunked_malformed_bodies_are_refused)
     }
 }
 
+/* Found by tests/fuzz/fuzz_chunked.c: a chunk whose data was not followed by CRLF was refused only
+ * after its last slice had been counted in `decoded`, though the caller never received it. */
+TEST(chunked_refused_chunk_is_not_counted_as_decoded)
+{
+    static const char body[] = "5\r\nhello\r\n6\r\n worldXX0\r\n\r\n";
+    floe_s3_chunked_t d;
+    char out[64];
+    size_t n;
+
+    CHECK(decode_all(&d, body, sizeof(body) - 1, 64, out, &n) == -1, "a chunk without CRLF after its data is refused");
+    CHECK(n == 5 && d.decoded == 5, "decoded counts only the slices handed out before the refusal");
+    CHECK(decode_all(&d, body, sizeof(body) - 1, 4, out, &n) == -1 && n == d.decoded,
+          "with small slices too, decoded is what the caller received");
+}
+
 TEST(chunked_trailer_without_final_crlf_is_accepted)
 {
     static const char body[] = "2\r\nhi\r\n0\r\nx-amz-checksum-crc32c:AAAAAA==\r\n";

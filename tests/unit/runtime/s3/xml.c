@@ -19,6 +19,26 @@ TEST(xml_text_is_escaped)
     floe_s3_xml_dispose(&x);
 }
 
+/* Found by tests/e2e/72-hostile-input.py: the error about a key that is not UTF-8 echoed the key's
+ * bytes into <Key>, and the document was no longer well-formed XML for any client to read. */
+TEST(xml_text_replaces_bytes_that_are_not_utf8)
+{
+    static const char text[] = "ok-\xc3\xbc-\xff\xfe-\xc0\xaf-\xe6\x97\xa5-\xe6\x97";
+    floe_s3_xml_t x;
+    xmlDocPtr doc;
+
+    floe_s3_xml_begin_plain(&x, "R");
+    floe_s3_xml_text(&x, text, sizeof(text) - 1);
+    floe_s3_xml_close(&x, "R");
+    CHECK(strstr(x.buf, "ok-\xc3\xbc-\xef\xbf\xbd\xef\xbf\xbd-\xef\xbf\xbd\xef\xbf\xbd-\xe6\x97\xa5-\xef\xbf\xbd\xef\xbf\xbd</R>") != NULL,
+          "valid UTF-8 is kept and every stray, overlong or cut byte becomes U+FFFD");
+    doc = floe_s3_xml_parse(x.buf, x.len);
+    CHECK(doc != NULL, "the document is well-formed");
+    if (doc != NULL)
+        xmlFreeDoc(doc);
+    floe_s3_xml_dispose(&x);
+}
+
 TEST(xml_written_keys_parse_back_unchanged)
 {
     static const char key[] = "dir/../x & <y> \"q\" \xc3\xbc \r\n\t end";
