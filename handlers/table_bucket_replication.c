@@ -5,16 +5,13 @@
  * destinations in table_bucket_replication_destination. Floe records the configuration and answers
  * for it; no data is copied anywhere.
  *
- * Design notes:
- *  1. The version token is a compare-and-swap key. Each write (Put, Delete) runs in one BEGIN
- *     IMMEDIATE transaction that reads the current token, compares it with the caller's, and
- *     writes: two writers holding the same token cannot both succeed.
+ * Design notes (the token and storage mechanics are replication.c's, shared with tables):
+ *  1. Each write (Put, Delete) reads, compares the version token and writes in one transaction.
  *  2. Every successful Put stores a new random token, so a token identifies one version.
  *  3. A caller that sends no token overwrites (Put) or deletes (Delete) whatever is there; AWS
  *     makes the token optional on both.
- *  4. Destinations are table bucket ARNs other than the source, each listed once
- *     (check_destinations). Those in Floe's own account and region must exist; others cannot be
- *     seen from here and are kept as given.
+ *  4. Destinations are table bucket ARNs other than the source, each listed once. Those in Floe's
+ *     own account and region must exist; others cannot be seen from here and are kept as given.
  *
  * States of one bucket's configuration, and the handler making each transition:
  *
@@ -25,13 +22,9 @@
  *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get or Delete──▶ NotFoundException
  *     any ──DeleteTableBucket──▶ gone (ON DELETE CASCADE)
  */
-#include <string.h>
-
-#include "arn.h"
 #include "floe_api.h"
-#include "ids.h"
 #include "lookup.h"
-#include "state.h"
+#include "replication.h"
 
 /* The three bucket replication operations came with the same model version; each handler also
  * names its own. */
@@ -41,279 +34,99 @@
  * value is the model's ReplicationStatus wording; AWS does not document this member's values. */
 #define PUT_STATUS "completed"
 
-static const char sql_get_replication[] =
-    "SELECT version_token, role FROM table_bucket_replication WHERE table_bucket_id = ?1";
-
-static const char sql_put_replication[] =
-    "INSERT INTO table_bucket_replication (table_bucket_id, version_token, role) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_bucket_id) DO UPDATE SET version_token = excluded.version_token, role = excluded.role";
-
-static const char sql_delete_replication[] = "DELETE FROM table_bucket_replication WHERE table_bucket_id = ?1";
-
-static const char sql_clear_destinations[] =
-    "DELETE FROM table_bucket_replication_destination WHERE table_bucket_id = ?1";
-
-static const char sql_insert_destination[] =
-    "INSERT INTO table_bucket_replication_destination (table_bucket_id, rule_index, position, destination_arn)"
-    " VALUES (?1, ?2, ?3, ?4)";
-
-static const char sql_count_destinations[] =
-    "SELECT rule_index, COUNT(*) FROM table_bucket_replication_destination WHERE table_bucket_id = ?1"
-    " GROUP BY rule_index ORDER BY rule_index";
-
-static const char sql_list_destinations[] =
-    "SELECT rule_index, position, destination_arn FROM table_bucket_replication_destination"
-    " WHERE table_bucket_id = ?1 ORDER BY rule_index, position";
-
-/* The configuration's current row, if any. */
-typedef struct replication_row {
-    bool is_configured;
-    char *version_token;
-    char *role;
-} replication_row_t;
-
-static int read_replication(floe_call_t *call, int64_t bucket_id, replication_row_t *out)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_replication);
-    int rc;
-
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    rc = sqlite3_step(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    out->is_configured = rc == SQLITE_ROW;
-    out->version_token = out->is_configured ? floe_column_text(call, stmt, 0) : NULL;
-    out->role = out->is_configured ? floe_column_text(call, stmt, 1) : NULL;
-    sqlite3_reset(stmt);
-    return FLOE_OK;
-}
+static const floe_replication_sql_t bucket_replication_sql = {
+    .get = "SELECT version_token, role FROM table_bucket_replication WHERE table_bucket_id = ?1",
+    .put = "INSERT INTO table_bucket_replication (table_bucket_id, version_token, role) VALUES (?1, ?2, ?3)"
+           " ON CONFLICT (table_bucket_id) DO UPDATE SET version_token = excluded.version_token, role = excluded.role",
+    .remove = "DELETE FROM table_bucket_replication WHERE table_bucket_id = ?1",
+    .clear_destinations = "DELETE FROM table_bucket_replication_destination WHERE table_bucket_id = ?1",
+    .insert_destination = "INSERT INTO table_bucket_replication_destination"
+                          " (table_bucket_id, rule_index, position, destination_arn) VALUES (?1, ?2, ?3, ?4)",
+    .count_destinations = "SELECT rule_index, COUNT(*) FROM table_bucket_replication_destination"
+                          " WHERE table_bucket_id = ?1 GROUP BY rule_index ORDER BY rule_index",
+    .list_destinations = "SELECT rule_index, position, destination_arn FROM table_bucket_replication_destination"
+                         " WHERE table_bucket_id = ?1 ORDER BY rule_index, position",
+};
 
 static int fail_not_configured(floe_call_t *call)
 {
     return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
 }
 
-/* Design note 3: a missing token matches anything; a token never matches a missing configuration. */
-static int check_version_token(floe_call_t *call, const replication_row_t *current, const char *token)
+/* The rules as replication.c takes them: one destination list per rule. */
+static floe_ReplicationDestinations **rule_lists(floe_call_t *call, const floe_TableBucketReplicationRules *rules)
 {
-    if (token == NULL || (current->is_configured && strcmp(token, current->version_token) == 0))
-        return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_ConflictException,
-                     "Provided version token does not match the replication configuration version token.");
+    floe_ReplicationDestinations **lists = floe_call_alloc(call, (rules->n ? rules->n : 1) * sizeof(*lists));
+    for (size_t r = 0; r < rules->n; r++)
+        lists[r] = rules->items[r].destinations;
+    return lists;
 }
 
 /* ---- writing a configuration ---- */
 
-/* AWS: a table bucket replicates "to other buckets" (GetTableBucketReplication), so never to itself.
- * A destination in Floe's own account and region must be a bucket that exists (design note 4). */
-static int check_destination(floe_call_t *call, const floe_bucket_row_t *source, const char *arn)
-{
-    floe_bucket_row_t destination;
-
-    if (strcmp(arn, source->arn) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "A table bucket cannot replicate to itself.");
-    if (floe_arn_parse_table_bucket(call, arn) == NULL || floe_lookup_bucket(call, arn, &destination) == FLOE_OK)
-        return FLOE_OK;
-    if (call->error != FLOE_ERR_NotFoundException)
-        return FLOE_EFAIL;
-    return floe_fail(call, FLOE_ERR_NotFoundException, "The destination table bucket %s does not exist.", arn);
-}
-
-/* Whether destination i of rule r repeats one listed before it, in that rule or an earlier one. */
-static bool destination_is_repeated(const floe_TableBucketReplicationRules *rules, size_t r, size_t i)
-{
-    const char *arn = rules->items[r].destinations->items[i].destinationTableBucketARN;
-
-    for (size_t r2 = 0; r2 <= r; r2++) {
-        const floe_ReplicationDestinations *d = rules->items[r2].destinations;
-        size_t n = r2 == r ? i : d->n;
-        for (size_t j = 0; j < n; j++) {
-            if (strcmp(arn, d->items[j].destinationTableBucketARN) == 0)
-                return true;
-        }
-    }
-    return false;
-}
-
-/* Each destination once in the whole configuration, and each one allowed. */
-static int check_destinations(floe_call_t *call, const floe_bucket_row_t *source,
-                              const floe_TableBucketReplicationRules *rules)
-{
-    for (size_t r = 0; r < rules->n; r++) {
-        const floe_ReplicationDestinations *d = rules->items[r].destinations;
-        for (size_t i = 0; i < d->n; i++) {
-            const char *arn = d->items[i].destinationTableBucketARN;
-            if (destination_is_repeated(rules, r, i))
-                return floe_fail(call, FLOE_ERR_BadRequestException,
-                                 "The destination table bucket %s is listed more than once.", arn);
-            if (check_destination(call, source, arn))
-                return FLOE_EFAIL;
-        }
-    }
-    return FLOE_OK;
-}
-
-static int insert_destinations(floe_call_t *call, int64_t bucket_id, const floe_TableBucketReplicationRules *rules)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt;
-
-    for (size_t r = 0; r < rules->n; r++) {
-        const floe_ReplicationDestinations *d = rules->items[r].destinations;
-        for (size_t i = 0; i < d->n; i++) {
-            if ((stmt = floe_state_stmt(st, sql_insert_destination)) == NULL)
-                return floe_fail_internal(call, floe_state_errmsg(st));
-            sqlite3_bind_int64(stmt, 1, bucket_id);
-            sqlite3_bind_int64(stmt, 2, (int64_t)r);
-            sqlite3_bind_int64(stmt, 3, (int64_t)i);
-            sqlite3_bind_text(stmt, 4, d->items[i].destinationTableBucketARN, -1, SQLITE_STATIC);
-            if (sqlite3_step(stmt) != SQLITE_DONE)
-                return floe_fail_internal(call, floe_state_errmsg(st));
-        }
-    }
-    return FLOE_OK;
-}
-
-/* Runs `sql`, which takes the bucket's row id as ?1 and returns no rows. */
-static int exec_for_bucket(floe_call_t *call, const char *sql, int64_t bucket_id)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
-
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
-}
-
-/* Replaces the configuration with `config` under a fresh token (design note 2). */
-static int write_replication(floe_call_t *call, int64_t bucket_id, const floe_TableBucketReplicationConfiguration *config,
-                             char *token)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_put_replication);
-
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    floe_uuid_v4(token);
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, token, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, config->role, -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (exec_for_bucket(call, sql_clear_destinations, bucket_id))
-        return FLOE_EFAIL;
-    return insert_destinations(call, bucket_id, config->rules);
-}
+typedef struct put_args {
+    const floe_PutTableBucketReplicationRequest *in;
+    floe_PutTableBucketReplicationResponse *out;
+} put_args_t;
 
 /* The body of PutTableBucketReplication, inside its transaction (design note 1). */
-static int put_replication(floe_call_t *call, const floe_PutTableBucketReplicationRequest *in,
-                           floe_PutTableBucketReplicationResponse *out)
+static int put_replication(floe_call_t *call, void *arg)
 {
+    const put_args_t *a = arg;
+    const floe_TableBucketReplicationRules *rules = a->in->configuration->rules;
+    floe_ReplicationDestinations **lists = rule_lists(call, rules);
     char token[FLOE_UUID_LEN + 1];
     floe_bucket_row_t bucket;
-    replication_row_t current;
+    floe_replication_row_t current;
 
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || read_replication(call, bucket.id, &current) ||
-        check_version_token(call, &current, in->versionToken) ||
-        check_destinations(call, &bucket, in->configuration->rules) ||
-        write_replication(call, bucket.id, in->configuration, token))
+    /* AWS: a table bucket replicates "to other buckets" (GetTableBucketReplication), never to itself. */
+    if (floe_lookup_bucket(call, a->in->tableBucketARN, &bucket) ||
+        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current) ||
+        floe_replication_check_token(call, &current, a->in->versionToken) ||
+        floe_replication_check_destinations(call, lists, rules->n, bucket.arn,
+                                            "A table bucket cannot replicate to itself.") ||
+        floe_replication_write(call, &bucket_replication_sql, bucket.id, a->in->configuration->role, lists, rules->n,
+                               token))
         return FLOE_EFAIL;
-    out->versionToken = floe_call_strdup(call, token);
-    out->status = PUT_STATUS;
+    a->out->versionToken = floe_call_strdup(call, token);
+    a->out->status = PUT_STATUS;
     return FLOE_OK;
 }
 
-#ifdef FLOE_HAS_OP_PutTableBucketReplication
 int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTableBucketReplicationRequest *in,
                                           floe_PutTableBucketReplicationResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
-
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (put_replication(call, in, out)) {
-        floe_state_rollback(st);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    put_args_t args = {in, out};
+    return floe_replication_in_transaction(call, put_replication, &args);
 }
-#endif
 
 /* ---- reading a configuration ---- */
 
 #ifdef FLOE_HAS_OP_GetTableBucketReplication
-/* The rules, each with room for its destinations (sql_count_destinations). */
-static int allocate_rules(floe_call_t *call, int64_t bucket_id, floe_TableBucketReplicationRules **out)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_count_destinations);
-    floe_TableBucketReplicationRules *rules;
-    size_t n = 0;
-    int rc;
-
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        n = (size_t)sqlite3_column_int64(stmt, 0) + 1; /* rule indexes are dense, written by insert_destinations */
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    rules = floe_TableBucketReplicationRules_new(call, n);
-    sqlite3_reset(stmt);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        size_t r = (size_t)sqlite3_column_int64(stmt, 0);
-        rules->items[r].destinations = floe_ReplicationDestinations_new(call, (size_t)sqlite3_column_int64(stmt, 1));
-    }
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    *out = rules;
-    return FLOE_OK;
-}
-
-static int read_rules(floe_call_t *call, int64_t bucket_id, floe_TableBucketReplicationRules **out)
-{
-    floe_state_t *st = floe_call_state(call);
-    floe_TableBucketReplicationRules *rules = NULL;
-    sqlite3_stmt *stmt;
-    int rc;
-
-    if (allocate_rules(call, bucket_id, &rules))
-        return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_list_destinations)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        size_t r = (size_t)sqlite3_column_int64(stmt, 0), i = (size_t)sqlite3_column_int64(stmt, 1);
-        rules->items[r].destinations->items[i].destinationTableBucketARN = floe_column_text(call, stmt, 2);
-    }
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    *out = rules;
-    return FLOE_OK;
-}
-
 int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTableBucketReplicationRequest *in,
                                           floe_GetTableBucketReplicationResponse *out)
 {
+    floe_ReplicationDestinations **lists;
+    floe_TableBucketReplicationRules *rules;
+    floe_replication_row_t current;
     floe_bucket_row_t bucket;
-    replication_row_t current;
+    size_t n;
 
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || read_replication(call, bucket.id, &current))
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
+        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current))
         return FLOE_EFAIL;
     if (!current.is_configured)
         return fail_not_configured(call);
+    if (floe_replication_read_rules(call, &bucket_replication_sql, bucket.id, &lists, &n))
+        return FLOE_EFAIL;
+    rules = floe_TableBucketReplicationRules_new(call, n);
+    for (size_t r = 0; r < n; r++)
+        rules->items[r].destinations = lists[r];
     out->versionToken = current.version_token;
     out->configuration = floe_TableBucketReplicationConfiguration_new(call);
     out->configuration->role = current.role;
-    return read_rules(call, bucket.id, &out->configuration->rules);
+    out->configuration->rules = rules;
+    return FLOE_OK;
 }
 #endif
 
@@ -321,35 +134,27 @@ int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTable
 
 #ifdef FLOE_HAS_OP_DeleteTableBucketReplication
 /* The body of DeleteTableBucketReplication, inside its transaction (design note 1). */
-static int delete_replication(floe_call_t *call, const floe_DeleteTableBucketReplicationRequest *in)
+static int delete_replication(floe_call_t *call, void *arg)
 {
+    const floe_DeleteTableBucketReplicationRequest *in = arg;
     floe_bucket_row_t bucket;
-    replication_row_t current;
+    floe_replication_row_t current;
 
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || read_replication(call, bucket.id, &current))
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
+        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current))
         return FLOE_EFAIL;
     if (!current.is_configured)
         return fail_not_configured(call);
-    if (check_version_token(call, &current, in->versionToken))
+    if (floe_replication_check_token(call, &current, in->versionToken))
         return FLOE_EFAIL;
-    return exec_for_bucket(call, sql_delete_replication, bucket.id); /* destinations cascade */
+    return floe_replication_remove(call, &bucket_replication_sql, bucket.id);
 }
 
 int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_DeleteTableBucketReplicationRequest *in,
                                              floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     (void)out;
-
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (delete_replication(call, in)) {
-        floe_state_rollback(st);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_replication_in_transaction(call, delete_replication, (void *)in);
 }
 #endif
 

@@ -110,25 +110,6 @@ const floe_iceberg_route_t *floe_iceberg_rest_routes(size_t *n)
     return routes;
 }
 
-/* Splits the raw path into at most FLOE_ICEBERG_ROUTE_MAX_SEGMENTS + 1 segments; returns the count. */
-static size_t split_path(const char *path, size_t len, const char **seg, size_t *seg_len)
-{
-    size_t n = 0, i = (len > 0 && path[0] == '/') ? 1 : 0;
-    if (i >= len)
-        return 0;
-    while (n <= FLOE_ICEBERG_ROUTE_MAX_SEGMENTS) {
-        const char *slash = memchr(path + i, '/', len - i);
-        size_t end = slash ? (size_t)(slash - path) : len;
-        seg[n] = path + i;
-        seg_len[n] = end - i;
-        n++;
-        if (!slash)
-            break;
-        i = end + 1;
-    }
-    return n;
-}
-
 static bool path_matches(const floe_iceberg_route_t *r, const char **seg, const size_t *seg_len, size_t n)
 {
     if (r->n_segments != n)
@@ -168,7 +149,7 @@ floe_iceberg_route_result_t floe_iceberg_rest_route(h2o_mem_pool_t *pool, const 
 {
     const char *seg[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS + 1];
     size_t seg_len[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS + 1];
-    size_t n = split_path(path, path_len, seg, seg_len);
+    size_t n = floe_path_split(path, path_len, FLOE_ICEBERG_ROUTE_MAX_SEGMENTS, seg, seg_len);
     const floe_iceberg_route_t *best = NULL;
     bool path_seen = false;
 

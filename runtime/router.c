@@ -157,13 +157,12 @@ static int query_score(const floe_route_t *r, const floe_query_param_t *query, s
     return all_present * 1000 + n_required;
 }
 
-/* Splits the raw path into at most FLOE_ROUTE_MAX_SEGMENTS + 1 segments; returns the count. */
-static size_t split_path(const char *path, size_t len, const char **seg, size_t *seg_len)
+size_t floe_path_split(const char *path, size_t len, size_t max, const char **seg, size_t *seg_len)
 {
     size_t n = 0, i = (len > 0 && path[0] == '/') ? 1 : 0;
     if (i >= len)
         return 0;
-    while (n <= FLOE_ROUTE_MAX_SEGMENTS) {
+    while (n <= max) {
         const char *slash = memchr(path + i, '/', len - i);
         size_t end = slash ? (size_t)(slash - path) : len;
         seg[n] = path + i;
@@ -194,7 +193,7 @@ floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, 
 {
     const char *seg[FLOE_ROUTE_MAX_SEGMENTS + 1];
     size_t seg_len[FLOE_ROUTE_MAX_SEGMENTS + 1];
-    size_t n = split_path(path, path_len, seg, seg_len);
+    size_t n = floe_path_split(path, path_len, FLOE_ROUTE_MAX_SEGMENTS, seg, seg_len);
     const floe_route_t *best = NULL;
     int best_score = -1, path_seen = 0;
 

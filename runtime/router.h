@@ -55,6 +55,12 @@ floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, 
                                       floe_route_match_t *out /* OUT */);
 
 /**
+ * Splits a raw path ("/a/b%2Fc") on '/' into at most max + 1 segments, still encoded, as slices
+ * of `path` (arrays of max + 1 entries). Returns the count; more than max means "too deep".
+ */
+size_t floe_path_split(const char *path, size_t len, size_t max, const char **seg, size_t *seg_len);
+
+/**
  * Percent-decodes n bytes of `src` into the pool. With `plus_is_space` a '+' becomes ' ' (query
  * strings). Returns NULL on a malformed escape or an encoded NUL.
  */
