@@ -3,7 +3,7 @@
  *
  * Design notes:
  *  1. The version token is a compare-and-swap key: callers read the row, compare the token and
- *     write, all inside floe_replication_in_transaction(), so two writers holding one token cannot
+ *     write, all inside floe_call_in_transaction(), so two writers holding one token cannot
  *     both succeed; every write stores a new random token.
  *  2. Rule indexes and positions are dense (floe_replication_write numbers them), so reading
  *     sizes every list from one grouped count, then fills it.
@@ -193,21 +193,6 @@ int floe_replication_read_rules(floe_call_t *call, const floe_replication_sql_t 
 int floe_replication_remove(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id)
 {
     return floe_owned_exec(call, sql->remove, owner_id);
-}
-
-int floe_replication_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
-{
-    floe_state_t *st = floe_call_state(call);
-
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (body(call, arg) != FLOE_OK) {
-        floe_state_rollback(st);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
 }
 
 #endif

@@ -62,9 +62,5 @@ int floe_replication_read_rules(floe_call_t *call, const floe_replication_sql_t 
 /** Deletes the configuration (its destinations cascade). */
 int floe_replication_remove(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id);
 
-/** Runs body(call, arg) inside one BEGIN IMMEDIATE transaction: committed if it returns FLOE_OK,
- * rolled back otherwise. The version-token compare-and-swap relies on it. */
-int floe_replication_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);
-
 #endif
 #endif

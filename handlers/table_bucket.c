@@ -161,22 +161,25 @@ static int configure_new_bucket(floe_call_t *call, const floe_CreateTableBucketR
     return FLOE_OK;
 }
 
+/* The bucket and the settings CreateTableBucket gives it, in one transaction: a refused setting
+ * leaves no bucket behind. */
+static int create_bucket(floe_call_t *call, void *arg)
+{
+    const floe_CreateTableBucketRequest *in = arg;
+    int64_t id = 0;
+
+    if (insert_bucket(call, in->name, &id))
+        return FLOE_EFAIL;
+    return configure_new_bucket(call, in, id);
+}
+
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in,
                                   floe_CreateTableBucketResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    int64_t id = 0;
-
     if (!bucket_name_is_allowed(in->name))
         return floe_fail(call, FLOE_ERR_BadRequestException, "The specified bucket name is not valid.");
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (insert_bucket(call, in->name, &id) || configure_new_bucket(call, in, id)) {
-        floe_state_rollback(st);
+    if (floe_call_in_transaction(call, create_bucket, (void *)in))
         return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
     out->arn = floe_arn_table_bucket(call, in->name);
     return FLOE_OK;
 }
@@ -296,22 +299,18 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
 #ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_storage_class);
-    int rc;
+    sqlite3_stmt *stmt;
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW)
+    switch (floe_owned_row(call, sql_get_storage_class, bucket_id, &stmt)) {
+    case 1:
         *out = floe_StorageClass_from_string((const char *)sqlite3_column_text(stmt, 0));
-    else if (rc == SQLITE_DONE)
+        return FLOE_OK;
+    case 0:
         *out = FLOE_StorageClass_STANDARD; /* "If not specified, the service default storage class will be used." */
-    else
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_reset(stmt);
-    return FLOE_OK;
+        return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 
 int floe_bucket_storage_class_write(floe_call_t *call, int64_t bucket_id, floe_StorageClass storage_class)

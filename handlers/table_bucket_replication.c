@@ -97,7 +97,7 @@ int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTable
                                           floe_PutTableBucketReplicationResponse *out)
 {
     put_args_t args = {in, out};
-    return floe_replication_in_transaction(call, put_replication, &args);
+    return floe_call_in_transaction(call, put_replication, &args);
 }
 
 /* ---- reading a configuration ---- */
@@ -154,7 +154,7 @@ int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_Delet
                                              floe_Unit *out)
 {
     (void)out;
-    return floe_replication_in_transaction(call, delete_replication, (void *)in);
+    return floe_call_in_transaction(call, delete_replication, (void *)in);
 }
 #endif
 

@@ -12,6 +12,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "state.h"
 #include "table_bucket_encryption.h"
 #include "table_encryption.h"
@@ -59,25 +60,21 @@ static const char sql_get_table_encryption[] =
  * have inherited. */
 static int read_table_encryption(floe_call_t *call, const floe_table_row_t *table, floe_EncryptionConfiguration **out)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_table_encryption);
     floe_EncryptionConfiguration *config;
-    int rc;
+    sqlite3_stmt *stmt;
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table->id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
+    switch (floe_owned_row(call, sql_get_table_encryption, table->id, &stmt)) {
+    case 0:
         return floe_bucket_encryption_read(call, table->bucket.id, out);
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    config = floe_EncryptionConfiguration_new(call);
-    config->sseAlgorithm = floe_SSEAlgorithm_from_string((const char *)sqlite3_column_text(stmt, 0));
-    config->kmsKeyArn = floe_column_text(call, stmt, 1);
-    sqlite3_reset(stmt);
-    *out = config;
-    return FLOE_OK;
+    case 1:
+        config = floe_EncryptionConfiguration_new(call);
+        config->sseAlgorithm = floe_SSEAlgorithm_from_string((const char *)sqlite3_column_text(stmt, 0));
+        config->kmsKeyArn = floe_column_text(call, stmt, 1);
+        *out = config;
+        return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 
 int floe_handle_GetTableEncryption(floe_call_t *call, const floe_GetTableEncryptionRequest *in,

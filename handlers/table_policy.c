@@ -9,6 +9,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "policy.h"
 #include "state.h"
 
@@ -52,23 +53,20 @@ int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyReque
 int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in,
                                floe_GetTablePolicyResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_table_row_t table;
     sqlite3_stmt *stmt;
-    int rc;
 
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_get_policy)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table.id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
+    switch (floe_owned_row(call, sql_get_policy, table.id, &stmt)) {
+    case 1:
+        out->resourcePolicy = floe_column_text(call, stmt, 0);
+        return FLOE_OK;
+    case 0:
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table policy does not exist.");
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    out->resourcePolicy = floe_column_text(call, stmt, 0);
-    return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 #endif
 
@@ -77,19 +75,12 @@ int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyReque
  * either way. */
 int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolicyRequest *in, floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_table_row_t table;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_delete_policy)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table.id);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_owned_exec(call, sql_delete_policy, table.id);
 }
 #endif
 

@@ -20,6 +20,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "state.h"
 
 /* The record expiration operations came with the same model version; each handler also names its own. */
@@ -34,19 +35,14 @@ static const char sql_put_expiration[] =
 /* The table's configuration: the stored one, or AWS's default (disabled, no settings). */
 static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecordExpirationConfigurationValue **out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_TableRecordExpirationConfigurationValue *value = floe_TableRecordExpirationConfigurationValue_new(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_expiration);
-    int rc;
+    sqlite3_stmt *stmt;
+    int rc = floe_owned_row(call, sql_get_expiration, table_id, &stmt);
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table_id);
-    rc = sqlite3_step(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
+    if (rc < 0)
+        return FLOE_EFAIL;
     value->status = FLOE_TableRecordExpirationStatus_DISABLED;
-    if (rc == SQLITE_ROW) {
+    if (rc == 1) {
         value->status = floe_TableRecordExpirationStatus_from_string((const char *)sqlite3_column_text(stmt, 0));
         if (sqlite3_column_type(stmt, 1) != SQLITE_NULL) {
             value->settings = floe_TableRecordExpirationSettings_new(call);
@@ -54,7 +50,6 @@ static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecord
             value->settings->has_days = true;
         }
     }
-    sqlite3_reset(stmt);
     *out = value;
     return FLOE_OK;
 }

@@ -109,7 +109,7 @@ int floe_handle_PutTableReplication(floe_call_t *call, const floe_PutTableReplic
                                     floe_PutTableReplicationResponse *out)
 {
     put_args_t args = {in, out};
-    return floe_replication_in_transaction(call, put_replication, &args);
+    return floe_call_in_transaction(call, put_replication, &args);
 }
 
 /* ---- reading a configuration ---- */
@@ -190,7 +190,7 @@ int floe_handle_DeleteTableReplication(floe_call_t *call, const floe_DeleteTable
                                        floe_Unit *out)
 {
     (void)out;
-    return floe_replication_in_transaction(call, delete_replication, (void *)in);
+    return floe_call_in_transaction(call, delete_replication, (void *)in);
 }
 #endif
 

@@ -12,6 +12,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
+#include "owned_row.h"
 #include "state.h"
 #include "table_bucket.h"
 #include "table_storage_class.h"
@@ -50,21 +51,17 @@ static const char sql_get_table_storage_class[] = "SELECT storage_class FROM tab
  * have inherited. */
 static int read_table_storage_class(floe_call_t *call, const floe_table_row_t *table, floe_StorageClass *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_table_storage_class);
-    int rc;
+    sqlite3_stmt *stmt;
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table->id);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
+    switch (floe_owned_row(call, sql_get_table_storage_class, table->id, &stmt)) {
+    case 0:
         return floe_bucket_storage_class_read(call, table->bucket.id, out);
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    *out = floe_StorageClass_from_string((const char *)sqlite3_column_text(stmt, 0));
-    sqlite3_reset(stmt);
-    return FLOE_OK;
+    case 1:
+        *out = floe_StorageClass_from_string((const char *)sqlite3_column_text(stmt, 0));
+        return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 
 int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStorageClassRequest *in,

@@ -142,21 +142,21 @@ int floe_tags_add(floe_call_t *call, const floe_resource_t *resource, const floe
 }
 
 #ifdef FLOE_HAS_OP_TagResource
+/* The body of TagResource, inside its transaction: the count limit is checked after the writes. */
+static int tag_resource(floe_call_t *call, void *arg)
+{
+    const floe_TagResourceRequest *in = arg;
+    floe_resource_t resource;
+
+    if (floe_lookup_resource(call, in->resourceArn, &resource))
+        return FLOE_EFAIL;
+    return floe_tags_add(call, &resource, in->tags);
+}
+
 int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in, floe_TagResourceResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    floe_resource_t resource;
     (void)out;
-
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (floe_lookup_resource(call, in->resourceArn, &resource) || floe_tags_add(call, &resource, in->tags)) {
-        floe_state_rollback(st);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_call_in_transaction(call, tag_resource, (void *)in);
 }
 #endif
 
@@ -186,21 +186,20 @@ static int remove_tags(floe_call_t *call, const floe_resource_t *resource, const
 
 /* Removing a key the resource does not carry is not an error: the key is simply absent after.
  * Keys starting aws: are refused here too, since AWS's own tags are not the caller's to remove. */
+static int untag_resource(floe_call_t *call, void *arg)
+{
+    const floe_UntagResourceRequest *in = arg;
+    floe_resource_t resource;
+
+    if (floe_lookup_resource(call, in->resourceArn, &resource))
+        return FLOE_EFAIL;
+    return remove_tags(call, &resource, in->tagKeys);
+}
+
 int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest *in, floe_UntagResourceResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    floe_resource_t resource;
     (void)out;
-
-    if (floe_state_begin(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (floe_lookup_resource(call, in->resourceArn, &resource) || remove_tags(call, &resource, in->tagKeys)) {
-        floe_state_rollback(st);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(st))
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_call_in_transaction(call, untag_resource, (void *)in);
 }
 #endif
 

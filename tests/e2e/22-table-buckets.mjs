@@ -9,20 +9,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { ACCOUNT, FloeServer, REGION, bucketArn, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+import { ACCOUNT, FloeServer, REGION, bucketArn, importOrSkip, s3tablesClient, modeled } from "./floe_server.mjs";
 
 const sdk = await importOrSkip("@aws-sdk/client-s3tables");
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SUMMARY_FIELDS = ["arn", "createdAt", "name", "ownerAccountId", "tableBucketId", "type"];
-
-/** A check for assert.rejects: the SDK raised the modeled exception `name` with HTTP `status`. */
-function modeled(name, status) {
-  return (err) => {
-    assert.equal(err.name, name, `expected ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status, `${name} is HTTP ${status}`);
-    return true;
-  };
-}
 
 describe("table buckets with @aws-sdk/client-s3tables",
   { skip: sdk ? false : "@aws-sdk/client-s3tables is not installed (run npm ci in tests/e2e)" }, () => {

@@ -296,6 +296,10 @@ class ReplicationTests(ConfigTestCase):
         self.assertClientError("BadRequestException", self.put, source, replication(dest, dest))
         self.assertClientError("BadRequestException", self.put, source,
                                replication("arn:aws:s3:::general-purpose-bucket"))
+        resp = self.assertClientError("BadRequestException", self.put, source,
+                                      replication("arn:aws:s3:us-east-1:000000000000:bucket/general-purpose"))
+        self.assertIn("not a table bucket ARN", resp["Error"]["Message"],
+                      "an ARN of the model's shape but another service is refused as no table bucket")
         resp = self.assertClientError("NotFoundException", self.put, source, replication(ARN_PREFIX + "rep-nowhere"))
         self.assertIn("rep-nowhere", resp["Error"]["Message"], "the refusal names the missing destination")
         elsewhere = "arn:aws:s3tables:eu-west-1:111122223333:bucket/far-away"

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { FloeServer, bucketArn, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+import { FloeServer, bucketArn, importOrSkip, s3tablesClient, modeled } from "./floe_server.mjs";
 
 const sdk = await importOrSkip("@aws-sdk/client-s3tables");
 const KMS_KEY = "arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab";
@@ -21,15 +21,6 @@ const POLICY = JSON.stringify({
     Resource: bucketArn("*"),
   }],
 });
-
-/** A check for assert.rejects: the SDK raised the modeled exception `name` with HTTP `status`. */
-function modeled(name, status) {
-  return (err) => {
-    assert.equal(err.name, name, `expected ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status, `${name} is HTTP ${status}`);
-    return true;
-  };
-}
 
 describe("table bucket configuration with @aws-sdk/client-s3tables",
   { skip: sdk ? false : "@aws-sdk/client-s3tables is not installed (run npm ci in tests/e2e)" }, () => {

@@ -9,21 +9,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+import { FloeServer, clientConfig, importOrSkip, s3tablesClient, modeled } from "./floe_server.mjs";
 
 const sdk = await importOrSkip("@aws-sdk/client-s3tables");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
 const SCHEMA = { fields: [{ name: "id", type: "long", required: true }, { name: "note", type: "string" }] };
 const RACERS = 16;
-
-/** A check for assert.rejects: the SDK raised the modeled exception `name` with HTTP `status`. */
-function modeled(name, status) {
-  return (err) => {
-    assert.equal(err.name, name, `expected ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status, `${name} is HTTP ${status}`);
-    return true;
-  };
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

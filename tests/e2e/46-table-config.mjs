@@ -10,20 +10,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { ACCOUNT, FloeServer, bucketArn, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+import { ACCOUNT, FloeServer, bucketArn, importOrSkip, s3tablesClient, modeled } from "./floe_server.mjs";
 
 const sdk = await importOrSkip("@aws-sdk/client-s3tables");
 const KMS_KEY = `arn:aws:kms:us-east-1:${ACCOUNT}:key/1234abcd-12ab-34cd-56ef-1234567890ab`;
 const ROLE = `arn:aws:iam::${ACCOUNT}:role/replication`;
-
-/** A check for assert.rejects: the SDK raised the modeled exception `name` with HTTP `status`. */
-function modeled(name, status) {
-  return (err) => {
-    assert.equal(err.name, name, `expected ${name}, got ${err.name}: ${err.message}`);
-    assert.equal(err.$metadata?.httpStatusCode, status, `${name} is HTTP ${status}`);
-    return true;
-  };
-}
 
 const replication = (...destinations) => ({
   role: ROLE,

@@ -14,6 +14,7 @@
 //   ...
 //   await server.cleanup();
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -31,6 +32,15 @@ const START_TIMEOUT_MS = 15000;
 const STOP_TIMEOUT_MS = 15000;
 const POLL_INTERVAL_MS = 20;
 const LOG_TAIL_BYTES = 20000;
+
+/** A check for assert.rejects: the SDK raised the modeled exception `name` with HTTP `status`. */
+export function modeled(name, status) {
+  return (err) => {
+    assert.equal(err.name, name, `expected ${name}, got ${err.name}: ${err.message}`);
+    assert.equal(err.$metadata?.httpStatusCode, status, `${name} is HTTP ${status}`);
+    return true;
+  };
+}
 
 /** Whether this run is CI, where a skipped test counts as a failure. */
 export function inCi() {
