@@ -7,7 +7,7 @@
  * so a client's own settings win), and the `endpoints` it serves, from the generated route table.
  */
 #include "iceberg_lookup.h"
-#include "iceberg_rest_api.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
 
 int floe_iceberg_handle_getConfig(floe_iceberg_call_t *call, const floe_iceberg_getConfig_in *in,

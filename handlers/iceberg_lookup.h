@@ -12,7 +12,7 @@
 #ifndef FLOE_ICEBERG_LOOKUP_H
 #define FLOE_ICEBERG_LOOKUP_H
 
-#include "iceberg_rest_api.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 #include "lookup.h"
 
 /** The table bucket the decoded prefix (a table bucket ARN) names. */

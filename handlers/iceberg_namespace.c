@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "iceberg_lookup.h"
-#include "iceberg_rest_api.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 #include "namespace.h"
-#include "page_token.h"
-#include "state.h"
+#include "catalog/page_token.h"
+#include "catalog/state.h"
 
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16

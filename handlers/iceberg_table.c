@@ -22,10 +22,10 @@
 
 #include "iceberg_create.h"
 #include "iceberg_lookup.h"
-#include "iceberg_rest_api.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
-#include "page_token.h"
-#include "state.h"
+#include "catalog/page_token.h"
+#include "catalog/state.h"
 #include "table.h"
 
 #define TABLE_FORMAT "ICEBERG"

@@ -43,13 +43,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg_commit.h"
+#include "iceberg/iceberg_commit.h"
 #include "iceberg_lookup.h"
-#include "iceberg_metadata.h"
-#include "iceberg_rest_api.h"
+#include "iceberg/iceberg_metadata.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 #include "ids.h"
-#include "state.h"
-#include "store.h"
+#include "catalog/state.h"
+#include "store/store.h"
 #include "table.h"
 
 #define TABLE_FORMAT "ICEBERG"

@@ -6,7 +6,7 @@
 #ifndef FLOE_ICEBERG_TABLE_CONFIG_H
 #define FLOE_ICEBERG_TABLE_CONFIG_H
 
-#include "iceberg_rest_api.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 
 /** Fills *out (in the call's pool) with client.region, s3.endpoint (the host the request came to)
  * and s3.path-style-access=true (warehouse bucket names are not resolvable host names here). */

@@ -5,9 +5,9 @@
  */
 #include <sqlite3.h>
 
-#include "arn.h"
+#include "catalog/arn.h"
 #include "lookup.h"
-#include "state.h"
+#include "catalog/state.h"
 
 static const char sql_bucket_by_name[] =
     "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE name = ?1";

@@ -13,8 +13,8 @@
 #include "ids.h"
 #include "lookup.h"
 #include "namespace.h"
-#include "page_token.h"
-#include "state.h"
+#include "catalog/page_token.h"
+#include "catalog/state.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 

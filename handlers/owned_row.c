@@ -2,7 +2,7 @@
  * The owned-row steps of owned_row.h.
  */
 #include "owned_row.h"
-#include "state.h"
+#include "catalog/state.h"
 
 int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id)
 {

@@ -10,11 +10,11 @@
  */
 #include <string.h>
 
-#include "arn.h"
+#include "catalog/arn.h"
 #include "lookup.h"
 #include "owned_row.h"
 #include "replication.h"
-#include "state.h"
+#include "catalog/state.h"
 
 #if defined(FLOE_HAS_OP_PutTableBucketReplication) || defined(FLOE_HAS_OP_PutTableReplication)
 

@@ -35,15 +35,15 @@
  */
 #include <string.h>
 
-#include "arn.h"
+#include "catalog/arn.h"
 #include "floe_api.h"
 #include "iceberg_create.h"
 #include "ids.h"
-#include "janitor.h"
+#include "catalog/janitor.h"
 #include "lookup.h"
-#include "page_token.h"
-#include "state.h"
-#include "store.h"
+#include "catalog/page_token.h"
+#include "catalog/state.h"
+#include "store/store.h"
 #include "table.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"

@@ -17,13 +17,13 @@
  */
 #include <string.h>
 
-#include "arn.h"
+#include "catalog/arn.h"
 #include "floe_api.h"
 #include "ids.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "page_token.h"
-#include "state.h"
+#include "catalog/page_token.h"
+#include "catalog/state.h"
 #include "table_bucket.h"
 #include "table_bucket_encryption.h"
 #include "tags.h"

@@ -9,7 +9,7 @@
 #include "floe_api.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "state.h"
+#include "catalog/state.h"
 #include "table_bucket_encryption.h"
 
 /* The three encryption operations came with the same model version; each handler also names its own. */

@@ -13,7 +13,7 @@
 #include "floe_api.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "state.h"
+#include "catalog/state.h"
 #include "table_bucket_encryption.h"
 #include "table_encryption.h"
 

@@ -17,7 +17,7 @@
  */
 #include "floe_api.h"
 #include "lookup.h"
-#include "state.h"
+#include "catalog/state.h"
 #include "table_bucket.h"
 
 /* The maintenance operations on tables came with the same model version; each handler also names its own. */

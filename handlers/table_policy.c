@@ -10,8 +10,8 @@
 #include "floe_api.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "policy.h"
-#include "state.h"
+#include "catalog/policy.h"
+#include "catalog/state.h"
 
 /* The three table policy operations came with the same model version; each handler also names its own. */
 #ifdef FLOE_HAS_OP_PutTablePolicy

@@ -21,7 +21,7 @@
 #include "floe_api.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "state.h"
+#include "catalog/state.h"
 
 /* The record expiration operations came with the same model version; each handler also names its own. */
 #ifdef FLOE_HAS_OP_PutTableRecordExpirationConfiguration

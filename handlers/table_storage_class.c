@@ -13,7 +13,7 @@
 #include "floe_api.h"
 #include "lookup.h"
 #include "owned_row.h"
-#include "state.h"
+#include "catalog/state.h"
 #include "table_bucket.h"
 #include "table_storage_class.h"
 

@@ -11,7 +11,7 @@
 
 #include "floe_api.h"
 #include "lookup.h"
-#include "state.h"
+#include "catalog/state.h"
 #include "tags.h"
 
 /* TagResource, UntagResource and ListTagsForResource came with the same model version; each

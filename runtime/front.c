@@ -11,8 +11,8 @@
 #include "sigv4_verify.h"
 #include "front.h"
 #include "health.h"
-#include "iceberg_rest.h"
-#include "s3.h"
+#include "iceberg_rest/iceberg_rest.h"
+#include "s3/s3.h"
 #include "sigv4.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"

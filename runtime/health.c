@@ -6,7 +6,7 @@
 #include "health.h"
 #include "log.h"
 #include "response.h"
-#include "s3.h"
+#include "s3/s3.h"
 
 void floe_health_send(floe_worker_t *w, h2o_req_t *req)
 {

@@ -11,7 +11,7 @@
 
 #include "s3/checksum.h"
 #include "s3/request.h"
-#include "store.h"
+#include "store/store.h"
 
 typedef struct floe_s3_body_digest {
     uint64_t size;                                  /* decoded payload bytes */

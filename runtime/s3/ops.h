@@ -9,7 +9,7 @@
 #define FLOE_S3_OPS_H
 
 #include "s3/request.h"
-#include "store.h"
+#include "store/store.h"
 
 int floe_s3_list_buckets(floe_s3_req_t *r);
 int floe_s3_create_bucket(floe_s3_req_t *r);

@@ -12,7 +12,7 @@
 
 #include "floe_codec.h"
 #include "ids.h"
-#include "store.h"
+#include "store/store.h"
 #include "worker.h"
 
 #define FLOE_S3_XMLNS "http://s3.amazonaws.com/doc/2006-03-01/"

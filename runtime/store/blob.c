@@ -14,7 +14,7 @@
 
 #include "ids.h"
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 
 #define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
 #define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */

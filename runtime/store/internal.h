@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /** File ids collected while rows are deleted, removed only once the deletion has committed. */
 typedef struct floe_store_ids {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 #include "store/internal.h"
 #include "xalloc.h"
 

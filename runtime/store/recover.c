@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 
 static const char sql_file_is_named[] =
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1";

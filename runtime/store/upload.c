@@ -21,7 +21,7 @@
 
 #include "ids.h"
 #include "log.h"
-#include "store.h"
+#include "store/store.h"
 #include "store/internal.h"
 
 static const char sql_upload_insert[] =

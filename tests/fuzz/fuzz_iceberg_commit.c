@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg_commit.h"
-#include "iceberg_json.h"
-#include "iceberg_metadata.h"
+#include "iceberg/iceberg_commit.h"
+#include "iceberg/iceberg_json.h"
+#include "iceberg/iceberg_metadata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg_metadata.h"
+#include "iceberg/iceberg_metadata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

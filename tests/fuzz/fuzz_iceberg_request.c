@@ -10,10 +10,10 @@
 #include <cjson/cJSON.h>
 
 #include "floe_codec.h"
-#include "iceberg_json.h"
-#include "iceberg_rest_call.h"
-#include "iceberg_rest_request.h"
-#include "iceberg_rest_router.h"
+#include "iceberg/iceberg_json.h"
+#include "iceberg_rest/iceberg_rest_call.h"
+#include "iceberg_rest/iceberg_rest_request.h"
+#include "iceberg_rest/iceberg_rest_router.h"
 #include "router.h"
 
 static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "HEAD", "PATCH"};

@@ -5,10 +5,10 @@
 #include <cjson/cJSON.h>
 
 #include "harness.h"
-#include "iceberg_json.h"
-#include "iceberg_rest_call.h"
-#include "iceberg_rest_request.h"
-#include "iceberg_rest_router.h"
+#include "iceberg/iceberg_json.h"
+#include "iceberg_rest/iceberg_rest_call.h"
+#include "iceberg_rest/iceberg_rest_request.h"
+#include "iceberg_rest/iceberg_rest_router.h"
 
 static floe_iceberg_route_result_t route(h2o_mem_pool_t *pool, const char *method, const char *path,
                                          floe_iceberg_route_match_t *m)

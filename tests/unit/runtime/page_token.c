@@ -3,7 +3,7 @@
 
 #include "call.h"
 #include "harness.h"
-#include "page_token.h"
+#include "catalog/page_token.h"
 
 TEST(page_token_round_trips)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "policy.h"
+#include "catalog/policy.h"
 
 #define GOOD_STATEMENT                                                                                                 \
     "{\"Effect\":\"Allow\",\"Principal\":{\"AWS\":\"arn:aws:iam::111122223333:root\"},"                                \

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "store.h"
+#include "store/store.h"
 
 typedef struct store_fixture {
     char dir[PATH_MAX];

@@ -1,0 +1,37 @@
+/*
+ * The janitor: removes the warehouse buckets of deleted tables in the background, so DeleteTable
+ * answers at once however many objects the table had. The queue is the SQLite table
+ * warehouse_deletion, so a restart resumes where the last run stopped.
+ */
+#ifndef FLOE_JANITOR_H
+#define FLOE_JANITOR_H
+
+#include <stdint.h>
+
+#include "catalog/state.h"
+#include "worker.h"
+
+/**
+ * Queues warehouse bucket `bucket` for removal. Call it inside the transaction that deletes the
+ * table (or gives up on a new one), so the queue entry commits exactly when that does. 0 or -1.
+ */
+int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
+
+/**
+ * Start-up, before any request is served: queues every warehouse bucket that no table names and
+ * that is not queued yet. A crash inside CreateTable after the warehouse and its first metadata
+ * file were written but before the table row committed leaves such a bucket, which no client can
+ * see and nothing else would ever remove. Opens its own connection to `db_path`. Returns how
+ * many were queued, or -1 (logged).
+ */
+int floe_janitor_recover(const char *db_path, int64_t now_ms);
+
+/** Starts the janitor on `w`'s event loop (one worker runs it). */
+void floe_janitor_start(floe_worker_t *w);
+/** Stops it; call before disposing the worker's context. */
+void floe_janitor_stop(floe_worker_t *w);
+
+/** Removes up to `max` queued buckets now; returns how many were removed, or -1 on an error. */
+int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max);
+
+#endif

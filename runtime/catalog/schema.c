@@ -1,0 +1,279 @@
+/*
+ * The database schema as an ordered list of forward migrations. Migration N moves the schema from
+ * version N-1 to N; the version lives in the one-row table schema_version. Migrations only ever
+ * get appended: a released migration is never edited, so every data directory, however old,
+ * reaches the current schema by replaying what it lacks.
+ *
+ * Invariants the schema enforces:
+ *  1. Names are unique where AWS says so: table bucket names per account (here: per data dir),
+ *     namespace names per bucket.
+ *  2. A namespace cannot outlive its bucket, nor a table its namespace (foreign keys without
+ *     cascade: the delete fails the constraint and handlers answer ConflictException).
+ *  3. A resource's configuration and tags go with it: each configuration table references its
+ *     owner ON DELETE CASCADE, so deleting a table bucket removes its encryption, storage class,
+ *     policy, metrics, maintenance, replication and tags in the same statement, and deleting a
+ *     table its own. Absence of a row means "AWS's default" where AWS has one (AES256, STANDARD,
+ *     maintenance enabled with AWS's settings, record expiration disabled) and "not configured"
+ *     where it has none (policy, metrics, replication). A table's encryption and storage class
+ *     are the exception: CreateTable always writes them, fixed at creation.
+ *  4. Configuration tables are named <owner>_<configuration> (table_bucket_policy, ...) so a
+ *     table's configuration follows the same pattern (table_policy, table_tag, ...).
+ *  5. An S3 object, upload or part cannot outlive its bucket or upload (foreign keys without
+ *     cascade: the store deletes children first; see the design notes in store.c).
+ *  6. A table's warehouse bucket is either referenced by its s3table row or queued in
+ *     warehouse_deletion (janitor.c), never silently dropped.
+ */
+#include <stdio.h>
+
+#include "catalog/state.h"
+
+static const char *const migrations[] = {
+    /* 1: table buckets and namespaces */
+    "CREATE TABLE table_bucket ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  bucket_id TEXT NOT NULL UNIQUE," /* tableBucketId, a UUID */
+    "  type TEXT NOT NULL DEFAULT 'customer',"
+    "  created_at INTEGER NOT NULL"     /* ms since the epoch */
+    ");"
+    "CREATE TABLE namespace ("
+    "  id INTEGER PRIMARY KEY,"
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id),"
+    "  name TEXT NOT NULL,"
+    "  namespace_id TEXT NOT NULL UNIQUE,"
+    "  created_at INTEGER NOT NULL,"
+    "  created_by TEXT NOT NULL,"
+    "  UNIQUE (table_bucket_id, name)"
+    ");",
+    /* 2: table bucket configuration and tags */
+    "CREATE TABLE table_bucket_encryption ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  sse_algorithm TEXT NOT NULL," /* SSEAlgorithm wire value */
+    "  kms_key_arn TEXT"             /* set exactly when sse_algorithm is aws:kms */
+    ");"
+    "CREATE TABLE table_bucket_storage_class ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  storage_class TEXT NOT NULL"  /* StorageClass wire value */
+    ");"
+    "CREATE TABLE table_bucket_policy ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  document TEXT NOT NULL"       /* the policy as the client sent it */
+    ");"
+    "CREATE TABLE table_bucket_metrics ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  configuration_id TEXT NOT NULL" /* the id GetTableBucketMetricsConfiguration returns, a UUID */
+    ");"
+    "CREATE TABLE table_bucket_maintenance ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"          /* TableBucketMaintenanceType wire value */
+    "  status TEXT NOT NULL,"        /* MaintenanceStatus wire value */
+    "  unreferenced_days INTEGER NOT NULL,"
+    "  non_current_days INTEGER NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, type)"
+    ");"
+    "CREATE TABLE table_bucket_replication ("
+    "  table_bucket_id INTEGER PRIMARY KEY REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  version_token TEXT NOT NULL," /* changes on every write: the compare-and-swap key */
+    "  role TEXT NOT NULL"
+    ");"
+    "CREATE TABLE table_bucket_replication_destination ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket_replication(table_bucket_id) ON DELETE CASCADE,"
+    "  rule_index INTEGER NOT NULL,"  /* position of the rule in configuration.rules */
+    "  position INTEGER NOT NULL,"    /* position of the destination in the rule */
+    "  destination_arn TEXT NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, rule_index, position)"
+    ");"
+    "CREATE TABLE table_bucket_tag ("
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id) ON DELETE CASCADE,"
+    "  tag_key TEXT NOT NULL,"
+    "  tag_value TEXT NOT NULL,"
+    "  PRIMARY KEY (table_bucket_id, tag_key)"
+    ");",
+    /* 3: S3 buckets, objects and multipart uploads */
+    "CREATE TABLE s3_bucket ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  is_warehouse INTEGER NOT NULL DEFAULT 0," /* backs an S3 Tables table: unlisted, undeletable over S3 */
+    "  region TEXT NOT NULL DEFAULT '',"         /* LocationConstraint; '' is us-east-1 */
+    "  created_at INTEGER NOT NULL"
+    ");"
+    "CREATE TABLE s3_object ("
+    "  bucket_id INTEGER NOT NULL REFERENCES s3_bucket(id),"
+    "  key TEXT NOT NULL,"                       /* BINARY collation: UTF-8 byte order, as S3 lists */
+    "  file_id TEXT NOT NULL UNIQUE,"            /* objects/<2>/<id>, published before this row commits */
+    "  size INTEGER NOT NULL,"
+    "  etag TEXT NOT NULL,"
+    "  content_type TEXT,"
+    "  headers TEXT,"                            /* JSON: x-amz-meta-*, cache-control, ... */
+    "  checksum_algorithm TEXT,"
+    "  checksum TEXT,"
+    "  last_modified INTEGER NOT NULL,"
+    "  PRIMARY KEY (bucket_id, key)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE s3_upload ("
+    "  id INTEGER PRIMARY KEY,"
+    "  bucket_id INTEGER NOT NULL REFERENCES s3_bucket(id),"
+    "  upload_id TEXT NOT NULL UNIQUE,"
+    "  key TEXT NOT NULL,"
+    "  content_type TEXT,"
+    "  headers TEXT,"
+    "  checksum_algorithm TEXT,"
+    "  initiated INTEGER NOT NULL"
+    ");"
+    "CREATE INDEX s3_upload_by_key ON s3_upload (bucket_id, key, id);"
+    "CREATE TABLE s3_part ("
+    "  upload_id INTEGER NOT NULL REFERENCES s3_upload(id),"
+    "  part_number INTEGER NOT NULL,"
+    "  file_id TEXT NOT NULL UNIQUE,"
+    "  size INTEGER NOT NULL,"
+    "  etag TEXT NOT NULL,"
+    "  checksum TEXT,"
+    "  last_modified INTEGER NOT NULL,"
+    "  PRIMARY KEY (upload_id, part_number)"
+    ") WITHOUT ROWID;",
+    /* 4: tables and the queue of warehouse buckets to remove */
+    "CREATE TABLE s3table ("
+    "  id INTEGER PRIMARY KEY,"
+    "  table_bucket_id INTEGER NOT NULL REFERENCES table_bucket(id),"
+    "  namespace_id INTEGER NOT NULL REFERENCES namespace(id)," /* no cascade: a namespace with tables stays */
+    "  name TEXT NOT NULL,"
+    "  table_id TEXT NOT NULL UNIQUE,"         /* the UUID in the table ARN; survives a rename */
+    "  type TEXT NOT NULL DEFAULT 'customer',"
+    "  format TEXT NOT NULL,"                  /* OpenTableFormat wire value */
+    "  version_token TEXT NOT NULL,"           /* changes on every metadata commit */
+    "  metadata_location TEXT,"                /* NULL until metadata is written */
+    "  warehouse_bucket TEXT NOT NULL UNIQUE," /* the S3 bucket behind the table */
+    "  created_at INTEGER NOT NULL,"
+    "  created_by TEXT NOT NULL,"
+    "  modified_at INTEGER NOT NULL,"
+    "  modified_by TEXT NOT NULL,"
+    "  UNIQUE (namespace_id, name)"
+    ");"
+    "CREATE INDEX s3table_by_bucket ON s3table (table_bucket_id);"
+    "CREATE TABLE s3table_tag ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  tag_key TEXT NOT NULL,"
+    "  tag_value TEXT NOT NULL,"
+    "  PRIMARY KEY (table_id, tag_key)"
+    ");"
+    "CREATE TABLE warehouse_deletion ("       /* janitor.c removes each bucket, then its row */
+    "  bucket TEXT PRIMARY KEY,"
+    "  queued_at INTEGER NOT NULL"
+    ");",
+    /* 5: table configuration. table_id is s3table's row id (as in s3table_tag), not its UUID. */
+    "CREATE TABLE table_encryption ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  sse_algorithm TEXT NOT NULL,"  /* SSEAlgorithm wire value, fixed at creation */
+    "  kms_key_arn TEXT"              /* set exactly when sse_algorithm is aws:kms */
+    ");"
+    "CREATE TABLE table_storage_class ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  storage_class TEXT NOT NULL"   /* StorageClass wire value, fixed at creation */
+    ");"
+    /* Tables that predate this migration keep what they would have inherited: their bucket's
+     * configuration now (later bucket changes then leave them alone, as for new tables). */
+    "INSERT INTO table_encryption (table_id, sse_algorithm, kms_key_arn)"
+    "  SELECT t.id, COALESCE(e.sse_algorithm, 'AES256'), e.kms_key_arn FROM s3table t"
+    "  LEFT JOIN table_bucket_encryption e ON e.table_bucket_id = t.table_bucket_id;"
+    "INSERT INTO table_storage_class (table_id, storage_class)"
+    "  SELECT t.id, COALESCE(c.storage_class, 'STANDARD') FROM s3table t"
+    "  LEFT JOIN table_bucket_storage_class c ON c.table_bucket_id = t.table_bucket_id;"
+    "CREATE TABLE table_policy ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  document TEXT NOT NULL"        /* the policy as the client sent it */
+    ");"
+    "CREATE TABLE table_maintenance ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"           /* TableMaintenanceType wire value */
+    "  status TEXT NOT NULL,"         /* MaintenanceStatus wire value */
+    "  target_file_size_mb INTEGER,"  /* icebergCompaction only */
+    "  strategy TEXT,"                /* icebergCompaction only: IcebergCompactionStrategy wire value */
+    "  min_snapshots_to_keep INTEGER," /* icebergSnapshotManagement only */
+    "  max_snapshot_age_hours INTEGER," /* icebergSnapshotManagement only */
+    "  PRIMARY KEY (table_id, type)"
+    ");"
+    "CREATE TABLE table_record_expiration ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  status TEXT NOT NULL,"         /* TableRecordExpirationStatus wire value */
+    "  days INTEGER"                  /* NULL when the configuration gives none */
+    ");"
+    "CREATE TABLE table_replication ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  version_token TEXT NOT NULL,"  /* changes on every write: the compare-and-swap key */
+    "  role TEXT NOT NULL"
+    ");"
+    "CREATE TABLE table_replication_destination ("
+    "  table_id INTEGER NOT NULL REFERENCES table_replication(table_id) ON DELETE CASCADE,"
+    "  rule_index INTEGER NOT NULL,"  /* position of the rule in configuration.rules */
+    "  position INTEGER NOT NULL,"    /* position of the destination in the rule */
+    "  destination_arn TEXT NOT NULL,"
+    "  PRIMARY KEY (table_id, rule_index, position)"
+    ");",
+    /* 6: Iceberg namespace properties */
+    "CREATE TABLE namespace_property ("       /* handlers/iceberg_namespace.c; the REST catalog's properties */
+    "  namespace_id INTEGER NOT NULL REFERENCES namespace(id) ON DELETE CASCADE,"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (namespace_id, key)"
+    ") WITHOUT ROWID;",
+};
+
+#define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+
+int floe_schema_version(void)
+{
+    return N_MIGRATIONS;
+}
+
+static int read_version(sqlite3 *db, int *version)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc;
+
+    if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL, NULL) !=
+        SQLITE_OK)
+        return -1;
+    if (sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &stmt, NULL) != SQLITE_OK)
+        return -1;
+    rc = sqlite3_step(stmt);
+    *version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : 0;
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int apply(sqlite3 *db, int from)
+{
+    char sql[96];
+    for (int v = from; v < N_MIGRATIONS; v++) {
+        if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
+            return -1;
+    }
+    snprintf(sql, sizeof(sql), "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", N_MIGRATIONS);
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int floe_schema_migrate(sqlite3 *db)
+{
+    int version = 0;
+
+    /* The write lock makes concurrent openers (one per thread) migrate exactly once. */
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        goto Error;
+    if (read_version(db, &version))
+        goto Error;
+    if (version > N_MIGRATIONS) {
+        fprintf(stderr, "floe: the data directory has schema version %d; this build knows up to %d\n", version,
+                N_MIGRATIONS);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version < N_MIGRATIONS && apply(db, version))
+        goto Error;
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        goto Error;
+    return 0;
+Error:
+    fprintf(stderr, "floe: schema migration failed: %s\n", sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}

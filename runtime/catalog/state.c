@@ -1,0 +1,169 @@
+/*
+ * SQLite connections, transactions and the statement cache (state.h).
+ *
+ * Design notes:
+ *  1. One connection per thread, never shared: the connection is opened with SQLITE_OPEN_NOMUTEX.
+ *  2. WAL journal, synchronous=NORMAL: a committed transaction survives a crash of the process
+ *     (kill -9), and with --fsync-commits (synchronous=FULL) a power loss too; readers never
+ *     block the writer. Writers serialize on BEGIN IMMEDIATE with a busy
+ *     timeout, so a mutation either commits whole or not at all.
+ *  3. foreign_keys=ON on every connection: SQLite does not remember it per database.
+ *  4. With a single serving thread the one connection runs in exclusive locking mode (see
+ *     floe_state_open): reads then cost no system calls for locking. The data directory lock
+ *     (server.c) keeps any other process out either way.
+ *  5. Statements are cached by the address of their SQL text, which is a static string next to
+ *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
+ *     snapshot outlives the call that took it.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog/state.h"
+#include "xalloc.h"
+
+#define BUSY_TIMEOUT_MS 10000
+#define STMT_CACHE_SLOTS 256 /* power of two, well above the number of distinct statements */
+
+typedef struct stmt_slot {
+    const char *sql;
+    sqlite3_stmt *stmt;
+} stmt_slot_t;
+
+struct floe_state {
+    sqlite3 *db;
+    stmt_slot_t cache[STMT_CACHE_SLOTS];
+};
+
+static int exec(sqlite3 *db, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "floe: sqlite: %s: %s\n", sql, err ? err : sqlite3_errmsg(db));
+        sqlite3_free(err);
+        return -1;
+    }
+    return 0;
+}
+
+static int configure(sqlite3 *db, int is_sole_connection)
+{
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    if (is_sole_connection && exec(db, "PRAGMA locking_mode=EXCLUSIVE"))
+        return -1;
+    if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA synchronous=NORMAL") ||
+        exec(db, "PRAGMA foreign_keys=ON"))
+        return -1;
+    return 0;
+}
+
+int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
+{
+    floe_state_t *st = floe_xcalloc(1, sizeof(*st));
+    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "floe: cannot open %s: %s\n", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+        goto Error;
+    }
+    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db))
+        goto Error;
+    *out = st;
+    return 0;
+Error:
+    floe_state_close(st);
+    return -1;
+}
+
+void floe_state_close(floe_state_t *st)
+{
+    if (st == NULL)
+        return;
+    for (size_t i = 0; i < STMT_CACHE_SLOTS; i++)
+        sqlite3_finalize(st->cache[i].stmt);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+int floe_state_fsync_commits(floe_state_t *st)
+{
+    return exec(st->db, "PRAGMA synchronous=FULL");
+}
+
+sqlite3 *floe_state_db(floe_state_t *st)
+{
+    return st->db;
+}
+
+static size_t slot_of(const char *sql)
+{
+    uintptr_t h = (uintptr_t)sql;
+    h ^= h >> 17;
+    h *= UINT64_C(0x9E3779B97F4A7C15) & UINTPTR_MAX;
+    return (size_t)(h >> 8) & (STMT_CACHE_SLOTS - 1);
+}
+
+sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql)
+{
+    size_t i = slot_of(sql);
+    sqlite3_stmt *stmt = NULL;
+
+    for (size_t probe = 0; probe < STMT_CACHE_SLOTS; probe++, i = (i + 1) & (STMT_CACHE_SLOTS - 1)) {
+        stmt_slot_t *slot = &st->cache[i];
+        if (slot->sql == sql) {
+            sqlite3_reset(slot->stmt);
+            sqlite3_clear_bindings(slot->stmt);
+            return slot->stmt;
+        }
+        if (slot->sql == NULL) {
+            if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK) {
+                fprintf(stderr, "floe: sqlite prepare: %s: %s\n", sql, sqlite3_errmsg(st->db));
+                return NULL;
+            }
+            slot->sql = sql;
+            slot->stmt = stmt;
+            return stmt;
+        }
+    }
+    fprintf(stderr, "floe: statement cache is full\n");
+    abort();
+}
+
+int floe_state_begin(floe_state_t *st)
+{
+    return exec(st->db, "BEGIN IMMEDIATE");
+}
+
+int floe_state_commit(floe_state_t *st)
+{
+    if (exec(st->db, "COMMIT") == 0)
+        return 0;
+    floe_state_rollback(st);
+    return -1;
+}
+
+void floe_state_rollback(floe_state_t *st)
+{
+    if (!sqlite3_get_autocommit(st->db))
+        exec(st->db, "ROLLBACK");
+}
+
+int floe_state_end_call(floe_state_t *st)
+{
+    sqlite3_stmt *stmt = NULL;
+    while ((stmt = sqlite3_next_stmt(st->db, stmt)) != NULL) {
+        if (sqlite3_stmt_busy(stmt))
+            sqlite3_reset(stmt);
+    }
+    if (!sqlite3_get_autocommit(st->db)) {
+        floe_state_rollback(st);
+        return 1;
+    }
+    return 0;
+}
+
+const char *floe_state_errmsg(floe_state_t *st)
+{
+    return sqlite3_errmsg(st->db);
+}

@@ -1,0 +1,232 @@
+/*
+ * The dispatcher of iceberg_rest.h: the one path every REST catalog request takes.
+ *
+ *   floe_iceberg_rest_route ──no path──▶ 404 NotFoundException
+ *        │                  ──no method─▶ 405 MethodNotAllowedException
+ *        ▼
+ *   route->is_served == false ──▶ 501 UnsupportedOperationException
+ *        ▼
+ *   body: floe_iceberg_json_parse ──not JSON──▶ 400 BadRequestException
+ *        ▼
+ *   {namespace} with the 0x1F separator ──▶ 400 (S3 Tables has one namespace level)
+ *        ▼
+ *   route->parse ──▶ 400 BadRequestException
+ *        ▼
+ *   route->handle ──floe_iceberg_call_fail(e)──▶ e's status, if the spec documents that status for
+ *        │                                      the route (NoSuchWarehouseException is always
+ *        │                                      allowed: every route has a prefix); anything else
+ *        │                                      is logged and answered 500
+ *        ▼
+ *   route->serialize ──▶ the spec's success code (204: no body), with the ETag the handler set
+ *
+ * Invariants: when a handler returns, floe_state_end_call() has reset its statements and rolled
+ * back any transaction it left open; the request body's JSON tree and the buffers the call kept are
+ * freed only after the response has been written (the response copies what it sends).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "iceberg/iceberg_json.h"
+#include "iceberg_rest/iceberg_rest.h"
+#include "iceberg_rest/iceberg_rest_call.h"
+#include "iceberg_rest/iceberg_rest_error.h"
+#include "iceberg_rest/iceberg_rest_router.h"
+#include "log.h"
+#include "response.h"
+#include "router.h"
+
+#define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
+#define MESSAGE_MAX 200
+#define HTTP_SCHEME "http://"
+
+typedef struct rest_ctx {
+    floe_worker_t *w;
+    h2o_req_t *req;
+    uint64_t started_us;
+    const char *operation; /* "Iceberg:<operationId>" once routed, for the log */
+} rest_ctx_t;
+
+int floe_iceberg_rest_init(void)
+{
+    return floe_iceberg_rest_router_init();
+}
+
+/* The log line is written before the response so that it is on disk when the client has its answer. */
+static void answer_error(rest_ctx_t *d, floe_iceberg_err_t e, const char *message)
+{
+    floe_log_request(d->w, d->req, d->operation, floe_iceberg_rest_error_status(e), d->started_us);
+    floe_iceberg_rest_send_error(d->req, e, message != NULL ? message : floe_iceberg_rest_error_type(e));
+}
+
+static void answer_handler_error(rest_ctx_t *d, const floe_iceberg_route_t *route, const floe_iceberg_call_t *call)
+{
+    floe_iceberg_err_t e = call->error;
+    const char *message = call->error_message ? call->error_message : floe_iceberg_rest_error_type(e);
+
+    if (e <= FLOE_ICEBERG_ERR_NONE || e >= FLOE_ICEBERG_ERR__COUNT ||
+        (e != FLOE_ICEBERG_ERR_NoSuchWarehouseException &&
+         !floe_iceberg_route_documents(route, floe_iceberg_rest_error_status(e)))) {
+        floe_log("%s failed with %s, whose status the spec does not document for it: %s", route->operation,
+                 floe_iceberg_rest_error_type(e), message);
+        e = FLOE_ICEBERG_ERR_InternalServerError;
+        message = "The server encountered an internal error.";
+    }
+    answer_error(d, e, message);
+}
+
+static void answer_success(rest_ctx_t *d, const floe_iceberg_route_t *route, const void *out)
+{
+    floe_json_t *json = &d->w->json;
+
+    floe_log_request(d->w, d->req, d->operation, route->success_code, d->started_us);
+    if (route->success_code == 204) {
+        floe_response_send(d->req, 204, NULL, NULL, 0);
+        return;
+    }
+    floe_json_reset(json);
+    route->serialize(out, json);
+    floe_response_send(d->req, route->success_code, "application/json", json->buf, json->len);
+}
+
+/* Where clients reach Floe's S3: the scheme and authority this request came to. */
+static const char *s3_endpoint(h2o_req_t *req)
+{
+    h2o_iovec_t host = req->input.authority;
+    size_t scheme_len = strlen(HTTP_SCHEME);
+    char *s = h2o_mem_alloc_pool(&req->pool, scheme_len + host.len + 1);
+    memcpy(s, HTTP_SCHEME, scheme_len);
+    memcpy(s + scheme_len, host.base, host.len);
+    s[scheme_len + host.len] = '\0';
+    return s;
+}
+
+/* A request header's value (NUL-terminated, in the pool), or NULL when absent. */
+static const char *header_value(h2o_req_t *req, const h2o_token_t *token)
+{
+    ssize_t i = h2o_find_header(&req->headers, token, -1);
+    char *value;
+
+    if (i < 0)
+        return NULL;
+    value = h2o_mem_alloc_pool(&req->pool, req->headers.entries[i].value.len + 1);
+    memcpy(value, req->headers.entries[i].value.base, req->headers.entries[i].value.len);
+    value[req->headers.entries[i].value.len] = '\0';
+    return value;
+}
+
+/* Parses the body (if any) with exact 64-bit integers; 0, or -1 after answering 400. */
+static int parse_body(rest_ctx_t *d, cJSON **body)
+{
+    floe_iceberg_error_t err;
+
+    *body = NULL;
+    if (d->req->entity.base == NULL || d->req->entity.len == 0)
+        return 0;
+    if ((*body = floe_iceberg_json_parse(d->req->entity.base, d->req->entity.len, &err)) == NULL) {
+        answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, "The request body is not valid JSON.");
+        return -1;
+    }
+    return 0;
+}
+
+static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_iceberg_call_t *call,
+                        const floe_iceberg_input_t *http)
+{
+    void *in = floe_call_alloc(&call->super, route->in_size);
+    void *out;
+    int rc;
+
+    if (route->parse(call, http, in) != FLOE_OK) {
+        answer_error(d, call->error, call->error_message);
+        return;
+    }
+    out = floe_call_alloc(&call->super, route->out_size);
+    rc = route->handle(call, in, out);
+    if (floe_state_end_call(d->w->state))
+        floe_log("%s left a transaction open; it was rolled back", route->operation);
+    if (call->etag != NULL) /* on 200 and on 304 alike (RFC 9110 15.4.5) */
+        floe_response_header(d->req, "ETag", call->etag, strlen(call->etag));
+    if (rc != FLOE_OK)
+        answer_handler_error(d, route, call);
+    else
+        answer_success(d, route, out);
+}
+
+static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,
+                          size_t n_query)
+{
+    const floe_iceberg_route_t *route = match->route;
+    floe_iceberg_input_t http = {match->prefix, match->namespace, match->table, query, n_query, NULL,
+                                 header_value(d->req, H2O_TOKEN_IF_NONE_MATCH)};
+    floe_iceberg_call_t call;
+    cJSON *body;
+
+    d->operation = h2o_mem_alloc_pool(&d->req->pool, strlen(route->operation) + sizeof("Iceberg:"));
+    sprintf((char *)d->operation, "Iceberg:%s", route->operation);
+    if (!route->is_served) {
+        char message[MESSAGE_MAX];
+        snprintf(message, sizeof(message), "Floe does not implement %s; see generated/docs/iceberg.md.",
+                 route->operation);
+        answer_error(d, FLOE_ICEBERG_ERR_UnsupportedOperationException, message);
+        return;
+    }
+    if (match->namespace != NULL && strchr(match->namespace, NAMESPACE_SEPARATOR) != NULL) {
+        answer_error(d, FLOE_ICEBERG_ERR_BadRequestException,
+                     "S3 Tables namespaces have a single level; a multi-level namespace is not supported.");
+        return;
+    }
+    if (parse_body(d, &body))
+        return;
+    http.body = body;
+    floe_iceberg_rest_call_init(&call, &d->req->pool, d->w->state, d->w->config, s3_endpoint(d->req));
+    run_handler(d, route, &call, &http);
+    floe_iceberg_rest_call_dispose(&call);
+    cJSON_Delete(body);
+}
+
+static void route_request(rest_ctx_t *d, size_t base_len, const floe_query_param_t *query, size_t n_query)
+{
+    h2o_req_t *req = d->req;
+    size_t path_end = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
+    floe_iceberg_route_match_t match;
+
+    switch (floe_iceberg_rest_route(&req->pool, req->input.method.base, req->input.method.len,
+                                    req->input.path.base + base_len, path_end - base_len, &match)) {
+    case FLOE_ICEBERG_ROUTE_FOUND:
+        run_operation(d, &match, query, n_query);
+        return;
+    case FLOE_ICEBERG_ROUTE_NO_METHOD:
+        answer_error(d, FLOE_ICEBERG_ERR_MethodNotAllowedException, "The HTTP method is not allowed on this resource.");
+        return;
+    case FLOE_ICEBERG_ROUTE_BAD_ENCODING:
+        answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, "The request path is not valid percent-encoding.");
+        return;
+    case FLOE_ICEBERG_ROUTE_NO_PATH:
+    default:
+        answer_error(d, FLOE_ICEBERG_ERR_NotFoundException, "No Iceberg REST catalog route matches this method and path.");
+        return;
+    }
+}
+
+void floe_iceberg_rest_handle(floe_worker_t *w, h2o_req_t *req, size_t base_len)
+{
+    rest_ctx_t d = {w, req, floe_log_now_us(), NULL};
+    floe_query_param_t *query = NULL;
+    long n_query = 0;
+
+    if (req->input.query_at != SIZE_MAX) {
+        n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
+                                   req->input.path.len - req->input.query_at - 1, &query);
+        if (n_query < 0) {
+            answer_error(&d, FLOE_ICEBERG_ERR_BadRequestException, "The query string is not valid percent-encoding.");
+            return;
+        }
+    }
+    route_request(&d, base_len, query, (size_t)n_query);
+}
+
+void floe_iceberg_rest_refuse(h2o_req_t *req, int status, const char *message)
+{
+    floe_iceberg_rest_send_error(
+        req, status == 400 ? FLOE_ICEBERG_ERR_BadRequestException : FLOE_ICEBERG_ERR_NotAuthorizedException, message);
+}
