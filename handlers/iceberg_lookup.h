@@ -13,7 +13,7 @@
 #define FLOE_ICEBERG_LOOKUP_H
 
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 
 /** The table bucket the decoded prefix (a table bucket ARN) names. */
 int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehouse_arn,

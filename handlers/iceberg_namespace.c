@@ -25,17 +25,17 @@
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16
 
-static const char sql_list_namespaces[] =
-    "SELECT name FROM namespace WHERE table_bucket_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3";
+FLOE_SQL(sql_list_namespaces,
+    "SELECT name FROM namespace WHERE table_bucket_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3");
 
-static const char sql_list_properties[] =
-    "SELECT key, value FROM namespace_property WHERE namespace_id = ?1 ORDER BY key";
+FLOE_SQL(sql_list_properties,
+    "SELECT key, value FROM namespace_property WHERE namespace_id = ?1 ORDER BY key");
 
-static const char sql_upsert_property[] =
+FLOE_SQL(sql_upsert_property,
     "INSERT INTO namespace_property (namespace_id, key, value) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (namespace_id, key) DO UPDATE SET value = excluded.value";
+    " ON CONFLICT (namespace_id, key) DO UPDATE SET value = excluded.value");
 
-static const char sql_delete_property[] = "DELETE FROM namespace_property WHERE namespace_id = ?1 AND key = ?2";
+FLOE_SQL(sql_delete_property, "DELETE FROM namespace_property WHERE namespace_id = ?1 AND key = ?2");
 
 /* ---- small helpers ---- */
 

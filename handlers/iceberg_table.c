@@ -34,8 +34,8 @@
 #define MESSAGE_PURGE_REQUIRED                                                                                        \
     "S3 Tables deletes a table's data with the table: send purgeRequested=true to drop it."
 
-static const char sql_list_tables[] =
-    "SELECT name FROM s3table WHERE namespace_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3";
+FLOE_SQL(sql_list_tables,
+    "SELECT name FROM s3table WHERE namespace_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3");
 
 /* ---- listTables ---- */
 

@@ -11,22 +11,22 @@
 
 #include "floe_api.h"
 #include "ids.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/state.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
-static const char sql_insert_namespace[] =
-    "INSERT INTO namespace (table_bucket_id, name, namespace_id, created_at, created_by) VALUES (?1, ?2, ?3, ?4, ?5)";
+FLOE_SQL(sql_insert_namespace,
+    "INSERT INTO namespace (table_bucket_id, name, namespace_id, created_at, created_by) VALUES (?1, ?2, ?3, ?4, ?5)");
 
-static const char sql_delete_namespace[] = "DELETE FROM namespace WHERE id = ?1";
+FLOE_SQL(sql_delete_namespace, "DELETE FROM namespace WHERE id = ?1");
 
-static const char sql_list_namespaces[] =
+FLOE_SQL(sql_list_namespaces,
     "SELECT name, namespace_id, created_by, created_at FROM namespace"
     " WHERE table_bucket_id = ?1 AND name > ?2 AND (?3 IS NULL OR substr(name, 1, length(?3)) = ?3)"
-    " ORDER BY name LIMIT ?4";
+    " ORDER BY name LIMIT ?4");
 
 static bool is_letter_or_digit(char c)
 {

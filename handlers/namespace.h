@@ -6,7 +6,7 @@
 #define FLOE_NAMESPACE_H
 
 #include "call.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 
 /**
  * Creates namespace `name` in `bucket` (AWS's naming rules: BadRequestException; a taken name:

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "catalog/arn.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "replication.h"
 #include "catalog/state.h"

@@ -40,7 +40,7 @@
 #include "iceberg_create.h"
 #include "ids.h"
 #include "catalog/janitor.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "catalog/page_token.h"
 #include "catalog/state.h"
 #include "store/store.h"
@@ -59,38 +59,38 @@
 #define MESSAGE_TABLE_EXISTS "A table with an identical name already exists in the namespace."
 #define MESSAGE_STALE_TOKEN "Provided version token does not match the table version token."
 
-static const char sql_insert_table[] =
+FLOE_SQL(sql_insert_table,
     "INSERT INTO s3table (table_bucket_id, namespace_id, name, table_id, format, version_token, metadata_location,"
     " warehouse_bucket, created_at, created_by, modified_at, modified_by)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?10)";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?10)");
 
-static const char sql_table_exists[] = "SELECT 1 FROM s3table WHERE namespace_id = ?1 AND name = ?2";
+FLOE_SQL(sql_table_exists, "SELECT 1 FROM s3table WHERE namespace_id = ?1 AND name = ?2");
 
-static const char sql_swap_metadata[] =
+FLOE_SQL(sql_swap_metadata,
     "UPDATE s3table SET metadata_location = ?1, version_token = ?2, modified_at = ?3, modified_by = ?4"
-    " WHERE id = ?5 AND version_token = ?6";
+    " WHERE id = ?5 AND version_token = ?6");
 
-static const char sql_table_row_exists[] = "SELECT 1 FROM s3table WHERE id = ?1";
+FLOE_SQL(sql_table_row_exists, "SELECT 1 FROM s3table WHERE id = ?1");
 
 /* Deletes and renames are addressed by name: the guard repeats the name and namespace the
  * handler looked up, so a request never acts on a table that a concurrent rename moved away from
  * that name after the look-up (design note 5). */
-static const char sql_delete_table[] =
+FLOE_SQL(sql_delete_table,
     "DELETE FROM s3table WHERE id = ?1 AND (?2 IS NULL OR version_token = ?2) AND namespace_id = ?3 AND name = ?4"
-    " RETURNING warehouse_bucket";
+    " RETURNING warehouse_bucket");
 
-static const char sql_rename_table[] =
+FLOE_SQL(sql_rename_table,
     "UPDATE s3table SET namespace_id = ?1, name = ?2, modified_at = ?3, modified_by = ?4"
-    " WHERE id = ?5 AND (?6 IS NULL OR version_token = ?6) AND namespace_id = ?7 AND name = ?8";
+    " WHERE id = ?5 AND (?6 IS NULL OR version_token = ?6) AND namespace_id = ?7 AND name = ?8");
 
-static const char sql_table_still_named[] = "SELECT 1 FROM s3table WHERE id = ?1 AND namespace_id = ?2 AND name = ?3";
+FLOE_SQL(sql_table_still_named, "SELECT 1 FROM s3table WHERE id = ?1 AND namespace_id = ?2 AND name = ?3");
 
-static const char sql_list_tables[] =
+FLOE_SQL(sql_list_tables,
     "SELECT t.name, t.table_id, t.type, t.created_at, t.modified_at, n.name, n.namespace_id"
     " FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
     " WHERE t.table_bucket_id = ?1 AND (?2 IS NULL OR t.namespace_id = ?2)"
     " AND (?3 IS NULL OR substr(t.name, 1, length(?3)) = ?3) AND (n.name, t.name) > (?4, ?5)"
-    " ORDER BY n.name, t.name LIMIT ?6";
+    " ORDER BY n.name, t.name LIMIT ?6");
 
 /* ---- names, tokens, locations ---- */
 

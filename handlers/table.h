@@ -11,7 +11,7 @@
 
 #include "call.h"
 #include "ids.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 
 typedef enum floe_table_swap_rc {
     FLOE_TABLE_SWAPPED = 0,

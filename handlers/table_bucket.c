@@ -20,7 +20,7 @@
 #include "catalog/arn.h"
 #include "floe_api.h"
 #include "ids.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/page_token.h"
 #include "catalog/state.h"
@@ -30,40 +30,40 @@
 
 #define DEFAULT_PAGE_SIZE 1000
 
-static const char sql_insert_bucket[] =
-    "INSERT INTO table_bucket (name, bucket_id, type, created_at) VALUES (?1, ?2, 'customer', ?3)";
+FLOE_SQL(sql_insert_bucket,
+    "INSERT INTO table_bucket (name, bucket_id, type, created_at) VALUES (?1, ?2, 'customer', ?3)");
 
-static const char sql_delete_bucket[] = "DELETE FROM table_bucket WHERE id = ?1";
+FLOE_SQL(sql_delete_bucket, "DELETE FROM table_bucket WHERE id = ?1");
 
 #ifdef FLOE_HAS_OP_PutTableBucketStorageClass
-static const char sql_get_storage_class[] =
-    "SELECT storage_class FROM table_bucket_storage_class WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_get_storage_class,
+    "SELECT storage_class FROM table_bucket_storage_class WHERE table_bucket_id = ?1");
 
-static const char sql_put_storage_class[] =
+FLOE_SQL(sql_put_storage_class,
     "INSERT INTO table_bucket_storage_class (table_bucket_id, storage_class) VALUES (?1, ?2)"
-    " ON CONFLICT (table_bucket_id) DO UPDATE SET storage_class = excluded.storage_class";
+    " ON CONFLICT (table_bucket_id) DO UPDATE SET storage_class = excluded.storage_class");
 #endif
 
 #ifdef FLOE_HAS_OP_PutTableBucketMetricsConfiguration
 /* Putting the configuration again keeps its id: the operation is idempotent. */
-static const char sql_put_metrics[] =
+FLOE_SQL(sql_put_metrics,
     "INSERT INTO table_bucket_metrics (table_bucket_id, configuration_id) VALUES (?1, ?2)"
-    " ON CONFLICT (table_bucket_id) DO NOTHING";
+    " ON CONFLICT (table_bucket_id) DO NOTHING");
 
-static const char sql_get_metrics[] = "SELECT configuration_id FROM table_bucket_metrics WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_get_metrics, "SELECT configuration_id FROM table_bucket_metrics WHERE table_bucket_id = ?1");
 
-static const char sql_delete_metrics[] = "DELETE FROM table_bucket_metrics WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_delete_metrics, "DELETE FROM table_bucket_metrics WHERE table_bucket_id = ?1");
 #endif
 
 #ifdef FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration
-static const char sql_get_maintenance[] =
+FLOE_SQL(sql_get_maintenance,
     "SELECT status, unreferenced_days, non_current_days FROM table_bucket_maintenance"
-    " WHERE table_bucket_id = ?1 AND type = ?2";
+    " WHERE table_bucket_id = ?1 AND type = ?2");
 
-static const char sql_put_maintenance[] =
+FLOE_SQL(sql_put_maintenance,
     "INSERT INTO table_bucket_maintenance (table_bucket_id, type, status, unreferenced_days, non_current_days)"
     " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (table_bucket_id, type) DO UPDATE SET status = excluded.status,"
-    " unreferenced_days = excluded.unreferenced_days, non_current_days = excluded.non_current_days";
+    " unreferenced_days = excluded.unreferenced_days, non_current_days = excluded.non_current_days");
 
 /* AWS's defaults for unreferenced file removal, which is enabled on every new bucket
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html). */
@@ -71,10 +71,10 @@ static const char sql_put_maintenance[] =
 #define DEFAULT_NON_CURRENT_DAYS 10
 #endif
 
-static const char sql_list_buckets[] =
+FLOE_SQL(sql_list_buckets,
     "SELECT name, bucket_id, type, created_at FROM table_bucket"
     " WHERE name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2) AND (?3 IS NULL OR type = ?3)"
-    " ORDER BY name LIMIT ?4";
+    " ORDER BY name LIMIT ?4");
 
 static bool has_prefix(const char *s, const char *prefix)
 {

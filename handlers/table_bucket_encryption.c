@@ -7,7 +7,7 @@
  * configuration only: it encrypts nothing and does not ask a key service whether a KMS key exists.
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/state.h"
 #include "table_bucket_encryption.h"
@@ -15,15 +15,15 @@
 /* The three encryption operations came with the same model version; each handler also names its own. */
 #ifdef FLOE_HAS_OP_PutTableBucketEncryption
 
-static const char sql_get_encryption[] =
-    "SELECT sse_algorithm, kms_key_arn FROM table_bucket_encryption WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_get_encryption,
+    "SELECT sse_algorithm, kms_key_arn FROM table_bucket_encryption WHERE table_bucket_id = ?1");
 
-static const char sql_put_encryption[] =
+FLOE_SQL(sql_put_encryption,
     "INSERT INTO table_bucket_encryption (table_bucket_id, sse_algorithm, kms_key_arn) VALUES (?1, ?2, ?3)"
     " ON CONFLICT (table_bucket_id) DO UPDATE SET sse_algorithm = excluded.sse_algorithm,"
-    " kms_key_arn = excluded.kms_key_arn";
+    " kms_key_arn = excluded.kms_key_arn");
 
-static const char sql_delete_encryption[] = "DELETE FROM table_bucket_encryption WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_delete_encryption, "DELETE FROM table_bucket_encryption WHERE table_bucket_id = ?1");
 
 /* AWS: kmsKeyArn "is required only when sseAlgorithm is set to aws:kms" (EncryptionConfiguration in
  * the model). Floe reads that both ways, as issue #4 asks: aws:kms needs a key, and AES256, whose

@@ -6,7 +6,7 @@
  * and denies nothing. The model limits it to 20480 characters (ResourcePolicy).
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/policy.h"
 #include "catalog/state.h"
@@ -16,13 +16,13 @@
 
 #define POLICY_REASON_MAX 160
 
-static const char sql_get_policy[] = "SELECT document FROM table_bucket_policy WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_get_policy, "SELECT document FROM table_bucket_policy WHERE table_bucket_id = ?1");
 
-static const char sql_put_policy[] =
+FLOE_SQL(sql_put_policy,
     "INSERT INTO table_bucket_policy (table_bucket_id, document) VALUES (?1, ?2)"
-    " ON CONFLICT (table_bucket_id) DO UPDATE SET document = excluded.document";
+    " ON CONFLICT (table_bucket_id) DO UPDATE SET document = excluded.document");
 
-static const char sql_delete_policy[] = "DELETE FROM table_bucket_policy WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_delete_policy, "DELETE FROM table_bucket_policy WHERE table_bucket_id = ?1");
 
 #ifdef FLOE_HAS_OP_PutTableBucketPolicy
 int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out)

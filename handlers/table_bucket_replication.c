@@ -23,7 +23,7 @@
  *     any ──DeleteTableBucket──▶ gone (ON DELETE CASCADE)
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "replication.h"
 
 /* The three bucket replication operations came with the same model version; each handler also

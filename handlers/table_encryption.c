@@ -11,16 +11,16 @@
  * bucket's, it is recorded only: Floe encrypts nothing and asks no key service about KMS keys.
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/state.h"
 #include "table_bucket_encryption.h"
 #include "table_encryption.h"
 
 #ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
-static const char sql_put_table_encryption[] =
+FLOE_SQL(sql_put_table_encryption,
     "INSERT INTO table_encryption (table_id, sse_algorithm, kms_key_arn) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_id) DO UPDATE SET sse_algorithm = excluded.sse_algorithm, kms_key_arn = excluded.kms_key_arn";
+    " ON CONFLICT (table_id) DO UPDATE SET sse_algorithm = excluded.sse_algorithm, kms_key_arn = excluded.kms_key_arn");
 
 static int write_table_encryption(floe_call_t *call, int64_t table_id, const floe_EncryptionConfiguration *config)
 {
@@ -52,8 +52,8 @@ int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bu
 #endif
 
 #ifdef FLOE_HAS_OP_GetTableEncryption
-static const char sql_get_table_encryption[] =
-    "SELECT sse_algorithm, kms_key_arn FROM table_encryption WHERE table_id = ?1";
+FLOE_SQL(sql_get_table_encryption,
+    "SELECT sse_algorithm, kms_key_arn FROM table_encryption WHERE table_id = ?1");
 
 /* The table's configuration. Every table gets a row at creation (or from the migration that added
  * them); a table without one could only come from a path that forgot, and reports what it would

@@ -16,7 +16,7 @@
  * setting (floe_bucket_maintenance_status_read).
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "catalog/state.h"
 #include "table_bucket.h"
 
@@ -30,16 +30,16 @@
 #define DEFAULT_MIN_SNAPSHOTS_TO_KEEP 1
 #define DEFAULT_MAX_SNAPSHOT_AGE_HOURS 120
 
-static const char sql_get_maintenance[] =
+FLOE_SQL(sql_get_maintenance,
     "SELECT status, target_file_size_mb, strategy, min_snapshots_to_keep, max_snapshot_age_hours"
-    " FROM table_maintenance WHERE table_id = ?1 AND type = ?2";
+    " FROM table_maintenance WHERE table_id = ?1 AND type = ?2");
 
-static const char sql_put_maintenance[] =
+FLOE_SQL(sql_put_maintenance,
     "INSERT INTO table_maintenance (table_id, type, status, target_file_size_mb, strategy, min_snapshots_to_keep,"
     " max_snapshot_age_hours) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
     " ON CONFLICT (table_id, type) DO UPDATE SET status = excluded.status,"
     " target_file_size_mb = excluded.target_file_size_mb, strategy = excluded.strategy,"
-    " min_snapshots_to_keep = excluded.min_snapshots_to_keep, max_snapshot_age_hours = excluded.max_snapshot_age_hours";
+    " min_snapshots_to_keep = excluded.min_snapshots_to_keep, max_snapshot_age_hours = excluded.max_snapshot_age_hours");
 
 /* ---- one type's value as the API shows it ---- */
 

@@ -8,7 +8,7 @@
  * table (ON DELETE CASCADE).
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/policy.h"
 #include "catalog/state.h"
@@ -18,13 +18,13 @@
 
 #define POLICY_REASON_MAX 160
 
-static const char sql_get_policy[] = "SELECT document FROM table_policy WHERE table_id = ?1";
+FLOE_SQL(sql_get_policy, "SELECT document FROM table_policy WHERE table_id = ?1");
 
-static const char sql_put_policy[] =
+FLOE_SQL(sql_put_policy,
     "INSERT INTO table_policy (table_id, document) VALUES (?1, ?2)"
-    " ON CONFLICT (table_id) DO UPDATE SET document = excluded.document";
+    " ON CONFLICT (table_id) DO UPDATE SET document = excluded.document");
 
-static const char sql_delete_policy[] = "DELETE FROM table_policy WHERE table_id = ?1";
+FLOE_SQL(sql_delete_policy, "DELETE FROM table_policy WHERE table_id = ?1");
 
 #ifdef FLOE_HAS_OP_PutTablePolicy
 int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out)

@@ -19,18 +19,18 @@
  * either: Floe has no expiration engine, so the job status is Disabled or NotYetRun.
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/state.h"
 
 /* The record expiration operations came with the same model version; each handler also names its own. */
 #ifdef FLOE_HAS_OP_PutTableRecordExpirationConfiguration
 
-static const char sql_get_expiration[] = "SELECT status, days FROM table_record_expiration WHERE table_id = ?1";
+FLOE_SQL(sql_get_expiration, "SELECT status, days FROM table_record_expiration WHERE table_id = ?1");
 
-static const char sql_put_expiration[] =
+FLOE_SQL(sql_put_expiration,
     "INSERT INTO table_record_expiration (table_id, status, days) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, days = excluded.days";
+    " ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, days = excluded.days");
 
 /* The table's configuration: the stored one, or AWS's default (disabled, no settings). */
 static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecordExpirationConfigurationValue **out)

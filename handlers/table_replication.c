@@ -28,7 +28,7 @@
  *     any ──DeleteTable──▶ gone (ON DELETE CASCADE)
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "replication.h"
 
 /* The table replication operations came with the same model version; each handler also names its own. */

@@ -11,16 +11,16 @@
  * CASCADE). Recorded only: Floe stores every object the same way.
  */
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "owned_row.h"
 #include "catalog/state.h"
 #include "table_bucket.h"
 #include "table_storage_class.h"
 
 #ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
-static const char sql_put_table_storage_class[] =
+FLOE_SQL(sql_put_table_storage_class,
     "INSERT INTO table_storage_class (table_id, storage_class) VALUES (?1, ?2)"
-    " ON CONFLICT (table_id) DO UPDATE SET storage_class = excluded.storage_class";
+    " ON CONFLICT (table_id) DO UPDATE SET storage_class = excluded.storage_class");
 
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                     const floe_StorageClassConfiguration *given)
@@ -44,7 +44,7 @@ int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t
 #endif
 
 #ifdef FLOE_HAS_OP_GetTableStorageClass
-static const char sql_get_table_storage_class[] = "SELECT storage_class FROM table_storage_class WHERE table_id = ?1";
+FLOE_SQL(sql_get_table_storage_class, "SELECT storage_class FROM table_storage_class WHERE table_id = ?1");
 
 /* The table's storage class. Every table gets a row at creation (or from the migration that added
  * them); a table without one could only come from a path that forgot, and reports what it would

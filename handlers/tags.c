@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "catalog/state.h"
 #include "tags.h"
 
@@ -29,16 +29,16 @@ typedef struct tag_sql {
     const char *list; /* key, value, sorted by key */
 } tag_sql_t;
 
-static const char sql_bucket_tag_upsert[] =
+FLOE_SQL(sql_bucket_tag_upsert,
     "INSERT INTO table_bucket_tag (table_bucket_id, tag_key, tag_value) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_bucket_id, tag_key) DO UPDATE SET tag_value = excluded.tag_value";
+    " ON CONFLICT (table_bucket_id, tag_key) DO UPDATE SET tag_value = excluded.tag_value");
 
-static const char sql_bucket_tag_remove[] = "DELETE FROM table_bucket_tag WHERE table_bucket_id = ?1 AND tag_key = ?2";
+FLOE_SQL(sql_bucket_tag_remove, "DELETE FROM table_bucket_tag WHERE table_bucket_id = ?1 AND tag_key = ?2");
 
-static const char sql_bucket_tag_count[] = "SELECT COUNT(*) FROM table_bucket_tag WHERE table_bucket_id = ?1";
+FLOE_SQL(sql_bucket_tag_count, "SELECT COUNT(*) FROM table_bucket_tag WHERE table_bucket_id = ?1");
 
-static const char sql_bucket_tag_list[] =
-    "SELECT tag_key, tag_value FROM table_bucket_tag WHERE table_bucket_id = ?1 ORDER BY tag_key";
+FLOE_SQL(sql_bucket_tag_list,
+    "SELECT tag_key, tag_value FROM table_bucket_tag WHERE table_bucket_id = ?1 ORDER BY tag_key");
 
 static const tag_sql_t bucket_tag_sql = {
     sql_bucket_tag_upsert,
@@ -47,16 +47,16 @@ static const tag_sql_t bucket_tag_sql = {
     sql_bucket_tag_list,
 };
 
-static const char sql_table_tag_upsert[] =
+FLOE_SQL(sql_table_tag_upsert,
     "INSERT INTO s3table_tag (table_id, tag_key, tag_value) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_id, tag_key) DO UPDATE SET tag_value = excluded.tag_value";
+    " ON CONFLICT (table_id, tag_key) DO UPDATE SET tag_value = excluded.tag_value");
 
-static const char sql_table_tag_remove[] = "DELETE FROM s3table_tag WHERE table_id = ?1 AND tag_key = ?2";
+FLOE_SQL(sql_table_tag_remove, "DELETE FROM s3table_tag WHERE table_id = ?1 AND tag_key = ?2");
 
-static const char sql_table_tag_count[] = "SELECT COUNT(*) FROM s3table_tag WHERE table_id = ?1";
+FLOE_SQL(sql_table_tag_count, "SELECT COUNT(*) FROM s3table_tag WHERE table_id = ?1");
 
-static const char sql_table_tag_list[] =
-    "SELECT tag_key, tag_value FROM s3table_tag WHERE table_id = ?1 ORDER BY tag_key";
+FLOE_SQL(sql_table_tag_list,
+    "SELECT tag_key, tag_value FROM s3table_tag WHERE table_id = ?1 ORDER BY tag_key");
 
 static const tag_sql_t table_tag_sql = {
     sql_table_tag_upsert,

@@ -7,7 +7,7 @@
 #define FLOE_TAGS_H
 
 #include "floe_api.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 
 #ifdef FLOE_HAS_OP_TagResource
 /**

@@ -22,12 +22,12 @@
 #define TICK_MS 200
 #define BUCKETS_PER_TICK 4
 
-static const char sql_enqueue[] = "INSERT OR IGNORE INTO warehouse_deletion (bucket, queued_at) VALUES (?1, ?2)";
-static const char sql_next[] = "SELECT bucket FROM warehouse_deletion ORDER BY queued_at, bucket LIMIT ?1";
-static const char sql_done[] = "DELETE FROM warehouse_deletion WHERE bucket = ?1";
-static const char sql_queue_orphans[] =
+FLOE_SQL(sql_enqueue, "INSERT OR IGNORE INTO warehouse_deletion (bucket, queued_at) VALUES (?1, ?2)");
+FLOE_SQL(sql_next, "SELECT bucket FROM warehouse_deletion ORDER BY queued_at, bucket LIMIT ?1");
+FLOE_SQL(sql_done, "DELETE FROM warehouse_deletion WHERE bucket = ?1");
+FLOE_SQL(sql_queue_orphans,
     "INSERT OR IGNORE INTO warehouse_deletion (bucket, queued_at)"
-    " SELECT name, ?1 FROM s3_bucket WHERE is_warehouse = 1 AND name NOT IN (SELECT warehouse_bucket FROM s3table)";
+    " SELECT name, ?1 FROM s3_bucket WHERE is_warehouse = 1 AND name NOT IN (SELECT warehouse_bucket FROM s3table)");
 
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
 {

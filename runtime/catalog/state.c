@@ -167,3 +167,13 @@ const char *floe_state_errmsg(floe_state_t *st)
 {
     return sqlite3_errmsg(st->db);
 }
+
+/* The linker gathers the FLOE_SQL entries into one array between these two symbols. */
+extern const char *const __start_floe_sql[] __attribute__((weak));
+extern const char *const __stop_floe_sql[] __attribute__((weak));
+
+void floe_sql_each(void (*fn)(const char *sql, void *arg), void *arg)
+{
+    for (const char *const *p = __start_floe_sql; p != NULL && p < __stop_floe_sql; p++)
+        fn(*p, arg);
+}

@@ -13,6 +13,19 @@ typedef struct floe_state floe_state_t;
 #define FLOE_STATE_FILE "floe.db"
 
 /**
+ * Declares one SQL statement at file scope: `FLOE_SQL(sql_get_thing, "SELECT ...");` defines the
+ * static string `sql_get_thing` (for floe_state_stmt) and registers it in the `floe_sql` section,
+ * so floe_sql_each can hand every statement of the program to the statement test, which prepares
+ * each against a freshly migrated database. Every statement Floe runs is declared this way.
+ */
+#define FLOE_SQL(name, text)                                                                                 \
+    static const char name[] = text;                                                                           \
+    static const char *const name##_registered __attribute__((used, section("floe_sql"))) = name
+
+/** Calls fn(sql, arg) for every statement declared with FLOE_SQL in the linked program. */
+void floe_sql_each(void (*fn)(const char *sql, void *arg), void *arg);
+
+/**
  * Opens (creating if needed) the database at `path` and migrates it to the current schema.
  * With `is_sole_connection` the connection takes SQLite's exclusive locking mode: it keeps its file
  * lock and WAL index for its whole life instead of taking and dropping them (four fcntl(2) calls)

@@ -11,28 +11,28 @@
 #include "store/internal.h"
 #include "xalloc.h"
 
-static const char sql_object_get[] =
-    "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
+FLOE_SQL(sql_object_get,
+    "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
 /* One read for bucket and object: the bucket row always, the object's columns NULL when absent. */
-static const char sql_object_find[] =
+FLOE_SQL(sql_object_find,
     "SELECT o.key, o.file_id, o.size, o.etag, o.content_type, o.headers, o.checksum_algorithm, o.checksum,"
     " o.last_modified, b.id, b.is_warehouse, b.region, b.created_at"
-    " FROM s3_bucket b LEFT JOIN s3_object o ON o.bucket_id = b.id AND o.key = ?2 WHERE b.name = ?1";
-static const char sql_object_current[] = "SELECT file_id, etag FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
-static const char sql_object_upsert[] =
+    " FROM s3_bucket b LEFT JOIN s3_object o ON o.bucket_id = b.id AND o.key = ?2 WHERE b.name = ?1");
+FLOE_SQL(sql_object_current, "SELECT file_id, etag FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
+FLOE_SQL(sql_object_upsert,
     "INSERT INTO s3_object (bucket_id, " FLOE_STORE_OBJECT_COLUMNS ")"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     " ON CONFLICT (bucket_id, key) DO UPDATE SET file_id = excluded.file_id, size = excluded.size,"
     " etag = excluded.etag, content_type = excluded.content_type, headers = excluded.headers,"
     " checksum_algorithm = excluded.checksum_algorithm, checksum = excluded.checksum,"
-    " last_modified = excluded.last_modified";
-static const char sql_object_delete[] = "DELETE FROM s3_object WHERE bucket_id = ?1 AND key = ?2";
-static const char sql_bucket_exists[] = "SELECT 1 FROM s3_bucket WHERE id = ?1";
+    " last_modified = excluded.last_modified");
+FLOE_SQL(sql_object_delete, "DELETE FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
+FLOE_SQL(sql_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
 /* Listing cursors: the primary key (bucket_id, key) serves both bounds and the order. */
-static const char sql_cursor_after[] = "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
-                                       " WHERE bucket_id = ?1 AND key > ?2 AND key < ?3 ORDER BY key";
-static const char sql_cursor_from[] = "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
-                                      " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 ORDER BY key";
+FLOE_SQL(sql_cursor_after, "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
+                                       " WHERE bucket_id = ?1 AND key > ?2 AND key < ?3 ORDER BY key");
+FLOE_SQL(sql_cursor_from, "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
+                                      " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 ORDER BY key");
 
 /* No key is valid UTF-8 with a 0xFF byte in it, so prefix + "\xff" bounds every key that starts
  * with prefix, and "\xff" alone bounds every key. */

@@ -15,8 +15,8 @@
 #include "log.h"
 #include "store/store.h"
 
-static const char sql_file_is_named[] =
-    "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1";
+FLOE_SQL(sql_file_is_named,
+    "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
 
 static int ensure_dir(const char *data_dir, const char *name)
 {

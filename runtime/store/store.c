@@ -45,19 +45,19 @@
 #include "store/internal.h"
 #include "xalloc.h"
 
-static const char sql_bucket_insert[] =
-    "INSERT INTO s3_bucket (name, is_warehouse, region, created_at) VALUES (?1, ?2, ?3, ?4)";
-static const char sql_bucket_get[] = "SELECT id, is_warehouse, region, created_at FROM s3_bucket WHERE name = ?1";
-static const char sql_bucket_list[] = "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 ORDER BY name";
-static const char sql_bucket_has_object[] = "SELECT 1 FROM s3_object WHERE bucket_id = ?1 LIMIT 1";
-static const char sql_bucket_object_files[] = "SELECT file_id FROM s3_object WHERE bucket_id = ?1";
-static const char sql_bucket_part_files[] =
-    "SELECT p.file_id FROM s3_part p JOIN s3_upload u ON u.id = p.upload_id WHERE u.bucket_id = ?1";
-static const char sql_bucket_delete_parts[] =
-    "DELETE FROM s3_part WHERE upload_id IN (SELECT id FROM s3_upload WHERE bucket_id = ?1)";
-static const char sql_bucket_delete_uploads[] = "DELETE FROM s3_upload WHERE bucket_id = ?1";
-static const char sql_bucket_delete_objects[] = "DELETE FROM s3_object WHERE bucket_id = ?1";
-static const char sql_bucket_delete[] = "DELETE FROM s3_bucket WHERE id = ?1";
+FLOE_SQL(sql_bucket_insert,
+    "INSERT INTO s3_bucket (name, is_warehouse, region, created_at) VALUES (?1, ?2, ?3, ?4)");
+FLOE_SQL(sql_bucket_get, "SELECT id, is_warehouse, region, created_at FROM s3_bucket WHERE name = ?1");
+FLOE_SQL(sql_bucket_list, "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 ORDER BY name");
+FLOE_SQL(sql_bucket_has_object, "SELECT 1 FROM s3_object WHERE bucket_id = ?1 LIMIT 1");
+FLOE_SQL(sql_bucket_object_files, "SELECT file_id FROM s3_object WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_part_files,
+    "SELECT p.file_id FROM s3_part p JOIN s3_upload u ON u.id = p.upload_id WHERE u.bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete_parts,
+    "DELETE FROM s3_part WHERE upload_id IN (SELECT id FROM s3_upload WHERE bucket_id = ?1)");
+FLOE_SQL(sql_bucket_delete_uploads, "DELETE FROM s3_upload WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete_objects, "DELETE FROM s3_object WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
 
 /* ---- shared helpers (store/internal.h) ---- */
 

@@ -24,29 +24,29 @@
 #include "store/store.h"
 #include "store/internal.h"
 
-static const char sql_upload_insert[] =
+FLOE_SQL(sql_upload_insert,
     "INSERT INTO s3_upload (bucket_id, upload_id, key, content_type, headers, checksum_algorithm, initiated)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-static const char sql_upload_get[] =
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+FLOE_SQL(sql_upload_get,
     "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
-    " WHERE bucket_id = ?1 AND key = ?2 AND upload_id = ?3";
-static const char sql_upload_exists[] = "SELECT 1 FROM s3_upload WHERE id = ?1";
-static const char sql_upload_delete[] = "DELETE FROM s3_upload WHERE id = ?1";
-static const char sql_upload_row_id[] = "SELECT id FROM s3_upload WHERE bucket_id = ?1 AND upload_id = ?2";
-static const char sql_upload_list[] =
+    " WHERE bucket_id = ?1 AND key = ?2 AND upload_id = ?3");
+FLOE_SQL(sql_upload_exists, "SELECT 1 FROM s3_upload WHERE id = ?1");
+FLOE_SQL(sql_upload_delete, "DELETE FROM s3_upload WHERE id = ?1");
+FLOE_SQL(sql_upload_row_id, "SELECT id FROM s3_upload WHERE bucket_id = ?1 AND upload_id = ?2");
+FLOE_SQL(sql_upload_list,
     "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
-    " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 AND (key, id) > (?4, ?5) ORDER BY key, id LIMIT ?6";
-static const char sql_part_file[] = "SELECT file_id FROM s3_part WHERE upload_id = ?1 AND part_number = ?2";
-static const char sql_part_files[] = "SELECT file_id FROM s3_part WHERE upload_id = ?1";
-static const char sql_part_upsert[] =
+    " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 AND (key, id) > (?4, ?5) ORDER BY key, id LIMIT ?6");
+FLOE_SQL(sql_part_file, "SELECT file_id FROM s3_part WHERE upload_id = ?1 AND part_number = ?2");
+FLOE_SQL(sql_part_files, "SELECT file_id FROM s3_part WHERE upload_id = ?1");
+FLOE_SQL(sql_part_upsert,
     "INSERT INTO s3_part (upload_id, part_number, file_id, size, etag, checksum, last_modified)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
     " ON CONFLICT (upload_id, part_number) DO UPDATE SET file_id = excluded.file_id, size = excluded.size,"
-    " etag = excluded.etag, checksum = excluded.checksum, last_modified = excluded.last_modified";
-static const char sql_part_list[] =
+    " etag = excluded.etag, checksum = excluded.checksum, last_modified = excluded.last_modified");
+FLOE_SQL(sql_part_list,
     "SELECT part_number, file_id, size, etag, checksum, last_modified FROM s3_part"
-    " WHERE upload_id = ?1 AND part_number > ?2 ORDER BY part_number LIMIT ?3";
-static const char sql_parts_delete[] = "DELETE FROM s3_part WHERE upload_id = ?1";
+    " WHERE upload_id = ?1 AND part_number > ?2 ORDER BY part_number LIMIT ?3");
+FLOE_SQL(sql_parts_delete, "DELETE FROM s3_part WHERE upload_id = ?1");
 
 #define KEY_UPPER_BYTE "\xff" /* as in object.c: above every UTF-8 key */
 

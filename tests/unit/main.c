@@ -26,6 +26,7 @@ int floe_test_failures;
 #include "runtime/s3/request.c"
 #include "runtime/s3/xml.c"
 #include "runtime/store.c"
+#include "runtime/sql.c"
 
 typedef struct test_entry {
     const char *name;

@@ -6,14 +6,14 @@
 #include <sqlite3.h>
 
 #include "catalog/arn.h"
-#include "lookup.h"
+#include "catalog/lookup.h"
 #include "catalog/state.h"
 
-static const char sql_bucket_by_name[] =
-    "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE name = ?1";
+FLOE_SQL(sql_bucket_by_name,
+    "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE name = ?1");
 
-static const char sql_namespace_by_name[] =
-    "SELECT id, name, namespace_id, created_by, created_at FROM namespace WHERE table_bucket_id = ?1 AND name = ?2";
+FLOE_SQL(sql_namespace_by_name,
+    "SELECT id, name, namespace_id, created_by, created_at FROM namespace WHERE table_bucket_id = ?1 AND name = ?2");
 
 char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col)
 {
@@ -78,13 +78,13 @@ int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, co
     " t.created_at, t.created_by, t.modified_at, t.modified_by, n.id, n.name, n.namespace_id, n.created_by,"  \
     " n.created_at"
 
-static const char sql_table_by_name[] =
+FLOE_SQL(sql_table_by_name,
     "SELECT " TABLE_COLUMNS " FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
-    " WHERE t.namespace_id = ?1 AND t.name = ?2";
+    " WHERE t.namespace_id = ?1 AND t.name = ?2");
 
-static const char sql_table_by_id[] =
+FLOE_SQL(sql_table_by_id,
     "SELECT " TABLE_COLUMNS " FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
-    " WHERE t.table_bucket_id = ?1 AND t.table_id = ?2";
+    " WHERE t.table_bucket_id = ?1 AND t.table_id = ?2");
 
 static void read_table_row(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *t)
 {
@@ -136,10 +136,10 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
 }
 
 /* One query for bucket, namespace and table together: the path every table operation takes. */
-static const char sql_table_by_names[] =
+FLOE_SQL(sql_table_by_names,
     "SELECT " TABLE_COLUMNS ", b.id, b.bucket_id, b.type, b.created_at"
     " FROM table_bucket b JOIN namespace n ON n.table_bucket_id = b.id JOIN s3table t ON t.namespace_id = n.id"
-    " WHERE b.name = ?1 AND n.name = ?2 AND t.name = ?3";
+    " WHERE b.name = ?1 AND n.name = ?2 AND t.name = ?3");
 
 /* Fills *out when bucket, namespace and table all exist: 1; 0 when one of them does not; -1 when
  * the call failed. */

@@ -1,0 +1,86 @@
+/*
+ * Checked statements for the catalog (sql.h): every bind and step result is looked at, and every
+ * failure other than "no row" or a constraint the caller asked about becomes a 500.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "catalog/sql.h"
+
+static sqlite3_stmt *bind_va(floe_call_t *call, const char *sql, const char *types, va_list ap)
+{
+    floe_state_t *st = floe_call_state(call);
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
+    int rc = SQLITE_OK;
+
+    if (stmt == NULL) {
+        floe_fail_internal(call, floe_state_errmsg(st));
+        return NULL;
+    }
+    assert(strlen(types) == (size_t)sqlite3_bind_parameter_count(stmt));
+    for (int i = 0; types[i] != '\0' && rc == SQLITE_OK; i++) {
+        switch (types[i]) {
+        case 't':
+            rc = sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_STATIC);
+            break;
+        case 'i':
+            rc = sqlite3_bind_int64(stmt, i + 1, va_arg(ap, int64_t));
+            break;
+        case 'n':
+            rc = sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
+            break;
+        default:
+            assert(!"floe_sql_bind: unknown type letter");
+            rc = SQLITE_MISUSE;
+        }
+    }
+    if (rc != SQLITE_OK) {
+        floe_fail_internal(call, floe_state_errmsg(st));
+        return NULL;
+    }
+    return stmt;
+}
+
+sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...)
+{
+    va_list ap;
+    va_start(ap, types);
+    sqlite3_stmt *stmt = bind_va(call, sql, types, ap);
+    va_end(ap);
+    return stmt;
+}
+
+int floe_sql_step(floe_call_t *call, sqlite3_stmt *stmt)
+{
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return rc;
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return SQLITE_CONSTRAINT;
+    floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
+    return FLOE_EFAIL;
+}
+
+int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...)
+{
+    va_list ap;
+    va_start(ap, types);
+    sqlite3_stmt *stmt = bind_va(call, sql, types, ap);
+    va_end(ap);
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    int rc = floe_sql_step(call, stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return FLOE_OK;
+    if (rc == SQLITE_ROW || rc == SQLITE_CONSTRAINT)
+        floe_fail_internal(call, rc == SQLITE_ROW ? "statement returned a row" : "constraint failed");
+    return FLOE_EFAIL;
+}
+
+char *floe_sql_text(floe_call_t *call, sqlite3_stmt *stmt, int col)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, col);
+    return text == NULL ? NULL : floe_call_strndup(call, (const char *)text, (size_t)sqlite3_column_bytes(stmt, col));
+}
