@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -27,6 +28,24 @@ void *floe_call_alloc(floe_call_t *call, size_t size)
     void *p = h2o_mem_alloc_pool(call->pool, size ? size : 1);
     memset(p, 0, size ? size : 1);
     return p;
+}
+
+typedef struct kept {
+    void *p;
+} kept_t;
+
+static void on_pool_clear(void *entry)
+{
+    free(((kept_t *)entry)->p);
+}
+
+void *floe_call_keep(floe_call_t *call, void *malloced)
+{
+    if (malloced != NULL) {
+        kept_t *k = h2o_mem_alloc_shared(call->pool, sizeof(*k), on_pool_clear);
+        k->p = malloced;
+    }
+    return malloced;
 }
 
 char *floe_call_strndup(floe_call_t *call, const char *s, size_t n)

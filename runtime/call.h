@@ -4,7 +4,8 @@
  * of the operation's modeled errors.
  *
  * Ownership: everything allocated through a call lives until the response has been sent; handlers
- * never malloc or free.
+ * never malloc or free. Text a library hands back malloc'ed is given to the call with
+ * floe_call_keep, which frees it when the request's pool is cleared.
  */
 #ifndef FLOE_CALL_H
 #define FLOE_CALL_H
@@ -41,6 +42,10 @@ char *floe_call_strdup(floe_call_t *call, const char *s);
 char *floe_call_strndup(floe_call_t *call, const char *s, size_t n);
 /** printf into the call's pool. */
 char *floe_call_printf(floe_call_t *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Takes ownership of `malloced` (may be NULL): it is freed when the request's pool is cleared,
+ * after the response has been sent. Returns `malloced`, so `char *s = floe_call_keep(call, f());`. */
+void *floe_call_keep(floe_call_t *call, void *malloced);
 
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
 int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
