@@ -42,9 +42,23 @@ static const char usage[] =
     "  --fsync-commits   fsync every database commit, so commits survive power loss as well as\n"
     "                    crashes (default: crashes only) [FLOE_FSYNC_COMMITS=1]\n"
     "  --strict-signatures  verify SigV4 signatures (header and presigned) [FLOE_STRICT_SIGNATURES=1]\n"
-    "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n";
+    "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n"
+    "  --warehouse-s3 M  what S3 serves on a table's warehouse bucket [FLOE_WAREHOUSE_S3]: 'table'\n"
+    "                    (default: only the object operations AWS supports on table storage) or\n"
+    "                    'full' (every S3 operation, for debugging)\n";
 
 static int add_credentials(floe_config_t *c, const char *list);
+
+/* --warehouse-s3 / FLOE_WAREHOUSE_S3: "table" (AWS's behaviour) or "full". */
+static int parse_warehouse_s3(const char *mode, floe_config_t *c)
+{
+    if (strcmp(mode, "full") == 0 || strcmp(mode, "table") == 0) {
+        c->warehouse_s3_full = strcmp(mode, "full") == 0;
+        return 0;
+    }
+    fprintf(stderr, "floe: --warehouse-s3 must be 'table' or 'full'\n");
+    return -1;
+}
 
 static int env_flag(const char *name)
 {
@@ -140,7 +154,10 @@ static int check_config(const floe_config_t *c)
 static int config_numbers_from_env(floe_config_t *c)
 {
     const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS"), *creds = getenv("FLOE_CREDENTIALS");
+    const char *warehouse = getenv("FLOE_WAREHOUSE_S3");
     if (creds != NULL && *creds && add_credentials(c, creds))
+        return -1;
+    if (warehouse != NULL && *warehouse && parse_warehouse_s3(warehouse, c))
         return -1;
     if (port != NULL && *port && parse_int(port, 0, 65535, &c->port)) {
         fprintf(stderr, "floe: FLOE_PORT must be a port number\n");
@@ -155,7 +172,7 @@ static int config_numbers_from_env(floe_config_t *c)
 
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
-    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS,
+    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3,
 };
 
 static const struct option long_options[] = {
@@ -170,6 +187,7 @@ static const struct option long_options[] = {
     {"strict-signatures", no_argument, NULL, OPT_STRICT_SIGNATURES},
     {"credentials", required_argument, NULL, OPT_CREDENTIALS},
     {"fsync-commits", no_argument, NULL, OPT_FSYNC_COMMITS},
+    {"warehouse-s3", required_argument, NULL, OPT_WAREHOUSE_S3},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -202,6 +220,10 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_FSYNC_COMMITS: c->fsync_commits = true; break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
+                return -1;
+            break;
+        case OPT_WAREHOUSE_S3:
+            if (parse_warehouse_s3(optarg, c))
                 return -1;
             break;
         case 'h': fputs(usage, stdout); exit(0);

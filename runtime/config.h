@@ -33,6 +33,7 @@ typedef struct floe_config {
     bool strict_signatures;     /* verify SigV4 signatures against `credentials` */
     floe_credential_t *credentials;
     size_t n_credentials;
+    bool warehouse_s3_full;     /* --warehouse-s3 full: every S3 operation on warehouse buckets (debugging) */
     char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;
 

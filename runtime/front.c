@@ -128,14 +128,15 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     int is_s3tables;
     (void)self;
 
+    is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
+    if (!header_section_accepted(w, req, is_s3tables))
+        return 0;
     if (path_is(req, FLOE_HEALTH_PATH)) {
         floe_health_send(w, req);
         return 0;
     }
-    is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
     iceberg_base = iceberg_base_len(req, is_s3tables);
-    if (!header_section_accepted(w, req, is_s3tables) ||
-        !signature_accepted(w, req, is_s3tables, iceberg_base != 0))
+    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0))
         return 0;
     if (iceberg_base != 0)
         floe_iceberg_rest_handle(w, req, iceberg_base);

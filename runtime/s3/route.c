@@ -47,6 +47,17 @@ static const struct {
     {"website", "Website"},
 };
 
+/* A table's warehouse bucket: S3 reserves the suffix, so no general purpose bucket has it
+ * (bucket.c refuses it on CreateBucket). */
+#define WAREHOUSE_SUFFIX "--table-s3"
+
+/* The object operations AWS serves on table storage ("Supported Amazon S3 object-level API
+ * operations for S3 Tables", S3 user guide); everything else on a warehouse answers 405. */
+static const char *const warehouse_operations[] = {
+    "GetObject", "HeadObject", "PutObject", "CreateMultipartUpload", "UploadPart", "CompleteMultipartUpload",
+    "AbortMultipartUpload", "ListParts",
+};
+
 static floe_s3_route_t route(const char *op, floe_s3_handler_fn handle)
 {
     floe_s3_route_t rt = {op, handle};
@@ -138,15 +149,46 @@ static floe_s3_route_t route_object(floe_s3_req_t *r)
     return route("-", floe_s3_method_not_allowed);
 }
 
+static bool is_warehouse(const char *bucket)
+{
+    size_t n = strlen(bucket), suffix = strlen(WAREHOUSE_SUFFIX);
+    return n > suffix && memcmp(bucket + n - suffix, WAREHOUSE_SUFFIX, suffix) == 0;
+}
+
+static bool warehouse_serves(const char *op)
+{
+    for (size_t i = 0; i < sizeof(warehouse_operations) / sizeof(warehouse_operations[0]); i++) {
+        if (strcmp(op, warehouse_operations[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
 floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
 {
     floe_s3_route_t rt;
 
     if (r->bucket == NULL)
         return route_service(r);
-    if ((rt = unsupported_route(r)).op != NULL)
-        return rt;
-    return r->key == NULL ? route_bucket(r) : route_object(r);
+    if ((rt = unsupported_route(r)).op == NULL)
+        rt = r->key == NULL ? route_bucket(r) : route_object(r);
+    /* CreateBucket goes on, to be refused for its reserved name (InvalidBucketName). */
+    if (is_warehouse(r->bucket) && !r->w->config->warehouse_s3_full && !warehouse_serves(rt.op) &&
+        strcmp(rt.op, "CreateBucket") != 0)
+        rt.handle = floe_s3_warehouse_refused;
+    return rt;
+}
+
+int floe_s3_warehouse_refused(floe_s3_req_t *r)
+{
+    const char *op = strcmp(r->op, "-") == 0 ? "This method" : r->op;
+    return floe_s3_fail_with(
+        r, FLOE_S3_MethodNotAllowed,
+        floe_s3_printf(r, "%s is not supported on a table's storage; S3 Tables serves only GetObject, HeadObject, "
+                          "PutObject and the multipart upload operations there (floe serve --warehouse-s3 full "
+                          "lifts this for debugging).", op),
+        "Method", floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), "ResourceType",
+        r->key != NULL ? "OBJECT" : "BUCKET", NULL);
 }
 
 int floe_s3_not_implemented(floe_s3_req_t *r)

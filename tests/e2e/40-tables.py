@@ -295,10 +295,10 @@ class TableTests(FloeTestCase):
         import botocore.exceptions
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            try:
-                self.s3.head_bucket(Bucket=bucket)
+            try:  # HeadBucket is not served on table storage; GetObject tells the bucket's absence apart
+                self.s3.get_object(Bucket=bucket, Key="never-written")
             except botocore.exceptions.ClientError as exc:
-                if exc.response["ResponseMetadata"]["HTTPStatusCode"] == 404:
+                if exc.response["Error"]["Code"] == "NoSuchBucket":
                     return True
             time.sleep(0.1)
         return False
@@ -344,7 +344,7 @@ class TableTests(FloeTestCase):
         self.server.start()
         self.assertTrue(self.wait_for_bucket_gone(orphan),
                         "a warehouse no table references (a crash inside CreateTable) is removed at start-up")
-        self.s3.head_bucket(Bucket=kept)  # raises if the table's own warehouse went too
+        self.assertFalse(self.wait_for_bucket_gone(kept, timeout_s=0.5), "the table's own warehouse stays")
 
     def test_tags_on_tables(self):
         arn = self.create("tagged", tags={"team": "data"})["tableARN"]

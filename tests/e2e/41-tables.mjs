@@ -139,10 +139,11 @@ describe("tables with @aws-sdk/client-s3tables",
       let gone = false;
       for (let i = 0; i < 100 && !gone; i++) {
         try {
-          await s3.send(new s3sdk.HeadBucketCommand({ Bucket: warehouse }));
+          // HeadBucket is not served on table storage: GetObject's NoSuchBucket tells the bucket is gone.
+          await s3.send(new s3sdk.GetObjectCommand({ Bucket: warehouse, Key: "data/file.parquet" }));
           await sleep(100);
         } catch (err) {
-          gone = err.$metadata?.httpStatusCode === 404;
+          gone = err.name === "NoSuchBucket";
         }
       }
       assert.ok(gone, "the warehouse bucket is removed after the table");

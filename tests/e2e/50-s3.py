@@ -648,9 +648,11 @@ class WarehouseTests(S3TestCase):
         self.assertEqual(self.s3.get_object(Bucket=name, Key="metadata/00000-x.metadata.json")["Body"].read(), b"{}",
                          "a warehouse bucket is read and written over S3 by name")
         self.assertNotIn(name, [b["Name"] for b in self.s3.list_buckets()["Buckets"]], "ListBuckets never lists it")
-        self.s3.delete_object(Bucket=name, Key="metadata/00000-x.metadata.json")
-        self.assertClientError("AccessDenied", self.s3.delete_bucket, Bucket=name)
-        self.s3.head_bucket(Bucket=name)
+        for op, kwargs in ((self.s3.delete_object, {"Key": "metadata/00000-x.metadata.json"}),
+                           (self.s3.delete_bucket, {}), (self.s3.list_objects_v2, {})):
+            self.assertClientError("MethodNotAllowed", op, Bucket=name, **kwargs)
+        self.assertEqual(self.s3.get_object(Bucket=name, Key="metadata/00000-x.metadata.json")["Body"].read(), b"{}",
+                         "what a refused operation named is still there")
 
 
 class DurabilityTests(S3TestCase):
