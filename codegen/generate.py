@@ -5,7 +5,7 @@ Apache Iceberg REST catalog's OpenAPI spec.
 Usage: generate.py --model PATH [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
 
---iceberg-spec defaults to the pinned copy models/fetch-model puts in .cache/models/.
+--iceberg-spec defaults to the pinned copy in models/iceberg/.
 
 What this is for: the one command that turns the model (plus Floe's overlay) into the typed C
 API handlers are written against, the restJson1 request parsers, the constraint validators, the
@@ -19,7 +19,6 @@ content did not change are left alone so their mtime does not trigger a rebuild.
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -345,10 +344,8 @@ def c_comment(value):
 
 
 def pinned_iceberg_spec():
-    """The pinned spec in .cache/models/, fetched (and its sha256 checked) by models/fetch-model."""
-    cache = subprocess.run([os.path.join(ROOT, "models", "fetch-model")], check=True, capture_output=True,
-                           text=True).stdout.strip()
-    return os.path.join(cache, ICEBERG_SPEC_NAME)
+    """The pinned spec, committed in models/iceberg/ (its sha256 is in models/pin.txt)."""
+    return os.path.join(ROOT, "models", "iceberg", ICEBERG_SPEC_NAME)
 
 
 def repo_relative(path):

@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """generated/ is exactly what the generator makes from the pinned inputs (the S3 Tables model and
-models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json), and the
-generator refuses a model or spec it does not understand rather than guessing."""
+models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json), every model
+file in models/ is the one models/pin.txt pins, and the generator refuses a model or spec it does
+not understand rather than guessing."""
 
 import filecmp
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,20 +23,31 @@ GENERATOR = os.path.join(SOURCE_DIR, "codegen", "generate.py")
 PYTHON = "/usr/bin/python3"   # Debian's, with Debian's Jinja2: what a fresh machine has
 
 
-ICEBERG_OVERLAY = os.path.join(SOURCE_DIR, "models", "iceberg-overlay.json")
-
-
-def model_cache():
-    return subprocess.run([os.path.join(SOURCE_DIR, "models", "fetch-model")], check=True, capture_output=True,
-                          text=True).stdout.strip()
+MODELS = os.path.join(SOURCE_DIR, "models")
+ICEBERG_OVERLAY = os.path.join(MODELS, "iceberg-overlay.json")
+# models/ files that are Floe's own, not pinned upstream copies
+UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
+            "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE"}
 
 
 def pinned_model():
-    return os.path.join(model_cache(), "s3tables-2018-05-10.smithy.json")
+    return os.path.join(MODELS, "s3tables", "s3tables-2018-05-10.smithy.json")
 
 
 def pinned_iceberg_spec():
-    return os.path.join(model_cache(), "iceberg-rest-catalog-open-api-1.11.0.yaml")
+    return os.path.join(MODELS, "iceberg", "iceberg-rest-catalog-open-api-1.11.0.yaml")
+
+
+def pins(pin_txt=os.path.join(MODELS, "pin.txt")):
+    """{path under models/: [sha256, commit, source]} from pin.txt."""
+    with open(pin_txt) as f:
+        return {fields[0]: fields[1:] for fields in (line.split() for line in f)
+                if fields and not fields[0].startswith("#")}
+
+
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY):
@@ -50,6 +64,64 @@ def tree_files(root):
         for f in files:
             found.add(os.path.relpath(os.path.join(dirpath, f), root))
     return found
+
+
+class PinTests(unittest.TestCase):
+    def test_every_pinned_file_has_its_sha256(self):
+        pinned = pins()
+        self.assertIn("s3tables/s3tables-2018-05-10.smithy.json", pinned)
+        for path, (sha, commit, source) in sorted(pinned.items()):
+            full = os.path.join(MODELS, path)
+            self.assertTrue(os.path.isfile(full), "models/%s is committed" % path)
+            self.assertEqual(sha256_of(full), sha, "models/%s is byte for byte the pinned file" % path)
+            self.assertTrue(commit and source, "models/%s records its upstream commit and source" % path)
+
+    def test_every_model_file_is_pinned(self):
+        pinned = set(pins())
+        on_disk = {f.replace(os.sep, "/") for f in tree_files(MODELS)} - UNPINNED
+        self.assertEqual(sorted(on_disk - pinned), [], "every upstream file in models/ has a line in pin.txt")
+
+    def test_nothing_reads_models_from_outside_the_repository(self):
+        for name in ("CMakeLists.txt", os.path.join("codegen", "regen.cmake"), os.path.join("scripts", "run"),
+                     os.path.join("scripts", "test"), os.path.join("scripts", "setup-deps"),
+                     os.path.join("codegen", "generate.py"), os.path.join("tests", "e2e", "floe_server.py")):
+            with open(os.path.join(SOURCE_DIR, name)) as f:
+                text = f.read()
+            for needle in ("../shared", "FLOE_SHARED_MODELS", ".cache/models", "fetch-model"):
+                self.assertNotIn(needle, text, "%s does not use %s" % (name, needle))
+
+    def test_update_replaces_a_file_and_repins_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            models = os.path.join(tmp, "models")
+            shutil.copytree(MODELS, models)
+            new = os.path.join(tmp, "new.json")
+            with open(new, "wb") as f:
+                f.write(b'{"smithy": "2.0", "shapes": {}}')
+            url = "https://raw.githubusercontent.com/aws/api-models-aws/%s/models/sts/x.json" % ("ab" * 20)
+            proc = subprocess.run([PYTHON, os.path.join(models, "update"), "sts-2011-06-15.smithy.json", new,
+                                   "--source", url], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("--target regen", proc.stdout, "it says what to run next")
+            after = pins(os.path.join(models, "pin.txt"))
+            sha = hashlib.sha256(b'{"smithy": "2.0", "shapes": {}}').hexdigest()
+            self.assertEqual(after["sts/sts-2011-06-15.smithy.json"], [sha, "ab" * 20, url],
+                             "the line has the new sha256, the commit in the URL and the source")
+            self.assertEqual(sha256_of(os.path.join(models, "sts", "sts-2011-06-15.smithy.json")), sha)
+            before = pins()
+            del before["sts/sts-2011-06-15.smithy.json"], after["sts/sts-2011-06-15.smithy.json"]
+            self.assertEqual(after, before, "the other pins are untouched")
+            proc = subprocess.run([PYTHON, os.path.join(models, "update"), "--check"], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stdout)
+
+            with open(os.path.join(models, "s3tables", "s3tables-2018-05-10.smithy.json"), "ab") as f:
+                f.write(b" ")
+            proc = subprocess.run([PYTHON, os.path.join(models, "update"), "--check"], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 1, "--check notices a changed file")
+            self.assertIn("s3tables-2018-05-10.smithy.json", proc.stdout)
+
+            proc = subprocess.run([PYTHON, os.path.join(models, "update"), "s3tables-2018-05-10.smithy.json",
+                                   os.path.join(MODELS, "README.md")], capture_output=True, text=True)
+            self.assertNotEqual(proc.returncode, 0, "a .json model that is not JSON (an error page) is refused")
 
 
 class GeneratedTests(unittest.TestCase):

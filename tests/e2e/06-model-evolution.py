@@ -23,11 +23,9 @@ ARN = "arn:aws:s3tables:us-east-1:000000000000:bucket/"
 
 
 def build_with_old_model(workdir):
-    cache = subprocess.run([os.path.join(SOURCE_DIR, "models", "fetch-model")], check=True, capture_output=True,
-                           text=True).stdout.strip()
     gen, build = os.path.join(workdir, "generated"), os.path.join(workdir, "build")
     subprocess.run(["/usr/bin/python3", os.path.join(SOURCE_DIR, "codegen", "generate.py"), "--model",
-                    os.path.join(cache, OLD_MODEL_NAME), "--overlay", os.path.join(SOURCE_DIR, "models", "overlay.json"),
+                    os.path.join(SOURCE_DIR, "models", "s3tables", "history", OLD_MODEL_NAME), "--overlay", os.path.join(SOURCE_DIR, "models", "overlay.json"),
                     "--out", gen], check=True, capture_output=True)
     subprocess.run(["cmake", "-S", SOURCE_DIR, "-B", build, "-DFLOE_GENERATED_DIR=" + gen,
                     "-DCMAKE_BUILD_TYPE=Release"], check=True, capture_output=True)

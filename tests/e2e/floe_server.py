@@ -28,10 +28,8 @@ STOP_TIMEOUT_S = 15
 
 
 def model_dir():
-    """The botocore data directory holding s3tables/2018-05-10/service-2.json (pinned, fetched)."""
-    cache = subprocess.run([os.path.join(SOURCE_DIR, "models", "fetch-model")], check=True,
-                           capture_output=True, text=True).stdout.strip()
-    return os.path.join(cache, "botocore")
+    """The botocore data directory holding s3tables/2018-05-10/service-2.json (pinned in models/)."""
+    return os.path.join(SOURCE_DIR, "models", "botocore")
 
 
 def free_port():
