@@ -5,7 +5,8 @@
  *  1. The table is built from operations.def and is read-only after floe_router_init(), so every
  *     thread matches against it without locks.
  *  2. Matching works on the raw path: split on '/', compare literal segments byte for byte, and
- *     percent-decode only the label segments. A label is never empty.
+ *     percent-decode only the label segments. A label is never empty. Templates are compiled and
+ *     compared by route_template.c, which the Iceberg REST router shares.
  *  3. When several routes match path and method, the one with the most literal segments wins,
  *     then the one whose required query keys are all present, then the one requiring more keys
  *     (as LocalStack's op_router breaks ties).
@@ -16,53 +17,22 @@
 #include "router.h"
 
 static floe_route_t routes[] = {
-#define FLOE_ROUTE(name, method, uri, required_query, parse) \
-    {FLOE_OP_##name, #method, uri, 0, {NULL}, 0, required_query, parse},
+#define FLOE_ROUTE(name, method, uri, required_query, parse) {FLOE_OP_##name, #method, uri, required_query, parse, {0}},
 #include "operations.def"
 };
 
 #define N_ROUTES (sizeof(routes) / sizeof(routes[0]))
 
-/* Literal segment text, copied out of the URI templates once. */
-static char segment_text[N_ROUTES][FLOE_ROUTE_MAX_SEGMENTS][64];
-
-static int compile_route(size_t index)
-{
-    floe_route_t *r = &routes[index];
-    const char *p = r->uri + 1;
-
-    r->n_segments = 0;
-    r->n_literals = 0;
-    while (*p) {
-        const char *end = strchr(p, '/');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (r->n_segments == FLOE_ROUTE_MAX_SEGMENTS || len >= sizeof(segment_text[0][0])) {
-            fprintf(stderr, "floe: route %s is beyond the router's limits\n", r->uri);
-            return -1;
-        }
-        if (p[0] == '{') {
-            r->segments[r->n_segments] = NULL;
-        } else {
-            memcpy(segment_text[index][r->n_segments], p, len);
-            segment_text[index][r->n_segments][len] = '\0';
-            r->segments[r->n_segments] = segment_text[index][r->n_segments];
-            r->n_literals++;
-        }
-        r->n_segments++;
-        p += len + (end ? 1 : 0);
-    }
-    if (r->n_segments - r->n_literals > FLOE_ROUTE_MAX_LABELS) {
-        fprintf(stderr, "floe: route %s has more labels than the router holds\n", r->uri);
-        return -1;
-    }
-    return 0;
-}
-
 int floe_router_init(void)
 {
     for (size_t i = 0; i < N_ROUTES; i++) {
-        if (compile_route(i))
+        floe_route_t *r = &routes[i];
+        if (floe_route_template_compile(&r->template, r->uri) != 0)
             return -1;
+        if (r->template.n_segments - r->template.n_literals > FLOE_ROUTE_MAX_LABELS) {
+            fprintf(stderr, "floe: route %s has more labels than the router holds\n", r->uri);
+            return -1;
+        }
     }
     return 0;
 }
@@ -175,39 +145,27 @@ size_t floe_path_split(const char *path, size_t len, size_t max, const char **se
     return n;
 }
 
-static int path_matches(const floe_route_t *r, const char **seg, const size_t *seg_len, size_t n)
-{
-    if (r->n_segments != n)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (r->segments[i] == NULL ? seg_len[i] == 0
-                                   : (strlen(r->segments[i]) != seg_len[i] || memcmp(r->segments[i], seg[i], seg_len[i])))
-            return 0;
-    }
-    return 1;
-}
-
 floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, size_t method_len, const char *path,
                                       size_t path_len, const floe_query_param_t *query, size_t n_query,
                                       floe_route_match_t *out)
 {
-    const char *seg[FLOE_ROUTE_MAX_SEGMENTS + 1];
-    size_t seg_len[FLOE_ROUTE_MAX_SEGMENTS + 1];
-    size_t n = floe_path_split(path, path_len, FLOE_ROUTE_MAX_SEGMENTS, seg, seg_len);
+    const char *seg[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t seg_len[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t n = floe_path_split(path, path_len, FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS, seg, seg_len);
     const floe_route_t *best = NULL;
     int best_score = -1, path_seen = 0;
 
-    if (n > FLOE_ROUTE_MAX_SEGMENTS)
+    if (n > FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS)
         return FLOE_ROUTE_NO_PATH;
     for (size_t i = 0; i < N_ROUTES; i++) {
         const floe_route_t *r = &routes[i];
         int score;
-        if (!path_matches(r, seg, seg_len, n))
+        if (!floe_route_template_matches(&r->template, seg, seg_len, n))
             continue;
         path_seen = 1;
         if (strlen(r->method) != method_len || memcmp(r->method, method, method_len) != 0)
             continue;
-        score = (int)r->n_literals * 100000 + query_score(r, query, n_query);
+        score = (int)r->template.n_literals * 100000 + query_score(r, query, n_query);
         if (score > best_score) {
             best = r;
             best_score = score;
@@ -218,7 +176,7 @@ floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, 
     out->route = best;
     out->n_labels = 0;
     for (size_t i = 0; i < n; i++) {
-        if (best->segments[i] != NULL)
+        if (!best->template.segments[i].is_label)
             continue;
         if ((out->labels[out->n_labels++] = floe_percent_decode(pool, seg[i], seg_len[i], 0)) == NULL)
             return FLOE_ROUTE_BAD_ENCODING;

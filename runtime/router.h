@@ -11,19 +11,17 @@
 #include <h2o/memory.h>
 
 #include "floe_codec.h"
+#include "route_template.h"
 
-#define FLOE_ROUTE_MAX_SEGMENTS 8
 #define FLOE_ROUTE_MAX_LABELS 6
 
 typedef struct floe_route {
     floe_op_t op;
     const char *method;
     const char *uri;
-    size_t n_segments;
-    const char *segments[FLOE_ROUTE_MAX_SEGMENTS]; /* literal text, or NULL for a label */
-    size_t n_literals;
-    const char *required_query;                      /* comma-separated keys, "" for none */
+    const char *required_query; /* comma-separated keys, "" for none */
     floe_parse_fn parse;
+    floe_route_template_t template; /* uri, compiled by floe_router_init */
 } floe_route_t;
 
 typedef enum floe_route_result {
@@ -39,7 +37,7 @@ typedef struct floe_route_match {
     size_t n_labels;
 } floe_route_match_t;
 
-/** Builds the route table; call once before serving. 0 or -1 (a route too long for the limits). */
+/** Compiles the route table's templates; call once before serving. 0 or -1 (a route beyond the limits). */
 int floe_router_init(void);
 
 /** The route table, for tests and docs. */
@@ -56,7 +54,8 @@ floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, 
 
 /**
  * Splits a raw path ("/a/b%2Fc") on '/' into at most max + 1 segments, still encoded, as slices
- * of `path` (arrays of max + 1 entries). Returns the count; more than max means "too deep".
+ * of `path` (arrays of max + 1 entries). Returns the count; more than max means "too deep". Both
+ * routers split with it, then test each route_template.h template against the segments.
  */
 size_t floe_path_split(const char *path, size_t len, size_t max, const char **seg, size_t *seg_len);
 

@@ -6,7 +6,8 @@
  *     floe_iceberg_rest_router_init(), so every thread matches against it without locks.
  *  2. Matching works on the raw path: split on '/', compare literal segments byte for byte, and
  *     percent-decode only parameter segments (h2o's path_normalized would turn an encoded ARN's
- *     %2F into a separator). A parameter is never empty.
+ *     %2F into a separator). A parameter is never empty. Templates are compiled and compared by
+ *     route_template.c, as the S3 Tables router's are.
  *  3. Each served row gets three small wrappers that turn the table's untyped pointers back into the
  *     operation's own types, so parsers, handlers and serializers keep typed signatures.
  */
@@ -36,21 +37,17 @@
 static floe_iceberg_route_t routes[] = {
 #define FLOE_ICEBERG_ROUTE(op, method, path, code, response, statuses, parse, handle)                          \
     {#op, #method, path, true, code, statuses, sizeof(floe_iceberg_##op##_in), sizeof(floe_iceberg_##response),  \
-     parse_##op, handle_##op, serialize_##op, 0, 0, {NULL}, {0}},
-#define FLOE_ICEBERG_UNSERVED(op, method, path) {#op, #method, path, false, 0, "", 0, 0, NULL, NULL, NULL, 0, 0, {NULL}, {0}},
+     parse_##op, handle_##op, serialize_##op, {0}, {0}},
+#define FLOE_ICEBERG_UNSERVED(op, method, path) {#op, #method, path, false, 0, "", 0, 0, NULL, NULL, NULL, {0}, {0}},
 #include "iceberg_routes.def"
 };
 
 #define N_ROUTES (sizeof(routes) / sizeof(routes[0]))
-#define SEGMENT_MAX 32
 
 static const char *const endpoints[] = {
 #define FLOE_ICEBERG_ENDPOINT(endpoint) endpoint,
 #include "iceberg_routes.def"
 };
-
-/* Literal segment text, copied out of the templates once. */
-static char segment_text[N_ROUTES][FLOE_ICEBERG_ROUTE_MAX_SEGMENTS][SEGMENT_MAX];
 
 const char *const *floe_iceberg_rest_endpoints(size_t *n)
 {
@@ -58,48 +55,27 @@ const char *const *floe_iceberg_rest_endpoints(size_t *n)
     return endpoints;
 }
 
-static floe_iceberg_param_t param_of(const char *name, size_t len)
+static floe_iceberg_param_t param_of(const floe_route_segment_t *s)
 {
-    if (len == 8 && memcmp(name, "{prefix}", len) == 0)
+    if (s->len == 8 && memcmp(s->text, "{prefix}", s->len) == 0)
         return FLOE_ICEBERG_PARAM_PREFIX;
-    if (len == 11 && memcmp(name, "{namespace}", len) == 0)
+    if (s->len == 11 && memcmp(s->text, "{namespace}", s->len) == 0)
         return FLOE_ICEBERG_PARAM_NAMESPACE;
-    if (len == 7 && memcmp(name, "{table}", len) == 0)
+    if (s->len == 7 && memcmp(s->text, "{table}", s->len) == 0)
         return FLOE_ICEBERG_PARAM_TABLE;
     return FLOE_ICEBERG_PARAM_OTHER;
-}
-
-static int compile_route(size_t index)
-{
-    floe_iceberg_route_t *r = &routes[index];
-    const char *p = r->path + 1;
-
-    while (*p) {
-        const char *end = strchr(p, '/');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (r->n_segments == FLOE_ICEBERG_ROUTE_MAX_SEGMENTS || len >= SEGMENT_MAX) {
-            fprintf(stderr, "floe: Iceberg route %s is beyond the router's limits\n", r->path);
-            return -1;
-        }
-        if (p[0] == '{') {
-            r->params[r->n_segments] = param_of(p, len);
-        } else {
-            memcpy(segment_text[index][r->n_segments], p, len);
-            segment_text[index][r->n_segments][len] = '\0';
-            r->segments[r->n_segments] = segment_text[index][r->n_segments];
-            r->n_literals++;
-        }
-        r->n_segments++;
-        p += len + (end ? 1 : 0);
-    }
-    return 0;
 }
 
 int floe_iceberg_rest_router_init(void)
 {
     for (size_t i = 0; i < N_ROUTES; i++) {
-        if (routes[i].n_segments == 0 && compile_route(i))
+        floe_iceberg_route_t *r = &routes[i];
+        if (floe_route_template_compile(&r->template, r->path) != 0)
             return -1;
+        for (size_t s = 0; s < r->template.n_segments; s++) {
+            const floe_route_segment_t *seg = &r->template.segments[s];
+            r->params[s] = seg->is_label ? param_of(seg) : FLOE_ICEBERG_PARAM_NONE;
+        }
     }
     return 0;
 }
@@ -110,27 +86,15 @@ const floe_iceberg_route_t *floe_iceberg_rest_routes(size_t *n)
     return routes;
 }
 
-static bool path_matches(const floe_iceberg_route_t *r, const char **seg, const size_t *seg_len, size_t n)
-{
-    if (r->n_segments != n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        const char *lit = r->segments[i];
-        if (lit == NULL ? seg_len[i] == 0 : (strlen(lit) != seg_len[i] || memcmp(lit, seg[i], seg_len[i]) != 0))
-            return false;
-    }
-    return true;
-}
-
 /* Decodes the best route's parameters into out; -1 on bad percent-encoding. */
 static int decode_params(h2o_mem_pool_t *pool, const floe_iceberg_route_t *r, const char **seg, const size_t *seg_len,
                          floe_iceberg_route_match_t *out)
 {
     out->route = r;
     out->prefix = out->namespace = out->table = NULL;
-    for (size_t i = 0; i < r->n_segments; i++) {
+    for (size_t i = 0; i < r->template.n_segments; i++) {
         const char *value;
-        if (r->segments[i] != NULL)
+        if (!r->template.segments[i].is_label)
             continue;
         if ((value = floe_percent_decode(pool, seg[i], seg_len[i], 0)) == NULL)
             return -1;
@@ -147,22 +111,22 @@ static int decode_params(h2o_mem_pool_t *pool, const floe_iceberg_route_t *r, co
 floe_iceberg_route_result_t floe_iceberg_rest_route(h2o_mem_pool_t *pool, const char *method, size_t method_len,
                                                     const char *path, size_t path_len, floe_iceberg_route_match_t *out)
 {
-    const char *seg[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS + 1];
-    size_t seg_len[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS + 1];
-    size_t n = floe_path_split(path, path_len, FLOE_ICEBERG_ROUTE_MAX_SEGMENTS, seg, seg_len);
+    const char *seg[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t seg_len[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t n = floe_path_split(path, path_len, FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS, seg, seg_len);
     const floe_iceberg_route_t *best = NULL;
     bool path_seen = false;
 
-    if (n > FLOE_ICEBERG_ROUTE_MAX_SEGMENTS)
+    if (n > FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS)
         return FLOE_ICEBERG_ROUTE_NO_PATH;
     for (size_t i = 0; i < N_ROUTES; i++) {
         const floe_iceberg_route_t *r = &routes[i];
-        if (!path_matches(r, seg, seg_len, n))
+        if (!floe_route_template_matches(&r->template, seg, seg_len, n))
             continue;
         path_seen = true;
         if (strlen(r->method) != method_len || memcmp(r->method, method, method_len) != 0)
             continue;
-        if (best == NULL || r->n_literals > best->n_literals)
+        if (best == NULL || r->template.n_literals > best->template.n_literals)
             best = r;
     }
     if (best == NULL)

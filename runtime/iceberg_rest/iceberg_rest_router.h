@@ -13,8 +13,7 @@
 #include <h2o/memory.h>
 
 #include "iceberg_rest/iceberg_rest_api.h"
-
-#define FLOE_ICEBERG_ROUTE_MAX_SEGMENTS 10
+#include "route_template.h"
 
 typedef int (*floe_iceberg_parse_fn)(floe_iceberg_call_t *call, const floe_iceberg_input_t *http, void *in);
 typedef int (*floe_iceberg_handle_fn)(floe_iceberg_call_t *call, const void *in, void *out);
@@ -40,9 +39,8 @@ typedef struct floe_iceberg_route {
     floe_iceberg_parse_fn parse;
     floe_iceberg_handle_fn handle;
     floe_iceberg_serialize_fn serialize;
-    size_t n_segments, n_literals;
-    const char *segments[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS]; /* literal text; NULL for a parameter */
-    floe_iceberg_param_t params[FLOE_ICEBERG_ROUTE_MAX_SEGMENTS];
+    floe_route_template_t template; /* path, compiled by floe_iceberg_rest_router_init */
+    floe_iceberg_param_t params[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS]; /* what each label segment names */
 } floe_iceberg_route_t;
 
 typedef enum floe_iceberg_route_result {

@@ -1,8 +1,8 @@
 /*
  * One S3 request as the S3 operations see it: who asked (worker, h2o request), what it addresses
- * (bucket and key, from a path-style or virtual-hosted URL, percent-decoded from the raw path),
- * its query parameters, and readers for headers and parameters. Also the reply helpers every
- * operation ends with. Not for routing (route.c) or error bodies (error.c).
+ * (bucket, key and query parameters, filled in by address.c), and readers for headers and
+ * parameters. Also the reply writers every answer ends with, errors included. Not for addressing
+ * (address.c), routing (route.c) or error bodies (error.c): this file is below all three.
  */
 #ifndef FLOE_S3_REQUEST_H
 #define FLOE_S3_REQUEST_H
@@ -27,27 +27,19 @@ typedef struct floe_s3_req {
     int64_t now_ms;
     const char *op;      /* S3 operation name, for the log and NotImplemented messages */
     int status;          /* the status answered, for the log */
-    char *bucket;        /* decoded bucket name; NULL when the request addresses the service */
-    char *key;           /* decoded key; NULL when the request addresses a bucket */
-    floe_query_param_t *query;
+    char *bucket;        /* decoded bucket name; NULL when the request addresses the service (address.c) */
+    char *key;           /* decoded key; NULL when the request addresses a bucket (address.c) */
+    floe_query_param_t *query; /* decoded query parameters (address.c) */
     size_t n_query;
     bool is_virtual_host;
     char request_id[FLOE_REQUEST_ID_LEN + 1];
 } floe_s3_req_t;
 
 /**
- * Fills r from req: addressing, query. Returns 0, or -1 when the URL cannot be decoded (an error
- * reply has been sent). r and every string in it live in the request pool.
+ * Sets r up for req: worker, state, clock, request id; nothing addressed yet (floe_s3_address
+ * does that). Cannot fail. r lives in the request pool.
  */
-int floe_s3_request_init(floe_s3_req_t *r, floe_worker_t *w, h2o_req_t *req);
-
-/**
- * Splits a Host header value into a virtual-hosted bucket name: the first label when it is a
- * plausible bucket name and the rest of the host is not an IP address ("b.localhost:4566",
- * "b.s3.localhost", "b.127.0.0.1.nip.io"). Returns the label's length, or 0 for path-style hosts
- * ("localhost", "127.0.0.1", "s3.localhost", "[::1]").
- */
-size_t floe_s3_virtual_host_bucket(const char *host, size_t host_len);
+void floe_s3_request_init(floe_s3_req_t *r, floe_worker_t *w, h2o_req_t *req);
 
 /** The decoded value of query parameter `name` ("" for a bare "?name"), or NULL if absent. */
 const char *floe_s3_query(const floe_s3_req_t *r, const char *name);

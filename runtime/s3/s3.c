@@ -1,6 +1,6 @@
 /*
  * The S3 data plane's front (s3.h): every request not signed for s3tables lands here, is
- * addressed (s3/request.c), routed to one operation (s3/route.c) and logged. The operations live
+ * addressed (s3/address.c), routed to one operation (s3/route.c) and logged. The operations live
  * in runtime/s3/, one concern per file; the bytes and rows behind them in the store (store.h).
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "log.h"
 #include "response.h"
 #include "s3/s3.h"
+#include "s3/address.h"
 #include "s3/request.h"
 #include "s3/route.h"
 
@@ -35,11 +36,12 @@ void floe_s3_send_error(h2o_req_t *req, int status, const char *code, const char
 
 void floe_s3_handle(floe_worker_t *w, h2o_req_t *req)
 {
+    uint64_t started_us = floe_log_now_us();
     floe_s3_req_t *r = h2o_mem_alloc_pool(&req->pool, sizeof(*r));
 
-    memset(r, 0, sizeof(*r));
-    r->started_us = floe_log_now_us();
-    if (floe_s3_request_init(r, w, req) == 0) {
+    floe_s3_request_init(r, w, req);
+    r->started_us = started_us;
+    if (floe_s3_address(r) == 0) {
         floe_s3_route_t route = floe_s3_route(r);
         r->op = route.op;
         route.handle(r);

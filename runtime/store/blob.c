@@ -1,20 +1,23 @@
 /*
- * Object files ("blobs") of store.h: written in <data_dir>/tmp/, made durable, then published by
+ * Object files ("blobs") of blob.h: written in <data_dir>/tmp/, made durable, then published by
  * rename into <data_dir>/objects/<first two id characters>/<id>. Ids are 128 random bits in hex,
  * so names never come from keys and never collide. This file only moves bytes and names; which
  * row names which file is object.c's and upload.c's business (design note 2 in store.c).
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ids.h"
 #include "log.h"
-#include "store/store.h"
+#include "store/blob.h"
+#include "xalloc.h"
 
 #define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
 #define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */
@@ -73,6 +76,7 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
 {
     const char *p = data;
 
+    assert(b->fd >= 0 && !b->is_published); /* a published blob is immutable (design note 4) */
     while (len > 0) {
         ssize_t n = write(b->fd, p, len);
         if (n < 0 && errno == EINTR)
@@ -108,6 +112,7 @@ static int copy_by_reading(floe_store_blob_t *b, int src_fd, uint64_t *src_off, 
 
 int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
 {
+    assert(b->fd >= 0 && !b->is_published);
     while (len > 0) {
         loff_t in = (loff_t)*src_off;
         ssize_t n = copy_file_range(src_fd, &in, b->fd, NULL, len < COPY_CHUNK ? (size_t)len : COPY_CHUNK, 0);
@@ -152,6 +157,7 @@ int floe_store_blob_finish(floe_store_blob_t *b)
 {
     char from[PATH_MAX], to[PATH_MAX], dir[PATH_MAX];
 
+    assert(b->fd >= 0 && !b->is_published);
     tmp_path(b->data_dir, b->id, from, sizeof(from));
     floe_store_file_path(b->data_dir, b->id, to, sizeof(to));
     fanout_dir(b->data_dir, b->id, dir, sizeof(dir));
@@ -200,4 +206,27 @@ void floe_store_file_remove(const char *data_dir, const char *file_id)
     floe_store_file_path(data_dir, file_id, path, sizeof(path));
     if (unlink(path) != 0 && errno != ENOENT)
         floe_log("store: cannot remove %s: %s (the start-up sweep will)", path, strerror(errno));
+}
+
+void floe_store_ids_add(floe_store_ids_t *list, const char *id)
+{
+    assert(strlen(id) == FLOE_STORE_ID_LEN); /* every row names a file blob.c made */
+    if (list->n == list->cap) {
+        list->cap = list->cap ? list->cap * 2 : 16;
+        list->ids = floe_xrealloc(list->ids, list->cap * sizeof(*list->ids));
+    }
+    memcpy(list->ids[list->n++], id, FLOE_STORE_ID_LEN + 1);
+}
+
+void floe_store_ids_remove_files(floe_store_ids_t *list, const char *data_dir)
+{
+    for (size_t i = 0; i < list->n; i++)
+        floe_store_file_remove(data_dir, list->ids[i]);
+    floe_store_ids_dispose(list);
+}
+
+void floe_store_ids_dispose(floe_store_ids_t *list)
+{
+    free(list->ids);
+    memset(list, 0, sizeof(*list));
 }

@@ -1,18 +1,20 @@
 /*
- * Object rows of store.h: look-up, the commit that publishes a blob as an object, deletes, and the
- * ordered cursor that listings read. Each mutation is one transaction; files named by rows it
- * removed are unlinked after COMMIT (design notes 2-4 in store.c). Not for bytes (blob.c).
+ * The object rows of object.h: look-up, the commit that publishes a blob as an object, deletes,
+ * and the ordered cursor that listings read. Each mutation is one transaction; files named by
+ * rows it removed are unlinked after COMMIT (design notes 2-4 in store.c). Not for bytes (blob.c).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
-#include "store/store.h"
-#include "store/internal.h"
+#include "store/object.h"
 #include "xalloc.h"
 
-FLOE_SQL(sql_object_get,
-    "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
+/* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */
+#define OBJECT_COLUMNS "key, file_id, size, etag, content_type, headers, checksum_algorithm, checksum, last_modified"
+
+FLOE_SQL(sql_object_get, "SELECT " OBJECT_COLUMNS " FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
 /* One read for bucket and object: the bucket row always, the object's columns NULL when absent. */
 FLOE_SQL(sql_object_find,
     "SELECT o.key, o.file_id, o.size, o.etag, o.content_type, o.headers, o.checksum_algorithm, o.checksum,"
@@ -20,7 +22,7 @@ FLOE_SQL(sql_object_find,
     " FROM s3_bucket b LEFT JOIN s3_object o ON o.bucket_id = b.id AND o.key = ?2 WHERE b.name = ?1");
 FLOE_SQL(sql_object_current, "SELECT file_id, etag FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
 FLOE_SQL(sql_object_upsert,
-    "INSERT INTO s3_object (bucket_id, " FLOE_STORE_OBJECT_COLUMNS ")"
+    "INSERT INTO s3_object (bucket_id, " OBJECT_COLUMNS ")"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     " ON CONFLICT (bucket_id, key) DO UPDATE SET file_id = excluded.file_id, size = excluded.size,"
     " etag = excluded.etag, content_type = excluded.content_type, headers = excluded.headers,"
@@ -29,16 +31,17 @@ FLOE_SQL(sql_object_upsert,
 FLOE_SQL(sql_object_delete, "DELETE FROM s3_object WHERE bucket_id = ?1 AND key = ?2");
 FLOE_SQL(sql_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
 /* Listing cursors: the primary key (bucket_id, key) serves both bounds and the order. */
-FLOE_SQL(sql_cursor_after, "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
-                                       " WHERE bucket_id = ?1 AND key > ?2 AND key < ?3 ORDER BY key");
-FLOE_SQL(sql_cursor_from, "SELECT " FLOE_STORE_OBJECT_COLUMNS " FROM s3_object"
-                                      " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 ORDER BY key");
+FLOE_SQL(sql_cursor_after, "SELECT " OBJECT_COLUMNS " FROM s3_object"
+                           " WHERE bucket_id = ?1 AND key > ?2 AND key < ?3 ORDER BY key");
+FLOE_SQL(sql_cursor_from, "SELECT " OBJECT_COLUMNS " FROM s3_object"
+                          " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 ORDER BY key");
 
 /* No key is valid UTF-8 with a 0xFF byte in it, so prefix + "\xff" bounds every key that starts
  * with prefix, and "\xff" alone bounds every key. */
 #define KEY_UPPER_BYTE "\xff"
 
-void floe_store_read_object_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object_t *out)
+/* Reads one row of OBJECT_COLUMNS (starting at column 0) into out; strings in pool. */
+static void read_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object_t *out)
 {
     out->key = floe_store_column_dup(pool, stmt, 0);
     floe_store_column_id(stmt, 1, out->file_id);
@@ -51,36 +54,18 @@ void floe_store_read_object_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_s
     out->last_modified_ms = sqlite3_column_int64(stmt, 8);
 }
 
-void floe_store_bind_object_row(sqlite3_stmt *stmt, int64_t bucket_id, const floe_store_object_t *obj)
-{
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    floe_store_bind_text(stmt, 2, obj->key);
-    floe_store_bind_text(stmt, 3, obj->file_id);
-    sqlite3_bind_int64(stmt, 4, obj->size);
-    floe_store_bind_text(stmt, 5, obj->etag);
-    floe_store_bind_text(stmt, 6, obj->content_type);
-    floe_store_bind_text(stmt, 7, obj->headers);
-    floe_store_bind_text(stmt, 8, obj->checksum_algorithm);
-    floe_store_bind_text(stmt, 9, obj->checksum);
-    sqlite3_bind_int64(stmt, 10, obj->last_modified_ms);
-}
-
 floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
                                       floe_store_object_t *out)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_get);
-    floe_store_rc_t result = FLOE_STORE_ERROR;
-    int rc;
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_get, "it", bucket_id, key);
+    floe_store_rc_t result;
 
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        floe_store_read_object_row(pool, stmt, out);
-        result = FLOE_STORE_OK;
-    } else if (rc == SQLITE_DONE) {
-        result = FLOE_STORE_NOT_FOUND;
+    switch (floe_store_step(st, stmt)) {
+    case SQLITE_ROW: read_row(pool, stmt, out); result = FLOE_STORE_OK; break;
+    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
+    default: result = FLOE_STORE_ERROR; break;
     }
     sqlite3_reset(stmt);
     return result;
@@ -89,23 +74,22 @@ floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, in
 floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
                                        floe_store_bucket_t *bucket, floe_store_object_t *obj)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_find);
-    floe_store_rc_t result = FLOE_STORE_ERROR;
-    int rc;
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_find, "tt", bucket_name, key);
+    floe_store_rc_t result;
 
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    sqlite3_bind_text(stmt, 1, bucket_name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        floe_store_read_object_row(pool, stmt, obj); /* obj->key is NULL when the LEFT JOIN found no object */
+    switch (floe_store_step(st, stmt)) {
+    case SQLITE_ROW:
+        read_row(pool, stmt, obj); /* obj->key is NULL when the LEFT JOIN found no object */
         bucket->id = sqlite3_column_int64(stmt, 9);
         bucket->is_warehouse = sqlite3_column_int(stmt, 10) != 0;
         bucket->region = floe_store_column_dup(pool, stmt, 11);
         bucket->created_ms = sqlite3_column_int64(stmt, 12);
         result = FLOE_STORE_OK;
-    } else if (rc == SQLITE_DONE) {
-        result = FLOE_STORE_NOT_FOUND;
+        break;
+    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
+    default: result = FLOE_STORE_ERROR; break;
     }
     sqlite3_reset(stmt);
     return result;
@@ -114,20 +98,25 @@ floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, c
 int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key, char file_id[FLOE_STORE_ID_LEN + 1],
                               char **etag)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_current);
-    int rc, found = -1;
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_current, "it", bucket_id, key);
+    const char *text;
+    int found;
 
     if (stmt == NULL)
         return -1;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    switch (floe_store_step(st, stmt)) {
+    case SQLITE_ROW:
         floe_store_column_id(stmt, 0, file_id);
-        if (etag != NULL)
-            *etag = floe_xstrdup((const char *)sqlite3_column_text(stmt, 1));
         found = 1;
-    } else if (rc == SQLITE_DONE) {
-        found = 0;
+        if (etag != NULL && (text = (const char *)sqlite3_column_text(stmt, 1)) == NULL) {
+            floe_log("store: cannot read an ETag: %s", floe_state_errmsg(st)); /* NOT NULL column: out of memory */
+            found = -1;
+        } else if (etag != NULL) {
+            *etag = floe_xstrdup(text);
+        }
+        break;
+    case SQLITE_DONE: found = 0; break;
+    default: found = -1; break;
     }
     sqlite3_reset(stmt);
     return found;
@@ -135,24 +124,10 @@ int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *k
 
 int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_object_upsert);
-    if (stmt == NULL)
-        return -1;
-    floe_store_bind_object_row(stmt, bucket_id, obj);
-    return floe_store_exec_stmt(st, stmt);
-}
-
-static floe_store_rc_t bucket_exists(floe_state_t *st, int64_t bucket_id)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_bucket_exists);
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_STORE_OK : rc == SQLITE_DONE ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR;
+    assert(obj->key != NULL && strlen(obj->file_id) == FLOE_STORE_ID_LEN && obj->etag != NULL);
+    return floe_store_exec(st, sql_object_upsert, "ittittttti", bucket_id, obj->key, obj->file_id, obj->size,
+                           obj->etag, obj->content_type, obj->headers, obj->checksum_algorithm, obj->checksum,
+                           obj->last_modified_ms);
 }
 
 /* Whether a write may replace what is there now (found: 1 if an object exists with `etag`). */
@@ -175,9 +150,9 @@ floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir,
     floe_store_rc_t result;
     int found;
 
-    if (floe_state_begin(st))
+    if (floe_store_begin_own(st))
         return FLOE_STORE_ERROR;
-    if ((result = bucket_exists(st, bucket_id)) != FLOE_STORE_OK)
+    if ((result = floe_store_probe(st, sql_bucket_exists, "i", bucket_id)) != FLOE_STORE_OK)
         goto Exit;
     result = FLOE_STORE_ERROR;
     if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) < 0)
@@ -202,16 +177,11 @@ Exit:
 static int delete_row(floe_state_t *st, int64_t bucket_id, const char *key, floe_store_ids_t *files)
 {
     char file_id[FLOE_STORE_ID_LEN + 1];
-    sqlite3_stmt *stmt;
     int found = floe_store_object_current(st, bucket_id, key, file_id, NULL);
 
     if (found <= 0)
         return found;
-    if ((stmt = floe_state_stmt(st, sql_object_delete)) == NULL)
-        return -1;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    if (floe_store_exec_stmt(st, stmt))
+    if (floe_store_exec(st, sql_object_delete, "it", bucket_id, key))
         return -1;
     floe_store_ids_add(files, file_id);
     return 0;
@@ -222,7 +192,7 @@ floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data
 {
     floe_store_ids_t files = {0};
 
-    if (floe_state_begin(st))
+    if (floe_store_begin_own(st))
         return FLOE_STORE_ERROR;
     for (size_t i = 0; i < n_keys; i++) {
         if (delete_row(st, bucket_id, keys[i], &files))
@@ -245,17 +215,11 @@ floe_store_rc_t floe_store_object_delete(floe_state_t *st, const char *data_dir,
 
 /* ---- listing cursor ---- */
 
+/* Binds the cursor's statement from `lower` (copied: the caller's string may not outlive it). */
 static floe_store_rc_t cursor_start(floe_store_cursor_t *c, const char *sql, const char *lower)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(c->st, sql);
-
-    if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, c->bucket_id);
-    sqlite3_bind_text(stmt, 2, lower, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(stmt, 3, c->upper, -1, SQLITE_STATIC);
-    c->stmt = stmt;
-    return FLOE_STORE_OK;
+    c->stmt = floe_store_bind(c->st, sql, "iTt", c->bucket_id, lower, c->upper);
+    return c->stmt != NULL ? FLOE_STORE_OK : FLOE_STORE_ERROR;
 }
 
 floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
@@ -277,23 +241,18 @@ floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st,
 
 floe_store_rc_t floe_store_cursor_seek(floe_store_cursor_t *c, const char *from)
 {
-    if (c->stmt != NULL)
-        sqlite3_reset(c->stmt);
+    floe_store_cursor_close(c);
     return cursor_start(c, sql_cursor_from, from);
 }
 
 floe_store_rc_t floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out)
 {
-    int rc = sqlite3_step(c->stmt);
-
-    if (rc == SQLITE_ROW) {
-        floe_store_read_object_row(pool, c->stmt, out);
-        return FLOE_STORE_OK;
+    assert(c->stmt != NULL); /* opened (or re-seeked) successfully */
+    switch (floe_store_step(c->st, c->stmt)) {
+    case SQLITE_ROW: read_row(pool, c->stmt, out); return FLOE_STORE_OK;
+    case SQLITE_DONE: return FLOE_STORE_NOT_FOUND;
+    default: return FLOE_STORE_ERROR;
     }
-    if (rc == SQLITE_DONE)
-        return FLOE_STORE_NOT_FOUND;
-    floe_log("store: listing failed: %s", floe_state_errmsg(c->st));
-    return FLOE_STORE_ERROR;
 }
 
 void floe_store_cursor_close(floe_store_cursor_t *c)

@@ -1,5 +1,5 @@
 /*
- * The start-up sweep of store.h (floe_store_recover): removes what a crash can leave behind
+ * The start-up sweep of recover.h (floe_store_recover): removes what a crash can leave behind
  * (design note 2 in store.c). Everything in tmp/ is a write that never finished or one of h2o's
  * unlinked body spills, so all of it goes; a file in objects/ goes when no object or part row
  * names it. Runs once, before any thread serves, so nothing it removes can be in use.
@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "store/store.h"
+#include "store/recover.h"
+#include "store/sql.h"
 
 FLOE_SQL(sql_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
@@ -54,18 +55,11 @@ static size_t empty_dir(const char *dir)
     return n;
 }
 
-/* 1 if a row names file `id`, 0 if none, -1 on error (then the file is kept). */
-static int file_is_named(floe_state_t *st, const char *id)
+/* Whether a row names file `id`: FLOE_STORE_OK if one does, FLOE_STORE_NOT_FOUND if none,
+ * FLOE_STORE_ERROR (logged) when SQLite fails; only a definite "none" lets the file go. */
+static floe_store_rc_t file_is_named(floe_state_t *st, const char *id)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_file_is_named);
-    int rc;
-
-    if (stmt == NULL)
-        return -1;
-    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+    return floe_store_probe(st, sql_file_is_named, "t", id);
 }
 
 /* Removes the unnamed files of one fan-out directory; returns how many. */
@@ -79,7 +73,7 @@ static size_t sweep_fanout_dir(floe_state_t *st, const char *dir)
     if (d == NULL)
         return 0;
     while ((e = readdir(d)) != NULL) {
-        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != 0)
+        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != FLOE_STORE_NOT_FOUND)
             continue;
         if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path) && unlink(path) == 0)
             n++;

@@ -1,5 +1,5 @@
 /*
- * Multipart uploads of store.h: the rows of s3_upload and s3_part and their life cycle.
+ * Multipart uploads of upload.h: the rows of s3_upload and s3_part and their life cycle.
  *
  * Design notes (the store-wide invariants are in store.c):
  *  1. An upload's life:
@@ -17,12 +17,11 @@
  *  3. Complete writes the object's blob from the part files before its transaction (the parts
  *     stay untouched), so a failed or lost Complete leaves the upload as it was.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "ids.h"
-#include "log.h"
-#include "store/store.h"
-#include "store/internal.h"
+#include "store/upload.h"
 
 FLOE_SQL(sql_upload_insert,
     "INSERT INTO s3_upload (bucket_id, upload_id, key, content_type, headers, checksum_algorithm, initiated)"
@@ -64,28 +63,22 @@ static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store
 floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
                                          floe_store_upload_t *up, int64_t now_ms)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_insert);
     char *id = h2o_mem_alloc_pool(pool, FLOE_STORE_UPLOAD_ID_LEN + 1);
+    sqlite3_stmt *stmt;
     int rc;
 
+    assert(up->key != NULL);
+    floe_random_alnum(id, FLOE_STORE_UPLOAD_ID_LEN);
+    stmt = floe_store_bind(st, sql_upload_insert, "ittttti", bucket_id, id, up->key, up->content_type, up->headers,
+                           up->checksum_algorithm, now_ms);
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    floe_random_alnum(id, FLOE_STORE_UPLOAD_ID_LEN);
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    floe_store_bind_text(stmt, 3, up->key);
-    floe_store_bind_text(stmt, 4, up->content_type);
-    floe_store_bind_text(stmt, 5, up->headers);
-    floe_store_bind_text(stmt, 6, up->checksum_algorithm);
-    sqlite3_bind_int64(stmt, 7, now_ms);
-    rc = sqlite3_step(stmt);
+    rc = floe_store_step(st, stmt);
     sqlite3_reset(stmt);
     if (rc == SQLITE_CONSTRAINT)
-        return FLOE_STORE_NOT_FOUND; /* the bucket was deleted since the caller looked it up */
-    if (rc != SQLITE_DONE) {
-        floe_log("store: cannot create an upload: %s", floe_state_errmsg(st));
+        return FLOE_STORE_NOT_FOUND; /* the bucket's foreign key: it was deleted since the caller looked it up */
+    if (rc != SQLITE_DONE)
         return FLOE_STORE_ERROR;
-    }
     up->id = sqlite3_last_insert_rowid(floe_state_db(st));
     up->upload_id = id;
     up->initiated_ms = now_ms;
@@ -95,80 +88,32 @@ floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool,
 floe_store_rc_t floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
                                       const char *upload_id, floe_store_upload_t *out)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_get);
-    floe_store_rc_t result = FLOE_STORE_ERROR;
-    int rc;
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
+    floe_store_rc_t result;
 
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, upload_id, -1, SQLITE_STATIC);
-    if ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        read_upload_row(pool, stmt, out);
-        result = FLOE_STORE_OK;
-    } else if (rc == SQLITE_DONE) {
-        result = FLOE_STORE_NOT_FOUND;
+    switch (floe_store_step(st, stmt)) {
+    case SQLITE_ROW: read_upload_row(pool, stmt, out); result = FLOE_STORE_OK; break;
+    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
+    default: result = FLOE_STORE_ERROR; break;
     }
     sqlite3_reset(stmt);
     return result;
 }
 
-/* Inside a transaction: FLOE_STORE_OK if the upload row is still there. */
-static floe_store_rc_t upload_exists(floe_state_t *st, int64_t upload_row_id)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_exists);
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, upload_row_id);
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_STORE_OK : rc == SQLITE_DONE ? FLOE_STORE_NOT_FOUND : FLOE_STORE_ERROR;
-}
-
 /* Collects the file of part `part_number` (0: every part) of an upload. 0 or -1. */
 static int collect_part_files(floe_state_t *st, int64_t upload_row_id, int part_number, floe_store_ids_t *files)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, part_number > 0 ? sql_part_file : sql_part_files);
-    int rc;
-
-    if (stmt == NULL)
-        return -1;
-    sqlite3_bind_int64(stmt, 1, upload_row_id);
-    if (part_number > 0)
-        sqlite3_bind_int(stmt, 2, part_number);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        floe_store_ids_add_column(files, stmt, 0);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? 0 : -1;
+    sqlite3_stmt *stmt = part_number > 0 ? floe_store_bind(st, sql_part_file, "in", upload_row_id, part_number)
+                                         : floe_store_bind(st, sql_part_files, "i", upload_row_id);
+    return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
 }
 
 static int upsert_part(floe_state_t *st, int64_t upload_row_id, const floe_store_part_t *part)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_part_upsert);
-
-    if (stmt == NULL)
-        return -1;
-    sqlite3_bind_int64(stmt, 1, upload_row_id);
-    sqlite3_bind_int(stmt, 2, part->part_number);
-    sqlite3_bind_text(stmt, 3, part->file_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 4, part->size);
-    floe_store_bind_text(stmt, 5, part->etag);
-    floe_store_bind_text(stmt, 6, part->checksum);
-    sqlite3_bind_int64(stmt, 7, part->last_modified_ms);
-    return floe_store_exec_stmt(st, stmt);
-}
-
-/* Runs a statement over ?1 = upload_row_id. 0 or -1. */
-static int exec_for_upload(floe_state_t *st, const char *sql, int64_t upload_row_id)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
-    if (stmt == NULL)
-        return -1;
-    sqlite3_bind_int64(stmt, 1, upload_row_id);
-    return floe_store_exec_stmt(st, stmt);
+    return floe_store_exec(st, sql_part_upsert, "intitti", upload_row_id, part->part_number, part->file_id,
+                           part->size, part->etag, part->checksum, part->last_modified_ms);
 }
 
 /* Ends a transaction: on success commits and then removes `files`; otherwise rolls back. */
@@ -191,9 +136,10 @@ floe_store_rc_t floe_store_part_commit(floe_state_t *st, const char *data_dir, i
     floe_store_ids_t replaced = {0};
     floe_store_rc_t result;
 
-    if (floe_state_begin(st))
+    assert(part->part_number >= 1 && strlen(part->file_id) == FLOE_STORE_ID_LEN && part->etag != NULL);
+    if (floe_store_begin_own(st))
         return FLOE_STORE_ERROR;
-    if ((result = upload_exists(st, upload_row_id)) == FLOE_STORE_OK &&
+    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_STORE_OK &&
         (collect_part_files(st, upload_row_id, part->part_number, &replaced) || upsert_part(st, upload_row_id, part)))
         result = FLOE_STORE_ERROR;
     return finish(st, data_dir, result, &replaced);
@@ -202,17 +148,14 @@ floe_store_rc_t floe_store_part_commit(floe_state_t *st, const char *data_dir, i
 floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
                                      floe_store_part_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_part_list);
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
     floe_store_part_t *parts = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*parts));
     size_t n = 0;
     int rc = SQLITE_DONE;
 
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    sqlite3_bind_int64(stmt, 1, upload_row_id);
-    sqlite3_bind_int(stmt, 2, after);
-    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)max);
-    while (n < max && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    while (n < max && (rc = floe_store_step(st, stmt)) == SQLITE_ROW) {
         floe_store_part_t *p = &parts[n++];
         p->part_number = sqlite3_column_int(stmt, 0);
         floe_store_column_id(stmt, 1, p->file_id);
@@ -221,11 +164,9 @@ floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int
         p->checksum = floe_store_column_dup(pool, stmt, 4);
         p->last_modified_ms = sqlite3_column_int64(stmt, 5);
     }
-    if (n < max && rc != SQLITE_DONE) {
-        sqlite3_reset(stmt);
-        return FLOE_STORE_ERROR;
-    }
     sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return FLOE_STORE_ERROR;
     *out = parts;
     *n_out = n;
     return FLOE_STORE_OK;
@@ -234,10 +175,10 @@ floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int
 /* Deletes the upload and its parts inside the caller's transaction, collecting the part files. */
 static int delete_upload_rows(floe_state_t *st, int64_t upload_row_id, floe_store_ids_t *files)
 {
-    return collect_part_files(st, upload_row_id, 0, files) || exec_for_upload(st, sql_parts_delete, upload_row_id) ||
-                   exec_for_upload(st, sql_upload_delete, upload_row_id)
-               ? -1
-               : 0;
+    if (collect_part_files(st, upload_row_id, 0, files) || floe_store_exec(st, sql_parts_delete, "i", upload_row_id) ||
+        floe_store_exec(st, sql_upload_delete, "i", upload_row_id))
+        return -1;
+    return 0;
 }
 
 floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
@@ -248,9 +189,9 @@ floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_di
     floe_store_rc_t result;
     int found = 0;
 
-    if (floe_state_begin(st))
+    if (floe_store_begin_own(st))
         return FLOE_STORE_ERROR;
-    if ((result = upload_exists(st, upload_row_id)) != FLOE_STORE_OK)
+    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) != FLOE_STORE_OK)
         return finish(st, data_dir, result, &files);
     if (delete_upload_rows(st, upload_row_id, &files) ||
         (found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
@@ -266,58 +207,63 @@ floe_store_rc_t floe_store_upload_abort(floe_state_t *st, const char *data_dir, 
     floe_store_ids_t files = {0};
     floe_store_rc_t result;
 
-    if (floe_state_begin(st))
+    if (floe_store_begin_own(st))
         return FLOE_STORE_ERROR;
-    if ((result = upload_exists(st, upload_row_id)) == FLOE_STORE_OK && delete_upload_rows(st, upload_row_id, &files))
+    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_STORE_OK &&
+        delete_upload_rows(st, upload_row_id, &files))
         result = FLOE_STORE_ERROR;
     return finish(st, data_dir, result, &files);
 }
 
-/* The row id of `upload_id`, or INT64_MAX when it is unknown (resume after the whole key). */
-static int64_t upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id)
+/* The row id of `upload_id` into *id, or INT64_MAX when it is unknown (resume after the whole
+ * key). 0 or -1 (logged). */
+static int upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id, int64_t *id)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_row_id);
-    int64_t id = INT64_MAX;
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
+    int rc;
 
     if (stmt == NULL)
-        return id;
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, upload_id, -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-        id = sqlite3_column_int64(stmt, 0);
+        return -1;
+    rc = floe_store_step(st, stmt);
+    *id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
     sqlite3_reset(stmt);
-    return id;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Where a listing resumes: S3 resumes after every upload of key-marker alone, and after the
+ * upload upload-id-marker of it when both are given. (key, id) > ("", -1) is the start. */
+static int resume_point(floe_state_t *st, int64_t bucket_id, const char *key_marker, const char *upload_id_marker,
+                        int64_t *after_id)
+{
+    *after_id = key_marker == NULL ? -1 : INT64_MAX;
+    if (key_marker != NULL && upload_id_marker != NULL)
+        return upload_row_id_of(st, bucket_id, upload_id_marker, after_id);
+    return 0;
 }
 
 floe_store_rc_t floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
                                        const char *key_marker, const char *upload_id_marker, size_t max,
                                        floe_store_upload_t **out, size_t *n_out)
 {
-    /* S3: with only key-marker, listing resumes after every upload of that key; with
-     * upload-id-marker too, after that upload of the key. */
-    int64_t after_id = key_marker != NULL && upload_id_marker != NULL
-                           ? upload_row_id_of(st, bucket_id, upload_id_marker)
-                           : key_marker != NULL ? INT64_MAX : -1;
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_upload_list);
     floe_store_upload_t *items = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*items));
-    char *upper = h2o_mem_alloc_pool(pool, (prefix ? strlen(prefix) : 0) + sizeof(KEY_UPPER_BYTE));
-    size_t n = 0;
+    size_t prefix_len = prefix != NULL ? strlen(prefix) : 0, n = 0;
+    char *upper = h2o_mem_alloc_pool(pool, prefix_len + sizeof(KEY_UPPER_BYTE));
+    sqlite3_stmt *stmt;
+    int64_t after_id;
     int rc = SQLITE_DONE;
 
+    if (resume_point(st, bucket_id, key_marker, upload_id_marker, &after_id))
+        return FLOE_STORE_ERROR;
+    memcpy(upper, prefix != NULL ? prefix : "", prefix_len);
+    memcpy(upper + prefix_len, KEY_UPPER_BYTE, sizeof(KEY_UPPER_BYTE));
+    stmt = floe_store_bind(st, sql_upload_list, "itttii", bucket_id, prefix != NULL ? prefix : "", upper,
+                           key_marker != NULL ? key_marker : "", after_id, (int64_t)max);
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
-    strcpy(upper, prefix != NULL ? prefix : "");
-    strcat(upper, KEY_UPPER_BYTE);
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, prefix != NULL ? prefix : "", -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, upper, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 4, key_marker != NULL ? key_marker : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 5, after_id);
-    sqlite3_bind_int64(stmt, 6, (sqlite3_int64)max);
-    while (n < max && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+    while (n < max && (rc = floe_store_step(st, stmt)) == SQLITE_ROW)
         read_upload_row(pool, stmt, &items[n++]);
     sqlite3_reset(stmt);
-    if (n < max && rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return FLOE_STORE_ERROR;
     *out = items;
     *n_out = n;

@@ -1,5 +1,6 @@
 /* Tests of runtime/iceberg_rest_router.c (matching on the raw path, parameter decoding, the
  * statuses the spec documents) and of the request parsers in runtime/iceberg_rest_request.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -27,9 +28,9 @@ TEST(iceberg_rest_router_every_route_matches_its_template)
     for (size_t i = 0; i < n; i++) {
         char path[256] = "";
         floe_iceberg_route_match_t m;
-        for (size_t s = 0; s < routes[i].n_segments; s++) {
-            strcat(path, "/");
-            strcat(path, routes[i].segments[s] ? routes[i].segments[s] : "x");
+        for (size_t s = 0; s < routes[i].template.n_segments; s++) {
+            const floe_route_segment_t *seg = &routes[i].template.segments[s];
+            sprintf(path + strlen(path), "/%.*s", seg->is_label ? 1 : (int)seg->len, seg->is_label ? "x" : seg->text);
         }
         CHECK(route(&pool, routes[i].method, path, &m) == FLOE_ICEBERG_ROUTE_FOUND && m.route == &routes[i],
               "a path built from a route's template routes to that route");

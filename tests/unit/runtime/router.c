@@ -1,4 +1,6 @@
-/* Tests of runtime/router.c: matching on the raw path, label decoding, ties and misses. */
+/* Tests of runtime/router.c (matching on the raw path, label decoding, ties and misses) and of
+ * runtime/route_template.c, which it shares with the Iceberg REST router. */
+#include <stdio.h>
 #include <string.h>
 
 #include "floe_codec.h"
@@ -24,6 +26,14 @@ TEST(router_encoded_arn_is_one_label)
     h2o_mem_clear_pool(&pool);
 }
 
+/* Writes the path a template describes into path, with "x" for each {label}. */
+static void fill_template(const floe_route_template_t *t, char *path)
+{
+    for (size_t s = 0; s < t->n_segments; s++)
+        sprintf(path + strlen(path), "/%.*s", t->segments[s].is_label ? 1 : (int)t->segments[s].len,
+                t->segments[s].is_label ? "x" : t->segments[s].text);
+}
+
 /* Fills each {label} of a template with "x" and expects the route back. */
 TEST(router_every_model_route_matches_its_template)
 {
@@ -37,10 +47,7 @@ TEST(router_every_model_route_matches_its_template)
         floe_route_match_t m;
         floe_query_param_t query[4];
         size_t n_query = 0;
-        for (size_t s = 0; s < routes[i].n_segments; s++) {
-            strcat(path, "/");
-            strcat(path, routes[i].segments[s] ? routes[i].segments[s] : "x");
-        }
+        fill_template(&routes[i].template, path);
         for (const char *p = routes[i].required_query; *p && n_query < 4;) {
             const char *comma = strchr(p, ',');
             size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -118,4 +125,24 @@ TEST(router_query_pairs_are_decoded)
     CHECK(n == 4 && strcmp(q[2].key, "empty") == 0 && strcmp(q[2].value, "") == 0, "a key without '=' has an empty value");
     CHECK(floe_query_parse(&pool, "a=%G1", 5, &q) < 0, "a malformed escape in the query is refused");
     h2o_mem_clear_pool(&pool);
+}
+
+TEST(route_template_compiles_literals_and_labels)
+{
+    floe_route_template_t t;
+    const char *seg[] = {"buckets", "arn%3Ax", "policy"};
+    size_t seg_len[] = {7, 7, 6};
+    const char *other[] = {"buckets", "arn%3Ax", "encryption"};
+    size_t other_len[] = {7, 7, 10};
+    size_t empty_len[] = {7, 0, 6};
+
+    CHECK(floe_route_template_compile(&t, "/buckets/{tableBucketARN}/policy") == 0, "a template compiles");
+    CHECK(t.n_segments == 3 && t.n_literals == 2, "it has three segments, two of them literal");
+    CHECK(t.segments[1].is_label && t.segments[1].len == 16 && memcmp(t.segments[1].text, "{tableBucketARN}", 16) == 0,
+          "the label keeps its name and braces");
+    CHECK(floe_route_template_matches(&t, seg, seg_len, 3), "a path with the same literals matches");
+    CHECK(!floe_route_template_matches(&t, other, other_len, 3), "a different literal does not match");
+    CHECK(!floe_route_template_matches(&t, seg, seg_len, 2), "a shorter path does not match");
+    CHECK(!floe_route_template_matches(&t, seg, empty_len, 3), "an empty label does not match");
+    CHECK(floe_route_template_compile(&t, "/a/b/c/d/e/f/g/h/i/j/k") != 0, "a template deeper than the limit is refused");
 }

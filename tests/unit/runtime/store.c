@@ -1,4 +1,5 @@
-/* Tests of runtime/store.c and runtime/store/: the store API S3 Tables calls, and crash recovery. */
+/* Tests of runtime/store/: the store API S3 Tables calls, crash recovery, and SQLite failures
+ * reported as errors, never as misses. */
 #include <dirent.h>
 #include <ftw.h>
 #include <limits.h>
@@ -211,4 +212,91 @@ TEST(store_recover_sweeps_what_a_crash_leaves)
           "the committed object is untouched");
     free(data);
     fixture_close(&f);
+}
+
+#define SMALL_VALUE_LIMIT 100 /* bytes: SQLITE_LIMIT_LENGTH for the failure tests */
+
+/* A key longer than SMALL_VALUE_LIMIT, in the pool. */
+static char *long_key(h2o_mem_pool_t *pool)
+{
+    char *key = h2o_mem_alloc_pool(pool, 2 * SMALL_VALUE_LIMIT + 1);
+    memset(key, 'k', 2 * SMALL_VALUE_LIMIT);
+    key[2 * SMALL_VALUE_LIMIT] = '\0';
+    return key;
+}
+
+/* A bind SQLite refuses (SQLITE_TOOBIG) used to leave the parameter NULL, so the look-up found
+ * nothing and S3 answered NoSuchKey or NoSuchBucket. It must be an error (500 InternalError). */
+TEST(store_refused_binds_are_errors_not_misses)
+{
+    store_fixture_t f;
+    h2o_mem_pool_t pool;
+    floe_store_bucket_t b;
+    floe_store_object_t obj;
+    floe_store_upload_t up, *ups;
+    floe_store_cursor_t c;
+    char etag[33], *key;
+    size_t n;
+
+    h2o_mem_init_pool(&pool);
+    key = long_key(&pool);
+    CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
+    floe_store_create_bucket(f.st, "plain", false, 1);
+    floe_store_put_object(f.st, f.dir, "plain", "k", "x", 1, NULL, 1, etag);
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "the bucket is found");
+    sqlite3_limit(floe_state_db(f.st), SQLITE_LIMIT_LENGTH, SMALL_VALUE_LIMIT);
+    CHECK(floe_store_object_get(f.st, &pool, b.id, key, &obj) == FLOE_STORE_ERROR,
+          "an object look-up whose key cannot be bound is an error, not NoSuchKey");
+    CHECK(floe_store_object_find(f.st, &pool, "plain", key, &b, &obj) == FLOE_STORE_ERROR,
+          "GetObject's look-up whose key cannot be bound is an error, not NoSuchBucket or NoSuchKey");
+    CHECK(floe_store_bucket_get(f.st, &pool, key, &b) == FLOE_STORE_ERROR,
+          "a bucket look-up whose name cannot be bound is an error, not NoSuchBucket");
+    CHECK(floe_store_head_object(f.st, "plain", key, NULL) == FLOE_STORE_ERROR,
+          "head_object passes the error on");
+    CHECK(floe_store_upload_get(f.st, &pool, b.id, "k", key, &up) == FLOE_STORE_ERROR,
+          "an upload look-up whose id cannot be bound is an error, not NoSuchUpload");
+    CHECK(floe_store_upload_list(f.st, &pool, b.id, NULL, "k", key, 10, &ups, &n) == FLOE_STORE_ERROR,
+          "an upload listing whose resume point cannot be read is an error, not a listing from elsewhere");
+    CHECK(floe_store_cursor_open(&c, f.st, &pool, b.id, key, NULL) == FLOE_STORE_ERROR,
+          "a listing whose prefix cannot be bound is an error, not an empty listing");
+    CHECK(floe_store_object_delete(f.st, f.dir, b.id, key) == FLOE_STORE_ERROR,
+          "a delete whose key cannot be bound is an error, not a silent success");
+    sqlite3_limit(floe_state_db(f.st), SQLITE_LIMIT_LENGTH, 1000000000);
+    fixture_close(&f);
+    h2o_mem_clear_pool(&pool);
+}
+
+/* A statement that fails when stepped (here: its table is gone, so the cached statement cannot be
+ * prepared again) is an error on every path. */
+TEST(store_failed_statements_are_errors_not_misses)
+{
+    store_fixture_t f;
+    h2o_mem_pool_t pool;
+    floe_store_bucket_t b;
+    floe_store_object_t obj;
+    char etag[33], *data = NULL;
+    size_t len;
+
+    h2o_mem_init_pool(&pool);
+    CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
+    floe_store_create_bucket(f.st, "plain", false, 1);
+    floe_store_put_object(f.st, f.dir, "plain", "k", "x", 1, NULL, 1, etag);
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "the bucket is found");
+    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_STORE_OK &&
+              floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_STORE_OK &&
+              floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_STORE_EXISTS,
+          "the statements under test are prepared and cached");
+    CHECK(sqlite3_exec(floe_state_db(f.st), "DROP TABLE s3_object", NULL, NULL, NULL) == SQLITE_OK,
+          "the object table is dropped behind the store's back");
+    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_STORE_ERROR,
+          "an object look-up that fails is an error, not NoSuchKey");
+    CHECK(floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_STORE_ERROR,
+          "GetObject's look-up that fails is an error, not NoSuchBucket");
+    CHECK(floe_store_read_object(f.st, f.dir, "plain", "k", &data, &len) == FLOE_STORE_ERROR,
+          "reading an object that cannot be looked up is an error");
+    CHECK(floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_STORE_ERROR,
+          "deleting a bucket whose emptiness cannot be checked is an error, not a deletion");
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "and the bucket is still there");
+    fixture_close(&f);
+    h2o_mem_clear_pool(&pool);
 }

@@ -1,8 +1,8 @@
-/* Tests of runtime/s3/request.c: which Host headers address a bucket (virtual-hosted style). */
+/* Tests of runtime/s3/address.c: which Host headers address a bucket (virtual-hosted style). */
 #include <string.h>
 
 #include "harness.h"
-#include "s3/request.h"
+#include "s3/address.h"
 
 static size_t vhost(const char *host)
 {

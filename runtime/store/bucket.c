@@ -1,0 +1,157 @@
+/*
+ * The bucket rows of bucket.h. A bucket's deletion takes its children first (parts, uploads, then
+ * objects when asked) inside one transaction, and removes the files they named only after that
+ * transaction commits, and only when it was the store's own (design notes 3 and 7 in store.c).
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "store/bucket.h"
+
+FLOE_SQL(sql_bucket_insert,
+    "INSERT INTO s3_bucket (name, is_warehouse, region, created_at) VALUES (?1, ?2, ?3, ?4)");
+FLOE_SQL(sql_bucket_get, "SELECT id, is_warehouse, region, created_at FROM s3_bucket WHERE name = ?1");
+FLOE_SQL(sql_bucket_list, "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 ORDER BY name");
+FLOE_SQL(sql_bucket_has_object, "SELECT 1 FROM s3_object WHERE bucket_id = ?1 LIMIT 1");
+FLOE_SQL(sql_bucket_object_files, "SELECT file_id FROM s3_object WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_part_files,
+    "SELECT p.file_id FROM s3_part p JOIN s3_upload u ON u.id = p.upload_id WHERE u.bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete_parts,
+    "DELETE FROM s3_part WHERE upload_id IN (SELECT id FROM s3_upload WHERE bucket_id = ?1)");
+FLOE_SQL(sql_bucket_delete_uploads, "DELETE FROM s3_upload WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete_objects, "DELETE FROM s3_object WHERE bucket_id = ?1");
+FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
+
+#define BUCKET_LIST_FIRST_CAP 16
+
+floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
+                                         int64_t now_ms)
+{
+    sqlite3_stmt *stmt;
+    int rc;
+
+    assert(name != NULL);
+    stmt = floe_store_bind(st, sql_bucket_insert, "tnti", name, (int)is_warehouse, region != NULL ? region : "", now_ms);
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    rc = floe_store_step(st, stmt);
+    sqlite3_reset(stmt);
+    switch (rc) {
+    case SQLITE_DONE: return FLOE_STORE_OK;
+    case SQLITE_CONSTRAINT: return FLOE_STORE_EXISTS; /* the UNIQUE name */
+    default: return FLOE_STORE_ERROR;
+    }
+}
+
+floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
+                                      floe_store_bucket_t *out)
+{
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_get, "t", name);
+    floe_store_rc_t result;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    switch (floe_store_step(st, stmt)) {
+    case SQLITE_ROW:
+        out->id = sqlite3_column_int64(stmt, 0);
+        out->is_warehouse = sqlite3_column_int(stmt, 1) != 0;
+        out->region = floe_store_column_dup(pool, stmt, 2);
+        out->created_ms = sqlite3_column_int64(stmt, 3);
+        result = FLOE_STORE_OK;
+        break;
+    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
+    default: result = FLOE_STORE_ERROR; break;
+    }
+    sqlite3_reset(stmt);
+    return result;
+}
+
+floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, floe_store_bucket_entry_t **out,
+                                       size_t *n_out)
+{
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_list, "");
+    floe_store_bucket_entry_t *items = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    while ((rc = floe_store_step(st, stmt)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : BUCKET_LIST_FIRST_CAP;
+            floe_store_bucket_entry_t *bigger = h2o_mem_alloc_pool(pool, cap * sizeof(*items));
+            if (n > 0)
+                memcpy(bigger, items, n * sizeof(*items));
+            items = bigger;
+        }
+        items[n].name = floe_store_column_dup(pool, stmt, 0);
+        items[n].created_ms = sqlite3_column_int64(stmt, 1);
+        n++;
+    }
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE)
+        return FLOE_STORE_ERROR;
+    *out = items;
+    *n_out = n;
+    return FLOE_STORE_OK;
+}
+
+/* Collects the file ids a query over ?1 = bucket_id returns. 0 or -1. */
+static int collect_files(floe_state_t *st, const char *sql, int64_t bucket_id, floe_store_ids_t *files)
+{
+    sqlite3_stmt *stmt = floe_store_bind(st, sql, "i", bucket_id);
+    return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
+}
+
+/* Deletes the bucket's rows, children first (design note 7), gathering the files they named. */
+static int delete_bucket_rows(floe_state_t *st, int64_t bucket_id, bool with_objects, floe_store_ids_t *files)
+{
+    if (collect_files(st, sql_bucket_part_files, bucket_id, files) ||
+        (with_objects && collect_files(st, sql_bucket_object_files, bucket_id, files)))
+        return -1;
+    if (floe_store_exec(st, sql_bucket_delete_parts, "i", bucket_id) ||
+        floe_store_exec(st, sql_bucket_delete_uploads, "i", bucket_id) ||
+        (with_objects && floe_store_exec(st, sql_bucket_delete_objects, "i", bucket_id)) ||
+        floe_store_exec(st, sql_bucket_delete, "i", bucket_id))
+        return -1;
+    return 0;
+}
+
+/* Deletes the bucket, with its objects or only when it has none (FLOE_STORE_EXISTS otherwise). */
+static floe_store_rc_t delete_bucket(floe_state_t *st, const char *data_dir, int64_t bucket_id, bool with_objects)
+{
+    floe_store_ids_t files = {0};
+    floe_store_rc_t result;
+    int is_own;
+
+    if (floe_store_begin(st, &is_own))
+        return FLOE_STORE_ERROR;
+    if (!with_objects && (result = floe_store_probe(st, sql_bucket_has_object, "i", bucket_id)) != FLOE_STORE_NOT_FOUND) {
+        if (result == FLOE_STORE_OK)
+            result = FLOE_STORE_EXISTS;
+        goto Exit;
+    }
+    /* S3 deletes a bucket whose only content is unfinished multipart uploads; so do we. */
+    result = FLOE_STORE_ERROR;
+    if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_commit(st, is_own))
+        goto Exit;
+    result = FLOE_STORE_OK;
+Exit:
+    if (result != FLOE_STORE_OK)
+        floe_store_rollback(st, is_own);
+    if (result == FLOE_STORE_OK && is_own)
+        floe_store_ids_remove_files(&files, data_dir);
+    else
+        floe_store_ids_dispose(&files); /* a joined transaction may still roll back: the start-up sweep removes them */
+    return result;
+}
+
+floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id)
+{
+    return delete_bucket(st, data_dir, bucket_id, false);
+}
+
+floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id)
+{
+    return delete_bucket(st, data_dir, bucket_id, true);
+}

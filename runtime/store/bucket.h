@@ -1,0 +1,47 @@
+/*
+ * The store's buckets: the rows of s3_bucket, for the S3 data plane (CreateBucket, HeadBucket,
+ * DeleteBucket, ListBuckets) and for store.c's contract with the S3 Tables handlers (warehouse
+ * buckets). Deleting a bucket deletes its rows children first and removes their files after
+ * COMMIT (design notes 3 and 7 in store.c). Not for objects (object.c) or uploads (upload.c).
+ */
+#ifndef FLOE_STORE_BUCKET_H
+#define FLOE_STORE_BUCKET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/sql.h"
+
+typedef struct floe_store_bucket {
+    int64_t id;
+    bool is_warehouse;
+    char *region;     /* the LocationConstraint it was created with; "" for us-east-1 */
+    int64_t created_ms;
+} floe_store_bucket_t;
+
+typedef struct floe_store_bucket_entry {
+    char *name;
+    int64_t created_ms;
+} floe_store_bucket_entry_t;
+
+/**
+ * Creates bucket `name` with a LocationConstraint ("" or NULL for none). is_warehouse: the bucket
+ * backs an S3 Tables table (see floe_store_create_bucket). One INSERT: inside the caller's
+ * transaction it simply joins it. FLOE_STORE_EXISTS if the name is taken.
+ */
+floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
+                                         int64_t now_ms);
+/** Looks bucket `name` up; strings in `pool`. FLOE_STORE_NOT_FOUND if absent. */
+floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
+                                      floe_store_bucket_t *out /* OUT */);
+/** Deletes an empty bucket (and its abandoned multipart uploads). FLOE_STORE_EXISTS if it holds objects. Joins the
+ * caller's transaction when one is open, leaving the files to the start-up sweep then. */
+floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+/** Deletes the bucket with every object and multipart upload in it, rows first, then files. Joins the caller's
+ * transaction as floe_store_bucket_delete does. */
+floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+/** Every bucket that is not a warehouse, by name; array and strings in `pool`. */
+floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, floe_store_bucket_entry_t **out /* OUT */,
+                                       size_t *n_out /* OUT */);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * The store's start-up sweep: makes the data directory ready for objects and removes what a crash
+ * left behind (design note 2 in store.c). Runs once, before any thread serves.
+ */
+#ifndef FLOE_STORE_RECOVER_H
+#define FLOE_STORE_RECOVER_H
+
+/**
+ * Makes the data directory ready for the store and removes what a crash left behind: creates
+ * objects/ and tmp/, deletes every file in tmp/ (temp objects and h2o's body spills; no request is
+ * in flight at start-up) and every file in objects/ that no row names. Opens its own connection to
+ * `db_path` (migrating the schema). 0 or -1 (logged).
+ */
+int floe_store_recover(const char *db_path, const char *data_dir);
+
+#endif
