@@ -7,16 +7,15 @@
  *
  * A table bucket is a row of table_bucket; its ARN is derived from the name and the process's
  * region and account (arn.h), never stored. Names follow AWS's table bucket rules
- * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html): the model
- * checks length and characters, bucket_name_is_allowed() the rest. Each setting lives in its own
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html), which
+ * bucket_name.h shares with S3's general purpose buckets. Each setting lives in its own
  * table_bucket_<setting> table that cascades with the bucket; a bucket without a row has AWS's
  * default (STANDARD; maintenance enabled, 3 and 10 days) or, for metrics, none.
  *
  * Floe records these settings and reports them back; it runs no maintenance job, publishes no
  * metrics and stores every object the same way whatever the storage class.
  */
-#include <string.h>
-
+#include "bucket_name.h"
 #include "catalog/arn.h"
 #include "floe_api.h"
 #include "ids.h"
@@ -75,44 +74,6 @@ FLOE_SQL(sql_list_buckets,
     "SELECT name, bucket_id, type, created_at FROM table_bucket"
     " WHERE name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2) AND (?3 IS NULL OR type = ?3)"
     " ORDER BY name LIMIT ?4");
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_letter_or_digit(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-/* AWS: a table bucket name begins and ends with a letter or number, does not start with the
- * reserved prefixes xn--, sthree-, amzn-s3-demo- or aws, and does not end with the reserved
- * suffixes -s3alias, --ol-s3, --x-s3 or --table-s3. */
-static bool bucket_name_is_allowed(const char *name)
-{
-    static const char *const reserved_prefixes[] = {"xn--", "sthree-", "amzn-s3-demo-", "aws"};
-    static const char *const reserved_suffixes[] = {"-s3alias", "--ol-s3", "--x-s3", "--table-s3"};
-    size_t n = strlen(name);
-
-    if (n == 0 || !is_letter_or_digit(name[0]) || !is_letter_or_digit(name[n - 1]))
-        return false;
-    for (size_t i = 0; i < sizeof(reserved_prefixes) / sizeof(reserved_prefixes[0]); i++) {
-        if (has_prefix(name, reserved_prefixes[i]))
-            return false;
-    }
-    for (size_t i = 0; i < sizeof(reserved_suffixes) / sizeof(reserved_suffixes[0]); i++) {
-        if (has_suffix(name, reserved_suffixes[i]))
-            return false;
-    }
-    return true;
-}
 
 /* Inserts the bucket's row; *id is its row id. ConflictException if the name is taken. */
 static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
@@ -176,7 +137,7 @@ static int create_bucket(floe_call_t *call, void *arg)
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in,
                                   floe_CreateTableBucketResponse *out)
 {
-    if (!bucket_name_is_allowed(in->name))
+    if (!floe_bucket_name_is_valid(in->name, FLOE_BUCKET_NAME_TABLE))
         return floe_fail(call, FLOE_ERR_BadRequestException, "The specified bucket name is not valid.");
     if (floe_call_in_transaction(call, create_bucket, (void *)in))
         return FLOE_EFAIL;
