@@ -5,137 +5,44 @@
  * table_bucket_encryption.c, table_bucket_policy.c and table_bucket_replication.c; tags are in
  * tags.c.)
  *
- * A table bucket is a row of table_bucket; its ARN is derived from the name and the process's
- * region and account (arn.h), never stored. Names follow AWS's table bucket rules
- * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html): the model
- * checks length and characters, bucket_name_is_allowed() the rest. Each setting lives in its own
- * table_bucket_<setting> table that cascades with the bucket; a bucket without a row has AWS's
- * default (STANDARD; maintenance enabled, 3 and 10 days) or, for metrics, none.
+ * The catalog stores the buckets (catalog/table_bucket.h) and their settings
+ * (catalog/settings.h); this file keeps AWS's rules. Names follow AWS's table bucket rules
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html), which
+ * bucket_name.h shares with S3's general purpose buckets. A bucket without a stored setting has
+ * AWS's default (STANDARD; maintenance enabled, 3 and 10 days) or, for metrics, none.
  *
  * Floe records these settings and reports them back; it runs no maintenance job, publishes no
  * metrics and stores every object the same way whatever the storage class.
  */
-#include <string.h>
-
+#include "bucket_name.h"
 #include "catalog/arn.h"
-#include "floe_api.h"
-#include "ids.h"
 #include "catalog/lookup.h"
-#include "owned_row.h"
-#include "catalog/page_token.h"
-#include "catalog/state.h"
+#include "catalog/settings.h"
+#include "catalog/table_bucket.h"
+#include "floe_api.h"
 #include "table_bucket.h"
 #include "table_bucket_encryption.h"
 #include "tags.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
-FLOE_SQL(sql_insert_bucket,
-    "INSERT INTO table_bucket (name, bucket_id, type, created_at) VALUES (?1, ?2, 'customer', ?3)");
-
-FLOE_SQL(sql_delete_bucket, "DELETE FROM table_bucket WHERE id = ?1");
-
-#ifdef FLOE_HAS_OP_PutTableBucketStorageClass
-FLOE_SQL(sql_get_storage_class,
-    "SELECT storage_class FROM table_bucket_storage_class WHERE table_bucket_id = ?1");
-
-FLOE_SQL(sql_put_storage_class,
-    "INSERT INTO table_bucket_storage_class (table_bucket_id, storage_class) VALUES (?1, ?2)"
-    " ON CONFLICT (table_bucket_id) DO UPDATE SET storage_class = excluded.storage_class");
-#endif
-
-#ifdef FLOE_HAS_OP_PutTableBucketMetricsConfiguration
-/* Putting the configuration again keeps its id: the operation is idempotent. */
-FLOE_SQL(sql_put_metrics,
-    "INSERT INTO table_bucket_metrics (table_bucket_id, configuration_id) VALUES (?1, ?2)"
-    " ON CONFLICT (table_bucket_id) DO NOTHING");
-
-FLOE_SQL(sql_get_metrics, "SELECT configuration_id FROM table_bucket_metrics WHERE table_bucket_id = ?1");
-
-FLOE_SQL(sql_delete_metrics, "DELETE FROM table_bucket_metrics WHERE table_bucket_id = ?1");
-#endif
-
-#ifdef FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration
-FLOE_SQL(sql_get_maintenance,
-    "SELECT status, unreferenced_days, non_current_days FROM table_bucket_maintenance"
-    " WHERE table_bucket_id = ?1 AND type = ?2");
-
-FLOE_SQL(sql_put_maintenance,
-    "INSERT INTO table_bucket_maintenance (table_bucket_id, type, status, unreferenced_days, non_current_days)"
-    " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (table_bucket_id, type) DO UPDATE SET status = excluded.status,"
-    " unreferenced_days = excluded.unreferenced_days, non_current_days = excluded.non_current_days");
-
 /* AWS's defaults for unreferenced file removal, which is enabled on every new bucket
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html). */
 #define DEFAULT_UNREFERENCED_DAYS 3
 #define DEFAULT_NON_CURRENT_DAYS 10
-#endif
 
-FLOE_SQL(sql_list_buckets,
-    "SELECT name, bucket_id, type, created_at FROM table_bucket"
-    " WHERE name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2) AND (?3 IS NULL OR type = ?3)"
-    " ORDER BY name LIMIT ?4");
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_letter_or_digit(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-/* AWS: a table bucket name begins and ends with a letter or number, does not start with the
- * reserved prefixes xn--, sthree-, amzn-s3-demo- or aws, and does not end with the reserved
- * suffixes -s3alias, --ol-s3, --x-s3 or --table-s3. */
-static bool bucket_name_is_allowed(const char *name)
-{
-    static const char *const reserved_prefixes[] = {"xn--", "sthree-", "amzn-s3-demo-", "aws"};
-    static const char *const reserved_suffixes[] = {"-s3alias", "--ol-s3", "--x-s3", "--table-s3"};
-    size_t n = strlen(name);
-
-    if (n == 0 || !is_letter_or_digit(name[0]) || !is_letter_or_digit(name[n - 1]))
-        return false;
-    for (size_t i = 0; i < sizeof(reserved_prefixes) / sizeof(reserved_prefixes[0]); i++) {
-        if (has_prefix(name, reserved_prefixes[i]))
-            return false;
-    }
-    for (size_t i = 0; i < sizeof(reserved_suffixes) / sizeof(reserved_suffixes[0]); i++) {
-        if (has_suffix(name, reserved_suffixes[i]))
-            return false;
-    }
-    return true;
-}
-
-/* Inserts the bucket's row; *id is its row id. ConflictException if the name is taken. */
+/* Stores the bucket's row; *id is its row id. ConflictException if the name is taken. */
 static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
 {
-    floe_state_t *st = floe_call_state(call);
-    char bucket_id[FLOE_UUID_LEN + 1];
-    sqlite3_stmt *stmt;
-    int rc;
-
-    if ((stmt = floe_state_stmt(st, sql_insert_bucket)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    floe_uuid_v4(bucket_id);
-    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, bucket_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, floe_call_now(call));
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_CONSTRAINT)
+    switch (floe_table_bucket_create(call, name, id)) {
+    case FLOE_OK:
+        return FLOE_OK;
+    case FLOE_TABLE_BUCKET_NAME_TAKEN:
         return floe_fail(call, FLOE_ERR_ConflictException,
                          "The bucket that you tried to create already exists, and you own it.");
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    *id = sqlite3_last_insert_rowid(floe_state_db(st));
-    return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 
 /* The settings CreateTableBucket may carry, stored by the operations that own them, in the
@@ -143,8 +50,11 @@ static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
 static int configure_new_bucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, int64_t id)
 {
 #ifdef FLOE_HAS_MEMBER_CreateTableBucketRequest_encryptionConfiguration
-    if (in->encryptionConfiguration != NULL && floe_bucket_encryption_write(call, id, in->encryptionConfiguration))
-        return FLOE_EFAIL;
+    if (in->encryptionConfiguration != NULL) {
+        floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, id};
+        if (floe_encryption_write(call, &bucket, in->encryptionConfiguration))
+            return FLOE_EFAIL;
+    }
 #endif
 #ifdef FLOE_HAS_MEMBER_CreateTableBucketRequest_storageClassConfiguration
     if (in->storageClassConfiguration != NULL &&
@@ -176,7 +86,7 @@ static int create_bucket(floe_call_t *call, void *arg)
 int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucketRequest *in,
                                   floe_CreateTableBucketResponse *out)
 {
-    if (!bucket_name_is_allowed(in->name))
+    if (!floe_bucket_name_is_valid(in->name, FLOE_BUCKET_NAME_TABLE))
         return floe_fail(call, FLOE_ERR_BadRequestException, "The specified bucket name is not valid.");
     if (floe_call_in_transaction(call, create_bucket, (void *)in))
         return FLOE_EFAIL;
@@ -205,93 +115,70 @@ int floe_handle_GetTableBucket(floe_call_t *call, const floe_GetTableBucketReque
     return FLOE_OK;
 }
 
-/* Reads one row of sql_list_buckets into a summary. */
-static void read_bucket_summary(floe_call_t *call, sqlite3_stmt *stmt, floe_TableBucketSummary *s)
+/* A listed bucket as ListTableBuckets shows it. */
+static void bucket_summary(floe_call_t *call, const floe_bucket_row_t *b, floe_TableBucketSummary *s)
 {
-    s->name = floe_column_text(call, stmt, 0);
-    s->arn = floe_arn_table_bucket(call, s->name);
+    s->name = b->name;
+    s->arn = b->arn;
     s->ownerAccountId = floe_call_config(call)->account_id;
-    s->createdAt = sqlite3_column_int64(stmt, 3);
+    s->createdAt = b->created_at;
     s->has_createdAt = true;
 #ifdef FLOE_HAS_MEMBER_TableBucketSummary_tableBucketId
-    s->tableBucketId = floe_column_text(call, stmt, 1);
+    s->tableBucketId = b->bucket_id;
 #endif
 #ifdef FLOE_HAS_MEMBER_TableBucketSummary_type
-    s->type = floe_TableBucketType_from_string((const char *)sqlite3_column_text(stmt, 2));
+    s->type = floe_TableBucketType_from_string(b->type);
 #endif
 }
 
-/* The type filter, as a number for the listing's fingerprint (0: none). */
-static int list_type(const floe_ListTableBucketsRequest *in)
+/* The type filter's wire value; NULL for none. */
+static const char *list_type(const floe_ListTableBucketsRequest *in)
 {
 #ifdef FLOE_HAS_MEMBER_ListTableBucketsRequest_type
-    return (int)in->type;
+    return in->type != 0 ? floe_TableBucketType_values[in->type] : NULL;
 #else
     (void)in;
-    return 0;
+    return NULL;
 #endif
 }
 
 int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsRequest *in,
                                  floe_ListTableBucketsResponse *out)
 {
-    floe_state_t *st = floe_call_state(call);
     int page_size = in->has_maxBuckets ? in->maxBuckets : DEFAULT_PAGE_SIZE;
-    const char *after = "";
-    sqlite3_stmt *stmt;
-    size_t n = 0;
-    int rc;
+    floe_table_bucket_page_t page;
 
-    const char *listing = floe_call_printf(call, "ListTableBuckets|%s|%d", in->prefix ? in->prefix : "", list_type(in));
-
-    if (in->continuationToken != NULL && (after = floe_page_token_decode(call, listing, in->continuationToken)) == NULL)
+    switch (floe_table_bucket_list(call, in->prefix, list_type(in), in->continuationToken, page_size, &page)) {
+    case FLOE_OK:
+        break;
+    case FLOE_TABLE_BUCKET_TOKEN_INVALID:
         return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
-    if ((stmt = floe_state_stmt(st, sql_list_buckets)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_text(stmt, 1, after, -1, SQLITE_STATIC);
-    if (in->prefix != NULL)
-        sqlite3_bind_text(stmt, 2, in->prefix, -1, SQLITE_STATIC);
-#ifdef FLOE_HAS_MEMBER_ListTableBucketsRequest_type
-    if (in->type != 0)
-        sqlite3_bind_text(stmt, 3, floe_TableBucketType_values[in->type], -1, SQLITE_STATIC);
-#endif
-    sqlite3_bind_int(stmt, 4, page_size + 1); /* one more tells whether another page follows */
-    out->tableBuckets = floe_TableBucketSummaryList_new(call, (size_t)page_size);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (n == (size_t)page_size) {
-            out->continuationToken = floe_page_token_encode(call, listing, out->tableBuckets->items[n - 1].name);
-            break;
-        }
-        read_bucket_summary(call, stmt, &out->tableBuckets->items[n++]);
+    default:
+        return FLOE_EFAIL;
     }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    out->tableBuckets->n = n;
+    out->tableBuckets = floe_TableBucketSummaryList_new(call, page.n);
+    for (size_t i = 0; i < page.n; i++)
+        bucket_summary(call, &page.items[i], &out->tableBuckets->items[i]);
+    out->continuationToken = page.continuation_token;
     return FLOE_OK;
 }
 
+/* A bucket that still has a namespace is not deleted; its settings and tags go with it. */
 int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucketRequest *in, floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
-    int rc;
     (void)out;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_delete_bucket)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    rc = sqlite3_step(stmt);
-    /* Namespaces reference their bucket without ON DELETE CASCADE: a bucket that still has one
-     * fails the foreign key, atomically with the delete. Its settings and tags reference it with
-     * ON DELETE CASCADE and go with it. */
-    if (rc == SQLITE_CONSTRAINT)
+    switch (floe_table_bucket_delete(call, bucket.id)) {
+    case FLOE_OK:
+        return FLOE_OK;
+    case FLOE_TABLE_BUCKET_NOT_EMPTY:
         return floe_fail(call, FLOE_ERR_ConflictException, "The bucket that you tried to delete is not empty.");
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    default:
+        return FLOE_EFAIL;
+    }
 }
 
 /* ---- storage class ---- */
@@ -299,32 +186,21 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
 #ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out)
 {
-    sqlite3_stmt *stmt;
+    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
+    floe_StorageClass stored;
 
-    switch (floe_owned_row(call, sql_get_storage_class, bucket_id, &stmt)) {
-    case 1:
-        *out = floe_StorageClass_from_string((const char *)sqlite3_column_text(stmt, 0));
-        return FLOE_OK;
-    case 0:
-        *out = FLOE_StorageClass_STANDARD; /* "If not specified, the service default storage class will be used." */
-        return FLOE_OK;
-    default:
+    if (floe_settings_storage_class_get(call, &bucket, &stored))
         return FLOE_EFAIL;
-    }
+    /* "If not specified, the service default storage class will be used." */
+    *out = stored != 0 ? stored : FLOE_StorageClass_STANDARD;
+    return FLOE_OK;
 }
 
 int floe_bucket_storage_class_write(floe_call_t *call, int64_t bucket_id, floe_StorageClass storage_class)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_put_storage_class);
+    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, floe_StorageClass_values[storage_class], -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_settings_storage_class_put(call, &bucket, storage_class);
 }
 
 int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTableBucketStorageClassRequest *in,
@@ -355,26 +231,17 @@ int floe_handle_GetTableBucketStorageClass(floe_call_t *call, const floe_GetTabl
 /* ---- metrics configuration ---- */
 
 #ifdef FLOE_HAS_OP_PutTableBucketMetricsConfiguration
+/* Putting the configuration again keeps its id: the operation is idempotent. */
 int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call,
                                                    const floe_PutTableBucketMetricsConfigurationRequest *in,
                                                    floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    char configuration_id[FLOE_UUID_LEN + 1];
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_put_metrics)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    floe_uuid_v4(configuration_id);
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    sqlite3_bind_text(stmt, 2, configuration_id, -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_settings_bucket_metrics_put(call, bucket.id);
 }
 #endif
 
@@ -384,20 +251,16 @@ int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
                                                    floe_GetTableBucketMetricsConfigurationResponse *out)
 {
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
+    char *configuration_id;
 
-    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
+    if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
+        floe_settings_bucket_metrics_get(call, bucket.id, &configuration_id))
         return FLOE_EFAIL;
-    switch (floe_owned_row(call, sql_get_metrics, bucket.id, &stmt)) {
-    case 1:
-        out->tableBucketARN = bucket.arn;
-        out->id = floe_column_text(call, stmt, 0);
-        return FLOE_OK;
-    case 0:
+    if (configuration_id == NULL)
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified metrics configuration does not exist.");
-    default:
-        return FLOE_EFAIL;
-    }
+    out->tableBucketARN = bucket.arn;
+    out->id = configuration_id;
+    return FLOE_OK;
 }
 #endif
 
@@ -412,33 +275,13 @@ int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call,
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    return floe_owned_exec(call, sql_delete_metrics, bucket.id);
+    return floe_settings_bucket_metrics_delete(call, bucket.id);
 }
 #endif
 
 /* ---- maintenance configuration ---- */
 
 #ifdef FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration
-/* One type's configuration as the API shows it. Unreferenced file removal is the only bucket-level
- * type; its settings are the union member of the same name. */
-static floe_TableBucketMaintenanceConfigurationValue *maintenance_value(floe_call_t *call, floe_MaintenanceStatus status,
-                                                                        int32_t unreferenced_days,
-                                                                        int32_t non_current_days)
-{
-    floe_TableBucketMaintenanceConfigurationValue *value = floe_TableBucketMaintenanceConfigurationValue_new(call);
-    floe_IcebergUnreferencedFileRemovalSettings *removal = floe_IcebergUnreferencedFileRemovalSettings_new(call);
-
-    removal->unreferencedDays = unreferenced_days;
-    removal->has_unreferencedDays = true;
-    removal->nonCurrentDays = non_current_days;
-    removal->has_nonCurrentDays = true;
-    value->status = status;
-    value->settings = floe_TableBucketMaintenanceSettings_new(call);
-    value->settings->tag = FLOE_TableBucketMaintenanceSettings_TAG_icebergUnreferencedFileRemoval;
-    value->settings->icebergUnreferencedFileRemoval = removal;
-    return value;
-}
-
 /* AWS: the settings of a maintenance configuration are those of its type (PUT .../maintenance/{type}).
  * The model cannot tie the union member to the path label, so the handler does. */
 static bool maintenance_settings_match_type(floe_TableBucketMaintenanceType type,
@@ -450,26 +293,26 @@ static bool maintenance_settings_match_type(floe_TableBucketMaintenanceType type
 
 /* A Put replaces the whole value: what it leaves out takes AWS's default, as on a new bucket. The
  * ranges AWS documents (at least 1 day each) are the model's PositiveInteger, checked before. */
-static floe_TableBucketMaintenanceConfigurationValue *
-maintenance_value_to_store(floe_call_t *call, const floe_TableBucketMaintenanceConfigurationValue *in)
+static floe_bucket_maintenance_t maintenance_to_store(const floe_TableBucketMaintenanceConfigurationValue *in)
 {
     const floe_IcebergUnreferencedFileRemovalSettings *removal =
         in->settings != NULL ? in->settings->icebergUnreferencedFileRemoval : NULL;
-
-    return maintenance_value(
-        call, in->status != 0 ? in->status : FLOE_MaintenanceStatus_ENABLED,
-        removal != NULL && removal->has_unreferencedDays ? removal->unreferencedDays : DEFAULT_UNREFERENCED_DAYS,
-        removal != NULL && removal->has_nonCurrentDays ? removal->nonCurrentDays : DEFAULT_NON_CURRENT_DAYS);
+    floe_bucket_maintenance_t value = {
+        .status = in->status != 0 ? in->status : FLOE_MaintenanceStatus_ENABLED,
+        .unreferenced_days =
+            removal != NULL && removal->has_unreferencedDays ? removal->unreferencedDays : DEFAULT_UNREFERENCED_DAYS,
+        .non_current_days =
+            removal != NULL && removal->has_nonCurrentDays ? removal->nonCurrentDays : DEFAULT_NON_CURRENT_DAYS,
+    };
+    return value;
 }
 
 int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call,
                                                        const floe_PutTableBucketMaintenanceConfigurationRequest *in,
                                                        floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    floe_TableBucketMaintenanceConfigurationValue *value;
+    floe_bucket_maintenance_t value;
     floe_bucket_row_t bucket;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (!maintenance_settings_match_type(in->type, in->value->settings))
@@ -477,50 +320,49 @@ int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call,
                          floe_TableBucketMaintenanceType_values[in->type]);
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
-    value = maintenance_value_to_store(call, in->value);
-    if ((stmt = floe_state_stmt(st, sql_put_maintenance)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket.id);
-    sqlite3_bind_text(stmt, 2, floe_TableBucketMaintenanceType_values[in->type], -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, floe_MaintenanceStatus_values[value->status], -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 4, value->settings->icebergUnreferencedFileRemoval->unreferencedDays);
-    sqlite3_bind_int(stmt, 5, value->settings->icebergUnreferencedFileRemoval->nonCurrentDays);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    value = maintenance_to_store(in->value);
+    return floe_settings_bucket_maintenance_put(call, bucket.id, in->type, &value);
 }
 #endif
 
 #ifdef FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration
+/* One type's configuration as the API shows it. Unreferenced file removal is the only bucket-level
+ * type; its settings are the union member of the same name. */
+static floe_TableBucketMaintenanceConfigurationValue *maintenance_value(floe_call_t *call,
+                                                                        const floe_bucket_maintenance_t *stored)
+{
+    floe_TableBucketMaintenanceConfigurationValue *value = floe_TableBucketMaintenanceConfigurationValue_new(call);
+    floe_IcebergUnreferencedFileRemovalSettings *removal = floe_IcebergUnreferencedFileRemovalSettings_new(call);
+
+    removal->unreferencedDays = stored->unreferenced_days;
+    removal->has_unreferencedDays = true;
+    removal->nonCurrentDays = stored->non_current_days;
+    removal->has_nonCurrentDays = true;
+    value->status = stored->status;
+    value->settings = floe_TableBucketMaintenanceSettings_new(call);
+    value->settings->tag = FLOE_TableBucketMaintenanceSettings_TAG_icebergUnreferencedFileRemoval;
+    value->settings->icebergUnreferencedFileRemoval = removal;
+    return value;
+}
+
 /* The configuration of one maintenance type: the stored one, or AWS's default. */
 static int read_maintenance(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
-                            floe_TableBucketMaintenanceConfigurationValue *out)
+                            floe_bucket_maintenance_t *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_maintenance);
-    int rc;
+    static const floe_bucket_maintenance_t aws_default = {
+        FLOE_MaintenanceStatus_ENABLED, DEFAULT_UNREFERENCED_DAYS, DEFAULT_NON_CURRENT_DAYS};
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, bucket_id);
-    sqlite3_bind_text(stmt, 2, floe_TableBucketMaintenanceType_values[type], -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW)
-        *out = *maintenance_value(call, floe_MaintenanceStatus_from_string((const char *)sqlite3_column_text(stmt, 0)),
-                                  sqlite3_column_int(stmt, 1), sqlite3_column_int(stmt, 2));
-    else if (rc == SQLITE_DONE)
-        *out = *maintenance_value(call, FLOE_MaintenanceStatus_ENABLED, DEFAULT_UNREFERENCED_DAYS,
-                                  DEFAULT_NON_CURRENT_DAYS);
-    else
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_reset(stmt);
+    if (floe_settings_bucket_maintenance_get(call, bucket_id, type, out))
+        return FLOE_EFAIL;
+    if (out->status == 0)
+        *out = aws_default;
     return FLOE_OK;
 }
 
 int floe_bucket_maintenance_status_read(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
                                        floe_MaintenanceStatus *out)
 {
-    floe_TableBucketMaintenanceConfigurationValue value;
+    floe_bucket_maintenance_t value;
 
     if (read_maintenance(call, bucket_id, type, &value))
         return FLOE_EFAIL;
@@ -535,14 +377,16 @@ int floe_handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call,
 {
     floe_TableBucketMaintenanceConfiguration *config =
         floe_TableBucketMaintenanceConfiguration_new(call, FLOE_TableBucketMaintenanceType__COUNT);
+    floe_bucket_maintenance_t stored;
     floe_bucket_row_t bucket;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
     for (size_t i = 0; i < config->n; i++) {
         config->keys[i] = (floe_TableBucketMaintenanceType)(i + 1);
-        if (read_maintenance(call, bucket.id, config->keys[i], &config->values[i]))
+        if (read_maintenance(call, bucket.id, config->keys[i], &stored))
             return FLOE_EFAIL;
+        config->values[i] = *maintenance_value(call, &stored);
     }
     out->tableBucketARN = bucket.arn;
     out->configuration = config;

@@ -1,13 +1,15 @@
 /*
- * A table bucket's encryption configuration, for the operations that set or inherit it outside
- * table_bucket_encryption.c: CreateTableBucket (encryptionConfiguration), and CreateTable
- * (table_encryption.c), whose table takes its bucket's configuration unless it gives its own.
+ * Encryption configurations outside table_bucket_encryption.c: CreateTableBucket
+ * (encryptionConfiguration) writes a bucket's, and CreateTable (table_encryption.c) writes its
+ * table's, given or taken from its bucket. The rule every configuration must pass and the write
+ * are here once for both.
  */
 #ifndef FLOE_TABLE_BUCKET_ENCRYPTION_H
 #define FLOE_TABLE_BUCKET_ENCRYPTION_H
 
 #include <stdint.h>
 
+#include "catalog/lookup.h"
 #include "floe_api.h"
 
 #ifdef FLOE_HAS_OP_PutTableBucketEncryption
@@ -18,15 +20,11 @@
 int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_EncryptionConfiguration **out /* OUT */);
 
 /**
- * Checks `config` against AWS's rule for every EncryptionConfiguration, a bucket's or a table's: a
- * KMS key ARN with aws:kms and only then. Fails the call with BadRequestException when it is broken.
+ * Checks `config` against AWS's rule for every EncryptionConfiguration, a bucket's or a table's (a
+ * KMS key ARN with aws:kms and only then: BadRequestException when it is broken), and makes it the
+ * configuration of `owner`, a table bucket or a table.
  */
-int floe_encryption_check(floe_call_t *call, const floe_EncryptionConfiguration *config);
-
-/**
- * Checks `config` against AWS's rule (floe_encryption_check) and makes it the bucket's configuration.
- */
-int floe_bucket_encryption_write(floe_call_t *call, int64_t bucket_id, const floe_EncryptionConfiguration *config);
+int floe_encryption_write(floe_call_t *call, const floe_resource_t *owner, const floe_EncryptionConfiguration *config);
 #endif
 
 #endif

@@ -12,7 +12,7 @@
 #ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
 /**
  * Gives the new table with row id `table_id` its encryption configuration: `given` if not NULL
- * (checked by floe_encryption_check: BadRequestException), else the one in effect for its bucket
+ * (checked by floe_encryption_write: BadRequestException), else the one in effect for its bucket
  * `bucket_id` now. Run it inside CreateTable's transaction and roll back when it fails.
  */
 int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,

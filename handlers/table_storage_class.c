@@ -7,61 +7,41 @@
  * model says so on both sides: CreateTable's "If not specified, the table inherits the storage
  * class configuration from its table bucket", and PutTableBucketStorageClass sets "the default
  * storage class for all new tables created in the bucket", so a later change to the bucket leaves
- * existing tables alone. The row lives in table_storage_class and goes with the table (ON DELETE
- * CASCADE). Recorded only: Floe stores every object the same way.
+ * existing tables alone. The catalog stores it (catalog/settings.h) and drops it with the table.
+ * Recorded only: Floe stores every object the same way.
  */
-#include "floe_api.h"
 #include "catalog/lookup.h"
-#include "owned_row.h"
-#include "catalog/state.h"
+#include "catalog/settings.h"
+#include "floe_api.h"
 #include "table_bucket.h"
 #include "table_storage_class.h"
 
 #ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
-FLOE_SQL(sql_put_table_storage_class,
-    "INSERT INTO table_storage_class (table_id, storage_class) VALUES (?1, ?2)"
-    " ON CONFLICT (table_id) DO UPDATE SET storage_class = excluded.storage_class");
-
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                     const floe_StorageClassConfiguration *given)
 {
-    floe_state_t *st = floe_call_state(call);
+    floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
     floe_StorageClass storage_class;
-    sqlite3_stmt *stmt;
 
     if (given != NULL)
         storage_class = given->storageClass;
     else if (floe_bucket_storage_class_read(call, bucket_id, &storage_class))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_put_table_storage_class)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table_id);
-    sqlite3_bind_text(stmt, 2, floe_StorageClass_values[storage_class], -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_settings_storage_class_put(call, &table, storage_class);
 }
 #endif
 
 #ifdef FLOE_HAS_OP_GetTableStorageClass
-FLOE_SQL(sql_get_table_storage_class, "SELECT storage_class FROM table_storage_class WHERE table_id = ?1");
-
-/* The table's storage class. Every table gets a row at creation (or from the migration that added
+/* The table's storage class. Every table gets one at creation (or from the migration that added
  * them); a table without one could only come from a path that forgot, and reports what it would
  * have inherited. */
 static int read_table_storage_class(floe_call_t *call, const floe_table_row_t *table, floe_StorageClass *out)
 {
-    sqlite3_stmt *stmt;
+    floe_resource_t owner = {FLOE_RESOURCE_TABLE, table->id};
 
-    switch (floe_owned_row(call, sql_get_table_storage_class, table->id, &stmt)) {
-    case 0:
-        return floe_bucket_storage_class_read(call, table->bucket.id, out);
-    case 1:
-        *out = floe_StorageClass_from_string((const char *)sqlite3_column_text(stmt, 0));
-        return FLOE_OK;
-    default:
+    if (floe_settings_storage_class_get(call, &owner, out))
         return FLOE_EFAIL;
-    }
+    return *out != 0 ? FLOE_OK : floe_bucket_storage_class_read(call, table->bucket.id, out);
 }
 
 int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStorageClassRequest *in,

@@ -1,13 +1,13 @@
 /*
- * Tags on taggable resources, for the Create operations that take `tags` (CreateTableBucket now,
- * CreateTable later) as well as for tags.c's own TagResource. The storage is one table per kind
- * of owner (table_bucket_tag, and table_tag when tables exist), chosen by floe_resource_t.kind.
+ * Tags on taggable resources, for the Create operations that take `tags` (CreateTableBucket,
+ * CreateTable) as well as for tags.c's own TagResource: AWS's tagging rules around the catalog's
+ * storage (catalog/tags.h), for any kind of resource floe_resource_t names.
  */
 #ifndef FLOE_TAGS_H
 #define FLOE_TAGS_H
 
-#include "floe_api.h"
 #include "catalog/lookup.h"
+#include "floe_api.h"
 
 #ifdef FLOE_HAS_OP_TagResource
 /**

@@ -2,70 +2,21 @@
  * Bucket operations: CreateBucket, HeadBucket, DeleteBucket, ListBuckets, GetBucketLocation.
  *
  * Names follow S3's general purpose bucket rules
- * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html); see
- * bucket_name_is_valid(). Warehouse buckets (created by S3 Tables for each table) are served like
- * any bucket but never listed and never deleted over S3, as on AWS.
+ * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html), which
+ * bucket_name.c writes once for both kinds of bucket. Warehouse buckets (created by S3 Tables for
+ * each table) are served like any bucket but never listed and never deleted over S3, as on AWS.
  */
-#include <arpa/inet.h>
 #include <string.h>
 
+#include "bucket_name.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
 #include "s3/xml_body.h"
 
-#define BUCKET_MIN_LEN 3
-#define BUCKET_MAX_LEN 63
 #define US_EAST_1 "us-east-1"
 #define REGION_MAX_LEN 32
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static bool is_lower_alnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-/* S3: names must not be formatted as an IP address (192.168.5.4). */
-static bool looks_like_ipv4(const char *name)
-{
-    unsigned char addr[4];
-    return inet_pton(AF_INET, name, addr) == 1;
-}
-
-/* S3: 3-63 characters of [a-z0-9.-], beginning and ending with a letter or digit, no "..", not
- * an IP address, none of the reserved prefixes (xn--, sthree-, amzn-s3-demo-) or suffixes
- * (-s3alias, --ol-s3, --x-s3 for directory buckets, --table-s3 for S3 Tables warehouses). */
-static bool bucket_name_is_valid(const char *name)
-{
-    static const char *const reserved_prefixes[] = {"xn--", "sthree-", "amzn-s3-demo-"};
-    static const char *const reserved_suffixes[] = {"-s3alias", "--ol-s3", "--x-s3", "--table-s3"};
-    size_t n = strlen(name);
-
-    if (n < BUCKET_MIN_LEN || n > BUCKET_MAX_LEN || !is_lower_alnum(name[0]) || !is_lower_alnum(name[n - 1]) ||
-        strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789.-") != n || strstr(name, "..") != NULL ||
-        looks_like_ipv4(name))
-        return false;
-    for (size_t i = 0; i < sizeof(reserved_prefixes) / sizeof(reserved_prefixes[0]); i++) {
-        if (has_prefix(name, reserved_prefixes[i]))
-            return false;
-    }
-    for (size_t i = 0; i < sizeof(reserved_suffixes) / sizeof(reserved_suffixes[0]); i++) {
-        if (has_suffix(name, reserved_suffixes[i]))
-            return false;
-    }
-    return true;
-}
 
 int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out)
 {
@@ -101,7 +52,7 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
 {
     const char *region;
 
-    if (!bucket_name_is_valid(r->bucket))
+    if (!floe_bucket_name_is_valid(r->bucket, FLOE_BUCKET_NAME_GENERAL_PURPOSE))
         return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL);
     if ((region = location_constraint(r)) == NULL)
         return -1;

@@ -1,0 +1,55 @@
+/*
+ * Table buckets as the catalog stores them: creating one, listing them a page at a time, and
+ * deleting one. (Reading one by its ARN is floe_lookup_bucket, catalog/lookup.h; a bucket's
+ * configurations are catalog/settings.h; its tags catalog/tags.h.)
+ *
+ * What the stored state can refuse comes back as an outcome, not a failed call: the handler
+ * answers with AWS's error and message for it. A SQLite failure fails the call with
+ * InternalServerErrorException and returns FLOE_EFAIL.
+ */
+#ifndef FLOE_CATALOG_TABLE_BUCKET_H
+#define FLOE_CATALOG_TABLE_BUCKET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "call.h"
+#include "catalog/lookup.h"
+
+/* Outcomes beside FLOE_OK and FLOE_EFAIL; the call is not failed. */
+enum {
+    FLOE_TABLE_BUCKET_NAME_TAKEN = 1, /* floe_table_bucket_create: a table bucket has that name */
+    FLOE_TABLE_BUCKET_NOT_EMPTY,      /* floe_table_bucket_delete: the bucket still has namespaces */
+    FLOE_TABLE_BUCKET_TOKEN_INVALID,  /* floe_table_bucket_list: not a token of this listing */
+};
+
+/** What floe_table_bucket_list returns: one page of buckets, by name. */
+typedef struct floe_table_bucket_page {
+    floe_bucket_row_t *items; /* n rows, strings in the call's pool */
+    size_t n;
+    char *continuation_token; /* resumes after the last item; NULL on the last page */
+} floe_table_bucket_page_t;
+
+/**
+ * Stores a new customer table bucket named `name` with a fresh tableBucketId, created now (the
+ * call's clock). Returns FLOE_OK with *id its row id, FLOE_TABLE_BUCKET_NAME_TAKEN, or FLOE_EFAIL.
+ * Run it inside the transaction that also stores the settings the bucket is created with.
+ */
+int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id /* OUT */);
+
+/**
+ * The page of table buckets, sorted by name, that `continuation_token` (NULL: the first page)
+ * resumes, at most `page_size` (at least 1) of them, keeping those whose name starts with `prefix`
+ * and whose type is `type` ("customer" or "aws"); NULL keeps all. A token is good only for the
+ * same prefix and type. Returns FLOE_OK, FLOE_TABLE_BUCKET_TOKEN_INVALID, or FLOE_EFAIL.
+ */
+int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *type, const char *continuation_token,
+                           int page_size, floe_table_bucket_page_t *out /* OUT */);
+
+/**
+ * Deletes the table bucket with row id `id` with its settings and tags. Returns FLOE_OK,
+ * FLOE_TABLE_BUCKET_NOT_EMPTY (it still has a namespace; nothing is deleted), or FLOE_EFAIL.
+ */
+int floe_table_bucket_delete(floe_call_t *call, int64_t id);
+
+#endif
