@@ -2,6 +2,7 @@
  * The lookups of iceberg_lookup.h, built on the S3 Tables lookups (lookup.h) so both APIs resolve
  * names the same way; only the error each miss becomes differs.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "iceberg_lookup.h"
@@ -18,6 +19,19 @@ int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not
     case FLOE_ERR_BadRequestException:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, "%s", message);
     default: return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError, "%s", message);
+    }
+}
+
+int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, floe_table_rc_t rc, floe_iceberg_err_t taken)
+{
+    switch (rc) {
+    case FLOE_TABLE_NAME_TAKEN: return floe_iceberg_call_fail(call, taken, "%s", FLOE_TABLE_MESSAGE_EXISTS);
+    case FLOE_TABLE_GONE:
+    case FLOE_TABLE_STALE:
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "%s", FLOE_TABLE_MESSAGE_NOT_FOUND);
+    default:
+        assert(rc == FLOE_TABLE_FAILED && call->super.error != FLOE_ERR_NONE);
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException, taken);
     }
 }
 
@@ -62,7 +76,7 @@ int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t
     *json = NULL;
     if (t->metadata_location == NULL)
         return FLOE_OK;
-    /* Every pointer move checks the location is inside the warehouse (table.c), so the key is what
+    /* Every pointer lies inside the warehouse (catalog/table.c, invariant 1), so the key is what
      * follows "s3://<warehouse>/". */
     if (!floe_table_location_is_inside(t, t->metadata_location))
         return floe_iceberg_call_fail_internal(call, "a table's metadata location is outside its warehouse");

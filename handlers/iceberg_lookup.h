@@ -5,15 +5,17 @@
  * NoSuchNamespaceException, NoSuchTableException), so a handler can simply
  * `if (floe_iceberg_lookup_...) return FLOE_EFAIL;`.
  *
- * Also floe_iceberg_fail_from_api(): the REST catalog reuses the S3 Tables helpers (lookup.h,
- * namespace.h, table.h), which fail the embedded S3 Tables call; this turns their error into the
- * REST error the spec names for the situation.
+ * Also floe_iceberg_fail_from_api(): the REST catalog reuses the S3 Tables lookups and catalog
+ * (catalog/lookup.h, catalog/table.h) and helpers (namespace.h, table.h), which fail the embedded
+ * S3 Tables call; this turns their error into the REST error the spec names for the situation.
+ * floe_iceberg_fail_from_table() does the same for a table catalog outcome.
  */
 #ifndef FLOE_ICEBERG_LOOKUP_H
 #define FLOE_ICEBERG_LOOKUP_H
 
-#include "iceberg_rest/iceberg_rest_api.h"
 #include "catalog/lookup.h"
+#include "catalog/table.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 
 /** The table bucket the decoded prefix (a table bucket ARN) names. */
 int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehouse_arn,
@@ -40,5 +42,14 @@ int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t
  * BadRequestException stays a bad request, anything else is a 500. Returns FLOE_EFAIL.
  */
 int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict);
+
+/**
+ * Fails the REST call for a table catalog outcome `rc` other than FLOE_TABLE_DONE:
+ * FLOE_TABLE_NAME_TAKEN becomes `taken` (AlreadyExistsException, or CommitFailedException for a
+ * create transaction) with AWS's message, FLOE_TABLE_GONE and FLOE_TABLE_STALE (the table moved
+ * away from its name) NoSuchTableException, FLOE_TABLE_FAILED what the call's S3 Tables error maps
+ * to (a 500 for SQLite failing). Returns FLOE_EFAIL.
+ */
+int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, floe_table_rc_t rc, floe_iceberg_err_t taken);
 
 #endif

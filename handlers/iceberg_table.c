@@ -2,8 +2,9 @@
  * The Iceberg REST catalog's tables, except commits (iceberg_table_commit.c): listTables,
  * createTable, loadTable, tableExists, dropTable, renameTable and reportMetrics.
  *
- * A REST table is an S3 Tables table: created, deleted and renamed through table.h, so both APIs
- * see one table with one warehouse bucket, one metadata pointer and one version token.
+ * A REST table is an S3 Tables table: created, deleted, renamed and listed through the table
+ * catalog (catalog/table.h), with AWS's name rule (table.h), so both APIs see one table with one
+ * warehouse bucket, one metadata pointer and one version token.
  *
  * Choices where the spec or AWS leave room:
  *  - createTable refuses a client-chosen `location` (S3 Tables places every table in its own
@@ -20,22 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/page_token.h"
+#include "catalog/table.h"
 #include "iceberg_create.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
-#include "catalog/page_token.h"
-#include "catalog/state.h"
 #include "table.h"
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"
-#define INITIAL_CAPACITY 16
 #define MESSAGE_PURGE_REQUIRED                                                                                        \
     "S3 Tables deletes a table's data with the table: send purgeRequested=true to drop it."
-
-FLOE_SQL(sql_list_tables,
-    "SELECT name FROM s3table WHERE namespace_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3");
 
 /* ---- listTables ---- */
 
@@ -43,30 +40,19 @@ FLOE_SQL(sql_list_tables,
 static int list_names(floe_iceberg_call_t *call, const floe_namespace_row_t *ns, const char *after, int limit,
                       floe_iceberg_ListTablesResponse *out)
 {
-    floe_state_t *st = floe_call_state(&call->super);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_list_tables);
-    size_t cap = 0;
-    int rc;
+    char **names;
+    size_t n;
 
-    if (stmt == NULL)
-        return floe_iceberg_call_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, ns->id);
-    sqlite3_bind_text(stmt, 2, after, -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 3, limit);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (out->n == cap) {
-            floe_iceberg_identifier_t *grown;
-            cap = cap ? cap * 2 : INITIAL_CAPACITY;
-            grown = floe_call_alloc(&call->super, cap * sizeof(*grown));
-            if (out->n > 0)
-                memcpy(grown, out->identifiers, out->n * sizeof(*grown));
-            out->identifiers = grown;
-        }
-        out->identifiers[out->n].namespace = ns->name;
-        out->identifiers[out->n++].name = floe_column_text(&call->super, stmt, 0);
+    if (floe_table_list_names(&call->super, ns, after, limit, &names, &n))
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
+    out->identifiers = floe_call_alloc(&call->super, n * sizeof(*out->identifiers));
+    for (size_t i = 0; i < n; i++) {
+        out->identifiers[i].namespace = ns->name;
+        out->identifiers[i].name = names[i];
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : floe_iceberg_call_fail_internal(call, floe_state_errmsg(st));
+    out->n = n;
+    return FLOE_OK;
 }
 
 int floe_iceberg_handle_listTables(floe_iceberg_call_t *call, const floe_iceberg_listTables_in *in,
@@ -114,6 +100,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
     floe_table_draft_t t;
+    floe_table_rc_t rc;
     char *json;
 
     if (in->location != NULL)
@@ -121,15 +108,20 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
                                       "S3 Tables chooses each table's location: send a CreateTableRequest without one.");
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
-    if (floe_table_draft(&call->super, &bucket, &ns, in->name, TABLE_FORMAT, &t))
+    if (floe_table_check_name(&call->super, in->name))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_AlreadyExistsException);
+    if ((rc = floe_table_draft(&call->super, &bucket, &ns, in->name, TABLE_FORMAT, &t)) != FLOE_TABLE_DONE)
+        return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     if (render_metadata(call, in, &t, &json))
         return FLOE_EFAIL;
-    if (!in->stage_create && (floe_table_store_first_metadata(&call->super, &t, json) ||
-                              floe_table_insert(&call->super, &t, NULL, NULL)))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_AlreadyExistsException);
+    if (!in->stage_create) {
+        if (floe_table_store_first_metadata(&call->super, &t, json))
+            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                              FLOE_ICEBERG_ERR_AlreadyExistsException);
+        if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_TABLE_DONE)
+            return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
+    }
     out->metadata_location = t.metadata_location; /* NULL for a staged create */
     out->metadata_json = json;
     floe_iceberg_s3_config(call, &out->config);
@@ -139,7 +131,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
 /* ---- loadTable, tableExists ---- */
 
 /* The spec's ETag: one per version of the metadata. The version token changes exactly when the
- * metadata pointer moves (table.c, design note 1), so it names the version. */
+ * metadata pointer moves (catalog/table.c, design note 1), so it names the version. */
 static const char *table_etag(floe_iceberg_call_t *call, const floe_table_row_t *t)
 {
     return floe_call_printf(&call->super, "\"%s\"", t->version_token);
@@ -196,9 +188,13 @@ int floe_iceberg_handle_dropTable(floe_iceberg_call_t *call, const floe_iceberg_
     if (floe_iceberg_lookup_table(call, in->table.warehouse, in->table.namespace, in->table.table, &t))
         return FLOE_EFAIL;
     switch (floe_table_delete(&call->super, &t, NULL)) {
-    case 1: return FLOE_OK;
-    case 0: return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table was dropped meanwhile.");
-    default: return floe_iceberg_call_fail_internal(call, floe_state_errmsg(floe_call_state(&call->super)));
+    case FLOE_TABLE_DONE: return FLOE_OK;
+    case FLOE_TABLE_GONE:
+    case FLOE_TABLE_STALE: /* no token was given: the table was renamed away from its name */
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table was dropped meanwhile.");
+    default:
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
     }
 }
 
@@ -208,13 +204,16 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
     floe_bucket_row_t bucket;
     floe_namespace_row_t dest;
     floe_table_row_t t;
+    floe_table_rc_t rc;
     (void)out;
 
     if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t) ||
         floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
         return FLOE_EFAIL;
-    if (floe_table_rename(&call->super, &t, &dest, in->destination.name, NULL))
+    if (floe_table_check_name(&call->super, in->destination.name))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
                                           FLOE_ICEBERG_ERR_AlreadyExistsException);
+    if ((rc = floe_table_rename(&call->super, &t, &dest, in->destination.name, NULL)) != FLOE_TABLE_DONE)
+        return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     return FLOE_OK;
 }

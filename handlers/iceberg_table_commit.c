@@ -4,7 +4,8 @@
  * next metadata.json (iceberg_commit.h); this file decides which metadata a commit starts from,
  * where the result goes and when the table's pointer moves. It holds no state of its own: the
  * pointer is the s3table row's metadata_location, guarded by its version token, and every move goes
- * through floe_table_swap_metadata(), the compare-and-swap UpdateTableMetadataLocation uses.
+ * through the table catalog's compare-and-swap (catalog/table.h: floe_table_swap_metadata, which
+ * UpdateTableMetadataLocation uses too, and floe_table_swap_metadata_all).
  *
  * Design notes
  * ------------
@@ -18,14 +19,15 @@
  *
  * 2. A transaction (commitTransaction) over tables t1..tn of one warehouse:
  *
- *      prepare t1..tn (as in 1, up to the file name) ─▶ write every file ─▶ BEGIN ─▶ swap t1..tn ─▶ COMMIT
+ *      prepare t1..tn (as in 1, up to the file name) ─▶ write every file ─▶ floe_table_swap_metadata_all
  *      any failure while preparing or writing: no pointer moved; a stale or deleted table during the
- *      swaps: ROLLBACK, so no pointer moved either (409, or 404).
+ *      swaps: the catalog rolls back, so no pointer moved either (409, or 404).
  *
  * 3. A create transaction (updateTable with assert-create on a table that does not exist, after a
- *    stage-create): floe_table_draft ─▶ floe_table_draft_adopt (the staged uuid and warehouse
- *    location) ─▶ floe_iceberg_commit from nothing ─▶ floe_table_store_first_metadata ─▶
- *    floe_table_insert. A table created meanwhile fails the insert: 409 CommitFailedException.
+ *    stage-create): floe_table_check_name ─▶ floe_table_draft ─▶ floe_table_draft_adopt (the staged
+ *    uuid and warehouse location) ─▶ floe_iceberg_commit from nothing ─▶
+ *    floe_table_store_first_metadata ─▶ floe_table_insert. A table created meanwhile fails the draft
+ *    or the insert: 409 CommitFailedException.
  *
  * Invariants:
  *   1. A commit's base is the file at L, read in the same lookup that saw token T; the pointer moves
@@ -43,12 +45,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/table.h"
 #include "iceberg/iceberg_commit.h"
-#include "iceberg_lookup.h"
 #include "iceberg/iceberg_metadata.h"
+#include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "ids.h"
-#include "catalog/state.h"
 #include "store/store.h"
 #include "table.h"
 
@@ -142,41 +144,56 @@ static int write_file(floe_iceberg_call_t *call, const prepared_commit_t *p)
     return FLOE_OK;
 }
 
-/* The compare-and-swap of invariant 1. */
-static int swap(floe_iceberg_call_t *call, const prepared_commit_t *p)
+/* Why the swap of p's table did not happen: the spec's error for it. */
+static int fail_swap(floe_iceberg_call_t *call, const prepared_commit_t *p, floe_table_rc_t rc)
 {
-    char *token;
-
-    switch (floe_table_swap_metadata(&call->super, p->table.id, p->table.version_token, p->location, &token)) {
-    case FLOE_TABLE_SWAPPED: return FLOE_OK;
+    switch (rc) {
     case FLOE_TABLE_STALE:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_CommitFailedException, MESSAGE_STALE, p->table.ns.name,
                                       p->table.name);
     case FLOE_TABLE_GONE:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table %s.%s was dropped.",
                                       p->table.ns.name, p->table.name);
-    default: return floe_iceberg_call_fail_internal(call, floe_state_errmsg(floe_call_state(&call->super)));
+    default:
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
     }
+}
+
+/* The compare-and-swap of invariant 1. */
+static int swap(floe_iceberg_call_t *call, const prepared_commit_t *p)
+{
+    char *token;
+    floe_table_rc_t rc = floe_table_swap_metadata(&call->super, &p->table, p->table.version_token, p->location, &token);
+    return rc == FLOE_TABLE_DONE ? FLOE_OK : fail_swap(call, p, rc);
 }
 
 /* ---- updateTable ---- */
 
-/* Design note 3: the commit of a create transaction. */
+/* Design note 3: the commit of a create transaction. A table created meanwhile is a failed
+ * commit, not an existing table: the client's create transaction lost. */
 static int create_by_commit(floe_iceberg_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
                             const floe_iceberg_updateTable_in *in, floe_iceberg_CommitTableResponse *out)
 {
     floe_table_draft_t t;
+    floe_table_rc_t rc;
     const char *json;
 
-    if (floe_table_draft(&call->super, bucket, ns, in->table.table, TABLE_FORMAT, &t) ||
-        floe_table_draft_adopt(&call->super, &t, in->change.assigned_uuid, in->change.new_location))
+    if (floe_table_check_name(&call->super, in->table.table))
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                          FLOE_ICEBERG_ERR_CommitFailedException);
+    if ((rc = floe_table_draft(&call->super, bucket, ns, in->table.table, TABLE_FORMAT, &t)) != FLOE_TABLE_DONE)
+        return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
+    if (floe_table_draft_adopt(&call->super, &t, in->change.assigned_uuid, in->change.new_location))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_CommitFailedException);
     if (run_commit(call, &in->change, NULL, NULL, floe_call_printf(&call->super, "s3://%s", t.warehouse), &json))
         return FLOE_EFAIL;
-    if (floe_table_store_first_metadata(&call->super, &t, json) || floe_table_insert(&call->super, &t, NULL, NULL))
+    if (floe_table_store_first_metadata(&call->super, &t, json))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_CommitFailedException);
+    if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_TABLE_DONE)
+        return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
     out->metadata_location = t.metadata_location;
     out->metadata_json = json;
     return FLOE_OK;
@@ -233,19 +250,23 @@ static int prepare_change(floe_iceberg_call_t *call, const char *warehouse, cons
 /* Design note 2: every swap in one SQLite transaction, or none. */
 static int swap_all(floe_iceberg_call_t *call, const prepared_commit_t *p, size_t n)
 {
-    floe_state_t *st = floe_call_state(&call->super);
+    floe_table_swap_t *swaps = floe_call_alloc(&call->super, n * sizeof(*swaps));
+    floe_table_rc_t rc;
+    size_t failed;
 
-    if (floe_state_begin(st))
-        return floe_iceberg_call_fail_internal(call, floe_state_errmsg(st));
     for (size_t i = 0; i < n; i++) {
-        if (swap(call, &p[i])) {
-            floe_state_rollback(st);
-            return FLOE_EFAIL;
-        }
+        swaps[i].table = &p[i].table;
+        swaps[i].expected_token = p[i].table.version_token;
+        swaps[i].metadata_location = p[i].location;
     }
-    if (floe_state_commit(st))
-        return floe_iceberg_call_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    switch ((rc = floe_table_swap_metadata_all(&call->super, swaps, n, &failed))) {
+    case FLOE_TABLE_DONE: return FLOE_OK;
+    case FLOE_TABLE_STALE:
+    case FLOE_TABLE_GONE: return fail_swap(call, &p[failed], rc);
+    default:
+        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
+                                          FLOE_ICEBERG_ERR_InternalServerError);
+    }
 }
 
 int floe_iceberg_handle_commitTransaction(floe_iceberg_call_t *call, const floe_iceberg_commitTransaction_in *in,

@@ -1,7 +1,8 @@
 /*
- * Resolving what a request names (a table bucket ARN, a namespace name) to its row, shared by
- * every handler family. A miss fails the call with NotFoundException and AWS's message, so a
- * handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`.
+ * Resolving what a request names (a table bucket ARN, a namespace name, a table) to its row,
+ * shared by every handler family. A miss fails the call with NotFoundException and AWS's message,
+ * and SQLite failing for any other reason fails it with InternalServerErrorException (500), so a
+ * handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`. Changing a table is catalog/table.h's.
  */
 #ifndef FLOE_LOOKUP_H
 #define FLOE_LOOKUP_H
@@ -83,7 +84,8 @@ int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_tabl
  */
 int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *out /* OUT */);
 
-/** A copy of a text column in the call's pool (SQLite's copy dies with the next step). */
+/** A copy of a text column in the call's pool (SQLite's copy dies with the next step). The same as
+ * floe_sql_text (sql.h), which replaces it: kept until no handler calls it. */
 char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col);
 
 #endif

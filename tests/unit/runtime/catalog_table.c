@@ -1,0 +1,165 @@
+/*
+ * Tests of runtime/catalog/table.c and lookup.c: the table catalog's compare-and-swap and its
+ * guarded renames and deletes, and that SQLite failing is a 500, never "not found" or "the name is
+ * free".
+ */
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <h2o/memory.h>
+#include <sqlite3.h>
+
+#include "call.h"
+#include "catalog/lookup.h"
+#include "catalog/state.h"
+#include "catalog/table.h"
+#include "harness.h"
+
+typedef struct catalog_fixture {
+    char dir[PATH_MAX];
+    char db[PATH_MAX + 16];
+    floe_state_t *st;
+    h2o_mem_pool_t pool;
+    floe_config_t config;
+    floe_call_t call;
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+} catalog_fixture_t;
+
+static int catalog_remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* A fresh database with table bucket "b" (row 1) and its namespace "ns" (row 1). */
+static int catalog_fixture_open(catalog_fixture_t *f)
+{
+    memset(f, 0, sizeof(*f));
+    snprintf(f->dir, sizeof(f->dir), "%s/floe-catalog-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (mkdtemp(f->dir) == NULL)
+        return -1;
+    snprintf(f->db, sizeof(f->db), "%s/floe.db", f->dir);
+    if (floe_state_open(f->db, 0, &f->st) != 0)
+        return -1;
+    if (sqlite3_exec(floe_state_db(f->st),
+                     "INSERT INTO table_bucket (id, name, bucket_id, created_at) VALUES (1, 'b', 'bucket-id', 1);"
+                     "INSERT INTO namespace (id, table_bucket_id, name, namespace_id, created_at, created_by)"
+                     " VALUES (1, 1, 'ns', 'namespace-id', 1, '111122223333');",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    f->config.data_dir = f->dir;
+    f->config.region = "us-east-1";
+    f->config.account_id = "111122223333";
+    f->config.arn_bucket_prefix = "arn:aws:s3tables:us-east-1:111122223333:bucket/";
+    h2o_mem_init_pool(&f->pool);
+    floe_call_init(&f->call, &f->pool, f->st, &f->config);
+    f->bucket = (floe_bucket_row_t){1, "b", "arn:aws:s3tables:us-east-1:111122223333:bucket/b", "bucket-id",
+                                    "customer", 1};
+    f->ns = (floe_namespace_row_t){1, "ns", "namespace-id", "111122223333", 1};
+    return 0;
+}
+
+static void catalog_fixture_close(catalog_fixture_t *f)
+{
+    h2o_mem_clear_pool(&f->pool);
+    floe_state_close(f->st);
+    nftw(f->dir, catalog_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Creates table `name` without metadata and looks it up. */
+static int catalog_create(catalog_fixture_t *f, const char *name, floe_table_row_t *t)
+{
+    floe_table_draft_t d;
+    if (floe_table_draft(&f->call, &f->bucket, &f->ns, name, "ICEBERG", &d) != FLOE_TABLE_DONE ||
+        floe_table_insert(&f->call, &d, NULL, NULL) != FLOE_TABLE_DONE)
+        return -1;
+    return floe_lookup_table_in(&f->call, &f->bucket, &f->ns, name, t);
+}
+
+TEST(table_swap_moves_the_pointer_once_per_token)
+{
+    catalog_fixture_t f;
+    floe_table_row_t t;
+    floe_table_draft_t d;
+    char *token = NULL, *location;
+
+    CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
+    CHECK(catalog_create(&f, "t", &t) == 0, "a table is drafted, inserted and found by its name");
+    location = floe_call_printf(&f.call, "s3://%s/metadata/00001-a.metadata.json", t.warehouse_bucket);
+    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_TABLE_DONE,
+          "the pointer moves when the token is the table's");
+    CHECK(token != NULL && strcmp(token, t.version_token) != 0, "a move gives the table a new token");
+    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_TABLE_STALE,
+          "a second move with the same token is refused as stale");
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "t", "ICEBERG", &d) == FLOE_TABLE_NAME_TAKEN,
+          "a new table cannot take the name");
+    CHECK(floe_table_delete(&f.call, &t, token) == FLOE_TABLE_DONE, "the table is deleted with its current token");
+    CHECK(floe_table_swap_metadata(&f.call, &t, token, location, &token) == FLOE_TABLE_GONE,
+          "a move on a deleted table says it is gone");
+    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_TABLE_GONE, "a second delete says it is gone");
+    CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
+    catalog_fixture_close(&f);
+}
+
+TEST(table_rename_is_guarded_by_name_and_token)
+{
+    catalog_fixture_t f;
+    floe_table_row_t t1, t2;
+
+    CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
+    CHECK(catalog_create(&f, "t1", &t1) == 0 && catalog_create(&f, "t2", &t2) == 0, "two tables are created");
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t2", NULL) == FLOE_TABLE_NAME_TAKEN,
+          "a rename onto another table's name is refused");
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", "not-the-token") == FLOE_TABLE_STALE,
+          "a rename with a stale token is refused");
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", t1.version_token) == FLOE_TABLE_DONE,
+          "a rename with the table's token happens");
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t4", NULL) == FLOE_TABLE_GONE,
+          "a rename by the old name finds nothing: the name no longer names the table");
+    CHECK(floe_table_delete(&f.call, &t1, NULL) == FLOE_TABLE_GONE, "so does a delete by the old name");
+    CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
+    catalog_fixture_close(&f);
+}
+
+static int interrupt_every_step(void *arg)
+{
+    (void)arg;
+    return 1;
+}
+
+TEST(table_catalog_answers_500_when_sqlite_fails)
+{
+    catalog_fixture_t f;
+    floe_table_row_t t;
+    floe_table_draft_t d;
+    char *token;
+
+    CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
+    CHECK(catalog_create(&f, "t", &t) == 0, "a table is created");
+    sqlite3_progress_handler(floe_state_db(f.st), 1, interrupt_every_step, NULL);
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "u", "ICEBERG", &d) == FLOE_TABLE_FAILED &&
+              f.call.error == FLOE_ERR_InternalServerErrorException,
+          "a draft whose name check fails is a 500, not a free name");
+    f.call.error = FLOE_ERR_NONE;
+    CHECK(floe_lookup_table_in(&f.call, &f.bucket, &f.ns, "t", &t) == FLOE_EFAIL &&
+              f.call.error == FLOE_ERR_InternalServerErrorException,
+          "a lookup that fails is a 500, not a missing table");
+    f.call.error = FLOE_ERR_NONE;
+    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token,
+                                   floe_call_printf(&f.call, "s3://%s/m.json", t.warehouse_bucket),
+                                   &token) == FLOE_TABLE_FAILED &&
+              f.call.error == FLOE_ERR_InternalServerErrorException,
+          "a swap that fails is a 500, not a stale token or a gone table");
+    f.call.error = FLOE_ERR_NONE;
+    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_TABLE_FAILED &&
+              f.call.error == FLOE_ERR_InternalServerErrorException,
+          "a delete that fails is a 500");
+    sqlite3_progress_handler(floe_state_db(f.st), 0, NULL, NULL);
+    catalog_fixture_close(&f);
+}
