@@ -3,8 +3,8 @@
  * shapes the REST catalog uses, so both front doors share floe_iceberg_new_table and its checks.
  *
  * The generated model changes over time: members such as schemaV2, partitionSpec, writeOrder,
- * properties and SchemaField.id are missing from older S3 Tables models, so each use is guarded
- * by the FLOE_HAS_MEMBER_* macro floe_api.h defines for it.
+ * properties and SchemaField.id are missing from older S3 Tables models. floe_api.h declares them
+ * for every model version; built from an older one they are simply never set (NULL, has_ false).
  */
 #include <stdio.h>
 #include <stdlib.h>
