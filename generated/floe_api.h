@@ -11,8 +11,13 @@
  *  - Structures and unions are held by pointer as members and by value inside lists and maps.
  *  - Every value lives in the call's memory pool and is released with it: there is no per-value
  *    free. floe_<Shape>_new() returns a zeroed value from that pool.
+ *  - One set of types for every model version: they cover this model and the reference model
+ *    the handlers are written against (codegen/evolution.py). What this model lacks is marked
+ *    "not in this model version": such a member is never read from or written to the wire (it
+ *    stays NULL, 0 or false), such an enum value is neither accepted nor sent, and such an
+ *    operation has no route. Handlers therefore need no guard to build against an older model.
  *  - FLOE_HAS_OP_<Operation> and FLOE_HAS_MEMBER_<Shape>_<member> say what this model version
- *    has, so handlers build against older and newer models alike.
+ *    has on the wire, for tests that exercise the wire itself.
  */
 #ifndef FLOE_API_H
 #define FLOE_API_H

@@ -3,8 +3,8 @@
  * shapes the REST catalog uses, so both front doors share floe_iceberg_new_table and its checks.
  *
  * The generated model changes over time: members such as schemaV2, partitionSpec, writeOrder,
- * properties and SchemaField.id are missing from older S3 Tables models, so each use is guarded
- * by the FLOE_HAS_MEMBER_* macro floe_api.h defines for it.
+ * properties and SchemaField.id are missing from older S3 Tables models. floe_api.h declares them
+ * for every model version; built from an older one they are simply never set (NULL, has_ false).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,10 +177,8 @@ static int schema_from_fields(const floe_IcebergSchema *in, cJSON **out, floe_ic
         const floe_SchemaField *f = &in->fields->items[i];
         cJSON *field = cJSON_CreateObject();
         int64_t id = (int64_t)i + 1;
-#ifdef FLOE_HAS_MEMBER_SchemaField_id
         if (f->has_id)
             id = f->id;
-#endif
         cJSON_AddItemToArray(fields, field);
         if (f->name == NULL || f->type == NULL) {
             cJSON_Delete(schema);
@@ -195,7 +193,6 @@ static int schema_from_fields(const floe_IcebergSchema *in, cJSON **out, floe_ic
     return 0;
 }
 
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_schemaV2
 /* A schemaV2 field: its `type` is a JSON document (a type string or a nested type object). */
 static int field_from_v2(const floe_SchemaV2Field *f, size_t position, cJSON *fields, floe_iceberg_error_t *err)
 {
@@ -213,10 +210,8 @@ static int field_from_v2(const floe_SchemaV2Field *f, size_t position, cJSON *fi
     cJSON_AddStringToObject(field, "name", f->name);
     cJSON_AddBoolToObject(field, "required", f->required);
     cJSON_AddItemToObject(field, "type", type);
-#ifdef FLOE_HAS_MEMBER_SchemaV2Field_doc
     if (f->doc != NULL)
         cJSON_AddStringToObject(field, "doc", f->doc);
-#endif
     cJSON_AddItemToArray(fields, field);
     return 0;
 }
@@ -232,33 +227,27 @@ static int schema_from_v2(const floe_IcebergSchemaV2 *in, cJSON **out, floe_iceb
             return err->code;
         }
     }
-#ifdef FLOE_HAS_MEMBER_IcebergSchemaV2_identifierFieldIds
     if (in->identifierFieldIds != NULL) {
         cJSON *ids = cJSON_AddArrayToObject(schema, "identifier-field-ids");
         for (size_t i = 0; i < in->identifierFieldIds->n; i++)
             cJSON_AddItemToArray(ids, floe_iceberg_json_new_int(in->identifierFieldIds->items[i]));
     }
-#endif
     *out = schema;
     return 0;
 }
-#endif
 
 static int schema_from_input(const floe_IcebergMetadata *in, cJSON **out, floe_iceberg_error_t *err)
 {
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_schemaV2
     if (in->schemaV2 != NULL && in->schema != NULL)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Specify either schema or schemaV2, not both.");
     if (in->schemaV2 != NULL)
         return schema_from_v2(in->schemaV2, out, err);
-#endif
     if (in->schema != NULL)
         return schema_from_fields(in->schema, out, err);
     *out = empty_schema();
     return 0;
 }
 
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_partitionSpec
 static int spec_from_input(const floe_IcebergPartitionSpec *in, cJSON **out, floe_iceberg_error_t *err)
 {
     cJSON *spec = cJSON_CreateObject(), *fields = cJSON_AddArrayToObject(spec, "fields");
@@ -280,9 +269,7 @@ static int spec_from_input(const floe_IcebergPartitionSpec *in, cJSON **out, flo
     *out = spec;
     return 0;
 }
-#endif
 
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_writeOrder
 static int sort_field_from_input(const floe_IcebergSortField *f, size_t position, cJSON *fields,
                                  floe_iceberg_error_t *err)
 {
@@ -315,9 +302,7 @@ static int order_from_input(const floe_IcebergSortOrder *in, cJSON **out, floe_i
     *out = order;
     return 0;
 }
-#endif
 
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_properties
 static cJSON *properties_from_input(const floe_TableProperties *in)
 {
     cJSON *props = cJSON_CreateObject();
@@ -327,7 +312,6 @@ static cJSON *properties_from_input(const floe_TableProperties *in)
     }
     return props;
 }
-#endif
 
 /* Converts every part *in has; the caller deletes whatever is non-NULL, even on failure. */
 static int parts_from_input(const floe_IcebergMetadata *in, cJSON **schema, cJSON **spec, cJSON **order, cJSON **props,
@@ -339,18 +323,12 @@ static int parts_from_input(const floe_IcebergMetadata *in, cJSON **schema, cJSO
     }
     if (schema_from_input(in, schema, err) != 0)
         return err->code;
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_partitionSpec
     if (in->partitionSpec != NULL && spec_from_input(in->partitionSpec, spec, err) != 0)
         return err->code;
-#endif
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_writeOrder
     if (in->writeOrder != NULL && order_from_input(in->writeOrder, order, err) != 0)
         return err->code;
-#endif
-#ifdef FLOE_HAS_MEMBER_IcebergMetadata_properties
     if (in->properties != NULL)
         *props = properties_from_input(in->properties);
-#endif
     (void)spec;
     (void)order;
     (void)props;

@@ -108,12 +108,8 @@ int floe_handle_GetNamespace(floe_call_t *call, const floe_GetNamespaceRequest *
     out->has_createdAt = true;
     out->createdBy = ns.created_by;
     out->ownerAccountId = floe_call_config(call)->account_id;
-#ifdef FLOE_HAS_MEMBER_GetNamespaceResponse_namespaceId
     out->namespaceId = ns.namespace_id;
-#endif
-#ifdef FLOE_HAS_MEMBER_GetNamespaceResponse_tableBucketId
     out->tableBucketId = bucket.bucket_id;
-#endif
     return FLOE_OK;
 }
 
@@ -126,14 +122,8 @@ static void read_namespace_summary(floe_call_t *call, sqlite3_stmt *stmt, const 
     s->createdAt = sqlite3_column_int64(stmt, 3);
     s->has_createdAt = true;
     s->ownerAccountId = floe_call_config(call)->account_id;
-#ifdef FLOE_HAS_MEMBER_NamespaceSummary_namespaceId
     s->namespaceId = floe_column_text(call, stmt, 1);
-#endif
-#ifdef FLOE_HAS_MEMBER_NamespaceSummary_tableBucketId
     s->tableBucketId = bucket->bucket_id;
-#else
-    (void)bucket;
-#endif
 }
 
 int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesRequest *in,

@@ -16,8 +16,6 @@
 #include "replication.h"
 #include "catalog/state.h"
 
-#if defined(FLOE_HAS_OP_PutTableBucketReplication) || defined(FLOE_HAS_OP_PutTableReplication)
-
 /* The service part of a table bucket ARN: arn:<partition>:s3tables:<region>:<account>:bucket/<name>. */
 #define TABLE_BUCKET_SERVICE "s3tables"
 
@@ -195,4 +193,3 @@ int floe_replication_remove(floe_call_t *call, const floe_replication_sql_t *sql
     return floe_owned_exec(call, sql->remove, owner_id);
 }
 
-#endif

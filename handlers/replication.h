@@ -15,8 +15,6 @@
 #include "floe_api.h"
 #include "ids.h"
 
-#if defined(FLOE_HAS_OP_PutTableBucketReplication) || defined(FLOE_HAS_OP_PutTableReplication)
-
 /** The statements on one owner's tables; ?1 is always the owner's row id. */
 typedef struct floe_replication_sql {
     const char *get;                /* -> version_token, role */
@@ -62,5 +60,4 @@ int floe_replication_read_rules(floe_call_t *call, const floe_replication_sql_t 
 /** Deletes the configuration (its destinations cascade). */
 int floe_replication_remove(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id);
 
-#endif
 #endif

@@ -61,20 +61,14 @@ static int fail_from_catalog(floe_call_t *call, floe_table_rc_t rc)
 static int apply_creation_settings(floe_call_t *call, int64_t table_id, int64_t bucket_id, const void *ctx)
 {
     const floe_CreateTableRequest *in = ctx;
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
     if (floe_table_encryption_create(call, table_id, bucket_id, in->encryptionConfiguration))
         return FLOE_EFAIL;
-#endif
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
     if (floe_table_storage_class_create(call, table_id, bucket_id, in->storageClassConfiguration))
         return FLOE_EFAIL;
-#endif
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_tags
     if (in->tags != NULL) {
         floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
         return floe_tags_add(call, &table, in->tags);
     }
-#endif
     (void)in; /* older models give CreateTable none of these members */
     (void)table_id;
     (void)bucket_id;
@@ -146,14 +140,12 @@ static floe_NamespaceList *namespace_list(floe_call_t *call, char *name)
 /* Resolves GetTable's two ways of naming a table: tableArn, or bucket ARN + namespace + name. */
 static int lookup_get_table_target(floe_call_t *call, const floe_GetTableRequest *in, floe_table_row_t *t)
 {
-#ifdef FLOE_HAS_MEMBER_GetTableRequest_tableArn
     if (in->tableArn != NULL) {
         if (in->tableBucketARN != NULL || in->namespace != NULL || in->name != NULL)
             return floe_fail(call, FLOE_ERR_BadRequestException,
                              "Specify either tableArn, or tableBucketARN, namespace and name, not both.");
         return floe_lookup_table_by_arn(call, in->tableArn, t);
     }
-#endif
     if (in->tableBucketARN == NULL || in->namespace == NULL || in->name == NULL)
         return floe_fail(call, FLOE_ERR_BadRequestException,
                          "Specify either tableArn, or tableBucketARN, namespace and name.");
@@ -181,12 +173,8 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->modifiedBy = t.modified_by;
     out->ownerAccountId = floe_call_config(call)->account_id;
     out->format = floe_OpenTableFormat_from_string(t.format);
-#ifdef FLOE_HAS_MEMBER_GetTableResponse_namespaceId
     out->namespaceId = t.ns.namespace_id;
-#endif
-#ifdef FLOE_HAS_MEMBER_GetTableResponse_tableBucketId
     out->tableBucketId = t.bucket.bucket_id;
-#endif
     return FLOE_OK;
 }
 
@@ -230,12 +218,8 @@ static void fill_table_summary(floe_call_t *call, const floe_table_row_t *t, flo
     s->modifiedAt = t->modified_at;
     s->has_modifiedAt = true;
     s->namespace = namespace_list(call, t->ns.name);
-#ifdef FLOE_HAS_MEMBER_TableSummary_namespaceId
     s->namespaceId = t->ns.namespace_id;
-#endif
-#ifdef FLOE_HAS_MEMBER_TableSummary_tableBucketId
     s->tableBucketId = t->bucket.bucket_id;
-#endif
 }
 
 int floe_handle_ListTables(floe_call_t *call, const floe_ListTablesRequest *in, floe_ListTablesResponse *out)

@@ -49,25 +49,19 @@ static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
  * transaction that creates the bucket: a refused setting creates no bucket. */
 static int configure_new_bucket(floe_call_t *call, const floe_CreateTableBucketRequest *in, int64_t id)
 {
-#ifdef FLOE_HAS_MEMBER_CreateTableBucketRequest_encryptionConfiguration
     if (in->encryptionConfiguration != NULL) {
         floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, id};
         if (floe_encryption_write(call, &bucket, in->encryptionConfiguration))
             return FLOE_EFAIL;
     }
-#endif
-#ifdef FLOE_HAS_MEMBER_CreateTableBucketRequest_storageClassConfiguration
     if (in->storageClassConfiguration != NULL &&
         floe_bucket_storage_class_write(call, id, in->storageClassConfiguration->storageClass))
         return FLOE_EFAIL;
-#endif
-#ifdef FLOE_HAS_MEMBER_CreateTableBucketRequest_tags
     if (in->tags != NULL) {
         floe_resource_t resource = {FLOE_RESOURCE_TABLE_BUCKET, id};
         if (floe_tags_add(call, &resource, in->tags))
             return FLOE_EFAIL;
     }
-#endif
     return FLOE_OK;
 }
 
@@ -106,12 +100,8 @@ int floe_handle_GetTableBucket(floe_call_t *call, const floe_GetTableBucketReque
     out->ownerAccountId = floe_call_config(call)->account_id;
     out->createdAt = bucket.created_at;
     out->has_createdAt = true;
-#ifdef FLOE_HAS_MEMBER_GetTableBucketResponse_tableBucketId
     out->tableBucketId = bucket.bucket_id;
-#endif
-#ifdef FLOE_HAS_MEMBER_GetTableBucketResponse_type
     out->type = floe_TableBucketType_from_string(bucket.type);
-#endif
     return FLOE_OK;
 }
 
@@ -123,23 +113,14 @@ static void bucket_summary(floe_call_t *call, const floe_bucket_row_t *b, floe_T
     s->ownerAccountId = floe_call_config(call)->account_id;
     s->createdAt = b->created_at;
     s->has_createdAt = true;
-#ifdef FLOE_HAS_MEMBER_TableBucketSummary_tableBucketId
     s->tableBucketId = b->bucket_id;
-#endif
-#ifdef FLOE_HAS_MEMBER_TableBucketSummary_type
     s->type = floe_TableBucketType_from_string(b->type);
-#endif
 }
 
 /* The type filter's wire value; NULL for none. */
 static const char *list_type(const floe_ListTableBucketsRequest *in)
 {
-#ifdef FLOE_HAS_MEMBER_ListTableBucketsRequest_type
     return in->type != 0 ? floe_TableBucketType_values[in->type] : NULL;
-#else
-    (void)in;
-    return NULL;
-#endif
 }
 
 int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsRequest *in,
@@ -183,7 +164,6 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
 
 /* ---- storage class ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out)
 {
     floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
@@ -213,9 +193,7 @@ int floe_handle_PutTableBucketStorageClass(floe_call_t *call, const floe_PutTabl
         return FLOE_EFAIL;
     return floe_bucket_storage_class_write(call, bucket.id, in->storageClassConfiguration->storageClass);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketStorageClass
 int floe_handle_GetTableBucketStorageClass(floe_call_t *call, const floe_GetTableBucketStorageClassRequest *in,
                                            floe_GetTableBucketStorageClassResponse *out)
 {
@@ -226,11 +204,9 @@ int floe_handle_GetTableBucketStorageClass(floe_call_t *call, const floe_GetTabl
     out->storageClassConfiguration = floe_StorageClassConfiguration_new(call);
     return floe_bucket_storage_class_read(call, bucket.id, &out->storageClassConfiguration->storageClass);
 }
-#endif
 
 /* ---- metrics configuration ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketMetricsConfiguration
 /* Putting the configuration again keeps its id: the operation is idempotent. */
 int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call,
                                                    const floe_PutTableBucketMetricsConfigurationRequest *in,
@@ -243,9 +219,7 @@ int floe_handle_PutTableBucketMetricsConfiguration(floe_call_t *call,
         return FLOE_EFAIL;
     return floe_settings_bucket_metrics_put(call, bucket.id);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketMetricsConfiguration
 int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
                                                    const floe_GetTableBucketMetricsConfigurationRequest *in,
                                                    floe_GetTableBucketMetricsConfigurationResponse *out)
@@ -262,9 +236,7 @@ int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
     out->id = configuration_id;
     return FLOE_OK;
 }
-#endif
 
-#ifdef FLOE_HAS_OP_DeleteTableBucketMetricsConfiguration
 /* Deleting a configuration that is not there succeeds: the bucket ends up without one either way. */
 int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call,
                                                       const floe_DeleteTableBucketMetricsConfigurationRequest *in,
@@ -277,11 +249,9 @@ int floe_handle_DeleteTableBucketMetricsConfiguration(floe_call_t *call,
         return FLOE_EFAIL;
     return floe_settings_bucket_metrics_delete(call, bucket.id);
 }
-#endif
 
 /* ---- maintenance configuration ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration
 /* AWS: the settings of a maintenance configuration are those of its type (PUT .../maintenance/{type}).
  * The model cannot tie the union member to the path label, so the handler does. */
 static bool maintenance_settings_match_type(floe_TableBucketMaintenanceType type,
@@ -323,9 +293,7 @@ int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call,
     value = maintenance_to_store(in->value);
     return floe_settings_bucket_maintenance_put(call, bucket.id, in->type, &value);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration
 /* One type's configuration as the API shows it. Unreferenced file removal is the only bucket-level
  * type; its settings are the union member of the same name. */
 static floe_TableBucketMaintenanceConfigurationValue *maintenance_value(floe_call_t *call,
@@ -392,4 +360,3 @@ int floe_handle_GetTableBucketMaintenanceConfiguration(floe_call_t *call,
     out->configuration = config;
     return FLOE_OK;
 }
-#endif

@@ -10,20 +10,16 @@
 
 #include "floe_api.h"
 
-#ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 /** The storage class in effect for the bucket with row id `bucket_id`: the one set, or STANDARD. */
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out /* OUT */);
 /** Makes `storage_class` the bucket's default storage class. */
 int floe_bucket_storage_class_write(floe_call_t *call, int64_t bucket_id, floe_StorageClass storage_class);
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration
 /**
  * The status of the bucket's maintenance of `type` (row id `bucket_id`): the one set, or enabled,
  * AWS's default.
  */
 int floe_bucket_maintenance_status_read(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
                                        floe_MaintenanceStatus *out /* OUT */);
-#endif
 
 #endif

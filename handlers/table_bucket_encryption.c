@@ -14,7 +14,6 @@
 #include "table_bucket_encryption.h"
 
 /* The three encryption operations came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTableBucketEncryption
 
 /* AWS: kmsKeyArn "is required only when sseAlgorithm is set to aws:kms" (EncryptionConfiguration in
  * the model). Floe reads that both ways, as issue #4 asks: aws:kms needs a key, and AES256, whose
@@ -54,7 +53,6 @@ int floe_encryption_write(floe_call_t *call, const floe_resource_t *owner, const
     return floe_settings_encryption_put(call, owner, config);
 }
 
-#ifdef FLOE_HAS_OP_PutTableBucketEncryption
 int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableBucketEncryptionRequest *in,
                                          floe_Unit *out)
 {
@@ -66,9 +64,7 @@ int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableB
     floe_resource_t owner = {FLOE_RESOURCE_TABLE_BUCKET, bucket.id};
     return floe_encryption_write(call, &owner, in->encryptionConfiguration);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketEncryption
 int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableBucketEncryptionRequest *in,
                                          floe_GetTableBucketEncryptionResponse *out)
 {
@@ -78,9 +74,7 @@ int floe_handle_GetTableBucketEncryption(floe_call_t *call, const floe_GetTableB
         return FLOE_EFAIL;
     return floe_bucket_encryption_read(call, bucket.id, &out->encryptionConfiguration);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_DeleteTableBucketEncryption
 /* Deleting returns the bucket to the AES256 default; a bucket already there stays there. */
 int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_DeleteTableBucketEncryptionRequest *in,
                                             floe_Unit *out)
@@ -92,6 +86,4 @@ int floe_handle_DeleteTableBucketEncryption(floe_call_t *call, const floe_Delete
         return FLOE_EFAIL;
     return floe_settings_bucket_encryption_delete(call, bucket.id);
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableBucketEncryption */

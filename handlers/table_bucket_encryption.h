@@ -12,7 +12,6 @@
 #include "catalog/lookup.h"
 #include "floe_api.h"
 
-#ifdef FLOE_HAS_OP_PutTableBucketEncryption
 /**
  * The encryption configuration in effect for the bucket with row id `bucket_id`: the one set, or
  * AES256 when none was. *out lives in the call's pool.
@@ -25,6 +24,5 @@ int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_Encry
  * configuration of `owner`, a table bucket or a table.
  */
 int floe_encryption_write(floe_call_t *call, const floe_resource_t *owner, const floe_EncryptionConfiguration *config);
-#endif
 
 #endif

@@ -11,11 +11,9 @@
 #include "floe_api.h"
 
 /* The three bucket policy operations came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTableBucketPolicy
 
 #define POLICY_REASON_MAX 160
 
-#ifdef FLOE_HAS_OP_PutTableBucketPolicy
 int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out)
 {
     char why[POLICY_REASON_MAX];
@@ -29,9 +27,7 @@ int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucke
     floe_resource_t owner = {FLOE_RESOURCE_TABLE_BUCKET, bucket.id};
     return floe_settings_policy_put(call, &owner, in->resourcePolicy);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableBucketPolicy
 int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucketPolicyRequest *in,
                                      floe_GetTableBucketPolicyResponse *out)
 {
@@ -46,9 +42,7 @@ int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucke
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified bucket policy does not exist.");
     return FLOE_OK;
 }
-#endif
 
-#ifdef FLOE_HAS_OP_DeleteTableBucketPolicy
 /* Deleting a policy that is not there succeeds: the bucket ends up without one either way. */
 int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTableBucketPolicyRequest *in,
                                         floe_Unit *out)
@@ -61,6 +55,4 @@ int floe_handle_DeleteTableBucketPolicy(floe_call_t *call, const floe_DeleteTabl
     floe_resource_t owner = {FLOE_RESOURCE_TABLE_BUCKET, bucket.id};
     return floe_settings_policy_delete(call, &owner);
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableBucketPolicy */

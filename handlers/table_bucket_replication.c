@@ -28,7 +28,6 @@
 
 /* The three bucket replication operations came with the same model version; each handler also
  * names its own. */
-#ifdef FLOE_HAS_OP_PutTableBucketReplication
 
 /* What PutTableBucketReplication reports: the configuration is in place when it returns. The
  * value is the model's ReplicationStatus wording; AWS does not document this member's values. */
@@ -102,7 +101,6 @@ int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTable
 
 /* ---- reading a configuration ---- */
 
-#ifdef FLOE_HAS_OP_GetTableBucketReplication
 int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTableBucketReplicationRequest *in,
                                           floe_GetTableBucketReplicationResponse *out)
 {
@@ -128,11 +126,9 @@ int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTable
     out->configuration->rules = rules;
     return FLOE_OK;
 }
-#endif
 
 /* ---- deleting a configuration ---- */
 
-#ifdef FLOE_HAS_OP_DeleteTableBucketReplication
 /* The body of DeleteTableBucketReplication, inside its transaction (design note 1). */
 static int delete_replication(floe_call_t *call, void *arg)
 {
@@ -156,6 +152,4 @@ int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_Delet
     (void)out;
     return floe_call_in_transaction(call, delete_replication, (void *)in);
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableBucketReplication */

@@ -16,7 +16,6 @@
 #include "table_bucket_encryption.h"
 #include "table_encryption.h"
 
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
 int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                  const floe_EncryptionConfiguration *given)
 {
@@ -30,9 +29,7 @@ int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bu
         return FLOE_EFAIL;
     return floe_settings_encryption_put(call, &table, inherited);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableEncryption
 /* The table's configuration. Every table gets one at creation (or from the migration that added
  * them); a table without one could only come from a path that forgot, and reports what it would
  * have inherited. */
@@ -54,4 +51,3 @@ int floe_handle_GetTableEncryption(floe_call_t *call, const floe_GetTableEncrypt
         return FLOE_EFAIL;
     return read_table_encryption(call, &table, &out->encryptionConfiguration);
 }
-#endif

@@ -9,7 +9,6 @@
 
 #include "floe_api.h"
 
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_encryptionConfiguration
 /**
  * Gives the new table with row id `table_id` its encryption configuration: `given` if not NULL
  * (checked by floe_encryption_write: BadRequestException), else the one in effect for its bucket
@@ -17,6 +16,5 @@
  */
 int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                  const floe_EncryptionConfiguration *given);
-#endif
 
 #endif

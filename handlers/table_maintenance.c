@@ -21,7 +21,6 @@
 #include "table_bucket.h"
 
 /* The maintenance operations on tables came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTableMaintenanceConfiguration
 
 /* AWS's defaults and limits, from the user guide page cited above. */
 #define DEFAULT_TARGET_FILE_SIZE_MB 512
@@ -52,11 +51,7 @@ static floe_TableMaintenanceConfigurationValue *compaction_value(floe_call_t *ca
 
     compaction->targetFileSizeMB = target_file_size_mb;
     compaction->has_targetFileSizeMB = true;
-#ifdef FLOE_HAS_MEMBER_IcebergCompactionSettings_strategy
     compaction->strategy = (floe_IcebergCompactionStrategy)strategy;
-#else
-    (void)strategy;
-#endif
     value->status = status;
     value->settings = floe_TableMaintenanceSettings_new(call);
     value->settings->tag = FLOE_TableMaintenanceSettings_TAG_icebergCompaction;
@@ -85,11 +80,7 @@ static floe_TableMaintenanceConfigurationValue *snapshot_value(floe_call_t *call
 /* The strategy AWS uses when none is given: auto ("the default compaction strategy for all tables"). */
 static int default_strategy(void)
 {
-#ifdef FLOE_HAS_MEMBER_IcebergCompactionSettings_strategy
     return FLOE_IcebergCompactionStrategy_AUTO;
-#else
-    return 0;
-#endif
 }
 
 /* What a table that was never configured has for `type`. */
@@ -140,12 +131,7 @@ static int check_value(floe_call_t *call, floe_TableMaintenanceType type,
 /* The compaction strategy `in` gives, or 0 when it gives none (or the model has no strategy). */
 static int given_strategy(const floe_IcebergCompactionSettings *in)
 {
-#ifdef FLOE_HAS_MEMBER_IcebergCompactionSettings_strategy
     return in != NULL ? (int)in->strategy : 0;
-#else
-    (void)in;
-    return 0;
-#endif
 }
 
 /* A Put replaces the whole value of its type: what it leaves out takes AWS's default. */
@@ -179,19 +165,14 @@ static void bind_settings(sqlite3_stmt *stmt, const floe_TableMaintenanceSetting
     if (settings->tag == FLOE_TableMaintenanceSettings_TAG_icebergCompaction) {
         int strategy = given_strategy(settings->icebergCompaction);
         sqlite3_bind_int(stmt, 4, settings->icebergCompaction->targetFileSizeMB);
-#ifdef FLOE_HAS_MEMBER_IcebergCompactionSettings_strategy
         if (strategy != 0)
             sqlite3_bind_text(stmt, 5, floe_IcebergCompactionStrategy_values[strategy], -1, SQLITE_STATIC);
-#else
-        (void)strategy;
-#endif
         return;
     }
     sqlite3_bind_int(stmt, 6, settings->icebergSnapshotManagement->minSnapshotsToKeep);
     sqlite3_bind_int(stmt, 7, settings->icebergSnapshotManagement->maxSnapshotAgeHours);
 }
 
-#ifdef FLOE_HAS_OP_PutTableMaintenanceConfiguration
 int floe_handle_PutTableMaintenanceConfiguration(floe_call_t *call,
                                                  const floe_PutTableMaintenanceConfigurationRequest *in,
                                                  floe_Unit *out)
@@ -216,21 +197,14 @@ int floe_handle_PutTableMaintenanceConfiguration(floe_call_t *call,
         return floe_fail_internal(call, floe_state_errmsg(st));
     return FLOE_OK;
 }
-#endif
 
 /* ---- reading ---- */
 
 /* The strategy column of a compaction row, as an enum (0 when NULL or unknown to this model). */
 static int read_strategy(sqlite3_stmt *stmt, int col)
 {
-#ifdef FLOE_HAS_MEMBER_IcebergCompactionSettings_strategy
     const char *text = (const char *)sqlite3_column_text(stmt, col);
     return text != NULL ? (int)floe_IcebergCompactionStrategy_from_string(text) : 0;
-#else
-    (void)stmt;
-    (void)col;
-    return 0;
-#endif
 }
 
 /* The configuration of one maintenance type: the stored one, or AWS's default. */
@@ -262,7 +236,6 @@ static int read_maintenance(floe_call_t *call, int64_t table_id, floe_TableMaint
     return FLOE_OK;
 }
 
-#ifdef FLOE_HAS_OP_GetTableMaintenanceConfiguration
 /* Every table-level maintenance type is listed, configured or not, as AWS lists its defaults. */
 int floe_handle_GetTableMaintenanceConfiguration(floe_call_t *call,
                                                  const floe_GetTableMaintenanceConfigurationRequest *in,
@@ -285,11 +258,9 @@ int floe_handle_GetTableMaintenanceConfiguration(floe_call_t *call,
     out->configuration = config;
     return FLOE_OK;
 }
-#endif
 
 /* ---- job status ---- */
 
-#ifdef FLOE_HAS_OP_GetTableMaintenanceJobStatus
 /* Whether the job of `type` is enabled for `table`: compaction and snapshot management by the
  * table's configuration, unreferenced file removal by its bucket's. */
 static int job_is_enabled(floe_call_t *call, const floe_table_row_t *table, floe_TableMaintenanceJobType type,
@@ -344,6 +315,4 @@ int floe_handle_GetTableMaintenanceJobStatus(floe_call_t *call, const floe_GetTa
     out->status = status;
     return FLOE_OK;
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableMaintenanceConfiguration */

@@ -12,11 +12,9 @@
 #include "floe_api.h"
 
 /* The three table policy operations came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTablePolicy
 
 #define POLICY_REASON_MAX 160
 
-#ifdef FLOE_HAS_OP_PutTablePolicy
 int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out)
 {
     char why[POLICY_REASON_MAX];
@@ -30,9 +28,7 @@ int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyReque
     floe_resource_t owner = {FLOE_RESOURCE_TABLE, table.id};
     return floe_settings_policy_put(call, &owner, in->resourcePolicy);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTablePolicy
 int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyRequest *in,
                                floe_GetTablePolicyResponse *out)
 {
@@ -47,9 +43,7 @@ int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyReque
         return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table policy does not exist.");
     return FLOE_OK;
 }
-#endif
 
-#ifdef FLOE_HAS_OP_DeleteTablePolicy
 /* Deleting a policy that is not there succeeds, as for a bucket: the table ends up without one
  * either way. */
 int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolicyRequest *in, floe_Unit *out)
@@ -62,6 +56,4 @@ int floe_handle_DeleteTablePolicy(floe_call_t *call, const floe_DeleteTablePolic
     floe_resource_t owner = {FLOE_RESOURCE_TABLE, table.id};
     return floe_settings_policy_delete(call, &owner);
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTablePolicy */

@@ -24,7 +24,6 @@
 #include "catalog/state.h"
 
 /* The record expiration operations came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTableRecordExpirationConfiguration
 
 FLOE_SQL(sql_get_expiration, "SELECT status, days FROM table_record_expiration WHERE table_id = ?1");
 
@@ -61,7 +60,6 @@ static bool has_days(const floe_TableRecordExpirationConfigurationValue *value)
     return value->settings != NULL && value->settings->has_days;
 }
 
-#ifdef FLOE_HAS_OP_PutTableRecordExpirationConfiguration
 int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call,
                                                       const floe_PutTableRecordExpirationConfigurationRequest *in,
                                                       floe_Unit *out)
@@ -88,9 +86,7 @@ int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call,
         return floe_fail_internal(call, floe_state_errmsg(st));
     return FLOE_OK;
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableRecordExpirationConfiguration
 int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call,
                                                       const floe_GetTableRecordExpirationConfigurationRequest *in,
                                                       floe_GetTableRecordExpirationConfigurationResponse *out)
@@ -101,9 +97,7 @@ int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call,
         return FLOE_EFAIL;
     return read_expiration(call, table.id, &out->configuration);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableRecordExpirationJobStatus
 /* No expiration job ever runs in Floe: an enabled configuration has NotYetRun, with no
  * lastRunTimestamp, failureMessage or metrics. */
 int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call,
@@ -120,6 +114,4 @@ int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call,
                       : FLOE_TableRecordExpirationJobStatus_DISABLED;
     return FLOE_OK;
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableRecordExpirationConfiguration */

@@ -32,7 +32,6 @@
 #include "replication.h"
 
 /* The table replication operations came with the same model version; each handler also names its own. */
-#ifdef FLOE_HAS_OP_PutTableReplication
 
 /* What PutTableReplication reports: the configuration is in place when it returns. The value is
  * the model's ReplicationStatus wording, as for PutTableBucketReplication. */
@@ -114,7 +113,6 @@ int floe_handle_PutTableReplication(floe_call_t *call, const floe_PutTableReplic
 
 /* ---- reading a configuration ---- */
 
-#ifdef FLOE_HAS_OP_GetTableReplication
 int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplicationRequest *in,
                                     floe_GetTableReplicationResponse *out)
 {
@@ -136,11 +134,9 @@ int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplic
     out->configuration->rules = rules;
     return FLOE_OK;
 }
-#endif
 
 /* ---- replication status ---- */
 
-#ifdef FLOE_HAS_OP_GetTableReplicationStatus
 /* One status per destination, in the configuration's order. Nothing is ever copied, so each is
  * pending, with no destination table, last update or failure. */
 int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTableReplicationStatusRequest *in,
@@ -168,11 +164,9 @@ int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTable
     out->destinations = statuses;
     return FLOE_OK;
 }
-#endif
 
 /* ---- deleting a configuration ---- */
 
-#ifdef FLOE_HAS_OP_DeleteTableReplication
 /* The body of DeleteTableReplication, inside its transaction (design note 1). */
 static int delete_replication(floe_call_t *call, void *arg)
 {
@@ -192,6 +186,4 @@ int floe_handle_DeleteTableReplication(floe_call_t *call, const floe_DeleteTable
     (void)out;
     return floe_call_in_transaction(call, delete_replication, (void *)in);
 }
-#endif
 
-#endif /* FLOE_HAS_OP_PutTableReplication */

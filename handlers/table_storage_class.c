@@ -16,7 +16,6 @@
 #include "table_bucket.h"
 #include "table_storage_class.h"
 
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                     const floe_StorageClassConfiguration *given)
 {
@@ -29,9 +28,7 @@ int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t
         return FLOE_EFAIL;
     return floe_settings_storage_class_put(call, &table, storage_class);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_GetTableStorageClass
 /* The table's storage class. Every table gets one at creation (or from the migration that added
  * them); a table without one could only come from a path that forgot, and reports what it would
  * have inherited. */
@@ -54,4 +51,3 @@ int floe_handle_GetTableStorageClass(floe_call_t *call, const floe_GetTableStora
     out->storageClassConfiguration = floe_StorageClassConfiguration_new(call);
     return read_table_storage_class(call, &table, &out->storageClassConfiguration->storageClass);
 }
-#endif

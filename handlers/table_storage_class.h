@@ -9,7 +9,6 @@
 
 #include "floe_api.h"
 
-#ifdef FLOE_HAS_MEMBER_CreateTableRequest_storageClassConfiguration
 /**
  * Gives the new table with row id `table_id` its storage class: `given`'s if not NULL, else the
  * one in effect for its bucket `bucket_id` now. Run it inside CreateTable's transaction and roll
@@ -17,6 +16,5 @@
  */
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                     const floe_StorageClassConfiguration *given);
-#endif
 
 #endif

@@ -16,7 +16,6 @@
 
 /* TagResource, UntagResource and ListTagsForResource came with the same model version; each
  * handler also names its own. */
-#ifdef FLOE_HAS_OP_TagResource
 
 #define MAX_TAGS_PER_RESOURCE 50 /* TagResource: "You can add up to 50 tags for each S3 resource." */
 #define RESERVED_TAG_PREFIX "aws:"
@@ -58,7 +57,6 @@ int floe_tags_add(floe_call_t *call, const floe_resource_t *resource, const floe
     return check_tag_count(call, resource);
 }
 
-#ifdef FLOE_HAS_OP_TagResource
 /* The body of TagResource, inside its transaction: the count limit is checked after the writes. */
 static int tag_resource(floe_call_t *call, void *arg)
 {
@@ -75,9 +73,7 @@ int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in
     (void)out;
     return floe_call_in_transaction(call, tag_resource, (void *)in);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_UntagResource
 static int remove_tags(floe_call_t *call, const floe_resource_t *resource, const floe_TagKeyList *keys)
 {
     for (size_t i = 0; i < keys->n; i++) {
@@ -104,9 +100,7 @@ int floe_handle_UntagResource(floe_call_t *call, const floe_UntagResourceRequest
     (void)out;
     return floe_call_in_transaction(call, untag_resource, (void *)in);
 }
-#endif
 
-#ifdef FLOE_HAS_OP_ListTagsForResource
 /* TagResource keeps every resource at MAX_TAGS_PER_RESOURCE or fewer, so one read shows them all. */
 int floe_handle_ListTagsForResource(floe_call_t *call, const floe_ListTagsForResourceRequest *in,
                                     floe_ListTagsForResourceResponse *out)
@@ -117,5 +111,3 @@ int floe_handle_ListTagsForResource(floe_call_t *call, const floe_ListTagsForRes
         return FLOE_EFAIL;
     return floe_tags_list(call, &resource, MAX_TAGS_PER_RESOURCE, &out->tags);
 }
-#endif
-#endif /* FLOE_HAS_OP_TagResource */

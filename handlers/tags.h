@@ -9,7 +9,6 @@
 #include "catalog/lookup.h"
 #include "floe_api.h"
 
-#ifdef FLOE_HAS_OP_TagResource
 /**
  * Adds `tags` to `resource`, replacing the value of a key it already has. Fails the call with
  * BadRequestException, before writing anything, if a key starts with aws:, and, after writing, if
@@ -17,6 +16,5 @@
  * roll back when it fails.
  */
 int floe_tags_add(floe_call_t *call, const floe_resource_t *resource, const floe_Tags *tags);
-#endif
 
 #endif

@@ -293,7 +293,7 @@ static int lookup_enum(const char *text, const floe_path_t *path, const char *co
                        const char *message, int *out, floe_violation_t *v)
 {
     for (int i = 1; i <= count; i++) {
-        if (strcmp(text, values[i]) == 0) {
+        if (values[i] != NULL && strcmp(text, values[i]) == 0) { /* NULL: not in this model version */
             *out = i;
             return 0;
         }

@@ -114,7 +114,8 @@ int floe_codec_int32(const cJSON *j, const floe_path_t *path, int32_t *out, floe
 int floe_codec_int64(const cJSON *j, const floe_path_t *path, int64_t *out, floe_violation_t *v);
 int floe_codec_bool(const cJSON *j, const floe_path_t *path, bool *out, floe_violation_t *v);
 int floe_codec_timestamp(const cJSON *j, const floe_path_t *path, floe_timestamp_t *out, floe_violation_t *v);
-/** Reads a JSON string that must be one of values[1..count]; *out is its index. */
+/** Reads a JSON string that must be one of values[1..count]; *out is its index. A NULL entry is
+ * a value this model version lacks (floe_<Enum>_wire_values), which no string matches. */
 int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *values, int count,
                     const char *message, int *out, floe_violation_t *v);
 

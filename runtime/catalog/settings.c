@@ -46,7 +46,6 @@ static int read_owned(floe_call_t *call, const floe_resource_t *owner, const cha
 
 /* ---- encryption ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketEncryption
 FLOE_SQL(sql_bucket_encryption_get,
     "SELECT sse_algorithm, kms_key_arn FROM table_bucket_encryption WHERE table_bucket_id = ?1");
 
@@ -100,11 +99,9 @@ int floe_settings_bucket_encryption_delete(floe_call_t *call, int64_t bucket_id)
 {
     return floe_owned_exec(call, sql_bucket_encryption_delete, bucket_id);
 }
-#endif
 
 /* ---- storage class ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 FLOE_SQL(sql_bucket_storage_class_get,
     "SELECT storage_class FROM table_bucket_storage_class WHERE table_bucket_id = ?1");
 
@@ -146,7 +143,6 @@ int floe_settings_storage_class_put(floe_call_t *call, const floe_resource_t *ow
     return floe_sql_exec(call, sql_for(owner, sql_bucket_storage_class_put, sql_table_storage_class_put), "it",
                          owner->id, floe_StorageClass_values[storage_class]);
 }
-#endif
 
 /* ---- resource policy ---- */
 
@@ -237,8 +233,6 @@ int floe_settings_bucket_metrics_delete(floe_call_t *call, int64_t bucket_id)
 
 /* ---- maintenance configuration ---- */
 
-#if defined(FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration) ||                                           \
-    defined(FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration)
 FLOE_SQL(sql_bucket_maintenance_get,
     "SELECT status, unreferenced_days, non_current_days FROM table_bucket_maintenance"
     " WHERE table_bucket_id = ?1 AND type = ?2");
@@ -289,4 +283,3 @@ int floe_settings_bucket_maintenance_put(floe_call_t *call, int64_t bucket_id, f
                          floe_TableBucketMaintenanceType_values[type], floe_MaintenanceStatus_values[value->status],
                          (int)value->unreferenced_days, (int)value->non_current_days);
 }
-#endif

@@ -22,7 +22,6 @@
 
 /* ---- encryption: a table bucket's default, a table's own ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketEncryption
 /** The encryption configuration stored for `owner`, in the call's pool; *out is NULL when none is. */
 int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner,
                                  floe_EncryptionConfiguration **out /* OUT */);
@@ -33,18 +32,15 @@ int floe_settings_encryption_put(floe_call_t *call, const floe_resource_t *owner
 
 /** Removes the bucket's encryption configuration; a bucket without one is left as it is. */
 int floe_settings_bucket_encryption_delete(floe_call_t *call, int64_t bucket_id);
-#endif
 
 /* ---- storage class: a table bucket's default, a table's own ---- */
 
-#ifdef FLOE_HAS_OP_PutTableBucketStorageClass
 /** The storage class stored for `owner`; *out is 0 (no StorageClass) when none is. */
 int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *owner,
                                     floe_StorageClass *out /* OUT */);
 
 /** Makes `storage_class` `owner`'s storage class. */
 int floe_settings_storage_class_put(floe_call_t *call, const floe_resource_t *owner, floe_StorageClass storage_class);
-#endif
 
 /* ---- resource policy: a table bucket's or a table's ---- */
 
@@ -71,8 +67,6 @@ int floe_settings_bucket_metrics_delete(floe_call_t *call, int64_t bucket_id);
 
 /* ---- maintenance configuration: a table bucket's, per maintenance type ---- */
 
-#if defined(FLOE_HAS_OP_GetTableBucketMaintenanceConfiguration) ||                                           \
-    defined(FLOE_HAS_OP_PutTableBucketMaintenanceConfiguration)
 /** A bucket's stored configuration of one maintenance type (icebergUnreferencedFileRemoval). */
 typedef struct floe_bucket_maintenance {
     floe_MaintenanceStatus status; /* 0 (no MaintenanceStatus) when nothing is stored */
@@ -87,6 +81,5 @@ int floe_settings_bucket_maintenance_get(floe_call_t *call, int64_t bucket_id, f
 /** Makes `value` (a whole value: status set) the bucket's configuration of `type`. */
 int floe_settings_bucket_maintenance_put(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
                                          const floe_bucket_maintenance_t *value);
-#endif
 
 #endif

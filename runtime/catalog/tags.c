@@ -7,8 +7,6 @@
 #include "catalog/sql.h"
 #include "catalog/tags.h"
 
-#ifdef FLOE_HAS_OP_TagResource
-
 /* The statements on one kind of owner's tag table. ?1 is always the owner's row id. */
 typedef struct tag_sql {
     const char *upsert; /* ?2 key, ?3 value */
@@ -123,4 +121,3 @@ int floe_tags_list(floe_call_t *call, const floe_resource_t *owner, size_t max, 
     return FLOE_OK;
 }
 
-#endif /* FLOE_HAS_OP_TagResource */

@@ -14,7 +14,6 @@
 #include "call.h"
 #include "catalog/lookup.h"
 
-#ifdef FLOE_HAS_OP_TagResource
 /** Adds each of `tags` to `owner`, replacing the value of a key it already has. */
 int floe_tags_upsert(floe_call_t *call, const floe_resource_t *owner, const floe_Tags *tags);
 
@@ -26,6 +25,5 @@ int floe_tags_count(floe_call_t *call, const floe_resource_t *owner, int64_t *n 
 
 /** Up to `max` of `owner`'s tags, sorted by key, in the call's pool. */
 int floe_tags_list(floe_call_t *call, const floe_resource_t *owner, size_t max, floe_Tags **out /* OUT */);
-#endif
 
 #endif

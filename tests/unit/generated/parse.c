@@ -143,3 +143,18 @@ TEST(parse_nul_in_string_is_refused)
           "a \\u0000 inside a string is not silently cut at the NUL");
     fixture_dispose(&f);
 }
+
+/* An enum value an older model lacks has a NULL entry in its floe_<Enum>_wire_values table, and
+ * the parsers pass that table to the codec: such a value must be refused like any unknown one. */
+TEST(parse_enum_value_the_model_lacks_is_refused)
+{
+    static const char *const wire_values[] = {NULL, NULL, "aws"};
+    floe_violation_t v = {0};
+    const floe_path_t path = {NULL, "type", -1};
+    int value = 0;
+
+    CHECK(floe_codec_text_enum("customer", &path, wire_values, 2, "enum set: [aws]", &value, &v) != 0,
+          "a value the model lacks is refused");
+    CHECK(floe_codec_text_enum("aws", &path, wire_values, 2, "enum set: [aws]", &value, &v) == 0 && value == 2,
+          "a value the model has keeps its C number");
+}
