@@ -12,7 +12,7 @@ void floe_iceberg_s3_config(floe_iceberg_call_t *call, floe_iceberg_properties_t
     out->keys = floe_call_alloc(&call->super, N_S3_SETTINGS * sizeof(char *));
     out->values = floe_call_alloc(&call->super, N_S3_SETTINGS * sizeof(char *));
     out->keys[0] = "client.region";
-    out->values[0] = floe_call_config(&call->super)->region;
+    out->values[0] = floe_call_region(&call->super);
     out->keys[1] = "s3.endpoint";
     out->values[1] = call->s3_endpoint;
     out->keys[2] = "s3.path-style-access";

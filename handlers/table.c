@@ -171,7 +171,7 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->modifiedAt = t.modified_at;
     out->has_modifiedAt = true;
     out->modifiedBy = t.modified_by;
-    out->ownerAccountId = floe_call_config(call)->account_id;
+    out->ownerAccountId = floe_call_account(call);
     out->format = floe_OpenTableFormat_from_string(t.format);
     out->namespaceId = t.ns.namespace_id;
     out->tableBucketId = t.bucket.bucket_id;

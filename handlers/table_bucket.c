@@ -97,7 +97,7 @@ int floe_handle_GetTableBucket(floe_call_t *call, const floe_GetTableBucketReque
         return FLOE_EFAIL;
     out->arn = bucket.arn;
     out->name = bucket.name;
-    out->ownerAccountId = floe_call_config(call)->account_id;
+    out->ownerAccountId = floe_call_account(call);
     out->createdAt = bucket.created_at;
     out->has_createdAt = true;
     out->tableBucketId = bucket.bucket_id;
@@ -110,7 +110,7 @@ static void bucket_summary(floe_call_t *call, const floe_bucket_row_t *b, floe_T
 {
     s->name = b->name;
     s->arn = b->arn;
-    s->ownerAccountId = floe_call_config(call)->account_id;
+    s->ownerAccountId = floe_call_account(call);
     s->createdAt = b->created_at;
     s->has_createdAt = true;
     s->tableBucketId = b->bucket_id;

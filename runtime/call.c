@@ -21,6 +21,27 @@ void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *
     call->config = config;
     gettimeofday(&tv, NULL);
     call->now = (floe_timestamp_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+    if (config != NULL) {
+        floe_scope_default(config, &call->scope);
+        call->arn_bucket_prefix = config->arn_bucket_prefix;
+    }
+}
+
+void floe_call_set_scope(floe_call_t *call, const floe_scope_t *scope)
+{
+    call->scope = *scope;
+    call->arn_bucket_prefix =
+        floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/", call->scope.region, call->scope.account_id);
+}
+
+char *floe_call_account(floe_call_t *call)
+{
+    return call->scope.account_id;
+}
+
+char *floe_call_region(floe_call_t *call)
+{
+    return call->scope.region;
 }
 
 void *floe_call_alloc(floe_call_t *call, size_t size)

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "floe_api.h"
+#include "scope.h"
 
 #define FLOE_OK 0
 #define FLOE_EFAIL (-1)
@@ -27,12 +28,20 @@ struct floe_call {
     struct floe_state *state;
     const floe_config_t *config;
     floe_timestamp_t now;
+    floe_scope_t scope;             /* the account and region the call acts in */
+    const char *arn_bucket_prefix;  /* "arn:aws:s3tables:{region}:{account}:bucket/", in the pool */
     floe_error_t error;     /* set by floe_fail */
     const char *error_message;
 };
 
 /** Prepares a call over `pool`; `state` and `config` may be NULL in tests that need neither. */
 void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config);
+
+/** Sets the account and region the call acts in (the server's defaults until then). */
+void floe_call_set_scope(floe_call_t *call, const floe_scope_t *scope);
+/** The call's account id (12 digits) and region, owned by the call. */
+char *floe_call_account(floe_call_t *call);
+char *floe_call_region(floe_call_t *call);
 
 /** Zeroed memory from the call's pool. */
 void *floe_call_alloc(floe_call_t *call, size_t size);

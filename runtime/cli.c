@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "scope.h"
 #include "config.h"
 #include "floe_api.h"
 #include "server.h"
 #include "xalloc.h"
 
-#define ACCOUNT_ID_LEN 12
 #define MAX_THREADS 64
 
 static const char usage[] =
@@ -135,12 +135,12 @@ static void config_derive(floe_config_t *c)
 
 static int check_config(const floe_config_t *c)
 {
-    if (strlen(c->account_id) != ACCOUNT_ID_LEN || strspn(c->account_id, "0123456789") != ACCOUNT_ID_LEN) {
+    if (!floe_scope_is_account_id(c->account_id, strlen(c->account_id))) {
         fprintf(stderr, "floe: --account-id must be 12 digits\n");
         return -1;
     }
-    if (*c->region == '\0' || strspn(c->region, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(c->region)) {
-        fprintf(stderr, "floe: --region must be lower-case letters, digits and '-'\n");
+    if (!floe_scope_is_region(c->region, strlen(c->region))) {
+        fprintf(stderr, "floe: --region must be 1 to %d lower-case letters, digits and '-'\n", FLOE_REGION_MAX_LEN);
         return -1;
     }
     if (c->strict_signatures && c->n_credentials == 0) {

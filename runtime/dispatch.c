@@ -28,6 +28,7 @@
 #include "log.h"
 #include "response.h"
 #include "router.h"
+#include "sigv4.h"
 
 /* The largest S3 Tables request body parsed. AWS documents no limit beyond 20 KB for a policy; the
  * largest real bodies are CreateTable's Iceberg schemas, far below this. cJSON spends about 40
@@ -86,6 +87,7 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
 {
     const floe_operation_info_t *info = &floe_operations[match->route->op];
     floe_violation_t violation;
+    floe_scope_t scope;
     floe_call_t call;
     void *in, *out;
     int rc;
@@ -97,6 +99,8 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
         return;
     }
     floe_call_init(&call, &d->req->pool, d->w->state, d->w->config);
+    floe_sigv4_request_account_scope(d->req, d->w->config, &scope);
+    floe_call_set_scope(&call, &scope);
     in = floe_call_alloc(&call, info->request_size);
     if (match->route->parse(&call, http, in, &violation) != 0 || info->validate(in, &violation) != 0) {
         answer_error(d, 400, "BadRequestException", violation.message);

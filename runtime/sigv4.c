@@ -76,6 +76,17 @@ int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out)
     return scope_from_query(req, out);
 }
 
+void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out)
+{
+    floe_sigv4_scope_t scope;
+    if (floe_sigv4_request_scope(req, &scope) != 0) {
+        floe_scope_default(config, out);
+        return;
+    }
+    floe_scope_from_credential(config, scope.access_key.base, scope.access_key.len, scope.region.base,
+                               scope.region.len, out);
+}
+
 int floe_sigv4_is_for(h2o_req_t *req, const char *service)
 {
     floe_sigv4_scope_t scope;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "scope.h"
 #include "worker.h"
 
 typedef struct floe_sigv4_scope {
@@ -30,6 +31,9 @@ int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_sco
  * Returns 0 and fills *out, or -1 for an unsigned (or non-SigV4) request.
  */
 int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out /* OUT */);
+
+/** The account and region the request acts in (scope.h): its credential's, else the defaults. */
+void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out /* OUT */);
 
 /** True when the request is signed for `service` (e.g. "s3tables"). */
 int floe_sigv4_is_for(h2o_req_t *req, const char *service);

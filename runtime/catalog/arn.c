@@ -21,19 +21,19 @@ static char *concat3(floe_call_t *call, const char *a, const char *b, const char
 
 char *floe_arn_table_bucket(floe_call_t *call, const char *bucket)
 {
-    return concat3(call, floe_call_config(call)->arn_bucket_prefix, bucket, "");
+    return concat3(call, call->arn_bucket_prefix, bucket, "");
 }
 
 char *floe_arn_table(floe_call_t *call, const char *bucket, const char *table_id)
 {
-    char *bucket_arn = concat3(call, floe_call_config(call)->arn_bucket_prefix, bucket, TABLE_MARKER);
+    char *bucket_arn = concat3(call, call->arn_bucket_prefix, bucket, TABLE_MARKER);
     return concat3(call, bucket_arn, table_id, "");
 }
 
 /* The text after "arn:aws:s3tables:{region}:{account}:bucket/", or NULL. */
 static const char *after_prefix(floe_call_t *call, const char *arn)
 {
-    const char *p = floe_call_config(call)->arn_bucket_prefix;
+    const char *p = call->arn_bucket_prefix;
     size_t n = strlen(p);
     return strncmp(arn, p, n) == 0 ? arn + n : NULL;
 }

@@ -292,7 +292,7 @@ static int insert_body(floe_call_t *call, void *arg)
         return floe_fail_internal(call, "cannot create a warehouse bucket");
     stmt = floe_sql_bind(call, sql_insert_table, "iittttttit", t->bucket.id, t->ns.id, t->name, t->table_id,
                          t->format, t->version_token, t->metadata_location, t->warehouse, (int64_t)floe_call_now(call),
-                         floe_call_config(call)->account_id);
+                         floe_call_account(call));
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt);
@@ -332,7 +332,7 @@ static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *e
     assert(expected_token != NULL && token != NULL);    /* invariant 2 */
     assert(floe_table_location_is_inside(t, location)); /* invariant 1 */
     return read_once(call, floe_sql_bind(call, sql_swap_metadata, "ttitit", location, token,
-                                         (int64_t)floe_call_now(call), floe_call_config(call)->account_id, t->id,
+                                         (int64_t)floe_call_now(call), floe_call_account(call), t->id,
                                          expected_token));
 }
 
@@ -452,7 +452,7 @@ floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, 
 
     assert(t->id > 0 && t->ns.id > 0 && t->name != NULL && dest->id > 0 && new_name != NULL);
     renamed = step_once(call, floe_sql_bind(call, sql_rename_table, "itititit", dest->id, new_name,
-                                            (int64_t)floe_call_now(call), floe_call_config(call)->account_id, t->id,
+                                            (int64_t)floe_call_now(call), floe_call_account(call), t->id,
                                             token, t->ns.id, t->name), true);
     switch (renamed) {
     case SQLITE_ROW: return FLOE_TABLE_DONE;

@@ -25,6 +25,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest.h"
@@ -34,6 +35,7 @@
 #include "log.h"
 #include "response.h"
 #include "router.h"
+#include "sigv4.h"
 
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
 #define MESSAGE_MAX 200
@@ -152,6 +154,29 @@ static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_i
         answer_success(d, route, out);
 }
 
+/* The account and region of the call: the signature's on a signed request (/iceberg, as AWS serves
+ * it); on an unsigned one (/_floe/iceberg), the warehouse ARN's, from the prefix or ?warehouse=. */
+static void set_scope(rest_ctx_t *d, floe_iceberg_call_t *call, const floe_iceberg_route_match_t *match,
+                      const floe_query_param_t *query, size_t n_query)
+{
+    floe_scope_t scope;
+    const char *warehouse = match->prefix;
+    floe_sigv4_scope_t signature;
+
+    if (floe_sigv4_request_scope(d->req, &signature) == 0) {
+        floe_sigv4_request_account_scope(d->req, d->w->config, &scope);
+    } else {
+        for (size_t i = 0; warehouse == NULL && i < n_query; i++) {
+            if (strcmp(query[i].key, "warehouse") == 0)
+                warehouse = query[i].value;
+        }
+        if (warehouse != NULL && strncasecmp(warehouse, "arn%3A", strlen("arn%3A")) == 0)
+            warehouse = floe_percent_decode(&d->req->pool, warehouse, strlen(warehouse), 0);
+        floe_scope_from_arn(d->w->config, warehouse, &scope);
+    }
+    floe_call_set_scope(&call->super, &scope);
+}
+
 static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,
                           size_t n_query)
 {
@@ -179,6 +204,7 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
         return;
     http.body = body;
     floe_iceberg_rest_call_init(&call, &d->req->pool, d->w->state, d->w->config, s3_endpoint(d->req));
+    set_scope(d, &call, match, query, n_query);
     run_handler(d, route, &call, &http);
     floe_iceberg_rest_call_dispose(&call);
     cJSON_Delete(body);
