@@ -14,7 +14,9 @@
  *     listener, shuts down every open client socket (keep-alive connections would otherwise wait
  *     out the request timeout), lets h2o close them, then disposes its context and state; the
  *     main thread joins the others.
- *  5. Before any thread starts, floe_store_recover() removes what a crash left in the object store
+ *  5. Background threads (stacks, maintenance, replication) reach the state only through the first
+ *     worker's background door (background.h), which shutdown closes before the janitor stops.
+ *  6. Before any thread starts, floe_store_recover() removes what a crash left in the object store
  *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
  *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its
  *     received pages released (s3/spill.h), so a large upload does not stay resident while it
@@ -36,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "background.h"
 #include "codec.h"
 #include "floe_codec.h"
 #include "front.h"
@@ -182,8 +185,10 @@ static void *run_worker(void *arg)
         stopping = 1;
         goto Exit;
     }
-    if (t->index == 0)
+    if (t->index == 0) {
+        w->background = floe_background_new(w);
         floe_janitor_start(w);
+    }
     accept_ctx.ctx = &w->super;
     accept_ctx.hosts = server->globalconf.hosts;
     sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
@@ -195,6 +200,8 @@ static void *run_worker(void *arg)
     }
     h2o_socket_read_stop(sock);
     h2o_socket_close(sock);
+    if (w->background != NULL)
+        floe_background_stop(w->background); /* background threads finish their step, then see it */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */
@@ -205,6 +212,7 @@ static void *run_worker(void *arg)
         return NULL;
     }
 Exit:
+    floe_background_free(w->background);
     floe_state_close(w->state);
     floe_json_dispose(&w->json);
     h2o_context_dispose(&w->super);

@@ -23,6 +23,7 @@ typedef struct floe_worker {
     h2o_timeout_t janitor_timeout; /* janitor.c, on the first worker only */
     h2o_timeout_entry_t janitor_entry;
     int janitor_running;
+    struct floe_background *background; /* background.h: on the first worker only, else NULL */
 } floe_worker_t;
 
 /** The worker that serves `req`. */
