@@ -27,6 +27,7 @@ int floe_test_failures;
 #include "runtime/s3/xml.c"
 #include "runtime/store.c"
 #include "runtime/sql.c"
+#include "runtime/catalog_config.c"
 
 typedef struct test_entry {
     const char *name;
