@@ -3,8 +3,8 @@
  * namespaceExists, dropNamespace and updateProperties.
  *
  * A REST namespace is an S3 Tables namespace (created and deleted through namespace.h, so both APIs
- * apply AWS's rules) plus its Iceberg properties, which this file owns: rows of namespace_property,
- * deleted with their namespace (ON DELETE CASCADE). S3 Tables namespaces have one level, so a
+ * apply AWS's rules) plus its Iceberg properties, which this file answers for and the catalog keeps
+ * (catalog/namespace.h; they are deleted with their namespace). S3 Tables namespaces have one level, so a
  * namespace is one name on the wire (["sales"]); the runtime refuses deeper ones with a 400.
  *
  * Choices where the spec leaves room:
@@ -16,36 +16,24 @@
  */
 #include <string.h>
 
+#include "catalog/namespace.h"
+#include "catalog/page_token.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "namespace.h"
-#include "catalog/page_token.h"
-#include "catalog/state.h"
 
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16
 
-FLOE_SQL(sql_list_namespaces,
-    "SELECT name FROM namespace WHERE table_bucket_id = ?1 AND name > ?2 ORDER BY name LIMIT ?3");
-
-FLOE_SQL(sql_list_properties,
-    "SELECT key, value FROM namespace_property WHERE namespace_id = ?1 ORDER BY key");
-
-FLOE_SQL(sql_upsert_property,
-    "INSERT INTO namespace_property (namespace_id, key, value) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (namespace_id, key) DO UPDATE SET value = excluded.value");
-
-FLOE_SQL(sql_delete_property, "DELETE FROM namespace_property WHERE namespace_id = ?1 AND key = ?2");
-
 /* ---- small helpers ---- */
 
 /* Appends s to a growing list in the call's pool. */
-static void push(floe_iceberg_call_t *call, floe_iceberg_strings_t *list, size_t *cap, const char *s)
+static void push(floe_call_t *call, floe_iceberg_strings_t *list, size_t *cap, const char *s)
 {
     if (list->n == *cap) {
         const char **grown;
         *cap = *cap ? *cap * 2 : INITIAL_CAPACITY;
-        grown = floe_call_alloc(&call->super, *cap * sizeof(char *));
+        grown = floe_call_alloc(call, *cap * sizeof(char *));
         if (list->n > 0)
             memcpy(grown, list->items, list->n * sizeof(char *));
         list->items = grown;
@@ -53,67 +41,23 @@ static void push(floe_iceberg_call_t *call, floe_iceberg_strings_t *list, size_t
     list->items[list->n++] = s;
 }
 
-static int fail_sql(floe_iceberg_call_t *call)
+/* The REST error for a catalog call that can only have failed inside (a 500). */
+static int fail_from_catalog(floe_iceberg_call_t *call)
 {
-    return floe_iceberg_call_fail_internal(call, floe_state_errmsg(floe_call_state(&call->super)));
+    return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_InternalServerError, FLOE_ICEBERG_ERR_InternalServerError);
 }
 
 /* The namespace's properties, sorted by key. */
 static int read_properties(floe_iceberg_call_t *call, const floe_namespace_row_t *ns, floe_iceberg_properties_t *out)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(floe_call_state(&call->super), sql_list_properties);
-    floe_iceberg_strings_t keys = {0}, values = {0};
-    size_t cap_keys = 0, cap_values = 0;
-    int rc;
+    floe_namespace_properties_t properties;
 
-    if (stmt == NULL)
-        return fail_sql(call);
-    sqlite3_bind_int64(stmt, 1, ns->id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        push(call, &keys, &cap_keys, floe_column_text(&call->super, stmt, 0));
-        push(call, &values, &cap_values, floe_column_text(&call->super, stmt, 1));
-    }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-        return fail_sql(call);
-    out->n = keys.n;
-    out->keys = keys.items;
-    out->values = values.items;
+    if (floe_namespace_read_properties(&call->super, ns->id, &properties))
+        return fail_from_catalog(call);
+    out->n = properties.n;
+    out->keys = properties.keys;
+    out->values = properties.values;
     return FLOE_OK;
-}
-
-static int upsert_property(floe_iceberg_call_t *call, const floe_namespace_row_t *ns, const char *key,
-                           const char *value)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(floe_call_state(&call->super), sql_upsert_property);
-    int rc;
-
-    if (stmt == NULL)
-        return fail_sql(call);
-    sqlite3_bind_int64(stmt, 1, ns->id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, value, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : fail_sql(call);
-}
-
-/* Deletes one property: 1 when it was set, 0 when not, -1 on error (the call failed). */
-static int delete_property(floe_iceberg_call_t *call, const floe_namespace_row_t *ns, const char *key)
-{
-    floe_state_t *st = floe_call_state(&call->super);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_delete_property);
-    int rc;
-
-    if (stmt == NULL)
-        return fail_sql(call);
-    sqlite3_bind_int64(stmt, 1, ns->id);
-    sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-        return fail_sql(call);
-    return sqlite3_changes(floe_state_db(st)) > 0;
 }
 
 /* ---- listNamespaces ---- */
@@ -122,19 +66,16 @@ static int delete_property(floe_iceberg_call_t *call, const floe_namespace_row_t
 static int list_names(floe_iceberg_call_t *call, const floe_bucket_row_t *bucket, const char *after, int limit,
                       floe_iceberg_strings_t *names)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(floe_call_state(&call->super), sql_list_namespaces);
-    size_t cap = 0;
-    int rc;
+    floe_namespace_row_t *rows;
+    size_t n;
 
-    if (stmt == NULL)
-        return fail_sql(call);
-    sqlite3_bind_int64(stmt, 1, bucket->id);
-    sqlite3_bind_text(stmt, 2, after, -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 3, limit);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        push(call, names, &cap, floe_column_text(&call->super, stmt, 0));
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : fail_sql(call);
+    if (floe_namespace_list(&call->super, bucket->id, after, NULL, limit, &rows, &n))
+        return fail_from_catalog(call);
+    names->items = floe_call_alloc(&call->super, (n ? n : 1) * sizeof(*names->items));
+    for (size_t i = 0; i < n; i++)
+        names->items[i] = rows[i].name;
+    names->n = n;
+    return FLOE_OK;
 }
 
 int floe_iceberg_handle_listNamespaces(floe_iceberg_call_t *call, const floe_iceberg_listNamespaces_in *in,
@@ -153,8 +94,9 @@ int floe_iceberg_handle_listNamespaces(floe_iceberg_call_t *call, const floe_ice
     if (in->page.has_token && *in->page.token != '\0' &&
         (after = floe_page_token_decode(&call->super, listing, in->page.token)) == NULL)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, "The pageToken is not valid.");
-    /* One more row than the page tells whether another page follows; -1 is no limit. */
-    if (list_names(call, &bucket, after, in->page.has_token ? in->page.size + 1 : -1, &out->namespaces))
+    /* One more row than the page tells whether another page follows. */
+    if (list_names(call, &bucket, after, in->page.has_token ? in->page.size + 1 : FLOE_NAMESPACE_LIST_ALL,
+                   &out->namespaces))
         return FLOE_EFAIL;
     if (in->page.has_token && out->namespaces.n > (size_t)in->page.size) {
         out->namespaces.n = (size_t)in->page.size;
@@ -166,11 +108,22 @@ int floe_iceberg_handle_listNamespaces(floe_iceberg_call_t *call, const floe_ice
 
 /* ---- createNamespace, loadNamespaceMetadata, namespaceExists, dropNamespace ---- */
 
-static int insert_properties(floe_iceberg_call_t *call, const floe_namespace_row_t *ns,
-                             const floe_iceberg_properties_t *properties)
+typedef struct create_args {
+    const floe_iceberg_createNamespace_in *in;
+    const floe_bucket_row_t *bucket;
+    floe_namespace_row_t *ns;
+} create_args_t;
+
+/* The namespace and its properties, in one transaction. */
+static int create_namespace(floe_call_t *call, void *arg)
 {
+    const create_args_t *a = arg;
+    const floe_iceberg_properties_t *properties = &a->in->properties;
+
+    if (floe_namespace_create(call, a->bucket, a->in->namespace, a->ns))
+        return FLOE_EFAIL;
     for (size_t i = 0; i < properties->n; i++) {
-        if (upsert_property(call, ns, properties->keys[i], properties->values[i]))
+        if (floe_namespace_set_property(call, a->ns->id, properties->keys[i], properties->values[i]))
             return FLOE_EFAIL;
     }
     return FLOE_OK;
@@ -179,23 +132,15 @@ static int insert_properties(floe_iceberg_call_t *call, const floe_namespace_row
 int floe_iceberg_handle_createNamespace(floe_iceberg_call_t *call, const floe_iceberg_createNamespace_in *in,
                                         floe_iceberg_CreateNamespaceResponse *out)
 {
-    floe_state_t *st = floe_call_state(&call->super);
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
+    create_args_t args = {in, &bucket, &ns};
 
     if (floe_iceberg_lookup_warehouse(call, in->warehouse, &bucket))
         return FLOE_EFAIL;
-    if (floe_state_begin(st))
-        return fail_sql(call);
-    if (floe_namespace_create(&call->super, &bucket, in->namespace, &ns)) {
-        floe_state_rollback(st);
+    if (floe_call_in_transaction(&call->super, create_namespace, &args))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_InternalServerError,
                                           FLOE_ICEBERG_ERR_AlreadyExistsException);
-    }
-    if (insert_properties(call, &ns, &in->properties) || floe_state_commit(st)) {
-        floe_state_rollback(st);
-        return call->error != FLOE_ICEBERG_ERR_NONE ? FLOE_EFAIL : fail_sql(call);
-    }
     out->namespace = ns.name;
     return read_properties(call, &ns, &out->properties);
 }
@@ -251,23 +196,29 @@ static const char *key_both_updated_and_removed(const floe_iceberg_updatePropert
     return NULL;
 }
 
-static int apply_property_changes(floe_iceberg_call_t *call, const floe_namespace_row_t *ns,
-                                  const floe_iceberg_updateProperties_in *in,
-                                  floe_iceberg_UpdateNamespacePropertiesResponse *out)
-{
-    size_t cap_removed = 0, cap_missing = 0, cap_updated = 0;
+typedef struct update_args {
+    const floe_iceberg_updateProperties_in *in;
+    const floe_namespace_row_t *ns;
+    floe_iceberg_UpdateNamespacePropertiesResponse *out;
+} update_args_t;
 
-    for (size_t i = 0; i < in->removals.n; i++) {
-        int was_set = delete_property(call, ns, in->removals.items[i]);
-        if (was_set < 0)
+/* Removals, then updates, in one transaction. */
+static int apply_property_changes(floe_call_t *call, void *arg)
+{
+    const update_args_t *a = arg;
+    size_t cap_removed = 0, cap_missing = 0, cap_updated = 0;
+    bool was_set;
+
+    for (size_t i = 0; i < a->in->removals.n; i++) {
+        const char *key = a->in->removals.items[i];
+        if (floe_namespace_unset_property(call, a->ns->id, key, &was_set))
             return FLOE_EFAIL;
-        push(call, was_set ? &out->removed : &out->missing, was_set ? &cap_removed : &cap_missing,
-             in->removals.items[i]);
+        push(call, was_set ? &a->out->removed : &a->out->missing, was_set ? &cap_removed : &cap_missing, key);
     }
-    for (size_t i = 0; i < in->updates.n; i++) {
-        if (upsert_property(call, ns, in->updates.keys[i], in->updates.values[i]))
+    for (size_t i = 0; i < a->in->updates.n; i++) {
+        if (floe_namespace_set_property(call, a->ns->id, a->in->updates.keys[i], a->in->updates.values[i]))
             return FLOE_EFAIL;
-        push(call, &out->updated, &cap_updated, in->updates.keys[i]);
+        push(call, &a->out->updated, &cap_updated, a->in->updates.keys[i]);
     }
     return FLOE_OK;
 }
@@ -275,9 +226,9 @@ static int apply_property_changes(floe_iceberg_call_t *call, const floe_namespac
 int floe_iceberg_handle_updateProperties(floe_iceberg_call_t *call, const floe_iceberg_updateProperties_in *in,
                                          floe_iceberg_UpdateNamespacePropertiesResponse *out)
 {
-    floe_state_t *st = floe_call_state(&call->super);
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
+    update_args_t args = {in, &ns, out};
     const char *both;
 
     if ((both = key_both_updated_and_removed(in)) != NULL)
@@ -285,11 +236,7 @@ int floe_iceberg_handle_updateProperties(floe_iceberg_call_t *call, const floe_i
                                       "The property %s is both updated and removed.", both);
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
-    if (floe_state_begin(st))
-        return fail_sql(call);
-    if (apply_property_changes(call, &ns, in, out) || floe_state_commit(st)) {
-        floe_state_rollback(st);
-        return call->error != FLOE_ICEBERG_ERR_NONE ? FLOE_EFAIL : fail_sql(call);
-    }
+    if (floe_call_in_transaction(&call->super, apply_property_changes, &args))
+        return fail_from_catalog(call);
     return FLOE_OK;
 }

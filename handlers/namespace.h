@@ -1,6 +1,6 @@
 /*
  * What namespace.c lends the Iceberg REST catalog, so that both APIs create and delete namespaces
- * by the same rules and with the same messages.
+ * by the same rules and with the same messages. The rows themselves are catalog/namespace.h's.
  */
 #ifndef FLOE_NAMESPACE_H
 #define FLOE_NAMESPACE_H

@@ -1,37 +1,16 @@
 /*
- * The shared half of replication configurations (replication.h).
- *
- * Design notes:
- *  1. The version token is a compare-and-swap key: callers read the row, compare the token and
- *     write, all inside floe_call_in_transaction(), so two writers holding one token cannot
- *     both succeed; every write stores a new random token.
- *  2. Rule indexes and positions are dense (floe_replication_write numbers them), so reading
- *     sizes every list from one grouped count, then fills it.
+ * The shared rules of replication configurations (replication.h). The token is a compare-and-swap
+ * key (design note 1 of catalog/replication.h): callers read the row, check the token here and
+ * write, all in one transaction.
  */
 #include <string.h>
 
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
-#include "owned_row.h"
 #include "replication.h"
-#include "catalog/state.h"
 
 /* The service part of a table bucket ARN: arn:<partition>:s3tables:<region>:<account>:bucket/<name>. */
 #define TABLE_BUCKET_SERVICE "s3tables"
-
-int floe_replication_read(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id,
-                          floe_replication_row_t *out)
-{
-    sqlite3_stmt *stmt;
-    int rc = floe_owned_row(call, sql->get, owner_id, &stmt);
-
-    if (rc < 0)
-        return FLOE_EFAIL;
-    out->is_configured = rc == 1;
-    out->version_token = rc == 1 ? floe_column_text(call, stmt, 0) : NULL;
-    out->role = rc == 1 ? floe_column_text(call, stmt, 1) : NULL;
-    return FLOE_OK;
-}
 
 /* A missing token matches anything; a token never matches a missing configuration. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token)
@@ -69,26 +48,26 @@ static int check_destination(floe_call_t *call, const char *arn, const char *own
 }
 
 /* Whether destination i of rule r repeats one listed before it, in that rule or an earlier one. */
-static bool destination_is_repeated(floe_ReplicationDestinations *const *rules, size_t r, size_t i)
+static bool destination_is_repeated(const floe_replication_rule_t *rules, size_t r, size_t i)
 {
-    const char *arn = rules[r]->items[i].destinationTableBucketARN;
+    const char *arn = rules[r].destination_arns[i];
 
     for (size_t r2 = 0; r2 <= r; r2++) {
-        size_t n = r2 == r ? i : rules[r2]->n;
+        size_t n = r2 == r ? i : rules[r2].n_destinations;
         for (size_t j = 0; j < n; j++) {
-            if (strcmp(arn, rules[r2]->items[j].destinationTableBucketARN) == 0)
+            if (strcmp(arn, rules[r2].destination_arns[j]) == 0)
                 return true;
         }
     }
     return false;
 }
 
-int floe_replication_check_destinations(floe_call_t *call, floe_ReplicationDestinations *const *rules, size_t n_rules,
+int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
                                         const char *own_bucket_arn, const char *own_bucket_message)
 {
     for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < rules[r]->n; i++) {
-            const char *arn = rules[r]->items[i].destinationTableBucketARN;
+        for (size_t i = 0; i < rules[r].n_destinations; i++) {
+            const char *arn = rules[r].destination_arns[i];
             if (destination_is_repeated(rules, r, i))
                 return floe_fail(call, FLOE_ERR_BadRequestException,
                                  "The destination table bucket %s is listed more than once.", arn);
@@ -99,97 +78,21 @@ int floe_replication_check_destinations(floe_call_t *call, floe_ReplicationDesti
     return FLOE_OK;
 }
 
-static int insert_destinations(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id,
-                               floe_ReplicationDestinations *const *rules, size_t n_rules)
+void floe_replication_rule_from(floe_call_t *call, const floe_ReplicationDestinations *destinations,
+                                floe_replication_rule_t *rule)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt;
-
-    for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < rules[r]->n; i++) {
-            if ((stmt = floe_state_stmt(st, sql->insert_destination)) == NULL)
-                return floe_fail_internal(call, floe_state_errmsg(st));
-            sqlite3_bind_int64(stmt, 1, owner_id);
-            sqlite3_bind_int64(stmt, 2, (int64_t)r);
-            sqlite3_bind_int64(stmt, 3, (int64_t)i);
-            sqlite3_bind_text(stmt, 4, rules[r]->items[i].destinationTableBucketARN, -1, SQLITE_STATIC);
-            if (sqlite3_step(stmt) != SQLITE_DONE)
-                return floe_fail_internal(call, floe_state_errmsg(st));
-        }
-    }
-    return FLOE_OK;
+    rule->n_destinations = destinations->n;
+    rule->destination_arns = floe_call_alloc(call, (destinations->n ? destinations->n : 1) * sizeof(char *));
+    for (size_t i = 0; i < destinations->n; i++)
+        rule->destination_arns[i] = destinations->items[i].destinationTableBucketARN;
 }
 
-int floe_replication_write(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id, const char *role,
-                           floe_ReplicationDestinations *const *rules, size_t n_rules, char token[FLOE_UUID_LEN + 1])
+floe_ReplicationDestinations *floe_replication_destinations_of(floe_call_t *call, const floe_replication_rule_t *rule)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql->put);
+    floe_ReplicationDestinations *destinations = floe_ReplicationDestinations_new(call, rule->n_destinations);
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    floe_uuid_v4(token);
-    sqlite3_bind_int64(stmt, 1, owner_id);
-    sqlite3_bind_text(stmt, 2, token, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, role, -1, SQLITE_STATIC);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    if (floe_owned_exec(call, sql->clear_destinations, owner_id))
-        return FLOE_EFAIL;
-    return insert_destinations(call, sql, owner_id, rules, n_rules);
-}
-
-/* One empty list per rule, each with room for its destinations (design note 2). */
-static int allocate_rules(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id,
-                          floe_ReplicationDestinations ***out, size_t *n_out)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql->count_destinations);
-    floe_ReplicationDestinations **rules;
-    size_t n = 0;
-    int rc;
-
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, owner_id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        n = (size_t)sqlite3_column_int64(stmt, 0) + 1;
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    rules = floe_call_alloc(call, (n ? n : 1) * sizeof(*rules));
-    sqlite3_reset(stmt);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        rules[sqlite3_column_int64(stmt, 0)] = floe_ReplicationDestinations_new(call, (size_t)sqlite3_column_int64(stmt, 1));
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    *out = rules;
-    *n_out = n;
-    return FLOE_OK;
-}
-
-int floe_replication_read_rules(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id,
-                                floe_ReplicationDestinations ***rules, size_t *n_rules)
-{
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt;
-    int rc;
-
-    if (allocate_rules(call, sql, owner_id, rules, n_rules))
-        return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql->list_destinations)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, owner_id);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        size_t r = (size_t)sqlite3_column_int64(stmt, 0), i = (size_t)sqlite3_column_int64(stmt, 1);
-        (*rules)[r]->items[i].destinationTableBucketARN = floe_column_text(call, stmt, 2);
-    }
-    if (rc != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
-}
-
-int floe_replication_remove(floe_call_t *call, const floe_replication_sql_t *sql, int64_t owner_id)
-{
-    return floe_owned_exec(call, sql->remove, owner_id);
+    for (size_t i = 0; i < rule->n_destinations; i++)
+        destinations->items[i].destinationTableBucketARN = rule->destination_arns[i];
+    return destinations;
 }
 

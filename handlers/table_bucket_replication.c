@@ -5,7 +5,8 @@
  * destinations in table_bucket_replication_destination. Floe records the configuration and answers
  * for it; no data is copied anywhere.
  *
- * Design notes (the token and storage mechanics are replication.c's, shared with tables):
+ * Design notes (the token check is replication.c's, the storage catalog/replication.c's, both
+ * shared with tables):
  *  1. Each write (Put, Delete) reads, compares the version token and writes in one transaction.
  *  2. Every successful Put stores a new random token, so a token identifies one version.
  *  3. A caller that sends no token overwrites (Put) or deletes (Delete) whatever is there; AWS
@@ -24,6 +25,7 @@
  */
 #include "floe_api.h"
 #include "catalog/lookup.h"
+#include "catalog/replication.h"
 #include "replication.h"
 
 /* The three bucket replication operations came with the same model version; each handler also
@@ -33,32 +35,18 @@
  * value is the model's ReplicationStatus wording; AWS does not document this member's values. */
 #define PUT_STATUS "completed"
 
-static const floe_replication_sql_t bucket_replication_sql = {
-    .get = "SELECT version_token, role FROM table_bucket_replication WHERE table_bucket_id = ?1",
-    .put = "INSERT INTO table_bucket_replication (table_bucket_id, version_token, role) VALUES (?1, ?2, ?3)"
-           " ON CONFLICT (table_bucket_id) DO UPDATE SET version_token = excluded.version_token, role = excluded.role",
-    .remove = "DELETE FROM table_bucket_replication WHERE table_bucket_id = ?1",
-    .clear_destinations = "DELETE FROM table_bucket_replication_destination WHERE table_bucket_id = ?1",
-    .insert_destination = "INSERT INTO table_bucket_replication_destination"
-                          " (table_bucket_id, rule_index, position, destination_arn) VALUES (?1, ?2, ?3, ?4)",
-    .count_destinations = "SELECT rule_index, COUNT(*) FROM table_bucket_replication_destination"
-                          " WHERE table_bucket_id = ?1 GROUP BY rule_index ORDER BY rule_index",
-    .list_destinations = "SELECT rule_index, position, destination_arn FROM table_bucket_replication_destination"
-                         " WHERE table_bucket_id = ?1 ORDER BY rule_index, position",
-};
-
 static int fail_not_configured(floe_call_t *call)
 {
     return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
 }
 
-/* The rules as replication.c takes them: one destination list per rule. */
-static floe_ReplicationDestinations **rule_lists(floe_call_t *call, const floe_TableBucketReplicationRules *rules)
+/* The rules as the catalog keeps them: one list of destination ARNs per rule. */
+static floe_replication_rule_t *catalog_rules(floe_call_t *call, const floe_TableBucketReplicationRules *rules)
 {
-    floe_ReplicationDestinations **lists = floe_call_alloc(call, (rules->n ? rules->n : 1) * sizeof(*lists));
+    floe_replication_rule_t *list = floe_call_alloc(call, (rules->n ? rules->n : 1) * sizeof(*list));
     for (size_t r = 0; r < rules->n; r++)
-        lists[r] = rules->items[r].destinations;
-    return lists;
+        floe_replication_rule_from(call, rules->items[r].destinations, &list[r]);
+    return list;
 }
 
 /* ---- writing a configuration ---- */
@@ -73,19 +61,19 @@ static int put_replication(floe_call_t *call, void *arg)
 {
     const put_args_t *a = arg;
     const floe_TableBucketReplicationRules *rules = a->in->configuration->rules;
-    floe_ReplicationDestinations **lists = rule_lists(call, rules);
+    floe_replication_rule_t *stored = catalog_rules(call, rules);
     char token[FLOE_UUID_LEN + 1];
     floe_bucket_row_t bucket;
     floe_replication_row_t current;
 
     /* AWS: a table bucket replicates "to other buckets" (GetTableBucketReplication), never to itself. */
     if (floe_lookup_bucket(call, a->in->tableBucketARN, &bucket) ||
-        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current) ||
+        floe_replication_read(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, &current) ||
         floe_replication_check_token(call, &current, a->in->versionToken) ||
-        floe_replication_check_destinations(call, lists, rules->n, bucket.arn,
+        floe_replication_check_destinations(call, stored, rules->n, bucket.arn,
                                             "A table bucket cannot replicate to itself.") ||
-        floe_replication_write(call, &bucket_replication_sql, bucket.id, a->in->configuration->role, lists, rules->n,
-                               token))
+        floe_replication_write(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, a->in->configuration->role, stored,
+                               rules->n, token))
         return FLOE_EFAIL;
     a->out->versionToken = floe_call_strdup(call, token);
     a->out->status = PUT_STATUS;
@@ -104,22 +92,22 @@ int floe_handle_PutTableBucketReplication(floe_call_t *call, const floe_PutTable
 int floe_handle_GetTableBucketReplication(floe_call_t *call, const floe_GetTableBucketReplicationRequest *in,
                                           floe_GetTableBucketReplicationResponse *out)
 {
-    floe_ReplicationDestinations **lists;
+    floe_replication_rule_t *stored;
     floe_TableBucketReplicationRules *rules;
     floe_replication_row_t current;
     floe_bucket_row_t bucket;
     size_t n;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
-        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current))
+        floe_replication_read(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, &current))
         return FLOE_EFAIL;
     if (!current.is_configured)
         return fail_not_configured(call);
-    if (floe_replication_read_rules(call, &bucket_replication_sql, bucket.id, &lists, &n))
+    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, &stored, &n))
         return FLOE_EFAIL;
     rules = floe_TableBucketReplicationRules_new(call, n);
     for (size_t r = 0; r < n; r++)
-        rules->items[r].destinations = lists[r];
+        rules->items[r].destinations = floe_replication_destinations_of(call, &stored[r]);
     out->versionToken = current.version_token;
     out->configuration = floe_TableBucketReplicationConfiguration_new(call);
     out->configuration->role = current.role;
@@ -137,13 +125,13 @@ static int delete_replication(floe_call_t *call, void *arg)
     floe_replication_row_t current;
 
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
-        floe_replication_read(call, &bucket_replication_sql, bucket.id, &current))
+        floe_replication_read(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, &current))
         return FLOE_EFAIL;
     if (!current.is_configured)
         return fail_not_configured(call);
     if (floe_replication_check_token(call, &current, in->versionToken))
         return FLOE_EFAIL;
-    return floe_replication_remove(call, &bucket_replication_sql, bucket.id);
+    return floe_replication_remove(call, FLOE_REPLICATION_OF_BUCKET, bucket.id);
 }
 
 int floe_handle_DeleteTableBucketReplication(floe_call_t *call, const floe_DeleteTableBucketReplicationRequest *in,

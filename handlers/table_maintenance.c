@@ -5,10 +5,10 @@
  * AWS maintains every table with compaction and snapshot management, both enabled by default
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-maintenance.html): compaction
  * to a target file size of 512 MB (64 to 512) with the auto strategy, snapshot management keeping
- * at least 1 snapshot and expiring those older than 120 hours. A table without a table_maintenance
- * row for a type has those defaults; a Put replaces the whole value of its type, and what it
- * leaves out takes its default, as PutTableBucketMaintenanceConfiguration does for buckets. Rows
- * go with the table (ON DELETE CASCADE).
+ * at least 1 snapshot and expiring those older than 120 hours. A table never configured for a type
+ * has those defaults (catalog/maintenance.h, which keeps the settings); a Put replaces the whole
+ * value of its type, and what it leaves out takes its default, as
+ * PutTableBucketMaintenanceConfiguration does for buckets.
  *
  * Floe has no maintenance engine: it records the settings and runs no job. So
  * GetTableMaintenanceJobStatus says Disabled for a disabled job and Not_Yet_Run for every other,
@@ -17,28 +17,14 @@
  */
 #include "floe_api.h"
 #include "catalog/lookup.h"
-#include "catalog/state.h"
+#include "catalog/maintenance.h"
 #include "table_bucket.h"
 
 /* The maintenance operations on tables came with the same model version; each handler also names its own. */
 
-/* AWS's defaults and limits, from the user guide page cited above. */
-#define DEFAULT_TARGET_FILE_SIZE_MB 512
+/* AWS's limits, from the user guide page cited above. */
 #define MIN_TARGET_FILE_SIZE_MB 64
 #define MAX_TARGET_FILE_SIZE_MB 512
-#define DEFAULT_MIN_SNAPSHOTS_TO_KEEP 1
-#define DEFAULT_MAX_SNAPSHOT_AGE_HOURS 120
-
-FLOE_SQL(sql_get_maintenance,
-    "SELECT status, target_file_size_mb, strategy, min_snapshots_to_keep, max_snapshot_age_hours"
-    " FROM table_maintenance WHERE table_id = ?1 AND type = ?2");
-
-FLOE_SQL(sql_put_maintenance,
-    "INSERT INTO table_maintenance (table_id, type, status, target_file_size_mb, strategy, min_snapshots_to_keep,"
-    " max_snapshot_age_hours) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-    " ON CONFLICT (table_id, type) DO UPDATE SET status = excluded.status,"
-    " target_file_size_mb = excluded.target_file_size_mb, strategy = excluded.strategy,"
-    " min_snapshots_to_keep = excluded.min_snapshots_to_keep, max_snapshot_age_hours = excluded.max_snapshot_age_hours");
 
 /* ---- one type's value as the API shows it ---- */
 
@@ -77,19 +63,20 @@ static floe_TableMaintenanceConfigurationValue *snapshot_value(floe_call_t *call
     return value;
 }
 
-/* The strategy AWS uses when none is given: auto ("the default compaction strategy for all tables"). */
-static int default_strategy(void)
+/* A stored strategy (a wire value) as the model's enum; 0 for none, or when the model has no strategy. */
+static int strategy_from_text(const char *text)
 {
-    return FLOE_IcebergCompactionStrategy_AUTO;
+    return text != NULL ? (int)floe_IcebergCompactionStrategy_from_string(text) : 0;
 }
 
-/* What a table that was never configured has for `type`. */
-static floe_TableMaintenanceConfigurationValue *default_value(floe_call_t *call, floe_TableMaintenanceType type)
+/* The API's value of a stored (or default) setting of `type`. */
+static floe_TableMaintenanceConfigurationValue *api_value(floe_call_t *call, floe_TableMaintenanceType type,
+                                                          const floe_table_maintenance_t *setting)
 {
     if (type == FLOE_TableMaintenanceType_ICEBERG_COMPACTION)
-        return compaction_value(call, FLOE_MaintenanceStatus_ENABLED, DEFAULT_TARGET_FILE_SIZE_MB, default_strategy());
-    return snapshot_value(call, FLOE_MaintenanceStatus_ENABLED, DEFAULT_MIN_SNAPSHOTS_TO_KEEP,
-                          DEFAULT_MAX_SNAPSHOT_AGE_HOURS);
+        return compaction_value(call, setting->status, setting->target_file_size_mb,
+                                strategy_from_text(setting->strategy));
+    return snapshot_value(call, setting->status, setting->min_snapshots_to_keep, setting->max_snapshot_age_hours);
 }
 
 /* ---- writing ---- */
@@ -128,111 +115,64 @@ static int check_value(floe_call_t *call, floe_TableMaintenanceType type,
     return FLOE_OK;
 }
 
-/* The compaction strategy `in` gives, or 0 when it gives none (or the model has no strategy). */
-static int given_strategy(const floe_IcebergCompactionSettings *in)
+/* The compaction strategy `in` gives, as its wire value; NULL when it gives none (or the model has
+ * no strategy). */
+static const char *given_strategy(const floe_IcebergCompactionSettings *in)
 {
-    return in != NULL ? (int)in->strategy : 0;
+    return in != NULL && in->strategy != 0 ? floe_IcebergCompactionStrategy_values[in->strategy] : NULL;
 }
 
 /* A Put replaces the whole value of its type: what it leaves out takes AWS's default. */
-static floe_TableMaintenanceConfigurationValue *value_to_store(floe_call_t *call, floe_TableMaintenanceType type,
-                                                               const floe_TableMaintenanceConfigurationValue *in)
+static void setting_to_store(floe_TableMaintenanceType type, const floe_TableMaintenanceConfigurationValue *in,
+                             floe_table_maintenance_t *out)
 {
     const floe_TableMaintenanceSettings *settings = in->settings;
-    floe_MaintenanceStatus status = in->status != 0 ? in->status : FLOE_MaintenanceStatus_ENABLED;
     const floe_IcebergCompactionSettings *c = NULL;
     const floe_IcebergSnapshotManagementSettings *s = NULL;
 
+    floe_maintenance_default(type, out);
+    if (in->status != 0)
+        out->status = in->status;
     if (settings != NULL && settings->tag == FLOE_TableMaintenanceSettings_TAG_icebergCompaction)
         c = settings->icebergCompaction;
     if (settings != NULL && settings->tag == FLOE_TableMaintenanceSettings_TAG_icebergSnapshotManagement)
         s = settings->icebergSnapshotManagement;
-    if (type == FLOE_TableMaintenanceType_ICEBERG_COMPACTION)
-        return compaction_value(call, status,
-                                c != NULL && c->has_targetFileSizeMB ? c->targetFileSizeMB
-                                                                     : DEFAULT_TARGET_FILE_SIZE_MB,
-                                given_strategy(c) != 0 ? given_strategy(c) : default_strategy());
-    return snapshot_value(call, status,
-                          s != NULL && s->has_minSnapshotsToKeep ? s->minSnapshotsToKeep
-                                                                 : DEFAULT_MIN_SNAPSHOTS_TO_KEEP,
-                          s != NULL && s->has_maxSnapshotAgeHours ? s->maxSnapshotAgeHours
-                                                                  : DEFAULT_MAX_SNAPSHOT_AGE_HOURS);
-}
-
-/* Binds the settings columns (?4..?7) of sql_put_maintenance; a type leaves the other type's NULL. */
-static void bind_settings(sqlite3_stmt *stmt, const floe_TableMaintenanceSettings *settings)
-{
-    if (settings->tag == FLOE_TableMaintenanceSettings_TAG_icebergCompaction) {
-        int strategy = given_strategy(settings->icebergCompaction);
-        sqlite3_bind_int(stmt, 4, settings->icebergCompaction->targetFileSizeMB);
-        if (strategy != 0)
-            sqlite3_bind_text(stmt, 5, floe_IcebergCompactionStrategy_values[strategy], -1, SQLITE_STATIC);
-        return;
-    }
-    sqlite3_bind_int(stmt, 6, settings->icebergSnapshotManagement->minSnapshotsToKeep);
-    sqlite3_bind_int(stmt, 7, settings->icebergSnapshotManagement->maxSnapshotAgeHours);
+    if (c != NULL && c->has_targetFileSizeMB)
+        out->target_file_size_mb = c->targetFileSizeMB;
+    if (given_strategy(c) != NULL)
+        out->strategy = given_strategy(c);
+    if (s != NULL && s->has_minSnapshotsToKeep)
+        out->min_snapshots_to_keep = s->minSnapshotsToKeep;
+    if (s != NULL && s->has_maxSnapshotAgeHours)
+        out->max_snapshot_age_hours = s->maxSnapshotAgeHours;
 }
 
 int floe_handle_PutTableMaintenanceConfiguration(floe_call_t *call,
                                                  const floe_PutTableMaintenanceConfigurationRequest *in,
                                                  floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
-    floe_TableMaintenanceConfigurationValue *value;
+    floe_table_maintenance_t setting;
     floe_table_row_t table;
-    sqlite3_stmt *stmt;
     (void)out;
 
     if (check_value(call, in->type, in->value) ||
         floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
         return FLOE_EFAIL;
-    value = value_to_store(call, in->type, in->value);
-    if ((stmt = floe_state_stmt(st, sql_put_maintenance)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table.id);
-    sqlite3_bind_text(stmt, 2, floe_TableMaintenanceType_values[in->type], -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, floe_MaintenanceStatus_values[value->status], -1, SQLITE_STATIC);
-    bind_settings(stmt, value->settings);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    setting_to_store(in->type, in->value, &setting);
+    return floe_maintenance_write(call, table.id, in->type, &setting);
 }
 
 /* ---- reading ---- */
-
-/* The strategy column of a compaction row, as an enum (0 when NULL or unknown to this model). */
-static int read_strategy(sqlite3_stmt *stmt, int col)
-{
-    const char *text = (const char *)sqlite3_column_text(stmt, col);
-    return text != NULL ? (int)floe_IcebergCompactionStrategy_from_string(text) : 0;
-}
 
 /* The configuration of one maintenance type: the stored one, or AWS's default. */
 static int read_maintenance(floe_call_t *call, int64_t table_id, floe_TableMaintenanceType type,
                             floe_TableMaintenanceConfigurationValue **out)
 {
-    floe_state_t *st = floe_call_state(call);
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_get_maintenance);
-    floe_MaintenanceStatus status;
-    int rc;
+    floe_table_maintenance_t setting;
 
-    if (stmt == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table_id);
-    sqlite3_bind_text(stmt, 2, floe_TableMaintenanceType_values[type], -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE) {
-        *out = default_value(call, type);
-        return FLOE_OK;
-    }
-    if (rc != SQLITE_ROW)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    status = floe_MaintenanceStatus_from_string((const char *)sqlite3_column_text(stmt, 0));
-    if (type == FLOE_TableMaintenanceType_ICEBERG_COMPACTION)
-        *out = compaction_value(call, status, sqlite3_column_int(stmt, 1), read_strategy(stmt, 2));
-    else
-        *out = snapshot_value(call, status, sqlite3_column_int(stmt, 3), sqlite3_column_int(stmt, 4));
-    sqlite3_reset(stmt);
+    if (floe_maintenance_read(call, table_id, type, &setting))
+        return FLOE_EFAIL;
+    *out = api_value(call, type, &setting);
     return FLOE_OK;
 }
 

@@ -5,10 +5,9 @@
  *
  * AWS (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-record-expiration.html):
  * "By default, records in your S3 tables don't expire"; enabling expiration means giving the
- * number of days to keep records (1 to 2,147,483,647, the model's PositiveInteger). A table
- * without a table_record_expiration row is therefore disabled, with no settings. A Put replaces
- * the whole value; an absent status takes that default, disabled. The row goes with the table
- * (ON DELETE CASCADE).
+ * number of days to keep records (1 to 2,147,483,647, the model's PositiveInteger). A table never
+ * configured is therefore disabled, with no settings (catalog/maintenance.h, which keeps the
+ * setting). A Put replaces the whole value; an absent status takes that default, disabled.
  *
  * Where Floe differs: AWS offers record expiration only on some AWS-managed tables (S3 Storage
  * Lens, SageMaker Catalog) and not on "S3 tables that you create"; the model's
@@ -20,34 +19,25 @@
  */
 #include "floe_api.h"
 #include "catalog/lookup.h"
-#include "owned_row.h"
-#include "catalog/state.h"
+#include "catalog/maintenance.h"
 
 /* The record expiration operations came with the same model version; each handler also names its own. */
 
-FLOE_SQL(sql_get_expiration, "SELECT status, days FROM table_record_expiration WHERE table_id = ?1");
-
-FLOE_SQL(sql_put_expiration,
-    "INSERT INTO table_record_expiration (table_id, status, days) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, days = excluded.days");
-
-/* The table's configuration: the stored one, or AWS's default (disabled, no settings). */
+/* The table's configuration as the API shows it: the stored one, or AWS's default (disabled, no
+ * settings). */
 static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecordExpirationConfigurationValue **out)
 {
     floe_TableRecordExpirationConfigurationValue *value = floe_TableRecordExpirationConfigurationValue_new(call);
-    sqlite3_stmt *stmt;
-    int rc = floe_owned_row(call, sql_get_expiration, table_id, &stmt);
+    floe_record_expiration_t setting;
 
-    if (rc < 0)
+    if (floe_maintenance_read_expiration(call, table_id, &setting))
         return FLOE_EFAIL;
-    value->status = FLOE_TableRecordExpirationStatus_DISABLED;
-    if (rc == 1) {
-        value->status = floe_TableRecordExpirationStatus_from_string((const char *)sqlite3_column_text(stmt, 0));
-        if (sqlite3_column_type(stmt, 1) != SQLITE_NULL) {
-            value->settings = floe_TableRecordExpirationSettings_new(call);
-            value->settings->days = sqlite3_column_int(stmt, 1);
-            value->settings->has_days = true;
-        }
+    value->status = setting.is_enabled ? FLOE_TableRecordExpirationStatus_ENABLED
+                                       : FLOE_TableRecordExpirationStatus_DISABLED;
+    if (setting.has_days) {
+        value->settings = floe_TableRecordExpirationSettings_new(call);
+        value->settings->days = setting.days;
+        value->settings->has_days = true;
     }
     *out = value;
     return FLOE_OK;
@@ -64,27 +54,22 @@ int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call,
                                                       const floe_PutTableRecordExpirationConfigurationRequest *in,
                                                       floe_Unit *out)
 {
-    floe_state_t *st = floe_call_state(call);
     floe_TableRecordExpirationStatus status =
         in->value->status != 0 ? in->value->status : FLOE_TableRecordExpirationStatus_DISABLED;
+    floe_record_expiration_t setting = {
+        .is_enabled = status == FLOE_TableRecordExpirationStatus_ENABLED,
+        .has_days = has_days(in->value),
+        .days = has_days(in->value) ? in->value->settings->days : 0,
+    };
     floe_table_row_t table;
-    sqlite3_stmt *stmt;
     (void)out;
 
-    if (status == FLOE_TableRecordExpirationStatus_ENABLED && !has_days(in->value))
+    if (setting.is_enabled && !setting.has_days)
         return floe_fail(call, FLOE_ERR_BadRequestException,
                          "The number of days to retain records is required when record expiration is enabled.");
     if (floe_lookup_table_by_arn(call, in->tableArn, &table))
         return FLOE_EFAIL;
-    if ((stmt = floe_state_stmt(st, sql_put_expiration)) == NULL)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    sqlite3_bind_int64(stmt, 1, table.id);
-    sqlite3_bind_text(stmt, 2, floe_TableRecordExpirationStatus_values[status], -1, SQLITE_STATIC);
-    if (has_days(in->value))
-        sqlite3_bind_int(stmt, 3, in->value->settings->days);
-    if (sqlite3_step(stmt) != SQLITE_DONE)
-        return floe_fail_internal(call, floe_state_errmsg(st));
-    return FLOE_OK;
+    return floe_maintenance_write_expiration(call, table.id, &setting);
 }
 
 int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call,

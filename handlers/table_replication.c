@@ -8,7 +8,8 @@
  * It works as a bucket's does (table_bucket_replication.c). Floe records the configuration and
  * answers for it; no data is copied anywhere, so every destination's status stays pending.
  *
- * Design notes (the token and storage mechanics are replication.c's, shared with buckets):
+ * Design notes (the token check is replication.c's, the storage catalog/replication.c's, both
+ * shared with buckets):
  *  1. Each write (Put, Delete) reads, compares the version token and writes in one transaction.
  *  2. Every successful Put stores a new random token, so a token identifies one version.
  *  3. A Put without a token overwrites whatever is there (the model makes it optional); a Put with
@@ -29,6 +30,7 @@
  */
 #include "floe_api.h"
 #include "catalog/lookup.h"
+#include "catalog/replication.h"
 #include "replication.h"
 
 /* The table replication operations came with the same model version; each handler also names its own. */
@@ -37,39 +39,25 @@
  * the model's ReplicationStatus wording, as for PutTableBucketReplication. */
 #define PUT_STATUS "completed"
 
-static const floe_replication_sql_t table_replication_sql = {
-    .get = "SELECT version_token, role FROM table_replication WHERE table_id = ?1",
-    .put = "INSERT INTO table_replication (table_id, version_token, role) VALUES (?1, ?2, ?3)"
-           " ON CONFLICT (table_id) DO UPDATE SET version_token = excluded.version_token, role = excluded.role",
-    .remove = "DELETE FROM table_replication WHERE table_id = ?1",
-    .clear_destinations = "DELETE FROM table_replication_destination WHERE table_id = ?1",
-    .insert_destination = "INSERT INTO table_replication_destination (table_id, rule_index, position, destination_arn)"
-                          " VALUES (?1, ?2, ?3, ?4)",
-    .count_destinations = "SELECT rule_index, COUNT(*) FROM table_replication_destination WHERE table_id = ?1"
-                          " GROUP BY rule_index ORDER BY rule_index",
-    .list_destinations = "SELECT rule_index, position, destination_arn FROM table_replication_destination"
-                         " WHERE table_id = ?1 ORDER BY rule_index, position",
-};
-
 /* The table and its configuration; NotFoundException when the table has none. */
 static int lookup_configured(floe_call_t *call, const char *table_arn, floe_table_row_t *table,
                              floe_replication_row_t *current)
 {
     if (floe_lookup_table_by_arn(call, table_arn, table) ||
-        floe_replication_read(call, &table_replication_sql, table->id, current))
+        floe_replication_read(call, FLOE_REPLICATION_OF_TABLE, table->id, current))
         return FLOE_EFAIL;
     if (!current->is_configured)
         return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
     return FLOE_OK;
 }
 
-/* The rules as replication.c takes them: one destination list per rule. */
-static floe_ReplicationDestinations **rule_lists(floe_call_t *call, const floe_TableReplicationRules *rules)
+/* The rules as the catalog keeps them: one list of destination ARNs per rule. */
+static floe_replication_rule_t *catalog_rules(floe_call_t *call, const floe_TableReplicationRules *rules)
 {
-    floe_ReplicationDestinations **lists = floe_call_alloc(call, (rules->n ? rules->n : 1) * sizeof(*lists));
+    floe_replication_rule_t *list = floe_call_alloc(call, (rules->n ? rules->n : 1) * sizeof(*list));
     for (size_t r = 0; r < rules->n; r++)
-        lists[r] = rules->items[r].destinations;
-    return lists;
+        floe_replication_rule_from(call, rules->items[r].destinations, &list[r]);
+    return list;
 }
 
 /* ---- writing a configuration ---- */
@@ -86,18 +74,18 @@ static int put_replication(floe_call_t *call, void *arg)
 {
     const put_args_t *a = arg;
     const floe_TableReplicationRules *rules = a->in->configuration->rules;
-    floe_ReplicationDestinations **lists = rule_lists(call, rules);
+    floe_replication_rule_t *stored = catalog_rules(call, rules);
     char token[FLOE_UUID_LEN + 1];
     floe_table_row_t table;
     floe_replication_row_t current;
 
     if (floe_lookup_table_by_arn(call, a->in->tableArn, &table) ||
-        floe_replication_read(call, &table_replication_sql, table.id, &current) ||
+        floe_replication_read(call, FLOE_REPLICATION_OF_TABLE, table.id, &current) ||
         floe_replication_check_token(call, &current, a->in->versionToken) ||
-        floe_replication_check_destinations(call, lists, rules->n, table.bucket.arn,
+        floe_replication_check_destinations(call, stored, rules->n, table.bucket.arn,
                                             "A table cannot be replicated to its own table bucket.") ||
-        floe_replication_write(call, &table_replication_sql, table.id, a->in->configuration->role, lists, rules->n,
-                               token))
+        floe_replication_write(call, FLOE_REPLICATION_OF_TABLE, table.id, a->in->configuration->role, stored,
+                               rules->n, token))
         return FLOE_EFAIL;
     a->out->versionToken = floe_call_strdup(call, token);
     a->out->status = PUT_STATUS;
@@ -116,18 +104,18 @@ int floe_handle_PutTableReplication(floe_call_t *call, const floe_PutTableReplic
 int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplicationRequest *in,
                                     floe_GetTableReplicationResponse *out)
 {
-    floe_ReplicationDestinations **lists;
+    floe_replication_rule_t *stored;
     floe_TableReplicationRules *rules;
     floe_replication_row_t current;
     floe_table_row_t table;
     size_t n;
 
     if (lookup_configured(call, in->tableArn, &table, &current) ||
-        floe_replication_read_rules(call, &table_replication_sql, table.id, &lists, &n))
+        floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, table.id, &stored, &n))
         return FLOE_EFAIL;
     rules = floe_TableReplicationRules_new(call, n);
     for (size_t r = 0; r < n; r++)
-        rules->items[r].destinations = lists[r];
+        rules->items[r].destinations = floe_replication_destinations_of(call, &stored[r]);
     out->versionToken = current.version_token;
     out->configuration = floe_TableReplicationConfiguration_new(call);
     out->configuration->role = current.role;
@@ -142,22 +130,22 @@ int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplic
 int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTableReplicationStatusRequest *in,
                                           floe_GetTableReplicationStatusResponse *out)
 {
-    floe_ReplicationDestinations **lists;
+    floe_replication_rule_t *stored;
     floe_ReplicationDestinationStatuses *statuses;
     floe_replication_row_t current;
     floe_table_row_t table;
     size_t n_rules, n = 0, k = 0;
 
     if (lookup_configured(call, in->tableArn, &table, &current) ||
-        floe_replication_read_rules(call, &table_replication_sql, table.id, &lists, &n_rules))
+        floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, table.id, &stored, &n_rules))
         return FLOE_EFAIL;
     for (size_t r = 0; r < n_rules; r++)
-        n += lists[r]->n;
+        n += stored[r].n_destinations;
     statuses = floe_ReplicationDestinationStatuses_new(call, n);
     for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < lists[r]->n; i++, k++) {
+        for (size_t i = 0; i < stored[r].n_destinations; i++, k++) {
             statuses->items[k].replicationStatus = FLOE_ReplicationStatus_PENDING;
-            statuses->items[k].destinationTableBucketArn = lists[r]->items[i].destinationTableBucketARN;
+            statuses->items[k].destinationTableBucketArn = stored[r].destination_arns[i];
         }
     }
     out->sourceTableArn = table.arn;
@@ -177,7 +165,7 @@ static int delete_replication(floe_call_t *call, void *arg)
     if (lookup_configured(call, in->tableArn, &table, &current) ||
         floe_replication_check_token(call, &current, in->versionToken))
         return FLOE_EFAIL;
-    return floe_replication_remove(call, &table_replication_sql, table.id);
+    return floe_replication_remove(call, FLOE_REPLICATION_OF_TABLE, table.id);
 }
 
 int floe_handle_DeleteTableReplication(floe_call_t *call, const floe_DeleteTableReplicationRequest *in,

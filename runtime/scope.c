@@ -15,8 +15,11 @@ static void copy(char *dst, size_t cap, const char *src, size_t n)
 
 void floe_scope_default(const floe_config_t *config, floe_scope_t *out)
 {
-    copy(out->account_id, sizeof(out->account_id), config->account_id, strlen(config->account_id));
-    copy(out->region, sizeof(out->region), config->region, strlen(config->region));
+    /* A configuration that leaves one unset (unit tests) gets Floe's built-in default. */
+    const char *account = config->account_id != NULL ? config->account_id : FLOE_DEFAULT_ACCOUNT_ID;
+    const char *region = config->region != NULL ? config->region : FLOE_DEFAULT_REGION;
+    copy(out->account_id, sizeof(out->account_id), account, strlen(account));
+    copy(out->region, sizeof(out->region), region, strlen(region));
 }
 
 bool floe_scope_is_account_id(const char *text, size_t n)
