@@ -69,9 +69,6 @@ static int apply_creation_settings(floe_call_t *call, int64_t table_id, int64_t 
         floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
         return floe_tags_add(call, &table, in->tags);
     }
-    (void)in; /* older models give CreateTable none of these members */
-    (void)table_id;
-    (void)bucket_id;
     return FLOE_OK;
 }
 

@@ -13,8 +13,6 @@
 #include "floe_api.h"
 #include "table_bucket_encryption.h"
 
-/* The three encryption operations came with the same model version; each handler also names its own. */
-
 /* AWS: kmsKeyArn "is required only when sseAlgorithm is set to aws:kms" (EncryptionConfiguration in
  * the model). Floe reads that both ways, as issue #4 asks: aws:kms needs a key, and AES256, whose
  * keys S3 manages, takes none. The model's pattern has already checked the key ARN's shape. */

@@ -10,8 +10,6 @@
 #include "catalog/settings.h"
 #include "floe_api.h"
 
-/* The three bucket policy operations came with the same model version; each handler also names its own. */
-
 #define POLICY_REASON_MAX 160
 
 int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucketPolicyRequest *in, floe_Unit *out)

@@ -28,9 +28,6 @@
 #include "catalog/replication.h"
 #include "replication.h"
 
-/* The three bucket replication operations came with the same model version; each handler also
- * names its own. */
-
 /* What PutTableBucketReplication reports: the configuration is in place when it returns. The
  * value is the model's ReplicationStatus wording; AWS does not document this member's values. */
 #define PUT_STATUS "completed"

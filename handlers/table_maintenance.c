@@ -20,8 +20,6 @@
 #include "catalog/maintenance.h"
 #include "table_bucket.h"
 
-/* The maintenance operations on tables came with the same model version; each handler also names its own. */
-
 /* AWS's limits, from the user guide page cited above. */
 #define MIN_TARGET_FILE_SIZE_MB 64
 #define MAX_TARGET_FILE_SIZE_MB 512

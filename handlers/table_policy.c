@@ -11,8 +11,6 @@
 #include "catalog/settings.h"
 #include "floe_api.h"
 
-/* The three table policy operations came with the same model version; each handler also names its own. */
-
 #define POLICY_REASON_MAX 160
 
 int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyRequest *in, floe_Unit *out)

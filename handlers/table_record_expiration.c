@@ -21,8 +21,6 @@
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 
-/* The record expiration operations came with the same model version; each handler also names its own. */
-
 /* The table's configuration as the API shows it: the stored one, or AWS's default (disabled, no
  * settings). */
 static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecordExpirationConfigurationValue **out)

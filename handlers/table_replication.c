@@ -33,8 +33,6 @@
 #include "catalog/replication.h"
 #include "replication.h"
 
-/* The table replication operations came with the same model version; each handler also names its own. */
-
 /* What PutTableReplication reports: the configuration is in place when it returns. The value is
  * the model's ReplicationStatus wording, as for PutTableBucketReplication. */
 #define PUT_STATUS "completed"

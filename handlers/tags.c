@@ -14,9 +14,6 @@
 #include "floe_api.h"
 #include "tags.h"
 
-/* TagResource, UntagResource and ListTagsForResource came with the same model version; each
- * handler also names its own. */
-
 #define MAX_TAGS_PER_RESOURCE 50 /* TagResource: "You can add up to 50 tags for each S3 resource." */
 #define RESERVED_TAG_PREFIX "aws:"
 

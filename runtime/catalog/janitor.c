@@ -8,7 +8,7 @@
  *  2. It runs on the worker that owns the database connection (with one serving thread the
  *     connection is the process's only one, see state.c), never on a thread of its own.
  *  3. A warehouse bucket exists without a table row only while a CreateTable is between writing
- *     the first metadata file and inserting the row (handlers/table.c, design note 2). At start-up
+ *     the first metadata file and inserting the row (catalog/table.c, design note 2). At start-up
  *     none is, so floe_janitor_recover() queues every such bucket: what a crash in that window
  *     left behind (found by tests/e2e/70-crash-safety.py).
  */

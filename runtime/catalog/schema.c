@@ -210,7 +210,7 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (table_id, rule_index, position)"
     ");",
     /* 6: Iceberg namespace properties */
-    "CREATE TABLE namespace_property ("       /* handlers/iceberg_namespace.c; the REST catalog's properties */
+    "CREATE TABLE namespace_property ("       /* catalog/namespace.c; the REST catalog's properties */
     "  namespace_id INTEGER NOT NULL REFERENCES namespace(id) ON DELETE CASCADE,"
     "  key TEXT NOT NULL,"
     "  value TEXT NOT NULL,"
