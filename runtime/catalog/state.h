@@ -1,7 +1,7 @@
 /*
  * Floe's durable state: one SQLite database in the data directory, one connection per thread.
  * This module owns connections, the schema migrations, transactions and the prepared-statement
- * cache. The SQL of each resource lives in the catalog file that owns its table (catalog/*.c),
+ * cache. The SQL of each resource lives in the catalog file that owns its table (catalog/),
  * declared with FLOE_SQL.
  */
 #ifndef FLOE_STATE_H
