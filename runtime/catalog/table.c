@@ -136,6 +136,13 @@ static int step_once(floe_call_t *call, sqlite3_stmt *stmt, bool is_constraint_e
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt);
+    /* A write that RETURNs a row commits (outside a transaction) only when it steps to its end:
+     * stop at the row and a failed commit would go unseen, and the write be answered as done. */
+    if (rc == SQLITE_ROW) {
+        int end = floe_sql_step(call, stmt);
+        if (end != SQLITE_DONE && end != SQLITE_ROW)
+            rc = end;
+    }
     sqlite3_reset(stmt);
     if (rc == SQLITE_CONSTRAINT && !is_constraint_expected)
         return floe_fail_internal(call, "a statement that writes no constrained column hit a constraint");
