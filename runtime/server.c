@@ -44,6 +44,7 @@
 #include "front.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "catalog/janitor.h"
+#include "catalog/table_bucket.h"
 #include "log.h"
 #include "router.h"
 #include "s3/s3.h"
@@ -300,6 +301,7 @@ int floe_server_run(const floe_config_t *config)
         return 1;
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
     if (floe_store_recover(server.db_path, config->data_dir) != 0 ||
+        floe_table_bucket_adopt_unscoped(server.db_path, config->account_id, config->region) < 0 ||
         floe_janitor_recover(server.db_path, (int64_t)time(NULL) * 1000) < 0) {
         close(lock_fd);
         return 1;

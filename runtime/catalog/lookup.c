@@ -19,7 +19,7 @@
 #define MESSAGE_NO_TABLE "The specified table does not exist."
 
 FLOE_SQL(sql_bucket_by_name,
-    "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE name = ?1");
+    "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE account_id = ?2 AND region = ?3 AND name = ?1");
 
 FLOE_SQL(sql_namespace_by_name,
     "SELECT id, name, namespace_id, created_by, created_at FROM namespace WHERE table_bucket_id = ?1 AND name = ?2");
@@ -36,7 +36,7 @@ FLOE_SQL(sql_table_by_id,
 FLOE_SQL(sql_table_by_names,
     "SELECT " FLOE_TABLE_COLUMNS ", b.id, b.bucket_id, b.type, b.created_at"
     " FROM table_bucket b JOIN namespace n ON n.table_bucket_id = b.id JOIN s3table t ON t.namespace_id = n.id"
-    " WHERE b.name = ?1 AND n.name = ?2 AND t.name = ?3");
+    " WHERE b.account_id = ?4 AND b.region = ?5 AND b.name = ?1 AND n.name = ?2 AND t.name = ?3");
 
 char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col)
 {
@@ -67,7 +67,7 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
 
     if (name == NULL)
         return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
-    stmt = floe_sql_bind(call, sql_bucket_by_name, "t", name);
+    stmt = floe_sql_bind(call, sql_bucket_by_name, "ttt", name, floe_call_account(call), floe_call_region(call));
     switch (step_lookup(call, stmt)) {
     case SQLITE_ROW: break;
     case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
@@ -150,7 +150,8 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
 static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, const char *ns, const char *name,
                                 floe_table_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_table_by_names, "ttt", bucket_name, ns, name);
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_table_by_names, "ttttt", bucket_name, ns, name,
+                                       floe_call_account(call), floe_call_region(call));
 
     switch (step_lookup(call, stmt)) {
     case SQLITE_ROW: break;

@@ -216,6 +216,27 @@ static const char *const migrations[] = {
     "  value TEXT NOT NULL,"
     "  PRIMARY KEY (namespace_id, key)"
     ") WITHOUT ROWID;",
+    /* 7: accounts and regions. A table bucket's name is unique within its account and region, as
+     * on AWS, so the table is rebuilt without its UNIQUE (name) (SQLite cannot drop a constraint);
+     * the id is kept, so every reference stays valid. Rows from before have account '' and region
+     * '' until the server assigns them its default scope at start-up
+     * (floe_table_bucket_adopt_unscoped). S3 buckets stay one global name space; owner is the
+     * account that created one ('' likewise adopted). */
+    "CREATE TABLE table_bucket_scoped ("
+    "  id INTEGER PRIMARY KEY,"
+    "  account_id TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  bucket_id TEXT NOT NULL UNIQUE,"
+    "  type TEXT NOT NULL DEFAULT 'customer',"
+    "  created_at INTEGER NOT NULL,"
+    "  UNIQUE (account_id, region, name)"
+    ");"
+    "INSERT INTO table_bucket_scoped (id, account_id, region, name, bucket_id, type, created_at)"
+    "  SELECT id, '', '', name, bucket_id, type, created_at FROM table_bucket;"
+    "DROP TABLE table_bucket;"
+    "ALTER TABLE table_bucket_scoped RENAME TO table_bucket;"
+    "ALTER TABLE s3_bucket ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -239,6 +260,22 @@ static int read_version(sqlite3 *db, int *version)
     *version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : 0;
     sqlite3_finalize(stmt);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Migrations run with foreign keys off (a table rebuild must not cascade its DROP), so the
+ * result is checked before it commits: 0 when every reference holds. */
+static int foreign_keys_hold(sqlite3 *db)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc;
+
+    if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
+        return -1;
+    rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    if (rc == SQLITE_ROW)
+        fprintf(stderr, "floe: a migration left a reference dangling\n");
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int apply(sqlite3 *db, int from)
@@ -267,7 +304,7 @@ int floe_schema_migrate(sqlite3 *db)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version < N_MIGRATIONS && apply(db, version))
+    if (version < N_MIGRATIONS && (apply(db, version) || foreign_keys_hold(db) != 0))
         goto Error;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto Error;

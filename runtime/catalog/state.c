@@ -52,8 +52,7 @@ static int configure(sqlite3 *db, int is_sole_connection)
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     if (is_sole_connection && exec(db, "PRAGMA locking_mode=EXCLUSIVE"))
         return -1;
-    if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA synchronous=NORMAL") ||
-        exec(db, "PRAGMA foreign_keys=ON"))
+    if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA synchronous=NORMAL"))
         return -1;
     return 0;
 }
@@ -67,7 +66,8 @@ int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out
         fprintf(stderr, "floe: cannot open %s: %s\n", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
         goto Error;
     }
-    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db))
+    /* Foreign keys go on after the migrations, which rebuild tables (schema.c checks them). */
+    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db) || exec(st->db, "PRAGMA foreign_keys=ON"))
         goto Error;
     *out = st;
     return 0;

@@ -5,6 +5,7 @@
  * bucket that still has one, atomically with the delete.
  */
 #include <assert.h>
+#include <stdio.h>
 
 #include "catalog/arn.h"
 #include "catalog/page_token.h"
@@ -13,14 +14,18 @@
 #include "ids.h"
 
 FLOE_SQL(sql_insert_bucket,
-    "INSERT INTO table_bucket (name, bucket_id, type, created_at) VALUES (?1, ?2, 'customer', ?3)");
+    "INSERT INTO table_bucket (name, bucket_id, type, created_at, account_id, region)"
+    " VALUES (?1, ?2, 'customer', ?3, ?4, ?5)");
+
+FLOE_SQL(sql_adopt_buckets, "UPDATE table_bucket SET account_id = ?1, region = ?2 WHERE account_id = ''");
+FLOE_SQL(sql_adopt_s3_buckets, "UPDATE s3_bucket SET owner = ?1 WHERE owner = ''");
 
 FLOE_SQL(sql_delete_bucket, "DELETE FROM table_bucket WHERE id = ?1");
 
 FLOE_SQL(sql_list_buckets,
     "SELECT id, name, bucket_id, type, created_at FROM table_bucket"
-    " WHERE name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2) AND (?3 IS NULL OR type = ?3)"
-    " ORDER BY name LIMIT ?4");
+    " WHERE account_id = ?5 AND region = ?6 AND name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2)"
+    " AND (?3 IS NULL OR type = ?3) ORDER BY name LIMIT ?4");
 
 /* Steps a write that returns no rows: SQLITE_DONE, SQLITE_CONSTRAINT (the call not failed), or
  * FLOE_EFAIL with the call failed. Leaves the statement reset. */
@@ -40,7 +45,8 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id)
     sqlite3_stmt *stmt;
 
     floe_uuid_v4(bucket_id);
-    stmt = floe_sql_bind(call, sql_insert_bucket, "tti", name, bucket_id, (int64_t)floe_call_now(call));
+    stmt = floe_sql_bind(call, sql_insert_bucket, "ttitt", name, bucket_id, (int64_t)floe_call_now(call),
+                         floe_call_account(call), floe_call_region(call));
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (step_write(call, stmt)) {
@@ -115,7 +121,42 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
     if (continuation_token != NULL && (after = floe_page_token_decode(call, listing, continuation_token)) == NULL)
         return FLOE_TABLE_BUCKET_TOKEN_INVALID;
     /* One row more than the page tells whether another page follows. */
-    if ((stmt = floe_sql_bind(call, sql_list_buckets, "tttn", after, prefix, type, page_size + 1)) == NULL)
+    if ((stmt = floe_sql_bind(call, sql_list_buckets, "tttntt", after, prefix, type, page_size + 1,
+                              floe_call_account(call), floe_call_region(call))) == NULL)
         return FLOE_EFAIL;
     return read_page(call, stmt, listing, page_size, out);
+}
+
+/* One UPDATE outside any call (there is no request at start-up); its row count, or -1. */
+static int adopt(floe_state_t *st, const char *sql, const char *account_id, const char *region)
+{
+    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
+    int rc;
+
+    if (stmt == NULL || sqlite3_bind_text(stmt, 1, account_id, -1, SQLITE_STATIC) != SQLITE_OK ||
+        (region != NULL && sqlite3_bind_text(stmt, 2, region, -1, SQLITE_STATIC) != SQLITE_OK))
+        return -1;
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? sqlite3_changes(floe_state_db(st)) : -1;
+}
+
+int floe_table_bucket_adopt_unscoped(const char *db_path, const char *account_id, const char *region)
+{
+    floe_state_t *st = NULL;
+    int adopted = -1;
+
+    if (floe_state_open(db_path, 0, &st) != 0)
+        return -1;
+    if (floe_state_begin(st) == 0) {
+        adopted = adopt(st, sql_adopt_buckets, account_id, region);
+        if (adopted < 0 || adopt(st, sql_adopt_s3_buckets, account_id, NULL) < 0 || floe_state_commit(st) != 0)
+            adopted = -1;
+    }
+    if (adopted < 0)
+        fprintf(stderr, "floe: cannot give existing buckets the default account and region: %s\n",
+                floe_state_errmsg(st));
+    floe_state_end_call(st);
+    floe_state_close(st);
+    return adopted;
 }

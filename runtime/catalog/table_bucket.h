@@ -52,4 +52,12 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
  */
 int floe_table_bucket_delete(floe_call_t *call, int64_t id);
 
+/**
+ * At start-up, before any thread serves: gives the table buckets and S3 buckets a data directory
+ * held before accounts and regions existed (migration 7: account '') the server's default account
+ * and region, so they keep answering to the clients that made them. Opens its own connection.
+ * Returns the number of table buckets adopted, or -1 (logged).
+ */
+int floe_table_bucket_adopt_unscoped(const char *db_path, const char *account_id, const char *region);
+
 #endif

@@ -50,7 +50,8 @@ static int config_fixture_open(config_fixture_t *f)
     h2o_mem_init_pool(&f->pool);
     floe_call_init(&f->call, &f->pool, f->st, &f->config);
     if (sqlite3_exec(floe_state_db(f->st),
-                     "INSERT INTO table_bucket (id, name, bucket_id, created_at) VALUES (1, 'b', 'bucket-uuid', 0);"
+                     "INSERT INTO table_bucket (id, name, bucket_id, created_at, account_id, region)"
+                     " VALUES (1, 'b', 'bucket-uuid', 0, '000000000000', 'us-east-1');"
                      "INSERT INTO namespace (id, table_bucket_id, name, namespace_id, created_at, created_by)"
                      " VALUES (1, 1, 'ns', 'ns-uuid', 0, 'me');"
                      "INSERT INTO s3table (id, table_bucket_id, namespace_id, name, table_id, format, version_token,"

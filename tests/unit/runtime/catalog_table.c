@@ -48,7 +48,8 @@ static int catalog_fixture_open(catalog_fixture_t *f)
     if (floe_state_open(f->db, 0, &f->st) != 0)
         return -1;
     if (sqlite3_exec(floe_state_db(f->st),
-                     "INSERT INTO table_bucket (id, name, bucket_id, created_at) VALUES (1, 'b', 'bucket-id', 1);"
+                     "INSERT INTO table_bucket (id, name, bucket_id, created_at, account_id, region)"
+                     " VALUES (1, 'b', 'bucket-id', 1, '000000000000', 'us-east-1');"
                      "INSERT INTO namespace (id, table_bucket_id, name, namespace_id, created_at, created_by)"
                      " VALUES (1, 1, 'ns', 'namespace-id', 1, '111122223333');",
                      NULL, NULL, NULL) != SQLITE_OK)
