@@ -18,7 +18,7 @@ FLOE_SQL(sql_insert_bucket,
     " VALUES (?1, ?2, 'customer', ?3, ?4, ?5)");
 
 FLOE_SQL(sql_adopt_buckets, "UPDATE table_bucket SET account_id = ?1, region = ?2 WHERE account_id = ''");
-FLOE_SQL(sql_adopt_s3_buckets, "UPDATE s3_bucket SET owner = ?1 WHERE owner = ''");
+FLOE_SQL(sql_adopt_s3_buckets, "UPDATE s3_bucket SET owner = ?1 WHERE owner = '' AND is_warehouse = 0");
 
 FLOE_SQL(sql_delete_bucket, "DELETE FROM table_bucket WHERE id = ?1");
 

@@ -48,6 +48,21 @@ static const char *location_constraint(floe_s3_req_t *r)
     return region;
 }
 
+/* S3 bucket names are one name space for every account: the requester's own bucket is
+ * BucketAlreadyOwnedByYou, anyone else's BucketAlreadyExists (both 409). */
+static int refuse_taken_name(floe_s3_req_t *r)
+{
+    floe_store_bucket_t b;
+
+    switch (floe_store_bucket_get(r->st, &r->req->pool, r->bucket, &b)) {
+    case FLOE_STORE_OK:
+        return floe_s3_fail(r, strcmp(b.owner, r->scope.account_id) == 0 ? FLOE_S3_BucketAlreadyOwnedByYou
+                                                                           : FLOE_S3_BucketAlreadyExists,
+                            NULL);
+    default: return floe_s3_fail_internal(r, "cannot read the bucket that holds the name");
+    }
+}
+
 int floe_s3_create_bucket(floe_s3_req_t *r)
 {
     const char *region;
@@ -56,9 +71,9 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
         return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL);
     if ((region = location_constraint(r)) == NULL)
         return -1;
-    switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->now_ms)) {
+    switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->scope.account_id, r->now_ms)) {
     case FLOE_STORE_OK: break;
-    case FLOE_STORE_EXISTS: return floe_s3_fail(r, FLOE_S3_BucketAlreadyOwnedByYou, NULL);
+    case FLOE_STORE_EXISTS: return refuse_taken_name(r);
     default: return floe_s3_fail_internal(r, "cannot create the bucket");
     }
     floe_s3_add_header(r, "Location", floe_s3_printf(r, "/%s", r->bucket));
@@ -106,7 +121,7 @@ int floe_s3_list_buckets(floe_s3_req_t *r)
     floe_s3_xml_t x;
     size_t n;
 
-    if (floe_store_bucket_list(r->st, &r->req->pool, &buckets, &n) != FLOE_STORE_OK)
+    if (floe_store_bucket_list(r->st, &r->req->pool, r->scope.account_id, &buckets, &n) != FLOE_STORE_OK)
         return floe_s3_fail_internal(r, "cannot list buckets");
     floe_s3_xml_begin(&x, "ListAllMyBucketsResult");
     floe_s3_xml_owner(&x, "Owner");

@@ -17,6 +17,9 @@
 #define FLOE_S3_ERRORS(X)                                                                                               \
     X(AccessDenied, 403, "Access Denied")                                                                              \
     X(BadDigest, 400, "The Content-MD5 you specified did not match what we received.")                                 \
+    X(BucketAlreadyExists, 409,                                                                                        \
+      "The requested bucket name is not available. The bucket namespace is shared by all users of the system. "        \
+      "Please select a different name and try again.")                                                                 \
     X(BucketAlreadyOwnedByYou, 409,                                                                                    \
       "Your previous request to create the named bucket succeeded and you already own it.")                           \
     X(BucketNotEmpty, 409, "The bucket you tried to delete is not empty")                                              \

@@ -11,6 +11,7 @@
 
 #include "response.h"
 #include "s3/request.h"
+#include "sigv4.h"
 
 /* A complete body goes out in one h2o_send, so this generator needs no callbacks. */
 static h2o_generator_t complete_generator = {NULL, NULL};
@@ -25,6 +26,7 @@ void floe_s3_request_init(floe_s3_req_t *r, floe_worker_t *w, h2o_req_t *req)
     r->op = "S3";
     r->now_ms = (int64_t)time(NULL) * 1000;
     floe_request_id(r->request_id);
+    floe_sigv4_request_account_scope(req, w->config, &r->scope);
 }
 
 const char *floe_s3_query(const floe_s3_req_t *r, const char *name)

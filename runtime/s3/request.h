@@ -12,6 +12,7 @@
 
 #include "floe_codec.h"
 #include "ids.h"
+#include "scope.h"
 #include "store/store.h"
 #include "worker.h"
 
@@ -32,6 +33,7 @@ typedef struct floe_s3_req {
     floe_query_param_t *query; /* decoded query parameters (address.c) */
     size_t n_query;
     bool is_virtual_host;
+    floe_scope_t scope;  /* the requester's account and region (scope.h) */
     char request_id[FLOE_REQUEST_ID_LEN + 1];
 } floe_s3_req_t;
 

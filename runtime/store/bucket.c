@@ -9,9 +9,10 @@
 #include "store/bucket.h"
 
 FLOE_SQL(sql_bucket_insert,
-    "INSERT INTO s3_bucket (name, is_warehouse, region, created_at) VALUES (?1, ?2, ?3, ?4)");
-FLOE_SQL(sql_bucket_get, "SELECT id, is_warehouse, region, created_at FROM s3_bucket WHERE name = ?1");
-FLOE_SQL(sql_bucket_list, "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 ORDER BY name");
+    "INSERT INTO s3_bucket (name, is_warehouse, region, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5)");
+FLOE_SQL(sql_bucket_get, "SELECT id, is_warehouse, region, created_at, owner FROM s3_bucket WHERE name = ?1");
+FLOE_SQL(sql_bucket_list,
+    "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 AND owner = ?1 ORDER BY name");
 FLOE_SQL(sql_bucket_has_object, "SELECT 1 FROM s3_object WHERE bucket_id = ?1 LIMIT 1");
 FLOE_SQL(sql_bucket_object_files, "SELECT file_id FROM s3_object WHERE bucket_id = ?1");
 FLOE_SQL(sql_bucket_part_files,
@@ -25,13 +26,14 @@ FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
 #define BUCKET_LIST_FIRST_CAP 16
 
 floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         int64_t now_ms)
+                                         const char *owner, int64_t now_ms)
 {
     sqlite3_stmt *stmt;
     int rc;
 
     assert(name != NULL);
-    stmt = floe_store_bind(st, sql_bucket_insert, "tnti", name, (int)is_warehouse, region != NULL ? region : "", now_ms);
+    stmt = floe_store_bind(st, sql_bucket_insert, "tntit", name, (int)is_warehouse, region != NULL ? region : "",
+                           now_ms, owner != NULL ? owner : "");
     if (stmt == NULL)
         return FLOE_STORE_ERROR;
     rc = floe_store_step(st, stmt);
@@ -57,6 +59,7 @@ floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, co
         out->is_warehouse = sqlite3_column_int(stmt, 1) != 0;
         out->region = floe_store_column_dup(pool, stmt, 2);
         out->created_ms = sqlite3_column_int64(stmt, 3);
+        out->owner = floe_store_column_dup(pool, stmt, 4);
         result = FLOE_STORE_OK;
         break;
     case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
@@ -66,10 +69,10 @@ floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, co
     return result;
 }
 
-floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, floe_store_bucket_entry_t **out,
-                                       size_t *n_out)
+floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
+                                       floe_store_bucket_entry_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_list, "");
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_list, "t", owner);
     floe_store_bucket_entry_t *items = NULL;
     size_t n = 0, cap = 0;
     int rc;

@@ -17,6 +17,7 @@ typedef struct floe_store_bucket {
     bool is_warehouse;
     char *region;     /* the LocationConstraint it was created with; "" for us-east-1 */
     int64_t created_ms;
+    char *owner;      /* the account that created it; "" for a warehouse */
 } floe_store_bucket_t;
 
 typedef struct floe_store_bucket_entry {
@@ -27,10 +28,11 @@ typedef struct floe_store_bucket_entry {
 /**
  * Creates bucket `name` with a LocationConstraint ("" or NULL for none). is_warehouse: the bucket
  * backs an S3 Tables table (see floe_store_create_bucket). One INSERT: inside the caller's
- * transaction it simply joins it. FLOE_STORE_EXISTS if the name is taken.
+ * transaction it simply joins it. `owner` is the creating account (NULL for a warehouse, which no
+ * account lists). FLOE_STORE_EXISTS if the name is taken, in any account: S3 names are global.
  */
 floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         int64_t now_ms);
+                                         const char *owner, int64_t now_ms);
 /** Looks bucket `name` up; strings in `pool`. FLOE_STORE_NOT_FOUND if absent. */
 floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
                                       floe_store_bucket_t *out /* OUT */);
@@ -40,8 +42,8 @@ floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir,
 /** Deletes the bucket with every object and multipart upload in it, rows first, then files. Joins the caller's
  * transaction as floe_store_bucket_delete does. */
 floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
-/** Every bucket that is not a warehouse, by name; array and strings in `pool`. */
-floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, floe_store_bucket_entry_t **out /* OUT */,
-                                       size_t *n_out /* OUT */);
+/** Every bucket of account `owner` that is not a warehouse, by name; array and strings in `pool`. */
+floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
+                                       floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);
 
 #endif

@@ -48,7 +48,7 @@
 floe_store_rc_t floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms)
 {
     /* One INSERT needs no transaction of its own, so inside the caller's it simply joins it. */
-    return floe_store_bucket_create(st, name, is_warehouse, "", now_ms);
+    return floe_store_bucket_create(st, name, is_warehouse, "", NULL, now_ms);
 }
 
 floe_store_rc_t floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket)

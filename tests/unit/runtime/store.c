@@ -110,11 +110,14 @@ TEST(store_warehouse_buckets_are_not_listed)
     h2o_mem_init_pool(&pool);
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     floe_store_create_bucket(f.st, "tbl-0001--table-s3", true, 1);
-    floe_store_create_bucket(f.st, "plain-bucket", false, 1);
-    CHECK(floe_store_create_bucket(f.st, "plain-bucket", false, 1) == FLOE_STORE_EXISTS, "a taken name is EXISTS");
-    CHECK(floe_store_bucket_list(f.st, &pool, &list, &n) == FLOE_STORE_OK && n == 1 &&
+    floe_store_bucket_create(f.st, "plain-bucket", false, "", "111111111111", 1);
+    CHECK(floe_store_bucket_create(f.st, "plain-bucket", false, "", "222222222222", 1) == FLOE_STORE_EXISTS,
+          "a taken name is EXISTS, whichever account asks");
+    CHECK(floe_store_bucket_list(f.st, &pool, "111111111111", &list, &n) == FLOE_STORE_OK && n == 1 &&
               strcmp(list[0].name, "plain-bucket") == 0,
-          "ListBuckets' view holds only the plain bucket");
+          "ListBuckets' view holds only the owner's plain bucket");
+    CHECK(floe_store_bucket_list(f.st, &pool, "222222222222", &list, &n) == FLOE_STORE_OK && n == 0,
+          "another account lists none of it");
     CHECK(floe_store_bucket_get(f.st, &pool, "tbl-0001--table-s3", &b) == FLOE_STORE_OK && b.is_warehouse,
           "the warehouse is found by name and marked as one");
     fixture_close(&f);
