@@ -3,10 +3,11 @@ routes the templates need.
 
 What this is for: turning `rest-catalog-open-api.yaml` (OpenAPI 3.1) into plain Python objects
 (one Route per operation: operationId, method, path template, success code and response schema,
-the error statuses the spec documents) and joining each with its status and reason from
-models/iceberg-overlay.json. What it is not for: request or response bodies. Iceberg JSON is
-owned by the hand-written Iceberg module in runtime/, which already knows TableMetadata,
-requirements and updates far better than a schema walk could.
+the error statuses the spec documents, the line its operationId is on, which the docs link to)
+and joining each with its status and reason from models/iceberg-overlay.json. What it is not
+for: request or response bodies. Iceberg JSON is owned by the hand-written Iceberg module in
+runtime/, which already knows TableMetadata, requirements and updates far better than a schema
+walk could.
 
 The spec is checked before anything is written: an operation without an operationId, a method
 or parameter location Floe cannot route, a path parameter the template does not declare, or a
@@ -16,6 +17,7 @@ success response the generator cannot name stops the generator with the operatio
 import hashlib
 import json
 import os
+import re
 import sys
 
 import yaml
@@ -25,6 +27,8 @@ PARAM_LOCATIONS = ("path", "query", "header")
 STATUSES = ("implemented", "partial", "not_implemented")
 NO_CONTENT = "NoContent"   # Floe's name for the empty response of a 204 operation
 COMPONENT_PREFIX = "#/components/"
+# An operationId on a line of its own, as YAML block style writes it (for the docs' links).
+OPERATION_ID_LINE = re.compile(r"^\s*operationId:\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*$")
 
 
 class SpecError(Exception):
@@ -44,6 +48,7 @@ class Route:
         self.statuses = statuses          # documented non-success statuses, e.g. "400,404,409"
         self.status = "not_implemented"   # from the overlay
         self.reason = ""
+        self.line = None                  # line of its operationId in the spec file, for the docs
 
     @property
     def served(self):
@@ -71,6 +76,9 @@ class Spec:
             raise SpecError("%s: OpenAPI version %r is not 3.x" % (os.path.basename(path), version))
         self.version = self.doc.get("info", {}).get("version", "")
         self.routes = self._routes()
+        lines = operation_id_lines(data.decode("utf-8"))
+        for r in self.routes:
+            r.line = lines.get(r.id)
 
     def _resolve(self, node):
         """Follows a local $ref ("#/components/...") to the node it names."""
@@ -151,6 +159,17 @@ class Spec:
                 out.append((r.tag, []))
             out[-1][1].append(r)
         return out
+
+
+def operation_id_lines(text):
+    """{operationId: its 1-based line} for the ids written on a line of their own; an id written
+    on two lines is left out rather than guessed."""
+    found = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        m = OPERATION_ID_LINE.match(line)
+        if m:
+            found.setdefault(m.group(1), []).append(number)
+    return {op_id: numbers[0] for op_id, numbers in found.items() if len(numbers) == 1}
 
 
 def apply_overlay(spec, path):

@@ -1,7 +1,8 @@
 """Applies Floe's own overlay (models/overlay.json) to a loaded model.
 
 What this is for: the facts the AWS model does not hold and Floe needs at build time: each
-operation's implementation status and notes (the one place status is written), and extra HTTP
+operation's implementation status and notes (the one place status is written; a partial operation
+answers normally, and its notes say what it records and what Floe does not do), and extra HTTP
 routes such as the pre-2025-06-06 GetTable binding that older SDKs still send. What it is not
 for: changing the model's shapes. Every overlay entry carries a reason.
 
@@ -14,6 +15,8 @@ import json
 import sys
 
 STATUSES = ("implemented", "partial", "not_implemented")
+# A partial operation's notes say what is recorded, then after this marker what Floe does not do.
+NOT_DONE = "Not done:"
 
 
 class Route:
@@ -86,6 +89,8 @@ class Overlay:
         for name, entry in self.raw.get("operations", {}).items():
             if "status" not in entry:
                 fail("%s: missing status" % name)
+            if entry["status"] == "partial" and NOT_DONE not in entry.get("notes", ""):
+                fail("%s: a partial operation's notes must say what is not done (%r)" % (name, NOT_DONE))
         for r in self.raw.get("routes", []):
             for key in ("operation", "method", "uri", "bind", "name", "reason"):
                 if key not in r:
