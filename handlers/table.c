@@ -167,7 +167,11 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->createdBy = t.created_by;
     out->modifiedAt = t.modified_at;
     out->has_modifiedAt = true;
-    out->modifiedBy = t.modified_by;
+    /* AWS leaves modifiedBy out until something modifies the table (seen by Terraform's acceptance
+     * tests); '' is how the catalog marks a table never modified (rows from before it: an
+     * unchanged modified_at). */
+    if (t.modified_by != NULL && *t.modified_by != '\0' && t.modified_at != t.created_at)
+        out->modifiedBy = t.modified_by;
     out->ownerAccountId = floe_call_account(call);
     out->format = floe_OpenTableFormat_from_string(t.format);
     out->namespaceId = t.ns.namespace_id;

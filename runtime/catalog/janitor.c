@@ -12,7 +12,9 @@
  *     none is, so floe_janitor_recover() queues every such bucket: what a crash in that window
  *     left behind (found by tests/e2e/70-crash-safety.py).
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "catalog/janitor.h"
 #include "log.h"
@@ -21,6 +23,7 @@
 
 #define TICK_MS 200
 #define BUCKETS_PER_TICK 4
+#define FLOE_JANITOR_RETIRED_MAX 128 /* the prefix and a 63-character bucket name */
 
 FLOE_SQL(sql_enqueue, "INSERT OR IGNORE INTO warehouse_deletion (bucket, queued_at) VALUES (?1, ?2)");
 FLOE_SQL(sql_next, "SELECT bucket FROM warehouse_deletion ORDER BY queued_at, bucket LIMIT ?1");
@@ -31,12 +34,26 @@ FLOE_SQL(sql_queue_orphans,
 
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_enqueue);
-    if (stmt == NULL)
+    char retired[FLOE_JANITOR_RETIRED_MAX];
+    sqlite3_stmt *stmt;
+    floe_store_rc_t renamed;
+
+    /* A name already retired (a retried removal) is queued as it is. */
+    if (strncmp(bucket, FLOE_JANITOR_RETIRED_PREFIX, strlen(FLOE_JANITOR_RETIRED_PREFIX)) == 0) {
+        snprintf(retired, sizeof(retired), "%s", bucket);
+    } else {
+        if ((size_t)snprintf(retired, sizeof(retired), "%s%s", FLOE_JANITOR_RETIRED_PREFIX, bucket) >= sizeof(retired))
+            return -1;
+        renamed = floe_store_bucket_rename(st, bucket, retired);
+        if (renamed != FLOE_STORE_OK && renamed != FLOE_STORE_NOT_FOUND) /* never written: nothing to retire */
+            return -1;
+    }
+    if ((stmt = floe_state_stmt(st, sql_enqueue)) == NULL || sqlite3_bind_text(stmt, 1, retired, -1, SQLITE_TRANSIENT) ||
+        sqlite3_bind_int64(stmt, 2, now_ms))
         return -1;
-    sqlite3_bind_text(stmt, 1, bucket, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 2, now_ms);
-    return sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Reads up to max queued bucket names into names (each strdup'ed; the caller frees). */

@@ -12,10 +12,15 @@
 #include "worker.h"
 
 /**
- * Queues warehouse bucket `bucket` for removal. Call it inside the transaction that deletes the
- * table (or gives up on a new one), so the queue entry commits exactly when that does. 0 or -1.
+ * Retires warehouse bucket `bucket` and queues it for removal. Retiring renames it to
+ * FLOE_JANITOR_RETIRED_PREFIX + name, which no S3 request can address (a bucket name has no '/'),
+ * so the warehouse answers NoSuchBucket as soon as the table is gone, as on AWS, while its bytes
+ * wait for the janitor. Call it inside the transaction that deletes the table (or gives up on a
+ * new one), so both commit exactly when that does. 0 or -1.
  */
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
+
+#define FLOE_JANITOR_RETIRED_PREFIX "retired/"
 
 /**
  * Start-up, before any request is served: queues every warehouse bucket that no table names and

@@ -59,7 +59,7 @@
 FLOE_SQL(sql_insert_table,
     "INSERT INTO s3table (table_bucket_id, namespace_id, name, table_id, format, version_token, metadata_location,"
     " warehouse_bucket, created_at, created_by, modified_at, modified_by)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, ?10) RETURNING id");
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?9, '') RETURNING id"); /* modified_by '': never modified */
 
 FLOE_SQL(sql_table_exists, "SELECT 1 FROM s3table WHERE namespace_id = ?1 AND name = ?2");
 

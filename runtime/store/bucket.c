@@ -13,6 +13,7 @@ FLOE_SQL(sql_bucket_insert,
 FLOE_SQL(sql_bucket_get, "SELECT id, is_warehouse, region, created_at, owner FROM s3_bucket WHERE name = ?1");
 FLOE_SQL(sql_bucket_list,
     "SELECT name, created_at FROM s3_bucket WHERE is_warehouse = 0 AND owner = ?1 ORDER BY name");
+FLOE_SQL(sql_bucket_rename, "UPDATE s3_bucket SET name = ?2 WHERE name = ?1");
 FLOE_SQL(sql_bucket_has_object, "SELECT 1 FROM s3_object WHERE bucket_id = ?1 LIMIT 1");
 FLOE_SQL(sql_bucket_object_files, "SELECT file_id FROM s3_object WHERE bucket_id = ?1");
 FLOE_SQL(sql_bucket_part_files,
@@ -43,6 +44,20 @@ floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, boo
     case SQLITE_CONSTRAINT: return FLOE_STORE_EXISTS; /* the UNIQUE name */
     default: return FLOE_STORE_ERROR;
     }
+}
+
+floe_store_rc_t floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to)
+{
+    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_rename, "tt", from, to);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_STORE_ERROR;
+    rc = floe_store_step(st, stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE)
+        return FLOE_STORE_ERROR;
+    return sqlite3_changes(floe_state_db(st)) > 0 ? FLOE_STORE_OK : FLOE_STORE_NOT_FOUND;
 }
 
 floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,

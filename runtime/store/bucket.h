@@ -42,6 +42,9 @@ floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir,
 /** Deletes the bucket with every object and multipart upload in it, rows first, then files. Joins the caller's
  * transaction as floe_store_bucket_delete does. */
 floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+/** Renames bucket `from` to `to` (the janitor retires warehouses this way). FLOE_STORE_NOT_FOUND
+ * if there is no bucket `from`. Joins the caller's transaction. */
+floe_store_rc_t floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to);
 /** Every bucket of account `owner` that is not a warehouse, by name; array and strings in `pool`. */
 floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
                                        floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);

@@ -141,8 +141,19 @@ class TableTests(FloeTestCase):
                          % ACCOUNT, "a table ARN is the bucket ARN + /table/<uuid>")
         self.assertEqual((table["name"], table["namespace"], table["type"], table["format"]),
                          ("fields", ["sales"], "customer", "ICEBERG"), "name, namespace, type and format")
-        self.assertEqual((table["createdBy"], table["modifiedBy"], table["ownerAccountId"]), (ACCOUNT,) * 3,
-                         "created by, modified by and owned by the account")
+        self.assertEqual((table["createdBy"], table["ownerAccountId"]), (ACCOUNT,) * 2,
+                         "created by and owned by the account")
+        self.assertNotIn("modifiedBy", table, "a table never modified has no modifiedBy, as on AWS")
+        self.assertEqual(table["modifiedAt"], table["createdAt"], "and was last modified when it was created")
+        listed = self.s3tables.list_tables(tableBucketARN=self.arn, namespace="sales", prefix="fields")["tables"]
+        self.assertNotIn("modifiedBy", listed[0], "ListTables has no modifiedBy either")
+        time.sleep(0.01)  # a modification in a later millisecond than the creation
+        self.s3tables.update_table_metadata_location(
+            tableBucketARN=self.arn, namespace="sales", name="fields", versionToken=table["versionToken"],
+            metadataLocation=table["warehouseLocation"] + "/metadata/00001-next.metadata.json")
+        modified = self.get("fields")
+        self.assertEqual(modified["modifiedBy"], ACCOUNT, "once modified, modifiedBy names the account")
+        self.assertGreater(modified["modifiedAt"], modified["createdAt"], "and modifiedAt moves on")
         bucket = self.s3tables.get_table_bucket(tableBucketARN=self.arn)
         self.assertEqual(table["tableBucketId"], bucket["tableBucketId"], "tableBucketId is the bucket's")
 
