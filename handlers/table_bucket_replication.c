@@ -28,9 +28,10 @@
 #include "catalog/replication.h"
 #include "replication.h"
 
-/* What PutTableBucketReplication reports: the configuration is in place when it returns. The
- * value is the model's ReplicationStatus wording; AWS does not document this member's values. */
-#define PUT_STATUS "completed"
+/* What PutTableBucketReplication reports. Floe records the configuration but copies nothing yet, so
+ * it says "pending" (the model's ReplicationStatus wording), never "completed": a client waiting for
+ * replication must not be told it happened (issue #10). */
+#define PUT_STATUS "pending"
 
 static int fail_not_configured(floe_call_t *call)
 {

@@ -33,9 +33,10 @@
 #include "catalog/replication.h"
 #include "replication.h"
 
-/* What PutTableReplication reports: the configuration is in place when it returns. The value is
- * the model's ReplicationStatus wording, as for PutTableBucketReplication. */
-#define PUT_STATUS "completed"
+/* What PutTableReplication reports. Floe records the configuration but copies nothing yet, so
+ * it says "pending" (the model's ReplicationStatus wording), never "completed": a client waiting for
+ * replication must not be told it happened (issue #10). */
+#define PUT_STATUS "pending"
 
 /* The table and its configuration; NotFoundException when the table has none. */
 static int lookup_configured(floe_call_t *call, const char *table_arn, floe_table_row_t *table,

@@ -404,7 +404,7 @@ class ReplicationTests(TableConfigTestCase):
         self.assertClientError("NotFoundException", self.s3tables.get_table_replication_status, tableArn=source)
         put = self.put(source, replication(one, two))
         self.assertTrue(put["versionToken"], "PutTableReplication returns a version token")
-        self.assertEqual(put["status"], "completed", "PutTableReplication reports its status")
+        self.assertEqual(put["status"], "pending", "PutTableReplication reports pending: nothing is copied yet")
         got = self.s3tables.get_table_replication(tableArn=source)
         self.assertEqual(got["configuration"], replication(one, two), "the configuration that was put reads back")
         self.assertEqual(got["versionToken"], put["versionToken"], "Get returns the token Put returned")
