@@ -82,12 +82,12 @@ static bool location_is_in_warehouse(const floe_table_row_t *t, const char *loca
 /* Names the next metadata file after the current one (the Iceberg module's NNNNN-<uuid> scheme). */
 static void name_next_file(floe_iceberg_call_t *call, prepared_commit_t *p)
 {
-    char uuid[FLOE_UUID_LEN + 1], *name;
+    char uuid[FLOE_UUID_LEN + 1];
 
     floe_uuid_v4(uuid);
-    name = floe_iceberg_metadata_next_file_name(p->table.metadata_location, uuid);
-    p->key = floe_call_printf(&call->super, METADATA_DIR "%s", name);
-    free(name);
+    p->key = floe_call_printf(&call->super, METADATA_DIR "%s",
+                              (char *)floe_call_keep(&call->super, floe_iceberg_metadata_next_file_name(
+                                                                       p->table.metadata_location, uuid)));
     p->location = floe_call_printf(&call->super, "s3://%s/%s", p->table.warehouse_bucket, p->key);
 }
 

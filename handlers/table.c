@@ -96,8 +96,8 @@ static int store_table(floe_call_t *call, const floe_CreateTableRequest *in, flo
 
     if (render_metadata(call, in, t, &json))
         return FLOE_EFAIL;
+    floe_call_keep(call, json); /* the Iceberg module's malloc'ed text: freed with the request */
     stored = json != NULL ? floe_table_store_first_metadata(call, t, json) : FLOE_OK;
-    free(json);
     if (stored != FLOE_OK)
         return FLOE_EFAIL;
     rc = floe_table_insert(call, t, apply_creation_settings, in);

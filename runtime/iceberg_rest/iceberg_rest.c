@@ -206,7 +206,6 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
     floe_iceberg_rest_call_init(&call, &d->req->pool, d->w->state, d->w->config, s3_endpoint(d->req));
     set_scope(d, &call, match, query, n_query);
     run_handler(d, route, &call, &http);
-    floe_iceberg_rest_call_dispose(&call);
     cJSON_Delete(body);
 }
 

@@ -51,12 +51,6 @@ typedef enum floe_iceberg_err {
 
 /* ---- the call ---- */
 
-/** A malloc'ed buffer a call frees when it ends (a list in the call's pool). */
-typedef struct floe_iceberg_kept {
-    struct floe_iceberg_kept *next;
-    void *buffer;
-} floe_iceberg_kept_t;
-
 /** One REST catalog call. `super` is the S3 Tables call context, so the shared helpers
  * (lookup.h, table.h, store.h) work unchanged; errors they record there are translated by the
  * handler into one of the types above. */
@@ -66,7 +60,6 @@ typedef struct floe_iceberg_call {
     const char *error_message;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
     const char *etag;        /* set by a handler: the ETag header of its answer (200 or 304) */
-    floe_iceberg_kept_t *kept; /* freed when the call ends */
 } floe_iceberg_call_t;
 
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */

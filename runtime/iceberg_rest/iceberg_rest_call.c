@@ -18,14 +18,6 @@ void floe_iceberg_rest_call_init(floe_iceberg_call_t *call, h2o_mem_pool_t *pool
     call->error_message = NULL;
     call->s3_endpoint = s3_endpoint;
     call->etag = NULL;
-    call->kept = NULL;
-}
-
-void floe_iceberg_rest_call_dispose(floe_iceberg_call_t *call)
-{
-    for (floe_iceberg_kept_t *k = call->kept; k != NULL; k = k->next)
-        free(k->buffer);
-    call->kept = NULL;
 }
 
 int floe_iceberg_call_fail(floe_iceberg_call_t *call, floe_iceberg_err_t error, const char *fmt, ...)
@@ -54,10 +46,5 @@ int floe_iceberg_call_fail_internal(floe_iceberg_call_t *call, const char *conte
 
 void *floe_iceberg_call_keep(floe_iceberg_call_t *call, void *malloced)
 {
-    floe_iceberg_kept_t *k = floe_call_alloc(&call->super, sizeof(*k));
-
-    k->buffer = malloced;
-    k->next = call->kept;
-    call->kept = k;
-    return malloced;
+    return floe_call_keep(&call->super, malloced);
 }

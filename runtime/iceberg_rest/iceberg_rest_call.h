@@ -1,6 +1,6 @@
 /*
  * The runtime's side of the REST catalog call (iceberg_rest_api.h has the handlers' side): set a
- * call up for one request and release what it kept once the response is written.
+ * call up for one request.
  */
 #ifndef FLOE_ICEBERG_REST_CALL_H
 #define FLOE_ICEBERG_REST_CALL_H
@@ -12,8 +12,5 @@ struct floe_state;
 /** Prepares a call over the request pool; `s3_endpoint` lives as long as the pool. */
 void floe_iceberg_rest_call_init(floe_iceberg_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state,
                                  const floe_config_t *config, const char *s3_endpoint);
-
-/** Frees the buffers the call kept (floe_iceberg_call_keep). */
-void floe_iceberg_rest_call_dispose(floe_iceberg_call_t *call);
 
 #endif

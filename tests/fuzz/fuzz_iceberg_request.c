@@ -44,7 +44,6 @@ static void run(h2o_mem_pool_t *pool, const char *method, const char *target, si
         floe_iceberg_input_t http = {match.prefix, match.namespace, match.table, query, (size_t)n_query, tree, NULL};
         match.route->parse(&call, &http, floe_call_alloc(&call.super, match.route->in_size));
     }
-    floe_iceberg_rest_call_dispose(&call);
     cJSON_Delete(tree);
 }
 

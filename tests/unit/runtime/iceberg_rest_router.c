@@ -132,7 +132,6 @@ TEST(iceberg_rest_request_commit_facts_are_read_from_the_updates)
               call.error == FLOE_ICEBERG_ERR_BadRequestException,
           "updates that are not an array are a bad request");
     cJSON_Delete(tree);
-    floe_iceberg_rest_call_dispose(&call);
     h2o_mem_clear_pool(&pool);
 }
 
