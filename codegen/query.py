@@ -178,6 +178,11 @@ class QueryCModel:
             return t.member.xml_name
         return member.xml_name
 
+    def form_name(self, member):
+        """The key segment of a structure member in a request form: its name (or @xmlName); for a
+        flattened list whose member has an @xmlName, that name (botocore's QuerySerializer)."""
+        return self.flattened_element(member) if member.xml_flattened else member.xml_name
+
     def enum_member_macro(self, shape, value):
         for m in shape.members:
             if m.enum_value == value:
