@@ -65,10 +65,16 @@ int floe_query_init(void)
     return 0;
 }
 
+/* Every request that is not S3 Tables' asks, S3's included: the credential scope is read once. */
 const floe_query_service_t *floe_query_service_for(h2o_req_t *req)
 {
+    floe_sigv4_scope_t scope;
+
+    if (floe_sigv4_request_scope(req, &scope) != 0)
+        return NULL;
     for (size_t i = 0; i < N_SERVICES; i++) {
-        if (floe_sigv4_is_for(req, services[i]->signing_name))
+        if (h2o_memis(scope.service.base, scope.service.len, services[i]->signing_name,
+                      strlen(services[i]->signing_name)))
             return services[i];
     }
     return NULL;
