@@ -204,6 +204,22 @@ class QueryCModel:
         for op in self.operations:
             if op.code != 200:
                 raise smithy.ModelError("%s: awsQuery answers 200" % op.id)
+        self._check_inputs_are_not_recursive()
+
+    def _check_inputs_are_not_recursive(self):
+        """The form parsers recurse along the shapes, so a recursive input shape would let a
+        request's keys decide how deep the stack goes; none of the models has one."""
+        def visit(s, path):
+            if s.id in path:
+                raise smithy.ModelError("%s: a recursive input shape is not supported in awsQuery" % s.id)
+            path.add(s.id)
+            for m in list(s.members) + [m for m in (s.member, s.key, s.value) if m is not None]:
+                if m.target.is_aggregate:
+                    visit(m.target, path)
+            path.discard(s.id)
+
+        for op in self.operations:
+            visit(op.input, set())
 
 
 def header_line(model, overlay_path):
