@@ -179,7 +179,8 @@ static int body_is_form(h2o_req_t *req)
     if (i < 0)
         return 1;
     ct = &req->headers.entries[i].value;
-    return ct->len >= strlen(FORM_CONTENT_TYPE) && strncasecmp(ct->base, FORM_CONTENT_TYPE, strlen(FORM_CONTENT_TYPE)) == 0;
+    return ct->len >= strlen(FORM_CONTENT_TYPE) &&
+           strncasecmp(ct->base, FORM_CONTENT_TYPE, strlen(FORM_CONTENT_TYPE)) == 0;
 }
 
 /* Decodes the URL query and the form body; answers and returns -1 when either is malformed. */

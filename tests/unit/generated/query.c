@@ -56,7 +56,8 @@ TEST(query_parse_create_stack_reads_every_kind_of_member)
     CHECK(in.Capabilities != NULL && in.Capabilities->n == 2 &&
               in.Capabilities->items[1] == FLOE_CFN_Capability_CAPABILITY_AUTO_EXPAND,
           "a list of enums is read");
-    CHECK(in.NotificationARNs != NULL && in.NotificationARNs->n == 0, "an empty list (NotificationARNs=) is present and empty");
+    CHECK(in.NotificationARNs != NULL && in.NotificationARNs->n == 0,
+          "an empty list (NotificationARNs=) is present and empty");
     CHECK(in.has_DisableRollback && !in.DisableRollback, "a false boolean is present");
     CHECK(in.has_TimeoutInMinutes && in.TimeoutInMinutes == 5, "an integer is read");
     CHECK(in.OnFailure == FLOE_CFN_OnFailure_DELETE, "an enum is read");
@@ -97,7 +98,8 @@ TEST(query_parse_unknown_members_are_ignored)
     }
     query_fixture_dispose(&f);
 
-    CHECK(query_fixture_init(&f, "Action=DeleteStack&StackName=s&DeploymentConfig.Mode=REVERT_DRIFT") == 0, "the form decodes");
+    CHECK(query_fixture_init(&f, "Action=DeleteStack&StackName=s&DeploymentConfig.Mode=REVERT_DRIFT") == 0,
+          "the form decodes");
     CHECK(floe_cfn_parse_DeleteStackInput(&f.call, &f.form, &del, &f.v) == 0 &&
               floe_cfn_validate_DeleteStackInput(&del, &f.v) == 0 && strcmp(del.StackName, "s") == 0,
           "DeleteStack with the CDK's DeploymentConfig.Mode is accepted");

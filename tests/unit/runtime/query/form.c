@@ -23,7 +23,8 @@ TEST(query_form_decodes_body_and_url_query)
           "a URL query and a form body decode");
     CHECK(form.n == 5, "a repeated key counts once");
     CHECK(strcmp(floe_query_form_get(&form, "Action"), "ListStacks") == 0, "of a repeated key the first one sent stays");
-    CHECK(strcmp(floe_query_form_get(&form, "Name"), "a b+c") == 0, "'+' is a space and %2B a plus, as form encoding has it");
+    CHECK(strcmp(floe_query_form_get(&form, "Name"), "a b+c") == 0,
+          "'+' is a space and %2B a plus, as form encoding has it");
     CHECK(strcmp(floe_query_form_get(&form, "Extra"), "A") == 0, "percent-escapes are decoded");
     CHECK(strcmp(floe_query_form_get(&form, "Empty"), "") == 0, "an empty value is a value");
     CHECK(floe_query_form_get(&form, "Missing") == NULL, "a key that is not there has no value");
@@ -52,7 +53,8 @@ TEST(query_form_has_sees_keys_below_a_prefix)
     floe_query_form_t form;
 
     h2o_mem_init_pool(&pool);
-    CHECK(decode(&pool, NULL, "Rollback-x=1&Rollback!=2&RollbackConfiguration.MonitoringTimeInMinutes=5&Roll=3", &form) == 0,
+    CHECK(decode(&pool, NULL, "Rollback-x=1&Rollback!=2&RollbackConfiguration.MonitoringTimeInMinutes=5&Roll=3",
+                 &form) == 0,
           "the form decodes");
     CHECK(floe_query_form_has(&form, "RollbackConfiguration"), "a structure is present when a key lies below it");
     CHECK(!floe_query_form_has(&form, "Rollback"), "keys that merely start with the text are not below it");
