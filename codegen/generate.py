@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Generates Floe's C protocol layer and capability docs from the AWS S3 Tables Smithy model and the
-Apache Iceberg REST catalog's OpenAPI spec.
+"""Generates Floe's C protocol layer and capability docs from the AWS S3 Tables Smithy model, the
+Apache Iceberg REST catalog's OpenAPI spec, and the CloudFormation and STS Smithy models (query.py).
 
 Usage: generate.py --model PATH [--reference PATH] [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
+                   [--query-model cloudformation=PATH] [--query-model sts=PATH]
 
 --reference and --iceberg-spec default to the pinned copies in models/ (models/pin.txt). --model is
 the model version to serve; --reference is the version handlers are written against. The C types
@@ -13,8 +14,10 @@ model without a guard.
 What this is for: the one command that turns the model (plus Floe's overlay) into the typed C
 API handlers are written against, the restJson1 request parsers, the constraint validators, the
 JSON serializers, the operation and route tables, the per-operation capability docs and the
-constraint test rows; and from the Iceberg spec (openapi.py) the REST catalog's route table and
-its capability docs. What it is not for: any behaviour of an operation; that lives in handlers/.
+constraint test rows; from the Iceberg spec (openapi.py) the REST catalog's route table and
+its capability docs; and the same typed layer for the awsQuery services (query.py), each with its
+own overlay (models/<service>-overlay.json) and C prefix. What it is not for: any behaviour of an
+operation; that lives in handlers/.
 
 Output is deterministic: no dates, paths or versions, fixed ordering, LF endings. Files whose
 content did not change are left alone so their mtime does not trigger a rebuild.
@@ -34,6 +37,7 @@ import jinja2  # noqa: E402
 import evolution  # noqa: E402
 import openapi  # noqa: E402
 import overlay as overlay_mod  # noqa: E402
+import query  # noqa: E402
 import samples  # noqa: E402
 import smithy  # noqa: E402
 
@@ -93,7 +97,14 @@ def c_string(value):
 
 
 class CModel:
-    """C names and per-shape facts the templates need, computed once."""
+    """C names and per-shape facts the templates need, computed once. The prefixes are those of
+    S3 Tables; each awsQuery service has its own (query.py), so their shapes never collide."""
+
+    PREFIX = "floe_"              # floe_<Shape>, floe_validate_<Shape>, floe_<Enum>_values
+    MACRO_PREFIX = "FLOE_"        # FLOE_<Enum>_<Member>, FLOE_<Enum>__COUNT
+    API_HEADER = "floe_api.h"
+    CODEC_HEADER = "floe_codec.h"
+    VIOLATION_ERROR = "BadRequestException"   # what the dispatcher answers a violation with
 
     def __init__(self, model, overlay, reference):
         self.model = model
@@ -125,11 +136,15 @@ class CModel:
 
     # -- names and types -----------------------------------------------------------------------
 
-    @staticmethod
-    def type_name(shape):
+    def type_name(self, shape):
         if shape.kind == "unit":
             return "floe_Unit"
-        return "floe_" + shape.name
+        return self.PREFIX + shape.name
+
+    @staticmethod
+    def path_name(member):
+        """The member's name in a violation's path: the name on the wire."""
+        return member.json_name
 
     def scalar_ctype(self, shape):
         kind = shape.kind
@@ -141,6 +156,8 @@ class CModel:
             return "int32_t "
         if kind == "long":
             return "int64_t "
+        if kind == "double":
+            return "double "
         if kind == "boolean":
             return "bool "
         if kind == "timestamp":
@@ -189,18 +206,24 @@ class CModel:
         """The table of wire values to parse or serialize the enum `shape` of this model with:
         the C one, or where the model lacks some of the C values, one with NULL for those."""
         if self.types.wire_enum_values(shape):
-            return "floe_%s_wire_values" % shape.name
-        return "floe_%s_values" % shape.name
+            return "%s%s_wire_values" % (self.PREFIX, shape.name)
+        return "%s%s_values" % (self.PREFIX, shape.name)
 
     def on_wire(self, shape, expr, lacks=False):
         """C expression true when the value `expr` of `shape` is one this model has on the wire
         (with `lacks`, when it is not), or None when that is every value: an enum value the
         model lacks is left out of the output."""
         if shape.kind == "enum" and self.types.wire_enum_values(shape):
-            return "floe_%s_wire_values[%s] %s NULL" % (shape.name, expr, "==" if lacks else "!=")
+            return "%s%s_wire_values[%s] %s NULL" % (self.PREFIX, shape.name, expr, "==" if lacks else "!=")
         return None
 
     # -- constraints -----------------------------------------------------------------------------
+
+    @staticmethod
+    def pcre_pattern(pattern):
+        """The pattern as PCRE2 reads it: the models write code points Java's and ECMA-262's way
+        (\\uD7FF, four hex digits), which PCRE2 spells \\x{D7FF}."""
+        return re.sub(r"(?<!\\)((?:\\\\)*)\\u([0-9A-Fa-f]{4})", r"\1\\x{\2}", pattern)
 
     def _all_patterns(self):
         for s in self.model.reachable_shapes():
@@ -237,14 +260,14 @@ class CModel:
         kind = target.kind
         if kind == "string" and (length or pattern):
             rows = samples.string_rows(name, length, pattern)
-            return {"fn": "floe_validate_" + name, "kind": "string", "label": label, "length": length,
+            return {"fn": self.PREFIX + "validate_" + name, "kind": "string", "label": label, "length": length,
                     "pattern": pattern, "pattern_index": self.pattern_index.get(pattern),
                     "rows": rows}
         if kind in ("integer", "long") and rng:
-            return {"fn": "floe_validate_" + name, "kind": "number", "label": label, "range": rng,
+            return {"fn": self.PREFIX + "validate_" + name, "kind": "number", "label": label, "range": rng,
                     "rows": samples.range_rows(name, rng, smithy.INT_LIMITS[kind])}
         if kind in ("list", "map") and length:
-            return {"fn": "floe_validate_%s_count" % name, "kind": "count", "label": label,
+            return {"fn": "%svalidate_%s_count" % (self.PREFIX, name), "kind": "count", "label": label,
                     "length": length, "rows": samples.count_rows(name, length)}
         if (length or pattern or rng) and kind not in ("string", "integer", "long", "list", "map"):
             raise smithy.ModelError("%s: constraint on a %s is not supported" % (label, kind))
@@ -363,6 +386,11 @@ class CModel:
         return rows
 
 
+class QueryServiceModel(query.QueryCModel, CModel):
+    """An awsQuery service's C model (CloudFormation, STS): CModel with the service's prefix and
+    query.py's protocol facts."""
+
+
 def header_line(model, reference, overlay_path):
     types = ""
     if reference.sha256 != model.sha256:
@@ -468,7 +496,11 @@ def main(argv):
     ap.add_argument("--out", default="generated")
     ap.add_argument("--iceberg-spec", help="Iceberg REST catalog OpenAPI spec (default: the pinned copy)")
     ap.add_argument("--iceberg-overlay", default=os.path.join(ROOT, "models", "iceberg-overlay.json"))
+    ap.add_argument("--query-model", action="append", default=[], metavar="SERVICE=PATH",
+                    help="another model for an awsQuery service (%s); default: the pinned one"
+                    % ", ".join(s.key for s in query.SERVICES))
     args = ap.parse_args(argv)
+    overrides = dict(arg.split("=", 1) for arg in args.query_model)
 
     model = smithy.load(args.model)
     reference = smithy.load(args.reference or pinned_model())
@@ -482,12 +514,14 @@ def main(argv):
         rendered = [(os.path.join(args.out, dst), env.get_template(tpl).render(ctx)) for tpl, dst in OUTPUTS]
         spec, iceberg = render_iceberg(env, args.iceberg_spec or pinned_iceberg_spec(), args.iceberg_overlay,
                                        args.out)
+        queried, query_summary = query.render(env, QueryServiceModel, args.out, overrides)
     except (smithy.ModelError, samples.SampleError, openapi.SpecError) as exc:
         sys.stderr.write("codegen: %s\n" % exc)
         return 1
-    changed = [path for path, text in rendered + iceberg if write_if_changed(path, text)]
-    sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %d file(s) updated\n"
-                     % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), len(changed)))
+    changed = [path for path, text in rendered + iceberg + queried if write_if_changed(path, text)]
+    sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %d file(s) updated\n"
+                     % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), query_summary,
+                        len(changed)))
     return 0
 
 

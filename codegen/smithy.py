@@ -1,9 +1,10 @@
 """Reads a Smithy 2.0 JSON AST and checks it, producing the small model the templates need.
 
-What this is for: turning the AWS S3 Tables service model into plain Python objects (Shape,
-Member, Operation) with every fact the C layer needs already resolved: C names, JSON names,
-HTTP bindings, constraint traits. What it is not for: writing files (generate.py does that) or
-anything protocol-independent beyond restJson1, the only protocol S3 Tables uses.
+What this is for: turning an AWS service model into plain Python objects (Shape, Member,
+Operation) with every fact the C layer needs already resolved: C names, JSON or query/XML names,
+HTTP bindings, constraint traits. Two protocols are understood: restJson1 (S3 Tables) and
+awsQuery (CloudFormation, STS; codegen/query.py). What it is not for: writing files
+(generate.py and query.py do that).
 
 The model is checked before anything is written: an unknown trait, shape type or protocol stops
 the generator with the shape id, so a model update that needs new generator support cannot pass
@@ -25,6 +26,13 @@ HANDLED_TRAITS = {
     "smithy.api#input", "smithy.api#output", "smithy.api#documentation",
     "aws.protocols#restJson1", "aws.auth#sigv4",
 }
+# Traits only the awsQuery protocol gives meaning to (query.py implements them); a restJson1 model
+# carrying one is refused, since the restJson1 templates would ignore it.
+QUERY_TRAITS = {
+    "aws.protocols#awsQuery", "aws.protocols#awsQueryError", "smithy.api#xmlNamespace",
+    "smithy.api#xmlName", "smithy.api#xmlFlattened",
+}
+PROTOCOLS = {"aws.protocols#restJson1": "restJson1", "aws.protocols#awsQuery": "awsQuery"}
 # Traits that change nothing a server does: client tooling, docs, endpoint resolution, tests.
 IGNORED_TRAITS = {
     "smithy.api#title", "smithy.api#cors", "smithy.api#examples", "smithy.api#tags",
@@ -36,7 +44,8 @@ IGNORED_TRAITS = {
     "smithy.test#smokeTests", "aws.api#arn", "aws.api#arnReference", "aws.api#service",
     "aws.api#dataPlane", "aws.api#controlPlane", "aws.iam#iamAction", "aws.iam#requiredActions",
     "aws.iam#actionPermissionDescription", "aws.iam#conditionKeys", "aws.iam#defineConditionKeys",
-    "smithy.api#documentation",
+    "smithy.api#documentation", "smithy.api#idempotencyToken", "smithy.api#auth",
+    "smithy.api#optionalAuth", "smithy.waiters#waitable", "aws.auth#sigv4a",
 }
 # Traits that would change the wire format in ways the templates do not implement.
 UNSUPPORTED_TRAITS = {
@@ -47,11 +56,12 @@ UNSUPPORTED_TRAITS = {
 }
 
 SHAPE_TYPES = {"structure", "union", "list", "map", "enum", "intEnum", "string", "integer", "long",
-               "boolean", "timestamp", "document", "operation", "resource", "service"}
+               "double", "boolean", "timestamp", "document", "operation", "resource", "service"}
 PRELUDE_TYPES = {
     "String": "string", "Integer": "integer", "Long": "long", "Boolean": "boolean",
     "Timestamp": "timestamp", "Document": "document", "Unit": "unit",
     "PrimitiveInteger": "integer", "PrimitiveLong": "long", "PrimitiveBoolean": "boolean",
+    "Double": "double", "PrimitiveDouble": "double",
 }
 C_KEYWORDS = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -59,7 +69,7 @@ C_KEYWORDS = {
     "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
     "volatile", "while", "bool", "true", "false",
 }
-SCALAR_TYPES = {"integer", "long", "boolean", "timestamp"}
+SCALAR_TYPES = {"integer", "long", "double", "boolean", "timestamp"}
 INT_LIMITS = {"integer": (-2 ** 31, 2 ** 31 - 1), "long": (-2 ** 63, 2 ** 63 - 1)}
 
 
@@ -106,6 +116,10 @@ class Member:
             self.location = "query"
             self.query_key = traits["smithy.api#httpQuery"]
         self.timestamp_format = traits.get("smithy.api#timestampFormat")
+        # awsQuery: the name of the member's form key and XML element (@xmlName), and whether a
+        # list or map is written without its wrapper (@xmlFlattened).
+        self.xml_name = traits.get("smithy.api#xmlName", name)
+        self.xml_flattened = "smithy.api#xmlFlattened" in traits
 
     def constraint(self, trait):
         """A constraint trait on the member wins over the same trait on its target."""
@@ -131,7 +145,8 @@ class Operation:
         self.id = shape_id
         self.name = name
         self.traits = traits
-        http = traits["smithy.api#http"]
+        # awsQuery operations have no @http: every one is POST (or GET) on "/", told apart by Action.
+        http = traits.get("smithy.api#http", {"method": "POST", "uri": "/"})
         self.method = http["method"]
         self.uri = http["uri"]
         self.code = http.get("code", 200)
@@ -148,10 +163,11 @@ class Operation:
 
 
 class Model:
-    def __init__(self, path):
+    def __init__(self, path, protocol="restJson1"):
         with open(path, "rb") as f:
             raw = f.read()
         self.path = path
+        self.protocol = protocol
         self.sha256 = hashlib.sha256(raw).hexdigest()
         self.ast = json.loads(raw)
         self.shapes = {}
@@ -165,20 +181,25 @@ class Model:
         if not str(self.ast.get("smithy", "")).startswith("2."):
             raise ModelError("only Smithy 2.0 JSON AST is supported, got %r" % self.ast.get("smithy"))
         raw_shapes = self.ast["shapes"]
-        for sid, raw in raw_shapes.items():
-            self._check_traits(sid, raw.get("traits", {}))
-            if raw["type"] not in SHAPE_TYPES:
-                raise ModelError("%s: unsupported shape type %r" % (sid, raw["type"]))
-        services = [sid for sid, raw in raw_shapes.items() if raw["type"] == "service"]
+        services = [sid for sid, raw in raw_shapes.items() if raw.get("type") == "service"]
         if len(services) != 1:
             raise ModelError("expected exactly one service shape, found %d" % len(services))
         svc_id = services[0]
         svc = raw_shapes[svc_id]
-        if "aws.protocols#restJson1" not in svc.get("traits", {}):
-            raise ModelError("%s: only aws.protocols#restJson1 is supported" % svc_id)
+        svc_traits = svc.get("traits", {})
+        protocols = [PROTOCOLS[t] for t in svc_traits if t in PROTOCOLS]
+        if self.protocol not in protocols:
+            raise ModelError("%s: expected protocol %s, the model has %s"
+                             % (svc_id, self.protocol, ", ".join(protocols) or "none Floe knows"))
+        for sid, raw in raw_shapes.items():
+            self._check_traits(sid, raw.get("traits", {}))
+            if raw["type"] not in SHAPE_TYPES:
+                raise ModelError("%s: unsupported shape type %r" % (sid, raw["type"]))
         self.service = {
             "id": svc_id, "name": svc_id.split("#", 1)[1], "version": svc.get("version", ""),
-            "signing_name": svc.get("traits", {}).get("aws.auth#sigv4", {}).get("name", ""),
+            "signing_name": svc_traits.get("aws.auth#sigv4", {}).get("name", ""),
+            "sdk_id": svc_traits.get("aws.api#service", {}).get("sdkId", svc_id.split("#", 1)[1]),
+            "xml_namespace": svc_traits.get("smithy.api#xmlNamespace", {}).get("uri", ""),
         }
         self._raw = raw_shapes
         for ref in svc.get("operations", []):
@@ -193,9 +214,11 @@ class Model:
     def _check_traits(self, sid, traits, member=None):
         where = sid + ("$" + member if member else "")
         for t in traits:
-            if t in UNSUPPORTED_TRAITS:
+            if t in UNSUPPORTED_TRAITS or (t in QUERY_TRAITS and self.protocol != "awsQuery"):
                 raise ModelError("%s: trait %s changes the wire format and is not supported" % (where, t))
-            if t not in HANDLED_TRAITS and t not in IGNORED_TRAITS:
+            if t in ("smithy.api#http", "smithy.api#httpLabel", "smithy.api#httpQuery") and self.protocol == "awsQuery":
+                raise ModelError("%s: trait %s has no meaning in awsQuery and is not supported" % (where, t))
+            if t not in HANDLED_TRAITS and t not in IGNORED_TRAITS and t not in QUERY_TRAITS:
                 raise ModelError("%s: unknown trait %s" % (where, t))
 
     def _walk_resource(self, rid):
@@ -214,7 +237,7 @@ class Model:
         raw = self._raw[oid]
         if raw["type"] != "operation":
             raise ModelError("%s: bound as an operation but is a %s" % (oid, raw["type"]))
-        if "smithy.api#http" not in raw.get("traits", {}):
+        if "smithy.api#http" not in raw.get("traits", {}) and self.protocol == "restJson1":
             raise ModelError("%s: operation without @http" % oid)
         op = Operation(oid, oid.split("#", 1)[1], raw.get("traits", {}))
         op.resource = resource
@@ -224,7 +247,8 @@ class Model:
         op.errors = sorted((self.shape(e["target"]) for e in raw.get("errors", [])), key=lambda s: s.name)
         if op.input.kind == "unit":
             raise ModelError("%s: operations without an input structure are not supported" % oid)
-        self._check_bindings(op)
+        if self.protocol == "restJson1":
+            self._check_bindings(op)
         self.operations.append(op)
 
     def _check_bindings(self, op):
@@ -275,6 +299,8 @@ class Model:
         if kind == "enum":
             for m in s.members:
                 m.enum_value = m.traits.get("smithy.api#enumValue", m.name)
+        if kind == "double" and self.protocol == "restJson1":
+            raise ModelError("%s: double is not supported by the restJson1 templates" % sid)
         if kind == "timestamp" or any(m.target.kind == "timestamp" for m in s.members):
             for m in s.members:
                 fmt = m.timestamp_format or s.traits.get("smithy.api#timestampFormat")
@@ -312,15 +338,16 @@ class Model:
         result = []
         for name in sorted(found):
             e = found[name]
-            if "smithy.api#httpError" not in e.traits:
+            if "smithy.api#httpError" not in e.traits and (
+                    self.protocol != "awsQuery" or "aws.protocols#awsQueryError" not in e.traits):
                 raise ModelError("%s: error without @httpError" % e.id)
             result.append(e)
         return result
 
 
-def load(path):
+def load(path, protocol="restJson1"):
     try:
-        return Model(path)
+        return Model(path, protocol)
     except ModelError as exc:
         sys.stderr.write("codegen: model error: %s\n" % exc)
         sys.exit(1)

@@ -12,6 +12,7 @@
 #include "front.h"
 #include "health.h"
 #include "iceberg_rest/iceberg_rest.h"
+#include "query/query.h"
 #include "s3/s3.h"
 #include "sigv4.h"
 
@@ -72,23 +73,42 @@ static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
                        floe_sigv4_result_message(r));
 }
 
+/* An awsQuery service's answer (CloudFormation, STS), with the codes of AWS's common errors. */
+static void refuse_query(h2o_req_t *req, const floe_query_service_t *query, floe_sigv4_result_t r)
+{
+    const char *code = r == FLOE_SIGV4_MISSING       ? "MissingAuthenticationToken"
+                       : r == FLOE_SIGV4_UNKNOWN_KEY ? "InvalidClientTokenId"
+                       : r == FLOE_SIGV4_MALFORMED   ? "IncompleteSignature"
+                       : r == FLOE_SIGV4_EXPIRED || r == FLOE_SIGV4_SKEWED ? "RequestExpired"
+                                                                          : "SignatureDoesNotMatch";
+    int status = r == FLOE_SIGV4_MALFORMED || r == FLOE_SIGV4_EXPIRED || r == FLOE_SIGV4_SKEWED ? 400 : 403;
+    floe_query_refuse(req, query, status, code, floe_sigv4_result_message(r));
+}
+
 /* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. The
- * refusal comes in the error shape of the API the request is for. */
-static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables, int is_iceberg)
+ * refusal comes in the error shape of the API the request is for (`query`: an awsQuery service). */
+static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables, int is_iceberg,
+                              const floe_query_service_t *query)
 {
     floe_sigv4_result_t r;
     int status;
     if (!w->config->strict_signatures)
         return 1;
-    if ((r = floe_sigv4_verify(req, w->config, !is_s3tables, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+    if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && query == NULL, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
         return 1;
     status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
-    floe_log_request(w, req, is_iceberg ? "Iceberg:Unauthorized" : is_s3tables ? "S3Tables:Unauthorized" : "S3:Unauthorized",
+    floe_log_request(w, req,
+                     is_iceberg    ? "Iceberg:Unauthorized"
+                     : is_s3tables ? "S3Tables:Unauthorized"
+                     : query       ? "Query:Unauthorized"
+                                   : "S3:Unauthorized",
                      status, floe_log_now_us());
     if (is_iceberg)
         floe_iceberg_rest_refuse(req, status, floe_sigv4_result_message(r));
     else if (is_s3tables)
         refuse_s3tables(req, r);
+    else if (query != NULL)
+        refuse_query(req, query, r);
     else
         refuse_s3(req, r);
     return 0;
@@ -124,11 +144,13 @@ static int header_section_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3ta
 static int on_req(h2o_handler_t *self, h2o_req_t *req)
 {
     floe_worker_t *w = floe_worker_of(req);
+    const floe_query_service_t *query;
     size_t iceberg_base;
     int is_s3tables;
     (void)self;
 
     is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
+    query = is_s3tables ? NULL : floe_query_service_for(req);
     if (!header_section_accepted(w, req, is_s3tables))
         return 0;
     if (path_is(req, FLOE_HEALTH_PATH)) {
@@ -136,12 +158,14 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     }
     iceberg_base = iceberg_base_len(req, is_s3tables);
-    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0))
+    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0, query))
         return 0;
     if (iceberg_base != 0)
         floe_iceberg_rest_handle(w, req, iceberg_base);
     else if (is_s3tables)
         floe_dispatch_s3tables(w, req);
+    else if (query != NULL)
+        floe_query_handle(w, req, query);
     else
         floe_s3_handle(w, req);
     return 0;

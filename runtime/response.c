@@ -17,16 +17,14 @@ void floe_response_header(h2o_req_t *req, const char *name, const char *value, s
     h2o_add_header_by_str(&req->pool, &req->res.headers, name, strlen(name), 0, name, value, value_len);
 }
 
-static void add_request_id(h2o_req_t *req)
+static void add_request_id(h2o_req_t *req, const char *id)
 {
-    char id[FLOE_REQUEST_ID_LEN + 1];
-    char *copy;
+    size_t len = strlen(id);
+    char *copy = h2o_mem_alloc_pool(&req->pool, len + 1);
 
-    floe_request_id(id);
-    copy = h2o_mem_alloc_pool(&req->pool, sizeof(id));
-    memcpy(copy, id, sizeof(id));
-    floe_response_header(req, "x-amzn-RequestId", copy, FLOE_REQUEST_ID_LEN);
-    floe_response_header(req, "x-amz-request-id", copy, FLOE_REQUEST_ID_LEN);
+    memcpy(copy, id, len + 1);
+    floe_response_header(req, "x-amzn-RequestId", copy, len);
+    floe_response_header(req, "x-amz-request-id", copy, len);
 }
 
 const char *floe_response_reason(int status)
@@ -55,11 +53,20 @@ const char *floe_response_reason(int status)
 
 void floe_response_send(h2o_req_t *req, int status, const char *content_type, const char *body, size_t body_len)
 {
+    char id[FLOE_REQUEST_ID_LEN + 1];
+
+    floe_request_id(id);
+    floe_response_send_with_id(req, status, id, content_type, body, body_len);
+}
+
+void floe_response_send_with_id(h2o_req_t *req, int status, const char *request_id, const char *content_type,
+                                const char *body, size_t body_len)
+{
     h2o_iovec_t buf = h2o_iovec_init(NULL, 0);
 
     req->res.status = status;
     req->res.reason = floe_response_reason(status);
-    add_request_id(req);
+    add_request_id(req, request_id);
     if (content_type != NULL)
         h2o_add_header(&req->pool, &req->res.headers, H2O_TOKEN_CONTENT_TYPE, NULL, content_type, strlen(content_type));
     if (body != NULL && body_len > 0) {

@@ -16,6 +16,11 @@ void floe_response_header(h2o_req_t *req, const char *name, const char *value, s
 /** Sends status and body (copied) with the given content type; body may be NULL for none. */
 void floe_response_send(h2o_req_t *req, int status, const char *content_type, const char *body, size_t body_len);
 
+/** As floe_response_send, with the request id the body already carries (AWS's query protocol
+ * writes it in <RequestId> too). */
+void floe_response_send_with_id(h2o_req_t *req, int status, const char *request_id, const char *content_type,
+                                const char *body, size_t body_len);
+
 /**
  * Sends an AWS restJson1 error: `x-amzn-ErrorType: <name>` and the body {"message": ...}, the
  * shape botocore and the JS SDK map to modeled exceptions.

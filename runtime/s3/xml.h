@@ -1,8 +1,9 @@
 /*
- * S3's XML: a small writer for response documents (every text escaped, so keys with '<', '&',
- * quotes or control characters come out well-formed and round-trip) and a reader for request
- * bodies on top of libxml2 (no network, no entity substitution, no DTDs). Not for the error
- * documents' content (error.c decides that) nor for any operation's schema.
+ * S3's XML: a writer for response documents on the shared writer of xml_writer.h (every text
+ * escaped, so keys with '<', '&', quotes or control characters come out well-formed and
+ * round-trip) and a reader for request bodies on top of libxml2 (no network, no entity
+ * substitution, no DTDs). Not for the error documents' content (error.c decides that) nor for any
+ * operation's schema.
  */
 #ifndef FLOE_S3_XML_H
 #define FLOE_S3_XML_H
@@ -14,13 +15,12 @@
 #include <h2o/memory.h>
 #include <libxml/tree.h>
 
+#include "xml_writer.h"
+
 /* ---- writer (xml_write.c) ---- */
 
-typedef struct floe_s3_xml {
-    char *buf; /* malloc'ed; released by floe_s3_xml_dispose */
-    size_t len;
-    size_t cap;
-} floe_s3_xml_t;
+/** S3's documents are written with the shared writer (xml_writer.h). */
+typedef floe_xml_t floe_s3_xml_t;
 
 /** Starts a document: the XML declaration and <root xmlns="S3's namespace">. */
 void floe_s3_xml_begin(floe_s3_xml_t *x, const char *root);

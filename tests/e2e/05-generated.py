@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """generated/ is exactly what the generator makes from the pinned inputs (the S3 Tables model and
-models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json), every model
-file in models/ is the one models/pin.txt pins, and the generator refuses a model or spec it does
-not understand rather than guessing."""
+models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json; the
+CloudFormation and STS models and models/<service>-overlay.json), every model file in models/ is
+the one models/pin.txt pins, and the generator refuses a model or spec it does not understand
+rather than guessing."""
 
 import filecmp
 import hashlib
@@ -32,7 +33,13 @@ AWS_PAGE = "https://docs.aws.amazon.com/AmazonS3/latest/API/API_s3Buckets_%s.htm
 ICEBERG_SPEC_PAGE = "https://github.com/apache/iceberg/blob/%s/open-api/rest-catalog-open-api.yaml#L%d"
 # models/ files that are Floe's own, not pinned upstream copies
 UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
-            "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE"}
+            "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE",
+            "cloudformation-overlay.json", "sts-overlay.json"}
+# The awsQuery services: (generator key, pinned model under models/, C prefix, docs name, README name)
+QUERY_SERVICES = [
+    ("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json", "cfn", "cloudformation", "CloudFormation"),
+    ("sts", "sts/sts-2011-06-15.smithy.json", "sts", "sts", "STS"),
+]
 
 
 def pinned_model():
@@ -55,10 +62,13 @@ def sha256_of(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY, overlay=OVERLAY):
+def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY, overlay=OVERLAY, query_models=None):
+    extra = []
+    for key, path in (query_models or {}).items():
+        extra += ["--query-model", "%s=%s" % (key, path)]
     return subprocess.run([PYTHON, GENERATOR, "--model", model, "--overlay", overlay, "--out", out,
                            "--iceberg-spec", iceberg_spec or pinned_iceberg_spec(),
-                           "--iceberg-overlay", iceberg_overlay],
+                           "--iceberg-overlay", iceberg_overlay] + extra,
                           capture_output=True, text=True)
 
 
@@ -296,6 +306,82 @@ class GeneratedTests(unittest.TestCase):
             with open(os.path.join(out, "docs", "iceberg.md")) as f:
                 self.assertNotIn("](https://github.com/", f.read(),
                                  "a spec that is not the pinned one gets no links to the pinned one")
+
+    def test_query_outputs_are_generated_from_the_pinned_models(self):
+        committed = os.path.join(SOURCE_DIR, "generated")
+        for key, model, prefix, docs, _ in QUERY_SERVICES:
+            for f in ("%s_api.h" % prefix, "%s_codec.h" % prefix, "%s_parse.c" % prefix, "%s_validate.c" % prefix,
+                      "%s_serialize.c" % prefix, "%s_shapes.c" % prefix, "%s_operation_table.c" % prefix,
+                      os.path.join("docs", docs + ".md"), os.path.join("tests", "%s_constraints.def" % prefix)):
+                self.assertTrue(os.path.exists(os.path.join(committed, f)), "generated/%s exists" % f)
+            with open(os.path.join(committed, "%s_api.h" % prefix)) as f:
+                first = f.readline()
+            self.assertIn(os.path.basename(model), first, "%s's API names the model it came from" % key)
+            self.assertIn("models/%s-overlay.json" % key, first, "and its overlay")
+        with open(os.path.join(committed, "query_services.def")) as f:
+            text = f.read()
+        for _, _, prefix, _, _ in QUERY_SERVICES:
+            self.assertIn("FLOE_QUERY_SERVICE(floe_%s_service)" % prefix, text, "the service list has every service")
+
+    def test_readme_query_summaries_match_the_docs(self):
+        with open(os.path.join(SOURCE_DIR, "README.md")) as f:
+            readme = f.read()
+        for _, _, _, docs, title in QUERY_SERVICES:
+            with open(os.path.join(SOURCE_DIR, "generated", "docs", docs + ".md")) as f:
+                text = f.read()
+            total = re.search(r"(\d+) operations\.", text).group(1)
+            impl, part, none = re.search(r"\*\*(\d+) implemented, (\d+) partial, (\d+) not implemented\.\*\*",
+                                         text).groups()
+            summary = ("**%s API: %s of %s operations implemented, %s partial, %s not implemented.**"
+                       % (title, impl, total, part, none))
+            self.assertTrue(summary in readme, "the README's %s summary is the docs' summary: %s" % (title, summary))
+
+    def mutated_query_model(self, key, mutate):
+        model = next(m for k, m, _, _, _ in QUERY_SERVICES if k == key)
+        with open(os.path.join(MODELS, model)) as f:
+            ast = json.load(f)
+        mutate(ast["shapes"])
+        fd, path = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(ast, f)
+        self.addCleanup(os.unlink, path)
+        return {key: path}
+
+    def test_unknown_trait_in_a_query_model_stops_the_generator(self):
+        def add_trait(shapes):
+            shapes["com.amazonaws.sts#GetCallerIdentityResponse"]["traits"]["example.vendor#newThing"] = {}
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, query_models=self.mutated_query_model("sts", add_trait))
+            self.assertEqual(proc.returncode, 1, "an unknown trait in the STS model is a failure")
+            self.assertIn("com.amazonaws.sts#GetCallerIdentityResponse", proc.stderr, "the message names the shape")
+            self.assertEqual(os.listdir(out), [], "nothing is written")
+
+    def test_query_xml_names_and_flattened_lists_are_honoured(self):
+        def rename(shapes):
+            members = shapes["com.amazonaws.sts#AssumeRoleRequest"]["members"]
+            members["RoleArn"].setdefault("traits", {})["smithy.api#xmlName"] = "RoleARN"
+            members["PolicyArns"].setdefault("traits", {})["smithy.api#xmlFlattened"] = {}
+            out_members = shapes["com.amazonaws.sts#GetCallerIdentityResponse"]["members"]
+            out_members["Arn"].setdefault("traits", {})["smithy.api#xmlName"] = "ARN"
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, query_models=self.mutated_query_model("sts", rename))
+            self.assertEqual(proc.returncode, 0, "xmlName and xmlFlattened are understood: " + proc.stderr)
+            with open(os.path.join(out, "sts_parse.c")) as f:
+                parse = f.read()
+            with open(os.path.join(out, "sts_serialize.c")) as f:
+                serialize = f.read()
+        self.assertIn('floe_query_form_key(call, key, "RoleARN")', parse, "@xmlName renames the form key")
+        self.assertIn("parse_policyDescriptorListType(call, form, k, out->PolicyArns", parse,
+                      "a flattened list's items sit right below its key (PolicyArns.N)")
+        self.assertIn('floe_xml_elem(w, "ARN", x->Arn)', serialize, "@xmlName renames the XML element")
+
+    def test_query_traits_in_a_rest_json_model_are_refused(self):
+        def add_trait(shapes):
+            shapes["com.amazonaws.s3tables#TableBucketName"]["traits"]["smithy.api#xmlName"] = "Name"
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(self.mutated_model(add_trait), out)
+            self.assertEqual(proc.returncode, 1, "an XML trait in the restJson1 S3 Tables model is refused, not ignored")
+            self.assertIn("com.amazonaws.s3tables#TableBucketName", proc.stderr, "the message names the shape")
 
     def mutated_model(self, mutate):
         with open(pinned_model()) as f:

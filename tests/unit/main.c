@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "harness.h"
+#include "query/query.h"
 
 int floe_test_failures;
 
 #include "generated/constraints.c"
 #include "generated/parse.c"
+#include "generated/query.c"
 #include "runtime/json.c"
 #include "runtime/page_token.c"
 #include "runtime/policy.c"
@@ -25,6 +27,7 @@ int floe_test_failures;
 #include "runtime/s3/chunked.c"
 #include "runtime/s3/conditional.c"
 #include "runtime/s3/xml.c"
+#include "runtime/query/form.c"
 #include "runtime/store.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
@@ -46,7 +49,8 @@ int main(int argc, char **argv)
     size_t n = sizeof(tests) / sizeof(tests[0]);
     int ran = 0;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_router_init() != 0) {
+    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_router_init() != 0 ||
+        floe_query_init() != 0) {
         fprintf(stderr, "cannot initialise the codec or the router\n");
         return 1;
     }

@@ -1,0 +1,28 @@
+/*
+ * The awsQuery front: the path every request to CloudFormation or STS takes. A request signed
+ * (SigV4) for a service's signing name is that service's; its form names the operation in
+ * `Action`, which is looked up in the service's generated table (generated/query_services.def,
+ * query_service.h), never by name in the runtime.
+ */
+#ifndef FLOE_QUERY_H
+#define FLOE_QUERY_H
+
+#include "query/query_service.h"
+#include "worker.h"
+
+/** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
+int floe_query_init(void);
+
+/** The awsQuery service the request is signed for, or NULL. */
+const floe_query_service_t *floe_query_service_for(h2o_req_t *req);
+
+/** Answers one request signed for `svc`. */
+void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc);
+
+/** Refuses a request before it is dispatched (a signature that does not verify, an oversized
+ * header section) in the service's XML error shape: `status`, Sender, `code`, `message`. The
+ * caller logs it. */
+void floe_query_refuse(h2o_req_t *req, const floe_query_service_t *svc, int status, const char *code,
+                       const char *message);
+
+#endif
