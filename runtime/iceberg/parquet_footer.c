@@ -705,7 +705,8 @@ static int on_column_chunk(dec_t *d, void *obj, int16_t id, uint8_t type)
         return get_i32(d, type, &c->column_index_length);
     case 8:
     case 9:
-        return floe_parquet_thrift_fail(&d->r, "its column chunks are encrypted, which Floe does not support");
+        return floe_iceberg_fail(d->r.err, FLOE_ICEBERG_EINVALID,
+                                 "The Parquet file's column chunks are encrypted, which Floe does not support.");
     default:
         return NOT_MINE;
     }
@@ -833,7 +834,8 @@ static int on_file_metadata(dec_t *d, void *obj, int16_t id, uint8_t type)
         return rc;
     case 8:
     case 9:
-        return floe_parquet_thrift_fail(&d->r, "the file is encrypted, which Floe does not support");
+        return floe_iceberg_fail(d->r.err, FLOE_ICEBERG_EINVALID,
+                                 "The Parquet file is encrypted, which Floe does not support.");
     default:
         return NOT_MINE;
     }

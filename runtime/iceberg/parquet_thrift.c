@@ -184,7 +184,8 @@ int floe_parquet_thrift_read_list(floe_parquet_thrift_reader_t *r, uint8_t *elem
         return FLOE_ICEBERG_EINVALID;
     /* Every element takes at least one byte. */
     if (size > left(r) || size > FLOE_PARQUET_LIST_MAX)
-        return floe_parquet_thrift_fail(r, "a list claims %llu elements", (unsigned long long)size);
+        return floe_parquet_thrift_fail(r, "a list claims %llu elements with %zu bytes left", (unsigned long long)size,
+                                        left(r));
     *n = (uint32_t)size;
     return FLOE_ICEBERG_OK;
 }
@@ -250,7 +251,8 @@ static int skip_map(floe_parquet_thrift_reader_t *r)
         return FLOE_ICEBERG_OK;
     /* A key and a value take at least two bytes. */
     if (n > left(r) / 2 || n > FLOE_PARQUET_LIST_MAX)
-        return floe_parquet_thrift_fail(r, "a map claims %llu entries", (unsigned long long)n);
+        return floe_parquet_thrift_fail(r, "a map claims %llu entries with %zu bytes left", (unsigned long long)n,
+                                        left(r));
     if (floe_parquet_thrift_read_byte(r, &types) != 0)
         return FLOE_ICEBERG_EINVALID;
     key = types >> 4;

@@ -16,6 +16,7 @@ int floe_test_failures;
 #include "iceberg_schema.c"
 #include "iceberg_spec.c"
 #include "iceberg_types.c"
+#include "parquet_footer.c"
 
 typedef struct test_entry {
     const char *name;
