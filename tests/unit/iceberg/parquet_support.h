@@ -152,4 +152,117 @@ static inline uint8_t *pq_minimal_with(const uint8_t *extra, size_t extra_len, s
     return out;
 }
 
+/* A growing buffer for files built in memory. */
+typedef struct pq_buf {
+    uint8_t *data;
+    size_t len, cap;
+} pq_buf_t;
+
+static inline void pq_put(pq_buf_t *b, const void *p, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2;
+        b->data = realloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+/* Copies the page indexes and bloom filter of chunk c (of a file `f` whose chunk moved as *mv
+ * says) to the end of out, and records where in *mv. */
+static inline void pq_copy_indexes(pq_file_t f, const floe_parquet_column_chunk_t *c, floe_parquet_range_t old,
+                                   floe_parquet_chunk_move_t *mv, pq_buf_t *out)
+{
+    floe_iceberg_error_t err;
+    uint8_t *rewritten;
+    size_t n;
+
+    if (c->has_column_index_offset) {
+        mv->has_column_index = true;
+        mv->column_index_offset = out->len;
+        pq_put(out, f.data + c->column_index_offset, (size_t)c->column_index_length);
+    }
+    if (c->has_offset_index_offset) {
+        if (floe_parquet_offset_index_rewrite(f.data + c->offset_index_offset, (size_t)c->offset_index_length, old,
+                                              mv->offset, &rewritten, &n, &err) != 0) {
+            fprintf(stderr, "offset index: %s\n", err.message);
+            abort();
+        }
+        mv->has_offset_index = true;
+        mv->offset_index_offset = out->len;
+        mv->offset_index_length = (uint32_t)n;
+        pq_put(out, rewritten, n);
+        free(rewritten);
+    }
+    if (c->meta_data.has_bloom_filter_offset) {
+        mv->has_bloom_filter = true;
+        mv->bloom_filter_offset = out->len;
+        pq_put(out, f.data + c->meta_data.bloom_filter_offset, (size_t)c->meta_data.bloom_filter_length);
+    }
+}
+
+#define PQ_MAX_GROUPS 16
+#define PQ_MAX_COLUMNS 8
+
+/*
+ * Stitches every row group of the named fixtures, in order, into one Parquet file in memory, as
+ * compaction will: each row group's span copied whole, then (when keep_indexes) the page indexes
+ * and bloom filters of the first fixture's row groups, then the footer. Returns the file (the
+ * caller frees) and its length; a failure aborts.
+ */
+static inline uint8_t *pq_stitch(const char *const *names, size_t n_names, bool keep_indexes, size_t *len)
+{
+    floe_parquet_file_metadata_t md[4], out;
+    floe_parquet_chunk_move_t moves[PQ_MAX_GROUPS][PQ_MAX_COLUMNS];
+    const floe_parquet_file_metadata_t *src[PQ_MAX_GROUPS];
+    uint32_t src_group[PQ_MAX_GROUPS];
+    size_t n_groups = 0;
+    pq_buf_t b = {0};
+    floe_iceberg_error_t err;
+    uint8_t *footer;
+    size_t footer_len;
+
+    pq_put(&b, FLOE_PARQUET_MAGIC, FLOE_PARQUET_MAGIC_LEN);
+    for (size_t i = 0; i < n_names; i++) {
+        pq_file_t f = pq_file(names[i]);
+        uint64_t data_end = pq_footer(f).offset;
+        pq_open(names[i], &md[i]);
+        for (uint32_t r = 0; r < md[i].n_row_groups; r++) {
+            floe_parquet_range_t span;
+            bool is_contiguous;
+            if (floe_parquet_row_group_range(&md[i], r, data_end, &span, &is_contiguous, &err) != 0 ||
+                floe_parquet_row_group_moves(&md[i], r, data_end, b.len, moves[n_groups], &err) != 0) {
+                fprintf(stderr, "%s: %s\n", names[i], err.message);
+                abort();
+            }
+            pq_put(&b, f.data + span.offset, span.length);
+            src[n_groups] = &md[i];
+            src_group[n_groups++] = r;
+        }
+    }
+    for (size_t g = 0; keep_indexes && g < n_groups && src[g] == &md[0]; g++) {
+        for (uint32_t c = 0; c < md[0].n_leaves; c++) {
+            floe_parquet_range_t old;
+            floe_parquet_chunk_range(&md[0], src_group[g], c, UINT64_MAX, &old, &err);
+            pq_copy_indexes(pq_file(names[0]), &md[0].row_groups[src_group[g]].columns[c], old, &moves[g][c], &b);
+        }
+    }
+    floe_parquet_stitch_begin(&md[0], &out);
+    for (size_t g = 0; g < n_groups; g++) {
+        if (floe_parquet_stitch_append(&out, src[g], src_group[g], moves[g], &err) != 0) {
+            fprintf(stderr, "stitch: %s\n", err.message);
+            abort();
+        }
+    }
+    if (floe_parquet_encode_footer(&out, &footer, &footer_len, &err) != 0)
+        abort();
+    pq_put(&b, footer, footer_len);
+    free(footer);
+    floe_parquet_file_metadata_dispose(&out);
+    for (size_t i = 0; i < n_names; i++)
+        floe_parquet_file_metadata_dispose(&md[i]);
+    *len = b.len;
+    return b.data;
+}
+
 #endif
