@@ -277,17 +277,13 @@ typedef struct bound {
 } bound_t;
 
 /* Folds a row group's value into the bound: the smaller for a min (want < 0), else the larger. */
-static void fold(const floe_parquet_file_metadata_t *md, uint32_t leaf, bound_t *bound, bool has,
-                 floe_parquet_bytes_t value, bool is_exact, int want)
+static void fold(const floe_parquet_file_metadata_t *md, uint32_t leaf, bound_t *bound, floe_parquet_bytes_t value,
+                 bool is_exact, int want)
 {
     int cmp;
 
     if (!bound->is_usable)
         return;
-    if (!has) {
-        bound->is_usable = false;
-        return;
-    }
     if (!bound->has_value) {
         cmp = 0;
         if (floe_parquet_value_compare(md, leaf, value, value, &cmp) != 0) {
@@ -307,6 +303,20 @@ static void fold(const floe_parquet_file_metadata_t *md, uint32_t leaf, bound_t 
     }
 }
 
+/* Folds a chunk's bounds, unless they cross (then neither side can be trusted). */
+static void fold_pair(const floe_parquet_file_metadata_t *md, uint32_t leaf, bound_t *min, bound_t *max,
+                      floe_parquet_bytes_t low, bool low_exact, floe_parquet_bytes_t high, bool high_exact)
+{
+    int cmp;
+
+    if (floe_parquet_value_compare(md, leaf, low, high, &cmp) == 0 && cmp > 0) {
+        min->is_usable = max->is_usable = false;
+        return;
+    }
+    fold(md, leaf, min, low, low_exact, -1);
+    fold(md, leaf, max, high, high_exact, 1);
+}
+
 /* Folds one column chunk's min and max. The deprecated fields are signed: used only then. */
 static void fold_chunk(const floe_parquet_file_metadata_t *md, uint32_t leaf, const floe_parquet_column_meta_data_t *m,
                        bound_t *min, bound_t *max)
@@ -317,14 +327,12 @@ static void fold_chunk(const floe_parquet_file_metadata_t *md, uint32_t leaf, co
     bool only_nulls = m->has_statistics && st->has_null_count && st->null_count == m->num_values;
 
     if (m->has_statistics && st->has_min_value && st->has_max_value) {
-        fold(md, leaf, min, true, st->min_value, st->has_is_min_value_exact && st->is_min_value_exact, -1);
-        fold(md, leaf, max, true, st->max_value, st->has_is_max_value_exact && st->is_max_value_exact, 1);
+        fold_pair(md, leaf, min, max, st->min_value, st->has_is_min_value_exact && st->is_min_value_exact,
+                  st->max_value, st->has_is_max_value_exact && st->is_max_value_exact);
     } else if (m->has_statistics && st->has_min && st->has_max && is_signed) {
-        fold(md, leaf, min, true, st->min, false, -1);
-        fold(md, leaf, max, true, st->max, false, 1);
+        fold_pair(md, leaf, min, max, st->min, false, st->max, false);
     } else if (!only_nulls) {
-        fold(md, leaf, min, false, st->min, false, -1);
-        fold(md, leaf, max, false, st->max, false, 1);
+        min->is_usable = max->is_usable = false;
     }
 }
 
@@ -340,6 +348,14 @@ static void count_chunk(const floe_parquet_column_meta_data_t *m, floe_parquet_c
     out->nan_count = out->has_nan_count ? saturating_add(out->nan_count, st->nan_count) : 0;
 }
 
+static bool bounds_are_ordered(const floe_parquet_file_metadata_t *md, uint32_t leaf, const bound_t *min,
+                               const bound_t *max)
+{
+    int cmp;
+
+    return floe_parquet_value_compare(md, leaf, min->value, max->value, &cmp) == 0 && cmp <= 0;
+}
+
 void floe_parquet_column_stats(const floe_parquet_file_metadata_t *md, uint32_t leaf,
                                floe_parquet_column_stats_t *out)
 {
@@ -353,6 +369,9 @@ void floe_parquet_column_stats(const floe_parquet_file_metadata_t *md, uint32_t 
         count_chunk(m, out);
         fold_chunk(md, leaf, m, &min, &max);
     }
+    /* A file whose bounds cross contradicts itself: neither can be trusted. */
+    if (min.is_usable && min.has_value && max.is_usable && max.has_value && !bounds_are_ordered(md, leaf, &min, &max))
+        min.is_usable = max.is_usable = false;
     out->has_min = min.is_usable && min.has_value;
     out->min = out->has_min ? min.value : (floe_parquet_bytes_t){0};
     out->is_min_exact = out->has_min && min.is_exact;

@@ -8,9 +8,9 @@
  * Anything doubtful is left out rather than guessed, since a missing bound only costs a reader a
  * file it could have skipped, while a wrong one loses rows: a column whose order Floe does not
  * know (INT96, FLOAT16, INTERVAL, geospatial, an unknown ColumnOrder) has no bounds; a row group
- * without a bound (or with a NaN one) removes the file's; the deprecated min and max are used only
- * for types whose order is signed (they were written with signed comparison); a count some row
- * group lacks is absent.
+ * without a bound (or with a NaN one) removes the file's; bounds that cross (min above max) are
+ * both dropped; the deprecated min and max are used only for types whose order is signed (they
+ * were written with signed comparison); a count some row group lacks is absent.
  */
 #ifndef FLOE_PARQUET_STATS_H
 #define FLOE_PARQUET_STATS_H

@@ -31,6 +31,12 @@ static floe_parquet_range_t raw_chunk_range(const floe_parquet_column_chunk_t *c
     return (floe_parquet_range_t){start, (uint64_t)m->total_compressed_size};
 }
 
+/* The first data page starts within the chunk (at its end only when the chunk is empty). */
+static bool data_page_is_inside(const floe_parquet_column_chunk_t *c, floe_parquet_range_t r)
+{
+    return (uint64_t)c->meta_data.data_page_offset - r.offset <= r.length;
+}
+
 int floe_parquet_chunk_range(const floe_parquet_file_metadata_t *md, uint32_t row_group, uint32_t column,
                              uint64_t data_end, floe_parquet_range_t *out, floe_iceberg_error_t *err)
 {
@@ -50,6 +56,10 @@ int floe_parquet_chunk_range(const floe_parquet_file_metadata_t *md, uint32_t ro
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
                                  "Column chunk %u of row group %u (%llu bytes at %llu) lies outside the file's data.",
                                  column, row_group, (unsigned long long)r.length, (unsigned long long)r.offset);
+    if (!data_page_is_inside(c, r))
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "The first data page of column chunk %u of row group %u lies outside the chunk.",
+                                 column, row_group);
     *out = r;
     return FLOE_ICEBERG_OK;
 }
@@ -282,6 +292,9 @@ static int check_move(const floe_parquet_column_chunk_t *c, const floe_parquet_c
         mv->offset_index_offset > INT64_MAX || mv->offset_index_length > INT32_MAX ||
         mv->bloom_filter_offset > INT64_MAX)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Column chunk %u would move past 2^63 bytes.", i);
+    if (!data_page_is_inside(c, r))
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The first data page of column chunk %u lies outside it.",
+                                 i);
     if ((mv->has_column_index && !(c->has_column_index_offset && c->has_column_index_length)) ||
         (mv->has_offset_index && !c->has_offset_index_offset) ||
         (mv->has_bloom_filter && !c->meta_data.has_bloom_filter_offset))

@@ -118,6 +118,20 @@ TEST(parquet_stats_leave_out_what_is_doubtful)
     st = pq_stats(&md, 1);
     CHECK(st.has_min && st.has_max && pq_le(st.max) == INT64_C(6000000000000) - 5,
           "a row group of nulls only does not take the bounds away");
+    for (uint32_t r = 0; r < md.n_row_groups; r++) {
+        floe_parquet_bytes_t low = md.row_groups[r].columns[0].meta_data.statistics.min_value;
+        s = &md.row_groups[r].columns[0].meta_data.statistics;
+        s->min_value = s->max_value;
+        s->max_value = low;
+    }
+    st = pq_stats(&md, 0);
+    CHECK(!st.has_min && !st.has_max, "bounds that cross (min above max) are both left out");
+    for (uint32_t r = 0; r < md.n_row_groups; r++) {
+        floe_parquet_bytes_t high = md.row_groups[r].columns[0].meta_data.statistics.min_value;
+        s = &md.row_groups[r].columns[0].meta_data.statistics;
+        s->min_value = s->max_value;
+        s->max_value = high;
+    }
     md.column_orders[0].kind = 3;
     st = pq_stats(&md, 0);
     CHECK(!st.has_min && !st.has_max && st.has_null_count, "an unknown column order gives no bounds");

@@ -84,6 +84,12 @@ TEST(parquet_chunk_range_refuses_bytes_outside_the_data)
     CHECK(floe_parquet_row_group_range(&md, 0, data_end, &range, &is_contiguous, &err) != 0 &&
               strstr(err.message, "overlap") != NULL,
           "refuses a row group whose chunks overlap");
+    m->has_dictionary_page_offset = true;
+    m->dictionary_page_offset = m->data_page_offset + 100;
+    m->data_page_offset += 1000;
+    m->total_compressed_size = 10;
+    CHECK(floe_parquet_chunk_range(&md, 0, 1, data_end, &range, &err) != 0,
+          "refuses a chunk whose first data page lies outside it");
     md.row_groups[0].columns[1].has_file_path = true;
     CHECK(floe_parquet_chunk_range(&md, 0, 1, data_end, &range, &err) != 0, "refuses a chunk in another file");
     floe_parquet_file_metadata_dispose(&md);
