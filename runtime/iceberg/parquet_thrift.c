@@ -26,6 +26,10 @@
 void floe_parquet_thrift_reader_init(floe_parquet_thrift_reader_t *r, const char *what, const uint8_t *data,
                                      size_t len, floe_iceberg_error_t *err)
 {
+    static const uint8_t nothing[1];
+
+    if (data == NULL) /* no bytes: still a valid pointer, so p + 0 is defined */
+        data = nothing;
     r->what = what;
     r->start = r->p = data;
     r->end = data + len;

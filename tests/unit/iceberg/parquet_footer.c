@@ -67,7 +67,8 @@ TEST(parquet_decode_reads_row_counts_and_schema)
     CHECK(md.n_leaves == 2 && md.leaves[0].schema_index == 1 && md.leaves[1].schema_index == 2, "finds both leaves");
     id = floe_parquet_leaf_element(&md, 0);
     big = floe_parquet_leaf_element(&md, 1);
-    CHECK(pq_name_is(id->name, "id") && id->type == FLOE_PARQUET_INT32 && id->repetition_type == FLOE_PARQUET_REQUIRED &&
+    CHECK(pq_name_is(id->name, "id") && id->type == FLOE_PARQUET_INT32 &&
+              id->repetition_type == FLOE_PARQUET_REQUIRED &&
               id->has_field_id && id->field_id == 1,
           "reads a required int column with its Iceberg field id");
     CHECK(pq_name_is(big->name, "big") && big->type == FLOE_PARQUET_INT64 &&
@@ -165,7 +166,8 @@ TEST(parquet_decode_reads_column_chunk_metadata)
               name->has_offset_index_offset && name->offset_index_offset == 988 && name->offset_index_length == 27,
           "reads the page indexes' places");
     score = &md.row_groups[1].columns[2];
-    CHECK(!score->has_column_index_offset && score->has_offset_index_offset && !score->meta_data.has_bloom_filter_offset,
+    CHECK(!score->has_column_index_offset && score->has_offset_index_offset &&
+              !score->meta_data.has_bloom_filter_offset,
           "absent indexes stay absent");
     CHECK(md.row_groups[0].has_total_compressed_size && md.row_groups[0].total_compressed_size == 554 &&
               !md.row_groups[0].has_file_offset,

@@ -165,7 +165,8 @@ TEST(parquet_stitch_two_files_moves_every_offset)
               pq_chunks_match(file, &md, 3, pq_file("ints_b"), &b, 0, ft.offset) &&
               pq_chunks_match(file, &md, 4, pq_file("ints_b"), &b, 1, ft.offset),
           "every chunk's new offsets point at its copied bytes");
-    CHECK(md.row_groups[3].columns[0].meta_data.data_page_offset > b.row_groups[0].columns[0].meta_data.data_page_offset,
+    CHECK(md.row_groups[3].columns[0].meta_data.data_page_offset >
+              b.row_groups[0].columns[0].meta_data.data_page_offset,
           "the second file's chunks moved");
     CHECK(md.row_groups[3].columns[0].file_offset == md.row_groups[3].columns[0].meta_data.data_page_offset,
           "the deprecated file_offset moves with its chunk");
@@ -218,7 +219,8 @@ TEST(parquet_stitch_moves_or_drops_page_indexes_and_bloom_filters)
               !dropped->has_offset_index_offset && !dropped->has_offset_index_length &&
               !dropped->meta_data.has_bloom_filter_offset && !dropped->meta_data.has_bloom_filter_length,
           "indexes and bloom filters that were not copied are dropped, not left pointing at other bytes");
-    CHECK(pq_chunks_match(file, &md, 3, f, &src, 1, ft.offset) && md.row_groups[3].columns[0].meta_data.has_dictionary_page_offset,
+    CHECK(pq_chunks_match(file, &md, 3, f, &src, 1, ft.offset) &&
+              md.row_groups[3].columns[0].meta_data.has_dictionary_page_offset,
           "the second copy's chunks, dictionaries included, moved too");
     floe_parquet_file_metadata_dispose(&md);
     floe_parquet_file_metadata_dispose(&src);
