@@ -33,9 +33,9 @@
  *    fields are present, the schema is one tree whose leaves match every row group's column
  *    chunks (count, physical type, path_in_schema), every column chunk has its ColumnMetaData,
  *    sizes and offsets are not negative (FileMetaData.num_rows is not compared with the row
- *    groups' sum: readers do not rely on it). Encrypted files (FileMetaData's encryption_algorithm,
- *    ColumnChunk's crypto_metadata or encrypted_column_metadata) are refused: their column
- *    metadata cannot be read without keys.
+ *    groups' sum). Encrypted files (FileMetaData's encryption_algorithm, ColumnChunk's
+ *    crypto_metadata or encrypted_column_metadata) are refused: their column metadata cannot be
+ *    read without keys.
  * 6. At most FLOE_PARQUET_EXTRA_MAX unknown fields are kept per struct; more is refused.
  */
 #ifndef FLOE_PARQUET_FOOTER_H
