@@ -360,3 +360,66 @@ TEST(cfn_template_section_limits_are_aws_limits)
                   "more than 500 resources are refused");
     free(text);
 }
+
+TEST(cfn_template_cdk_legacy_synthesizer_output_deploys)
+{
+    /* What `cdk synth` writes for an app with one CfnTableBucket and LegacyStackSynthesizer
+     * (aws-cdk-lib 2.x): a CDKMetadata resource guarded by a region condition. */
+    static const char text[] =
+        "{\"Resources\":{\"Bucket83908E77\":{\"Type\":\"AWS::S3Tables::TableBucket\",\"Properties\":{\"TableBucketName\":"
+        "\"cdk-bucket\",\"UnreferencedFileRemoval\":{\"Status\":\"Enabled\",\"UnreferencedDays\":3}},\"Metadata\":"
+        "{\"aws:cdk:path\":\"App/Bucket\"}},\"CDKMetadata\":{\"Type\":\"AWS::CDK::Metadata\",\"Properties\":"
+        "{\"Analytics\":\"v2:deflate64:H4sIAAAAAAAA/zPSMzI0\"},\"Metadata\":{\"aws:cdk:path\":\"App/CDKMetadata/Default\"},"
+        "\"Condition\":\"CDKMetadataAvailable\"}},\"Conditions\":{\"CDKMetadataAvailable\":{\"Fn::Or\":[{\"Fn::Or\":"
+        "[{\"Fn::Equals\":[{\"Ref\":\"AWS::Region\"},\"af-south-1\"]},{\"Fn::Equals\":[{\"Ref\":\"AWS::Region\"},"
+        "\"eu-west-1\"]}]},{\"Fn::Equals\":[{\"Ref\":\"AWS::Region\"},\"us-west-2\"]}]}},\"Outputs\":{\"BucketArn\":"
+        "{\"Value\":{\"Fn::GetAtt\":[\"Bucket83908E77\",\"TableBucketARN\"]}}}}";
+    floe_cfn_template_t *t = cfn_ready(text, NULL, 0);
+
+    CHECK(t != NULL, "a CDK app's template validates");
+    if (t == NULL)
+        return;
+    CHECK(t->n_order == 2, "the CDK metadata resource is created in a region its condition lists");
+    CHECK(floe_cfn_resource_type_is_noop(floe_cfn_template_resource(t, "CDKMetadata")->type_info),
+          "and the engine is told it does nothing");
+    CHECK_PROPERTIES(t, "Bucket83908E77",
+                     "{\"TableBucketName\":\"cdk-bucket\",\"UnreferencedFileRemoval\":{\"Status\":\"Enabled\","
+                     "\"UnreferencedDays\":3}}",
+                     "the bucket's properties reach the engine as written");
+    floe_cfn_template_free(t);
+}
+
+TEST(cfn_template_policies_and_list_outputs)
+{
+    static const char text[] =
+        "Parameters:\n  Zones: {Type: CommaDelimitedList, Default: 'a,b'}\n"
+        "Resources:\n"
+        "  A: {Type: AWS::CDK::Metadata, DeletionPolicy: RetainExceptOnCreate, UpdateReplacePolicy: Retain}\n"
+        "  B: {Type: AWS::CDK::Metadata, DeletionPolicy: Delete}\n"
+        "Outputs:\n  Z: {Value: !Ref Zones}\n  R: {Value: !Ref A}\n";
+    floe_cfn_template_t *t = cfn_ready(text, NULL, 0);
+    floe_cfn_error_t err;
+    char *value, *export_name;
+
+    CHECK(t != NULL, "the template validates");
+    if (t == NULL)
+        return;
+    CHECK(t->resources[0].deletion_policy == FLOE_CFN_POLICY_RETAIN_EXCEPT_ON_CREATE &&
+              t->resources[0].update_replace_policy == FLOE_CFN_POLICY_RETAIN,
+          "DeletionPolicy and UpdateReplacePolicy are read");
+    CHECK(t->resources[1].deletion_policy == FLOE_CFN_POLICY_DELETE &&
+              t->resources[1].update_replace_policy == FLOE_CFN_POLICY_DELETE,
+          "Delete is the default");
+    CHECK(floe_cfn_output_value(t, &t->outputs[0], NULL, &value, &export_name, &err) == FLOE_OK &&
+              strcmp(value, "a,b") == 0 && export_name == NULL,
+          "a list output is shown comma-joined, without an export");
+    free(value);
+    CHECK(floe_cfn_output_value(t, &t->outputs[1], NULL, &value, &export_name, &err) == FLOE_OK && value == NULL,
+          "an output the engine cannot resolve yet is NULL");
+    floe_cfn_template_free(t);
+    CHECK_REFUSAL("Resources:\n  A: {Type: AWS::S3Tables::TableBucket, DeletionPolicy: Snapshot, "
+                  "Properties: {TableBucketName: b}}\n", NULL, 0,
+                  "Template format error: DeletionPolicy Snapshot is not supported for resource A of type "
+                  "AWS::S3Tables::TableBucket: use Delete or Retain",
+                  "Snapshot is refused: no S3 Tables type takes snapshots");
+}
