@@ -477,7 +477,10 @@ static cJSON *fn_split(eval_t *e, const cJSON *arg)
         const char *p = source, *hit;
         result = cJSON_CreateArray();
         while ((hit = strstr(p, delimiter)) != NULL) {
-            char *piece = strndup(p, (size_t)(hit - p));
+            size_t len = hit > p ? (size_t)(hit - p) : 0;
+            char *piece = floe_xmalloc(len + 1);
+            memcpy(piece, p, len);
+            piece[len] = '\0';
             cJSON_AddItemToArray(result, cJSON_CreateString(piece));
             free(piece);
             p = hit + n;

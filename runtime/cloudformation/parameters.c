@@ -324,7 +324,10 @@ static cJSON *split_list(const char *value)
             start++;
         while (end > start && isspace((unsigned char)end[-1]))
             end--;
-        char *member = strndup(start, (size_t)(end - start));
+        size_t len = end > start ? (size_t)(end - start) : 0;
+        char *member = floe_xmalloc(len + 1);
+        memcpy(member, start, len);
+        member[len] = '\0';
         cJSON_AddItemToArray(list, cJSON_CreateString(member));
         free(member);
         if (comma == NULL)
