@@ -75,8 +75,8 @@ const char *floe_cfn_scalar_text(const cJSON *node, char *buf, size_t size)
     double v = node->valuedouble;
     if (v == floor(v) && fabs(v) < 1e15)
         snprintf(buf, size, "%.0f", v);
-    else
-        snprintf(buf, size, "%.17g", v);
+    else if (snprintf(buf, size, "%.15g", v) > 0 && strtod(buf, NULL) != v)
+        snprintf(buf, size, "%.17g", v); /* the shortest text that reads back as v */
     return buf;
 }
 

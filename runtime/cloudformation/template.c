@@ -581,6 +581,7 @@ static void set_partition(floe_cfn_template_t *t)
 
 static void set_stack_info(floe_cfn_template_t *t, const floe_cfn_stack_info_t *stack)
 {
+    assert(stack->account_id != NULL && stack->region != NULL && stack->stack_name != NULL && stack->stack_id != NULL);
     free(t->account_id);
     free(t->region);
     free(t->stack_name);

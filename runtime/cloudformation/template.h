@@ -120,7 +120,7 @@ typedef struct floe_cfn_output {
 } floe_cfn_output_t;
 
 /** What the stack supplies for the pseudo parameters (AWS::Partition and AWS::URLSuffix follow
- * from the region). The strings are copied. */
+ * from the region). All four are required; the strings are copied. */
 typedef struct floe_cfn_stack_info {
     const char *account_id;
     const char *region;

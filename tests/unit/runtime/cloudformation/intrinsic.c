@@ -193,3 +193,24 @@ TEST(cfn_intrinsic_nested_sub_is_capped)
     CHECK(strstr(got, "longer than") != NULL, "a value that grows past the cap is refused, not built");
     free(got);
 }
+
+TEST(cfn_intrinsic_scalars_read_as_cloudformation_text)
+{
+    static const struct {
+        double v;
+        const char *text;
+    } numbers[] = {{5, "5"}, {-3, "-3"}, {1.5, "1.5"}, {0.1, "0.1"}, {1e20, "1e+20"}};
+    char buf[32];
+
+    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+        cJSON *n = cJSON_CreateNumber(numbers[i].v);
+        CHECK(strcmp(floe_cfn_scalar_text(n, buf, sizeof(buf)), numbers[i].text) == 0,
+              "a JSON number reads as its shortest text");
+        cJSON_Delete(n);
+    }
+    cJSON *b = cJSON_CreateTrue(), *o = cJSON_CreateObject();
+    CHECK(strcmp(floe_cfn_scalar_text(b, buf, sizeof(buf)), "true") == 0, "a boolean reads as true or false");
+    CHECK(floe_cfn_scalar_text(o, buf, sizeof(buf)) == NULL, "an object is not a scalar");
+    cJSON_Delete(b);
+    cJSON_Delete(o);
+}
