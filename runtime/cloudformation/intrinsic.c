@@ -634,7 +634,8 @@ static cJSON *logical(eval_t *e, const cJSON *arg, const char *name, int min, in
     const cJSON *item;
 
     if (n < min || n > max)
-        return min == max ? fail(e, "Template error: every %s object requires a list of %d boolean parameter.", name, min)
+        return min == max ? fail(e, "Template error: every %s object requires a list of %d boolean parameter.", name,
+                                 min)
                           : fail(e, "Template error: every %s object requires a list of at least %d and at most %d "
                                     "boolean parameters.", name, min, max);
     cJSON_ArrayForEach(item, arg) {

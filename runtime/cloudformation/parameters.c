@@ -192,8 +192,8 @@ int floe_cfn_parameters_parse(floe_cfn_template_t *t, const cJSON *section, floe
         return floe_cfn_fail(err, "Template format error: Parameters must be an object.");
     n = cJSON_GetArraySize(section);
     if (n > FLOE_CFN_MAX_PARAMETERS)
-        return floe_cfn_fail(err, "Template format error: Number of parameters, %d, is greater than maximum allowed, %d",
-                             n, FLOE_CFN_MAX_PARAMETERS);
+        return floe_cfn_fail(err, "Template format error: Number of parameters, %d, is greater than maximum "
+                                  "allowed, %d", n, FLOE_CFN_MAX_PARAMETERS);
     t->parameters = floe_xcalloc((size_t)n + 1, sizeof(*t->parameters));
     cJSON_ArrayForEach(def, section)
         if (parse_one(&t->parameters[t->n_parameters++], def, err) != FLOE_OK)

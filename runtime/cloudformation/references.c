@@ -32,8 +32,8 @@ int floe_cfn_unsupported_function(const char *name, floe_cfn_error_t *err)
                                   "expand the template before deploying it");
     floe_cfn_format_names(list, sizeof(list), supported, N_SUPPORTED);
     /* AWS's wording, with the list of what Floe evaluates */
-    return floe_cfn_fail(err, "Template format error: Encountered unsupported function: %s Supported functions are: [%s]",
-                         name, list);
+    return floe_cfn_fail(err, "Template format error: Encountered unsupported function: %s Supported functions are: "
+                              "[%s]", name, list);
 }
 
 const char *floe_cfn_function_name(const cJSON *node, bool in_conditions)

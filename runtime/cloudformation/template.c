@@ -196,7 +196,8 @@ static int read_mappings(floe_cfn_template_t *t, floe_cfn_error_t *err)
                 return floe_cfn_fail(err, "Template format error: Every Mappings member %s must be a map", key->string);
             cJSON_ArrayForEach(attribute, key)
                 if (cJSON_IsObject(attribute) || cJSON_IsNull(attribute))
-                    return floe_cfn_fail(err, "Template format error: Every Mappings attribute must be a String or a List.");
+                    return floe_cfn_fail(err, "Template format error: Every Mappings attribute must be a String or "
+                                              "a List.");
         }
     }
     return FLOE_OK;
@@ -307,7 +308,8 @@ static int read_resource(floe_cfn_template_t *t, floe_cfn_resource_t *res, const
         return floe_cfn_fail(err, "Template format error: [/Resources/%s/Properties] Properties must be an object.",
                              res->logical_id);
     if (read_depends_on(res, cJSON_GetObjectItemCaseSensitive(def, "DependsOn"), err) != FLOE_OK ||
-        read_condition(t, cJSON_GetObjectItemCaseSensitive(def, "Condition"), "Resources", &res->condition, err) != FLOE_OK ||
+        read_condition(t, cJSON_GetObjectItemCaseSensitive(def, "Condition"), "Resources", &res->condition, err) !=
+            FLOE_OK ||
         read_policy(res, cJSON_GetObjectItemCaseSensitive(def, "DeletionPolicy"), "DeletionPolicy",
                     &res->deletion_policy, err) != FLOE_OK ||
         read_policy(res, cJSON_GetObjectItemCaseSensitive(def, "UpdateReplacePolicy"), "UpdateReplacePolicy",
@@ -493,7 +495,8 @@ static int check_references(floe_cfn_template_t *t, floe_cfn_error_t *err)
     u.is_conditions = false;
     for (size_t i = 0; i < t->n_resources; i++) {
         const floe_cfn_resource_t *res = &t->resources[i];
-        if (walk_block(&u, res->properties, false, err) != FLOE_OK || walk_block(&u, res->metadata, false, err) != FLOE_OK)
+        if (walk_block(&u, res->properties, false, err) != FLOE_OK ||
+            walk_block(&u, res->metadata, false, err) != FLOE_OK)
             goto Fail;
         for (size_t j = 0; j < res->n_depends_on; j++)
             if (floe_cfn_template_resource(t, res->depends_on[j]) == NULL)
