@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
+import cfn_resource_types  # noqa: E402
 import evolution  # noqa: E402
 import openapi  # noqa: E402
 import overlay as overlay_mod  # noqa: E402
@@ -519,6 +520,7 @@ def main(argv):
         sys.stderr.write("codegen: %s\n" % exc)
         return 1
     changed = [path for path, text in rendered + iceberg + queried if write_if_changed(path, text)]
+    changed += cfn_resource_types.write(args.out, make_env, write_if_changed)
     sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %d file(s) updated\n"
                      % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), query_summary,
                         len(changed)))

@@ -72,7 +72,7 @@ int floe_parquet_thrift_read_varint(floe_parquet_thrift_reader_t *r, uint64_t *o
     uint64_t v = 0;
 
     for (int i = 0; i < VARINT_MAX_BYTES; i++) {
-        uint8_t b;
+        uint8_t b = 0;
         if (floe_parquet_thrift_read_byte(r, &b) != 0)
             return FLOE_ICEBERG_EINVALID;
         if (i == VARINT_MAX_BYTES - 1 && b > VARINT_LAST_BYTE_MAX)
@@ -106,7 +106,7 @@ static int read_zigzag(floe_parquet_thrift_reader_t *r, int bits, int64_t *out)
 
 int floe_parquet_thrift_read_i16(floe_parquet_thrift_reader_t *r, int16_t *out)
 {
-    int64_t v;
+    int64_t v = 0;
 
     if (read_zigzag(r, 16, &v) != 0)
         return FLOE_ICEBERG_EINVALID;
@@ -116,7 +116,7 @@ int floe_parquet_thrift_read_i16(floe_parquet_thrift_reader_t *r, int16_t *out)
 
 int floe_parquet_thrift_read_i32(floe_parquet_thrift_reader_t *r, int32_t *out)
 {
-    int64_t v;
+    int64_t v = 0;
 
     if (read_zigzag(r, 32, &v) != 0)
         return FLOE_ICEBERG_EINVALID;
@@ -131,7 +131,7 @@ int floe_parquet_thrift_read_i64(floe_parquet_thrift_reader_t *r, int64_t *out)
 
 int floe_parquet_thrift_read_binary(floe_parquet_thrift_reader_t *r, const uint8_t **data, uint32_t *len)
 {
-    uint64_t n;
+    uint64_t n = 0;
 
     if (floe_parquet_thrift_read_varint(r, &n) != 0)
         return FLOE_ICEBERG_EINVALID;
@@ -145,7 +145,7 @@ int floe_parquet_thrift_read_binary(floe_parquet_thrift_reader_t *r, const uint8
 
 int floe_parquet_thrift_read_field(floe_parquet_thrift_reader_t *r, int16_t *last_id, int16_t *id, uint8_t *type)
 {
-    uint8_t b;
+    uint8_t b = 0;
     int32_t next;
 
     if (floe_parquet_thrift_read_byte(r, &b) != 0)
@@ -173,7 +173,7 @@ int floe_parquet_thrift_read_field(floe_parquet_thrift_reader_t *r, int16_t *las
 
 int floe_parquet_thrift_read_list(floe_parquet_thrift_reader_t *r, uint8_t *elem_type, uint32_t *n)
 {
-    uint8_t b;
+    uint8_t b = 0;
     uint64_t size;
 
     if (floe_parquet_thrift_read_byte(r, &b) != 0)
@@ -246,8 +246,8 @@ static int skip_list(floe_parquet_thrift_reader_t *r)
 
 static int skip_map(floe_parquet_thrift_reader_t *r)
 {
-    uint64_t n;
-    uint8_t types, key, value;
+    uint64_t n = 0;
+    uint8_t types = 0, key, value;
 
     if (floe_parquet_thrift_read_varint(r, &n) != 0)
         return FLOE_ICEBERG_EINVALID;
@@ -287,7 +287,7 @@ static int skip_nested(floe_parquet_thrift_reader_t *r, uint8_t type)
 
 int floe_parquet_thrift_skip(floe_parquet_thrift_reader_t *r, uint8_t type)
 {
-    uint64_t v;
+    uint64_t v = 0;
     const uint8_t *data;
     uint32_t n;
 

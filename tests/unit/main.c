@@ -32,6 +32,11 @@ int floe_test_failures;
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
 #include "runtime/catalog_config.c"
+#include "runtime/cloudformation/yaml.c"
+#include "runtime/cloudformation/template.c"
+#include "runtime/cloudformation/intrinsic.c"
+#include "runtime/cloudformation/plan.c"
+#include "runtime/cloudformation/resource_types.c"
 
 typedef struct test_entry {
     const char *name;
