@@ -41,7 +41,7 @@ int floe_parquet_chunk_range(const floe_parquet_file_metadata_t *md, uint32_t ro
                              uint64_t data_end, floe_parquet_range_t *out, floe_iceberg_error_t *err)
 {
     const floe_parquet_column_chunk_t *c;
-    floe_parquet_range_t r;
+    floe_parquet_range_t r = {0};
 
     if (row_group >= md->n_row_groups || column >= md->row_groups[row_group].n_columns)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The Parquet file has no column chunk %u in row group %u.",
@@ -68,7 +68,7 @@ int floe_parquet_row_group_range(const floe_parquet_file_metadata_t *md, uint32_
                                  floe_parquet_range_t *out, bool *is_contiguous, floe_iceberg_error_t *err)
 {
     uint64_t start = UINT64_MAX, end = 0, total = 0;
-    floe_parquet_range_t r;
+    floe_parquet_range_t r = {0};
 
     if (row_group >= md->n_row_groups)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The Parquet file has no row group %u.", row_group);
@@ -92,7 +92,7 @@ int floe_parquet_row_group_range(const floe_parquet_file_metadata_t *md, uint32_
 int floe_parquet_row_group_moves(const floe_parquet_file_metadata_t *md, uint32_t row_group, uint64_t data_end,
                                  uint64_t new_offset, floe_parquet_chunk_move_t *moves, floe_iceberg_error_t *err)
 {
-    floe_parquet_range_t span, r;
+    floe_parquet_range_t span, r = {0};
     bool is_contiguous;
 
     if (floe_parquet_row_group_range(md, row_group, data_end, &span, &is_contiguous, err) != 0)

@@ -94,7 +94,7 @@ static int64_t unzigzag(uint64_t u)
 /* A zigzag varint that must fit in `bits` bits. */
 static int read_zigzag(floe_parquet_thrift_reader_t *r, int bits, int64_t *out)
 {
-    uint64_t u;
+    uint64_t u = 0;
 
     if (floe_parquet_thrift_read_varint(r, &u) != 0)
         return FLOE_ICEBERG_EINVALID;
