@@ -1,0 +1,19 @@
+/*
+ * The registration of stack_template.h: the one template library of the process, set before any
+ * thread serves and read-only after, like the router's tables.
+ */
+#include <stddef.h>
+
+#include "cloudformation/stack_template.h"
+
+static const floe_stack_template_ops_t *registered;
+
+void floe_stack_template_register(const floe_stack_template_ops_t *ops)
+{
+    registered = ops;
+}
+
+const floe_stack_template_ops_t *floe_stack_template_ops(void)
+{
+    return registered;
+}
