@@ -28,6 +28,7 @@ int floe_test_failures;
 #include "runtime/store.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
+#include "runtime/cloudformation/stack.c"
 
 typedef struct test_entry {
     const char *name;
