@@ -432,7 +432,7 @@ static const char *const namespace_replacing[] = {"Namespace", "TableBucketARN",
 static const char *const namespace_naming[] = {"Namespace", "TableBucketARN", NULL};
 static const char *const table_replacing[] = {"IcebergMetadata", "OpenTableFormat", "StorageClassConfiguration",
                                               "TableBucketARN", "WithoutMetadata", NULL};
-static const char *const table_naming[] = {"TableBucketARN", "Namespace", "TableName", NULL};
+static const char *const table_naming[] = {"TableName", "Namespace", "TableBucketARN", NULL};
 static const char *const bucket_policy_replacing[] = {"TableBucketARN", NULL};
 static const char *const table_policy_replacing[] = {"TableARN", NULL};
 static const char *const nothing[] = {NULL};
@@ -506,6 +506,15 @@ bool floe_provision_keeps_name(const char *type, const cJSON *old_props, const c
             return false;
     }
     return true;
+}
+
+const char *floe_provision_name(const char *type, const cJSON *props)
+{
+    const resource_kind_t *kind = kind_of(type);
+
+    if (kind == NULL || kind->naming[0] == NULL)
+        return NULL;
+    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(props, kind->naming[0]));
 }
 
 static int fail_unknown_type(floe_call_t *call, const char *type)

@@ -55,6 +55,10 @@ bool floe_provision_causes_replacement(const char *type, const char *property);
  */
 bool floe_provision_keeps_name(const char *type, const cJSON *old_props, const cJSON *new_props);
 
+/** The name a resource of `type` has under `props` (its TableBucketName, Namespace or TableName),
+ * borrowed from props; NULL for a type without one. */
+const char *floe_provision_name(const char *type, const cJSON *props);
+
 /** Creates a resource of `type` from `props` and calls `record` with its physical id. */
 int floe_provision_create(floe_call_t *call, const char *type, const cJSON *props, floe_provision_record_fn record,
                           void *arg);

@@ -353,6 +353,7 @@ static floe_stack_rc_t create_body(floe_call_t *call, void *arg)
     s.region = floe_call_region(call);
     s.name = (char *)in->stack_name;
     s.status = FLOE_CREATE_IN_PROGRESS;
+    s.status_reason = USER_INITIATED;
     s.description = p.description;
     s.template_body = (char *)p.template_body;
     s.parameters = p.parameters;
@@ -416,7 +417,7 @@ static void begin_update(floe_call_t *call, floe_stack_row_t *s, const prepared_
     s->tags = p->tags;
     s->description = p->description;
     s->status = (char *)status;
-    s->status_reason = NULL;
+    s->status_reason = USER_INITIATED;
     s->updated_at = floe_call_now(call);
 }
 
@@ -493,7 +494,7 @@ static floe_stack_rc_t delete_body(floe_call_t *call, void *arg)
                    ? FLOE_STACK_FAILED
                    : FLOE_STACK_DONE;
     s.status = FLOE_DELETE_IN_PROGRESS;
-    s.status_reason = NULL;
+    s.status_reason = USER_INITIATED;
     s.retain_resources = retain_json(call, a->retain, a->n_retain);
     return save_and_queue(call, &s, 0) ? FLOE_STACK_FAILED : FLOE_STACK_DONE;
 }
@@ -534,6 +535,7 @@ static floe_stack_rc_t review_stack(floe_call_t *call, const change_set_args_t *
     s->region = floe_call_region(call);
     s->name = (char *)in->stack_name;
     s->status = FLOE_REVIEW_IN_PROGRESS;
+    s->status_reason = USER_INITIATED;
     s->template_body = "";
     s->parameters = "[]";
     s->tags = "[]";
@@ -668,7 +670,7 @@ static floe_stack_rc_t begin_execution(floe_call_t *call, execute_args_t *a, con
         begin_update(call, s, &p, FLOE_UPDATE_IN_PROGRESS);
         s->description = (char *)description; /* the engine sets the new one from the template */
     }
-    s->status_reason = NULL;
+    s->status_reason = USER_INITIATED;
     s->disable_rollback = a->has_disable_rollback && a->disable_rollback;
     s->change_set_id = cs->change_set_id;
     return FLOE_STACK_DONE;

@@ -415,6 +415,7 @@ typedef struct write_step {
     const floe_run_event_t *events;
     size_t n_events;
     bool is_delete_request_taken; /* clears is_delete_requested */
+    const char *execution;        /* ends the executing change set's execution with this status */
 } write_step_t;
 
 static int write_body(floe_call_t *call, void *arg)
@@ -424,6 +425,9 @@ static int write_body(floe_call_t *call, void *arg)
     if (w->is_stack_saved && floe_stack_store_save(call, &w->run->stack))
         return FLOE_EFAIL;
     if (w->is_delete_request_taken && floe_stack_store_request_delete(call, w->run->stack.id, false))
+        return FLOE_EFAIL;
+    if (w->execution != NULL && w->run->stack.change_set_id != NULL &&
+        floe_stack_store_change_set_finish(call, w->run->stack.change_set_id, w->execution))
         return FLOE_EFAIL;
     if (w->res != NULL)
         return write_res(call, w->run, w->res, w->is_res_deleted, w->events, w->n_events);
@@ -445,7 +449,7 @@ static int stack_status(floe_run_t *run, const char *status, const char *reason,
         {run->stack.name, run->stack.stack_id, FLOE_STACK_RESOURCE_TYPE, FLOE_DELETE_IN_PROGRESS, "User Initiated",
          NULL},
     };
-    write_step_t w = {run, true, NULL, false, e, 1, is_delete_request_taken};
+    write_step_t w = {run, true, NULL, false, e, 1, is_delete_request_taken, NULL};
 
     if (run->stack.is_delete_requested && !floe_stack_status_is_in_progress(status) &&
         strcmp(status, FLOE_DELETE_COMPLETE) != 0) {
@@ -455,9 +459,21 @@ static int stack_status(floe_run_t *run, const char *status, const char *reason,
         status = FLOE_DELETE_IN_PROGRESS;
         reason = NULL;
     }
+    if (!floe_stack_status_is_in_progress(status)) /* the executing change set ends with the operation */
+        w.execution = floe_run_execution_status(run, status);
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, reason);
     return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+}
+
+const char *floe_run_execution_status(const floe_run_t *run, const char *status)
+{
+    if (run->execution != NULL)
+        return run->execution;
+    if (strcmp(status, FLOE_CREATE_COMPLETE) == 0 || strcmp(status, FLOE_UPDATE_COMPLETE) == 0 ||
+        strcmp(status, FLOE_DELETE_COMPLETE) == 0)
+        return FLOE_EXECUTION_COMPLETE;
+    return FLOE_EXECUTION_FAILED;
 }
 
 int floe_run_stack_status(floe_run_t *run, const char *status, const char *reason)
@@ -471,7 +487,7 @@ int floe_run_stack_status_via(floe_run_t *run, const char *passed, const char *p
         {run->stack.name, run->stack.stack_id, FLOE_STACK_RESOURCE_TYPE, passed, passed_reason, NULL},
         {run->stack.name, run->stack.stack_id, FLOE_STACK_RESOURCE_TYPE, status, NULL, NULL},
     };
-    write_step_t w = {run, true, NULL, false, e, 2, false};
+    write_step_t w = {run, true, NULL, false, e, 2, false, NULL};
 
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, NULL);
@@ -486,14 +502,14 @@ int floe_run_begin_delete(floe_run_t *run)
 
 int floe_run_save_stack(floe_run_t *run)
 {
-    write_step_t w = {run, true, NULL, false, NULL, 0, false};
+    write_step_t w = {run, true, NULL, false, NULL, 0, false, NULL};
     return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
 }
 
 int floe_run_write_res(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next, bool is_deleted,
                        const floe_run_event_t *events, size_t n_events)
 {
-    write_step_t w = {run, false, next, is_deleted, events, n_events, false};
+    write_step_t w = {run, false, next, is_deleted, events, n_events, false, NULL};
 
     if (call_step(run, step_write, &w, NULL) != 0) {
         floe_run_res_dispose(next);

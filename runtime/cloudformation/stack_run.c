@@ -420,16 +420,19 @@ static int update_resource(floe_run_t *run, const floe_stack_template_resource_t
     old_tree = cJSON_Parse(r->props != NULL ? r->props : "{}");
     floe_run_compare(run, r, tr->type, tree, &is_changed, &is_replaced);
     is_renamed = !is_replaced || !floe_provision_keeps_name(tr->type, old_tree, tree);
-    cJSON_Delete(tree);
-    cJSON_Delete(old_tree);
     if (!is_renamed) { /* design note 3 */
+        const char *name = floe_provision_name(tr->type, tree);
         int rc;
-        reason = format(RENAME_REASON, r->physical_id);
+        reason = format(RENAME_REASON, name != NULL ? name : r->physical_id);
+        cJSON_Delete(tree);
+        cJSON_Delete(old_tree);
         rc = record_failure(run, r, r, FLOE_UPDATE_IN_PROGRESS, FLOE_UPDATE_FAILED, reason);
         free(props);
         free(reason);
         return rc < 0 ? -1 : 1;
     }
+    cJSON_Delete(tree);
+    cJSON_Delete(old_tree);
     if (is_changed)
         return change_resource(run, r, tr, props, position, is_replaced);
     /* Unchanged: only its place and policies may move, silently. */
@@ -705,14 +708,6 @@ static int run_rollback_cleanup(floe_run_t *run)
 
 /* ---- the driver ---- */
 
-/* The execution status a change set that ran the operation ends with, for a stable `status`. */
-static const char *execution_status(const char *status)
-{
-    if (eq(status, FLOE_CREATE_COMPLETE) || eq(status, FLOE_UPDATE_COMPLETE) || eq(status, FLOE_DELETE_COMPLETE))
-        return FLOE_EXECUTION_COMPLETE;
-    return FLOE_EXECUTION_FAILED;
-}
-
 /* Runs the phase of the stack's status. 1 when the stack is stable, 0 when it moved on, -1 aborted. */
 static int step_phase(floe_run_t *run, bool was_interrupted)
 {
@@ -745,8 +740,8 @@ void floe_run_stack(floe_run_t *run)
     while ((rc = step_phase(run, was_interrupted)) == 0) {
         was_interrupted = false;
         if (!floe_stack_status_is_in_progress(run->stack.status) && run->execution == NULL)
-            run->execution = execution_status(run->stack.status);
+            run->execution = floe_run_execution_status(run, run->stack.status);
     }
     if (rc > 0)
-        floe_run_finish(run, run->execution != NULL ? run->execution : execution_status(run->stack.status));
+        floe_run_finish(run, floe_run_execution_status(run, run->stack.status));
 }

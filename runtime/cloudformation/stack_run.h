@@ -101,6 +101,10 @@ int floe_run_stack_status_via(floe_run_t *run, const char *passed, const char *p
 /** DELETE_IN_PROGRESS for a DeleteStack that waited for the stack's operation, taking the request. */
 int floe_run_begin_delete(floe_run_t *run);
 
+/** The ExecutionStatus the operation's change set ends with when the stack reaches the stable
+ * `status`: the one a failure set (run->execution), else by the status. */
+const char *floe_run_execution_status(const floe_run_t *run, const char *status);
+
 /** Saves the stack row without an event. */
 int floe_run_save_stack(floe_run_t *run);
 

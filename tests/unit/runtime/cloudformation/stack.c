@@ -393,8 +393,11 @@ TEST(stack_delete_retains_what_deletion_policy_keeps)
 }
 
 /* A bucket, two namespaces and a table; its name, namespace and compaction come from `%s` parts. */
+#define CFN_WITHOUT_METADATA "'WithoutMetadata': 'Yes'"
+#define CFN_WITH_SCHEMA "'IcebergMetadata': {'IcebergSchema': {'SchemaFieldList': [{'Name': 'id', 'Type': 'long'}]}}"
+
 static const char *cfn_table_template_with(cfn_fixture_t *f, const char *bucket, const char *ns, const char *name,
-                                           int target_mb, const char *extra)
+                                           int target_mb, const char *metadata, const char *extra)
 {
     return floe_call_printf(
         &f->call,
@@ -406,15 +409,15 @@ static const char *cfn_table_template_with(cfn_fixture_t *f, const char *bucket,
         "    'Namespace': 'two'}},"
         "  'Table': {'Type': 'AWS::S3Tables::Table', 'DependsOn': ['Ns1', 'Ns2'], 'Properties': {'TableBucketARN':"
         "    {'Ref': 'Bucket'}, 'Namespace': '%s', 'TableName': '%s', 'OpenTableFormat': 'ICEBERG',"
-        "    'WithoutMetadata': 'Yes', 'Compaction': {'Status': 'enabled', 'TargetFileSizeMB': %d}}}%s},"
+        "    %s, 'Compaction': {'Status': 'enabled', 'TargetFileSizeMB': %d}}}%s},"
         " 'Outputs': {'TableArn': {'Value': {'Fn::GetAtt': ['Table', 'TableARN']}}}}",
-        bucket, ns, name, target_mb, extra);
+        bucket, ns, name, metadata, target_mb, extra);
 }
 
 static const char *cfn_table_template(cfn_fixture_t *f, const char *bucket, const char *ns, const char *name,
                                       int target_mb)
 {
-    return cfn_table_template_with(f, bucket, ns, name, target_mb, "");
+    return cfn_table_template_with(f, bucket, ns, name, target_mb, CFN_WITHOUT_METADATA, "");
 }
 
 TEST(stack_update_renames_a_table_in_place_keeping_its_arn)
@@ -491,7 +494,7 @@ TEST(stack_update_failure_rolls_back_what_it_changed)
     CHECK(cfn_create(&f, "undo", cfn_table_template(&f, "cfn-undo", "one", "orders", 256), &id) == FLOE_STACK_DONE &&
               strcmp(cfn_wait(&f, id), FLOE_CREATE_COMPLETE) == 0,
           "the stack is created");
-    broken = cfn_table_template_with(&f, "cfn-undo", "one", "orders", 64,
+    broken = cfn_table_template_with(&f, "cfn-undo", "one", "orders", 64, CFN_WITHOUT_METADATA,
                                      ", 'Extra': {'Type': 'AWS::S3Tables::TableBucket', 'DependsOn': 'Table',"
                                      " 'Properties': {'TableBucketName': 'cfn-taken'}}");
     CHECK(cfn_update(&f, "undo", broken) == FLOE_STACK_DONE, "UpdateStack takes a template that will fail");
@@ -506,6 +509,26 @@ TEST(stack_update_failure_rolls_back_what_it_changed)
     CHECK(cfn_update(&f, "undo", cfn_table_template(&f, "cfn-undo", "one", "orders", 128)) == FLOE_STACK_DONE &&
               strcmp(cfn_wait(&f, id), FLOE_UPDATE_COMPLETE) == 0,
           "a stack that rolled back an update can be updated again");
+    cfn_close(&f);
+}
+
+TEST(stack_update_refuses_to_replace_a_custom_named_table)
+{
+    cfn_fixture_t f;
+    const char *with_schema;
+    char *id = NULL;
+
+    CHECK(cfn_open(&f, false) == 0, "a fresh catalog and engine start");
+    CHECK(cfn_create(&f, "named", cfn_table_template(&f, "cfn-named", "one", "orders", 256), &id) == FLOE_STACK_DONE &&
+              strcmp(cfn_wait(&f, id), FLOE_CREATE_COMPLETE) == 0,
+          "the stack is created");
+    with_schema = cfn_table_template_with(&f, "cfn-named", "one", "orders", 256, CFN_WITH_SCHEMA, "");
+    CHECK(cfn_update(&f, "named", with_schema) == FLOE_STACK_DONE, "UpdateStack takes a schema for the table");
+    CHECK(strcmp(cfn_wait(&f, id), FLOE_UPDATE_ROLLBACK_COMPLETE) == 0, "the update rolls back");
+    CHECK(strcmp(cfn_event_reason(&f, id, "Table", FLOE_UPDATE_FAILED),
+                 "CloudFormation cannot update a stack when a custom-named resource requires replacing. Rename orders "
+                 "and update the stack again.") == 0,
+          "a replacement that needs the table's own name is refused as AWS refuses it");
     cfn_close(&f);
 }
 
