@@ -314,7 +314,7 @@ static cJSON *table_policy_attributes(const floe_table_row_t *t)
 static int put_policy(floe_call_t *call, void *arg)
 {
     const policy_args_t *a = arg;
-    const char *arn, *document;
+    const char *arn = NULL, *document = NULL;
     floe_resource_t owner;
     floe_table_row_t table;
 

@@ -48,7 +48,7 @@ static int read_encryption(floe_call_t *call, const cJSON *config, floe_Encrypti
 static int apply_encryption(floe_call_t *call, int64_t bucket_id, const cJSON *props)
 {
     floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
-    floe_EncryptionConfiguration *e;
+    floe_EncryptionConfiguration *e = NULL;
     const cJSON *config;
 
     if (floe_provision_object(call, props, "EncryptionConfiguration", &config))

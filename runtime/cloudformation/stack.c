@@ -253,7 +253,7 @@ static floe_stack_rc_t prepare(floe_call_t *call, const floe_stack_template_inpu
 {
     const floe_stack_template_ops_t *ops = floe_stack_template_ops();
     floe_stack_pseudo_t pseudo = {floe_call_account(call), floe_call_region(call), name, stack_id};
-    floe_stack_param_value_t *values;
+    floe_stack_param_value_t *values = NULL;
     floe_stack_template_t *t = NULL;
     floe_stack_error_t err;
     floe_stack_rc_t rc;

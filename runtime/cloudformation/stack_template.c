@@ -1,12 +1,17 @@
 /*
- * The registration of stack_template.h: the one template library of the process, set before any
- * thread serves and read-only after, like the router's tables.
+ * The registration of stack_template.h: the one template library of the process (the bridge of
+ * stack_template_cfn.c to cloudformation/template.h, unless a test registers another), set before
+ * any thread serves and read-only after, like the router's tables.
  */
 #include <stddef.h>
 
 #include "cloudformation/stack_template.h"
 
+#if __has_include("cloudformation/template.h") /* TODO(#11): see stack_template_cfn.c */
+static const floe_stack_template_ops_t *registered = &floe_stack_template_cfn;
+#else
 static const floe_stack_template_ops_t *registered;
+#endif
 
 void floe_stack_template_register(const floe_stack_template_ops_t *ops)
 {

@@ -124,6 +124,11 @@ typedef struct floe_stack_template_ops {
     bool (*is_unknown)(const cJSON *node);
 } floe_stack_template_ops_t;
 
+#if __has_include("cloudformation/template.h") /* TODO(#11): see stack_template_cfn.c */
+/** The template library's table (stack_template_cfn.c), registered by default. */
+extern const floe_stack_template_ops_t floe_stack_template_cfn;
+#endif
+
 /** Makes `ops` the template library of the process; call once before serving (NULL: none). */
 void floe_stack_template_register(const floe_stack_template_ops_t *ops);
 
