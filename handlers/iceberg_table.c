@@ -23,7 +23,7 @@
 
 #include "catalog/page_token.h"
 #include "catalog/table.h"
-#include "iceberg_create.h"
+#include "catalog/iceberg_create.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"

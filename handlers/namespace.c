@@ -13,21 +13,16 @@
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
+#include "catalog/rules.h"
 #include "namespace.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
-static bool is_letter_or_digit(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
 /* AWS: a namespace name begins and ends with a letter or number and must not start with the
- * reserved prefix aws. */
+ * reserved prefix aws (catalog/rules.h, shared with CloudFormation). */
 static bool namespace_name_is_allowed(const char *name)
 {
-    size_t n = strlen(name);
-    return n > 0 && is_letter_or_digit(name[0]) && is_letter_or_digit(name[n - 1]) && strncmp(name, "aws", 3) != 0;
+    return floe_rules_namespace_name_is_allowed(name);
 }
 
 /* A one-element NamespaceList, as the API returns namespaces. */

@@ -15,9 +15,10 @@
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/page_token.h"
+#include "catalog/rules.h"
 #include "catalog/table.h"
 #include "floe_api.h"
-#include "iceberg_create.h"
+#include "catalog/iceberg_create.h"
 #include "table.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
@@ -27,17 +28,11 @@
 
 /* ---- AWS's rules and messages ---- */
 
-static bool is_letter_or_digit(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
 int floe_table_check_name(floe_call_t *call, const char *name)
 {
-    size_t n = strlen(name);
-    if (n > 0 && is_letter_or_digit(name[0]) && is_letter_or_digit(name[n - 1]))
+    if (floe_rules_table_name_is_allowed(name))
         return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_BadRequestException, "The specified table name is not valid.");
+    return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_TABLE_NAME);
 }
 
 /* The error a catalog outcome other than FLOE_TABLE_DONE answers with. */

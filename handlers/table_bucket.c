@@ -17,6 +17,7 @@
 #include "bucket_name.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "floe_api.h"
@@ -26,10 +27,9 @@
 
 #define DEFAULT_PAGE_SIZE 1000
 
-/* AWS's defaults for unreferenced file removal, which is enabled on every new bucket
- * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html). */
-#define DEFAULT_UNREFERENCED_DAYS 3
-#define DEFAULT_NON_CURRENT_DAYS 10
+/* AWS's defaults for unreferenced file removal, which is enabled on every new bucket (rules.h). */
+#define DEFAULT_UNREFERENCED_DAYS FLOE_RULES_DEFAULT_UNREFERENCED_DAYS
+#define DEFAULT_NON_CURRENT_DAYS FLOE_RULES_DEFAULT_NON_CURRENT_DAYS
 
 /* Stores the bucket's row; *id is its row id. ConflictException if the name is taken. */
 static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
@@ -166,14 +166,8 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
 
 int floe_bucket_storage_class_read(floe_call_t *call, int64_t bucket_id, floe_StorageClass *out)
 {
-    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
-    floe_StorageClass stored;
-
-    if (floe_settings_storage_class_get(call, &bucket, &stored))
-        return FLOE_EFAIL;
-    /* "If not specified, the service default storage class will be used." */
-    *out = stored != 0 ? stored : FLOE_StorageClass_STANDARD;
-    return FLOE_OK;
+    /* "If not specified, the service default storage class will be used." (rules.h) */
+    return floe_rules_bucket_storage_class(call, bucket_id, out);
 }
 
 int floe_bucket_storage_class_write(floe_call_t *call, int64_t bucket_id, floe_StorageClass storage_class)

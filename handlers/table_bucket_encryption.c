@@ -9,46 +9,23 @@
  * table's (table_encryption.c).
  */
 #include "catalog/lookup.h"
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "floe_api.h"
 #include "table_bucket_encryption.h"
 
 /* AWS: kmsKeyArn "is required only when sseAlgorithm is set to aws:kms" (EncryptionConfiguration in
  * the model). Floe reads that both ways, as issue #4 asks: aws:kms needs a key, and AES256, whose
- * keys S3 manages, takes none. The model's pattern has already checked the key ARN's shape. */
-static const char *encryption_rule_violation(const floe_EncryptionConfiguration *config)
-{
-    bool is_kms = config->sseAlgorithm == FLOE_SSEAlgorithm_AWS_KMS;
-
-    if (is_kms && config->kmsKeyArn == NULL)
-        return "A KMS key ARN is required when sseAlgorithm is aws:kms.";
-    if (!is_kms && config->kmsKeyArn != NULL)
-        return "A KMS key ARN can be given only when sseAlgorithm is aws:kms.";
-    return NULL;
-}
-
+ * keys S3 manages, takes none. The model's pattern has already checked the key ARN's shape. The
+ * rule and the AES256 default are catalog/rules.h's, shared with CloudFormation. */
 int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_EncryptionConfiguration **out)
 {
-    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
-    floe_EncryptionConfiguration *config;
-
-    if (floe_settings_encryption_get(call, &bucket, &config))
-        return FLOE_EFAIL;
-    if (config == NULL) {
-        config = floe_EncryptionConfiguration_new(call);
-        config->sseAlgorithm = FLOE_SSEAlgorithm_AES256;
-    }
-    *out = config;
-    return FLOE_OK;
+    return floe_rules_bucket_encryption(call, bucket_id, out);
 }
 
 int floe_encryption_write(floe_call_t *call, const floe_resource_t *owner, const floe_EncryptionConfiguration *config)
 {
-    const char *violation = encryption_rule_violation(config);
-
-    if (violation != NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", violation);
-    return floe_settings_encryption_put(call, owner, config);
+    return floe_rules_encryption_write(call, owner, config);
 }
 
 int floe_handle_PutTableBucketEncryption(floe_call_t *call, const floe_PutTableBucketEncryptionRequest *in,

@@ -11,6 +11,7 @@
  * recorded only: Floe encrypts nothing and asks no key service about KMS keys.
  */
 #include "catalog/lookup.h"
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "floe_api.h"
 #include "table_bucket_encryption.h"
@@ -19,15 +20,7 @@
 int floe_table_encryption_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                  const floe_EncryptionConfiguration *given)
 {
-    floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
-    floe_EncryptionConfiguration *inherited;
-
-    if (given != NULL)
-        return floe_encryption_write(call, &table, given);
-    /* The bucket's configuration passed the same rule when it was written. */
-    if (floe_bucket_encryption_read(call, bucket_id, &inherited))
-        return FLOE_EFAIL;
-    return floe_settings_encryption_put(call, &table, inherited);
+    return floe_rules_table_encryption_create(call, table_id, bucket_id, given);
 }
 
 /* The table's configuration. Every table gets one at creation (or from the migration that added

@@ -18,11 +18,12 @@
 #include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
+#include "catalog/rules.h"
 #include "table_bucket.h"
 
-/* AWS's limits, from the user guide page cited above. */
-#define MIN_TARGET_FILE_SIZE_MB 64
-#define MAX_TARGET_FILE_SIZE_MB 512
+/* AWS's limits, from the user guide page cited above (shared with CloudFormation). */
+#define MIN_TARGET_FILE_SIZE_MB FLOE_RULES_MIN_TARGET_FILE_SIZE_MB
+#define MAX_TARGET_FILE_SIZE_MB FLOE_RULES_MAX_TARGET_FILE_SIZE_MB
 
 /* ---- one type's value as the API shows it ---- */
 

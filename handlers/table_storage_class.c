@@ -11,6 +11,7 @@
  * Recorded only: Floe stores every object the same way.
  */
 #include "catalog/lookup.h"
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "floe_api.h"
 #include "table_bucket.h"
@@ -19,14 +20,7 @@
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,
                                     const floe_StorageClassConfiguration *given)
 {
-    floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
-    floe_StorageClass storage_class;
-
-    if (given != NULL)
-        storage_class = given->storageClass;
-    else if (floe_bucket_storage_class_read(call, bucket_id, &storage_class))
-        return FLOE_EFAIL;
-    return floe_settings_storage_class_put(call, &table, storage_class);
+    return floe_rules_table_storage_class_create(call, table_id, bucket_id, given != NULL ? given->storageClass : 0);
 }
 
 /* The table's storage class. Every table gets one at creation (or from the migration that added

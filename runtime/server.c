@@ -15,7 +15,8 @@
  *     out the request timeout), lets h2o close them, then disposes its context and state; the
  *     main thread joins the others.
  *  5. Background threads (stacks, maintenance, replication) reach the state only through the first
- *     worker's background door (background.h), which shutdown closes before the janitor stops.
+ *     worker's background door (background.h), which shutdown closes before the janitor stops;
+ *     the CloudFormation stack engine (cloudformation/stack_engine.h) is joined right after.
  *  6. Before any thread starts, floe_store_recover() removes what a crash left in the object store
  *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
  *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its
@@ -45,6 +46,7 @@
 #include "iceberg_rest/iceberg_rest.h"
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
+#include "cloudformation/stack_engine.h"
 #include "log.h"
 #include "query/query.h"
 #include "router.h"
@@ -174,6 +176,7 @@ static void *run_worker(void *arg)
     h2o_evloop_t *loop = h2o_evloop_create();
     floe_worker_t *w = floe_xcalloc(1, sizeof(*w));
     h2o_accept_ctx_t accept_ctx = {0};
+    floe_stack_engine_t *stacks = NULL; /* CloudFormation's engine, on the first worker */
     h2o_socket_t *sock;
 
     h2o_context_init(&w->super, loop, &server->globalconf);
@@ -189,6 +192,7 @@ static void *run_worker(void *arg)
     }
     if (t->index == 0) {
         w->background = floe_background_new(w);
+        stacks = floe_stack_engine_start(w->background);
         floe_janitor_start(w);
     }
     accept_ctx.ctx = &w->super;
@@ -204,6 +208,7 @@ static void *run_worker(void *arg)
     h2o_socket_close(sock);
     if (w->background != NULL)
         floe_background_stop(w->background); /* background threads finish their step, then see it */
+    floe_stack_engine_stop(stacks);          /* joins the stack engine, which stops between steps */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */

@@ -237,6 +237,117 @@ static const char *const migrations[] = {
     "DROP TABLE table_bucket;"
     "ALTER TABLE table_bucket_scoped RENAME TO table_bucket;"
     "ALTER TABLE s3_bucket ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
+    /* 8: CloudFormation stacks, their resources, events, change sets, exports and the queue of
+     * stack work (cloudformation/stack_store.c). Stacks live in an account and region; a deleted
+     * stack keeps its row (DELETE_COMPLETE), as AWS keeps it visible by id. JSON columns hold
+     * what the API returns as lists (parameters, outputs, tags, changes). */
+    "CREATE TABLE cfn_stack ("
+    "  id INTEGER PRIMARY KEY,"
+    "  account_id TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  stack_id TEXT NOT NULL UNIQUE,"        /* arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid> */
+    "  name TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"                 /* StackStatus wire value */
+    "  status_reason TEXT,"
+    "  description TEXT,"                     /* the template's Description */
+    "  template_body TEXT NOT NULL,"          /* the template the stack follows (the new one during an update) */
+    "  parameters TEXT NOT NULL,"             /* JSON [{key, value, no_echo}], every declared parameter */
+    "  tags TEXT NOT NULL,"                   /* JSON [{key, value}] */
+    "  outputs TEXT NOT NULL DEFAULT '[]',"   /* JSON [{key, value, description, export_name}] */
+    "  previous_template_body TEXT,"          /* during an update: what an update rollback returns to */
+    "  previous_parameters TEXT,"
+    "  previous_tags TEXT,"
+    "  previous_outputs TEXT,"
+    "  previous_description TEXT,"
+    "  disable_rollback INTEGER NOT NULL DEFAULT 0,"
+    "  on_failure TEXT NOT NULL DEFAULT 'ROLLBACK',"  /* OnFailure wire value */
+    "  is_delete_requested INTEGER NOT NULL DEFAULT 0," /* DeleteStack while an operation runs */
+    "  retain_resources TEXT,"                /* JSON [logical id]: DeleteStack's RetainResources */
+    "  change_set_id TEXT,"                   /* the change set the running or last operation executes */
+    "  created_at INTEGER NOT NULL,"
+    "  updated_at INTEGER,"                   /* LastUpdatedTime: set by the first update */
+    "  deleted_at INTEGER"
+    ");"
+    /* Stack names are unique among an account's live stacks in a region. */
+    "CREATE UNIQUE INDEX cfn_stack_live_name ON cfn_stack (account_id, region, name)"
+    "  WHERE status <> 'DELETE_COMPLETE';"
+    "CREATE TABLE cfn_stack_resource ("
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  logical_id TEXT NOT NULL,"
+    "  position INTEGER NOT NULL,"            /* creation order; deletes go in reverse */
+    "  type TEXT NOT NULL,"
+    "  physical_id TEXT,"                     /* NULL until the resource exists */
+    "  status TEXT NOT NULL,"                 /* ResourceStatus wire value */
+    "  status_reason TEXT,"
+    "  properties TEXT NOT NULL DEFAULT '{}'," /* JSON: the properties as resolved when last applied */
+    "  attributes TEXT NOT NULL DEFAULT '{}'," /* JSON: what Fn::GetAtt reads */
+    "  deletion_policy TEXT NOT NULL DEFAULT 'Delete',"
+    "  update_replace_policy TEXT NOT NULL DEFAULT 'Delete',"
+    "  updated_at INTEGER NOT NULL,"
+    /* What the running update did to the resource, so that its cleanup or its rollback knows what
+     * to undo or remove: 'add', 'modify', 'replace' or 'remove' (NULL: untouched). The old_*
+     * columns keep what a modify or replace changed. */
+    "  update_action TEXT,"
+    "  old_type TEXT,"
+    "  old_physical_id TEXT,"
+    "  old_properties TEXT,"
+    "  old_attributes TEXT,"
+    "  PRIMARY KEY (stack_id, logical_id)"
+    ");"
+    "CREATE TABLE cfn_stack_event ("
+    "  id INTEGER PRIMARY KEY,"               /* newest first is id DESC */
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  event_id TEXT NOT NULL,"
+    "  logical_id TEXT NOT NULL,"
+    "  physical_id TEXT,"
+    "  resource_type TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"                 /* ResourceStatus (or StackStatus for the stack) wire value */
+    "  status_reason TEXT,"
+    "  properties TEXT,"                      /* ResourceProperties: JSON text */
+    "  created_at INTEGER NOT NULL"
+    ");"
+    "CREATE INDEX cfn_stack_event_by_stack ON cfn_stack_event (stack_id, id);"
+    "CREATE TABLE cfn_change_set ("
+    "  id INTEGER PRIMARY KEY,"
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  change_set_id TEXT NOT NULL UNIQUE,"   /* arn:aws:cloudformation:<region>:<account>:changeSet/<name>/<uuid> */
+    "  name TEXT NOT NULL,"
+    "  type TEXT NOT NULL,"                   /* ChangeSetType wire value: CREATE or UPDATE */
+    "  status TEXT NOT NULL,"                 /* ChangeSetStatus wire value */
+    "  status_reason TEXT,"
+    "  execution_status TEXT NOT NULL,"       /* ExecutionStatus wire value */
+    "  description TEXT,"
+    "  template_body TEXT NOT NULL,"
+    "  parameters TEXT NOT NULL,"
+    "  tags TEXT NOT NULL,"
+    "  on_failure TEXT NOT NULL DEFAULT 'ROLLBACK',"  /* OnStackFailure */
+    "  changes TEXT NOT NULL DEFAULT '[]',"   /* JSON: the ResourceChange list, computed by the engine */
+    "  created_at INTEGER NOT NULL,"
+    "  UNIQUE (stack_id, name)"
+    ");"
+    /* Export names are unique in an account and region (Outputs' Export.Name). */
+    "CREATE TABLE cfn_export ("
+    "  account_id TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  value TEXT NOT NULL,"
+    "  PRIMARY KEY (account_id, region, name)"
+    ");"
+    "CREATE TABLE cfn_import ("                /* which stack's template reads which export (Fn::ImportValue) */
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  export_name TEXT NOT NULL,"
+    "  PRIMARY KEY (stack_id, export_name)"
+    ");"
+    /* The durable queue of stack work: a row is taken by the engine in id order and removed when
+     * the stack (or change set) is stable again; is_started tells a restart what was interrupted. */
+    "CREATE TABLE cfn_work ("
+    "  id INTEGER PRIMARY KEY,"
+    "  stack_id INTEGER NOT NULL REFERENCES cfn_stack(id) ON DELETE CASCADE,"
+    "  change_set_id INTEGER REFERENCES cfn_change_set(id) ON DELETE CASCADE," /* NULL: drive the stack */
+    "  is_started INTEGER NOT NULL DEFAULT 0,"
+    "  queued_at INTEGER NOT NULL"
+    ");",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -37,6 +37,7 @@ int floe_test_failures;
 #include "runtime/cloudformation/intrinsic.c"
 #include "runtime/cloudformation/plan.c"
 #include "runtime/cloudformation/resource_types.c"
+#include "runtime/cloudformation/stack.c"
 
 typedef struct test_entry {
     const char *name;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "iceberg_create.h"
+#include "catalog/iceberg_create.h"
 #include "iceberg_support.h"
 
 #define ICE_TABLE_UUID "0f6e1f9a-3c1e-4a8e-9d3a-5b0c2f1d7e44"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg_create.h"
+#include "catalog/iceberg_create.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"

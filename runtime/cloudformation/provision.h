@@ -1,0 +1,80 @@
+/*
+ * The resource types a stack can hold, made real: AWS::S3Tables::TableBucket, Namespace, Table,
+ * TableBucketPolicy and TablePolicy, by calling the S3 Tables catalog directly (runtime/catalog/) under
+ * the same rules as the S3 Tables API (catalog/rules.h and the model's constraints), and
+ * AWS::CDK::Metadata, which is accepted and does nothing. Called by the stack engine on the
+ * serving thread, inside a background step (background.h), in the stack's account and region.
+ *
+ * Physical ids and attributes are AWS's (models/cloudformation/s3tables-resource-types.json):
+ *   TableBucket        the bucket ARN; TableBucketARN
+ *   Namespace          "<table bucket ARN>|<namespace>", its primaryIdentifier joined as
+ *                      CloudFormation joins a composite identifier; no attributes
+ *   Table              the table ARN (kept by a rename); TableARN, WarehouseLocation, VersionToken
+ *   TableBucketPolicy  the bucket ARN; no attributes
+ *   TablePolicy        the table ARN; TableARN, TableBucketARN, Namespace, TableName
+ *
+ * Failures fail the call as the S3 Tables API would (its error and message), so the engine can
+ * put both in the resource's ResourceStatusReason. Properties arrive resolved and checked against
+ * the resource type by the template library; what the API checks beyond that is checked here.
+ */
+#ifndef FLOE_PROVISION_H
+#define FLOE_PROVISION_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "call.h"
+
+/** What a resource is after a change: handed to the engine's record function. */
+typedef struct floe_provision_outcome {
+    const char *physical_id;  /* in the call's pool */
+    const cJSON *attributes;  /* an object, valid during the record call */
+} floe_provision_outcome_t;
+
+/**
+ * Records the outcome in the stack's state. Called inside the transaction that makes the change,
+ * so the change and its record commit together, except after deleting a table, which the catalog
+ * commits on its own (the record follows in a transaction of its own; a crash between leaves a
+ * record that the engine's next delete of the same ARN finds already done). Returns FLOE_OK or
+ * FLOE_EFAIL with the call failed (the change is then rolled back where it can be).
+ */
+typedef int (*floe_provision_record_fn)(floe_call_t *call, const floe_provision_outcome_t *outcome, void *arg);
+
+/** True when `type` is a resource type Floe can provision. */
+bool floe_provision_type_is_known(const char *type);
+
+/** True when changing `property` of a resource of `type` replaces the resource (the model's
+ * causesReplacement); unknown properties and types count as replacing. */
+bool floe_provision_causes_replacement(const char *type, const char *property);
+
+/**
+ * True when a replacement with `new_props` would need the name the resource has under `old_props`
+ * (the properties that name it, such as a table's bucket, namespace and name, are unchanged): the
+ * new resource could not be created beside the old one, and AWS refuses the update.
+ */
+bool floe_provision_keeps_name(const char *type, const cJSON *old_props, const cJSON *new_props);
+
+/** The name a resource of `type` has under `props` (its TableBucketName, Namespace or TableName),
+ * borrowed from props; NULL for a type without one. */
+const char *floe_provision_name(const char *type, const cJSON *props);
+
+/** Creates a resource of `type` from `props` and calls `record` with its physical id. */
+int floe_provision_create(floe_call_t *call, const char *type, const cJSON *props, floe_provision_record_fn record,
+                          void *arg);
+
+/**
+ * Changes the resource `physical_id` of `type` in place from `old_props` to `new_props` (which
+ * differ only in properties that do not cause replacement) and calls `record`.
+ */
+int floe_provision_update(floe_call_t *call, const char *type, const char *physical_id, const cJSON *old_props,
+                          const cJSON *new_props, floe_provision_record_fn record, void *arg);
+
+/**
+ * Deletes the resource `physical_id` of `type` (created with `props`) and calls `record`. A
+ * resource that is already gone counts as deleted, as CloudFormation counts it.
+ */
+int floe_provision_delete(floe_call_t *call, const char *type, const char *physical_id, const cJSON *props,
+                          floe_provision_record_fn record, void *arg);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * CloudFormation stacks and change sets as the CloudFormation handlers see them: one function per
+ * operation, taking plain C arguments and answering with plain C structures, called on the
+ * serving thread. A function checks the request against the stack's state and the template
+ * (parsed and validated through stack_template.h), records the request in one transaction and
+ * queues the work for the stack engine (stack_engine.h), which does it in the background;
+ * clients then poll, as on AWS.
+ *
+ * Outcomes: a function returns FLOE_STACK_DONE, FLOE_STACK_FAILED (the call holds the error, a
+ * 500), or one of the refusals below with *why set to AWS's message (in the call's pool); the
+ * handler answers it as the named CloudFormation error. Nothing is changed by a refusal.
+ * Everything handed out lives in the call's pool. Stacks belong to the call's account and region.
+ */
+#ifndef FLOE_STACK_H
+#define FLOE_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "call.h"
+
+/** The longest TemplateBody CloudFormation takes ("Template body size in a request": 51,200
+ * bytes, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html). */
+#define FLOE_STACK_TEMPLATE_BODY_MAX 51200
+/** The longest stack name (same page). */
+#define FLOE_STACK_NAME_MAX 128
+
+typedef enum floe_stack_rc {
+    FLOE_STACK_FAILED = FLOE_EFAIL,
+    FLOE_STACK_DONE = FLOE_OK,
+    FLOE_STACK_INVALID,                   /* ValidationError (400) */
+    FLOE_STACK_ALREADY_EXISTS,            /* AlreadyExistsException (400) */
+    FLOE_STACK_CHANGE_SET_NOT_FOUND,      /* ChangeSetNotFound (404) */
+    FLOE_STACK_INVALID_CHANGE_SET_STATUS, /* InvalidChangeSetStatus (400) */
+} floe_stack_rc_t;
+
+/* ---- inputs (borrowed for the call) ---- */
+
+typedef struct floe_stack_tag {
+    const char *key;
+    const char *value;
+} floe_stack_tag_t;
+
+/** One Parameters member: ParameterKey with ParameterValue, or UsePreviousValue. */
+typedef struct floe_stack_parameter_input {
+    const char *key;
+    const char *value;
+    bool use_previous_value;
+} floe_stack_parameter_input_t;
+
+/** The template and parameters of CreateStack, UpdateStack and CreateChangeSet. */
+typedef struct floe_stack_template_input {
+    const char *template_body;  /* NULL with use_previous_template */
+    bool use_previous_template; /* UpdateStack and CreateChangeSet only */
+    const floe_stack_parameter_input_t *parameters;
+    size_t n_parameters;
+    const floe_stack_tag_t *tags;
+    size_t n_tags;
+    bool has_tags; /* Tags given (possibly empty); on an update, absent keeps the stack's tags */
+} floe_stack_template_input_t;
+
+typedef struct floe_stack_create_input {
+    const char *stack_name;
+    floe_stack_template_input_t template_;
+    bool disable_rollback;
+    const char *on_failure; /* OnFailure wire value; NULL: ROLLBACK */
+} floe_stack_create_input_t;
+
+typedef struct floe_stack_update_input {
+    const char *stack_name; /* a name or a stack ARN */
+    floe_stack_template_input_t template_;
+    bool disable_rollback;
+} floe_stack_update_input_t;
+
+typedef struct floe_stack_change_set_input {
+    const char *stack_name; /* a name or a stack ARN */
+    const char *change_set_name;
+    const char *change_set_type; /* "CREATE" or "UPDATE"; NULL: UPDATE */
+    const char *description;     /* NULL: none */
+    const char *on_stack_failure; /* OnStackFailure wire value; NULL: ROLLBACK */
+    floe_stack_template_input_t template_;
+} floe_stack_change_set_input_t;
+
+/* ---- outputs (in the call's pool) ---- */
+
+typedef struct floe_stack_parameter {
+    char *key;
+    char *value; /* "****" for a NoEcho parameter */
+} floe_stack_parameter_t;
+
+typedef struct floe_stack_output {
+    char *key, *value, *description, *export_name; /* description, export_name: NULL when absent */
+} floe_stack_output_t;
+
+typedef struct floe_stack_pair {
+    char *key, *value;
+} floe_stack_pair_t;
+
+/** A stack as DescribeStacks (and, without parameters, outputs and tags, ListStacks) shows it. */
+typedef struct floe_stack_info {
+    char *stack_id, *name, *status, *status_reason, *description, *change_set_id;
+    floe_timestamp_t created_at, updated_at, deleted_at; /* 0: absent */
+    bool disable_rollback;
+    floe_stack_parameter_t *parameters;
+    size_t n_parameters;
+    floe_stack_output_t *outputs;
+    size_t n_outputs;
+    floe_stack_pair_t *tags;
+    size_t n_tags;
+} floe_stack_info_t;
+
+typedef struct floe_stack_event {
+    char *stack_id, *stack_name, *event_id, *logical_id, *physical_id, *resource_type;
+    char *status, *status_reason, *properties; /* properties: ResourceProperties, JSON text */
+    floe_timestamp_t at;
+} floe_stack_event_t;
+
+typedef struct floe_stack_resource {
+    char *stack_id, *stack_name, *logical_id, *physical_id, *type, *status, *status_reason;
+    floe_timestamp_t updated_at;
+} floe_stack_resource_t;
+
+/** One ResourceChangeDetail. */
+typedef struct floe_stack_change_detail {
+    char *attribute, *name, *requires_recreation; /* its Target */
+    char *evaluation, *change_source, *causing_entity;
+} floe_stack_change_detail_t;
+
+/** One ResourceChange (Action Add, Modify or Remove). */
+typedef struct floe_stack_change {
+    char *action, *logical_id, *physical_id, *type, *replacement; /* replacement: Modify only */
+    char **scope;
+    size_t n_scope;
+    floe_stack_change_detail_t *details;
+    size_t n_details;
+} floe_stack_change_t;
+
+typedef struct floe_stack_change_set {
+    char *change_set_id, *name, *stack_id, *stack_name, *type, *description;
+    char *status, *status_reason, *execution_status;
+    floe_timestamp_t created_at;
+    floe_stack_parameter_t *parameters;
+    size_t n_parameters;
+    floe_stack_pair_t *tags;
+    size_t n_tags;
+    floe_stack_change_t *changes; /* DescribeChangeSet only */
+    size_t n_changes;
+} floe_stack_change_set_t;
+
+typedef struct floe_stack_export {
+    char *name, *value, *stack_id; /* stack_id: the exporting stack */
+} floe_stack_export_t;
+
+/* ---- stacks ---- */
+
+/** CreateStack: the stack is CREATE_IN_PROGRESS when this returns; *stack_id is its ARN. */
+floe_stack_rc_t floe_stack_create(floe_call_t *call, const floe_stack_create_input_t *in, char **stack_id /* OUT */,
+                                  char **why /* OUT */);
+
+/** UpdateStack: the stack is UPDATE_IN_PROGRESS when this returns. */
+floe_stack_rc_t floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, char **stack_id /* OUT */,
+                                  char **why /* OUT */);
+
+/**
+ * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
+ * it is in finishes. A stack that does not exist (or is deleted) is not an error, as on AWS.
+ * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED.
+ */
+floe_stack_rc_t floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
+                                  char **why /* OUT */);
+
+/** DescribeStacks: the stack `stack_name` names (a name: live stacks; an ARN: deleted ones too),
+ * or every live stack when it is NULL. */
+floe_stack_rc_t floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks /* OUT */,
+                                    size_t *n /* OUT */, char **why /* OUT */);
+
+/** ListStacks: every stack of the scope, deleted ones too, keeping those whose status is one of
+ * `statuses` (n_statuses 0: all); without parameters, outputs and tags. */
+floe_stack_rc_t floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
+                                floe_stack_info_t **stacks /* OUT */, size_t *n /* OUT */);
+
+/** DescribeStackEvents: newest first. */
+floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
+                                  size_t *n /* OUT */, char **why /* OUT */);
+
+/** DescribeStackResource. */
+floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                    floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
+
+/**
+ * DescribeStackResources and ListStackResources: the resources of `stack_name`, or of the stack
+ * that holds `physical_id` when stack_name is NULL; only `logical_id` when it is not NULL. Deleted
+ * resources of a live stack are not listed.
+ */
+floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                     const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                                     size_t *n /* OUT */, char **why /* OUT */);
+
+/** GetTemplate: the stack's template (or, with `change_set_name`, that change set's), as given. */
+floe_stack_rc_t floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,
+                                    char **body /* OUT */, char **why /* OUT */);
+
+/** ListExports: the exports of the scope, by name. */
+floe_stack_rc_t floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports /* OUT */, size_t *n /* OUT */);
+
+/* ---- change sets ---- */
+
+/**
+ * CreateChangeSet: the change set is CREATE_PENDING when this returns and the engine computes its
+ * changes. A CREATE change set of a stack that does not exist makes the stack, in
+ * REVIEW_IN_PROGRESS.
+ */
+floe_stack_rc_t floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_input_t *in,
+                                             char **change_set_id /* OUT */, char **stack_id /* OUT */,
+                                             char **why /* OUT */);
+
+/** DescribeChangeSet: `change_set` is an ARN, or a name with `stack_name`. */
+floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
+                                               floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
+
+/** ExecuteChangeSet: the stack is CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS when this returns, and
+ * the stack's other change sets are deleted, as on AWS. */
+floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
+                                              bool has_disable_rollback, bool disable_rollback, char **why /* OUT */);
+
+/** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. */
+floe_stack_rc_t floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
+                                             char **why /* OUT */);
+
+/** ListChangeSets: the stack's change sets, oldest first, without their changes. */
+floe_stack_rc_t floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
+                                           floe_stack_change_set_t **change_sets /* OUT */, size_t *n /* OUT */,
+                                           char **why /* OUT */);
+
+#endif
