@@ -163,9 +163,9 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->modifiedAt = t.modified_at;
     out->has_modifiedAt = true;
     /* AWS leaves modifiedBy out until something modifies the table (seen by Terraform's acceptance
-     * tests); '' is how the catalog marks a table never modified (rows from before it: an
-     * unchanged modified_at). */
-    if (t.modified_by != NULL && *t.modified_by != '\0' && t.modified_at != t.created_at)
+     * tests); '' is how the catalog marks a table never modified (migration 7 marks older rows).
+     * A modification in the millisecond of the creation still counts. */
+    if (t.modified_by != NULL && *t.modified_by != '\0')
         out->modifiedBy = t.modified_by;
     out->ownerAccountId = floe_call_account(call);
     out->format = floe_OpenTableFormat_from_string(t.format);

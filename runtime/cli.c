@@ -49,14 +49,15 @@ static const char usage[] =
 
 static int add_credentials(floe_config_t *c, const char *list);
 
-/* --warehouse-s3 / FLOE_WAREHOUSE_S3: "table" (AWS's behaviour) or "full". */
-static int parse_warehouse_s3(const char *mode, floe_config_t *c)
+/* --warehouse-s3 / FLOE_WAREHOUSE_S3 (`source`, named in the message): "table" (AWS's behaviour)
+ * or "full". */
+static int parse_warehouse_s3(const char *mode, const char *source, floe_config_t *c)
 {
     if (strcmp(mode, "full") == 0 || strcmp(mode, "table") == 0) {
         c->warehouse_s3_full = strcmp(mode, "full") == 0;
         return 0;
     }
-    fprintf(stderr, "floe: --warehouse-s3 must be 'table' or 'full'\n");
+    fprintf(stderr, "floe: %s must be 'table' or 'full', not '%s'\n", source, mode);
     return -1;
 }
 
@@ -157,7 +158,7 @@ static int config_numbers_from_env(floe_config_t *c)
     const char *warehouse = getenv("FLOE_WAREHOUSE_S3");
     if (creds != NULL && *creds && add_credentials(c, creds))
         return -1;
-    if (warehouse != NULL && *warehouse && parse_warehouse_s3(warehouse, c))
+    if (warehouse != NULL && *warehouse && parse_warehouse_s3(warehouse, "FLOE_WAREHOUSE_S3", c))
         return -1;
     if (port != NULL && *port && parse_int(port, 0, 65535, &c->port)) {
         fprintf(stderr, "floe: FLOE_PORT must be a port number\n");
@@ -223,7 +224,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
                 return -1;
             break;
         case OPT_WAREHOUSE_S3:
-            if (parse_warehouse_s3(optarg, c))
+            if (parse_warehouse_s3(optarg, "--warehouse-s3", c))
                 return -1;
             break;
         case 'h': fputs(usage, stdout); exit(0);

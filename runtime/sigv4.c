@@ -76,11 +76,48 @@ int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out)
     return scope_from_query(req, out);
 }
 
+/* The access key of a SigV2 request ("Authorization: AWS key:signature", or a presigned URL's
+ * AWSAccessKeyId, which boto3 1.26 still writes for S3): 0, or -1 when it is not one. */
+static int access_key_v2(h2o_req_t *req, h2o_iovec_t *out)
+{
+    static const char prefix[] = "AWS ";
+    ssize_t i = h2o_find_header(&req->headers, H2O_TOKEN_AUTHORIZATION, -1);
+    floe_query_param_t *pairs;
+    long n;
+
+    if (i >= 0) {
+        const h2o_iovec_t *v = &req->headers.entries[i].value;
+        const char *colon;
+        if (v->len <= sizeof(prefix) - 1 || memcmp(v->base, prefix, sizeof(prefix) - 1) != 0 ||
+            (colon = memchr(v->base, ':', v->len)) == NULL)
+            return -1;
+        *out = h2o_iovec_init(v->base + sizeof(prefix) - 1, (size_t)(colon - v->base) - (sizeof(prefix) - 1));
+        return 0;
+    }
+    if (req->input.query_at == SIZE_MAX)
+        return -1;
+    n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
+                         req->input.path.len - req->input.query_at - 1, &pairs);
+    for (long k = 0; k < n; k++) {
+        if (strcmp(pairs[k].key, "AWSAccessKeyId") == 0) {
+            *out = h2o_iovec_init(pairs[k].value, strlen(pairs[k].value));
+            return 0;
+        }
+    }
+    return -1;
+}
+
 void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out)
 {
     floe_sigv4_scope_t scope;
+    h2o_iovec_t v2_key;
+
     if (floe_sigv4_request_scope(req, &scope) != 0) {
-        floe_scope_default(config, out);
+        /* A SigV2 request names its account the same way; it has no region, so the default's. */
+        if (access_key_v2(req, &v2_key) == 0)
+            floe_scope_from_credential(config, v2_key.base, v2_key.len, NULL, 0, out);
+        else
+            floe_scope_default(config, out);
         return;
     }
     floe_scope_from_credential(config, scope.access_key.base, scope.access_key.len, scope.region.base,

@@ -221,7 +221,9 @@ static const char *const migrations[] = {
      * the id is kept, so every reference stays valid. Rows from before have account '' and region
      * '' until the server assigns them its default scope at start-up
      * (floe_table_bucket_adopt_unscoped). S3 buckets stay one global name space; owner is the
-     * account that created one ('' likewise adopted). */
+     * account that created one ('' likewise adopted). A table nothing has modified has
+     * modified_by '' (GetTable leaves modifiedBy out, as AWS does); rows from before wrote the
+     * creator there, so a row whose modified_at is still its created_at gets ''. */
     "CREATE TABLE table_bucket_scoped ("
     "  id INTEGER PRIMARY KEY,"
     "  account_id TEXT NOT NULL,"
@@ -236,7 +238,8 @@ static const char *const migrations[] = {
     "  SELECT id, '', '', name, bucket_id, type, created_at FROM table_bucket;"
     "DROP TABLE table_bucket;"
     "ALTER TABLE table_bucket_scoped RENAME TO table_bucket;"
-    "ALTER TABLE s3_bucket ADD COLUMN owner TEXT NOT NULL DEFAULT '';",
+    "ALTER TABLE s3_bucket ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
+    "UPDATE s3table SET modified_by = '' WHERE modified_at = created_at;",
     /* 8: CloudFormation stacks, their resources, events, change sets, exports and the queue of
      * stack work (cloudformation/stack_store.c). Stacks live in an account and region; a deleted
      * stack keeps its row (DELETE_COMPLETE), as AWS keeps it visible by id. JSON columns hold

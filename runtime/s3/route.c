@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "router.h"
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/route.h"
@@ -43,7 +44,6 @@ static const struct {
     {"tagging", "Tagging"},
     {"torrent", "Torrent"},
     {"versioning", "Versioning"},
-    {"versions", "Versions"},
     {"website", "Website"},
 };
 
@@ -164,6 +164,32 @@ static bool warehouse_serves(const char *op)
     return false;
 }
 
+/* True when x-amz-copy-source ("[/]bucket/key", URL-encoded) names a warehouse bucket. */
+static bool copies_from_warehouse(floe_s3_req_t *r)
+{
+    char *source = floe_s3_header(r, "x-amz-copy-source"), *decoded, *slash;
+
+    if (source == NULL || (decoded = floe_percent_decode(&r->req->pool, source, strlen(source), 0)) == NULL)
+        return false;
+    if (*decoded == '/')
+        decoded++;
+    if ((slash = strchr(decoded, '/')) != NULL)
+        *slash = '\0';
+    return is_warehouse(decoded);
+}
+
+/* AWS serves only warehouse_operations on a table's storage: anything else addressed to a
+ * warehouse, and a copy out of one (CopyObject is not among them), is refused. CreateBucket goes
+ * on, to be refused for its reserved name (InvalidBucketName). */
+static bool warehouse_refuses(floe_s3_req_t *r, const char *op)
+{
+    if (r->w->config->warehouse_s3_full)
+        return false;
+    if (is_warehouse(r->bucket))
+        return !warehouse_serves(op) && strcmp(op, "CreateBucket") != 0;
+    return r->key != NULL && copies_from_warehouse(r);
+}
+
 floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
 {
     floe_s3_route_t rt;
@@ -172,9 +198,7 @@ floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
         return route_service(r);
     if ((rt = unsupported_route(r)).op == NULL)
         rt = r->key == NULL ? route_bucket(r) : route_object(r);
-    /* CreateBucket goes on, to be refused for its reserved name (InvalidBucketName). */
-    if (is_warehouse(r->bucket) && !r->w->config->warehouse_s3_full && !warehouse_serves(rt.op) &&
-        strcmp(rt.op, "CreateBucket") != 0)
+    if (warehouse_refuses(r, rt.op))
         rt.handle = floe_s3_warehouse_refused;
     return rt;
 }

@@ -45,6 +45,12 @@ class FrontDoorTests(FloeTestCase):
         self.assertIn("s3tables", doc["services"], "health lists the S3 Tables service")
         self.assertIn("s3", doc["services"], "health lists the S3 service")
 
+
+    def test_health_refuses_a_header_section_over_8_kib_as_every_route_does(self):
+        status, _, _ = self.raw("GET", "/_floe/health", headers={"x-pad": "v" * (100 * 1024)})
+        self.assertEqual(status, 400, "a 100 KB header to /_floe/health is refused with 400")
+        status, _, _ = self.raw("GET", "/_floe/health", headers={"x-pad": "v" * 1024})
+        self.assertEqual(status, 200, "a 1 KB header is answered 200")
     def test_unsigned_request_reaches_s3_and_signed_one_reaches_s3tables(self):
         status, headers, body = self.raw("GET", "/buckets")
         self.assertIn("xml", headers.get("Content-Type", ""), "an unsigned GET /buckets is answered by S3, in XML")
