@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "ids.h"
 #include "log.h"
 #include "store/store.h"
+#include "xalloc.h"
 
 #define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
 #define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */
@@ -92,18 +94,24 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
 /* The portable copy, for file systems where copy_file_range is refused. */
 static int copy_by_reading(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
 {
-    static __thread char buf[FALLBACK_BUF];
+    /* on the heap for this call only: a thread-local array would be resident in every thread
+     * from the start, used or not */
+    char *buf = floe_xmalloc(FALLBACK_BUF);
+    int rc = -1;
 
     while (len > 0) {
-        ssize_t n = pread(src_fd, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf), (off_t)*src_off);
+        ssize_t n = pread(src_fd, buf, len < FALLBACK_BUF ? (size_t)len : FALLBACK_BUF, (off_t)*src_off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0 || floe_store_blob_write(b, buf, (size_t)n))
-            return -1;
+            goto Exit;
         *src_off += (uint64_t)n;
         len -= (uint64_t)n;
     }
-    return 0;
+    rc = 0;
+Exit:
+    free(buf);
+    return rc;
 }
 
 int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
