@@ -60,8 +60,8 @@ char *floe_s3_url_encode(h2o_mem_pool_t *pool, const char *s);
 #define FLOE_S3_XML_MAX_BODY ((size_t)8 << 20)
 /** The deepest nesting of elements and the longest name (of an element, attribute, namespace prefix
  * or processing instruction) a body may have. S3's bodies need depth 3 and short names; these are
- * libxml2's defaults (xmlParserMaxDepth, XML_MAX_NAME_LENGTH), so the same hostile bodies are refused
- * whichever library reads them. */
+ * the defaults of libxml2 (xmlParserMaxDepth, XML_MAX_NAME_LENGTH), Floe's reader before expat, kept
+ * so that the same hostile bodies are refused. */
 #define FLOE_S3_XML_MAX_DEPTH 257
 #define FLOE_S3_XML_MAX_NAME_LEN 50000
 
@@ -79,8 +79,9 @@ typedef struct floe_s3_xml_doc floe_s3_xml_doc_t;
 
 /**
  * Parses a request body: NULL if it is empty, larger than FLOE_S3_XML_MAX_BODY, not well-formed
- * (namespaces included), has a DTD, nests elements deeper than FLOE_S3_XML_MAX_DEPTH or has a name
- * longer than FLOE_S3_XML_MAX_NAME_LEN. The caller frees the result with floe_s3_xml_free.
+ * XML 1.x (namespaces included) in UTF-8, UTF-16, ISO-8859-1 or US-ASCII, has a DTD, nests elements
+ * deeper than FLOE_S3_XML_MAX_DEPTH or has a name longer than FLOE_S3_XML_MAX_NAME_LEN. The caller
+ * frees the result with floe_s3_xml_free.
  */
 floe_s3_xml_doc_t *floe_s3_xml_parse(const char *body, size_t len);
 /** Releases a parsed body and every node and string in it; NULL is accepted. */
