@@ -19,7 +19,9 @@
  *     the CloudFormation stack engine (cloudformation/stack_engine.h) is joined right after.
  *  6. Before any thread starts, floe_store_recover() removes what a crash left in the object store
  *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
- *     table (janitor.h). After every loop turn each connection's file-backed input buffer has its
+ *     table (janitor.h), both on the first worker's connection, opened first so that start-up
+ *     opens the database once (each open and close of the only connection creates and removes
+ *     the WAL files: about 0.5 ms apiece). After every loop turn each connection's file-backed input buffer has its
  *     received pages released (s3/spill.h), so a large upload does not stay resident while it
  *     arrives.
  */
@@ -78,6 +80,7 @@ typedef struct worker_thread {
     server_t *server;
     int index;
     int listen_fd;
+    floe_state_t *state; /* the first worker's connection, opened before threads start; else NULL */
     int failed;
     pthread_t tid;
 } worker_thread_t;
@@ -184,7 +187,8 @@ static void *run_worker(void *arg)
     w->config = server->config;
     w->index = t->index;
     floe_json_init(&w->json);
-    if (floe_state_open(server->db_path, server->config->threads <= 1, &w->state) != 0 ||
+    w->state = t->state;
+    if ((w->state == NULL && floe_state_open(server->db_path, server->config->threads <= 1, &w->state) != 0) ||
         (server->config->fsync_commits && floe_state_fsync_commits(w->state) != 0)) {
         t->failed = 1;
         stopping = 1;
@@ -300,6 +304,7 @@ int floe_server_run(const floe_config_t *config)
     server_t server = {.config = config};
     int n = config->threads > 0 ? config->threads : 1, started, failed = 0;
     worker_thread_t *threads;
+    floe_state_t *first_state = NULL;
     int fd, lock_fd;
 
     if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
@@ -307,16 +312,20 @@ int floe_server_run(const floe_config_t *config)
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
-    if (floe_store_recover(server.db_path, config->data_dir) != 0 ||
-        floe_table_bucket_adopt_unscoped(server.db_path, config->account_id, config->region) < 0 ||
-        floe_janitor_recover(server.db_path, (int64_t)time(NULL) * 1000) < 0) {
+    if (floe_state_open(server.db_path, config->threads <= 1, &first_state) != 0 ||
+        floe_store_recover(first_state, config->data_dir) != 0 ||
+        floe_table_bucket_adopt_unscoped(first_state, config->account_id, config->region) < 0 ||
+        floe_janitor_recover(first_state, (int64_t)time(NULL) * 1000) < 0) {
+        floe_state_close(first_state);
         close(lock_fd);
         return 1;
     }
     threads = floe_xcalloc((size_t)n, sizeof(*threads));
+    threads[0].state = first_state;
     spill_large_bodies_to(config->data_dir);
     install_signals();
     if ((fd = create_listener(config)) < 0) {
+        floe_state_close(first_state);
         free(threads);
         close(lock_fd);
         return 1;
@@ -327,6 +336,8 @@ int floe_server_run(const floe_config_t *config)
         floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s%s)", config->host, config->port,
                  config->in_memory ? "in memory at " : "", config->data_dir);
         run_worker(&threads[0]);
+    } else {
+        floe_state_close(first_state); /* run_worker would have closed it */
     }
     stopping = 1;
     for (int i = 1; i < started; i++)

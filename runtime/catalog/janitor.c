@@ -102,14 +102,11 @@ int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max)
     return rc == 0 ? removed : -1;
 }
 
-int floe_janitor_recover(const char *db_path, int64_t now_ms)
+int floe_janitor_recover(floe_state_t *st, int64_t now_ms)
 {
-    floe_state_t *st = NULL;
     sqlite3_stmt *stmt;
     int queued = -1;
 
-    if (floe_state_open(db_path, 0, &st) != 0)
-        return -1;
     if ((stmt = floe_state_stmt(st, sql_queue_orphans)) != NULL) {
         sqlite3_bind_int64(stmt, 1, now_ms);
         if (sqlite3_step(stmt) == SQLITE_DONE)
@@ -118,7 +115,6 @@ int floe_janitor_recover(const char *db_path, int64_t now_ms)
             floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
     }
     floe_state_end_call(st);
-    floe_state_close(st);
     if (queued > 0)
         floe_log("recovered %d warehouse bucket%s that no table names; the janitor removes them", queued,
                  queued == 1 ? "" : "s");

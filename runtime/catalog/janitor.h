@@ -26,10 +26,10 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
  * Start-up, before any request is served: queues every warehouse bucket that no table names and
  * that is not queued yet. A crash inside CreateTable after the warehouse and its first metadata
  * file were written but before the table row committed leaves such a bucket, which no client can
- * see and nothing else would ever remove. Opens its own connection to `db_path`. Returns how
- * many were queued, or -1 (logged).
+ * see and nothing else would ever remove. Runs on the caller's connection `st`. Returns how many
+ * were queued, or -1 (logged).
  */
-int floe_janitor_recover(const char *db_path, int64_t now_ms);
+int floe_janitor_recover(floe_state_t *st, int64_t now_ms);
 
 /** Starts the janitor on `w`'s event loop (one worker runs it). */
 void floe_janitor_start(floe_worker_t *w);

@@ -141,13 +141,10 @@ static int adopt(floe_state_t *st, const char *sql, const char *account_id, cons
     return rc == SQLITE_DONE ? sqlite3_changes(floe_state_db(st)) : -1;
 }
 
-int floe_table_bucket_adopt_unscoped(const char *db_path, const char *account_id, const char *region)
+int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region)
 {
-    floe_state_t *st = NULL;
     int adopted = -1;
 
-    if (floe_state_open(db_path, 0, &st) != 0)
-        return -1;
     if (floe_state_begin(st) == 0) {
         adopted = adopt(st, sql_adopt_buckets, account_id, region);
         if (adopted < 0 || adopt(st, sql_adopt_s3_buckets, account_id, NULL) < 0 || floe_state_commit(st) != 0)
@@ -157,6 +154,5 @@ int floe_table_bucket_adopt_unscoped(const char *db_path, const char *account_id
         fprintf(stderr, "floe: cannot give existing buckets the default account and region: %s\n",
                 floe_state_errmsg(st));
     floe_state_end_call(st);
-    floe_state_close(st);
     return adopted;
 }

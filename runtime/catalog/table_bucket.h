@@ -15,6 +15,7 @@
 
 #include "call.h"
 #include "catalog/lookup.h"
+#include "catalog/state.h"
 
 /* Outcomes beside FLOE_OK and FLOE_EFAIL; the call is not failed. */
 enum {
@@ -55,9 +56,10 @@ int floe_table_bucket_delete(floe_call_t *call, int64_t id);
 /**
  * At start-up, before any thread serves: gives the table buckets and S3 buckets a data directory
  * held before accounts and regions existed (migration 7: account '') the server's default account
- * and region, so they keep answering to the clients that made them. Opens its own connection.
- * Returns the number of table buckets adopted, or -1 (logged).
+ * and region, so they keep answering to the clients that made them. Runs on the caller's
+ * connection `st` (the first worker's, before any thread starts). Returns the number of table
+ * buckets adopted, or -1 (logged).
  */
-int floe_table_bucket_adopt_unscoped(const char *db_path, const char *account_id, const char *region);
+int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region);
 
 #endif

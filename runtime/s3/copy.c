@@ -7,6 +7,7 @@
  * https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "s3/meta.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
+#include "xalloc.h"
 
 #define HASH_BUF ((size_t)1 << 20)
 
@@ -67,7 +69,9 @@ static int check_source_conditions(floe_s3_req_t *r, const floe_store_object_t *
 /* Copies and hashes len bytes of fd into the blob; writes the MD5 in hex. 0 or -1. */
 static int copy_hashing(int fd, uint64_t len, floe_store_blob_t *blob, char md5_hex[33])
 {
-    static __thread char buf[HASH_BUF];
+    /* on the heap for this call only: a thread-local array would be resident in every thread
+     * from the start, used or not */
+    char *buf = floe_xmalloc(HASH_BUF);
     EVP_MD_CTX *md5 = EVP_MD_CTX_new();
     unsigned char digest[16];
     unsigned int n_digest;
@@ -76,7 +80,7 @@ static int copy_hashing(int fd, uint64_t len, floe_store_blob_t *blob, char md5_
 
     EVP_DigestInit_ex(md5, EVP_md5(), NULL);
     while (off < len) {
-        ssize_t n = pread(fd, buf, len - off < sizeof(buf) ? (size_t)(len - off) : sizeof(buf), (off_t)off);
+        ssize_t n = pread(fd, buf, len - off < HASH_BUF ? (size_t)(len - off) : HASH_BUF, (off_t)off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0 || floe_store_blob_write(blob, buf, (size_t)n) != 0)
@@ -90,6 +94,7 @@ static int copy_hashing(int fd, uint64_t len, floe_store_blob_t *blob, char md5_
     rc = 0;
 Exit:
     EVP_MD_CTX_free(md5);
+    free(buf);
     return rc;
 }
 

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libxml/parser.h>
-
 #include "log.h"
 #include "response.h"
 #include "s3/s3.h"
@@ -17,8 +15,7 @@
 
 int floe_s3_init(void)
 {
-    /* libxml2 must initialise its globals once, before threads parse concurrently. */
-    xmlInitParser();
+    /* Nothing to set up: the XML reader (expat) keeps no global state. */
     return 0;
 }
 

@@ -1,9 +1,9 @@
 /*
  * S3's XML: a writer for response documents on the shared writer of xml_writer.h (every text
  * escaped, so keys with '<', '&', quotes or control characters come out well-formed and
- * round-trip) and a reader for request bodies on top of libxml2 (no network, no entity
- * substitution, no DTDs). Not for the error documents' content (error.c decides that) nor for any
- * operation's schema.
+ * round-trip) and a reader for request bodies on top of expat (no DTDs, so no entities but the
+ * five predefined ones, and bounded nesting). Not for the error documents' content (error.c
+ * decides that) nor for any operation's schema.
  */
 #ifndef FLOE_S3_XML_H
 #define FLOE_S3_XML_H
@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include <h2o/memory.h>
-#include <libxml/tree.h>
 
 #include "xml_writer.h"
 
@@ -58,18 +57,43 @@ char *floe_s3_url_encode(h2o_mem_pool_t *pool, const char *s);
 
 /** The most XML a request body may hold (CompleteMultipartUpload with 10,000 parts fits). */
 #define FLOE_S3_XML_MAX_BODY ((size_t)8 << 20)
+/** The deepest nesting of elements and the longest name (of an element, attribute, namespace prefix
+ * or processing instruction) a body may have. S3's bodies need depth 3 and short names; these are
+ * the defaults of libxml2 (xmlParserMaxDepth, XML_MAX_NAME_LENGTH), Floe's reader before expat, kept
+ * so that the same hostile bodies are refused. */
+#define FLOE_S3_XML_MAX_DEPTH 257
+#define FLOE_S3_XML_MAX_NAME_LEN 50000
 
-/** Parses a request body; NULL if it is not well-formed XML, has a DTD or is too large. Free with xmlFreeDoc. */
-xmlDocPtr floe_s3_xml_parse(const char *body, size_t len);
+/** One element of a parsed body. Attributes, comments and processing instructions are dropped. */
+typedef struct floe_s3_xml_node {
+    const char *name;                  /* local name: any namespace is dropped */
+    const char *text;                  /* the text and CDATA directly inside, in order, decoded */
+    size_t text_len;                   /* bytes in text, not counting its NUL */
+    struct floe_s3_xml_node *children; /* the first child element, or NULL */
+    struct floe_s3_xml_node *next;     /* the next sibling element, or NULL */
+} floe_s3_xml_node_t;
+
+/** A parsed body; every node and string in it lives until floe_s3_xml_free. */
+typedef struct floe_s3_xml_doc floe_s3_xml_doc_t;
+
+/**
+ * Parses a request body: NULL if it is empty, larger than FLOE_S3_XML_MAX_BODY, not well-formed
+ * XML 1.x (namespaces included) in UTF-8, UTF-16, ISO-8859-1 or US-ASCII, has a DTD, nests elements
+ * deeper than FLOE_S3_XML_MAX_DEPTH or has a name longer than FLOE_S3_XML_MAX_NAME_LEN. The caller
+ * frees the result with floe_s3_xml_free.
+ */
+floe_s3_xml_doc_t *floe_s3_xml_parse(const char *body, size_t len);
+/** Releases a parsed body and every node and string in it; NULL is accepted. */
+void floe_s3_xml_free(floe_s3_xml_doc_t *doc);
 /** The root element if it is named `name` (any namespace), else NULL. */
-xmlNodePtr floe_s3_xml_root(xmlDocPtr doc, const char *name);
+floe_s3_xml_node_t *floe_s3_xml_root(floe_s3_xml_doc_t *doc, const char *name);
 /** The first child element named `name`, or NULL. */
-xmlNodePtr floe_s3_xml_child(xmlNodePtr parent, const char *name);
+floe_s3_xml_node_t *floe_s3_xml_child(floe_s3_xml_node_t *parent, const char *name);
 /** The next sibling element named `name` after `node`, or NULL. */
-xmlNodePtr floe_s3_xml_next(xmlNodePtr node, const char *name);
-/** The element's text (text and CDATA children only, never entity expansions), copied into pool. */
-char *floe_s3_xml_content(h2o_mem_pool_t *pool, xmlNodePtr node);
+floe_s3_xml_node_t *floe_s3_xml_next(floe_s3_xml_node_t *node, const char *name);
+/** The element's text (text and CDATA directly inside it, not its children's), copied into pool. */
+char *floe_s3_xml_content(h2o_mem_pool_t *pool, floe_s3_xml_node_t *node);
 /** The text of child `name` in pool, or NULL when there is no such child. */
-char *floe_s3_xml_child_text(h2o_mem_pool_t *pool, xmlNodePtr parent, const char *name);
+char *floe_s3_xml_child_text(h2o_mem_pool_t *pool, floe_s3_xml_node_t *parent, const char *name);
 
 #endif

@@ -39,12 +39,13 @@ static char *unquote(char *etag)
 }
 
 /* Reads the <Part> children of root into parts (room for FLOE_S3_MAX_PART_NUMBER). */
-static floe_s3_xml_body_rc_t read_parts(h2o_mem_pool_t *pool, xmlNodePtr root, floe_s3_listed_part_t *parts,
-                                        size_t *n_parts)
+static floe_s3_xml_body_rc_t read_parts(h2o_mem_pool_t *pool, floe_s3_xml_node_t *root,
+                                        floe_s3_listed_part_t *parts, size_t *n_parts)
 {
     size_t n = 0;
 
-    for (xmlNodePtr node = floe_s3_xml_child(root, "Part"); node != NULL; node = floe_s3_xml_next(node, "Part")) {
+    for (floe_s3_xml_node_t *node = floe_s3_xml_child(root, "Part"); node != NULL;
+         node = floe_s3_xml_next(node, "Part")) {
         char *number = floe_s3_xml_child_text(pool, node, "PartNumber");
         char *etag = floe_s3_xml_child_text(pool, node, "ETag");
         if (n == FLOE_S3_MAX_PART_NUMBER || etag == NULL || (parts[n].number = floe_s3_part_number_parse(number)) == 0)
@@ -62,8 +63,8 @@ static floe_s3_xml_body_rc_t read_parts(h2o_mem_pool_t *pool, xmlNodePtr root, f
 floe_s3_xml_body_rc_t floe_s3_xml_read_complete(h2o_mem_pool_t *pool, const char *body, size_t len,
                                                 floe_s3_listed_part_t **parts, size_t *n_parts)
 {
-    xmlDocPtr doc = floe_s3_xml_parse(body, len);
-    xmlNodePtr root = doc != NULL ? floe_s3_xml_root(doc, "CompleteMultipartUpload") : NULL;
+    floe_s3_xml_doc_t *doc = floe_s3_xml_parse(body, len);
+    floe_s3_xml_node_t *root = doc != NULL ? floe_s3_xml_root(doc, "CompleteMultipartUpload") : NULL;
     floe_s3_listed_part_t *list;
     floe_s3_xml_body_rc_t rc = refuse(FLOE_S3_MalformedXML);
 
@@ -72,16 +73,15 @@ floe_s3_xml_body_rc_t floe_s3_xml_read_complete(h2o_mem_pool_t *pool, const char
         if ((rc = read_parts(pool, root, list, n_parts)).is_ok)
             *parts = list;
     }
-    if (doc != NULL)
-        xmlFreeDoc(doc);
+    floe_s3_xml_free(doc);
     return rc;
 }
 
 floe_s3_xml_body_rc_t floe_s3_xml_read_delete(h2o_mem_pool_t *pool, const char *body, size_t len, char ***keys,
                                               size_t *n_keys, bool *is_quiet)
 {
-    xmlDocPtr doc = floe_s3_xml_parse(body, len);
-    xmlNodePtr root = doc != NULL ? floe_s3_xml_root(doc, "Delete") : NULL;
+    floe_s3_xml_doc_t *doc = floe_s3_xml_parse(body, len);
+    floe_s3_xml_node_t *root = doc != NULL ? floe_s3_xml_root(doc, "Delete") : NULL;
     floe_s3_xml_body_rc_t rc = refuse(FLOE_S3_MalformedXML);
     char **list, *quiet;
     size_t n = 0;
@@ -90,7 +90,8 @@ floe_s3_xml_body_rc_t floe_s3_xml_read_delete(h2o_mem_pool_t *pool, const char *
         goto Exit;
     quiet = floe_s3_xml_child_text(pool, root, "Quiet");
     list = h2o_mem_alloc_pool(pool, FLOE_S3_MAX_DELETE_KEYS * sizeof(*list));
-    for (xmlNodePtr obj = floe_s3_xml_child(root, "Object"); obj != NULL; obj = floe_s3_xml_next(obj, "Object")) {
+    for (floe_s3_xml_node_t *obj = floe_s3_xml_child(root, "Object"); obj != NULL;
+         obj = floe_s3_xml_next(obj, "Object")) {
         char *key = floe_s3_xml_child_text(pool, obj, "Key");
         if (key == NULL || n == FLOE_S3_MAX_DELETE_KEYS)
             goto Exit;
@@ -103,16 +104,15 @@ floe_s3_xml_body_rc_t floe_s3_xml_read_delete(h2o_mem_pool_t *pool, const char *
     *is_quiet = quiet != NULL && strcmp(quiet, "true") == 0;
     rc = ok();
 Exit:
-    if (doc != NULL)
-        xmlFreeDoc(doc);
+    floe_s3_xml_free(doc);
     return rc;
 }
 
 floe_s3_xml_body_rc_t floe_s3_xml_read_location(h2o_mem_pool_t *pool, const char *body, size_t len,
                                                 const char **region)
 {
-    xmlDocPtr doc;
-    xmlNodePtr root;
+    floe_s3_xml_doc_t *doc;
+    floe_s3_xml_node_t *root;
     char *text;
 
     if (len == 0) {
@@ -122,11 +122,11 @@ floe_s3_xml_body_rc_t floe_s3_xml_read_location(h2o_mem_pool_t *pool, const char
     if ((doc = floe_s3_xml_parse(body, len)) == NULL)
         return refuse(FLOE_S3_MalformedXML);
     if ((root = floe_s3_xml_root(doc, "CreateBucketConfiguration")) == NULL) {
-        xmlFreeDoc(doc);
+        floe_s3_xml_free(doc);
         return refuse(FLOE_S3_MalformedXML);
     }
     text = floe_s3_xml_child_text(pool, root, "LocationConstraint");
-    xmlFreeDoc(doc);
+    floe_s3_xml_free(doc);
     *region = text != NULL ? text : "";
     return ok();
 }

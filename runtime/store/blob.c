@@ -96,18 +96,24 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
 /* The portable copy, for file systems where copy_file_range is refused. */
 static int copy_by_reading(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)
 {
-    static __thread char buf[FALLBACK_BUF];
+    /* on the heap for this call only: a thread-local array would be resident in every thread
+     * from the start, used or not */
+    char *buf = floe_xmalloc(FALLBACK_BUF);
+    int rc = -1;
 
     while (len > 0) {
-        ssize_t n = pread(src_fd, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf), (off_t)*src_off);
+        ssize_t n = pread(src_fd, buf, len < FALLBACK_BUF ? (size_t)len : FALLBACK_BUF, (off_t)*src_off);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0 || floe_store_blob_write(b, buf, (size_t)n))
-            return -1;
+            goto Exit;
         *src_off += (uint64_t)n;
         len -= (uint64_t)n;
     }
-    return 0;
+    rc = 0;
+Exit:
+    free(buf);
+    return rc;
 }
 
 int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len)

@@ -102,19 +102,17 @@ static size_t sweep_objects(floe_state_t *st, const char *data_dir)
     return n;
 }
 
-int floe_store_recover(const char *db_path, const char *data_dir)
+int floe_store_recover(floe_state_t *st, const char *data_dir)
 {
-    floe_state_t *st = NULL;
     char tmp[PATH_MAX];
     size_t n_tmp, n_orphans;
 
-    if (ensure_dir(data_dir, "objects") || ensure_dir(data_dir, "tmp") || floe_state_open(db_path, 0, &st))
+    if (ensure_dir(data_dir, "objects") || ensure_dir(data_dir, "tmp"))
         return -1;
     snprintf(tmp, sizeof(tmp), "%s/tmp", data_dir);
     n_tmp = empty_dir(tmp);
     n_orphans = sweep_objects(st, data_dir);
     floe_state_end_call(st);
-    floe_state_close(st);
     if (n_tmp > 0 || n_orphans > 0)
         floe_log("recovered the object store: removed %zu unfinished and %zu orphaned files", n_tmp, n_orphans);
     return 0;

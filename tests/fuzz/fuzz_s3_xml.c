@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness for the S3 XML request-body readers (runtime/s3/xml_body.h): every input is
  * read as a CompleteMultipartUpload, a DeleteObjects and a CreateBucketConfiguration body, which
- * also drives the libxml2 reader of runtime/s3/xml.h. Besides the sanitizers it checks what the
+ * also drives the expat-based reader of runtime/s3/xml.h. Besides the sanitizers it checks what the
  * operations rely on: part numbers in 1..10,000 and strictly ascending, every ETag and key
  * present, no more parts or keys than S3 allows, a region string whenever a body is accepted.
  */

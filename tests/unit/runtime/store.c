@@ -32,7 +32,7 @@ static int fixture_open(store_fixture_t *f)
     if (mkdtemp(f->dir) == NULL)
         return -1;
     snprintf(f->db, sizeof(f->db), "%s/floe.db", f->dir);
-    if (floe_store_recover(f->db, f->dir) != 0 || floe_state_open(f->db, 0, &f->st) != 0)
+    if (floe_state_open(f->db, 0, &f->st) != 0 || floe_store_recover(f->st, f->dir) != 0)
         return -1;
     return 0;
 }
@@ -207,7 +207,7 @@ TEST(store_recover_sweeps_what_a_crash_leaves)
     fputs("published, never committed", fp);
     fclose(fp);
     CHECK(count_object_files(&f) == 2, "before recovery an orphan sits beside the object");
-    CHECK(floe_store_recover(f.db, f.dir) == 0, "recovery runs");
+    CHECK(floe_store_recover(f.st, f.dir) == 0, "recovery runs");
     CHECK(count_object_files(&f) == 1, "the orphan is removed");
     snprintf(path, sizeof(path), "%s/tmp/obj-unfinished", f.dir);
     CHECK(access(path, F_OK) != 0, "the unfinished temp file is removed");

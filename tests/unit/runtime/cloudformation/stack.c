@@ -73,7 +73,7 @@ static int cfn_open(cfn_fixture_t *f, bool without_engine)
     if (mkdtemp(f->dir) == NULL)
         return -1;
     snprintf(f->db, sizeof(f->db), "%s/floe.db", f->dir);
-    if (floe_store_recover(f->db, f->dir) != 0 || floe_state_open(f->db, 0, &f->st) != 0)
+    if (floe_state_open(f->db, 0, &f->st) != 0 || floe_store_recover(f->st, f->dir) != 0)
         return -1;
     f->config.data_dir = f->dir;
     f->config.region = CFN_REGION;
