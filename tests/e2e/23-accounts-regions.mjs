@@ -64,7 +64,8 @@ describe("accounts and regions with the JS SDK",
       assert.equal(arn, arnOf(WEST, ACCOUNT, "js-west"), "the ARN names the client's region");
       await send(west, "CreateNamespaceCommand", { tableBucketARN: arn, namespace: ["sales"] });
       const { tableARN } = await send(west, "CreateTableCommand", {
-        tableBucketARN: arn, namespace: "sales", name: "orders", format: "ICEBERG", metadata: { iceberg: { schema: SCHEMA } },
+        tableBucketARN: arn, namespace: "sales", name: "orders", format: "ICEBERG",
+        metadata: { iceberg: { schema: SCHEMA } },
       });
       assert.ok(tableARN.startsWith(`${arn}/table/`), "the table's ARN is in the same region");
       const table = await send(west, "GetTableCommand", { tableArn: tableARN });
@@ -80,7 +81,8 @@ describe("accounts and regions with the JS SDK",
       assert.deepEqual(await names(west, "js-iso-"), ["js-iso-west"], "the eu-west-1 client lists only its bucket");
       await assert.rejects(send(east, "GetTableBucketCommand", { tableBucketARN: arnOf(WEST, ACCOUNT, "js-iso-west") }),
         modeled("NotFoundException", 404), "a us-east-1 client does not find an eu-west-1 bucket by its ARN");
-      await assert.rejects(send(west, "ListNamespacesCommand", { tableBucketARN: arnOf(REGION, ACCOUNT, "js-iso-east") }),
+      await assert.rejects(
+        send(west, "ListNamespacesCommand", { tableBucketARN: arnOf(REGION, ACCOUNT, "js-iso-east") }),
         modeled("NotFoundException", 404), "nor does an eu-west-1 client find a us-east-1 bucket");
     });
 
@@ -94,8 +96,8 @@ describe("accounts and regions with the JS SDK",
         const got = await send(c, "GetTableBucketCommand", { tableBucketARN: arn });
         assert.equal(got.ownerAccountId, account, "the owner is the access key's account");
         ids.add(got.tableBucketId);
-        await assert.rejects(send(c, "CreateTableBucketCommand", { name: "js-same" }), modeled("ConflictException", 409),
-          "the name is taken within its own scope");
+        await assert.rejects(send(c, "CreateTableBucketCommand", { name: "js-same" }),
+          modeled("ConflictException", 409), "the name is taken within its own scope");
       }
       assert.equal(ids.size, 4, "four scopes hold four distinct buckets");
     });

@@ -74,7 +74,8 @@ class TableFieldTests(FloeTestCase):
         for summary in listed:
             self.assertIn("modifiedAt", summary, "ListTables sends modifiedAt")
             self.assertNotIn("modifiedBy", summary, "ListTables has no modifiedBy")
-            self.assertLessEqual(set(summary), model_members("TableSummary")[0], "a summary has only its shape's members")
+            self.assertLessEqual(set(summary), model_members("TableSummary")[0],
+                                 "a summary has only its shape's members")
 
     def test_an_update_at_once_after_creation_sets_modified_by(self):
         self.create("updated", metadata={"iceberg": {"schema": SCHEMA}})
@@ -101,7 +102,8 @@ class TableFieldTests(FloeTestCase):
         url = "%s/_floe/iceberg/v1/%s/namespaces/sales/tables/committed" % (
             self.server.endpoint, urllib.parse.quote(self.arn, safe=""))
         body = json.dumps({"requirements": [], "updates": [{"action": "set-properties", "updates": {"k": "v"}}]})
-        req = urllib.request.Request(url, data=body.encode(), method="POST", headers={"content-type": "application/json"})
+        req = urllib.request.Request(url, data=body.encode(), method="POST",
+                                     headers={"content-type": "application/json"})
         with urllib.request.urlopen(req, timeout=30) as r:
             self.assertEqual(r.status, 200, "the REST commit succeeds")
         self.assertEqual(self.get("committed").get("modifiedBy"), ACCOUNT,
@@ -113,7 +115,8 @@ class TableFieldTests(FloeTestCase):
         members, required = model_members("GetNamespaceResponse")
         self.assertEqual(set(got), members, "GetNamespace sends every member of GetNamespaceResponse, no more")
         self.assertFalse({"modifiedAt", "modifiedBy"} & set(got), "a namespace has no modified fields")
-        self.assertEqual((got["createdBy"], got["ownerAccountId"]), (ACCOUNT, ACCOUNT), "created and owned by the account")
+        self.assertEqual((got["createdBy"], got["ownerAccountId"]), (ACCOUNT, ACCOUNT),
+                         "created and owned by the account")
         listed = self.call("list_namespaces", tableBucketARN=self.arn, prefix="shape")["namespaces"]
         self.assertEqual(len(listed), 1, "the prefix finds the namespace")
         self.assertEqual(set(listed[0]), model_members("NamespaceSummary")[0],

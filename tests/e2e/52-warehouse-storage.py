@@ -226,6 +226,7 @@ class FullWarehouseTests(WarehouseTestCase):
     server_args = ("--warehouse-s3", "full")
 
     def test_every_operation_is_served_with_warehouse_s3_full(self):
+        """Except DeleteBucket: a warehouse goes away with its table, never on its own."""
         name, bucket, metadata_key = self.new_warehouse()
         keys = [o["Key"] for o in self.s3.list_objects_v2(Bucket=bucket)["Contents"]]
         self.assertEqual(keys, [metadata_key], "ListObjectsV2 lists the table's files")
@@ -242,6 +243,7 @@ class FullWarehouseTests(WarehouseTestCase):
         self.s3.delete_objects(Bucket=bucket, Delete={"Objects": [{"Key": "absent"}]})
         self.assertEqual([o["Key"] for o in self.s3.list_objects_v2(Bucket=bucket)["Contents"]], keys,
                          "what DeleteObject removed is gone")
+        self.assertClientError("AccessDenied", self.s3.delete_bucket, Bucket=bucket)
         self.s3tables.delete_table(tableBucketARN=self.arn, namespace="ns", name=name)
         self.assertClientError("NoSuchBucket", self.s3.list_objects_v2, Bucket=bucket)
 
