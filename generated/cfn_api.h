@@ -4439,5 +4439,23 @@ floe_cfn_WarningProperty *floe_cfn_WarningProperty_new(floe_call_t *call);
 floe_cfn_Warnings *floe_cfn_Warnings_new(floe_call_t *call);
 
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_CreateChangeSetInput *in, floe_cfn_CreateChangeSetOutput *out);
+int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateStackInput *in, floe_cfn_CreateStackOutput *out);
+int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_DeleteChangeSetInput *in, floe_cfn_DeleteChangeSetOutput *out);
+int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteStackInput *in, floe_Unit *out);
+int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_DescribeChangeSetInput *in, floe_cfn_DescribeChangeSetOutput *out);
+int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_DescribeStackEventsInput *in, floe_cfn_DescribeStackEventsOutput *out);
+int floe_cfn_handle_DescribeStackResource(floe_query_call_t *call, const floe_cfn_DescribeStackResourceInput *in, floe_cfn_DescribeStackResourceOutput *out);
+int floe_cfn_handle_DescribeStackResources(floe_query_call_t *call, const floe_cfn_DescribeStackResourcesInput *in, floe_cfn_DescribeStackResourcesOutput *out);
+int floe_cfn_handle_DescribeStacks(floe_query_call_t *call, const floe_cfn_DescribeStacksInput *in, floe_cfn_DescribeStacksOutput *out);
+int floe_cfn_handle_ExecuteChangeSet(floe_query_call_t *call, const floe_cfn_ExecuteChangeSetInput *in, floe_cfn_ExecuteChangeSetOutput *out);
+int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTemplateInput *in, floe_cfn_GetTemplateOutput *out);
+int floe_cfn_handle_GetTemplateSummary(floe_query_call_t *call, const floe_cfn_GetTemplateSummaryInput *in, floe_cfn_GetTemplateSummaryOutput *out);
+int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListChangeSetsInput *in, floe_cfn_ListChangeSetsOutput *out);
+int floe_cfn_handle_ListExports(floe_query_call_t *call, const floe_cfn_ListExportsInput *in, floe_cfn_ListExportsOutput *out);
+int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_ListStackResourcesInput *in, floe_cfn_ListStackResourcesOutput *out);
+int floe_cfn_handle_ListStacks(floe_query_call_t *call, const floe_cfn_ListStacksInput *in, floe_cfn_ListStacksOutput *out);
+int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateStackInput *in, floe_cfn_UpdateStackOutput *out);
+int floe_cfn_handle_ValidateTemplate(floe_query_call_t *call, const floe_cfn_ValidateTemplateInput *in, floe_cfn_ValidateTemplateOutput *out);
 
 #endif

@@ -61,6 +61,96 @@ int floe_cfn_fail_internal(floe_query_call_t *call, const char *context)
     return floe_cfn_fail(call, FLOE_CFN_ERR_InternalFailure, "The server encountered an internal error.");
 }
 
+static int handle_CreateChangeSet(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_CreateChangeSet(call, in, out);
+}
+
+static int handle_CreateStack(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_CreateStack(call, in, out);
+}
+
+static int handle_DeleteChangeSet(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DeleteChangeSet(call, in, out);
+}
+
+static int handle_DeleteStack(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DeleteStack(call, in, out);
+}
+
+static int handle_DescribeChangeSet(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DescribeChangeSet(call, in, out);
+}
+
+static int handle_DescribeStackEvents(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DescribeStackEvents(call, in, out);
+}
+
+static int handle_DescribeStackResource(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DescribeStackResource(call, in, out);
+}
+
+static int handle_DescribeStackResources(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DescribeStackResources(call, in, out);
+}
+
+static int handle_DescribeStacks(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_DescribeStacks(call, in, out);
+}
+
+static int handle_ExecuteChangeSet(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ExecuteChangeSet(call, in, out);
+}
+
+static int handle_GetTemplate(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_GetTemplate(call, in, out);
+}
+
+static int handle_GetTemplateSummary(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_GetTemplateSummary(call, in, out);
+}
+
+static int handle_ListChangeSets(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ListChangeSets(call, in, out);
+}
+
+static int handle_ListExports(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ListExports(call, in, out);
+}
+
+static int handle_ListStackResources(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ListStackResources(call, in, out);
+}
+
+static int handle_ListStacks(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ListStacks(call, in, out);
+}
+
+static int handle_UpdateStack(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_UpdateStack(call, in, out);
+}
+
+static int handle_ValidateTemplate(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_cfn_handle_ValidateTemplate(call, in, out);
+}
+
 static const floe_query_operation_t operations[] = {
     {
         .name = "ActivateOrganizationsAccess",
@@ -144,7 +234,7 @@ static const floe_query_operation_t operations[] = {
         .name = "CreateChangeSet",
         .response_element = "CreateChangeSetResponse",
         .result_element = "CreateChangeSetResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
@@ -154,7 +244,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_CreateChangeSetOutput),
         .parse = floe_cfn_parse_CreateChangeSetInput,
         .validate = floe_cfn_validate_CreateChangeSetInput,
-        .handle = NULL,
+        .handle = handle_CreateChangeSet,
         .serialize = floe_cfn_serialize_CreateChangeSetOutput,
     },
     {
@@ -178,7 +268,7 @@ static const floe_query_operation_t operations[] = {
         .name = "CreateStack",
         .response_element = "CreateStackResponse",
         .result_element = "CreateStackResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
@@ -189,7 +279,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_CreateStackOutput),
         .parse = floe_cfn_parse_CreateStackInput,
         .validate = floe_cfn_validate_CreateStackInput,
-        .handle = NULL,
+        .handle = handle_CreateStack,
         .serialize = floe_cfn_serialize_CreateStackOutput,
     },
     {
@@ -279,7 +369,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteChangeSet",
         .response_element = "DeleteChangeSetResponse",
         .result_element = "DeleteChangeSetResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidChangeSetStatusException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
@@ -287,7 +377,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_DeleteChangeSetOutput),
         .parse = floe_cfn_parse_DeleteChangeSetInput,
         .validate = floe_cfn_validate_DeleteChangeSetInput,
-        .handle = NULL,
+        .handle = handle_DeleteChangeSet,
         .serialize = floe_cfn_serialize_DeleteChangeSetOutput,
     },
     {
@@ -310,7 +400,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteStack",
         .response_element = "DeleteStackResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
@@ -318,7 +408,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_DeleteStackInput,
         .validate = floe_cfn_validate_DeleteStackInput,
-        .handle = NULL,
+        .handle = handle_DeleteStack,
         .serialize = NULL,
     },
     {
@@ -390,7 +480,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeChangeSet",
         .response_element = "DescribeChangeSetResponse",
         .result_element = "DescribeChangeSetResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
@@ -398,7 +488,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_DescribeChangeSetOutput),
         .parse = floe_cfn_parse_DescribeChangeSetInput,
         .validate = floe_cfn_validate_DescribeChangeSetInput,
-        .handle = NULL,
+        .handle = handle_DescribeChangeSet,
         .serialize = floe_cfn_serialize_DescribeChangeSetOutput,
     },
     {
@@ -509,14 +599,14 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStackEvents",
         .response_element = "DescribeStackEventsResponse",
         .result_element = "DescribeStackEventsResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStackEventsInput),
         .response_size = sizeof(floe_cfn_DescribeStackEventsOutput),
         .parse = floe_cfn_parse_DescribeStackEventsInput,
         .validate = floe_cfn_validate_DescribeStackEventsInput,
-        .handle = NULL,
+        .handle = handle_DescribeStackEvents,
         .serialize = floe_cfn_serialize_DescribeStackEventsOutput,
     },
     {
@@ -554,14 +644,14 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStackResource",
         .response_element = "DescribeStackResourceResponse",
         .result_element = "DescribeStackResourceResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStackResourceInput),
         .response_size = sizeof(floe_cfn_DescribeStackResourceOutput),
         .parse = floe_cfn_parse_DescribeStackResourceInput,
         .validate = floe_cfn_validate_DescribeStackResourceInput,
-        .handle = NULL,
+        .handle = handle_DescribeStackResource,
         .serialize = floe_cfn_serialize_DescribeStackResourceOutput,
     },
     {
@@ -582,14 +672,14 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStackResources",
         .response_element = "DescribeStackResourcesResponse",
         .result_element = "DescribeStackResourcesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStackResourcesInput),
         .response_size = sizeof(floe_cfn_DescribeStackResourcesOutput),
         .parse = floe_cfn_parse_DescribeStackResourcesInput,
         .validate = floe_cfn_validate_DescribeStackResourcesInput,
-        .handle = NULL,
+        .handle = handle_DescribeStackResources,
         .serialize = floe_cfn_serialize_DescribeStackResourcesOutput,
     },
     {
@@ -627,14 +717,14 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStacks",
         .response_element = "DescribeStacksResponse",
         .result_element = "DescribeStacksResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStacksInput),
         .response_size = sizeof(floe_cfn_DescribeStacksOutput),
         .parse = floe_cfn_parse_DescribeStacksInput,
         .validate = floe_cfn_validate_DescribeStacksInput,
-        .handle = NULL,
+        .handle = handle_DescribeStacks,
         .serialize = floe_cfn_serialize_DescribeStacksOutput,
     },
     {
@@ -731,7 +821,7 @@ static const floe_query_operation_t operations[] = {
         .name = "ExecuteChangeSet",
         .response_element = "ExecuteChangeSetResponse",
         .result_element = "ExecuteChangeSetResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidChangeSetStatusException) |
@@ -742,7 +832,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_ExecuteChangeSetOutput),
         .parse = floe_cfn_parse_ExecuteChangeSetInput,
         .validate = floe_cfn_validate_ExecuteChangeSetInput,
-        .handle = NULL,
+        .handle = handle_ExecuteChangeSet,
         .serialize = floe_cfn_serialize_ExecuteChangeSetOutput,
     },
     {
@@ -807,7 +897,7 @@ static const floe_query_operation_t operations[] = {
         .name = "GetTemplate",
         .response_element = "GetTemplateResponse",
         .result_element = "GetTemplateResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
@@ -815,14 +905,14 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_GetTemplateOutput),
         .parse = floe_cfn_parse_GetTemplateInput,
         .validate = floe_cfn_validate_GetTemplateInput,
-        .handle = NULL,
+        .handle = handle_GetTemplate,
         .serialize = floe_cfn_serialize_GetTemplateOutput,
     },
     {
         .name = "GetTemplateSummary",
         .response_element = "GetTemplateSummaryResponse",
         .result_element = "GetTemplateSummaryResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
@@ -830,7 +920,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_GetTemplateSummaryOutput),
         .parse = floe_cfn_parse_GetTemplateSummaryInput,
         .validate = floe_cfn_validate_GetTemplateSummaryInput,
-        .handle = NULL,
+        .handle = handle_GetTemplateSummary,
         .serialize = floe_cfn_serialize_GetTemplateSummaryOutput,
     },
     {
@@ -858,28 +948,28 @@ static const floe_query_operation_t operations[] = {
         .name = "ListChangeSets",
         .response_element = "ListChangeSetsResponse",
         .result_element = "ListChangeSetsResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ListChangeSetsInput),
         .response_size = sizeof(floe_cfn_ListChangeSetsOutput),
         .parse = floe_cfn_parse_ListChangeSetsInput,
         .validate = floe_cfn_validate_ListChangeSetsInput,
-        .handle = NULL,
+        .handle = handle_ListChangeSets,
         .serialize = floe_cfn_serialize_ListChangeSetsOutput,
     },
     {
         .name = "ListExports",
         .response_element = "ListExportsResponse",
         .result_element = "ListExportsResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ListExportsInput),
         .response_size = sizeof(floe_cfn_ListExportsOutput),
         .parse = floe_cfn_parse_ListExportsInput,
         .validate = floe_cfn_validate_ListExportsInput,
-        .handle = NULL,
+        .handle = handle_ListExports,
         .serialize = floe_cfn_serialize_ListExportsOutput,
     },
     {
@@ -1035,14 +1125,14 @@ static const floe_query_operation_t operations[] = {
         .name = "ListStackResources",
         .response_element = "ListStackResourcesResponse",
         .result_element = "ListStackResourcesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ListStackResourcesInput),
         .response_size = sizeof(floe_cfn_ListStackResourcesOutput),
         .parse = floe_cfn_parse_ListStackResourcesInput,
         .validate = floe_cfn_validate_ListStackResourcesInput,
-        .handle = NULL,
+        .handle = handle_ListStackResources,
         .serialize = floe_cfn_serialize_ListStackResourcesOutput,
     },
     {
@@ -1109,14 +1199,14 @@ static const floe_query_operation_t operations[] = {
         .name = "ListStacks",
         .response_element = "ListStacksResponse",
         .result_element = "ListStacksResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ListStacksInput),
         .response_size = sizeof(floe_cfn_ListStacksOutput),
         .parse = floe_cfn_parse_ListStacksInput,
         .validate = floe_cfn_validate_ListStacksInput,
-        .handle = NULL,
+        .handle = handle_ListStacks,
         .serialize = floe_cfn_serialize_ListStacksOutput,
     },
     {
@@ -1371,7 +1461,7 @@ static const floe_query_operation_t operations[] = {
         .name = "UpdateStack",
         .response_element = "UpdateStackResponse",
         .result_element = "UpdateStackResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
@@ -1380,7 +1470,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_cfn_UpdateStackOutput),
         .parse = floe_cfn_parse_UpdateStackInput,
         .validate = floe_cfn_validate_UpdateStackInput,
-        .handle = NULL,
+        .handle = handle_UpdateStack,
         .serialize = floe_cfn_serialize_UpdateStackOutput,
     },
     {
@@ -1441,14 +1531,14 @@ static const floe_query_operation_t operations[] = {
         .name = "ValidateTemplate",
         .response_element = "ValidateTemplateResponse",
         .result_element = "ValidateTemplateResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ValidateTemplateInput),
         .response_size = sizeof(floe_cfn_ValidateTemplateOutput),
         .parse = floe_cfn_parse_ValidateTemplateInput,
         .validate = floe_cfn_validate_ValidateTemplateInput,
-        .handle = NULL,
+        .handle = handle_ValidateTemplate,
         .serialize = floe_cfn_serialize_ValidateTemplateOutput,
     },
 };

@@ -132,7 +132,7 @@ class QueryProtocolTests(FloeTestCase):
         self.assertIn("does not implement CloudFormation ListStacks", err, "and its message")
 
     def test_not_implemented_is_an_xml_error_document(self):
-        status, headers, body = self.send("cloudformation", "Action=ListExports&Version=2010-05-15")
+        status, headers, body = self.send("cloudformation", "Action=ListStackSets&Version=2010-05-15")
         self.assertEqual(status, 501, "501 without a handler")
         error, rid = self.error_of(body, CFN_NS)
         self.assertEqual(error["Code"], "NotImplemented", "the code is NotImplemented")

@@ -1,0 +1,90 @@
+/*
+ * The glue every CloudFormation handler shares (cloudformation.h): outcome codes to errors, and
+ * template, parameter and tag members between the generated shapes and the stack API.
+ */
+#include "cloudformation.h"
+
+int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, const char *why)
+{
+    switch (rc) {
+    case FLOE_STACK_DONE:
+        return FLOE_OK;
+    case FLOE_STACK_FAILED:
+        return FLOE_EFAIL;
+    case FLOE_STACK_INVALID:
+        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "%s", why);
+    case FLOE_STACK_ALREADY_EXISTS:
+        return floe_cfn_fail(call, FLOE_CFN_ERR_AlreadyExistsException, "%s", why);
+    case FLOE_STACK_CHANGE_SET_NOT_FOUND:
+        return floe_cfn_fail(call, FLOE_CFN_ERR_ChangeSetNotFoundException, "%s", why);
+    case FLOE_STACK_INVALID_CHANGE_SET_STATUS:
+        return floe_cfn_fail(call, FLOE_CFN_ERR_InvalidChangeSetStatusException, "%s", why);
+    }
+    return floe_cfn_fail_internal(call, "stack API answered an unknown outcome");
+}
+
+int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body, const char *template_url,
+                             bool use_previous_template, const floe_cfn_Parameters *parameters,
+                             const floe_cfn_Tags *tags, floe_stack_template_input_t *out)
+{
+    *out = (floe_stack_template_input_t){0};
+    if (template_url != NULL)
+        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError,
+                             "Floe does not fetch TemplateURL; pass the template as TemplateBody (up to %d bytes).",
+                             FLOE_STACK_TEMPLATE_BODY_MAX);
+    out->template_body = template_body;
+    out->use_previous_template = use_previous_template;
+    if (parameters != NULL && parameters->n > 0) {
+        floe_stack_parameter_input_t *p = floe_call_alloc(&call->super, parameters->n * sizeof(*p));
+        for (size_t i = 0; i < parameters->n; i++) {
+            p[i].key = parameters->items[i].ParameterKey;
+            p[i].value = parameters->items[i].ParameterValue;
+            p[i].use_previous_value = parameters->items[i].has_UsePreviousValue && parameters->items[i].UsePreviousValue;
+        }
+        out->parameters = p;
+        out->n_parameters = parameters->n;
+    }
+    if (tags != NULL) {
+        floe_stack_tag_t *t = tags->n > 0 ? floe_call_alloc(&call->super, tags->n * sizeof(*t)) : NULL;
+        for (size_t i = 0; i < tags->n; i++) {
+            t[i].key = tags->items[i].Key;
+            t[i].value = tags->items[i].Value;
+        }
+        out->tags = t;
+        out->n_tags = tags->n;
+        out->has_tags = true;
+    }
+    return FLOE_OK;
+}
+
+floe_cfn_Parameters *floe_cfnh_parameters(floe_query_call_t *call, const floe_stack_parameter_t *p, size_t n)
+{
+    floe_cfn_Parameters *out;
+
+    if (n == 0)
+        return NULL;
+    out = floe_call_alloc(&call->super, sizeof(*out));
+    out->items = floe_call_alloc(&call->super, n * sizeof(*out->items));
+    out->n = n;
+    for (size_t i = 0; i < n; i++) {
+        out->items[i].ParameterKey = p[i].key;
+        out->items[i].ParameterValue = p[i].value;
+    }
+    return out;
+}
+
+floe_cfn_Tags *floe_cfnh_tags(floe_query_call_t *call, const floe_stack_pair_t *p, size_t n)
+{
+    floe_cfn_Tags *out;
+
+    if (n == 0)
+        return NULL;
+    out = floe_call_alloc(&call->super, sizeof(*out));
+    out->items = floe_call_alloc(&call->super, n * sizeof(*out->items));
+    out->n = n;
+    for (size_t i = 0; i < n; i++) {
+        out->items[i].Key = p[i].key;
+        out->items[i].Value = p[i].value;
+    }
+    return out;
+}
