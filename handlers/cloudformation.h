@@ -10,8 +10,9 @@
 #include "cloudformation/stack.h"
 
 /** FLOE_OK for FLOE_STACK_DONE; otherwise fails the call with the error `rc` names and `why`
- * (FLOE_STACK_FAILED: the call has already failed) and returns FLOE_EFAIL. */
-int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, const char *why);
+ * (FLOE_STACK_FAILED: the call has already failed) and returns FLOE_EFAIL. `why` is passed by
+ * address because the engine call filling it is an argument too: C leaves their order open. */
+int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why);
 
 /** Fills `out` from a request's template members; FLOE_EFAIL (ValidationError recorded) for a
  * TemplateURL, which Floe cannot fetch. Everything is borrowed from the request. */

@@ -27,7 +27,7 @@ int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_Crea
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_change_set_create(&call->super, &req, &out->Id, &out->StackId, &why), why);
+    return floe_cfnh_answer(call, floe_stack_change_set_create(&call->super, &req, &out->Id, &out->StackId, &why), &why);
 }
 
 static floe_cfn_ResourceChangeDetails *details_of(floe_query_call_t *call, const floe_stack_change_t *c)
@@ -89,8 +89,7 @@ int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_De
     floe_stack_change_set_t cs = {0};
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_describe(&call->super, in->ChangeSetName, in->StackName, &cs, &why),
-                         why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_change_set_describe(&call->super, in->ChangeSetName, in->StackName, &cs, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->ChangeSetName = cs.name;
     out->ChangeSetId = cs.change_set_id;
@@ -118,8 +117,7 @@ int floe_cfn_handle_ExecuteChangeSet(floe_query_call_t *call, const floe_cfn_Exe
     (void)out;
     return floe_cfnh_answer(call,
                             floe_stack_change_set_execute(&call->super, in->ChangeSetName, in->StackName,
-                                                          in->has_DisableRollback, in->DisableRollback, &why),
-                            why);
+                                                          in->has_DisableRollback, in->DisableRollback, &why), &why);
 }
 
 int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_DeleteChangeSetInput *in,
@@ -128,8 +126,7 @@ int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_Dele
     char *why = NULL;
 
     (void)out;
-    return floe_cfnh_answer(call, floe_stack_change_set_delete(&call->super, in->ChangeSetName, in->StackName, &why),
-                            why);
+    return floe_cfnh_answer(call, floe_stack_change_set_delete(&call->super, in->ChangeSetName, in->StackName, &why), &why);
 }
 
 int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListChangeSetsInput *in,
@@ -139,7 +136,7 @@ int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListC
     size_t n = 0;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->Summaries = floe_call_alloc(&call->super, sizeof(*out->Summaries));
     out->Summaries->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Summaries->items)) : NULL;

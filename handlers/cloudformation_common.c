@@ -4,8 +4,10 @@
  */
 #include "cloudformation.h"
 
-int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, const char *why)
+int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why_set)
 {
+    /* Read only now: `why` is filled by the engine call that is this function's own argument. */
+    const char *why = why_set != NULL && *why_set != NULL ? *why_set : "The request was refused.";
     switch (rc) {
     case FLOE_STACK_DONE:
         return FLOE_OK;

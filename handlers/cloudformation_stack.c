@@ -24,7 +24,7 @@ int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateSt
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL, false, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_create(&call->super, &req, &out->StackId, &why), why);
+    return floe_cfnh_answer(call, floe_stack_create(&call->super, &req, &out->StackId, &why), &why);
 }
 
 int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateStackInput *in,
@@ -40,7 +40,7 @@ int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateSt
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_update(&call->super, &req, &out->StackId, &why), why);
+    return floe_cfnh_answer(call, floe_stack_update(&call->super, &req, &out->StackId, &why), &why);
 }
 
 int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteStackInput *in, floe_Unit *out)
@@ -52,8 +52,7 @@ int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteSt
     return floe_cfnh_answer(call,
                             floe_stack_delete(&call->super, in->StackName,
                                               retain != NULL ? (const char *const *)retain->items : NULL,
-                                              retain != NULL ? retain->n : 0, &why),
-                            why);
+                                              retain != NULL ? retain->n : 0, &why), &why);
 }
 
 static floe_cfn_Outputs *outputs_of(floe_query_call_t *call, const floe_stack_info_t *s)
@@ -81,7 +80,7 @@ int floe_cfn_handle_DescribeStacks(floe_query_call_t *call, const floe_cfn_Descr
     size_t n = 0;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_describe(&call->super, in->StackName, &stacks, &n, &why), why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_describe(&call->super, in->StackName, &stacks, &n, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->Stacks = floe_call_alloc(&call->super, sizeof(*out->Stacks));
     out->Stacks->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Stacks->items)) : NULL;
@@ -158,7 +157,7 @@ int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_
     size_t n = 0;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->StackEvents = floe_call_alloc(&call->super, sizeof(*out->StackEvents));
     out->StackEvents->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->StackEvents->items)) : NULL;
@@ -189,8 +188,7 @@ int floe_cfn_handle_DescribeStackResource(floe_query_call_t *call, const floe_cf
     floe_cfn_StackResourceDetail *o;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_resource(&call->super, in->StackName, in->LogicalResourceId, &r, &why),
-                         why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_resource(&call->super, in->StackName, in->LogicalResourceId, &r, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     o = out->StackResourceDetail = floe_call_alloc(&call->super, sizeof(*o));
     o->StackName = r.stack_name;
@@ -216,8 +214,7 @@ int floe_cfn_handle_DescribeStackResources(floe_query_call_t *call, const floe_c
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Either StackName or PhysicalResourceId must be specified.");
     if (floe_cfnh_answer(call,
                          floe_stack_resources(&call->super, in->StackName, in->LogicalResourceId, in->PhysicalResourceId,
-                                              &rs, &n, &why),
-                         why) != FLOE_OK)
+                                              &rs, &n, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->StackResources = floe_call_alloc(&call->super, sizeof(*out->StackResources));
     out->StackResources->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->StackResources->items)) : NULL;
@@ -245,7 +242,7 @@ int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_L
     size_t n = 0;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_resources(&call->super, in->StackName, NULL, NULL, &rs, &n, &why), why) !=
+    if (floe_cfnh_answer(call, floe_stack_resources(&call->super, in->StackName, NULL, NULL, &rs, &n, &why), &why) !=
         FLOE_OK)
         return FLOE_EFAIL;
     out->StackResourceSummaries = floe_call_alloc(&call->super, sizeof(*out->StackResourceSummaries));

@@ -17,8 +17,7 @@ int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTempl
     if (in->StackName == NULL && in->ChangeSetName == NULL)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Either StackName or ChangeSetName must be specified.");
     return floe_cfnh_answer(call,
-                            floe_stack_template(&call->super, in->StackName, in->ChangeSetName, &out->TemplateBody, &why),
-                            why);
+                            floe_stack_template(&call->super, in->StackName, in->ChangeSetName, &out->TemplateBody, &why), &why);
 }
 
 /* Parses the request's template: TemplateBody, or the template of the stack StackName names.
@@ -42,7 +41,7 @@ static int parse_template(floe_query_call_t *call, const char *body, const char 
         char *why = NULL;
         char *stored = NULL;
 
-        if (floe_cfnh_answer(call, floe_stack_template(&call->super, stack_name, NULL, &stored, &why), why) != FLOE_OK)
+        if (floe_cfnh_answer(call, floe_stack_template(&call->super, stack_name, NULL, &stored, &why), &why) != FLOE_OK)
             return FLOE_EFAIL;
         body = stored;
     }
