@@ -126,7 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *last = memrchr(data, '\n', size);
         const char *start = last != NULL ? last + 1 : (const char *)data;
         size_t len = (size_t)((const char *)data + size - start);
-        char *value = strndup(start, len < 64 ? len : 64);
+        size_t n = len < 64 ? len : 64;
+        char *value = malloc(n + 1); /* not strndup: it may look at start[0] past the input's end */
+        memcpy(value, start, n);
+        value[n] = '\0';
         param.key = t->parameters[0].name;
         param.value = value;
         validate(t, &param, 1);
