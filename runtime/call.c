@@ -2,6 +2,7 @@
  * The call context of call.h. A call is a thin view over the h2o request pool plus the thread's
  * state; it owns nothing that outlives the request.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,22 @@ void *floe_call_keep(floe_call_t *call, void *malloced)
         k->p = malloced;
     }
     return malloced;
+}
+
+#define GROW_FIRST_CAPACITY 16
+
+void *floe_call_grow(floe_call_t *call, void *items, size_t n, size_t *cap, size_t size)
+{
+    void *grown;
+
+    assert(n <= *cap);
+    if (n < *cap)
+        return items;
+    *cap = *cap ? *cap * 2 : GROW_FIRST_CAPACITY;
+    grown = floe_call_alloc(call, *cap * size);
+    if (n > 0)
+        memcpy(grown, items, n * size);
+    return grown;
 }
 
 char *floe_call_strndup(floe_call_t *call, const char *s, size_t n)

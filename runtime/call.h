@@ -45,6 +45,13 @@ char *floe_call_region(floe_call_t *call);
 
 /** Zeroed memory from the call's pool. */
 void *floe_call_alloc(floe_call_t *call, size_t size);
+/**
+ * Room for one more element of `size` bytes in `items` (n in use, *cap allocated): the same
+ * array while it has room, else a doubled copy in the call's pool (*cap updated). For lists a
+ * call builds row by row.
+ */
+void *floe_call_grow(floe_call_t *call, void *items, size_t n, size_t *cap /* IN/OUT */, size_t size);
+
 /** A copy of s in the call's pool (NULL stays NULL). */
 char *floe_call_strdup(floe_call_t *call, const char *s);
 /** A copy of the first n bytes of s, NUL-terminated, in the call's pool. */

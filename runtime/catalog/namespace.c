@@ -18,7 +18,6 @@
 #include "ids.h"
 
 /* The first capacity of a list that grows: enough for most buckets' namespaces at once. */
-#define INITIAL_CAPACITY 16
 
 FLOE_SQL(sql_insert_namespace,
     "INSERT INTO namespace (table_bucket_id, name, namespace_id, created_at, created_by) VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -85,19 +84,6 @@ int floe_namespace_remove(floe_call_t *call, int64_t namespace_id, bool *has_tab
     return FLOE_OK;
 }
 
-/* Room for one more element of `size` bytes in an array that grows by doubling in the call's pool. */
-static void *grow(floe_call_t *call, void *items, size_t n, size_t *cap, size_t size)
-{
-    void *grown;
-
-    if (n < *cap)
-        return items;
-    *cap = *cap ? *cap * 2 : INITIAL_CAPACITY;
-    grown = floe_call_alloc(call, *cap * size);
-    if (n > 0)
-        memcpy(grown, items, n * size);
-    return grown;
-}
 
 int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after, const char *prefix, int limit,
                         floe_namespace_row_t **rows, size_t *n_rows)
@@ -112,7 +98,7 @@ int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after,
         return FLOE_EFAIL;
     while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
         floe_namespace_row_t *row;
-        list = grow(call, list, n, &cap, sizeof(*list));
+        list = floe_call_grow(call, list, n, &cap, sizeof(*list));
         row = &list[n++];
         row->id = sqlite3_column_int64(stmt, 0);
         row->name = floe_sql_text(call, stmt, 1);
@@ -139,8 +125,8 @@ int floe_namespace_read_properties(floe_call_t *call, int64_t namespace_id, floe
     if (stmt == NULL)
         return FLOE_EFAIL;
     while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
-        keys = grow(call, keys, n, &cap_keys, sizeof(*keys));
-        values = grow(call, values, n, &cap_values, sizeof(*values));
+        keys = floe_call_grow(call, keys, n, &cap_keys, sizeof(*keys));
+        values = floe_call_grow(call, values, n, &cap_values, sizeof(*values));
         keys[n] = floe_sql_text(call, stmt, 0);
         values[n++] = floe_sql_text(call, stmt, 1);
     }

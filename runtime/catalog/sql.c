@@ -8,33 +8,17 @@
 
 #include "catalog/sql.h"
 
-static sqlite3_stmt *bind_va(floe_call_t *call, const char *sql, const char *types, va_list ap)
+static sqlite3_stmt *bind_va(floe_call_t *call, const char *sql, const char *types, va_list *ap)
 {
     floe_state_t *st = floe_call_state(call);
     sqlite3_stmt *stmt = floe_state_stmt(st, sql);
-    int rc = SQLITE_OK;
+    int rc;
 
     if (stmt == NULL) {
         floe_fail_internal(call, floe_state_errmsg(st));
         return NULL;
     }
-    assert(strlen(types) == (size_t)sqlite3_bind_parameter_count(stmt));
-    for (int i = 0; types[i] != '\0' && rc == SQLITE_OK; i++) {
-        switch (types[i]) {
-        case 't':
-            rc = sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_STATIC);
-            break;
-        case 'i':
-            rc = sqlite3_bind_int64(stmt, i + 1, va_arg(ap, int64_t));
-            break;
-        case 'n':
-            rc = sqlite3_bind_int(stmt, i + 1, va_arg(ap, int));
-            break;
-        default:
-            assert(!"floe_sql_bind: unknown type letter");
-            rc = SQLITE_MISUSE;
-        }
-    }
+    rc = floe_state_bind_va(stmt, types, ap);
     if (rc != SQLITE_OK) {
         floe_fail_internal(call, floe_state_errmsg(st));
         return NULL;
@@ -46,7 +30,7 @@ sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *type
 {
     va_list ap;
     va_start(ap, types);
-    sqlite3_stmt *stmt = bind_va(call, sql, types, ap);
+    sqlite3_stmt *stmt = bind_va(call, sql, types, &ap);
     va_end(ap);
     return stmt;
 }
@@ -66,7 +50,7 @@ int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...)
 {
     va_list ap;
     va_start(ap, types);
-    sqlite3_stmt *stmt = bind_va(call, sql, types, ap);
+    sqlite3_stmt *stmt = bind_va(call, sql, types, &ap);
     va_end(ap);
     if (stmt == NULL)
         return FLOE_EFAIL;

@@ -15,6 +15,7 @@
  *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
  *     snapshot outlives the call that took it.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,23 @@ sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql)
     }
     fprintf(stderr, "floe: statement cache is full\n");
     abort();
+}
+
+int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap)
+{
+    int rc = SQLITE_OK;
+
+    assert(strlen(types) == (size_t)sqlite3_bind_parameter_count(stmt));
+    for (int i = 0; types[i] != '\0' && rc == SQLITE_OK; i++) {
+        switch (types[i]) {
+        case 't': rc = sqlite3_bind_text(stmt, i + 1, va_arg(*ap, const char *), -1, SQLITE_STATIC); break;
+        case 'T': rc = sqlite3_bind_text(stmt, i + 1, va_arg(*ap, const char *), -1, SQLITE_TRANSIENT); break;
+        case 'i': rc = sqlite3_bind_int64(stmt, i + 1, va_arg(*ap, int64_t)); break;
+        case 'n': rc = sqlite3_bind_int(stmt, i + 1, va_arg(*ap, int)); break;
+        default: assert(!"floe_state_bind_va: unknown type letter"); rc = SQLITE_MISUSE;
+        }
+    }
+    return rc;
 }
 
 int floe_state_begin(floe_state_t *st)

@@ -7,6 +7,8 @@
 #ifndef FLOE_STATE_H
 #define FLOE_STATE_H
 
+#include <stdarg.h>
+
 #include <sqlite3.h>
 
 typedef struct floe_state floe_state_t;
@@ -49,6 +51,14 @@ sqlite3 *floe_state_db(floe_state_t *st);
  * Returns NULL if it does not compile (logged).
  */
 sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
+
+/**
+ * Binds parameters 1..n of `stmt` from `ap`, one letter of `types` each: 't' text (const char *,
+ * NULL binds NULL, SQLITE_STATIC: it must outlive the statement's use), 'T' text copied by
+ * SQLite, 'i' int64_t, 'n' int. Returns SQLITE_OK or the first bind's error code. The one bind
+ * loop behind catalog/sql.h and store/sql.h.
+ */
+int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap);
 
 /** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. 0 or -1. */
 int floe_state_begin(floe_state_t *st);

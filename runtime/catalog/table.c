@@ -54,7 +54,6 @@
 #define S3_SCHEME "s3://"
 #define FIRST_METADATA_PREFIX "metadata/00000-"
 #define METADATA_SUFFIX ".metadata.json"
-#define INITIAL_LIST_CAPACITY 16
 
 FLOE_SQL(sql_insert_table,
     "INSERT INTO s3table (table_bucket_id, namespace_id, name, table_id, format, version_token, metadata_location,"
@@ -471,20 +470,6 @@ floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, 
 
 /* ---- listing ---- */
 
-/* Room for one more item in `items` (n used, *cap allocated, each `size` bytes), moving them to a
- * larger array from the call's pool when full; returns the array to use. */
-static void *grow(floe_call_t *call, void *items, size_t n, size_t *cap, size_t size)
-{
-    void *grown;
-
-    if (n < *cap)
-        return items;
-    *cap = *cap ? *cap * 2 : INITIAL_LIST_CAPACITY;
-    grown = floe_call_alloc(call, *cap * size);
-    if (n > 0)
-        memcpy(grown, items, n * size);
-    return grown;
-}
 
 int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_table_row_t **rows, size_t *n)
 {
@@ -503,7 +488,7 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
     if (stmt == NULL)
         return FLOE_EFAIL;
     while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
-        found = grow(call, found, count, &cap, sizeof(*found));
+        found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count].bucket = *q->bucket;
         floe_table_columns_read(call, stmt, &found[count++]);
     }
@@ -526,7 +511,7 @@ int floe_table_list_names(floe_call_t *call, const floe_namespace_row_t *ns, con
     if (stmt == NULL)
         return FLOE_EFAIL;
     while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
-        found = grow(call, found, count, &cap, sizeof(*found));
+        found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count++] = floe_sql_text(call, stmt, 0);
     }
     sqlite3_reset(stmt);

@@ -17,7 +17,6 @@
 #include "cloudformation/stack_store.h"
 #include "ids.h"
 
-#define INITIAL_CAPACITY 8
 #define ARN_PREFIX "arn:"
 
 #define STACK_COLUMNS                                                                                          \
@@ -148,19 +147,6 @@ FLOE_SQL(sql_work_delete, "DELETE FROM cfn_work WHERE id = ?1");
 
 /* ---- reading rows ---- */
 
-/* Room for one more element of `size` bytes in an array that grows by doubling in the call's pool. */
-static void *grow(floe_call_t *call, void *items, size_t n, size_t *cap, size_t size)
-{
-    void *grown;
-
-    if (n < *cap)
-        return items;
-    *cap = *cap ? *cap * 2 : INITIAL_CAPACITY;
-    grown = floe_call_alloc(call, *cap * size);
-    if (n > 0)
-        memcpy(grown, items, n * size);
-    return grown;
-}
 
 static void read_stack(floe_call_t *call, sqlite3_stmt *s, floe_stack_row_t *r)
 {
@@ -222,7 +208,7 @@ static int read_all(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_cal
     if (stmt == NULL)
         return FLOE_EFAIL;
     while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
-        items = grow(call, items, n, &cap, size);
+        items = floe_call_grow(call, items, n, &cap, size);
         read(call, stmt, items + n * size);
         n++;
     }
@@ -557,8 +543,8 @@ static bool is_listed(const char *name, char *const *names, size_t n)
 
 int floe_stack_store_exports_keep(floe_call_t *call, int64_t stack_row_id, char *const *names, size_t n)
 {
-    char **current;
-    size_t n_current;
+    char **current = NULL;
+    size_t n_current = 0;
 
     if (read_all(call, floe_sql_bind(call, sql_export_names_of_stack, "i", stack_row_id), read_text,
                  sizeof(*current), (void **)&current, &n_current))

@@ -15,29 +15,15 @@ static void log_failure(floe_state_t *st, sqlite3_stmt *stmt, const char *what)
     floe_log("store: %s: %s: %s", what, sqlite3_sql(stmt), floe_state_errmsg(st));
 }
 
-static int bind_one(sqlite3_stmt *stmt, int i, char type, va_list *ap)
-{
-    switch (type) {
-    case 't': return sqlite3_bind_text(stmt, i, va_arg(*ap, const char *), -1, SQLITE_STATIC);
-    case 'T': return sqlite3_bind_text(stmt, i, va_arg(*ap, const char *), -1, SQLITE_TRANSIENT);
-    case 'i': return sqlite3_bind_int64(stmt, i, va_arg(*ap, int64_t));
-    case 'n': return sqlite3_bind_int(stmt, i, va_arg(*ap, int));
-    default: assert(!"floe_store_bind: unknown type letter"); return SQLITE_MISUSE;
-    }
-}
-
 static sqlite3_stmt *bind_va(floe_state_t *st, const char *sql, const char *types, va_list *ap)
 {
     sqlite3_stmt *stmt = floe_state_stmt(st, sql);
 
     if (stmt == NULL)
         return NULL; /* floe_state_stmt logged why */
-    assert(strlen(types) == (size_t)sqlite3_bind_parameter_count(stmt));
-    for (int i = 0; types[i] != '\0'; i++) {
-        if (bind_one(stmt, i + 1, types[i], ap) != SQLITE_OK) {
-            log_failure(st, stmt, "cannot bind");
-            return NULL;
-        }
+    if (floe_state_bind_va(stmt, types, ap) != SQLITE_OK) {
+        log_failure(st, stmt, "cannot bind");
+        return NULL;
     }
     return stmt;
 }

@@ -39,12 +39,7 @@ int floe_test_failures;
 #include "runtime/cloudformation/resource_types.c"
 #include "runtime/cloudformation/stack.c"
 
-typedef struct test_entry {
-    const char *name;
-    void (*fn)(void);
-} test_entry_t;
-
-static const test_entry_t tests[] = {
+static const floe_test_entry_t tests[] = {
 #define TEST_ENTRY(name) {#name, test_##name},
 #include "test_list.h"
 #undef TEST_ENTRY
@@ -52,26 +47,14 @@ static const test_entry_t tests[] = {
 
 int main(int argc, char **argv)
 {
-    size_t n = sizeof(tests) / sizeof(tests[0]);
-    int ran = 0;
+    int rc;
 
     if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_router_init() != 0 ||
         floe_query_init() != 0) {
         fprintf(stderr, "cannot initialise the codec or the router\n");
         return 1;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (argc > 1 && strcmp(argv[1], tests[i].name) != 0)
-            continue;
-        tests[i].fn();
-        ran++;
-    }
-    if (ran == 0) {
-        fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "(none)");
-        return 2;
-    }
-    if (floe_test_failures)
-        fprintf(stderr, "%d check(s) failed\n", floe_test_failures);
+    rc = floe_test_run(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
     floe_codec_thread_exit();
-    return floe_test_failures ? 1 : 0;
+    return rc;
 }
