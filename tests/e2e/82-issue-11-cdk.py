@@ -203,9 +203,14 @@ class CdkTests(FloeTestCase):
         self.assertEqual(table["tableARN"], table_arn, "the table is changed in place, not replaced")
         self.assertIn("CloudFormation:DescribeChangeSet 404", self.server.log_text(),
                       "the CLI replaced its previous change set, and Floe answered ChangeSetNotFound for it")
-        updated = [e["LogicalResourceId"] for e in self.cfn.describe_stack_events(StackName=STACK)["StackEvents"]
+        events = self.cfn.describe_stack_events(StackName=STACK)["StackEvents"]
+        updated = [e["LogicalResourceId"] for e in events
                    if e.get("ResourceStatus") == "UPDATE_COMPLETE" and e["LogicalResourceId"] != STACK]
         self.assertEqual(sorted(updated), ["BucketPolicy", "Table"], "only the changed resources are updated")
+        stamps = [e["Timestamp"] for e in events]
+        self.assertTrue(all(newer > older for newer, older in zip(stamps, stamps[1:])),
+                        "each event is later than the one before it, so the CLI, which sorts events by "
+                        "Timestamp, shows each resource's IN_PROGRESS before its COMPLETE: %s" % stamps)
 
         # -- cdk destroy: everything goes ----------------------------------------------------------
         self.cdk("destroy", "--force")
