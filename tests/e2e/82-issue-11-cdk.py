@@ -2,9 +2,10 @@
 """Issue 11, the AWS CDK: the pinned `aws-cdk` CLI deploys tests/e2e/cdk-app (the five S3 Tables
 L1 constructs, LegacyStackSynthesizer) against Floe through AWS_ENDPOINT_URL, as a CDK user would.
 `cdk deploy --require-approval never` creates the stack through a change set; boto3's s3tables sees
-the bucket, namespace, table and both policies; a second `cdk deploy` with changed properties
-updates the stack in place through a new change set (the CLI first deletes its previous change set
-and relies on DescribeChangeSet answering ChangeSetNotFound); `cdk destroy --force` removes it all.
+the bucket, namespace, table and both policies; the same app deployed again changes nothing; a
+`cdk deploy` with changed properties updates the stack in place through a new change set (the CLI
+first deletes its previous change set, already gone or not, and relies on DescribeChangeSet then
+answering ChangeSetNotFound); `cdk destroy --force` removes it all.
 
 CI reaches only the npm and Debian registries, so everything the CLI would fetch or send is turned
 off (notices, telemetry, the version check) and every other host goes to a tripwire proxy that
@@ -190,7 +191,14 @@ class CdkTests(FloeTestCase):
         self.assertEqual(policy["Statement"][0]["Principal"], {"AWS": "arn:aws:iam::%s:root" % ACCOUNT},
                          "Ref AWS::AccountId is the request's account")
 
+        # -- cdk deploy of the same app: nothing to do ----------------------------------------------
+        output = self.cdk("deploy", "--require-approval", "never")
+        self.assertIn("(no changes)", output, "an unchanged app deploys nothing")
+        self.assertEqual(self.stack()["StackStatus"], "CREATE_COMPLETE", "and leaves the stack as it was")
+
         # -- cdk deploy again, with changed properties: an UPDATE change set -----------------------
+        # The CLI first deletes its change set of the last deploy, which the unchanged deploy has
+        # already deleted: that must succeed while the stack exists, as on AWS.
         self.cdk("deploy", "--require-approval", "never", "--context", "floe:revision=2")
         stack = self.stack()
         self.assertEqual((stack["StackId"], stack["StackStatus"]), (stack_id, "UPDATE_COMPLETE"),
@@ -202,7 +210,7 @@ class CdkTests(FloeTestCase):
         table = self.s3tables.get_table(tableBucketARN=BUCKET_ARN, namespace=NAMESPACE, name=TABLE)
         self.assertEqual(table["tableARN"], table_arn, "the table is changed in place, not replaced")
         self.assertIn("CloudFormation:DescribeChangeSet 404", self.server.log_text(),
-                      "the CLI replaced its previous change set, and Floe answered ChangeSetNotFound for it")
+                      "the CLI deleted its previous change set, and Floe answered ChangeSetNotFound for it")
         events = self.cfn.describe_stack_events(StackName=STACK)["StackEvents"]
         updated = [e["LogicalResourceId"] for e in events
                    if e.get("ResourceStatus") == "UPDATE_COMPLETE" and e["LogicalResourceId"] != STACK]

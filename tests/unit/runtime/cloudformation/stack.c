@@ -687,6 +687,11 @@ TEST(change_set_without_changes_fails_with_aws_reason)
     CHECK(floe_stack_change_set_describe(&f.call, cs_id, NULL, &cs, &f.why) == FLOE_STACK_CHANGE_SET_NOT_FOUND &&
               strstr(f.why, "does not exist") != NULL,
           "a deleted change set is ChangeSetNotFound");
+    CHECK(floe_stack_change_set_delete(&f.call, "nothing", "same", &f.why) == FLOE_STACK_DONE,
+          "deleting it again succeeds while its stack exists, as the CDK CLI's deploys rely on");
+    CHECK(floe_stack_change_set_delete(&f.call, "nothing", "no-such-stack", &f.why) == FLOE_STACK_INVALID &&
+              strstr(f.why, "does not exist") != NULL,
+          "deleting a change set of a stack that does not exist is a ValidationError");
     cfn_close(&f);
 }
 
