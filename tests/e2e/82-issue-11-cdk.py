@@ -15,6 +15,7 @@ waiting on something never hangs the test."""
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -125,14 +126,16 @@ class CdkTests(FloeTestCase):
         argv = ["npx", "--no", "--", "cdk"] + list(args) + [
             "--no-notices", "--output", os.path.join(self.tmp.name, "cdk.out")]
         started = time.monotonic()
+        # A session of its own, so a timeout kills npx, the CLI and the app it synthesizes together.
+        proc = subprocess.Popen(argv, cwd=CDK_APP_DIR, env=self.cdk_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
         try:
-            proc = subprocess.run(argv, cwd=CDK_APP_DIR, env=self.cdk_env(), capture_output=True, text=True,
-                                  timeout=CDK_TIMEOUT_S)
-        except subprocess.TimeoutExpired as exc:
-            self.fail("`cdk %s` did not finish within %ds (is it waiting on the network?); tripwire saw %s\n"
-                      "stdout: %s\nstderr: %s" % (" ".join(args), CDK_TIMEOUT_S, self.tripwire.take(),
-                                                  exc.stdout, exc.stderr))
-        output = proc.stdout + proc.stderr
+            output, _ = proc.communicate(timeout=CDK_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            output, _ = proc.communicate()
+            self.fail("`cdk %s` did not finish within %ds (is it waiting on the network?); tripwire saw %s\n%s" % (
+                " ".join(args), CDK_TIMEOUT_S, self.tripwire.take(), output))
         reached = self.tripwire.take()
         self.assertEqual(reached, [], "`cdk %s` reaches for no host but Floe:\n%s" % (" ".join(args), output))
         if proc.returncode != 0:
