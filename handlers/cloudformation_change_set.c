@@ -32,12 +32,9 @@ int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_Crea
 
 static floe_cfn_ResourceChangeDetails *details_of(floe_query_call_t *call, const floe_stack_change_t *c)
 {
-    floe_cfn_ResourceChangeDetails *out;
+    floe_cfn_ResourceChangeDetails *out = floe_call_alloc(&call->super, sizeof(*out));
 
-    if (c->n_details == 0)
-        return NULL;
-    out = floe_call_alloc(&call->super, sizeof(*out));
-    out->items = floe_call_alloc(&call->super, c->n_details * sizeof(*out->items));
+    out->items = c->n_details > 0 ? floe_call_alloc(&call->super, c->n_details * sizeof(*out->items)) : NULL;
     out->n = c->n_details;
     for (size_t i = 0; i < c->n_details; i++) {
         const floe_stack_change_detail_t *d = &c->details[i];
@@ -71,13 +68,12 @@ static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_ch
         rc->PhysicalResourceId = c->physical_id;
         rc->ResourceType = c->type;
         rc->Replacement = ENUM_OF(Replacement, c->replacement);
-        if (c->n_scope > 0) {
-            rc->Scope = floe_call_alloc(&call->super, sizeof(*rc->Scope));
-            rc->Scope->items = floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items));
-            rc->Scope->n = c->n_scope;
-            for (size_t j = 0; j < c->n_scope; j++)
-                rc->Scope->items[j] = ENUM_OF(ResourceAttribute, c->scope[j]);
-        }
+        /* Always listed, empty for an Add or a Remove, as AWS lists them. */
+        rc->Scope = floe_call_alloc(&call->super, sizeof(*rc->Scope));
+        rc->Scope->items = c->n_scope > 0 ? floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items)) : NULL;
+        rc->Scope->n = c->n_scope;
+        for (size_t j = 0; j < c->n_scope; j++)
+            rc->Scope->items[j] = ENUM_OF(ResourceAttribute, c->scope[j]);
         rc->Details = details_of(call, c);
     }
     return out;

@@ -7,8 +7,10 @@
  *     resource when the resource type says so (provision.h); so does a change of type.
  *  2. In a preview nothing is created, so a resource the change set adds or replaces has no
  *     physical id or attributes yet: the template library resolves a reference to it as unknown,
- *     and a member that holds an unknown value is a Dynamic change caused by a ResourceReference,
- *     whose Replacement is Conditional when the member replaces the resource.
+ *     and a member that holds an unknown value is a Dynamic change caused by a ResourceReference
+ *     (Ref) or a ResourceAttribute (Fn::GetAtt), whose Replacement is Conditional when the member
+ *     replaces the resource. Its CausingEntity is the first unknown reference the resource's
+ *     properties read (floe_run_t.unknown_cause): exact when one reference causes the change.
  *  3. A change set with no change to any resource, to the outputs, the tags or the description
  *     ends FAILED with AWS's exact reason (FLOE_CHANGE_SET_NO_CHANGES), which
  *     `aws cloudformation deploy` reads as "No changes to deploy".
@@ -110,10 +112,16 @@ static void on_detail(void *arg, const char *name)
     cJSON *detail = cJSON_CreateObject(), *target = cJSON_AddObjectToObject(detail, "Target");
 
     cJSON_AddStringToObject(target, "Attribute", is_tags ? ATTRIBUTE_TAGS : ATTRIBUTE_PROPERTIES);
-    cJSON_AddStringToObject(target, "Name", name);
+    if (!is_tags) /* AWS names the property, never the tag */
+        cJSON_AddStringToObject(target, "Name", name);
     cJSON_AddStringToObject(target, "RequiresRecreation", is_replacing ? "Always" : "Never");
     cJSON_AddStringToObject(detail, "Evaluation", is_dynamic ? "Dynamic" : "Static");
-    cJSON_AddStringToObject(detail, "ChangeSource", is_dynamic ? "ResourceReference" : "DirectModification");
+    cJSON_AddStringToObject(detail, "ChangeSource",
+                            !is_dynamic                        ? "DirectModification"
+                            : d->run->is_unknown_attribute ? "ResourceAttribute"
+                                                               : "ResourceReference");
+    if (is_dynamic && d->run->unknown_cause != NULL)
+        cJSON_AddStringToObject(detail, "CausingEntity", d->run->unknown_cause);
     cJSON_AddItemToArray(d->details, detail);
     d->has_tags |= is_tags;
     d->has_props |= !is_tags;
@@ -176,6 +184,9 @@ static cJSON *resource_change(floe_run_t *run, const floe_stack_template_resourc
     }
     floe_run_resolver(run, &resolver);
     err.message[0] = '\0';
+    free(run->unknown_cause); /* design note 2: the reference this resource's unknown values come from */
+    run->unknown_cause = NULL;
+    run->is_unknown_attribute = false;
     if (run->ops->resource_properties(run->tmpl, tr->logical_id, &resolver, &props, &err) != 0) {
         *reason = floe_xstrdup(err.message);
         return NULL;

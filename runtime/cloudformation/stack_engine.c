@@ -167,6 +167,7 @@ static void run_free(floe_run_t *run)
     free_list(run->export_names, run->n_exports);
     free_list(run->export_values, run->n_exports);
     free_list(run->imports, run->n_imports);
+    free(run->unknown_cause);
     stack_dispose(&run->stack);
     if (run->tmpl != NULL)
         run->ops->free(run->tmpl);
@@ -282,11 +283,30 @@ static floe_run_res_t *readable(floe_run_t *run, const char *logical_id)
     return r != NULL && !r->is_unknown && r->physical_id != NULL ? r : NULL;
 }
 
+/* A preview's first unknown reference, the CausingEntity of the change it makes (stack_changes.c). */
+static void note_unknown(floe_run_t *run, const char *logical_id, const char *attribute)
+{
+    floe_run_res_t *r = floe_run_find(run, logical_id);
+
+    if (r == NULL || !r->is_unknown || run->unknown_cause != NULL)
+        return;
+    if (attribute == NULL) {
+        run->unknown_cause = floe_xstrdup(logical_id);
+    } else {
+        size_t n = strlen(logical_id) + 1 + strlen(attribute) + 1;
+        run->unknown_cause = floe_xmalloc(n);
+        snprintf(run->unknown_cause, n, "%s.%s", logical_id, attribute);
+    }
+    run->is_unknown_attribute = attribute != NULL;
+}
+
 static int resolve_ref(void *ctx, const char *logical_id, const char **value, floe_stack_error_t *err)
 {
     floe_run_res_t *r = readable(ctx, logical_id);
     (void)err;
     *value = r != NULL ? r->physical_id : NULL;
+    if (r == NULL)
+        note_unknown(ctx, logical_id, NULL);
     return 0;
 }
 
@@ -297,8 +317,10 @@ static int resolve_get_att(void *ctx, const char *logical_id, const char *attrib
     (void)err;
 
     *value = NULL;
-    if (r == NULL)
+    if (r == NULL) {
+        note_unknown(ctx, logical_id, attribute);
         return 0;
+    }
     if (r->attrs_tree == NULL)
         r->attrs_tree = cJSON_Parse(r->attrs != NULL ? r->attrs : "{}");
     *value = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->attrs_tree, attribute));

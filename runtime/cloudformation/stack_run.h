@@ -51,6 +51,8 @@ typedef struct floe_run {
     floe_stack_template_t *tmpl;
     bool is_aborted;         /* a step could not run (stopping, or SQLite failed): leave the rest */
     const char *execution;   /* how the operation ends for the change set that runs it (ExecutionStatus) */
+    char *unknown_cause;     /* a preview: the first unknown Ref ("B") or Fn::GetAtt ("B.Arn") resolved, malloc'ed */
+    bool is_unknown_attribute; /* unknown_cause is an Fn::GetAtt's */
 } floe_run_t;
 
 /** An event to append (borrowed strings). */
