@@ -125,20 +125,28 @@ int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_Dele
     return floe_cfnh_answer(call, floe_stack_change_set_delete(&call->super, in->ChangeSetName, in->StackName, &why), &why);
 }
 
+static const char *change_set_key(const void *items, size_t i)
+{
+    return ((const floe_stack_change_set_t *)items)[i].change_set_id;
+}
+
+/* Pages of FLOE_CFNH_PAGE_SIZE, as AWS pages them. */
 int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListChangeSetsInput *in,
                                    floe_cfn_ListChangeSetsOutput *out)
 {
     floe_stack_change_set_t *sets = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) != FLOE_OK ||
+        floe_cfnh_page(call, floe_call_printf(&call->super, "ListChangeSets|%s", in->StackName), in->NextToken, sets, n,
+                       change_set_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Summaries = floe_call_alloc(&call->super, sizeof(*out->Summaries));
-    out->Summaries->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Summaries->items)) : NULL;
-    out->Summaries->n = n;
-    for (size_t i = 0; i < n; i++) {
-        floe_cfn_ChangeSetSummary *o = &out->Summaries->items[i];
+    out->Summaries->items = end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Summaries->items)) : NULL;
+    out->Summaries->n = end - start;
+    for (size_t i = start; i < end; i++) {
+        floe_cfn_ChangeSetSummary *o = &out->Summaries->items[i - start];
 
         o->StackId = sets[i].stack_id;
         o->StackName = sets[i].stack_name;

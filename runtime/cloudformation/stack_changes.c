@@ -191,6 +191,7 @@ static cJSON *resource_change(floe_run_t *run, const floe_stack_template_resourc
         *reason = floe_xstrdup(err.message);
         return NULL;
     }
+    floe_run_add_stack_tags(tr->type, run->stack.tags, props);
     change = modify_change(run, r, tr->type, props);
     cJSON_Delete(props);
     return change;
@@ -358,7 +359,12 @@ static void compute(floe_run_t *run, change_set_t *cs)
         cs->row.status_reason = floe_xstrdup(err.message);
         return;
     }
-    if ((cs->row.changes = floe_run_changes(run, &n, &reason)) == NULL) {
+    /* The change set's stack tags are those its resources would take (stack_run.h). */
+    char *stack_tags = run->stack.tags;
+    run->stack.tags = cs->row.tags;
+    cs->row.changes = floe_run_changes(run, &n, &reason);
+    run->stack.tags = stack_tags;
+    if (cs->row.changes == NULL) {
         cs->row.status_reason = reason;
         return;
     }

@@ -360,6 +360,42 @@ void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out)
     out->ctx = run;
 }
 
+static bool has_tag_key(const cJSON *tags, const char *key)
+{
+    const cJSON *tag;
+
+    cJSON_ArrayForEach(tag, tags)
+    {
+        const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tag, "Key"));
+        if (k != NULL && strcmp(k, key) == 0)
+            return true;
+    }
+    return false;
+}
+
+void floe_run_add_stack_tags(const char *type, const char *stack_tags, cJSON *props)
+{
+    cJSON *given, *tags, *tag;
+
+    if (stack_tags == NULL || !floe_provision_takes_tags(type) || !cJSON_IsObject(props))
+        return;
+    given = cJSON_Parse(stack_tags);
+    if (cJSON_GetArraySize(given) > 0) {
+        tags = cJSON_GetObjectItemCaseSensitive(props, "Tags");
+        if (!cJSON_IsArray(tags)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(props, "Tags");
+            tags = cJSON_AddArrayToObject(props, "Tags");
+        }
+        cJSON_ArrayForEach(tag, given)
+        {
+            const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tag, "Key"));
+            if (key != NULL && !has_tag_key(tags, key))
+                cJSON_AddItemToArray(tags, cJSON_Duplicate(tag, true));
+        }
+    }
+    cJSON_Delete(given);
+}
+
 bool floe_run_has_unknown(const floe_run_t *run, const cJSON *node)
 {
     const cJSON *child;

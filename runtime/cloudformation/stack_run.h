@@ -87,6 +87,13 @@ int floe_run_template(floe_run_t *run, const char *template_body, const char *pa
 /** The resolver over the run's resources and exports (imports are recorded in the run). */
 void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out /* OUT */);
 
+/**
+ * Adds the stack's tags (`stack_tags`, stored JSON [{Key, Value}]; NULL: none) to the Tags of
+ * resolved properties `props` of a `type` that takes tags, as AWS propagates stack-level tags:
+ * a key the resource tags itself keeps the resource's value. The resource's own tags come first.
+ */
+void floe_run_add_stack_tags(const char *type, const char *stack_tags, cJSON *props);
+
 /** Whether a resolved tree holds an unknown value anywhere. */
 bool floe_run_has_unknown(const floe_run_t *run, const cJSON *node);
 
