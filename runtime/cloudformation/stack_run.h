@@ -53,6 +53,8 @@ typedef struct floe_run {
     const char *execution;   /* how the operation ends for the change set that runs it (ExecutionStatus) */
     char *unknown_cause;     /* a preview: the first unknown Ref ("B") or Fn::GetAtt ("B.Arn") resolved, malloc'ed */
     bool is_unknown_attribute; /* unknown_cause is an Fn::GetAtt's */
+    cJSON *previous_parameters; /* a preview: the stack's parameters ([{ParameterKey, ParameterValue}]) */
+    cJSON *parameters;          /* a preview: the change set's */
 } floe_run_t;
 
 /** An event to append (borrowed strings). */

@@ -187,9 +187,10 @@ class Boto3CloudFormationTests(FloeTestCase):
 
         b = changes["Bucket"]
         self.assertEqual((b["Replacement"], b["Scope"]), ("True", ["Properties"]), "a new name replaces the bucket")
-        self.assertEqual([(d["Target"], d["Evaluation"]) for d in b["Details"]],
-                         [({"Attribute": "Properties", "Name": "TableBucketName", "RequiresRecreation": "Always"},
-                           "Static")])
+        self.assertEqual(b["Details"], [{"Target": {"Attribute": "Properties", "Name": "TableBucketName",
+                                                    "RequiresRecreation": "Always"},
+                                         "Evaluation": "Static", "ChangeSource": "ParameterReference",
+                                         "CausingEntity": "Name"}], "the change comes from parameter Name")
         for logical in ("Ns", "Tbl"):
             c = changes[logical]
             self.assertEqual((c["Replacement"], c["Scope"]), ("Conditional", ["Properties"]),
@@ -202,7 +203,9 @@ class Boto3CloudFormationTests(FloeTestCase):
                              "the change comes from the bucket's attribute")
         o = changes["Other"]
         self.assertEqual((o["Replacement"], o["Scope"]), ("False", ["Tags"]), "a new tag is changed in place")
-        self.assertEqual(o["Details"][0]["Target"], {"Attribute": "Tags", "RequiresRecreation": "Never"})
+        self.assertEqual(o["Details"], [{"Target": {"Attribute": "Tags", "RequiresRecreation": "Never"},
+                                         "Evaluation": "Static", "ChangeSource": "ParameterReference",
+                                         "CausingEntity": "Team"}])
 
         self.cfn.execute_change_set(StackName="upd", ChangeSetName="rename")
         self.wait("stack_update_complete", StackName="upd")
@@ -540,6 +543,8 @@ class Boto3CloudFormationTests(FloeTestCase):
         changes = self.changes("tagged", "retag")
         self.assertEqual({k: (c["Replacement"], c["Scope"]) for k, c in changes.items()},
                          {"B": ("False", ["Tags"]), "T": ("False", ["Tags"])})
+        self.assertEqual(changes["T"]["Details"], [{"Target": {"Attribute": "Tags", "RequiresRecreation": "Never"},
+                                                    "Evaluation": "Static", "ChangeSource": "DirectModification"}])
         self.cfn.delete_change_set(StackName="tagged", ChangeSetName="retag")
         self.cfn.update_stack(StackName="tagged", UsePreviousTemplate=True, Tags=[{"Key": "team", "Value": "ops"}])
         self.wait("stack_update_complete", StackName="tagged")
