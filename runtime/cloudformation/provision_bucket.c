@@ -165,7 +165,7 @@ static int read_destinations(floe_call_t *call, const cJSON *rule, floe_replicat
         const char *arn;
         if (floe_provision_string(call, item, "DestinationTableBucketARN", true, &arn))
             return FLOE_EFAIL;
-        out->destination_arns[i++] = (char *)arn;
+        out->destination_arns[i++] = floe_call_strdup(call, arn);
     }
     return FLOE_OK;
 }
