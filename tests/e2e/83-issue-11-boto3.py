@@ -353,6 +353,9 @@ class Boto3CloudFormationTests(FloeTestCase):
                            self.cfn.update_stack, StackName="review",
                            TemplateBody=template({"B": bucket("review-bucket2")}))
         self.assertEqual(self.stack("review")["StackStatus"], "REVIEW_IN_PROGRESS")
+        events = self.cfn.describe_stack_events(StackName="review")["StackEvents"]
+        self.assertEqual([(e["LogicalResourceId"], e.get("ResourceStatus")) for e in events],
+                         [("review", "REVIEW_IN_PROGRESS")], "a stack in review has the one event")
         self.cfn.delete_stack(StackName="review")
 
         # A stack still being created: 200 tables keep it CREATE_IN_PROGRESS for the update that follows.
@@ -510,7 +513,7 @@ class Boto3CloudFormationTests(FloeTestCase):
             self.wait("stack_update_complete", StackName="repl")
         self.assertEqual(self.stack("repl")["StackStatus"], "UPDATE_ROLLBACK_COMPLETE")
         events = self.cfn.describe_stack_events(StackName="repl")["StackEvents"]
-        failed = [e for e in events if e.get("ResourceStatus") == "UPDATE_FAILED"]
+        failed = [e for e in events if e["ResourceStatus"] == "UPDATE_FAILED"]
         self.assertIn("NotFoundException", failed[0]["ResourceStatusReason"])
         self.assertIn("repl-nowhere", failed[0]["ResourceStatusReason"])
         self.delete("repl")
@@ -553,6 +556,10 @@ class Boto3CloudFormationTests(FloeTestCase):
         self.assertNotIn("env", tags, "a stack tag the update drops is removed")
         tags = self.s3tables.list_tags_for_resource(resourceArn=bucket_arn("tagged-bucket"))["tags"]
         self.assertEqual((tags.get("env"), tags.get("team")), ("mine", "ops"))
+        events = self.cfn.describe_stack_events(StackName="tagged")["StackEvents"]
+        self.assertTrue(all(e.get("ResourceStatus") for e in events), "every event has a ResourceStatus")
+        self.assertIn("UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", [e["ResourceStatus"] for e in events],
+                      "the stack's cleanup status too, which the pinned model's enum lacks")
         self.delete("tagged")
 
 
