@@ -70,7 +70,8 @@ static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_ch
         rc->Replacement = ENUM_OF(Replacement, c->replacement);
         /* Always listed, empty for an Add or a Remove, as AWS lists them. */
         rc->Scope = floe_call_alloc(&call->super, sizeof(*rc->Scope));
-        rc->Scope->items = c->n_scope > 0 ? floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items)) : NULL;
+        rc->Scope->items =
+            c->n_scope > 0 ? floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items)) : NULL;
         rc->Scope->n = c->n_scope;
         for (size_t j = 0; j < c->n_scope; j++)
             rc->Scope->items[j] = ENUM_OF(ResourceAttribute, c->scope[j]);
@@ -138,12 +139,14 @@ int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListC
     size_t n = 0, start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) != FLOE_OK ||
+    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) !=
+            FLOE_OK ||
         floe_cfnh_page(call, floe_call_printf(&call->super, "ListChangeSets|%s", in->StackName), in->NextToken, sets, n,
                        change_set_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Summaries = floe_call_alloc(&call->super, sizeof(*out->Summaries));
-    out->Summaries->items = end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Summaries->items)) : NULL;
+    out->Summaries->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Summaries->items)) : NULL;
     out->Summaries->n = end - start;
     for (size_t i = start; i < end; i++) {
         floe_cfn_ChangeSetSummary *o = &out->Summaries->items[i - start];

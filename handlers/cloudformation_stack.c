@@ -101,7 +101,8 @@ int floe_cfn_handle_DescribeStacks(floe_query_call_t *call, const floe_cfn_Descr
                        in->NextToken, stacks, n, stack_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Stacks = floe_call_alloc(&call->super, sizeof(*out->Stacks));
-    out->Stacks->items = end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Stacks->items)) : NULL;
+    out->Stacks->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Stacks->items)) : NULL;
     out->Stacks->n = end - start;
     for (size_t i = start; i < end; i++) {
         const floe_stack_info_t *s = &stacks[i];
@@ -181,7 +182,8 @@ int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_
     char *why = NULL;
 
     if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), &why) != FLOE_OK ||
-        floe_cfnh_page(call, floe_call_printf(&call->super, "DescribeStackEvents|%s", in->StackName ? in->StackName : ""),
+        floe_cfnh_page(call,
+                       floe_call_printf(&call->super, "DescribeStackEvents|%s", in->StackName ? in->StackName : ""),
                        in->NextToken, events, n, event_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->StackEvents = floe_call_alloc(&call->super, sizeof(*out->StackEvents));
