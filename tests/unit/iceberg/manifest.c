@@ -702,8 +702,8 @@ TEST(manifest_truncated_files_are_refused_at_every_length)
 
 /* Every byte of the blocks (the last MF_BLOCKS_BYTES) and every MF_HEADER_STRIDE-th byte of the
  * header, whose schema JSON Avro C's parser refuses quickly but not cheaply. */
-#define MF_BLOCKS_BYTES 600
-#define MF_HEADER_STRIDE 13
+#define MF_BLOCKS_BYTES 400
+#define MF_HEADER_STRIDE 31
 
 TEST(manifest_flipped_bytes_never_crash)
 {
