@@ -151,9 +151,12 @@ int floe_iceberg_manifest_list_read(const uint8_t *data, size_t len, floe_iceber
  * Serialises m as an Iceberg v2 manifest (Avro object container, deflate codec; m->format_version
  * is ignored). The partition tuple's Avro types are derived from m->partition_spec_json and
  * m->schema_json (transform result types: identity = source type, bucket = int, truncate =
- * source, year/month/day/hour = int, void = source nullable); every entry's partition must have
- * one value per spec field. Returns 0 with *out malloc'd (the caller frees it) and its length in
- * *out_len, or -1 with a reason in err and *out untouched.
+ * source, year/month/day/hour = int, void = source nullable), so both are required (take them
+ * from the table metadata when a file read had no such header); every entry's partition must
+ * have one value per spec field, each as long as its type's single-value form. A null count or
+ * bound map, split_offsets or equality_ids is written for n_... == 0. Returns 0 with *out
+ * malloc'd (the caller frees it) and its length in *out_len, or -1 with a reason in err and
+ * *out untouched.
  */
 int floe_iceberg_manifest_write(const floe_iceberg_manifest_t *m, uint8_t **out /* OUT */, size_t *out_len /* OUT */,
                                 char *err, size_t err_size);
