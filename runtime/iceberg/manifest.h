@@ -22,10 +22,13 @@
  *    sequence numbers; v1 manifest-list entries have no content or sequence numbers (read as
  *    data and 0).
  * 4. Writing is always v2 with the deflate codec, with the header keys and field ids
- *    (field-id on every field, key-id/value-id on the map's record) that Iceberg readers need.
- * 5. Hostile input fails with a one-line reason, never a crash or an over-read: lengths and
- *    counts are checked against the bytes that remain, a block's uncompressed size is bounded
- *    and the arena refuses to grow past FLOE_ICEBERG_MANIFEST_ALLOC_MAX.
+ *    (field-id on every field, the key and value ids as the field-ids of a map's key/value
+ *    record, element-id on lists) that Iceberg readers need.
+ * 5. Hostile input fails with a one-line reason, never a crash or an over-read: the writer's
+ *    schema is checked before Avro C parses it (avro_schema.h) and every datum before Avro C
+ *    decodes it (avro_datum.h); lengths and counts are checked against the bytes that remain,
+ *    a block's uncompressed size is bounded and the arena refuses to grow past
+ *    FLOE_ICEBERG_MANIFEST_ALLOC_MAX.
  *
  * Every function that returns int returns 0 (FLOE_OK) on success or -1 (FLOE_EFAIL) on failure,
  * with a one-line reason in err (at most err_size bytes, NUL-terminated; err may be NULL).
