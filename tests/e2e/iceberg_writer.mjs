@@ -240,6 +240,16 @@ export class IcebergWriter {
     };
   }
 
+  /** Sends an S3 Tables API command by name: w.send("GetTableMaintenanceJobStatusCommand", {...}). */
+  send(command, input) {
+    return this.s3tables.send(new s3tablesSdk[command](input));
+  }
+
+  /** {tableBucketARN, namespace, name} of a table, for S3 Tables API inputs. */
+  where(name) {
+    return { tableBucketARN: this.bucketArn, namespace: this.namespace, name };
+  }
+
   createTable(name, schema = SCHEMA) {
     return this.catalog.createTable({ namespace: [this.namespace] }, { name, schema });
   }
