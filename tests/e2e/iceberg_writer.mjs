@@ -342,7 +342,8 @@ export class IcebergWriter {
 
   /**
    * Appends rows as one data file in a new snapshot (timestamp-ms `timestampMs`, default now).
-   * A 409 (a concurrent commit) reloads and retries up to `retries` times. Returns
+   * A 409 (a concurrent commit), or a parent manifest list that maintenance expired meanwhile,
+   * reloads and retries up to `retries` times. Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
   async append(name, rows, { timestampMs = Date.now(), retries = 20 } = {}) {
@@ -352,7 +353,16 @@ export class IcebergWriter {
     for (let attempt = 0; ; attempt++) {
       const seq = md["last-sequence-number"] + 1;
       const parent = md.refs?.main?.["snapshot-id"] ?? null;
-      const manifestListPath = await this.writeManifestList(md, snapshotId, seq, added);
+      let manifestListPath;
+      try {
+        manifestListPath = await this.writeManifestList(md, snapshotId, seq, added);
+      } catch (err) {
+        // the parent's manifest list was expired since the load: reload, as an engine refreshes
+        if (err.name !== "NoSuchKey" || attempt >= retries)
+          throw err;
+        md = await this.load(name);
+        continue;
+      }
       const snapshot = {
         "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": timestampMs,
         "manifest-list": manifestListPath, "schema-id": 0,
