@@ -322,7 +322,7 @@ void floe_maintenance_run(floe_background_t *bg, const floe_config_t *config, co
     }
     for (size_t i = 0; i < s.n; i++)
         n_enabled += s.targets[i].is_enabled;
-    if (n_enabled == 0 && !is_scheduled) {
+    if (n_enabled == 0 && s.n > 0 && !is_scheduled) { /* a bucket without tables has nothing to refuse */
         free_targets(s.targets, s.n);
         snprintf(message, sizeof(message), "The %s job is disabled for %s: a disabled job never runs.",
                  floe_job_type_name(r->type), r->arn);

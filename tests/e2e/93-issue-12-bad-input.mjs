@@ -48,6 +48,11 @@ describe("bad maintenance input is refused, a corrupt table fails its job cleanl
       await refused({ arn, type: "icebergSnapshotManagement", now: "next tuesday" }, /RFC 3339/, "a bad time");
       await refused({ arn, type: "icebergSnapshotManagement", now: "2026-02-30T00:00:00Z" }, /RFC 3339/, "a date that does not exist");
       await refused({ arn, type: "recordExpiration" }, /disabled/, "a disabled job");
+      await w.send("CreateTableBucketCommand", { name: "hostile-empty" });
+      const empty = await runMaintenance(server,
+        { arn: w.bucketArn.replace("hostile", "hostile-empty"), type: "icebergSnapshotManagement" });
+      assert.equal(empty.status, 200, "a table bucket without tables is no error");
+      assert.deepEqual(empty.body.tables, [], "and runs on no table");
       const get = await fetch(`${server.endpoint}/_floe/maintenance/run`);
       assert.equal(get.status, 405, "GET answers 405");
       await get.arrayBuffer();
