@@ -4,7 +4,8 @@
 //    and record expiration run again and again: every acknowledged append is readable afterwards,
 //    no row is duplicated, and the rows record expiration removed stay removed.
 //  - A job on a table with many snapshots is killed (SIGKILL) at several moments; after a restart
-//    the table reads in full and the job runs to success.
+//    the table reads in full, the job runs to success, and unreferenced file removal collects what
+//    the killed runs left behind without touching the table.
 //
 // Run: cd tests/e2e && npm ci && node --test 95-issue-12-races.mjs
 
@@ -103,5 +104,16 @@ describe("maintenance racing clients, and killed mid-job",
       const md = await w.load("crashy");
       assert.equal(md.snapshots.length, 1, "and expires what the killed runs did not");
       assert.deepEqual(sorted((await w.readRows("crashy")).map((r) => r.id)), expected, "the table still reads in full");
+
+      // what a killed run left behind (files it wrote before its swap, files it had not deleted yet)
+      // is unreferenced: unreferenced file removal collects it, and the table keeps every row
+      const day = (d) => new Date(Date.now() + d * DAY_MS).toISOString();
+      const mark = await runMaintenance(server, { arn, type: "icebergUnreferencedFileRemoval", now: day(4) });
+      assert.equal(mark.body.status, "Successful", JSON.stringify(mark.body));
+      const sweep = await runMaintenance(server, { arn, type: "icebergUnreferencedFileRemoval", now: day(15) });
+      assert.equal(sweep.body.status, "Successful", JSON.stringify(sweep.body));
+      assert.equal(sweep.body.filesDeleted, mark.body.filesMarkedNoncurrent, "what was marked is deleted");
+      assert.deepEqual(sorted((await w.readRows("crashy")).map((r) => r.id)), expected,
+        "after unreferenced file removal the table still reads in full");
     });
   });
