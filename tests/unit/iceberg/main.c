@@ -10,6 +10,7 @@
 
 int floe_test_failures;
 
+#include "compact.c"
 #include "iceberg_commit.c"
 #include "iceberg_json.c"
 #include "iceberg_metadata.c"
