@@ -351,6 +351,28 @@ static const char *const migrations[] = {
     "  is_started INTEGER NOT NULL DEFAULT 0,"
     "  queued_at INTEGER NOT NULL"
     ");",
+    /* 9: maintenance jobs (issue #12, catalog/maintenance_job.c): the last run of each job type on
+     * each table, with its outcome and figures, and the warehouse objects unreferenced file removal
+     * has marked noncurrent (deleted non_current_days after the mark). Both go with their table. */
+    "CREATE TABLE maintenance_job_run ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"                    /* the job type's wire name (maintenance/job.h) */
+    "  status TEXT NOT NULL,"                  /* 'Successful' or 'Failed' */
+    "  last_run INTEGER NOT NULL,"             /* ms since the epoch: the job's clock ("now") */
+    "  failure_message TEXT,"
+    "  files_read INTEGER NOT NULL DEFAULT 0, bytes_read INTEGER NOT NULL DEFAULT 0,"
+    "  files_written INTEGER NOT NULL DEFAULT 0, bytes_written INTEGER NOT NULL DEFAULT 0,"
+    "  files_deleted INTEGER NOT NULL DEFAULT 0, bytes_deleted INTEGER NOT NULL DEFAULT 0,"
+    "  snapshots_expired INTEGER NOT NULL DEFAULT 0, records_removed INTEGER NOT NULL DEFAULT 0,"
+    "  files_marked INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (table_id, type)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE maintenance_noncurrent ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  object_key TEXT NOT NULL,"
+    "  marked_at INTEGER NOT NULL,"            /* ms: when the job found it unreferenced past unreferenced_days */
+    "  PRIMARY KEY (table_id, object_key)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

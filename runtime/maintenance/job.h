@@ -209,6 +209,13 @@ int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *com
 
 #define FLOE_JOB_COMMIT_ATTEMPTS 8
 
+/* ---- for the runner (runner.c) ---- */
+
+/** Prepares job->priv; `stopping` (may be NULL) is the maintenance thread's stop flag. */
+void floe_job_init(floe_job_t *job, volatile int *stopping);
+/** Frees job->priv and job->new_metadata_location. */
+void floe_job_dispose(floe_job_t *job);
+
 /** True once the server is stopping: long jobs check it between steps and fail with "stopped". */
 bool floe_job_is_stopping(floe_job_t *job);
 
