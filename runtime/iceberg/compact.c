@@ -39,6 +39,11 @@ static int compare_partitions(const floe_compact_file_t *a, const floe_compact_f
     return 0;
 }
 
+bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b)
+{
+    return compare_partitions(a, b) == 0;
+}
+
 /* Files by partition, then by their place in the manifests (qsort_r). */
 static int compare_order(const void *a, const void *b, void *arg)
 {

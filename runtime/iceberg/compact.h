@@ -98,6 +98,9 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
 void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
                        const floe_parquet_file_metadata_t *const *footers);
 
+/** True when two files have the same spec id and partition tuple. */
+bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);
+
 /** Frees what the plan owns and zeroes it. Safe on a zeroed plan. */
 void floe_compact_plan_dispose(floe_compact_plan_t *plan);
 
