@@ -50,6 +50,7 @@
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_engine.h"
 #include "log.h"
+#include "maintenance/maintenance.h"
 #include "query/query.h"
 #include "router.h"
 #include "s3/s3.h"
@@ -72,6 +73,7 @@ static volatile sig_atomic_t stopping;
 
 typedef struct server {
     const floe_config_t *config;
+    floe_maintenance_t *maintenance; /* maintenance/maintenance.h: started on the first worker */
     h2o_globalconf_t globalconf;
     char db_path[4096];
 } server_t;
@@ -198,7 +200,10 @@ static void *run_worker(void *arg)
         w->background = floe_background_new(w);
         stacks = floe_stack_engine_start(w->background);
         floe_janitor_start(w);
+        if (floe_maintenance_start(server->maintenance, w->background) != 0)
+            stopping = 1;
     }
+    floe_maintenance_attach(server->maintenance, w);
     accept_ctx.ctx = &w->super;
     accept_ctx.hosts = server->globalconf.hosts;
     sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
@@ -210,8 +215,9 @@ static void *run_worker(void *arg)
     }
     h2o_socket_read_stop(sock);
     h2o_socket_close(sock);
-    if (w->background != NULL)
-        floe_background_stop(w->background); /* background threads finish their step, then see it */
+    if (w->background != NULL) /* background threads finish their step, then see it; the maintenance thread is joined */
+        floe_maintenance_stop(server->maintenance, w->background);
+    floe_maintenance_detach(w); /* answers this worker's waiting maintenance requests */
     floe_stack_engine_stop(stacks);          /* joins the stack engine, which stops between steps */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
@@ -331,6 +337,7 @@ int floe_server_run(const floe_config_t *config)
         return 1;
     }
     configure_h2o(&server);
+    server.maintenance = floe_maintenance_new(config);
     started = start_threads(&server, threads, n, fd);
     if (started == n) {
         floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s%s)", config->host, config->port,
@@ -345,6 +352,7 @@ int floe_server_run(const floe_config_t *config)
     for (int i = 0; i < n; i++)
         failed |= threads[i].failed;
     h2o_config_dispose(&server.globalconf);
+    floe_maintenance_free(server.maintenance);
     free(threads);
     close(lock_fd);
     return started == n && !failed ? 0 : 1;

@@ -45,6 +45,10 @@ FLOE_SQL(sql_tables_after,
     " t.table_id, b.account_id, b.region"
     " FROM s3table t JOIN table_bucket b ON b.id = t.table_bucket_id WHERE t.id > ?1 ORDER BY t.id LIMIT ?2");
 
+FLOE_SQL(sql_tables_of_bucket,
+    "SELECT 'arn:aws:s3tables:' || b.region || ':' || b.account_id || ':bucket/' || b.name || '/table/' || t.table_id"
+    " FROM s3table t JOIN table_bucket b ON b.id = t.table_bucket_id WHERE b.id = ?1 ORDER BY t.id");
+
 int floe_maintenance_run_put(floe_call_t *call, int64_t table_id, const floe_maintenance_run_t *run)
 {
     return floe_sql_exec(call, sql_put_run, "itttitiiiiiiiii", table_id, run->type, run->status, run->last_run_ms,
@@ -141,6 +145,27 @@ int floe_maintenance_tables_after(floe_call_t *call, int64_t after_id, int limit
     if (rc != SQLITE_DONE)
         return FLOE_EFAIL;
     *rows = r;
+    *n = count;
+    return FLOE_OK;
+}
+
+int floe_maintenance_tables_of_bucket(floe_call_t *call, int64_t bucket_id, char ***arns, size_t *n)
+{
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_tables_of_bucket, "i", bucket_id);
+    size_t cap = 0, count = 0;
+    char **a = NULL;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+        a = floe_call_grow(call, a, count, &cap, sizeof(*a));
+        a[count++] = floe_sql_text(call, stmt, 0);
+    }
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE)
+        return FLOE_EFAIL;
+    *arns = a;
     *n = count;
     return FLOE_OK;
 }

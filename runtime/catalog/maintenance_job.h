@@ -60,4 +60,7 @@ typedef struct floe_maintenance_table {
 int floe_maintenance_tables_after(floe_call_t *call, int64_t after_id, int limit,
                                   floe_maintenance_table_t **rows /* OUT */, size_t *n /* OUT */);
 
+/** The ARNs of every table of the table bucket of row id `bucket_id`, in id order (call's pool). */
+int floe_maintenance_tables_of_bucket(floe_call_t *call, int64_t bucket_id, char ***arns /* OUT */, size_t *n /* OUT */);
+
 #endif
