@@ -51,7 +51,7 @@ FLOE_SQL(sql_tables_of_bucket,
 
 int floe_maintenance_run_put(floe_call_t *call, int64_t table_id, const floe_maintenance_run_t *run)
 {
-    return floe_sql_exec(call, sql_put_run, "itttitiiiiiiiii", table_id, run->type, run->status, run->last_run_ms,
+    return floe_sql_exec(call, sql_put_run, "ittitiiiiiiiii", table_id, run->type, run->status, run->last_run_ms,
                          run->failure_message, run->files_read, run->bytes_read, run->files_written,
                          run->bytes_written, run->files_deleted, run->bytes_deleted, run->snapshots_expired,
                          run->records_removed, run->files_marked);
