@@ -65,8 +65,8 @@ static bool is_small_parquet(const floe_iceberg_data_file_t *f, uint64_t target_
            (uint64_t)f->file_size_in_bytes < small;
 }
 
-/* A partition value for a status message: a 4- or 8-byte value as an integer, printable bytes
- * as text, anything else in hex. Iceberg's binary form does not say its type, so this guesses. */
+/* A partition value for a status message: printable bytes as text, a 4- or 8-byte value as an
+ * integer, anything else in hex. Iceberg's binary form does not say its type, so this guesses. */
 static void describe_value(const floe_iceberg_partition_value_t *v, char *buf, size_t size)
 {
     const uint8_t *d = v->value.data;
@@ -80,12 +80,12 @@ static void describe_value(const floe_iceberg_partition_value_t *v, char *buf, s
     }
     for (size_t i = 0; i < len; i++)
         is_text = is_text && isprint(d[i]);
-    if (len == 4 || len == 8) {
+    if (is_text) {
+        snprintf(buf, size, "'%.*s'", (int)len, (const char *)d);
+    } else if (len == 4 || len == 8) {
         for (size_t i = len; i-- > 0;)
             x = x << 8 | d[i];
         snprintf(buf, size, "%lld", len == 4 ? (long long)(int32_t)(uint32_t)x : (long long)(int64_t)x);
-    } else if (is_text) {
-        snprintf(buf, size, "'%.*s'", (int)len, (const char *)d);
     } else {
         for (size_t i = 0; i < len && used + 3 < size; i++)
             used += (size_t)snprintf(buf + used, size - used, "%02x", d[i]);

@@ -107,13 +107,13 @@ static void *arena_alloc(run_t *r, size_t n, size_t size)
 
 static void run_dispose(run_t *r)
 {
+    for (size_t b = 0; r->layouts != NULL && b < r->plan.n_bins; b++)
+        floe_compact_layout_dispose(&r->layouts[b]);
     floe_compact_plan_dispose(&r->plan);
     for (size_t i = 0; r->footers != NULL && i < r->n_files; i++)
         floe_parquet_file_metadata_dispose(&r->footers[i]);
     for (size_t i = 0; r->manifests != NULL && i < r->list.n_files; i++)
         floe_iceberg_manifest_dispose(&r->manifests[i]);
-    for (size_t b = 0; r->layouts != NULL && b < r->plan.n_bins; b++)
-        floe_compact_layout_dispose(&r->layouts[b]);
     for (size_t i = 0; i < r->n_owned; i++)
         free(r->owned[i]);
     floe_iceberg_manifest_list_dispose(&r->list);
