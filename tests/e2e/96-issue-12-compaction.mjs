@@ -5,7 +5,7 @@
 // with the right summary counts and merged statistics, the partition with deletes is skipped
 // with the reason, and that a corrupt Parquet footer fails the job cleanly.
 //
-// Run: cd tests/e2e && npm ci && node --test 95-issue-12-compaction.mjs
+// Run: cd tests/e2e && npm ci && node --test 96-issue-12-compaction.mjs
 
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
