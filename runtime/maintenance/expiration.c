@@ -144,11 +144,15 @@ typedef struct new_snapshot {
     int64_t total_files, total_records, total_size;
 } new_snapshot_t;
 
+/* A random positive id below 2^53: Iceberg only asks for a unique long, and JavaScript clients
+ * (iceberg-js) refuse ids a double cannot hold exactly. */
+#define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
+
 static int64_t fresh_snapshot_id(void)
 {
     uint64_t v;
     floe_random_bytes(&v, sizeof(v));
-    return (int64_t)(v & (uint64_t)INT64_MAX) | 1;
+    return (int64_t)(v & SNAPSHOT_ID_MASK) | 1;
 }
 
 /* Design note 2: rewrites manifest `m` (listed as `mf`) without the expired files, into *out. */

@@ -240,6 +240,16 @@ export class IcebergWriter {
     };
   }
 
+  /** Sends an S3 Tables API command by name: w.send("GetTableMaintenanceJobStatusCommand", {...}). */
+  send(command, input) {
+    return this.s3tables.send(new s3tablesSdk[command](input));
+  }
+
+  /** {tableBucketARN, namespace, name} of a table, for S3 Tables API inputs. */
+  where(name) {
+    return { tableBucketARN: this.bucketArn, namespace: this.namespace, name };
+  }
+
   createTable(name, schema = SCHEMA) {
     return this.catalog.createTable({ namespace: [this.namespace] }, { name, schema });
   }
@@ -332,7 +342,8 @@ export class IcebergWriter {
 
   /**
    * Appends rows as one data file in a new snapshot (timestamp-ms `timestampMs`, default now).
-   * A 409 (a concurrent commit) reloads and retries up to `retries` times. Returns
+   * A 409 (a concurrent commit), or a parent manifest list that maintenance expired meanwhile,
+   * reloads and retries up to `retries` times. Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
   async append(name, rows, { timestampMs = Date.now(), retries = 20 } = {}) {
@@ -342,7 +353,16 @@ export class IcebergWriter {
     for (let attempt = 0; ; attempt++) {
       const seq = md["last-sequence-number"] + 1;
       const parent = md.refs?.main?.["snapshot-id"] ?? null;
-      const manifestListPath = await this.writeManifestList(md, snapshotId, seq, added);
+      let manifestListPath;
+      try {
+        manifestListPath = await this.writeManifestList(md, snapshotId, seq, added);
+      } catch (err) {
+        // the parent's manifest list was expired since the load: reload, as an engine refreshes
+        if (err.name !== "NoSuchKey" || attempt >= retries)
+          throw err;
+        md = await this.load(name);
+        continue;
+      }
       const snapshot = {
         "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": timestampMs,
         "manifest-list": manifestListPath, "schema-id": 0,
