@@ -3,7 +3,8 @@
 // (manifests from avsc, commits through iceberg-js), compacted with POST /_floe/maintenance/run
 // and read back with icebird. Checks that the rows are the same, the snapshot is a `replace`
 // with the right summary counts and merged statistics, the partition with deletes is skipped
-// with the reason, and that a corrupt Parquet footer fails the job cleanly.
+// with the reason, that clients appending while compaction runs lose nothing, and that a corrupt
+// Parquet footer fails the job cleanly.
 //
 // Run: cd tests/e2e && npm ci && node --test 96-issue-12-compaction.mjs
 
@@ -220,6 +221,42 @@ describe("compaction of a real Iceberg table", {
     assert.match(again.body.message, /nothing to compact/, "and has nothing left to compact");
     assert.equal((await w.load("events"))["current-snapshot-id"], md["current-snapshot-id"],
       "a run with nothing to do commits nothing");
+  });
+
+  test("appends racing compaction all land exactly once", async (t) => {
+    await w.createTable("racing");
+    const WRITERS = 3, APPENDS = 6;
+    let writing = true, runs = 0, compacted = 0;
+    const writers = Array.from({ length: WRITERS }, async (_, wi) => {
+      for (let a = 0; a < APPENDS; a++)
+        await w.append("racing", rowsOf(wi * 100 + a, `w${wi}`));
+    });
+    const compactor = (async () => {
+      while (writing) {
+        const run = await runMaintenance(server, { arn: await w.tableArn("racing"), type: "icebergCompaction" });
+        assert.equal(run.body.status, "Successful", `compaction succeeds while clients commit: ${JSON.stringify(run.body)}`);
+        runs++;
+        compacted += /compacted/.test(run.body.message) ? 1 : 0;
+      }
+    })();
+    await Promise.all(writers);
+    writing = false;
+    await compactor;
+    const last = await runMaintenance(server, { arn: await w.tableArn("racing"), type: "icebergCompaction" });
+    assert.equal(last.body.status, "Successful", "a last compaction succeeds");
+    const ids = (await w.readRows("racing")).map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const expected = [];
+    for (let wi = 0; wi < WRITERS; wi++)
+      for (let a = 0; a < APPENDS; a++)
+        expected.push(...rowsOf(wi * 100 + a, "").map((r) => r.id));
+    expected.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.deepEqual(ids, expected, "every acknowledged append is read once, none lost, none duplicated");
+    assert.ok(runs > 0, "compaction ran while the clients committed");
+    t.diagnostic(`${runs} compaction runs during the appends, ${compacted} of them compacted`);
+    const md = await w.load("racing");
+    const snap = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    assert.equal(snap.summary.operation, "replace", "the last snapshot is compaction's replace");
+    assert.equal(snap.summary["total-data-files"], "1", "all the appended files end in one");
   });
 
   test("a corrupt Parquet footer fails the job cleanly and leaves the table as it was", async () => {
