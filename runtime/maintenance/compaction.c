@@ -12,24 +12,31 @@
  *
  * Design notes
  * ------------
- * 1. One plan per commit attempt (job.h design note 2): everything is re-read from the metadata
- *    the attempt sees, and a lost attempt's new files are deleted by floe_job_commit. Nothing
- *    survives from one attempt to the next.
- * 2. The new snapshot, with sequence number last-sequence-number + 1:
+ * 1. Two phases, as Iceberg's RewriteFiles: first the new data files are planned and written
+ *    from the snapshot current when the job starts (the slow part, done once); then
+ *    floe_job_commit runs the commit plan, which only writes manifests, once per attempt. Each
+ *    attempt re-reads the snapshot the attempt sees (job.h design note 2) and keeps a new file
+ *    only when every file it replaces is still live there and its partition still has no delete
+ *    file; so clients that append while the job runs cost it a manifest rewrite, not a rewrite
+ *    of the data, and a client that deleted or rewrote those files meanwhile wins.
+ * 2. New files that end up in no commit (their inputs changed, or the job failed) are deleted
+ *    after the commit: nothing ever referenced them. A kill -9 leaves them behind as
+ *    unreferenced files, which unreferenced-file removal collects.
+ * 3. The new snapshot, with sequence number last-sequence-number + 1:
  *      - one new manifest per partition spec holds the new files as ADDED;
  *      - each manifest that held a replaced file is rewritten: replaced files DELETED (keeping
  *        their sequence numbers), the other live files EXISTING, earlier DELETED entries gone;
  *      - every other manifest (delete manifests included) is carried over unchanged.
  *    The new files' sequence numbers are inherited from the new manifest (Iceberg's rule for
- *    ADDED entries). Replacing data files with the same rows by a newer sequence number is safe
- *    only when no delete file could apply to them, which is why partitions with delete files are
- *    skipped (compact.h design note 1).
- * 3. Summary counts are computed from the manifests, not carried from the previous summary:
- *    added/deleted files, records and sizes from the bins, total-* from the live entries after
- *    the replace.
- * 4. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
+ *    ADDED entries). Replacing data files by a newer sequence number is safe only when no delete
+ *    file could apply to them, which is why partitions with delete files are skipped
+ *    (compact.h design note 1) and checked again at commit.
+ * 4. Summary counts are computed from the manifests, not carried from the previous summary:
+ *    added/deleted files, records and sizes from the kept files, total-* from the live entries
+ *    after the replace.
+ * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
  *    parse metadata.json with JSON.parse keep them exact.
- * 5. sort, z-order and auto run as binpack; the job's message says so.
+ * 6. sort, z-order and auto run as binpack; the job's message says so.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,89 +61,75 @@
 
 #define MIB ((uint64_t)1024 * 1024)
 #define AVRO_ERR_MAX 256
-/** Snapshot ids stay below 2^53 (design note 4). */
+/** AWS's default targetFileSizeMB, for a configuration that has none. */
+#define DEFAULT_TARGET_MB 512
+/** Snapshot ids stay below 2^53 (design note 5). */
 #define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
 
-/** The job's state for one commit attempt (design note 1). */
-typedef struct run {
-    floe_job_t *job;
+/** A table's current snapshot as some metadata shows it: its live files and where they are. */
+typedef struct view {
     floe_iceberg_metadata_t md;
-    int64_t parent_id;
-    floe_iceberg_schema_index_t schema;
-    floe_compact_field_type_t *types;
-    char (*type_text)[FLOE_ICEBERG_TYPE_TEXT_MAX];
-    size_t n_types;
-    char *table_dir; /* the table location's key prefix: "" or "<path>/" */
-    /* the current snapshot */
+    bool has_snapshot;
+    int64_t snapshot_id;
     floe_iceberg_manifest_list_t list;
     floe_iceberg_manifest_t *manifests; /* one per list.files */
     floe_compact_file_t *files;         /* every live entry */
     size_t *file_manifest, *file_entry; /* where each one is */
     size_t n_files;
-    /* the plan */
+} view_t;
+
+/** One new data file, written in phase 1 (design note 1). */
+typedef struct output {
+    const floe_compact_file_t *first; /* its first input, in the job's first view (its partition) */
+    const char **inputs;              /* the paths of the files it replaces */
+    size_t n_inputs;
+    floe_compact_layout_t layout;     /* the new file's split offsets live here */
+    floe_iceberg_data_file_t file;    /* its manifest entry's data */
+    char *location;
+    bool is_committed;
+} output_t;
+
+/** The job's state across attempts. */
+typedef struct compaction {
+    floe_job_t *job;
+    view_t first; /* the snapshot phase 1 planned from; the outputs borrow from it */
+    floe_iceberg_schema_index_t schema;
+    floe_compact_field_type_t *types;
+    char (*type_text)[FLOE_ICEBERG_TYPE_TEXT_MAX];
+    size_t n_types;
+    char *table_dir; /* the table location's key prefix: "" or "<path>/" */
     floe_compact_plan_t plan;
-    floe_parquet_file_metadata_t *footers;
+    floe_parquet_file_metadata_t *footers; /* per file of `first` */
     uint64_t *footer_offsets;
-    bool *is_replaced;
-    /* what it wrote */
-    floe_compact_layout_t *layouts; /* one per bin: the new files' split offsets live here */
-    floe_iceberg_data_file_t *added;
-    char **owned; /* locations of new objects */
-    size_t n_owned;
-    floe_parquet_arena_t *arena; /* merged statistics, new manifests' entries and summaries */
+    output_t *outputs; /* one per bin */
+    size_t n_outputs;
+    floe_parquet_arena_t *arena; /* merged statistics */
+    size_t n_kept, n_replaced;   /* of the attempt that committed */
+} compaction_t;
+
+/** One commit attempt's state (design note 1). */
+typedef struct attempt {
+    compaction_t *c;
+    view_t view;
+    bool *is_replaced; /* per view file */
+    bool *is_kept;     /* per output */
+    size_t n_kept;
+    floe_parquet_arena_t *arena; /* new manifests' entries and summaries */
     floe_iceberg_manifest_file_t *out_files;
     size_t n_out_files;
+    char **owned;
+    size_t n_owned;
     int64_t snapshot_id, seq;
-} run_t;
+} attempt_t;
 
-static char *own(run_t *r, char *s)
+static void *arena_alloc(floe_parquet_arena_t *arena, size_t n, size_t size)
 {
-    r->owned = floe_xrealloc(r->owned, (r->n_owned + 1) * sizeof(*r->owned));
-    r->owned[r->n_owned++] = s;
-    return s;
-}
-
-static void *arena_alloc(run_t *r, size_t n, size_t size)
-{
-    void *p = floe_parquet_arena_alloc(r->arena, n == 0 ? 1 : n, size);
+    void *p = floe_parquet_arena_alloc(arena, n == 0 ? 1 : n, size);
 
     if (p == NULL)
         abort(); /* the arena has no limit: only an overflow fails, as with floe_xmalloc */
     return p;
 }
-
-static void run_dispose(run_t *r)
-{
-    for (size_t b = 0; r->layouts != NULL && b < r->plan.n_bins; b++)
-        floe_compact_layout_dispose(&r->layouts[b]);
-    floe_compact_plan_dispose(&r->plan);
-    for (size_t i = 0; r->footers != NULL && i < r->n_files; i++)
-        floe_parquet_file_metadata_dispose(&r->footers[i]);
-    for (size_t i = 0; r->manifests != NULL && i < r->list.n_files; i++)
-        floe_iceberg_manifest_dispose(&r->manifests[i]);
-    for (size_t i = 0; i < r->n_owned; i++)
-        free(r->owned[i]);
-    floe_iceberg_manifest_list_dispose(&r->list);
-    floe_iceberg_schema_index_dispose(&r->schema);
-    floe_iceberg_metadata_dispose(&r->md);
-    floe_parquet_arena_free(r->arena);
-    free(r->owned);
-    free(r->layouts);
-    free(r->added);
-    free(r->out_files);
-    free(r->footers);
-    free(r->footer_offsets);
-    free(r->is_replaced);
-    free(r->files);
-    free(r->file_manifest);
-    free(r->file_entry);
-    free(r->manifests);
-    free(r->types);
-    free(r->type_text);
-    free(r->table_dir);
-}
-
-/* ---- reading the snapshot ---------------------------------------------------------------- */
 
 /* Reads `len` bytes at `offset` of fd. */
 static int read_at(int fd, uint8_t *buf, size_t len, uint64_t offset)
@@ -154,19 +147,34 @@ static int read_at(int fd, uint8_t *buf, size_t len, uint64_t offset)
     return FLOE_OK;
 }
 
-static int read_list(run_t *r, const char *location)
+/* ---- reading a snapshot ------------------------------------------------------------------ */
+
+static void view_dispose(view_t *v)
+{
+    for (size_t i = 0; v->manifests != NULL && i < v->list.n_files; i++)
+        floe_iceberg_manifest_dispose(&v->manifests[i]);
+    floe_iceberg_manifest_list_dispose(&v->list);
+    floe_iceberg_metadata_dispose(&v->md);
+    free(v->manifests);
+    free(v->files);
+    free(v->file_manifest);
+    free(v->file_entry);
+    memset(v, 0, sizeof(*v));
+}
+
+static int read_list(floe_job_t *job, view_t *v, const char *location)
 {
     uint8_t *data = NULL;
     size_t len = 0;
     char err[AVRO_ERR_MAX] = "";
     int rc;
 
-    if (floe_job_read_object(r->job, location, &data, &len))
+    if (floe_job_read_object(job, location, &data, &len))
         return FLOE_EFAIL;
-    rc = floe_iceberg_manifest_list_read(data, len, &r->list, err, sizeof(err));
+    rc = floe_iceberg_manifest_list_read(data, len, &v->list, err, sizeof(err));
     free(data);
     if (rc != 0)
-        return floe_job_fail(r->job, "cannot read the manifest list %s: %s", location, err);
+        return floe_job_fail(job, "cannot read the manifest list %s: %s", location, err);
     return FLOE_OK;
 }
 
@@ -188,117 +196,116 @@ static void inherit(floe_iceberg_manifest_entry_t *e, const floe_iceberg_manifes
     }
 }
 
-/* Reads manifest i and adds its live entries to the run's files. */
-static int read_manifest(run_t *r, size_t i)
+/* Reads manifest i and adds its live entries to the view's files. */
+static int read_manifest(floe_job_t *job, view_t *v, size_t i)
 {
-    const floe_iceberg_manifest_file_t *mf = &r->list.files[i];
-    floe_iceberg_manifest_t *m = &r->manifests[i];
+    const floe_iceberg_manifest_file_t *mf = &v->list.files[i];
+    floe_iceberg_manifest_t *m = &v->manifests[i];
     uint8_t *data = NULL;
-    size_t len = 0;
+    size_t len = 0, n;
     char err[AVRO_ERR_MAX] = "";
     int rc;
 
-    if (floe_job_read_object(r->job, mf->manifest_path, &data, &len))
+    if (floe_job_read_object(job, mf->manifest_path, &data, &len))
         return FLOE_EFAIL;
     rc = floe_iceberg_manifest_read(data, len, m, err, sizeof(err));
     free(data);
     if (rc != 0)
-        return floe_job_fail(r->job, "cannot read the manifest %s: %s", mf->manifest_path, err);
-    r->files = floe_xrealloc(r->files, (r->n_files + m->n_entries + 1) * sizeof(*r->files));
-    r->file_manifest = floe_xrealloc(r->file_manifest, (r->n_files + m->n_entries + 1) * sizeof(size_t));
-    r->file_entry = floe_xrealloc(r->file_entry, (r->n_files + m->n_entries + 1) * sizeof(size_t));
+        return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    n = v->n_files + m->n_entries + 1;
+    v->files = floe_xrealloc(v->files, n * sizeof(*v->files));
+    v->file_manifest = floe_xrealloc(v->file_manifest, n * sizeof(size_t));
+    v->file_entry = floe_xrealloc(v->file_entry, n * sizeof(size_t));
     for (size_t k = 0; k < m->n_entries; k++) {
         inherit(&m->entries[k], mf);
         if (m->entries[k].status == FLOE_ICEBERG_ENTRY_DELETED)
             continue;
-        r->files[r->n_files] = (floe_compact_file_t){&m->entries[k].file, mf->partition_spec_id};
-        r->file_manifest[r->n_files] = i;
-        r->file_entry[r->n_files++] = k;
+        v->files[v->n_files] = (floe_compact_file_t){&m->entries[k].file, mf->partition_spec_id};
+        v->file_manifest[v->n_files] = i;
+        v->file_entry[v->n_files++] = k;
     }
     return FLOE_OK;
 }
 
-/* The current snapshot's manifest list location, or NULL when the table has no snapshot. */
-static int current_manifest_list(run_t *r, const char **location)
+/* Reads metadata.json and, when it has a current snapshot, that snapshot's manifests. */
+static int view_load(floe_job_t *job, const char *json, view_t *v)
 {
+    floe_iceberg_error_t err;
     const cJSON *snap, *list;
 
-    *location = NULL;
-    if (!floe_iceberg_metadata_current_snapshot_id(&r->md, &r->parent_id))
+    if (floe_iceberg_metadata_parse(json, strlen(json), &v->md, &err) != 0)
+        return floe_job_fail(job, "the table's metadata cannot be read: %s", err.message);
+    v->has_snapshot = floe_iceberg_metadata_current_snapshot_id(&v->md, &v->snapshot_id);
+    if (!v->has_snapshot)
         return FLOE_OK;
-    snap = floe_iceberg_metadata_snapshot(&r->md, r->parent_id);
+    snap = floe_iceberg_metadata_snapshot(&v->md, v->snapshot_id);
     list = snap != NULL ? cJSON_GetObjectItemCaseSensitive(snap, "manifest-list") : NULL;
     if (!cJSON_IsString(list))
-        return floe_job_fail(r->job, "the current snapshot %" PRId64 " has no manifest list (a v1 table with "
-                                     "inline manifests is not compacted)", r->parent_id);
-    *location = list->valuestring;
-    return FLOE_OK;
-}
-
-static int read_snapshot(run_t *r, const char *list_location)
-{
-    if (read_list(r, list_location))
+        return floe_job_fail(job, "the current snapshot %" PRId64 " has no manifest list (a v1 table with inline "
+                                  "manifests is not compacted)", v->snapshot_id);
+    if (read_list(job, v, list->valuestring))
         return FLOE_EFAIL;
-    r->manifests = floe_xcalloc(r->list.n_files + 1, sizeof(*r->manifests));
-    for (size_t i = 0; i < r->list.n_files; i++) {
-        if (read_manifest(r, i))
+    v->manifests = floe_xcalloc(v->list.n_files + 1, sizeof(*v->manifests));
+    for (size_t i = 0; i < v->list.n_files; i++) {
+        if (read_manifest(job, v, i))
             return FLOE_EFAIL;
     }
     return FLOE_OK;
 }
 
 /* Iceberg types by field id of the current schema, for ordering bounds. */
-static int index_schema(run_t *r)
+static int index_schema(compaction_t *c)
 {
-    cJSON *schema = floe_iceberg_metadata_schema(&r->md, r->md.current_schema_id);
+    cJSON *schema = floe_iceberg_metadata_schema(&c->first.md, c->first.md.current_schema_id);
     floe_iceberg_error_t err;
 
-    if (schema == NULL || floe_iceberg_schema_index(schema, &r->schema, &err) != 0)
-        return floe_job_fail(r->job, "the table's current schema cannot be read");
-    r->types = floe_xcalloc(r->schema.n_fields + 1, sizeof(*r->types));
-    r->type_text = floe_xcalloc(r->schema.n_fields + 1, sizeof(*r->type_text));
-    for (size_t i = 0; i < r->schema.n_fields; i++) {
-        const floe_iceberg_field_t *f = &r->schema.fields[i];
+    if (schema == NULL || floe_iceberg_schema_index(schema, &c->schema, &err) != 0)
+        return floe_job_fail(c->job, "the table's current schema cannot be read");
+    c->types = floe_xcalloc(c->schema.n_fields + 1, sizeof(*c->types));
+    c->type_text = floe_xcalloc(c->schema.n_fields + 1, sizeof(*c->type_text));
+    for (size_t i = 0; i < c->schema.n_fields; i++) {
+        const floe_iceberg_field_t *f = &c->schema.fields[i];
         if (!f->is_primitive)
             continue;
-        floe_iceberg_primitive_format(&f->primitive, r->type_text[r->n_types], sizeof(r->type_text[0]));
-        r->types[r->n_types] = (floe_compact_field_type_t){f->id, r->type_text[r->n_types]};
-        r->n_types++;
+        floe_iceberg_primitive_format(&f->primitive, c->type_text[c->n_types], sizeof(c->type_text[0]));
+        c->types[c->n_types] = (floe_compact_field_type_t){f->id, c->type_text[c->n_types]};
+        c->n_types++;
     }
     return FLOE_OK;
 }
 
-static const char *type_of(const run_t *r, int32_t field_id)
+static const char *type_of(const compaction_t *c, int32_t field_id)
 {
-    for (size_t i = 0; i < r->n_types; i++) {
-        if (r->types[i].field_id == field_id)
-            return r->types[i].type;
+    for (size_t i = 0; i < c->n_types; i++) {
+        if (c->types[i].field_id == field_id)
+            return c->types[i].type;
     }
     return NULL;
 }
 
 /* The key prefix of the table's location inside the warehouse ("" for its root). */
-static int find_table_dir(run_t *r)
+static int find_table_dir(compaction_t *c)
 {
-    const char *key = floe_job_key_of(r->job, r->md.location);
-    char *root = floe_job_location_of(r->job, "");
-    bool is_root = strncmp(r->md.location, root, strlen(root) - 1) == 0 && strlen(r->md.location) <= strlen(root);
+    const char *location = c->first.md.location;
+    const char *key = floe_job_key_of(c->job, location);
+    char *root = floe_job_location_of(c->job, "");
+    bool is_root = strncmp(location, root, strlen(root) - 1) == 0 && strlen(location) <= strlen(root);
 
     free(root);
     if (key == NULL && !is_root)
-        return floe_job_fail(r->job, "the table location %s is outside its warehouse", r->md.location);
-    r->table_dir = floe_xmalloc((key != NULL ? strlen(key) : 0) + 2);
-    sprintf(r->table_dir, "%s%s", key != NULL ? key : "", key != NULL && key[strlen(key) - 1] != '/' ? "/" : "");
+        return floe_job_fail(c->job, "the table location %s is outside its warehouse", location);
+    c->table_dir = floe_xmalloc((key != NULL ? strlen(key) : 0) + 2);
+    sprintf(c->table_dir, "%s%s", key != NULL ? key : "", key != NULL && key[strlen(key) - 1] != '/' ? "/" : "");
     return FLOE_OK;
 }
 
-/* ---- footers ----------------------------------------------------------------------------- */
+/* ---- phase 1: footers and the plan ------------------------------------------------------- */
 
 /* Decodes the footer of candidate i, counting only the bytes read. */
-static int read_footer(run_t *r, size_t i)
+static int read_footer(compaction_t *c, size_t i)
 {
-    const char *path = r->files[i].file->file_path;
-    floe_job_stats_t saved = r->job->stats;
+    const char *path = c->first.files[i].file->file_path;
+    floe_job_stats_t saved = c->job->stats;
     floe_parquet_footer_t ft;
     floe_iceberg_error_t err = {0};
     uint64_t size = 0;
@@ -306,33 +313,33 @@ static int read_footer(run_t *r, size_t i)
     size_t tail_len;
     int fd = -1, rc = FLOE_EFAIL;
 
-    if (floe_job_open_object(r->job, path, &fd, &size))
+    if (floe_job_open_object(c->job, path, &fd, &size))
         return FLOE_EFAIL;
-    r->job->stats = saved;
+    c->job->stats = saved;
     tail_len = size < FLOE_PARQUET_TAIL_HINT ? (size_t)size : FLOE_PARQUET_TAIL_HINT;
     tail = floe_xmalloc(tail_len + 1);
     if (read_at(fd, tail, tail_len, size - tail_len)) {
-        floe_job_fail(r->job, "cannot read the data file %s: %s", path, strerror(errno));
+        floe_job_fail(c->job, "cannot read the data file %s: %s", path, strerror(errno));
         goto Exit;
     }
-    r->job->stats.bytes_read += (int64_t)tail_len;
+    c->job->stats.bytes_read += (int64_t)tail_len;
     if (floe_parquet_footer_locate(tail, tail_len, size, &ft, &err) != 0)
         goto Corrupt;
     if (ft.in_tail == NULL) {
         footer = floe_xmalloc(ft.length + 1);
         if (read_at(fd, footer, ft.length, ft.offset)) {
-            floe_job_fail(r->job, "cannot read the footer of %s", path);
+            floe_job_fail(c->job, "cannot read the footer of %s", path);
             goto Exit;
         }
-        r->job->stats.bytes_read += ft.length;
+        c->job->stats.bytes_read += ft.length;
     }
-    if (floe_parquet_decode(ft.in_tail != NULL ? ft.in_tail : footer, ft.length, &r->footers[i], &err) != 0)
+    if (floe_parquet_decode(ft.in_tail != NULL ? ft.in_tail : footer, ft.length, &c->footers[i], &err) != 0)
         goto Corrupt;
-    r->footer_offsets[i] = ft.offset;
+    c->footer_offsets[i] = ft.offset;
     rc = FLOE_OK;
     goto Exit;
 Corrupt:
-    floe_job_fail(r->job, "the data file %s has a bad Parquet footer: %s", path, err.message);
+    floe_job_fail(c->job, "the data file %s has a bad Parquet footer: %s", path, err.message);
 Exit:
     close(fd);
     free(tail);
@@ -340,27 +347,30 @@ Exit:
     return rc;
 }
 
-static int read_footers(run_t *r)
+/* Reads the candidates' footers and packs them into bins. */
+static int plan_bins(compaction_t *c, uint64_t target)
 {
     const floe_parquet_file_metadata_t **ptrs;
+    size_t n = c->first.n_files;
 
-    r->footers = floe_xcalloc(r->n_files + 1, sizeof(*r->footers));
-    r->footer_offsets = floe_xcalloc(r->n_files + 1, sizeof(*r->footer_offsets));
-    for (size_t i = 0; i < r->n_files; i++) {
-        if (r->plan.is_candidate[i] && read_footer(r, i))
+    floe_compact_select(c->first.files, n, target, &c->plan);
+    c->footers = floe_xcalloc(n + 1, sizeof(*c->footers));
+    c->footer_offsets = floe_xcalloc(n + 1, sizeof(*c->footer_offsets));
+    for (size_t i = 0; i < n; i++) {
+        if (c->plan.is_candidate[i] && read_footer(c, i))
             return FLOE_EFAIL;
-        if (floe_job_is_stopping(r->job))
-            return floe_job_fail(r->job, "stopped: the server is shutting down");
+        if (floe_job_is_stopping(c->job))
+            return floe_job_fail(c->job, "stopped: the server is shutting down");
     }
-    ptrs = floe_xcalloc(r->n_files + 1, sizeof(*ptrs));
-    for (size_t i = 0; i < r->n_files; i++)
-        ptrs[i] = r->plan.is_candidate[i] ? &r->footers[i] : NULL;
-    floe_compact_pack(&r->plan, r->files, ptrs);
+    ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = c->plan.is_candidate[i] ? &c->footers[i] : NULL;
+    floe_compact_pack(&c->plan, c->first.files, ptrs);
     free(ptrs);
     return FLOE_OK;
 }
 
-/* ---- writing the new files --------------------------------------------------------------- */
+/* ---- phase 1: writing the new files ------------------------------------------------------ */
 
 /* One bin's open inputs. */
 typedef struct bin_io {
@@ -370,6 +380,17 @@ typedef struct bin_io {
     const floe_iceberg_data_file_t **inputs;
     size_t n;
 } bin_io_t;
+
+static void bin_io_init(bin_io_t *io, size_t n)
+{
+    io->n = n;
+    io->fds = floe_xmalloc((n + 1) * sizeof(*io->fds));
+    for (size_t k = 0; k < n; k++)
+        io->fds[k] = -1;
+    io->index = floe_xcalloc(n + 1, sizeof(*io->index));
+    io->sources = floe_xcalloc(n + 1, sizeof(*io->sources));
+    io->inputs = floe_xcalloc(n + 1, sizeof(*io->inputs));
+}
 
 static void bin_io_dispose(bin_io_t *io)
 {
@@ -385,23 +406,23 @@ static void bin_io_dispose(bin_io_t *io)
 }
 
 /* Opens input k of the bin and reads its page indexes and bloom filters (compact.h note 2). */
-static int open_input(run_t *r, bin_io_t *io, size_t k, size_t i)
+static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
 {
     floe_compact_source_t *src = &io->sources[k];
     floe_parquet_range_t range;
     uint64_t size = 0;
 
-    io->inputs[k] = r->files[i].file;
-    if (floe_job_open_object(r->job, r->files[i].file->file_path, &io->fds[k], &size))
+    io->inputs[k] = c->first.files[i].file;
+    if (floe_job_open_object(c->job, io->inputs[k]->file_path, &io->fds[k], &size))
         return FLOE_EFAIL;
-    src->footer = &r->footers[i];
-    src->footer_offset = r->footer_offsets[i];
+    src->footer = &c->footers[i];
+    src->footer_offset = c->footer_offsets[i];
     range = floe_compact_index_range(src->footer, src->footer_offset);
     if (range.length == 0)
         return FLOE_OK;
     io->index[k] = floe_xmalloc((size_t)range.length);
     if (read_at(io->fds[k], io->index[k], (size_t)range.length, range.offset))
-        return floe_job_fail(r->job, "cannot read %s: %s", r->files[i].file->file_path, strerror(errno));
+        return floe_job_fail(c->job, "cannot read %s: %s", io->inputs[k]->file_path, strerror(errno));
     src->index_bytes = io->index[k];
     src->index_offset = range.offset;
     src->index_len = (size_t)range.length;
@@ -409,96 +430,154 @@ static int open_input(run_t *r, bin_io_t *io, size_t k, size_t i)
 }
 
 /* Writes the layout's pieces as a new data file; *location is its s3:// location. */
-static int write_layout(run_t *r, const bin_io_t *io, const floe_compact_layout_t *l, char **location)
+static int write_layout(compaction_t *c, const bin_io_t *io, const floe_compact_layout_t *l, char **location)
 {
     floe_job_writer_t w;
-    char *dir = floe_xmalloc(strlen(r->table_dir) + sizeof("data/"));
+    char *dir = floe_xmalloc(strlen(c->table_dir) + sizeof("data/"));
     char *key;
-    int rc;
+    int rc = FLOE_OK;
 
-    sprintf(dir, "%sdata/", r->table_dir);
+    sprintf(dir, "%sdata/", c->table_dir);
     key = floe_job_fresh_key(dir, ".parquet");
     free(dir);
-    if (floe_job_writer_open(r->job, &w)) {
+    if (floe_job_writer_open(c->job, &w)) {
         free(key);
         return FLOE_EFAIL;
     }
-    for (size_t p = 0; p < l->n_pieces; p++) {
+    for (size_t p = 0; p < l->n_pieces && rc == FLOE_OK; p++) {
         const floe_compact_piece_t *piece = &l->pieces[p];
         uint64_t off = piece->offset;
         rc = piece->source == FLOE_COMPACT_LITERAL
                  ? floe_job_writer_append(&w, piece->data, (size_t)piece->length)
                  : floe_job_writer_copy_fd(&w, io->fds[piece->source], &off, piece->length);
-        if (rc != FLOE_OK) {
-            floe_job_writer_discard(&w);
-            free(key);
-            return FLOE_EFAIL;
-        }
     }
-    rc = floe_job_writer_finish(&w, key, location);
+    if (rc != FLOE_OK)
+        floe_job_writer_discard(&w);
+    else
+        rc = floe_job_writer_finish(&w, key, location);
     free(key);
     return rc;
 }
 
-static int write_bin(run_t *r, size_t b)
+static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t *out)
 {
-    const floe_compact_bin_t *bin = &r->plan.bins[b];
-    bin_io_t io = {.n = bin->n_files};
+    bin_io_t io;
     floe_iceberg_error_t err = {0};
-    char *location = NULL;
     int rc = FLOE_EFAIL;
 
-    io.fds = floe_xmalloc(io.n * sizeof(*io.fds));
-    for (size_t k = 0; k < io.n; k++)
-        io.fds[k] = -1;
-    io.index = floe_xcalloc(io.n, sizeof(*io.index));
-    io.sources = floe_xcalloc(io.n, sizeof(*io.sources));
-    io.inputs = floe_xcalloc(io.n, sizeof(*io.inputs));
+    bin_io_init(&io, bin->n_files);
+    out->first = &c->first.files[bin->files[0]];
+    out->inputs = floe_xcalloc(bin->n_files + 1, sizeof(*out->inputs));
+    out->n_inputs = bin->n_files;
     for (size_t k = 0; k < io.n; k++) {
-        if (open_input(r, &io, k, bin->files[k]))
+        out->inputs[k] = c->first.files[bin->files[k]].file->file_path;
+        if (open_input(c, &io, k, bin->files[k]))
             goto Exit;
     }
-    if (floe_compact_stitch(io.sources, io.n, &r->layouts[b], &err) != 0) {
-        floe_job_fail(r->job, "cannot stitch %s and %zu other files: %s", io.inputs[0]->file_path, io.n - 1,
-                      err.message);
+    if (floe_compact_stitch(io.sources, io.n, &out->layout, &err) != 0) {
+        floe_job_fail(c->job, "cannot stitch %s and %zu other files: %s", out->inputs[0], io.n - 1, err.message);
         goto Exit;
     }
-    if (write_layout(r, &io, &r->layouts[b], &location))
+    if (write_layout(c, &io, &out->layout, &out->location))
         goto Exit;
-    own(r, location);
-    if (floe_compact_merge(io.inputs, io.n, r->types, r->n_types, &r->layouts[b], location, r->arena, &r->added[b],
+    if (floe_compact_merge(io.inputs, io.n, c->types, c->n_types, &out->layout, out->location, c->arena, &out->file,
                            &err) != 0) {
-        floe_job_fail(r->job, "%s", err.message);
+        floe_job_fail(c->job, "%s", err.message);
         goto Exit;
     }
-    for (size_t k = 0; k < io.n; k++)
-        r->is_replaced[bin->files[k]] = true;
     rc = FLOE_OK;
 Exit:
     bin_io_dispose(&io);
     return rc;
 }
 
-static int write_bins(run_t *r)
+static int write_outputs(compaction_t *c)
 {
-    r->layouts = floe_xcalloc(r->plan.n_bins + 1, sizeof(*r->layouts));
-    r->added = floe_xcalloc(r->plan.n_bins + 1, sizeof(*r->added));
-    r->is_replaced = floe_xcalloc(r->n_files + 1, sizeof(*r->is_replaced));
-    for (size_t b = 0; b < r->plan.n_bins; b++) {
-        if (floe_job_is_stopping(r->job))
-            return floe_job_fail(r->job, "stopped: the server is shutting down");
-        if (write_bin(r, b))
+    c->outputs = floe_xcalloc(c->plan.n_bins + 1, sizeof(*c->outputs));
+    for (size_t b = 0; b < c->plan.n_bins; b++) {
+        if (floe_job_is_stopping(c->job))
+            return floe_job_fail(c->job, "stopped: the server is shutting down");
+        c->n_outputs++;
+        if (write_output(c, &c->plan.bins[b], &c->outputs[b]))
             return FLOE_EFAIL;
     }
     return FLOE_OK;
 }
 
-/* ---- manifests --------------------------------------------------------------------------- */
+/* ---- phase 2: which outputs still apply -------------------------------------------------- */
+
+typedef struct path_index {
+    const char *path;
+    size_t file;
+} path_index_t;
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(((const path_index_t *)a)->path, ((const path_index_t *)b)->path);
+}
+
+/* Whether the view has a delete file that may apply to `f`'s partition. */
+static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
+{
+    for (size_t i = 0; i < v->n_files; i++) {
+        const floe_compact_file_t *d = &v->files[i];
+        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA &&
+            (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
+            return true;
+    }
+    return false;
+}
+
+/* Keeps output o when all its inputs are live data files of the view (design note 1). */
+static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *paths)
+{
+    for (size_t k = 0; k < o->n_inputs; k++) {
+        path_index_t key = {o->inputs[k], 0};
+        const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
+        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA)
+            return false;
+    }
+    return !has_deletes_for(&a->view, o->first);
+}
+
+/* Marks the outputs this attempt keeps and the view files they replace. */
+static void match_outputs(attempt_t *a)
+{
+    const compaction_t *c = a->c;
+    path_index_t *paths = floe_xcalloc(a->view.n_files + 1, sizeof(*paths));
+
+    for (size_t i = 0; i < a->view.n_files; i++)
+        paths[i] = (path_index_t){a->view.files[i].file->file_path, i};
+    qsort(paths, a->view.n_files, sizeof(*paths), compare_paths);
+    a->is_replaced = floe_xcalloc(a->view.n_files + 1, sizeof(*a->is_replaced));
+    a->is_kept = floe_xcalloc(c->n_outputs + 1, sizeof(*a->is_kept));
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        if (!keep_output(a, &c->outputs[o], paths))
+            continue;
+        a->is_kept[o] = true;
+        a->n_kept++;
+        for (size_t k = 0; k < c->outputs[o].n_inputs; k++) {
+            path_index_t key = {c->outputs[o].inputs[k], 0};
+            a->is_replaced[((const path_index_t *)bsearch(&key, paths, a->view.n_files, sizeof(*paths),
+                                                          compare_paths))->file] = true;
+        }
+    }
+    free(paths);
+}
+
+/* ---- phase 2: manifests ------------------------------------------------------------------ */
+
+static char *own(attempt_t *a, char *s)
+{
+    a->owned = floe_xrealloc(a->owned, (a->n_owned + 1) * sizeof(*a->owned));
+    a->owned[a->n_owned++] = s;
+    return s;
+}
 
 /* The Iceberg type of each partition field of spec `spec_id` (transform result types), or NULL. */
-static void partition_types(const run_t *r, int32_t spec_id, const char **types, size_t n)
+static void partition_types(const attempt_t *a, int32_t spec_id, const char **types, size_t n)
 {
-    const cJSON *spec = floe_iceberg_metadata_spec(&r->md, spec_id);
+    const cJSON *spec = floe_iceberg_metadata_spec(&a->view.md, spec_id);
     const cJSON *fields = spec != NULL ? cJSON_GetObjectItemCaseSensitive(spec, "fields") : NULL;
 
     for (size_t j = 0; j < n; j++) {
@@ -509,20 +588,20 @@ static void partition_types(const run_t *r, int32_t spec_id, const char **types,
         if (!cJSON_IsString(t) || floe_iceberg_transform_parse(t->valuestring, &tr) != 0)
             continue;
         if (tr.kind == FLOE_ICEBERG_IDENTITY || tr.kind == FLOE_ICEBERG_TRUNCATE || tr.kind == FLOE_ICEBERG_VOID)
-            types[j] = type_of(r, (int32_t)floe_iceberg_metadata_int(f, "source-id", -1));
+            types[j] = type_of(a->c, (int32_t)floe_iceberg_metadata_int(f, "source-id", -1));
         else
             types[j] = "int";
     }
 }
 
 /* The partition field summaries of a manifest's entries (manifest list field 507). */
-static void summarize_partitions(run_t *r, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
+static void summarize_partitions(attempt_t *a, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
 {
     size_t n = m->n_entries > 0 ? m->entries[0].file.n_partition : 0;
     const char **types = floe_xcalloc(n + 1, sizeof(*types));
 
-    partition_types(r, m->partition_spec_id, types, n);
-    mf->partitions = arena_alloc(r, n, sizeof(*mf->partitions));
+    partition_types(a, m->partition_spec_id, types, n);
+    mf->partitions = arena_alloc(a->arena, n, sizeof(*mf->partitions));
     mf->n_partitions = n;
     for (size_t j = 0; j < n; j++) {
         floe_iceberg_field_summary_t *s = &mf->partitions[j];
@@ -545,13 +624,13 @@ static void summarize_partitions(run_t *r, const floe_iceberg_manifest_t *m, flo
 }
 
 /* Counts a written manifest's entries into its list entry. */
-static void count_entries(run_t *r, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
+static void count_entries(attempt_t *a, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
 {
     mf->partition_spec_id = m->partition_spec_id;
     mf->content = m->content;
-    mf->sequence_number = r->seq;
-    mf->min_sequence_number = r->seq;
-    mf->added_snapshot_id = r->snapshot_id;
+    mf->sequence_number = a->seq;
+    mf->min_sequence_number = a->seq;
+    mf->added_snapshot_id = a->snapshot_id;
     for (size_t k = 0; k < m->n_entries; k++) {
         const floe_iceberg_manifest_entry_t *e = &m->entries[k];
         int64_t rows = e->file.record_count;
@@ -568,11 +647,11 @@ static void count_entries(run_t *r, const floe_iceberg_manifest_t *m, floe_icebe
             mf->deleted_rows_count += rows;
         }
     }
-    summarize_partitions(r, m, mf);
+    summarize_partitions(a, m, mf);
 }
 
 /* Writes m as a new manifest and appends its list entry. */
-static int write_manifest(run_t *r, const floe_iceberg_manifest_t *m)
+static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
 {
     floe_iceberg_manifest_file_t *mf;
     uint8_t *bytes = NULL;
@@ -581,148 +660,150 @@ static int write_manifest(run_t *r, const floe_iceberg_manifest_t *m)
     int rc;
 
     if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(r->job, "cannot write a manifest: %s", err);
-    dir = floe_xmalloc(strlen(r->table_dir) + sizeof("metadata/"));
-    sprintf(dir, "%smetadata/", r->table_dir);
+        return floe_job_fail(a->c->job, "cannot write a manifest: %s", err);
+    dir = floe_xmalloc(strlen(a->c->table_dir) + sizeof("metadata/"));
+    sprintf(dir, "%smetadata/", a->c->table_dir);
     key = floe_job_fresh_key(dir, "-m0.avro");
-    rc = floe_job_write_object(r->job, key, bytes, len, &location);
+    rc = floe_job_write_object(a->c->job, key, bytes, len, &location);
     free(dir);
     free(key);
     free(bytes);
     if (rc != FLOE_OK)
         return FLOE_EFAIL;
-    mf = &r->out_files[r->n_out_files++];
+    mf = &a->out_files[a->n_out_files++];
     memset(mf, 0, sizeof(*mf));
-    mf->manifest_path = own(r, location);
+    mf->manifest_path = own(a, location);
     mf->manifest_length = (int64_t)len;
-    count_entries(r, m, mf);
+    count_entries(a, m, mf);
     return FLOE_OK;
 }
 
 /* A manifest with old's header and room for n entries. */
-static void manifest_like(run_t *r, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
+static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
     m->format_version = 2;
-    m->entries = arena_alloc(r, n, sizeof(*m->entries));
+    m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;
 }
 
 /* Rewrites manifest i with its replaced files DELETED and its other live files EXISTING. */
-static int rewrite_manifest(run_t *r, size_t i)
+static int rewrite_manifest(attempt_t *a, size_t i)
 {
-    const floe_iceberg_manifest_t *old = &r->manifests[i];
+    const view_t *v = &a->view;
+    const floe_iceberg_manifest_t *old = &v->manifests[i];
     floe_iceberg_manifest_t m;
 
-    manifest_like(r, old, old->n_entries, &m);
-    for (size_t f = 0; f < r->n_files; f++) {
+    manifest_like(a, old, old->n_entries, &m);
+    for (size_t f = 0; f < v->n_files; f++) {
         floe_iceberg_manifest_entry_t *e;
-        if (r->file_manifest[f] != i)
+        if (v->file_manifest[f] != i)
             continue;
         e = &m.entries[m.n_entries++];
-        *e = old->entries[r->file_entry[f]];
-        e->status = r->is_replaced[f] ? FLOE_ICEBERG_ENTRY_DELETED : FLOE_ICEBERG_ENTRY_EXISTING;
-        if (r->is_replaced[f])
-            e->snapshot_id = r->snapshot_id;
+        *e = old->entries[v->file_entry[f]];
+        e->status = a->is_replaced[f] ? FLOE_ICEBERG_ENTRY_DELETED : FLOE_ICEBERG_ENTRY_EXISTING;
+        if (a->is_replaced[f])
+            e->snapshot_id = a->snapshot_id;
     }
-    return write_manifest(r, &m);
+    return write_manifest(a, &m);
 }
 
-/* Writes one manifest of ADDED entries for the new files of spec `spec_id`. */
-static int write_added(run_t *r, int32_t spec_id)
+static int32_t spec_of(const compaction_t *c, size_t o)
 {
+    return c->outputs[o].first->spec_id;
+}
+
+/* Writes one manifest of ADDED entries for the kept outputs of spec `spec_id`. */
+static int write_added(attempt_t *a, int32_t spec_id)
+{
+    const compaction_t *c = a->c;
     floe_iceberg_manifest_t m;
     const floe_iceberg_manifest_t *header = NULL;
 
-    for (size_t b = 0; b < r->plan.n_bins && header == NULL; b++) {
-        size_t f = r->plan.bins[b].files[0];
-        if (r->files[f].spec_id == spec_id)
-            header = &r->manifests[r->file_manifest[f]];
+    for (size_t o = 0; o < c->n_outputs && header == NULL; o++) {
+        if (a->is_kept[o] && spec_of(c, o) == spec_id)
+            header = &c->first.manifests[c->first.file_manifest[c->outputs[o].first - c->first.files]];
     }
-    manifest_like(r, header, r->plan.n_bins, &m);
-    for (size_t b = 0; b < r->plan.n_bins; b++) {
+    manifest_like(a, header, c->n_outputs, &m);
+    for (size_t o = 0; o < c->n_outputs; o++) {
         floe_iceberg_manifest_entry_t *e;
-        if (r->files[r->plan.bins[b].files[0]].spec_id != spec_id)
+        if (!a->is_kept[o] || spec_of(c, o) != spec_id)
             continue;
         e = &m.entries[m.n_entries++];
         memset(e, 0, sizeof(*e));
         e->status = FLOE_ICEBERG_ENTRY_ADDED;
         e->has_snapshot_id = true;
-        e->snapshot_id = r->snapshot_id;
-        e->file = r->added[b];
+        e->snapshot_id = a->snapshot_id;
+        e->file = c->outputs[o].file;
     }
-    return write_manifest(r, &m);
+    return write_manifest(a, &m);
 }
 
-/* Whether an earlier bin than b has the same spec (so its manifest is already written). */
-static bool spec_seen(const run_t *r, size_t b)
+/* Whether a kept output before o has the same spec (so its manifest is already written). */
+static bool spec_seen(const attempt_t *a, size_t o)
 {
-    int32_t spec = r->files[r->plan.bins[b].files[0]].spec_id;
-
-    for (size_t a = 0; a < b; a++) {
-        if (r->files[r->plan.bins[a].files[0]].spec_id == spec)
+    for (size_t p = 0; p < o; p++) {
+        if (a->is_kept[p] && spec_of(a->c, p) == spec_of(a->c, o))
             return true;
     }
     return false;
 }
 
-static bool manifest_has_replaced(const run_t *r, size_t i)
+static bool manifest_has_replaced(const attempt_t *a, size_t i)
 {
-    for (size_t f = 0; f < r->n_files; f++) {
-        if (r->file_manifest[f] == i && r->is_replaced[f])
+    for (size_t f = 0; f < a->view.n_files; f++) {
+        if (a->view.file_manifest[f] == i && a->is_replaced[f])
             return true;
     }
     return false;
 }
 
-/* The new snapshot's manifests, new ones first (design note 2). */
-static int write_manifests(run_t *r)
+/* The new snapshot's manifests, new ones first (design note 3). */
+static int write_manifests(attempt_t *a)
 {
-    r->out_files = floe_xcalloc(r->list.n_files + r->plan.n_bins + 1, sizeof(*r->out_files));
-    for (size_t b = 0; b < r->plan.n_bins; b++) {
-        if (!spec_seen(r, b) && write_added(r, r->files[r->plan.bins[b].files[0]].spec_id))
+    const view_t *v = &a->view;
+
+    a->out_files = floe_xcalloc(v->list.n_files + a->c->n_outputs + 1, sizeof(*a->out_files));
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
+        if (a->is_kept[o] && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
             return FLOE_EFAIL;
     }
-    for (size_t i = 0; i < r->list.n_files; i++) {
-        if (manifest_has_replaced(r, i)) {
-            if (rewrite_manifest(r, i))
+    for (size_t i = 0; i < v->list.n_files; i++) {
+        if (manifest_has_replaced(a, i)) {
+            if (rewrite_manifest(a, i))
                 return FLOE_EFAIL;
         } else {
-            r->out_files[r->n_out_files++] = r->list.files[i];
+            a->out_files[a->n_out_files++] = v->list.files[i];
         }
     }
     return FLOE_OK;
 }
 
-static int write_list(run_t *r, char **location)
+static int write_list(attempt_t *a, char **location)
 {
     floe_iceberg_manifest_list_t l = {
-        .snapshot_id = r->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = r->parent_id,
-        .sequence_number = r->seq, .format_version = 2, .files = r->out_files, .n_files = r->n_out_files,
+        .snapshot_id = a->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = a->view.snapshot_id,
+        .sequence_number = a->seq, .format_version = 2, .files = a->out_files, .n_files = a->n_out_files,
     };
     uint8_t *bytes = NULL;
     size_t len = 0;
-    char err[AVRO_ERR_MAX] = "", dir[96], *key;
+    char err[AVRO_ERR_MAX] = "", *dir, *key;
     int rc;
 
     if (floe_iceberg_manifest_list_write(&l, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(r->job, "cannot write the manifest list: %s", err);
-    snprintf(dir, sizeof(dir), "snap-%" PRId64 "-1-", r->snapshot_id);
-    key = floe_xmalloc(strlen(r->table_dir) + strlen("metadata/") + strlen(dir) + 1);
-    sprintf(key, "%smetadata/%s", r->table_dir, dir);
-    {
-        char *fresh = floe_job_fresh_key(key, ".avro");
-        free(key);
-        key = fresh;
-    }
-    rc = floe_job_write_object(r->job, key, bytes, len, location);
+        return floe_job_fail(a->c->job, "cannot write the manifest list: %s", err);
+    dir = floe_xmalloc(strlen(a->c->table_dir) + 64);
+    sprintf(dir, "%smetadata/snap-%" PRId64 "-1-", a->c->table_dir, a->snapshot_id);
+    key = floe_job_fresh_key(dir, ".avro");
+    rc = floe_job_write_object(a->c->job, key, bytes, len, location);
+    free(dir);
     free(key);
     free(bytes);
     return rc;
 }
 
-/* ---- the snapshot ------------------------------------------------------------------------ */
+/* ---- phase 2: the snapshot --------------------------------------------------------------- */
 
 typedef struct totals {
     int64_t data_files, delete_files, records, files_size, position_deletes, equality_deletes;
@@ -751,38 +832,34 @@ static void set_count(cJSON *summary, const char *key, int64_t v)
     cJSON_AddStringToObject(summary, key, text);
 }
 
-/* Number of distinct partitions among the bins. */
-static int64_t changed_partitions(const run_t *r)
+/* Number of distinct partitions among the kept outputs. */
+static int64_t changed_partitions(const attempt_t *a)
 {
+    const compaction_t *c = a->c;
     int64_t n = 0;
 
-    for (size_t b = 0; b < r->plan.n_bins; b++) {
-        bool is_new = true;
-        for (size_t a = 0; a < b && is_new; a++) {
-            const floe_compact_file_t *x = &r->files[r->plan.bins[a].files[0]];
-            const floe_compact_file_t *y = &r->files[r->plan.bins[b].files[0]];
-            is_new = !floe_compact_same_partition(x, y);
-        }
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        bool is_new = a->is_kept[o];
+        for (size_t p = 0; p < o && is_new; p++)
+            is_new = !(a->is_kept[p] && floe_compact_same_partition(c->outputs[p].first, c->outputs[o].first));
         n += is_new;
     }
     return n;
 }
 
-/* The snapshot summary (design note 3). */
-static cJSON *summary(const run_t *r)
+/* The snapshot summary (design note 4). */
+static cJSON *summary(const attempt_t *a)
 {
     cJSON *s = cJSON_CreateObject();
     totals_t after = {0}, added = {0}, removed = {0};
 
-    for (size_t f = 0; f < r->n_files; f++) {
-        if (r->is_replaced[f])
-            add_total(&removed, r->files[f].file);
-        else
-            add_total(&after, r->files[f].file);
-    }
-    for (size_t b = 0; b < r->plan.n_bins; b++) {
-        add_total(&added, &r->added[b]);
-        add_total(&after, &r->added[b]);
+    for (size_t f = 0; f < a->view.n_files; f++)
+        add_total(a->is_replaced[f] ? &removed : &after, a->view.files[f].file);
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
+        if (!a->is_kept[o])
+            continue;
+        add_total(&added, &a->c->outputs[o].file);
+        add_total(&after, &a->c->outputs[o].file);
     }
     cJSON_AddStringToObject(s, "operation", "replace");
     set_count(s, "added-data-files", added.data_files);
@@ -791,7 +868,7 @@ static cJSON *summary(const run_t *r)
     set_count(s, "deleted-records", removed.records);
     set_count(s, "added-files-size", added.files_size);
     set_count(s, "removed-files-size", removed.files_size);
-    set_count(s, "changed-partition-count", changed_partitions(r));
+    set_count(s, "changed-partition-count", changed_partitions(a));
     set_count(s, "total-records", after.records);
     set_count(s, "total-files-size", after.files_size);
     set_count(s, "total-data-files", after.data_files);
@@ -802,130 +879,194 @@ static cJSON *summary(const run_t *r)
 }
 
 /* add-snapshot and set-snapshot-ref, guarded by main still being the snapshot read. */
-static void make_updates(const run_t *r, const char *list_location, cJSON **updates, cJSON **requirements)
+static void make_updates(const attempt_t *a, const char *list_location, cJSON **updates, cJSON **requirements)
 {
     cJSON *snap = cJSON_CreateObject(), *add = cJSON_CreateObject(), *ref = cJSON_CreateObject();
     cJSON *req = cJSON_CreateObject();
 
-    floe_iceberg_json_set_int(snap, "snapshot-id", r->snapshot_id);
-    floe_iceberg_json_set_int(snap, "parent-snapshot-id", r->parent_id);
-    floe_iceberg_json_set_int(snap, "sequence-number", r->seq);
+    floe_iceberg_json_set_int(snap, "snapshot-id", a->snapshot_id);
+    floe_iceberg_json_set_int(snap, "parent-snapshot-id", a->view.snapshot_id);
+    floe_iceberg_json_set_int(snap, "sequence-number", a->seq);
     floe_iceberg_json_set_int(snap, "timestamp-ms", (int64_t)time(NULL) * 1000);
     cJSON_AddStringToObject(snap, "manifest-list", list_location);
-    cJSON_AddItemToObject(snap, "summary", summary(r));
-    floe_iceberg_json_set_int(snap, "schema-id", r->md.current_schema_id);
+    cJSON_AddItemToObject(snap, "summary", summary(a));
+    floe_iceberg_json_set_int(snap, "schema-id", a->view.md.current_schema_id);
     cJSON_AddStringToObject(add, "action", "add-snapshot");
     cJSON_AddItemToObject(add, "snapshot", snap);
     cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
     cJSON_AddStringToObject(ref, "ref-name", FLOE_ICEBERG_MAIN_BRANCH);
     cJSON_AddStringToObject(ref, "type", "branch");
-    floe_iceberg_json_set_int(ref, "snapshot-id", r->snapshot_id);
+    floe_iceberg_json_set_int(ref, "snapshot-id", a->snapshot_id);
     *updates = cJSON_CreateArray();
     cJSON_AddItemToArray(*updates, add);
     cJSON_AddItemToArray(*updates, ref);
     cJSON_AddStringToObject(req, "type", "assert-ref-snapshot-id");
     cJSON_AddStringToObject(req, "ref", FLOE_ICEBERG_MAIN_BRANCH);
-    floe_iceberg_json_set_int(req, "snapshot-id", r->parent_id);
+    floe_iceberg_json_set_int(req, "snapshot-id", a->view.snapshot_id);
     *requirements = cJSON_CreateArray();
     cJSON_AddItemToArray(*requirements, req);
 }
 
-/* A random snapshot id below 2^53 that the table does not use yet (design note 4). */
-static int64_t fresh_snapshot_id(const run_t *r)
+/* A random snapshot id below 2^53 that the table does not use yet (design note 5). */
+static int64_t fresh_snapshot_id(const view_t *v)
 {
     for (;;) {
-        uint64_t v = 0;
-        if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-            v = (uint64_t)time(NULL) ^ (uint64_t)clock();
-        v &= SNAPSHOT_ID_MASK;
-        if (v != 0 && floe_iceberg_metadata_snapshot(&r->md, (int64_t)v) == NULL)
-            return (int64_t)v;
+        uint64_t x = 0;
+        if (getrandom(&x, sizeof(x), 0) != (ssize_t)sizeof(x))
+            x = (uint64_t)time(NULL) ^ (uint64_t)clock();
+        x &= SNAPSHOT_ID_MASK;
+        if (x != 0 && floe_iceberg_metadata_snapshot(&v->md, (int64_t)x) == NULL)
+            return (int64_t)x;
     }
+}
+
+static void attempt_dispose(attempt_t *a)
+{
+    for (size_t i = 0; i < a->n_owned; i++)
+        free(a->owned[i]);
+    free(a->owned);
+    free(a->out_files);
+    free(a->is_replaced);
+    free(a->is_kept);
+    floe_parquet_arena_free(a->arena);
+    view_dispose(&a->view);
+}
+
+static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON **requirements)
+{
+    char *list_location = NULL;
+
+    if (view_load(a->c->job, json, &a->view))
+        return FLOE_EFAIL;
+    match_outputs(a);
+    a->c->n_kept = a->n_kept;
+    a->c->n_replaced = 0;
+    for (size_t f = 0; f < a->view.n_files; f++)
+        a->c->n_replaced += a->is_replaced[f];
+    if (a->n_kept == 0)
+        return FLOE_OK;
+    a->arena = floe_parquet_arena_new(SIZE_MAX);
+    a->snapshot_id = fresh_snapshot_id(&a->view);
+    a->seq = a->view.md.last_sequence_number + 1;
+    if (write_manifests(a) || write_list(a, &list_location))
+        return FLOE_EFAIL;
+    make_updates(a, own(a, list_location), updates, requirements);
+    return FLOE_OK;
+}
+
+/* floe_job_plan_fn: one attempt of phase 2. */
+static int plan_commit(floe_job_t *job, const char *json, const char *location, cJSON **updates,
+                       cJSON **requirements, void *arg)
+{
+    attempt_t a = {.c = arg};
+    int rc;
+
+    (void)job;
+    (void)location;
+    *updates = NULL;
+    rc = commit_attempt(&a, json, updates, requirements);
+    if (rc == FLOE_OK && *updates != NULL) {
+        for (size_t o = 0; o < a.c->n_outputs; o++)
+            a.c->outputs[o].is_committed = a.is_kept[o];
+    }
+    attempt_dispose(&a);
+    return rc;
 }
 
 /* ---- the job ----------------------------------------------------------------------------- */
 
-/* What the job says on success: what it did, what it skipped, how it ran the strategy. */
-static void note(run_t *r, size_t n_replaced)
+/* Deletes the new files no commit references (design note 2); the job's figures do not count them. */
+static void drop_uncommitted(compaction_t *c, bool committed)
 {
-    floe_job_t *job = r->job;
-    const char *strategy = job->settings.strategy;
-    size_t used;
+    const char **drop = floe_xcalloc(c->n_outputs + 1, sizeof(*drop));
+    floe_job_stats_t saved = c->job->stats;
+    size_t n = 0;
 
-    if (r->plan.n_bins == 0)
-        used = (size_t)snprintf(job->stats.message, sizeof(job->stats.message), "nothing to compact");
-    else
-        used = (size_t)snprintf(job->stats.message, sizeof(job->stats.message),
-                                "compacted %zu data files into %zu", n_replaced, r->plan.n_bins);
-    if (strategy != NULL && strcasecmp(strategy, "binpack") != 0 && used < sizeof(job->stats.message))
-        used += (size_t)snprintf(job->stats.message + used, sizeof(job->stats.message) - used,
-                                 "; strategy %s ran as binpack", strategy);
-    for (size_t i = 0; i < r->plan.n_skipped && used < sizeof(job->stats.message); i++)
-        used += (size_t)snprintf(job->stats.message + used, sizeof(job->stats.message) - used, "; %s",
-                                 r->plan.skipped[i].reason);
-}
-
-static int load(run_t *r, const char *json, bool *has_snapshot)
-{
-    floe_iceberg_error_t err;
-    const char *list_location = NULL;
-
-    if (floe_iceberg_metadata_parse(json, strlen(json), &r->md, &err) != 0)
-        return floe_job_fail(r->job, "the table's metadata cannot be read: %s", err.message);
-    if (current_manifest_list(r, &list_location))
-        return FLOE_EFAIL;
-    *has_snapshot = list_location != NULL;
-    if (list_location == NULL)
-        return FLOE_OK;
-    if (find_table_dir(r) || index_schema(r) || read_snapshot(r, list_location))
-        return FLOE_EFAIL;
-    return FLOE_OK;
-}
-
-static int compact(run_t *r, const char *json, cJSON **updates, cJSON **requirements)
-{
-    uint64_t target = (uint64_t)(r->job->settings.target_file_size_mb > 0 ? r->job->settings.target_file_size_mb : 512) * MIB;
-    char *list_location = NULL;
-    bool has_snapshot = false;
-    size_t n_replaced = 0;
-
-    if (load(r, json, &has_snapshot))
-        return FLOE_EFAIL;
-    if (has_snapshot) {
-        floe_compact_select(r->files, r->n_files, target, &r->plan);
-        if (read_footers(r))
-            return FLOE_EFAIL;
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        if (c->outputs[o].location != NULL && !(committed && c->outputs[o].is_committed))
+            drop[n++] = c->outputs[o].location;
     }
-    for (size_t b = 0; b < r->plan.n_bins; b++)
-        n_replaced += r->plan.bins[b].n_files;
-    note(r, n_replaced);
-    if (r->plan.n_bins == 0)
-        return FLOE_OK;
-    r->arena = floe_parquet_arena_new(SIZE_MAX);
-    r->snapshot_id = fresh_snapshot_id(r);
-    r->seq = r->md.last_sequence_number + 1;
-    if (write_bins(r) || write_manifests(r) || write_list(r, &list_location))
-        return FLOE_EFAIL;
-    make_updates(r, own(r, list_location), updates, requirements);
-    return FLOE_OK;
+    if (n > 0)
+        floe_job_delete_objects(c->job, drop, n);
+    c->job->stats.files_deleted = saved.files_deleted;
+    c->job->stats.bytes_deleted = saved.bytes_deleted;
+    free(drop);
 }
 
-/* floe_job_plan_fn: one attempt's plan (design note 1). */
-static int plan(floe_job_t *job, const char *json, const char *location, cJSON **updates, cJSON **requirements,
-                void *arg)
+/* What the job says on success: what it did, what it skipped, how it ran the strategy. */
+static void note(compaction_t *c, bool committed)
 {
-    run_t r = {.job = job};
+    floe_job_stats_t *st = &c->job->stats;
+    const char *strategy = c->job->settings.strategy;
+    size_t used, max = sizeof(st->message);
+
+    if (!committed)
+        used = (size_t)snprintf(st->message, max, "nothing to compact");
+    else
+        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_kept);
+    if (c->n_kept < c->n_outputs && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; %zu new files dropped, their inputs changed while the job ran",
+                                 c->n_outputs - c->n_kept);
+    if (strategy != NULL && strcasecmp(strategy, "binpack") != 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
+    for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
+        used += (size_t)snprintf(st->message + used, max - used, "; %s", c->plan.skipped[i].reason);
+}
+
+/* Phase 1 (design note 1): reads the current snapshot and writes the new files. */
+static int prepare(compaction_t *c)
+{
+    int32_t mb = c->job->settings.target_file_size_mb > 0 ? c->job->settings.target_file_size_mb : DEFAULT_TARGET_MB;
+    char *json = NULL, *location = NULL, *token = NULL;
     int rc;
 
-    (void)location;
-    (void)arg;
-    *updates = NULL;
-    rc = compact(&r, json, updates, requirements);
-    run_dispose(&r);
-    return rc;
+    if (floe_job_read_metadata(c->job, &json, &location, &token))
+        return FLOE_EFAIL;
+    rc = json == NULL ? floe_job_fail(c->job, "the table has no metadata yet") : view_load(c->job, json, &c->first);
+    free(json);
+    free(location);
+    free(token);
+    if (rc != FLOE_OK || !c->first.has_snapshot)
+        return rc;
+    if (find_table_dir(c) || index_schema(c) || plan_bins(c, (uint64_t)mb * MIB))
+        return FLOE_EFAIL;
+    c->arena = floe_parquet_arena_new(SIZE_MAX);
+    return write_outputs(c);
+}
+
+static void compaction_dispose(compaction_t *c)
+{
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        floe_compact_layout_dispose(&c->outputs[o].layout);
+        free(c->outputs[o].inputs);
+        free(c->outputs[o].location);
+    }
+    for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
+        floe_parquet_file_metadata_dispose(&c->footers[i]);
+    floe_compact_plan_dispose(&c->plan);
+    floe_iceberg_schema_index_dispose(&c->schema);
+    floe_parquet_arena_free(c->arena);
+    view_dispose(&c->first);
+    free(c->outputs);
+    free(c->footers);
+    free(c->footer_offsets);
+    free(c->types);
+    free(c->type_text);
+    free(c->table_dir);
 }
 
 int floe_maintenance_compaction_run(floe_job_t *job)
 {
-    return floe_job_commit(job, plan, NULL, NULL);
+    compaction_t c = {.job = job};
+    bool committed = false;
+    int rc = prepare(&c);
+
+    if (rc == FLOE_OK && c.n_outputs > 0)
+        rc = floe_job_commit(job, plan_commit, &c, &committed);
+    drop_uncommitted(&c, rc == FLOE_OK && committed);
+    if (rc == FLOE_OK)
+        note(&c, committed);
+    compaction_dispose(&c);
+    return rc;
 }
