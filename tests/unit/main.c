@@ -38,6 +38,9 @@ int floe_test_failures;
 #include "runtime/cloudformation/plan.c"
 #include "runtime/cloudformation/resource_types.c"
 #include "runtime/cloudformation/stack.c"
+#include "runtime/maintenance/snapshot_select.c"
+#include "runtime/maintenance/runner.c"
+#include "runtime/maintenance/reach.c"
 
 static const floe_test_entry_t tests[] = {
 #define TEST_ENTRY(name) {#name, test_##name},
