@@ -210,6 +210,86 @@ int floe_job_open_object(floe_job_t *job, const char *location, int *fd, uint64_
     return FLOE_OK;
 }
 
+/* Reads a whole published file; FLOE_EFAIL (message set) on failure. */
+static int read_file(floe_job_t *job, const char *location, const char *file_id, uint64_t size, uint8_t **data)
+{
+    uint64_t done = 0;
+    uint8_t *buf;
+    int fd;
+
+    if ((fd = floe_store_file_open(job->data_dir, file_id)) < 0)
+        return floe_job_fail(job, "cannot open %s: %s", location, strerror(errno));
+    buf = floe_xmalloc(size > 0 ? (size_t)size : 1);
+    while (done < size) {
+        ssize_t n = pread(fd, buf + done, (size_t)(size - done), (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            free(buf);
+            return floe_job_fail(job, "cannot read %s: %s", location, n < 0 ? strerror(errno) : "truncated");
+        }
+        done += (uint64_t)n;
+    }
+    close(fd);
+    job->stats.files_read++;
+    job->stats.bytes_read += (int64_t)size;
+    *data = buf;
+    return FLOE_OK;
+}
+
+typedef struct find_many_step {
+    const char *warehouse;
+    const char **keys;
+    size_t n;
+    find_step_t *found; /* one per key */
+} find_many_step_t;
+
+static int do_find_many(floe_call_t *call, void *arg)
+{
+    find_many_step_t *s = arg;
+
+    for (size_t i = 0; i < s->n; i++) {
+        s->found[i].warehouse = s->warehouse;
+        s->found[i].key = s->keys[i];
+        if (do_find(call, &s->found[i]))
+            return FLOE_EFAIL;
+    }
+    return FLOE_OK;
+}
+
+int floe_job_read_objects(floe_job_t *job, const char *const *locations, size_t n, uint8_t **data, size_t *len)
+{
+    find_many_step_t s = {.warehouse = job->warehouse, .n = n};
+    floe_background_error_t err;
+    size_t n_read = 0;
+    int rc = FLOE_OK;
+
+    s.keys = floe_xcalloc(n + 1, sizeof(*s.keys));
+    s.found = floe_xcalloc(n + 1, sizeof(*s.found));
+    for (size_t i = 0; i < n && rc == FLOE_OK; i++) {
+        if ((s.keys[i] = floe_job_key_of(job, locations[i])) == NULL)
+            rc = floe_job_fail(job, "%s is outside the table's warehouse s3://%s", locations[i], job->warehouse);
+    }
+    if (rc == FLOE_OK && floe_background_call(job->bg, &job->scope, do_find_many, &s, &err))
+        rc = floe_job_fail(job, "cannot look objects up: %s", err.message);
+    for (; n_read < n && rc == FLOE_OK; n_read++) {
+        if (!s.found[n_read].found) {
+            rc = floe_job_fail(job, "%s does not exist", locations[n_read]);
+            break;
+        }
+        if ((rc = read_file(job, locations[n_read], s.found[n_read].file_id, (uint64_t)s.found[n_read].size,
+                            &data[n_read])) != FLOE_OK)
+            break;
+        len[n_read] = (size_t)s.found[n_read].size;
+    }
+    for (size_t i = 0; rc != FLOE_OK && i < n_read; i++) /* nothing left allocated on failure */
+        free(data[i]);
+    free(s.keys);
+    free(s.found);
+    return rc;
+}
+
 int floe_job_read_object(floe_job_t *job, const char *location, uint8_t **data, size_t *len)
 {
     uint64_t size, done = 0;

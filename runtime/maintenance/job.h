@@ -134,6 +134,14 @@ char *floe_job_location_of(const floe_job_t *job, const char *key);
 int floe_job_read_object(floe_job_t *job, const char *location, uint8_t **data /* OUT */, size_t *len /* OUT */);
 
 /**
+ * Reads the objects at locations[0..n) whole, with one serving-thread step for all of them (many
+ * small files, such as a table's manifests): data[i] (malloc'ed, the caller frees each) and
+ * len[i]. FLOE_EFAIL (message set, nothing left allocated) when one does not exist or cannot be read.
+ */
+int floe_job_read_objects(floe_job_t *job, const char *const *locations, size_t n, uint8_t **data /* OUT */,
+                          size_t *len /* OUT */);
+
+/**
  * Opens the object at `location` for reading: *fd (the caller closes it) and *size, for kernel
  * copies into a floe_job_writer_t. Counts the file and its size as read. The file stays readable
  * through the fd even if the object is deleted meanwhile (store files are never modified).

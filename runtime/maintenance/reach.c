@@ -71,28 +71,21 @@ void floe_reach_dispose(floe_reach_t *r)
     floe_reach_set_dispose(&r->files);
 }
 
+#define READ_BATCH 128 /* objects read per serving-thread step */
+
 static bool knows_manifest(const floe_reach_t *skip, const floe_reach_t *r, const char *path)
 {
     return floe_reach_set_has(&r->manifests, path) || (skip != NULL && floe_reach_set_has(&skip->manifests, path));
 }
 
-/* Adds a manifest and the files it holds (every entry: a deleted entry's file was reachable from
- * the snapshots this manifest belonged to, and expiring them is what may free it). */
-static int reach_manifest(floe_job_t *job, const char *path, const floe_reach_t *skip, floe_reach_t *r)
+/* Adds a manifest's files (every entry: a deleted entry's file was reachable from the snapshots
+ * this manifest belonged to, and expiring them is what may free it). */
+static int add_manifest(floe_job_t *job, const char *path, const uint8_t *data, size_t len, floe_reach_t *r)
 {
     floe_iceberg_manifest_t m;
     char err[ERR_MAX];
-    uint8_t *data;
-    size_t len;
-    int rc;
 
-    if (knows_manifest(skip, r, path))
-        return FLOE_OK;
-    if (floe_job_read_object(job, path, &data, &len))
-        return FLOE_EFAIL;
-    rc = floe_iceberg_manifest_read(data, len, &m, err, sizeof(err));
-    free(data);
-    if (rc != 0)
+    if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", path, err);
     floe_reach_set_add(&r->manifests, path);
     for (size_t i = 0; i < m.n_entries; i++)
@@ -101,40 +94,86 @@ static int reach_manifest(floe_job_t *job, const char *path, const floe_reach_t 
     return FLOE_OK;
 }
 
-static int reach_list(floe_job_t *job, const char *path, const floe_reach_t *skip, floe_reach_t *r)
+/* Adds a manifest list and queues the manifests it lists that are not known yet. */
+static int add_list(floe_job_t *job, const char *path, const uint8_t *data, size_t len, const floe_reach_t *skip,
+                    floe_reach_t *r, floe_reach_set_t *queue)
 {
     floe_iceberg_manifest_list_t l;
     char err[ERR_MAX];
-    uint8_t *data;
-    size_t len;
+
+    if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err)) != 0)
+        return floe_job_fail(job, "cannot read the manifest list %s: %s", path, err);
+    floe_reach_set_add(&r->lists, path);
+    for (size_t i = 0; i < l.n_files; i++) {
+        if (!knows_manifest(skip, r, l.files[i].manifest_path) && !floe_reach_set_has(queue, l.files[i].manifest_path))
+            floe_reach_set_add(queue, l.files[i].manifest_path);
+    }
+    floe_iceberg_manifest_list_dispose(&l);
+    return FLOE_OK;
+}
+
+typedef int (*add_fn)(floe_job_t *job, const char *path, const uint8_t *data, size_t len, const floe_reach_t *skip,
+                      floe_reach_t *r, floe_reach_set_t *queue);
+
+static int add_manifest_fn(floe_job_t *job, const char *path, const uint8_t *data, size_t len,
+                           const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue)
+{
+    (void)skip;
+    (void)queue;
+    return add_manifest(job, path, data, len, r);
+}
+
+/* Reads paths[0..n) READ_BATCH at a time and hands each to `add`. */
+static int read_all(floe_job_t *job, char **paths, size_t n, add_fn add, const floe_reach_t *skip, floe_reach_t *r,
+                    floe_reach_set_t *queue)
+{
+    uint8_t *data[READ_BATCH];
+    size_t len[READ_BATCH];
     int rc = FLOE_OK;
 
-    if (floe_job_read_object(job, path, &data, &len))
-        return FLOE_EFAIL;
-    if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err)) != 0) {
-        free(data);
-        return floe_job_fail(job, "cannot read the manifest list %s: %s", path, err);
+    for (size_t at = 0; at < n && rc == FLOE_OK; at += READ_BATCH) {
+        size_t k = n - at < READ_BATCH ? n - at : READ_BATCH;
+        if (floe_job_read_objects(job, (const char *const *)paths + at, k, data, len))
+            return FLOE_EFAIL;
+        for (size_t i = 0; i < k; i++) {
+            if (rc == FLOE_OK)
+                rc = add(job, paths[at + i], data[i], len[i], skip, r, queue);
+            free(data[i]);
+        }
     }
-    free(data);
-    floe_reach_set_add(&r->lists, path);
-    for (size_t i = 0; i < l.n_files && rc == FLOE_OK; i++)
-        rc = reach_manifest(job, l.files[i].manifest_path, skip, r);
-    floe_iceberg_manifest_list_dispose(&l);
+    return rc;
+}
+
+int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
+                         floe_reach_t *r)
+{
+    floe_reach_set_t lists = {0}, manifests = {0};
+    const cJSON *m;
+    int rc;
+
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(snapshots[i], "manifest-list");
+        if (cJSON_IsString(list)) {
+            floe_reach_set_add(&lists, list->valuestring);
+            continue;
+        }
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(snapshots[i], "manifests"))
+        {
+            if (cJSON_IsString(m) && !knows_manifest(skip, r, m->valuestring))
+                floe_reach_set_add(&manifests, m->valuestring); /* a v1 snapshot without a manifest list */
+        }
+    }
+    floe_reach_set_seal(&lists);
+    rc = read_all(job, lists.paths, lists.n, add_list, skip, r, &manifests);
+    floe_reach_set_seal(&manifests);
+    if (rc == FLOE_OK)
+        rc = read_all(job, manifests.paths, manifests.n, add_manifest_fn, skip, r, NULL);
+    floe_reach_set_dispose(&lists);
+    floe_reach_set_dispose(&manifests);
     return rc;
 }
 
 int floe_reach_snapshot(floe_job_t *job, const cJSON *snapshot, const floe_reach_t *skip, floe_reach_t *r)
 {
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(snapshot, "manifest-list");
-    const cJSON *manifests = cJSON_GetObjectItemCaseSensitive(snapshot, "manifests");
-    const cJSON *m;
-
-    if (cJSON_IsString(list))
-        return reach_list(job, list->valuestring, skip, r);
-    cJSON_ArrayForEach(m, manifests)
-    {
-        if (cJSON_IsString(m) && reach_manifest(job, m->valuestring, skip, r))
-            return FLOE_EFAIL;
-    }
-    return FLOE_OK;
+    return floe_reach_snapshots(job, &snapshot, 1, skip, r);
 }

@@ -46,6 +46,11 @@ typedef struct floe_reach {
  */
 int floe_reach_snapshot(floe_job_t *job, const cJSON *snapshot, const floe_reach_t *skip, floe_reach_t *r);
 
+/** floe_reach_snapshot for snapshots[0..n), reading their manifest lists, then the manifests not
+ * yet known, many to a serving-thread step. */
+int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
+                         floe_reach_t *r);
+
 void floe_reach_dispose(floe_reach_t *r);
 
 #endif

@@ -238,7 +238,7 @@ static char *answer_json(const floe_maintenance_request_t *r, int64_t now_ms, co
     cJSON *o, *tables = cJSON_CreateArray();
     floe_job_stats_t sum = {0};
     bool failed = false;
-    char when[40];
+    char when[96];
     char *text;
 
     for (size_t i = 0; i < n; i++) {

@@ -71,25 +71,36 @@ static void sort_statistics(expire_ctx_t *c, const cJSON *list)
     }
 }
 
+/* The snapshots of md that are (or are not) expired, in order. Caller frees the array. */
+static const cJSON **pick(const expire_ctx_t *c, const floe_iceberg_metadata_t *md, bool expired, size_t *n)
+{
+    const cJSON **out = floe_xcalloc((size_t)cJSON_GetArraySize(md->snapshots) + 1, sizeof(*out));
+    const cJSON *s;
+
+    *n = 0;
+    cJSON_ArrayForEach(s, md->snapshots)
+    {
+        if (snapshot_is_expired(&c->plan, s) == expired)
+            out[(*n)++] = s;
+    }
+    return out;
+}
+
 /* Design note 1: reads what the retained snapshots reach, then what the expired ones add. */
 static int read_reach(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata_t *md)
 {
-    const cJSON *s;
+    size_t n_retained, n_expired;
+    const cJSON **retained = pick(c, md, false, &n_retained), **expired = pick(c, md, true, &n_expired);
+    int rc = floe_reach_snapshots(job, retained, n_retained, NULL, &c->retained);
 
-    cJSON_ArrayForEach(s, md->snapshots)
-    {
-        if (!snapshot_is_expired(&c->plan, s) && floe_reach_snapshot(job, s, NULL, &c->retained))
-            return FLOE_EFAIL;
-    }
     floe_reach_set_seal(&c->retained.manifests);
-    cJSON_ArrayForEach(s, md->snapshots)
-    {
-        if (snapshot_is_expired(&c->plan, s) && floe_reach_snapshot(job, s, &c->retained, &c->expired))
-            return FLOE_EFAIL;
-    }
+    if (rc == FLOE_OK)
+        rc = floe_reach_snapshots(job, expired, n_expired, &c->retained, &c->expired);
     sort_statistics(c, md->statistics);
     sort_statistics(c, md->partition_statistics);
-    return FLOE_OK;
+    free(retained);
+    free(expired);
+    return rc;
 }
 
 static int plan(floe_job_t *job, const char *json, const char *location, cJSON **updates, cJSON **requirements,

@@ -76,11 +76,12 @@ static int read_refs(floe_job_t *job, refs_t *r)
             add_paths(&r->other, md.metadata_log, "metadata-file");
             add_paths(&r->other, md.statistics, "statistics-path");
             add_paths(&r->other, md.partition_statistics, "statistics-path");
+            size_t n = 0;
+            const cJSON **all = floe_xcalloc((size_t)cJSON_GetArraySize(md.snapshots) + 1, sizeof(*all));
             cJSON_ArrayForEach(s, md.snapshots)
-            {
-                if (rc == FLOE_OK)
-                    rc = floe_reach_snapshot(job, s, NULL, &r->reach);
-            }
+                all[n++] = s;
+            rc = floe_reach_snapshots(job, all, n, NULL, &r->reach);
+            free(all);
             floe_iceberg_metadata_dispose(&md);
         }
     }
