@@ -174,6 +174,14 @@ describe("compaction of a real Iceberg table", {
     assert.match(run.body.message, /partition \('west'\): skipped, it has delete files/,
       "the job says the partition with a delete file was skipped, and why");
     assert.ok(run.body.metadataLocation, "the run reports the new metadata location");
+    assert.ok(run.body.filesWritten >= 4 && run.body.bytesWritten > 0,
+      "the figures count the new file, the new manifests, the manifest list and the metadata file");
+    assert.ok(run.body.filesRead >= 36 && run.body.bytesRead > 0, "the figures count what the job read");
+    const jobStatus = await w.s3tables.send(new s3tablesSdk.GetTableMaintenanceJobStatusCommand({
+      tableBucketARN: w.bucketArn, namespace: w.namespace, name: "events",
+    }));
+    assert.equal(jobStatus.status.icebergCompaction.status, "Successful", "the job status says Successful");
+    assert.ok(jobStatus.status.icebergCompaction.lastRunTimestamp, "and when it last ran");
 
     const md = await w.load("events");
     const snap = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
