@@ -196,21 +196,15 @@ static void inherit(floe_iceberg_manifest_entry_t *e, const floe_iceberg_manifes
     }
 }
 
-/* Reads manifest i and adds its live entries to the view's files. */
-static int read_manifest(floe_job_t *job, view_t *v, size_t i)
+/* Decodes manifest i (data[i]) and adds its live entries to the view's files. */
+static int add_manifest(floe_job_t *job, view_t *v, size_t i, const uint8_t *data, size_t len)
 {
     const floe_iceberg_manifest_file_t *mf = &v->list.files[i];
     floe_iceberg_manifest_t *m = &v->manifests[i];
-    uint8_t *data = NULL;
-    size_t len = 0, n;
     char err[AVRO_ERR_MAX] = "";
-    int rc;
+    size_t n;
 
-    if (floe_job_read_object(job, mf->manifest_path, &data, &len))
-        return FLOE_EFAIL;
-    rc = floe_iceberg_manifest_read(data, len, m, err, sizeof(err));
-    free(data);
-    if (rc != 0)
+    if (floe_iceberg_manifest_read(data, len, m, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
     n = v->n_files + m->n_entries + 1;
     v->files = floe_xrealloc(v->files, n * sizeof(*v->files));
@@ -225,6 +219,31 @@ static int read_manifest(floe_job_t *job, view_t *v, size_t i)
         v->file_entry[v->n_files++] = k;
     }
     return FLOE_OK;
+}
+
+/* Reads every manifest of the list in one serving-thread step. */
+static int read_manifests(floe_job_t *job, view_t *v)
+{
+    size_t n = v->list.n_files;
+    const char **paths = floe_xcalloc(n + 1, sizeof(*paths));
+    uint8_t **data = floe_xcalloc(n + 1, sizeof(*data));
+    size_t *lens = floe_xcalloc(n + 1, sizeof(*lens));
+    int rc = FLOE_OK;
+
+    v->manifests = floe_xcalloc(n + 1, sizeof(*v->manifests));
+    for (size_t i = 0; i < n; i++)
+        paths[i] = v->list.files[i].manifest_path;
+    if (n > 0 && floe_job_read_objects(job, paths, n, data, lens))
+        rc = FLOE_EFAIL;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == FLOE_OK)
+            rc = add_manifest(job, v, i, data[i], lens[i]);
+        free(data[i]);
+    }
+    free(paths);
+    free(data);
+    free(lens);
+    return rc;
 }
 
 /* Reads metadata.json and, when it has a current snapshot, that snapshot's manifests. */
@@ -245,12 +264,7 @@ static int view_load(floe_job_t *job, const char *json, view_t *v)
                                   "manifests is not compacted)", v->snapshot_id);
     if (read_list(job, v, list->valuestring))
         return FLOE_EFAIL;
-    v->manifests = floe_xcalloc(v->list.n_files + 1, sizeof(*v->manifests));
-    for (size_t i = 0; i < v->list.n_files; i++) {
-        if (read_manifest(job, v, i))
-            return FLOE_EFAIL;
-    }
-    return FLOE_OK;
+    return read_manifests(job, v);
 }
 
 /* Iceberg types by field id of the current schema, for ordering bounds. */
