@@ -222,6 +222,12 @@ describe("compaction of a real Iceberg table", {
       "the id upper bound is the greatest of the inputs'");
     assert.equal(Number(bound(nf.value_counts, 1)), 180, "value counts are summed");
     assert.equal(Number(bound(nf.null_value_counts, 3)), N_EAST, "null counts are summed");
+    assert.equal(nf.split_offsets?.length, N_EAST, "one split offset per row group (one per input here)");
+    assert.equal(Number(nf.split_offsets[0]), 4, "the first row group starts after the magic");
+    const bytes = await w.get(nf.file_path);
+    assert.equal(bytes.length, Number(nf.file_size_in_bytes), "the entry's size is the file's");
+    assert.equal(bytes.subarray(0, 4).toString(), "PAR1", "the new file starts as Parquet does");
+    assert.equal(bytes.subarray(bytes.length - 4).toString(), "PAR1", "and ends as Parquet does");
     assert.equal(await w.status(east[0].file_path), 200, "the replaced files stay until snapshot expiration");
 
     const again = await runMaintenance(server, { arn: await w.tableArn("events"), type: "icebergCompaction" });
