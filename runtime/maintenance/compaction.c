@@ -36,7 +36,9 @@
  *    after the replace.
  * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
  *    parse metadata.json with JSON.parse keep them exact.
- * 6. sort, z-order and auto run as binpack; the job's message says so.
+ * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
+ *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
+ *    then sorts by).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1007,6 +1009,23 @@ static void drop_uncommitted(compaction_t *c, bool committed)
     free(drop);
 }
 
+/* Whether AWS would run `strategy` otherwise than binpack (design note 6): sort and z-order
+ * always, auto when the table has a sort order (AWS's auto then sorts). */
+static bool runs_differently(const compaction_t *c, const char *strategy)
+{
+    const cJSON *order, *fields;
+
+    if (strategy == NULL || strcasecmp(strategy, "binpack") == 0)
+        return false;
+    if (strcasecmp(strategy, "auto") != 0)
+        return true;
+    if (!c->first.has_snapshot)
+        return false;
+    order = floe_iceberg_metadata_sort_order(&c->first.md, c->first.md.default_sort_order_id);
+    fields = order != NULL ? cJSON_GetObjectItemCaseSensitive(order, "fields") : NULL;
+    return cJSON_GetArraySize(fields) > 0;
+}
+
 /* What the job says on success: what it did, what it skipped, how it ran the strategy. */
 static void note(compaction_t *c, bool committed)
 {
@@ -1022,7 +1041,7 @@ static void note(compaction_t *c, bool committed)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",
                                  c->n_outputs - c->n_kept);
-    if (strategy != NULL && strcasecmp(strategy, "binpack") != 0 && used < max)
+    if (runs_differently(c, strategy) && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
     for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
         used += (size_t)snprintf(st->message + used, max - used, "; %s", c->plan.skipped[i].reason);
