@@ -1,7 +1,9 @@
 /*
  * The Avro schemas Floe writes manifests and manifest lists with (manifest_schema.h). Field ids
  * and record names are those of Iceberg Java 1.x (ManifestEntry, DataFile, ManifestFile,
- * AvroSchemaUtil), so Java and PyIceberg readers find every field by id.
+ * AvroSchemaUtil), so Java and PyIceberg readers find every field by id. The numbers in the
+ * schema builders below are those field ids, as the spec's tables list them ("Manifests",
+ * "Manifest Lists"): data fixed by the format, not tuning.
  */
 #include "iceberg/manifest_schema.h"
 

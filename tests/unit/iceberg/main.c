@@ -17,6 +17,8 @@ int floe_test_failures;
 #include "iceberg_schema.c"
 #include "iceberg_spec.c"
 #include "iceberg_types.c"
+#include "iceberg_value.c"
+#include "manifest.c"
 #include "parquet_footer.c"
 #include "parquet_stats.c"
 #include "parquet_stitch.c"
