@@ -6,7 +6,7 @@
 // with the reason, that clients appending while compaction runs lose nothing, and that a corrupt
 // Parquet footer fails the job cleanly.
 //
-// Run: cd tests/e2e && npm ci && node --test 96-issue-12-compaction.mjs
+// Run: cd tests/e2e && npm ci && node --test 97-issue-12-compaction.mjs
 
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
