@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iceberg/avro_datum.h"
+#include "iceberg/avro_schema.h"
 
 /** The most array and map items one datum may hold (avro_datum.h): far more than a data file
  * has column statistics, few enough that Avro C's copy of one datum stays small. */
@@ -21,6 +22,8 @@ static int parse_schema(floe_avro_reader_t *r, avro_schema_t *schema, char *err,
         return floe_avro_fail(err, err_size, "header: no avro.schema");
     if (text->value_len > SCHEMA_JSON_MAX)
         return floe_avro_fail(err, err_size, "header: avro.schema longer than %zu bytes", SCHEMA_JSON_MAX);
+    if (floe_avro_schema_check((const char *)text->value, text->value_len, err, err_size) != 0)
+        return -1;
     if (avro_schema_from_json_length((const char *)text->value, text->value_len, schema) != 0)
         return floe_avro_fail(err, err_size, "header: invalid avro.schema: %.200s", avro_strerror());
     if (!is_avro_record(*schema)) {

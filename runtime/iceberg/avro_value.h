@@ -3,7 +3,7 @@
  * wraps it (["null", T] or [T, "null"]), with integer widening, copies into an arena, and the
  * whole-file loop that checks each datum (avro_datum.h) before Avro C decodes it.
  *
- * Not for writing (manifest.c and manifest_list.c set Avro C values directly).
+ * Not for writing (manifest_write.h has the setters).
  */
 #ifndef FLOE_AVRO_VALUE_H
 #define FLOE_AVRO_VALUE_H

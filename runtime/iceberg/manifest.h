@@ -22,10 +22,13 @@
  *    sequence numbers; v1 manifest-list entries have no content or sequence numbers (read as
  *    data and 0).
  * 4. Writing is always v2 with the deflate codec, with the header keys and field ids
- *    (field-id on every field, key-id/value-id on the map's record) that Iceberg readers need.
- * 5. Hostile input fails with a one-line reason, never a crash or an over-read: lengths and
- *    counts are checked against the bytes that remain, a block's uncompressed size is bounded
- *    and the arena refuses to grow past FLOE_ICEBERG_MANIFEST_ALLOC_MAX.
+ *    (field-id on every field, the key and value ids as the field-ids of a map's key/value
+ *    record, element-id on lists) that Iceberg readers need.
+ * 5. Hostile input fails with a one-line reason, never a crash or an over-read: the writer's
+ *    schema is checked before Avro C parses it (avro_schema.h) and every datum before Avro C
+ *    decodes it (avro_datum.h); lengths and counts are checked against the bytes that remain,
+ *    a block's uncompressed size is bounded and the arena refuses to grow past
+ *    FLOE_ICEBERG_MANIFEST_ALLOC_MAX.
  *
  * Every function that returns int returns 0 (FLOE_OK) on success or -1 (FLOE_EFAIL) on failure,
  * with a one-line reason in err (at most err_size bytes, NUL-terminated; err may be NULL).
@@ -151,9 +154,12 @@ int floe_iceberg_manifest_list_read(const uint8_t *data, size_t len, floe_iceber
  * Serialises m as an Iceberg v2 manifest (Avro object container, deflate codec; m->format_version
  * is ignored). The partition tuple's Avro types are derived from m->partition_spec_json and
  * m->schema_json (transform result types: identity = source type, bucket = int, truncate =
- * source, year/month/day/hour = int, void = source nullable); every entry's partition must have
- * one value per spec field. Returns 0 with *out malloc'd (the caller frees it) and its length in
- * *out_len, or -1 with a reason in err and *out untouched.
+ * source, year/month/day/hour = int, void = source nullable), so both are required (take them
+ * from the table metadata when a file read had no such header); every entry's partition must
+ * have one value per spec field, each as long as its type's single-value form. A null count or
+ * bound map, split_offsets or equality_ids is written for n_... == 0. Returns 0 with *out
+ * malloc'd (the caller frees it) and its length in *out_len, or -1 with a reason in err and
+ * *out untouched.
  */
 int floe_iceberg_manifest_write(const floe_iceberg_manifest_t *m, uint8_t **out /* OUT */, size_t *out_len /* OUT */,
                                 char *err, size_t err_size);

@@ -199,8 +199,8 @@ static int set_partitions(avro_value_t *d, const floe_iceberg_manifest_file_t *f
     avro_value_t list, item;
 
     if (f->n_partitions == 0 && f->partitions == NULL)
-        return floe_avro_set_null_field(d, "partitions");
-    if (floe_avro_set_opt_field(d, "partitions", &list) != 0)
+        return floe_manifest_set_null_field(d, "partitions");
+    if (floe_manifest_set_opt_field(d, "partitions", &list) != 0)
         return -1;
     for (size_t i = 0; i < f->n_partitions; i++) {
         const floe_iceberg_field_summary_t *s = &f->partitions[i];
@@ -209,12 +209,12 @@ static int set_partitions(avro_value_t *d, const floe_iceberg_manifest_file_t *f
             avro_value_get_by_name(&item, "contains_null", &cn, NULL) != 0 ||
             avro_value_set_boolean(&cn, s->contains_null) != 0)
             return -1;
-        if (s->has_contains_nan ? floe_avro_set_opt_field(&item, "contains_nan", &cnan) != 0 ||
+        if (s->has_contains_nan ? floe_manifest_set_opt_field(&item, "contains_nan", &cnan) != 0 ||
                                       avro_value_set_boolean(&cnan, s->contains_nan) != 0
-                                : floe_avro_set_null_field(&item, "contains_nan") != 0)
+                                : floe_manifest_set_null_field(&item, "contains_nan") != 0)
             return -1;
-        if (floe_avro_set_opt_bytes_field(&item, "lower_bound", s->has_lower_bound, s->lower_bound) != 0 ||
-            floe_avro_set_opt_bytes_field(&item, "upper_bound", s->has_upper_bound, s->upper_bound) != 0)
+        if (floe_manifest_set_opt_bytes_field(&item, "lower_bound", s->has_lower_bound, s->lower_bound) != 0 ||
+            floe_manifest_set_opt_bytes_field(&item, "upper_bound", s->has_upper_bound, s->upper_bound) != 0)
             return -1;
     }
     return 0;
@@ -224,22 +224,22 @@ static int on_set_file(avro_value_t *d, const void *arg, size_t i, char *err, si
 {
     const floe_iceberg_manifest_file_t *f = &((const floe_iceberg_manifest_list_t *)arg)->files[i];
 
-    if (floe_avro_set_string_field(d, "manifest_path", f->manifest_path) != 0 ||
-        floe_avro_set_long_field(d, "manifest_length", f->manifest_length) != 0 ||
-        floe_avro_set_int_field(d, "partition_spec_id", f->partition_spec_id) != 0 ||
-        floe_avro_set_int_field(d, "content", f->content) != 0 ||
-        floe_avro_set_long_field(d, "sequence_number", f->sequence_number) != 0 ||
-        floe_avro_set_long_field(d, "min_sequence_number", f->min_sequence_number) != 0 ||
-        floe_avro_set_long_field(d, "added_snapshot_id", f->added_snapshot_id) != 0)
+    if (floe_manifest_set_string_field(d, "manifest_path", f->manifest_path) != 0 ||
+        floe_manifest_set_long_field(d, "manifest_length", f->manifest_length) != 0 ||
+        floe_manifest_set_int_field(d, "partition_spec_id", f->partition_spec_id) != 0 ||
+        floe_manifest_set_int_field(d, "content", f->content) != 0 ||
+        floe_manifest_set_long_field(d, "sequence_number", f->sequence_number) != 0 ||
+        floe_manifest_set_long_field(d, "min_sequence_number", f->min_sequence_number) != 0 ||
+        floe_manifest_set_long_field(d, "added_snapshot_id", f->added_snapshot_id) != 0)
         return floe_avro_fail(err, err_size, "manifest_path is required");
-    if (floe_avro_set_int_field(d, "added_files_count", f->added_files_count) != 0 ||
-        floe_avro_set_int_field(d, "existing_files_count", f->existing_files_count) != 0 ||
-        floe_avro_set_int_field(d, "deleted_files_count", f->deleted_files_count) != 0 ||
-        floe_avro_set_long_field(d, "added_rows_count", f->added_rows_count) != 0 ||
-        floe_avro_set_long_field(d, "existing_rows_count", f->existing_rows_count) != 0 ||
-        floe_avro_set_long_field(d, "deleted_rows_count", f->deleted_rows_count) != 0 ||
+    if (floe_manifest_set_int_field(d, "added_files_count", f->added_files_count) != 0 ||
+        floe_manifest_set_int_field(d, "existing_files_count", f->existing_files_count) != 0 ||
+        floe_manifest_set_int_field(d, "deleted_files_count", f->deleted_files_count) != 0 ||
+        floe_manifest_set_long_field(d, "added_rows_count", f->added_rows_count) != 0 ||
+        floe_manifest_set_long_field(d, "existing_rows_count", f->existing_rows_count) != 0 ||
+        floe_manifest_set_long_field(d, "deleted_rows_count", f->deleted_rows_count) != 0 ||
         set_partitions(d, f) != 0 ||
-        floe_avro_set_opt_bytes_field(d, "key_metadata", f->has_key_metadata, f->key_metadata) != 0)
+        floe_manifest_set_opt_bytes_field(d, "key_metadata", f->has_key_metadata, f->key_metadata) != 0)
         return floe_avro_fail(err, err_size, "cannot set counts, partitions or key_metadata");
     return 0;
 }
@@ -262,7 +262,7 @@ int floe_iceberg_manifest_list_write(const floe_iceberg_manifest_list_t *l, uint
     meta[1] = (floe_avro_meta_t){"parent-snapshot-id", (uint8_t *)parent, strlen(parent)};
     meta[2] = (floe_avro_meta_t){"sequence-number", (uint8_t *)seq, strlen(seq)};
     meta[3] = (floe_avro_meta_t){"format-version", (uint8_t *)"2", 1};
-    rc = floe_avro_write_file(schema, meta, 4, l->n_files, on_set_file, l, out, out_len, why, sizeof(why));
+    rc = floe_manifest_write_file(schema, meta, 4, l->n_files, on_set_file, l, out, out_len, why, sizeof(why));
     free(schema);
     return rc == 0 ? 0 : floe_avro_fail(err, err_size, "manifest list: %s", why);
 }

@@ -2,12 +2,12 @@
  * The Avro schemas of Iceberg manifests and manifest lists (Iceberg table spec, "Manifests" and
  * "Manifest Lists", format version 2), as Iceberg Java writes them: field-id on every field,
  * element-id on lists, and maps with int keys written as arrays of key/value records with
- * logicalType "map" (key-id and value-id on the record's fields). A manifest's partition record
- * depends on the table: its fields come from the partition spec and their types from the
- * transform's result type over the source column's type.
+ * logicalType "map" (the key and value ids as the field-ids of the record's fields). A
+ * manifest's partition record depends on the table: its fields come from the partition spec and
+ * their types from the transform's result type over the source column's type.
  *
- * Used by manifest.c and manifest_list.c to write, and by manifest.c to know the Iceberg type of
- * a partition value it reads. Not for reading Avro (the reader goes by the writer's schema).
+ * Used by manifest_write.c and manifest_list.c to write, and by manifest_read.c to know the
+ * Iceberg type of a partition value it reads. Not for reading Avro (the reader goes by the writer's schema).
  */
 #ifndef FLOE_ICEBERG_MANIFEST_SCHEMA_H
 #define FLOE_ICEBERG_MANIFEST_SCHEMA_H

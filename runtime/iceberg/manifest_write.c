@@ -28,7 +28,7 @@ static int child(avro_value_t *rec, const char *name, avro_value_t *out)
     return avro_value_get_by_name(rec, name, out, NULL) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_null_field(avro_value_t *rec, const char *name)
+int floe_manifest_set_null_field(avro_value_t *rec, const char *name)
 {
     avro_value_t f, b;
 
@@ -38,59 +38,59 @@ int floe_avro_set_null_field(avro_value_t *rec, const char *name)
                : -1;
 }
 
-int floe_avro_set_opt_field(avro_value_t *rec, const char *name, avro_value_t *value)
+int floe_manifest_set_opt_field(avro_value_t *rec, const char *name, avro_value_t *value)
 {
     avro_value_t f;
 
     return child(rec, name, &f) == 0 && avro_value_set_branch(&f, BRANCH_VALUE, value) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_int_field(avro_value_t *rec, const char *name, int32_t v)
+int floe_manifest_set_int_field(avro_value_t *rec, const char *name, int32_t v)
 {
     avro_value_t f;
 
     return child(rec, name, &f) == 0 && avro_value_set_int(&f, v) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_long_field(avro_value_t *rec, const char *name, int64_t v)
+int floe_manifest_set_long_field(avro_value_t *rec, const char *name, int64_t v)
 {
     avro_value_t f;
 
     return child(rec, name, &f) == 0 && avro_value_set_long(&f, v) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_string_field(avro_value_t *rec, const char *name, const char *s)
+int floe_manifest_set_string_field(avro_value_t *rec, const char *name, const char *s)
 {
     avro_value_t f;
 
     return s != NULL && child(rec, name, &f) == 0 && avro_value_set_string(&f, s) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_opt_long_field(avro_value_t *rec, const char *name, bool has, int64_t v)
+int floe_manifest_set_opt_long_field(avro_value_t *rec, const char *name, bool has, int64_t v)
 {
     avro_value_t b;
 
     if (!has)
-        return floe_avro_set_null_field(rec, name);
-    return floe_avro_set_opt_field(rec, name, &b) == 0 && avro_value_set_long(&b, v) == 0 ? 0 : -1;
+        return floe_manifest_set_null_field(rec, name);
+    return floe_manifest_set_opt_field(rec, name, &b) == 0 && avro_value_set_long(&b, v) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_opt_int_field(avro_value_t *rec, const char *name, bool has, int32_t v)
+int floe_manifest_set_opt_int_field(avro_value_t *rec, const char *name, bool has, int32_t v)
 {
     avro_value_t b;
 
     if (!has)
-        return floe_avro_set_null_field(rec, name);
-    return floe_avro_set_opt_field(rec, name, &b) == 0 && avro_value_set_int(&b, v) == 0 ? 0 : -1;
+        return floe_manifest_set_null_field(rec, name);
+    return floe_manifest_set_opt_field(rec, name, &b) == 0 && avro_value_set_int(&b, v) == 0 ? 0 : -1;
 }
 
-int floe_avro_set_opt_bytes_field(avro_value_t *rec, const char *name, bool has, floe_iceberg_bytes_t v)
+int floe_manifest_set_opt_bytes_field(avro_value_t *rec, const char *name, bool has, floe_iceberg_bytes_t v)
 {
     avro_value_t b;
 
     if (!has)
-        return floe_avro_set_null_field(rec, name);
-    return floe_avro_set_opt_field(rec, name, &b) == 0 && avro_value_set_bytes(&b, v.data, v.len) == 0 ? 0 : -1;
+        return floe_manifest_set_null_field(rec, name);
+    return floe_manifest_set_opt_field(rec, name, &b) == 0 && avro_value_set_bytes(&b, v.data, v.len) == 0 ? 0 : -1;
 }
 
 /* ---- the data file ---- */
@@ -123,8 +123,8 @@ static int set_map(avro_value_t *df, const char *name, size_t n, const floe_iceb
     avro_value_t array, item, key, value;
 
     if (n == 0)
-        return floe_avro_set_null_field(df, name);
-    if (floe_avro_set_opt_field(df, name, &array) != 0)
+        return floe_manifest_set_null_field(df, name);
+    if (floe_manifest_set_opt_field(df, name, &array) != 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         if (avro_value_append(&array, &item, NULL) != 0 || child(&item, "key", &key) != 0 ||
@@ -144,8 +144,8 @@ static int set_list(avro_value_t *df, const char *name, size_t n, const int64_t 
     avro_value_t array, item;
 
     if (n == 0)
-        return floe_avro_set_null_field(df, name);
-    if (floe_avro_set_opt_field(df, name, &array) != 0)
+        return floe_manifest_set_null_field(df, name);
+    if (floe_manifest_set_opt_field(df, name, &array) != 0)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (avro_value_append(&array, &item, NULL) != 0 ||
@@ -172,34 +172,34 @@ static int set_entry(avro_value_t *e, const floe_iceberg_manifest_entry_t *entry
     const floe_iceberg_data_file_t *f = &entry->file;
     avro_value_t df;
 
-    if (floe_avro_set_int_field(e, "status", entry->status) != 0 ||
-        floe_avro_set_opt_long_field(e, "snapshot_id", entry->has_snapshot_id, entry->snapshot_id) != 0 ||
-        floe_avro_set_opt_long_field(e, "sequence_number", entry->has_sequence_number, entry->sequence_number) != 0 ||
-        floe_avro_set_opt_long_field(e, "file_sequence_number", entry->has_file_sequence_number,
+    if (floe_manifest_set_int_field(e, "status", entry->status) != 0 ||
+        floe_manifest_set_opt_long_field(e, "snapshot_id", entry->has_snapshot_id, entry->snapshot_id) != 0 ||
+        floe_manifest_set_opt_long_field(e, "sequence_number", entry->has_sequence_number, entry->sequence_number) != 0 ||
+        floe_manifest_set_opt_long_field(e, "file_sequence_number", entry->has_file_sequence_number,
                                      entry->file_sequence_number) != 0 ||
         child(e, "data_file", &df) != 0)
         return floe_avro_fail(err, err_size, "cannot set status, snapshot_id or sequence numbers");
-    if (floe_avro_set_int_field(&df, "content", f->content) != 0 ||
-        floe_avro_set_string_field(&df, "file_path", f->file_path) != 0 ||
-        floe_avro_set_string_field(&df, "file_format", f->file_format) != 0 ||
-        floe_avro_set_long_field(&df, "record_count", f->record_count) != 0 ||
-        floe_avro_set_long_field(&df, "file_size_in_bytes", f->file_size_in_bytes) != 0)
+    if (floe_manifest_set_int_field(&df, "content", f->content) != 0 ||
+        floe_manifest_set_string_field(&df, "file_path", f->file_path) != 0 ||
+        floe_manifest_set_string_field(&df, "file_format", f->file_format) != 0 ||
+        floe_manifest_set_long_field(&df, "record_count", f->record_count) != 0 ||
+        floe_manifest_set_long_field(&df, "file_size_in_bytes", f->file_size_in_bytes) != 0)
         return floe_avro_fail(err, err_size, "file_path and file_format are required");
     if (set_partition(&df, f, fields, n_fields) != 0)
         return floe_avro_fail(err, err_size, "partition: %zu values for %zu spec fields, or a value that does not "
                                              "fit its type", f->n_partition, n_fields);
     if (set_stats(&df, f) != 0 ||
-        floe_avro_set_opt_bytes_field(&df, "key_metadata", f->has_key_metadata, f->key_metadata) != 0 ||
+        floe_manifest_set_opt_bytes_field(&df, "key_metadata", f->has_key_metadata, f->key_metadata) != 0 ||
         set_list(&df, "split_offsets", f->n_split_offsets, f->split_offsets, NULL) != 0 ||
         set_list(&df, "equality_ids", f->n_equality_ids, NULL, f->equality_ids) != 0 ||
-        floe_avro_set_opt_int_field(&df, "sort_order_id", f->has_sort_order_id, f->sort_order_id) != 0)
+        floe_manifest_set_opt_int_field(&df, "sort_order_id", f->has_sort_order_id, f->sort_order_id) != 0)
         return floe_avro_fail(err, err_size, "cannot set column statistics or optional fields");
     return 0;
 }
 
 /* ---- the file ---- */
 
-int floe_avro_encode_all(const char *schema_json, size_t n, floe_avro_set_fn set, const void *arg,
+int floe_manifest_encode_all(const char *schema_json, size_t n, floe_manifest_set_fn set, const void *arg,
                          floe_avro_buf_t *datums, size_t *offsets, char *err, size_t err_size)
 {
     avro_schema_t schema;
@@ -237,7 +237,7 @@ int floe_avro_encode_all(const char *schema_json, size_t n, floe_avro_set_fn set
     return rc;
 }
 
-int floe_avro_write_file(const char *schema_json, floe_avro_meta_t *meta, size_t n_meta, size_t n, floe_avro_set_fn set,
+int floe_manifest_write_file(const char *schema_json, floe_avro_meta_t *meta, size_t n_meta, size_t n, floe_manifest_set_fn set,
                          const void *arg, uint8_t **out, size_t *out_len, char *err, size_t err_size)
 {
     floe_avro_buf_t datums = {0}, file = {0};
@@ -246,7 +246,7 @@ int floe_avro_write_file(const char *schema_json, floe_avro_meta_t *meta, size_t
 
     meta[n_meta++] = (floe_avro_meta_t){"avro.schema", (uint8_t *)schema_json, strlen(schema_json)};
     meta[n_meta++] = (floe_avro_meta_t){"avro.codec", (uint8_t *)"deflate", strlen("deflate")};
-    rc = floe_avro_encode_all(schema_json, n, set, arg, &datums, offsets, err, err_size);
+    rc = floe_manifest_encode_all(schema_json, n, set, arg, &datums, offsets, err, err_size);
     if (rc == 0)
         rc = floe_avro_container_write(&file, meta, n_meta, datums.data, offsets, n, true, err, err_size);
     free(offsets);
@@ -299,7 +299,7 @@ int floe_iceberg_manifest_write(const floe_iceberg_manifest_t *m, uint8_t **out,
     meta[4] = text_meta("format-version", "2");
     meta[5] = text_meta("content", m->content == 0 ? "data" : "deletes");
     avro_schema = floe_iceberg_manifest_entry_schema_json(c.fields, c.n_fields);
-    rc = floe_avro_write_file(avro_schema, meta, 6, m->n_entries, on_set_entry, &c, out, out_len, why, sizeof(why));
+    rc = floe_manifest_write_file(avro_schema, meta, 6, m->n_entries, on_set_entry, &c, out, out_len, why, sizeof(why));
     free(avro_schema);
     floe_iceberg_partition_fields_free((floe_iceberg_partition_field_t *)c.fields, c.n_fields);
     return rc == 0 ? 0 : floe_avro_fail(err, err_size, "manifest: %s", why);
