@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store/bucket.h"
+#include "store/share.h"
 
 FLOE_SQL(sql_bucket_insert,
     "INSERT INTO s3_bucket (name, is_warehouse, region, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -158,7 +159,7 @@ Exit:
     if (result != FLOE_STORE_OK)
         floe_store_rollback(st, is_own);
     if (result == FLOE_STORE_OK && is_own)
-        floe_store_ids_remove_files(&files, data_dir);
+        floe_store_ids_release(st, &files, data_dir);
     else
         floe_store_ids_dispose(&files); /* a joined transaction may still roll back: the start-up sweep removes them */
     return result;

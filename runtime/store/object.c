@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "store/object.h"
+#include "store/share.h"
 #include "xalloc.h"
 
 /* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */
@@ -165,7 +166,7 @@ floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir,
         goto Exit;
     result = FLOE_STORE_OK;
     if (found)
-        floe_store_file_remove(data_dir, old_file);
+        floe_store_file_release(st, data_dir, old_file); /* kept while a replica names it */
 Exit:
     if (result != FLOE_STORE_OK)
         floe_state_rollback(st);
@@ -200,7 +201,7 @@ floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data
     }
     if (floe_state_commit(st))
         goto Error;
-    floe_store_ids_remove_files(&files, data_dir);
+    floe_store_ids_release(st, &files, data_dir);
     return FLOE_STORE_OK;
 Error:
     floe_state_rollback(st);

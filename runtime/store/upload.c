@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ids.h"
+#include "store/share.h"
 #include "store/upload.h"
 
 FLOE_SQL(sql_upload_insert,
@@ -122,7 +123,7 @@ static floe_store_rc_t finish(floe_state_t *st, const char *data_dir, floe_store
     if (result == FLOE_STORE_OK && floe_state_commit(st) != 0)
         result = FLOE_STORE_ERROR;
     if (result == FLOE_STORE_OK) {
-        floe_store_ids_remove_files(files, data_dir);
+        floe_store_ids_release(st, files, data_dir);
     } else {
         floe_state_rollback(st);
         floe_store_ids_dispose(files);
