@@ -19,6 +19,7 @@
 #include "catalog/table.h"
 #include "floe_api.h"
 #include "catalog/iceberg_create.h"
+#include "replication.h"
 #include "table.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
@@ -262,7 +263,8 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
     floe_table_rc_t rc;
     char *token;
 
-    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t) ||
+        floe_replication_refuse_replica(call, &t))
         return FLOE_EFAIL;
     if (!floe_table_location_is_inside(&t, in->metadataLocation))
         return floe_fail(call, FLOE_ERR_BadRequestException,
@@ -303,7 +305,8 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
                          "Neither a new namespace name nor a new table name is specified.");
     if (in->newName != NULL && floe_table_check_name(call, in->newName))
         return FLOE_EFAIL;
-    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t) ||
+        floe_replication_refuse_replica(call, &t))
         return FLOE_EFAIL;
     dest = t.ns;
     if (in->newNamespaceName != NULL && floe_lookup_namespace(call, &t.bucket, in->newNamespaceName, &dest))

@@ -7,6 +7,11 @@
 #include "catalog/sql.h"
 #include "catalog/state.h"
 
+FLOE_SQL(sql_source_read,
+    "SELECT t.table_bucket_id, b.region, b.account_id, b.name, t.table_id, n.name, t.name, t.warehouse_bucket,"
+    " t.metadata_location FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
+    " JOIN table_bucket b ON b.id = t.table_bucket_id WHERE t.id = ?1");
+
 FLOE_SQL(sql_queue_table,
     "INSERT INTO replication_queue (table_id, metadata_location, queued_at)"
     " SELECT id, metadata_location, ?2 FROM s3table WHERE id = ?1 AND metadata_location IS NOT NULL");
@@ -40,6 +45,31 @@ FLOE_SQL(sql_replica_mark,
     " ON CONFLICT (table_id) DO UPDATE SET source_table_arn = excluded.source_table_arn");
 
 FLOE_SQL(sql_replica_source, "SELECT source_table_arn FROM replica_table WHERE table_id = ?1");
+
+int floe_replication_source_read(floe_call_t *call, int64_t table_id, floe_replication_source_t *out, bool *found)
+{
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_source_read, "i", table_id);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt);
+    assert(rc != SQLITE_CONSTRAINT);
+    *found = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW) {
+        out->table_id = table_id;
+        out->bucket_id = sqlite3_column_int64(stmt, 0);
+        out->arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s/table/%s", sqlite3_column_text(stmt, 1),
+                                    sqlite3_column_text(stmt, 2), sqlite3_column_text(stmt, 3),
+                                    sqlite3_column_text(stmt, 4));
+        out->namespace_name = floe_sql_text(call, stmt, 5);
+        out->name = floe_sql_text(call, stmt, 6);
+        out->warehouse = floe_sql_text(call, stmt, 7);
+        out->metadata_location = floe_sql_text(call, stmt, 8);
+    }
+    sqlite3_reset(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+}
 
 int floe_replication_queue_table(floe_call_t *call, int64_t table_id)
 {

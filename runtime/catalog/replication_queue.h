@@ -40,6 +40,22 @@ typedef struct floe_replication_status_row {
     floe_timestamp_t last_replicated_at;
 } floe_replication_status_row_t;
 
+/** What the worker needs of a source table, found by its row id. */
+typedef struct floe_replication_source {
+    int64_t table_id;
+    int64_t bucket_id;   /* its table bucket's row id */
+    char *arn;
+    char *namespace_name;
+    char *name;
+    char *warehouse;     /* its warehouse bucket */
+    char *metadata_location; /* its current one, NULL without metadata */
+} floe_replication_source_t;
+
+/** The source table of row id `table_id` (strings in the call's pool); *found false when it was
+ * deleted. */
+int floe_replication_source_read(floe_call_t *call, int64_t table_id, floe_replication_source_t *out /* OUT */,
+                                 bool *found /* OUT */);
+
 /** Queues the current state of table `table_id` (nothing when it has no metadata yet). */
 int floe_replication_queue_table(floe_call_t *call, int64_t table_id);
 
