@@ -175,10 +175,13 @@ void floe_iceberg_manifest_list_dispose(floe_iceberg_manifest_list_t *l);
  * Compares two values in single-value binary form of the Iceberg primitive `type` ("int",
  * "long", "float", "double", "date", "time", "timestamp", "timestamptz", "timestamp_ns",
  * "timestamptz_ns", "string", "binary", "decimal(p,s)", "boolean", "uuid", "fixed[n]"): returns
- * <0, 0 or >0 as a orders before, equal to or after b. Floats order as Iceberg bounds need:
- * -NaN < -inf < ... < -0 < +0 < ... < +inf < NaN. Strings, binary, uuid and fixed compare as
- * unsigned bytes; decimals as big-endian two's complement integers of any length. A value whose
- * length does not fit its type, or an unknown type, falls back to unsigned byte order.
+ * <0, 0 or >0 as a orders before, equal to or after b. Floats order as Java's Float.compare
+ * (Iceberg's comparator for bounds): -inf < ... < -0 < +0 < ... < +inf < NaN, every NaN equal
+ * whatever its sign. Ints and longs are signed little-endian, and a 4-byte value compares with
+ * an 8-byte one (a bound written before int was promoted to long; likewise float to double).
+ * Strings, binary, uuid and fixed compare as unsigned bytes, a prefix first; decimals as
+ * big-endian two's complement integers of any length; false before true. A value whose length
+ * does not fit its type, or an unknown type, falls back to unsigned byte order.
  */
 int floe_iceberg_value_compare(const char *type, floe_iceberg_bytes_t a, floe_iceberg_bytes_t b);
 
