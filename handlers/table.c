@@ -19,6 +19,7 @@
 #include "catalog/table.h"
 #include "floe_api.h"
 #include "catalog/iceberg_create.h"
+#include "catalog/replication_queue.h"
 #include "replication.h"
 #include "table.h"
 #include "table_encryption.h"
@@ -145,6 +146,22 @@ static int lookup_get_table_target(floe_call_t *call, const floe_GetTableRequest
     return floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, t);
 }
 
+/* A replica's source, as GetTable reports it (managedTableInformation.replicationInformation);
+ * NULL for a table that is no replica. */
+static int replica_information(floe_call_t *call, const floe_table_row_t *t, floe_ManagedTableInformation **out)
+{
+    char *source_arn;
+
+    if (floe_replication_source_of(call, t->id, &source_arn))
+        return FLOE_EFAIL;
+    if (source_arn == NULL)
+        return FLOE_OK;
+    *out = floe_call_alloc(call, sizeof(**out));
+    (*out)->replicationInformation = floe_call_alloc(call, sizeof(*(*out)->replicationInformation));
+    (*out)->replicationInformation->sourceTableARN = source_arn;
+    return FLOE_OK;
+}
+
 int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe_GetTableResponse *out)
 {
     floe_table_row_t t;
@@ -172,7 +189,7 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->format = floe_OpenTableFormat_from_string(t.format);
     out->namespaceId = t.ns.namespace_id;
     out->tableBucketId = t.bucket.bucket_id;
-    return FLOE_OK;
+    return replica_information(call, &t, &out->managedTableInformation);
 }
 
 int floe_handle_GetTableMetadataLocation(floe_call_t *call, const floe_GetTableMetadataLocationRequest *in,

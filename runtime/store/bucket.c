@@ -152,14 +152,15 @@ static floe_store_rc_t delete_bucket(floe_state_t *st, const char *data_dir, int
     }
     /* S3 deletes a bucket whose only content is unfinished multipart uploads; so do we. */
     result = FLOE_STORE_ERROR;
-    if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_commit(st, is_own))
+    if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_ids_drop_named(st, &files) ||
+        floe_store_commit(st, is_own))
         goto Exit;
     result = FLOE_STORE_OK;
 Exit:
     if (result != FLOE_STORE_OK)
         floe_store_rollback(st, is_own);
     if (result == FLOE_STORE_OK && is_own)
-        floe_store_ids_release(st, &files, data_dir);
+        floe_store_ids_remove_files(&files, data_dir);
     else
         floe_store_ids_dispose(&files); /* a joined transaction may still roll back: the start-up sweep removes them */
     return result;

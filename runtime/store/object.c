@@ -162,11 +162,13 @@ floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir,
         result = FLOE_STORE_EXISTS;
         goto Exit;
     }
-    if (floe_store_object_upsert(st, bucket_id, obj) || floe_state_commit(st))
+    if (floe_store_object_upsert(st, bucket_id, obj) ||
+        (found && (found = floe_store_file_is_unnamed(st, old_file)) < 0) || /* kept while a replica names it */
+        floe_state_commit(st))
         goto Exit;
     result = FLOE_STORE_OK;
     if (found)
-        floe_store_file_release(st, data_dir, old_file); /* kept while a replica names it */
+        floe_store_file_remove(data_dir, old_file);
 Exit:
     if (result != FLOE_STORE_OK)
         floe_state_rollback(st);
@@ -199,9 +201,9 @@ floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data
         if (delete_row(st, bucket_id, keys[i], &files))
             goto Error;
     }
-    if (floe_state_commit(st))
+    if (floe_store_ids_drop_named(st, &files) || floe_state_commit(st))
         goto Error;
-    floe_store_ids_release(st, &files, data_dir);
+    floe_store_ids_remove_files(&files, data_dir);
     return FLOE_STORE_OK;
 Error:
     floe_state_rollback(st);

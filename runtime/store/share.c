@@ -1,5 +1,5 @@
 /*
- * Shared object files (share.h): the release that removes a file only when no row names it, and
+ * Shared object files (share.h): the check that lets a file go only when no row names it, and
  * the share that adds a second row naming a file.
  */
 #include <string.h>
@@ -12,22 +12,33 @@ FLOE_SQL(sql_share_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
 FLOE_SQL(sql_share_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
 
-void floe_store_file_release(floe_state_t *st, const char *data_dir, const char *file_id)
+int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id)
 {
-    /* Only a definite "no row" lets the file go; on an error the start-up sweep decides later. */
-    if (floe_store_probe(st, sql_share_file_is_named, "t", file_id) == FLOE_STORE_NOT_FOUND)
-        floe_store_file_remove(data_dir, file_id);
+    switch (floe_store_probe(st, sql_share_file_is_named, "t", file_id)) {
+    case FLOE_STORE_NOT_FOUND: return 1;
+    case FLOE_STORE_OK: return 0;
+    default: return -1;
+    }
 }
 
-void floe_store_ids_release(floe_state_t *st, floe_store_ids_t *list, const char *data_dir)
+int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
 {
-    for (size_t i = 0; i < list->n; i++)
-        floe_store_file_release(st, data_dir, list->ids[i]);
-    floe_store_ids_dispose(list);
+    size_t kept = 0;
+
+    for (size_t i = 0; i < list->n; i++) {
+        int is_unnamed = floe_store_file_is_unnamed(st, list->ids[i]);
+        if (is_unnamed < 0)
+            return -1;
+        if (is_unnamed && kept != i)
+            memcpy(list->ids[kept], list->ids[i], sizeof(list->ids[i]));
+        kept += (size_t)is_unnamed;
+    }
+    list->n = kept;
+    return 0;
 }
 
 /* Inside the share's transaction: the destination row naming the source's file. *old_file gets
- * the file the destination named before ("" for none, or the same file). */
+ * the file to remove after COMMIT ("" for none). */
 static floe_store_rc_t share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_id, const char *src_key,
                                  int64_t dst_bucket_id, const char *dst_key, int64_t now_ms,
                                  char old_file[FLOE_STORE_ID_LEN + 1])
@@ -41,15 +52,20 @@ static floe_store_rc_t share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t
         return rc;
     if ((found = floe_store_object_current(st, dst_bucket_id, dst_key, old_file, NULL)) < 0)
         return FLOE_STORE_ERROR;
-    if (found && strcmp(old_file, obj.file_id) == 0) {
-        old_file[0] = '\0'; /* already shared: a replay */
-        return FLOE_STORE_OK;
+    if (!found || strcmp(old_file, obj.file_id) == 0) {
+        old_file[0] = '\0'; /* nothing replaced, or already shared: a replay */
+        if (found)
+            return FLOE_STORE_OK;
     }
-    if (!found)
-        old_file[0] = '\0';
     obj.key = (char *)dst_key;
     obj.last_modified_ms = now_ms;
-    return floe_store_object_upsert(st, dst_bucket_id, &obj) == 0 ? FLOE_STORE_OK : FLOE_STORE_ERROR;
+    if (floe_store_object_upsert(st, dst_bucket_id, &obj) != 0)
+        return FLOE_STORE_ERROR;
+    if (old_file[0] != '\0' && (found = floe_store_file_is_unnamed(st, old_file)) <= 0) {
+        old_file[0] = '\0';
+        return found < 0 ? FLOE_STORE_ERROR : FLOE_STORE_OK;
+    }
+    return FLOE_STORE_OK;
 }
 
 floe_store_rc_t floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
@@ -71,7 +87,7 @@ floe_store_rc_t floe_store_object_share(floe_state_t *st, const char *data_dir, 
     if (rc != FLOE_STORE_OK)
         floe_state_rollback(st);
     else if (old_file[0] != '\0')
-        floe_store_file_release(st, data_dir, old_file);
+        floe_store_file_remove(data_dir, old_file);
     h2o_mem_clear_pool(&pool);
     return rc;
 }

@@ -122,6 +122,8 @@ class ReplicationTests(FloeTestCase):
         self.assertTrue(replica["metadataLocation"].startswith(replica["warehouseLocation"] + "/"),
                         "the replica's metadata lies in its own warehouse")
         self.assertNotEqual(replica["versionToken"], table["versionToken"], "the replica has its own version token")
+        self.assertEqual(replica["managedTableInformation"]["replicationInformation"]["sourceTableARN"],
+                         table["tableARN"], "GetTable names the replica's source")
         wh, key = split_s3(replica["metadataLocation"])
         md = json.loads(self.client(DESTINATION, "s3").get_object(Bucket=wh, Key=key)["Body"].read())
         self.assertEqual(md["location"], replica["warehouseLocation"], "the replica's metadata.json names its warehouse")
