@@ -438,7 +438,9 @@ static void owned_free(owned_t *o)
     free(o->items);
 }
 
-/* Shares the data files of a manifest and points its entries at the replica's copies. */
+/* Shares the data files of a manifest and points its entries at the replica's copies. A deleted
+ * entry's file is not shared: no reader opens it, and the source may have removed it already
+ * (snapshot expiration); the snapshot in which it was live shares it through its own manifest. */
 static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
 {
     share_step_t s = {.from = c->job->store_bucket, .to = c->replica_store_bucket};
@@ -450,7 +452,8 @@ static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
         const char *key = floe_rewrite_key(c->rw.from, m->entries[i].file.file_path);
         if (key == NULL || (path = floe_rewrite_path(&c->rw, m->entries[i].file.file_path)) == NULL)
             continue;
-        s.keys[s.n++] = (char *)key;
+        if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED)
+            s.keys[s.n++] = (char *)key;
         m->entries[i].file.file_path = own(o, path);
     }
     rc = s.n > 0 ? run_step(c, NULL, step_share, &s) : 0;

@@ -33,6 +33,7 @@ int floe_test_failures;
 #include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
+#include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"
 #include "runtime/cloudformation/yaml.c"
 #include "runtime/cloudformation/template.c"
