@@ -26,7 +26,8 @@
  *     configured(tN) ──floe_handle_PutTableReplication, tN or none──▶ configured(tN+1)
  *     configured(tN) ──floe_handle_DeleteTableReplication, tN──────▶ (none)
  *     configured(tN) ──Put or Delete with a token other than tN──▶ ConflictException, unchanged
- *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get, Delete or status──▶ NotFoundException
+ *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get or Delete──▶ NotFoundException
+ *     (none, and none on the bucket) ──GetTableReplicationStatus──▶ NotFoundException
  *     any ──DeleteTable──▶ gone (ON DELETE CASCADE)
  */
 #include <string.h>
