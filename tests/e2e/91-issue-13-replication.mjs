@@ -275,6 +275,61 @@ describe("replication to another account and region, written and read with real 
       assert.deepEqual((await replicaRows("orders")).rows, byId([...first, ...second]), "the refused write left no row");
     });
 
+    test("a compaction-like replace commit replicates as the commit it is", async () => {
+      await catalogOf(srcArn).createTable({ namespace: ["sales"] }, { name: "compacted", schema: SCHEMA });
+      const table = await send(source, s3tablesSdk, "GetTableCommand", { tableBucketARN: srcArn, namespace: "sales",
+        name: "compacted" });
+      await send(source, s3tablesSdk, "PutTableReplicationCommand", { tableArn: table.tableARN, configuration: {
+        role: ROLE, rules: [{ destinations: [{ destinationTableBucketARN: dstArn }] }] } });
+      const rows = [{ id: 7n, name: "x" }, { id: 8n, name: "y" }];
+      await append(srcArn, "compacted", rows.slice(0, 1));
+      await append(srcArn, "compacted", rows.slice(1));
+
+      // Rewrite both data files into one, as compaction does: one manifest with the new file added
+      // and the old ones deleted, in a "replace" snapshot.
+      const catalog = catalogOf(srcArn);
+      const md = await catalog.loadTable({ namespace: ["sales"], name: "compacted" });
+      const current = md.snapshots.find((sn) => sn["snapshot-id"] === md["current-snapshot-id"]);
+      const old = [];
+      for (const m of await readAvro(await get(current["manifest-list"])))
+        old.push(...(await readAvro(await get(m.manifest_path))).map((e) => e.data_file));
+      const snapshotId = nextSnapshotId++;
+      const seq = md["last-sequence-number"] + 1;
+      const dataPath = `${md.location}/data/${randomUUID()}-compacted.parquet`;
+      const data = parquetFile(rows);
+      await put(dataPath, data);
+      const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
+      const manifest = await avroFile(MANIFEST_ENTRY, [
+        { status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
+          data_file: { content: 0, file_path: dataPath, file_format: "PARQUET", partition: {},
+            record_count: rows.length, file_size_in_bytes: data.length } },
+        ...old.map((f) => ({ status: 2, snapshot_id: snapshotId, sequence_number: 1, file_sequence_number: 1,
+          data_file: f })),
+      ], { schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2",
+        content: "data" });
+      await put(manifestPath, manifest);
+      const listPath = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
+      await put(listPath, await avroFile(MANIFEST_FILE, [{
+        manifest_path: manifestPath, manifest_length: manifest.length, partition_spec_id: 0, content: 0,
+        sequence_number: seq, min_sequence_number: 1, added_snapshot_id: snapshotId, added_files_count: 1,
+        existing_files_count: 0, deleted_files_count: old.length, added_rows_count: rows.length,
+        existing_rows_count: 0, deleted_rows_count: rows.length,
+      }], { "snapshot-id": String(snapshotId), "parent-snapshot-id": String(current["snapshot-id"]),
+        "sequence-number": String(seq), "format-version": "2" }));
+      const resp = await catalog.updateTable({ namespace: ["sales"], name: "compacted" }, {
+        requirements: [{ type: "assert-ref-snapshot-id", ref: "main", "snapshot-id": current["snapshot-id"] }],
+        updates: [{ action: "add-snapshot", snapshot: { "snapshot-id": snapshotId, "sequence-number": seq,
+          "timestamp-ms": Date.now(), "manifest-list": listPath, "parent-snapshot-id": current["snapshot-id"],
+          summary: { operation: "replace" }, "schema-id": 0 } },
+        { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": snapshotId }],
+      });
+      await waitCompleted(table.tableARN, resp["metadata-location"]);
+      const replica = await replicaRows("compacted");
+      assert.deepEqual(replica.rows, byId(rows), "the replica reads the compacted rows once");
+      assert.equal(replica.md["current-snapshot-id"], snapshotId, "the replica's current snapshot is the replace");
+      assert.equal(replica.md.snapshots.length, 3, "every snapshot, the compacted ones included, is replicated");
+    });
+
     test("kill -9 in the middle of replicating: after a restart the replica catches up, no duplicate, no partial file",
       async () => {
         await catalogOf(srcArn).createTable({ namespace: ["sales"] }, { name: "burst", schema: SCHEMA });
