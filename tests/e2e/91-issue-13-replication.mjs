@@ -331,12 +331,10 @@ describe("replication to another account and region, written and read with real 
     });
 
     test("kill -9 in the middle of replicating: after a restart the replica catches up, no duplicate, no partial file",
-      async () => {
+      async (t) => {
         await catalogOf(srcArn).createTable({ namespace: ["sales"] }, { name: "burst", schema: SCHEMA });
         const table = await send(source, s3tablesSdk, "GetTableCommand", { tableBucketARN: srcArn, namespace: "sales",
           name: "burst" });
-        await send(source, s3tablesSdk, "PutTableReplicationCommand", { tableArn: table.tableARN, configuration: {
-          role: ROLE, rules: [{ destinations: [{ destinationTableBucketARN: dstArn }] }] } });
         const written = [];
         let location;
         for (let i = 0; i < BURST; i++) {
@@ -344,10 +342,16 @@ describe("replication to another account and region, written and read with real 
           written.push(...rows);
           location = await append(srcArn, "burst", rows);
         }
-        server.proc.kill("SIGKILL"); // the worker is still copying the burst
+        // The configuration comes last, so the worker has the whole burst to backfill when the
+        // server dies right after the Put answers.
+        await send(source, s3tablesSdk, "PutTableReplicationCommand", { tableArn: table.tableARN, configuration: {
+          role: ROLE, rules: [{ destinations: [{ destinationTableBucketARN: dstArn }] }] } });
+        server.proc.kill("SIGKILL");
         await server.exited;
         server.proc = null;
         await server.start();
+        const early = await send(source, s3tablesSdk, "GetTableReplicationStatusCommand", { tableArn: table.tableARN });
+        t.diagnostic(`status right after the restart (the kill came first when pending): ${early.destinations[0].replicationStatus}`);
 
         const entry = await waitCompleted(table.tableARN, location);
         assert.ok(entry.destinationTableArn, "the replica is named");
