@@ -51,7 +51,7 @@ static int check_destination(floe_call_t *call, const char *arn, const char *own
     if (strcmp(arn, own_bucket_arn) == 0)
         return floe_fail(call, FLOE_ERR_BadRequestException, "%s", own_bucket_message);
     if (floe_arn_parse_table_bucket(call, arn) == NULL || floe_lookup_bucket(call, arn, &destination) == FLOE_OK)
-        return FLOE_OK; /* another account's or region's bucket cannot be seen from here */
+        return FLOE_OK; /* another account's or region's: checked when replicating (failed if missing) */
     if (call->error != FLOE_ERR_NotFoundException)
         return FLOE_EFAIL;
     return floe_fail(call, FLOE_ERR_NotFoundException, "The destination table bucket %s does not exist.", arn);

@@ -27,8 +27,8 @@ int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t
 
 /**
  * Checks every destination: a table bucket ARN (service s3tables), not `own_bucket_arn` (refused
- * with `own_bucket_message`), listed once in the whole configuration, and, when it is in Floe's
- * own account and region, a bucket that exists.
+ * with `own_bucket_message`), listed once in the whole configuration, and, when it is in the
+ * caller's account and region, a bucket that exists (others are checked when replicating).
  */
 int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
                                         const char *own_bucket_arn, const char *own_bucket_message);

@@ -12,8 +12,9 @@
  *  2. Every successful Put stores a new random token, so a token identifies one version.
  *  3. A caller that sends no token overwrites (Put) or deletes (Delete) whatever is there; AWS
  *     makes the token optional on both.
- *  4. Destinations are table bucket ARNs other than the source, each listed once. Those in Floe's
- *     own account and region must exist; others cannot be seen from here and are kept as given.
+ *  4. Destinations are table bucket ARNs other than the source, each listed once. Those in the
+ *     caller's account and region must exist; others are kept as given, and the replication
+ *     worker reports one that does not exist as failed (GetTableReplicationStatus), as AWS does.
  *
  * States of one bucket's configuration, and the handler making each transition:
  *

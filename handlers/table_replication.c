@@ -17,8 +17,8 @@
  *     one needs a configuration with that token. Delete always needs the current token (the model
  *     requires it there).
  *  4. Destinations are table bucket ARNs (service s3tables) other than the table's own bucket,
- *     each listed once. Those in Floe's own account and region must exist;
- *     others cannot be seen from here and are kept as given.
+ *     each listed once. Those in the caller's account and region must exist; others are kept as
+ *     given, and the replication worker reports one that does not exist as failed.
  *
  * States of one table's configuration, and the handler making each transition:
  *

@@ -4,9 +4,10 @@
 // us-east-1, replicated by a table replication configuration into a table bucket of account
 // 222222222222 in eu-west-1 (@aws-sdk/client-s3tables under each account's key), and the replica is
 // read with icebird and compared row for row: first the backfill, then a second append. The
-// replica's manifests name its own warehouse, a REST commit on it is refused, and a kill -9 in the
-// middle of replicating a burst of appends is followed by a restart after which the replica
-// catches up with every row exactly once and no file half-written. 90-issue-13-replication.py covers
+// replica's manifests name its own warehouse, a REST commit on it is refused, a compaction-like
+// replace commit arrives as the commit it is, and a kill -9 right after configuring replication of
+// a table with a burst of appends is followed by a restart after which the replica catches up
+// with every row exactly once and no file half-written. 90-issue-13-replication.py covers
 // the S3 Tables API side with boto3.
 //
 // Run: cd tests/e2e && npm ci && node --test 91-issue-13-replication.mjs
