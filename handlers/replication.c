@@ -7,10 +7,20 @@
 
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
+#include "catalog/replication_queue.h"
 #include "replication.h"
 
 /* The service part of a table bucket ARN: arn:<partition>:s3tables:<region>:<account>:bucket/<name>. */
 #define TABLE_BUCKET_SERVICE "s3tables"
+
+int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t)
+{
+    if (!floe_replication_is_replica(call, t->id))
+        return FLOE_OK;
+    if (call->error != FLOE_ERR_NONE)
+        return FLOE_EFAIL; /* SQLite failed: already a 500 */
+    return floe_fail(call, FLOE_ERR_ForbiddenException, FLOE_REPLICA_READ_ONLY, t->ns.name, t->name);
+}
 
 /* A missing token matches anything; a token never matches a missing configuration. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token)
@@ -41,7 +51,7 @@ static int check_destination(floe_call_t *call, const char *arn, const char *own
     if (strcmp(arn, own_bucket_arn) == 0)
         return floe_fail(call, FLOE_ERR_BadRequestException, "%s", own_bucket_message);
     if (floe_arn_parse_table_bucket(call, arn) == NULL || floe_lookup_bucket(call, arn, &destination) == FLOE_OK)
-        return FLOE_OK; /* another account's or region's bucket cannot be seen from here */
+        return FLOE_OK; /* another account's or region's: checked when replicating (failed if missing) */
     if (call->error != FLOE_ERR_NotFoundException)
         return FLOE_EFAIL;
     return floe_fail(call, FLOE_ERR_NotFoundException, "The destination table bucket %s does not exist.", arn);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "background.h"
+#include "replication/replicator.h"
 #include "codec.h"
 #include "floe_codec.h"
 #include "front.h"
@@ -182,6 +183,7 @@ static void *run_worker(void *arg)
     floe_worker_t *w = floe_xcalloc(1, sizeof(*w));
     h2o_accept_ctx_t accept_ctx = {0};
     floe_stack_engine_t *stacks = NULL; /* CloudFormation's engine, on the first worker */
+    floe_replicator_t *replicator = NULL; /* the replication worker, on the first worker */
     h2o_socket_t *sock;
 
     h2o_context_init(&w->super, loop, &server->globalconf);
@@ -196,9 +198,11 @@ static void *run_worker(void *arg)
         stopping = 1;
         goto Exit;
     }
+    floe_replicator_watch(w->state); /* commits here wake the replication worker */
     if (t->index == 0) {
         w->background = floe_background_new(w);
         stacks = floe_stack_engine_start(w->background);
+        replicator = floe_replicator_start(w->background, server->config);
         floe_janitor_start(w);
         if (floe_maintenance_start(server->maintenance, w->background) != 0)
             stopping = 1;
@@ -219,6 +223,7 @@ static void *run_worker(void *arg)
         floe_maintenance_stop(server->maintenance, w->background);
     floe_maintenance_detach(w); /* answers this worker's waiting maintenance requests */
     floe_stack_engine_stop(stacks);          /* joins the stack engine, which stops between steps */
+    floe_replicator_stop(replicator);        /* joins the replication worker likewise */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */
