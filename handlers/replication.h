@@ -25,14 +25,6 @@ int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t
 /** ConflictException unless `token` is NULL or the configuration's current token. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token);
 
-/**
- * Checks every destination: a table bucket ARN (service s3tables), not `own_bucket_arn` (refused
- * with `own_bucket_message`), listed once in the whole configuration, and, when it is in the
- * caller's account and region, a bucket that exists (others are checked when replicating).
- */
-int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
-                                        const char *own_bucket_arn, const char *own_bucket_message);
-
 /** One rule's destinations as the catalog keeps them; the ARNs stay `destinations`'. */
 void floe_replication_rule_from(floe_call_t *call, const floe_ReplicationDestinations *destinations,
                                 floe_replication_rule_t *rule /* OUT */);

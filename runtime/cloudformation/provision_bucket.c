@@ -16,13 +16,13 @@
 #include "bucket_name.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
+#include "catalog/replication.h"
 #include "catalog/namespace.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/provision_props.h"
 #include "ids.h"
-#include "replication.h" /* handlers/replication.h: the destination rules PutTableBucketReplication checks */
 
 #define NAMESPACE_ID_SEPARATOR '|'
 

@@ -18,6 +18,7 @@
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
+#include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "maintenance/maintenance.h"
@@ -47,6 +48,7 @@ typedef struct resolve_step {
     bool is_found;
     target_t *targets; /* malloc'ed */
     size_t n;
+    size_t n_replicas; /* tables left out: replicas are read-only and AWS maintains none */
 } resolve_step_t;
 
 /* ---- resolving (serving thread) ---- */
@@ -95,6 +97,10 @@ static int add_target(floe_call_t *call, resolve_step_t *s, const floe_table_row
 {
     target_t *target;
 
+    if (floe_replication_is_replica(call, t->id)) {
+        s->n_replicas++;
+        return FLOE_OK;
+    }
     s->targets = floe_xrealloc(s->targets, (s->n + 1) * sizeof(*s->targets));
     target = &s->targets[s->n++];
     memset(target, 0, sizeof(*target));
@@ -318,6 +324,12 @@ void floe_maintenance_run(floe_background_t *bg, const floe_config_t *config, co
     }
     if (!s.is_found) {
         snprintf(message, sizeof(message), "No table or table bucket has the ARN %s.", r->arn);
+        return answer_error(out, 400, message);
+    }
+    if (s.n == 0 && s.n_replicas > 0 && !is_scheduled) {
+        snprintf(message, sizeof(message),
+                 "%s is a replica table: replicas are read-only and get no maintenance of their own, as on AWS; "
+                 "maintenance on the source reaches them as commits.", r->arn);
         return answer_error(out, 400, message);
     }
     for (size_t i = 0; i < s.n; i++)

@@ -12,6 +12,8 @@ import json
 import os
 import sys
 import time
+import urllib.error
+import urllib.request
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -150,6 +152,13 @@ class ReplicationTests(FloeTestCase):
                                namespace="sales", name="orders", newName="renamed")
         self.assertEqual(replica_client.get_table(tableBucketARN=dst, namespace="sales", name="orders")["versionToken"],
                          replica["versionToken"], "a refused write changes nothing")
+        request = urllib.request.Request(self.server.endpoint + "/_floe/maintenance/run", method="POST",
+                                         data=json.dumps({"arn": replica["tableARN"],
+                                                          "type": "icebergSnapshotManagement"}).encode())
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        self.assertEqual(refused.exception.code, 400, "maintenance does not run on a replica, as on AWS")
+        self.assertIn("replica", json.loads(refused.exception.read())["message"])
 
     def test_a_missing_destination_is_failed_and_the_source_is_unaffected(self):
         src, dst = self.make_buckets()
