@@ -1,6 +1,8 @@
 /*
- * The reach of reach.h.
+ * The reach of reach.h: the sets, the walk over manifest lists and manifests through a reader, and
+ * the job's reader.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +75,16 @@ void floe_reach_dispose(floe_reach_t *r)
 
 #define READ_BATCH 128 /* objects read per serving-thread step */
 
+/* Records "<what> <path>: <err>" through the reader and returns FLOE_EFAIL. */
+static int reach_fail(floe_reach_reader_t *rd, const char *what, const char *path, const char *err)
+{
+    char message[ERR_MAX + 512];
+
+    snprintf(message, sizeof(message), "%s %s: %s", what, path, err);
+    rd->fail(rd, message);
+    return FLOE_EFAIL;
+}
+
 static bool knows_manifest(const floe_reach_t *skip, const floe_reach_t *r, const char *path)
 {
     return floe_reach_set_has(&r->manifests, path) || (skip != NULL && floe_reach_set_has(&skip->manifests, path));
@@ -80,13 +92,13 @@ static bool knows_manifest(const floe_reach_t *skip, const floe_reach_t *r, cons
 
 /* Adds a manifest's files (every entry: a deleted entry's file was reachable from the snapshots
  * this manifest belonged to, and expiring them is what may free it). */
-static int add_manifest(floe_job_t *job, const char *path, const uint8_t *data, size_t len, floe_reach_t *r)
+static int add_manifest(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len, floe_reach_t *r)
 {
     floe_iceberg_manifest_t m;
     char err[ERR_MAX];
 
     if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err)) != 0)
-        return floe_job_fail(job, "cannot read the manifest %s: %s", path, err);
+        return reach_fail(rd, "cannot read the manifest", path, err);
     floe_reach_set_add(&r->manifests, path);
     for (size_t i = 0; i < m.n_entries; i++)
         floe_reach_set_add(&r->files, m.entries[i].file.file_path);
@@ -95,14 +107,14 @@ static int add_manifest(floe_job_t *job, const char *path, const uint8_t *data, 
 }
 
 /* Adds a manifest list and queues the manifests it lists that are not known yet. */
-static int add_list(floe_job_t *job, const char *path, const uint8_t *data, size_t len, const floe_reach_t *skip,
-                    floe_reach_t *r, floe_reach_set_t *queue)
+static int add_list(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
+                    const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue)
 {
     floe_iceberg_manifest_list_t l;
     char err[ERR_MAX];
 
     if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err)) != 0)
-        return floe_job_fail(job, "cannot read the manifest list %s: %s", path, err);
+        return reach_fail(rd, "cannot read the manifest list", path, err);
     floe_reach_set_add(&r->lists, path);
     for (size_t i = 0; i < l.n_files; i++) {
         if (!knows_manifest(skip, r, l.files[i].manifest_path) && !floe_reach_set_has(queue, l.files[i].manifest_path))
@@ -112,20 +124,21 @@ static int add_list(floe_job_t *job, const char *path, const uint8_t *data, size
     return FLOE_OK;
 }
 
-typedef int (*add_fn)(floe_job_t *job, const char *path, const uint8_t *data, size_t len, const floe_reach_t *skip,
-                      floe_reach_t *r, floe_reach_set_t *queue);
+typedef int (*add_fn)(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
+                      const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue);
 
-static int add_manifest_fn(floe_job_t *job, const char *path, const uint8_t *data, size_t len,
+static int add_manifest_fn(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
                            const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue)
 {
     (void)skip;
     (void)queue;
-    return add_manifest(job, path, data, len, r);
+    return add_manifest(rd, path, data, len, r);
 }
 
-/* Reads paths[0..n) READ_BATCH at a time and hands each to `add`. */
-static int read_all(floe_job_t *job, char **paths, size_t n, add_fn add, const floe_reach_t *skip, floe_reach_t *r,
-                    floe_reach_set_t *queue)
+/* Reads paths[0..n) READ_BATCH at a time and hands each to `add` (a missing one the reader
+ * tolerates is skipped). */
+static int read_all(floe_reach_reader_t *rd, char **paths, size_t n, add_fn add, const floe_reach_t *skip,
+                    floe_reach_t *r, floe_reach_set_t *queue)
 {
     uint8_t *data[READ_BATCH];
     size_t len[READ_BATCH];
@@ -133,19 +146,19 @@ static int read_all(floe_job_t *job, char **paths, size_t n, add_fn add, const f
 
     for (size_t at = 0; at < n && rc == FLOE_OK; at += READ_BATCH) {
         size_t k = n - at < READ_BATCH ? n - at : READ_BATCH;
-        if (floe_job_read_objects(job, (const char *const *)paths + at, k, data, len))
+        if (rd->read(rd, (const char *const *)paths + at, k, data, len))
             return FLOE_EFAIL;
         for (size_t i = 0; i < k; i++) {
-            if (rc == FLOE_OK)
-                rc = add(job, paths[at + i], data[i], len[i], skip, r, queue);
+            if (rc == FLOE_OK && data[i] != NULL)
+                rc = add(rd, paths[at + i], data[i], len[i], skip, r, queue);
             free(data[i]);
         }
     }
     return rc;
 }
 
-int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
-                         floe_reach_t *r)
+int floe_reach_snapshots_from(floe_reach_reader_t *rd, const cJSON *const *snapshots, size_t n,
+                              const floe_reach_t *skip, floe_reach_t *r)
 {
     floe_reach_set_t lists = {0}, manifests = {0};
     const cJSON *m;
@@ -164,13 +177,37 @@ int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t 
         }
     }
     floe_reach_set_seal(&lists);
-    rc = read_all(job, lists.paths, lists.n, add_list, skip, r, &manifests);
+    rc = read_all(rd, lists.paths, lists.n, add_list, skip, r, &manifests);
     floe_reach_set_seal(&manifests);
     if (rc == FLOE_OK)
-        rc = read_all(job, manifests.paths, manifests.n, add_manifest_fn, skip, r, NULL);
+        rc = read_all(rd, manifests.paths, manifests.n, add_manifest_fn, skip, r, NULL);
     floe_reach_set_dispose(&lists);
     floe_reach_set_dispose(&manifests);
     return rc;
+}
+
+/* ---- the job's reader ---- */
+
+typedef struct job_reader {
+    floe_reach_reader_t super;
+    floe_job_t *job;
+} job_reader_t;
+
+static int job_read(floe_reach_reader_t *rd, const char *const *locations, size_t n, uint8_t **data, size_t *len)
+{
+    return floe_job_read_objects(((job_reader_t *)rd)->job, locations, n, data, len);
+}
+
+static void job_fail(floe_reach_reader_t *rd, const char *message)
+{
+    floe_job_fail(((job_reader_t *)rd)->job, "%s", message);
+}
+
+int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
+                         floe_reach_t *r)
+{
+    job_reader_t rd = {{job_read, job_fail}, job};
+    return floe_reach_snapshots_from(&rd.super, snapshots, n, skip, r);
 }
 
 int floe_reach_snapshot(floe_job_t *job, const cJSON *snapshot, const floe_reach_t *skip, floe_reach_t *r)

@@ -2,14 +2,16 @@
  * What a table's snapshots reach, computed from its files (never guessed from names): each
  * snapshot's manifest list, the manifests it lists, and the data and delete files those manifests
  * hold. Snapshot expiration deletes what only expired snapshots reach; unreferenced file removal
- * keeps everything any snapshot reaches. Reads objects through the job (job.h), so it runs on the
- * maintenance thread.
+ * keeps everything any snapshot reaches; replication prunes a replica's warehouse with it
+ * (replication/prune.h). Reads objects through a reader: the job's (job.h) for maintenance, on the
+ * maintenance thread, or the caller's own (floe_reach_snapshots_from).
  */
 #ifndef FLOE_MAINTENANCE_REACH_H
 #define FLOE_MAINTENANCE_REACH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -36,6 +38,23 @@ typedef struct floe_reach {
     floe_reach_set_t manifests; /* manifests (data and delete) */
     floe_reach_set_t files;     /* data and delete files */
 } floe_reach_t;
+
+/** Where the reach reads manifest lists and manifests from. */
+typedef struct floe_reach_reader floe_reach_reader_t;
+struct floe_reach_reader {
+    /** Reads locations[0..n) whole: data[i] (malloc'ed, the reach frees it) and len[i]; data[i] may be
+     * NULL for an object that does not exist, when the reader tolerates that (the reach then skips
+     * it). FLOE_EFAIL, nothing left allocated, after recording why. */
+    int (*read)(floe_reach_reader_t *rd, const char *const *locations, size_t n, uint8_t **data /* OUT */,
+                size_t *len /* OUT */);
+    /** Records why the reach failed (a file that is not a manifest list or manifest). */
+    void (*fail)(floe_reach_reader_t *rd, const char *message);
+};
+
+/** floe_reach_snapshots reading through `rd` instead of a job; FLOE_EFAIL after rd->fail or a failed
+ * rd->read. */
+int floe_reach_snapshots_from(floe_reach_reader_t *rd, const cJSON *const *snapshots, size_t n,
+                              const floe_reach_t *skip, floe_reach_t *r);
 
 /**
  * Adds what `snapshot` (a Snapshot object of metadata.json) reaches to *r. A manifest already in

@@ -20,6 +20,7 @@
 #include "catalog/table.h"
 #include "iceberg/manifest.h"
 #include "log.h"
+#include "replication/prune.h"
 #include "replication/replica.h"
 #include "replication/rewrite.h"
 #include "store/store.h"
@@ -51,6 +52,7 @@ typedef struct copy {
     floe_scope_t scope;      /* the destination's account and region */
     bool is_current;         /* the replica already holds the job's state */
     char *replica_arn, *replica_warehouse;
+    char *replica_pointer;   /* the replica's metadata location before this copy; NULL for none */
     int64_t replica_store_bucket;
     floe_rewrite_t rw;
     bool is_failed, is_aborted;
@@ -259,6 +261,7 @@ static int step_prepare(floe_call_t *call, void *arg)
         return floe_fail_internal(call, "the replica's warehouse bucket is missing");
     c->replica_arn = floe_xstrdup(t.arn);
     c->replica_warehouse = floe_xstrdup(t.warehouse_bucket);
+    c->replica_pointer = t.metadata_location != NULL ? floe_xstrdup(t.metadata_location) : NULL;
     c->replica_store_bucket = warehouse.id;
     return FLOE_OK;
 }
@@ -628,6 +631,27 @@ static int step_point(floe_call_t *call, void *arg)
     return floe_call_in_transaction(call, point_body, arg);
 }
 
+/* ---- pruning what the source dropped (prune.h) ---- */
+
+/* Prunes the replica once its pointer is at `current` (previous: the pointer before, NULL when
+ * unknown). A failed prune only leaves files behind: it is logged, and the replication stands. */
+static void prune(copy_t *c, const char *previous, const char *current)
+{
+    floe_prune_t p = {.bg = c->job->bg, .data_dir = c->job->config->data_dir,
+                      .store_bucket = c->replica_store_bucket, .previous = previous, .current = current};
+    char *location = floe_xmalloc(strlen(c->replica_warehouse) + 6);
+
+    sprintf(location, "s3://%s", c->replica_warehouse);
+    p.location = location;
+    if (floe_replica_prune(&p) != FLOE_OK) {
+        if (floe_background_is_stopping(c->job->bg))
+            c->is_aborted = true; /* the work stays queued: the replay prunes (prune.h design note 3) */
+        else
+            floe_log("replication: pruning the replica %s failed: %s", c->replica_arn, p.message);
+    }
+    free(location);
+}
+
 static int step_record_failure(floe_call_t *call, void *arg)
 {
     const copy_t *c = arg;
@@ -669,6 +693,8 @@ static int copy_state(copy_t *c)
         location = floe_rewrite_path(&c->rw, c->job->metadata_location);
         point_step_t p = {c, location};
         rc = run_step(c, &c->scope, step_point, &p);
+        if (rc == 0)
+            prune(c, c->replica_pointer, location);
         free(location);
     }
     free(replica_location);
@@ -683,8 +709,12 @@ static int replicate_to(job_t *job, const char *destination)
     int rc = 0;
 
     floe_scope_from_arn(job->config, destination, &c.scope);
-    if (run_step(&c, &c.scope, step_prepare, &c) == 0 && !c.is_current)
-        copy_state(&c);
+    if (run_step(&c, &c.scope, step_prepare, &c) == 0) {
+        if (!c.is_current)
+            copy_state(&c);
+        else if (c.replica_pointer != NULL)
+            prune(&c, NULL, c.replica_pointer); /* a replay: finish what a crash may have cut short */
+    }
     if (c.is_aborted)
         rc = -1;
     else if (c.is_failed && floe_background_call(job->bg, NULL, step_record_failure, &c, NULL) != FLOE_OK)
@@ -693,6 +723,7 @@ static int replicate_to(job_t *job, const char *destination)
         floe_log("replication of %s to %s failed: %s", job->source_arn, destination, c.err);
     free(c.replica_arn);
     free(c.replica_warehouse);
+    free(c.replica_pointer);
     return rc;
 }
 

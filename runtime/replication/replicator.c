@@ -1,5 +1,6 @@
 /*
- * The replication worker of replicator.h: its thread, the wake-up and the update hook.
+ * The replication worker of replicator.h: its thread, the wake-up and the SQLite hooks that
+ * trigger it.
  */
 #include <assert.h>
 #include <errno.h>
@@ -18,6 +19,9 @@
 
 #define IDLE_WAIT_MS 1000
 #define QUEUE_TABLE "replication_queue"
+/* SQLite's default wal_autocheckpoint (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT): installing a WAL hook
+ * replaces the automatic checkpoint, so on_commit does the same checkpoint itself. */
+#define WAL_AUTOCHECKPOINT_FRAMES 1000
 
 struct floe_replicator {
     floe_background_t *bg;
@@ -39,18 +43,46 @@ void floe_replicator_kick(void)
     pthread_mutex_unlock(&kick_mutex);
 }
 
+/* Whether the open transaction of this thread's connection queued work (design note 1). A
+ * connection is used by its own serving thread only, so the flag is per thread. */
+static _Thread_local bool is_queue_changed;
+
 static void on_update(void *arg, int op, const char *db, const char *table, sqlite3_int64 rowid)
 {
     (void)arg;
     (void)db;
     (void)rowid;
     if (op == SQLITE_INSERT && strcmp(table, QUEUE_TABLE) == 0)
+        is_queue_changed = true;
+}
+
+static void on_rollback(void *arg)
+{
+    (void)arg;
+    is_queue_changed = false;
+}
+
+/* SQLite's WAL hook runs after a commit is written to the WAL and its lock released: only then may
+ * another connection see the queued row, so only then is the worker woken. */
+static int on_commit(void *arg, sqlite3 *db, const char *name, int n_frames)
+{
+    (void)arg;
+    if (is_queue_changed) {
+        is_queue_changed = false;
         floe_replicator_kick();
+    }
+    if (n_frames >= WAL_AUTOCHECKPOINT_FRAMES)
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return SQLITE_OK;
 }
 
 void floe_replicator_watch(floe_state_t *st)
 {
-    sqlite3_update_hook(floe_state_db(st), on_update, NULL);
+    sqlite3 *db = floe_state_db(st);
+
+    sqlite3_update_hook(db, on_update, NULL);
+    sqlite3_rollback_hook(db, on_rollback, NULL);
+    sqlite3_wal_hook(db, on_commit, NULL);
 }
 
 static bool should_stop(floe_replicator_t *r, unsigned long *seen)
