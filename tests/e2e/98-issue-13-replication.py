@@ -36,7 +36,9 @@ def split_s3(url):
     return bucket, key
 
 
-class ReplicationTests(FloeTestCase):
+class ReplicationHelpers(FloeTestCase):
+    """Clients per account and region, tables, commits and status polls; no tests of its own."""
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -110,6 +112,15 @@ class ReplicationTests(FloeTestCase):
                                                 versionToken=current["versionToken"], metadataLocation=location)
         return location
 
+    def drop_connections(self):
+        """Closes every client, so the next request opens a new connection (which --threads N
+        spreads over the serving threads)."""
+        for client in self.clients.values():
+            client.close()
+        self.clients.clear()
+
+
+class ReplicationTests(ReplicationHelpers):
     def test_a_replica_appears_in_another_account_and_region_and_follows_commits(self):
         src, dst = self.make_buckets()
         table = self.make_table(src)
@@ -199,6 +210,30 @@ class ReplicationTests(FloeTestCase):
         wh, key = split_s3(before)
         self.assertEqual(json.loads(self.client(DESTINATION, "s3").get_object(Bucket=wh, Key=key)["Body"].read())
                          ["location"], "s3://" + wh, "the replica outlives its source")
+
+
+class ReplicationWithThreadsTests(ReplicationHelpers):
+    """With --threads 2 a commit may be made on either serving thread's SQLite connection, while
+    the worker reads the queue through the first thread's: the worker is woken only once the
+    commit is committed, so it never looks too early and waits for its next idle look."""
+
+    server_args = ("--threads", "2")
+    COMMITS = 12
+
+    def test_every_commit_reaches_the_replica_within_200_ms_whichever_thread_commits_it(self):
+        src, dst = self.make_buckets()
+        table = self.make_table(src, name="threaded")
+        self.replicate(table["tableARN"], dst)
+        self.wait_status(table["tableARN"], dst, "completed", table["metadataLocation"])
+        lags = []
+        for i in range(self.COMMITS):
+            self.drop_connections()
+            location = self.commit(SOURCE, src, "threaded",
+                                   lambda md, i=i: md.setdefault("properties", {}).update(k="v%d" % i))
+            lags.append(self.wait_status(table["tableARN"], dst, "completed", location)[1])
+        self.assertLess(max(lags), LAG_LIMIT_S,
+                        "every small commit reaches the replica within 200 ms with --threads 2 (lags: %s)"
+                        % ", ".join("%.0f ms" % (lag * 1000) for lag in lags))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 // replica's manifests name its own warehouse, a REST commit on it is refused, a compaction-like
 // replace commit arrives as the commit it is, and a kill -9 right after configuring replication of
 // a table with a burst of appends is followed by a restart after which the replica catches up
-// with every row exactly once and no file half-written. 98-issue-13-replication.py covers
+// with every row exactly once and no file half-written. Snapshot expiration on the source prunes
+// the replica: its copies of what only the expired snapshots reached, and metadata files that fell
+// out of its metadata-log, answer 404, while the files both tables still use stay. 98-issue-13-replication.py covers
 // the S3 Tables API side with boto3.
 //
 // Run: cd tests/e2e && npm ci && node --test 99-issue-13-replication.mjs
@@ -19,6 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
+import { runMaintenance } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -33,6 +36,7 @@ const SOURCE = { account: "111111111111", region: "us-east-1" };
 const DESTINATION = { account: "222222222222", region: "eu-west-1" };
 const ROLE = "arn:aws:iam::111111111111:role/replication";
 const WAIT_MS = 15000;
+const DAY_MS = 86400000;
 const BURST = 6;
 
 const SCHEMA = {
@@ -157,8 +161,9 @@ describe("replication to another account and region, written and read with real 
       return Buffer.from(await resp.Body.transformToByteArray());
     };
 
-    /** Appends `rows` to the table as one snapshot: a data file, its manifest, a manifest list. */
-    async function append(arn, table, rows) {
+    /** Appends `rows` to the table as one snapshot: a data file, its manifest, a manifest list.
+     * An "overwrite" snapshot's manifest list holds only its own manifest (the old rows are gone). */
+    async function append(arn, table, rows, operation = "append") {
       const catalog = catalogOf(arn);
       const md = await catalog.loadTable({ namespace: ["sales"], name: table });
       const snapshotId = nextSnapshotId++;
@@ -176,7 +181,7 @@ describe("replication to another account and region, written and read with real 
         content: "data" });
       await put(manifestPath, manifest);
       const current = md.snapshots?.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
-      const inherited = current ? await readAvro(await get(current["manifest-list"])) : [];
+      const inherited = current && operation === "append" ? await readAvro(await get(current["manifest-list"])) : [];
       const listPath = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
       await put(listPath, await avroFile(MANIFEST_FILE, [...inherited, {
         manifest_path: manifestPath, manifest_length: manifest.length, partition_spec_id: 0, content: 0,
@@ -186,7 +191,7 @@ describe("replication to another account and region, written and read with real 
       }], { "snapshot-id": String(snapshotId), "parent-snapshot-id": String(parent ?? "null"),
         "sequence-number": String(seq), "format-version": "2" }));
       const snapshot = { "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": Date.now(),
-        "manifest-list": listPath, summary: { operation: "append" }, "schema-id": 0 };
+        "manifest-list": listPath, summary: { operation }, "schema-id": 0 };
       if (parent !== null)
         snapshot["parent-snapshot-id"] = parent;
       const resp = await catalog.updateTable({ namespace: ["sales"], name: table }, {
@@ -209,6 +214,33 @@ describe("replication to another account and region, written and read with real 
         await sleep(10);
       }
       assert.fail(`replication did not complete within ${WAIT_MS} ms: ${JSON.stringify(entry)}`);
+    }
+
+    /** The HTTP status a plain S3 GET of the object gets (200, or 404 once deleted). */
+    async function status(url) {
+      const { bucket, key } = splitS3(url);
+      const resp = await realFetch(`${server.endpoint}/${bucket}/${key}`);
+      await resp.arrayBuffer();
+      return resp.status;
+    }
+
+    /** Every file each snapshot of `md` reaches: {list, manifests, data}, by snapshot id. */
+    async function filesOf(md) {
+      const out = new Map();
+      for (const sn of md.snapshots ?? []) {
+        const manifests = (await readAvro(await get(sn["manifest-list"]))).map((m) => m.manifest_path);
+        const data = [];
+        for (const m of manifests)
+          data.push(...(await readAvro(await get(m))).map((e) => e.data_file.file_path));
+        out.set(sn["snapshot-id"], { list: sn["manifest-list"], manifests, data });
+      }
+      return out;
+    }
+
+    /** The replica's current metadata location. */
+    async function replicaLocation(table) {
+      return (await send(destination, s3tablesSdk, "GetTableMetadataLocationCommand", { tableBucketARN: dstArn,
+        namespace: "sales", name: table })).metadataLocation;
     }
 
     /** The replica's rows, read with icebird from its own metadata. */
@@ -330,6 +362,72 @@ describe("replication to another account and region, written and read with real 
       assert.equal(replica.md["current-snapshot-id"], snapshotId, "the replica's current snapshot is the replace");
       assert.equal(replica.md.snapshots.length, 3, "every snapshot, the compacted ones included, is replicated");
     });
+
+    test("snapshot expiration on the source prunes the replica: what only the expired snapshots reached goes",
+      async () => {
+        await catalogOf(srcArn).createTable({ namespace: ["sales"] }, { name: "expiring", schema: SCHEMA,
+          properties: { "write.metadata.previous-versions-max": "2" } });
+        const table = await send(source, s3tablesSdk, "GetTableCommand", { tableBucketARN: srcArn,
+          namespace: "sales", name: "expiring" });
+        await send(source, s3tablesSdk, "PutTableReplicationCommand", { tableArn: table.tableARN, configuration: {
+          role: ROLE, rules: [{ destinations: [{ destinationTableBucketARN: dstArn }] }] } });
+        await waitCompleted(table.tableARN, table.metadataLocation);
+        const replicaMetadata = [await replicaLocation("expiring")];
+        for (let i = 0; i < 3; i++) {
+          await waitCompleted(table.tableARN, await append(srcArn, "expiring", [{ id: BigInt(200 + i), name: `old ${i}` }]));
+          replicaMetadata.push(await replicaLocation("expiring"));
+        }
+        // an overwrite: the current snapshot no longer reaches the appends' manifests and data files
+        const live = [{ id: 300n, name: "fresh" }];
+        await waitCompleted(table.tableARN, await append(srcArn, "expiring", live, "overwrite"));
+        replicaMetadata.push(await replicaLocation("expiring"));
+        const replicaBefore = await filesOf((await replicaRows("expiring")).md);
+        const sourceBefore = await catalogOf(srcArn).loadTable({ namespace: ["sales"], name: "expiring" });
+        assert.equal(replicaBefore.size, 4, "the replica has every snapshot before the expiration");
+
+        const job = await runMaintenance(server, { arn: table.tableARN, type: "icebergSnapshotManagement",
+          now: new Date(Date.now() + 30 * DAY_MS).toISOString() });
+        assert.equal(job.body.status, "Successful", `snapshot expiration ran on the source (${JSON.stringify(job.body)})`);
+        assert.equal(job.body.snapshotsExpired, 3, "the three appends expire, the overwrite stays");
+        await waitCompleted(table.tableARN, job.body.metadataLocation);
+        replicaMetadata.push(await replicaLocation("expiring"));
+
+        const { md, rows } = await replicaRows("expiring");
+        assert.deepEqual(md.snapshots.map((sn) => sn["snapshot-id"]), [sourceBefore["current-snapshot-id"]],
+          "the replica's metadata lists only the retained snapshot");
+        const kept = (await filesOf(md)).get(md["current-snapshot-id"]);
+        const expired = [...replicaBefore].filter(([id]) => id !== md["current-snapshot-id"])
+          .flatMap(([, f]) => [f.list, ...f.manifests, ...f.data])
+          .filter((p) => !kept.manifests.includes(p) && !kept.data.includes(p));
+        assert.ok(expired.length >= 9, `three lists, manifests and data files only the expired snapshots reached (${expired.length})`);
+        assert.ok(expired.every((p) => p.startsWith(md.location + "/")), "they all lie in the replica's warehouse");
+        const deadline = Date.now() + WAIT_MS;
+        let left = expired;
+        while (left.length && Date.now() < deadline) {
+          left = (await Promise.all(left.map(async (p) => ((await status(p)) === 404 ? null : p)))).filter(Boolean);
+          if (left.length)
+            await sleep(20);
+        }
+        assert.deepEqual(left, [], "the replica's files only the expired snapshots reached answer 404 through S3");
+
+        for (const p of [kept.list, ...kept.manifests, ...kept.data])
+          assert.equal(await status(p), 200, "the replica's live files are kept");
+        const inLog = new Set([(md["metadata-log"] ?? []).map((e) => e["metadata-file"]), await replicaLocation("expiring")].flat());
+        for (const loc of replicaMetadata)
+          assert.equal(await status(loc), inLog.has(loc) ? 200 : 404,
+            `a replica metadata file is kept while its metadata-log names it, and deleted once it falls out (${loc})`);
+        assert.ok(replicaMetadata.some((loc) => !inLog.has(loc)), "some replica metadata fell out of the log");
+
+        const src = await catalogOf(srcArn).loadTable({ namespace: ["sales"], name: "expiring" });
+        const srcKept = (await filesOf(src)).get(src["current-snapshot-id"]);
+        for (const p of [srcKept.list, ...srcKept.manifests, ...srcKept.data])
+          assert.equal(await status(p), 200, "the source's live files are intact");
+        assert.equal((await get(srcKept.data[0])).length, (await get(kept.data[0])).length,
+          "the data file both tables share still has its bytes");
+        assert.deepEqual(rows, byId(live), "icebird reads the replica after the pruning");
+        assert.deepEqual(byId(await icebird.icebergRead({ tableUrl: src.location, metadata: src })), byId(live),
+          "icebird reads the source as before");
+      });
 
     test("kill -9 in the middle of replicating: after a restart the replica catches up, no duplicate, no partial file",
       async (t) => {
