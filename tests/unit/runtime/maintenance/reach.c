@@ -1,5 +1,10 @@
-/* Tests of runtime/maintenance/reach.c's location sets. */
+/* Tests of runtime/maintenance/reach.c's location sets and its walk through a reader. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iceberg/manifest.h"
+#include "xalloc.h"
 
 #include "harness.h"
 #include "maintenance/reach.h"
@@ -23,4 +28,116 @@ TEST(reach_set_finds_what_was_added_sorted_or_not)
     floe_reach_set_add(&set, "s3://w/late");
     CHECK(floe_reach_set_has(&set, "s3://w/late"), "a path added after sealing is found too");
     floe_reach_set_dispose(&set);
+}
+
+/* ---- the walk through a reader (what replication's prune uses) ---- */
+
+#define READER_FILES 4
+
+/* A reader over files held in memory; a path it lacks is missing. */
+typedef struct memory_reader {
+    floe_reach_reader_t super;
+    const char *paths[READER_FILES];
+    uint8_t *data[READER_FILES];
+    size_t len[READER_FILES];
+    bool is_missing_ok;
+    char message[512];
+} memory_reader_t;
+
+static int memory_read(floe_reach_reader_t *rd, const char *const *locations, size_t n, uint8_t **data, size_t *len)
+{
+    memory_reader_t *m = (memory_reader_t *)rd;
+
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < READER_FILES && (m->paths[k] == NULL || strcmp(m->paths[k], locations[i]) != 0))
+            k++;
+        data[i] = NULL;
+        len[i] = 0;
+        if (k < READER_FILES) {
+            data[i] = floe_xmalloc(m->len[k] + 1);
+            memcpy(data[i], m->data[k], m->len[k]);
+            len[i] = m->len[k];
+        } else if (!m->is_missing_ok) {
+            for (size_t j = 0; j < i; j++)
+                free(data[j]);
+            snprintf(m->message, sizeof(m->message), "%s does not exist", locations[i]);
+            return FLOE_EFAIL;
+        }
+    }
+    return FLOE_OK;
+}
+
+static void memory_fail(floe_reach_reader_t *rd, const char *message)
+{
+    snprintf(((memory_reader_t *)rd)->message, sizeof(((memory_reader_t *)rd)->message), "%s", message);
+}
+
+/* Writes a one-entry manifest naming `data_path` into slot k of the reader. */
+static int put_manifest(memory_reader_t *m, size_t k, const char *path, const char *data_path)
+{
+    floe_iceberg_manifest_entry_t e = {.status = FLOE_ICEBERG_ENTRY_ADDED, .has_snapshot_id = true, .snapshot_id = 1,
+                                       .file = {.file_path = (char *)data_path, .file_format = "PARQUET",
+                                                .record_count = 1, .file_size_in_bytes = 10}};
+    floe_iceberg_manifest_t man = {.schema_json = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}",
+                                   .partition_spec_json = "[]", .format_version = 2, .entries = &e, .n_entries = 1};
+    char err[256];
+
+    m->paths[k] = path;
+    return floe_iceberg_manifest_write(&man, &m->data[k], &m->len[k], err, sizeof(err));
+}
+
+/* Writes a manifest list of the manifests in slots 0..n into slot k. */
+static int put_list(memory_reader_t *m, size_t k, const char *path, size_t n)
+{
+    floe_iceberg_manifest_file_t files[READER_FILES];
+    floe_iceberg_manifest_list_t l = {.snapshot_id = 1, .sequence_number = 1, .format_version = 2, .files = files,
+                                      .n_files = n};
+    char err[256];
+
+    for (size_t i = 0; i < n; i++)
+        files[i] = (floe_iceberg_manifest_file_t){.manifest_path = (char *)m->paths[i],
+                                                  .manifest_length = (int64_t)m->len[i], .sequence_number = 1,
+                                                  .min_sequence_number = 1, .added_snapshot_id = 1};
+    m->paths[k] = path;
+    return floe_iceberg_manifest_list_write(&l, &m->data[k], &m->len[k], err, sizeof(err));
+}
+
+TEST(reach_through_a_reader_skips_what_a_tolerant_reader_lacks)
+{
+    memory_reader_t m = {.super = {memory_read, memory_fail}};
+    cJSON *snapshot = cJSON_Parse("{\"snapshot-id\":1,\"manifest-list\":\"s3://w/metadata/snap-1.avro\"}");
+    const cJSON *snapshots[] = {snapshot};
+    floe_reach_t r = {0};
+
+    CHECK(put_manifest(&m, 0, "s3://w/metadata/m1.avro", "s3://w/data/d1.parquet") == 0 &&
+              put_manifest(&m, 1, "s3://w/metadata/m2.avro", "s3://w/data/d2.parquet") == 0 &&
+              put_list(&m, 2, "s3://w/metadata/snap-1.avro", 2) == 0,
+          "a manifest list of two manifests is written");
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_OK && r.lists.n == 1 &&
+              r.manifests.n == 2 && r.files.n == 2 && floe_reach_set_has(&r.files, "s3://w/data/d2.parquet"),
+          "the snapshot reaches its list, both manifests and both data files");
+    floe_reach_dispose(&r);
+
+    m.paths[1] = "s3://w/metadata/gone.avro"; /* m2 is missing now */
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_EFAIL &&
+              strstr(m.message, "m2.avro") != NULL,
+          "a strict reader fails the reach on a missing manifest, naming it");
+    floe_reach_dispose(&r);
+    m.is_missing_ok = true;
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_OK && r.manifests.n == 1 &&
+              r.files.n == 1 && floe_reach_set_has(&r.files, "s3://w/data/d1.parquet"),
+          "a tolerant reader skips the missing manifest and keeps the rest");
+    floe_reach_dispose(&r);
+
+    m.paths[1] = "s3://w/metadata/m2.avro";
+    m.len[1] = 3; /* not Avro */
+    m.is_missing_ok = false;
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_EFAIL &&
+              strstr(m.message, "cannot read the manifest s3://w/metadata/m2.avro") != NULL,
+          "a file that is not a manifest fails the reach through the reader's fail");
+    floe_reach_dispose(&r);
+    for (size_t i = 0; i < READER_FILES; i++)
+        free(m.data[i]);
+    cJSON_Delete(snapshot);
 }
