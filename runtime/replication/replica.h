@@ -21,6 +21,8 @@
  *     start-up sweep removes (store/recover.h).
  *  5. Source files are immutable, so a manifest list or manifest already in the replica is never
  *     read again: a later commit copies only what it added.
+ *  6. Once the pointer has moved (or, on a replay, is found already moved), the replica is pruned
+ *     of what the commit dropped (prune.h); a failed prune only leaves files behind.
  */
 #ifndef FLOE_REPLICATION_REPLICA_H
 #define FLOE_REPLICATION_REPLICA_H
