@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iceberg/manifest.h"
+#include "maintenance/job.h"
 #include "maintenance/reach.h"
 #include "xalloc.h"
 

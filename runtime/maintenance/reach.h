@@ -15,7 +15,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "maintenance/job.h"
+/* The job (maintenance/job.h); only its pointer is needed here, so replication, which has no job,
+ * can include this header without the job's. */
+typedef struct floe_job floe_job_t;
 
 /** A set of locations (malloc'ed strings): a sorted, duplicate-free prefix paths[0..n_sorted) and
  * a short unsorted tail, sorted in whenever it grows past a few dozen. */
