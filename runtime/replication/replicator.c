@@ -62,8 +62,8 @@ static void on_rollback(void *arg)
     is_queue_changed = false;
 }
 
-/* SQLite's WAL hook runs after a commit is written to the WAL and its lock released: only then may
- * another connection see the queued row, so only then is the worker woken. */
+/* SQLite's WAL hook runs once a commit is in the WAL, where the next read of any connection sees
+ * it; the worker woken here therefore finds the queued row, whichever connection looks. */
 static int on_commit(void *arg, sqlite3 *db, const char *name, int n_frames)
 {
     (void)arg;
