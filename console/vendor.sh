@@ -23,3 +23,14 @@ copy hysnappy hysnappy.js
 copy fzstd esm/index.mjs
 copy icebird src/avro/avro.read.js src/avro/avro.metadata.js
 copy uplot dist/uPlot.esm.js dist/uPlot.min.css
+
+# The page may run no inline script (its Content-Security-Policy, runtime/console/route.c), so
+# there is no import map: bare imports between the packages become relative paths here.
+sed -i -e "s#from 'fzstd'#from '../../fzstd/esm/index.mjs'#" -e "s#from 'hysnappy'#from '../../hysnappy/hysnappy.js'#" \
+    "$out"/hyparquet-compressors/src/*.js
+sed -i -e "s#from 'hyparquet-compressors'#from '../../../hyparquet-compressors/src/index.js'#" \
+    -e "s#from 'hyparquet/src/#from '../../../hyparquet/src/#" "$out"/icebird/src/avro/*.js
+if grep -rnE "^(import|export) .*from '[^.]" "$out" --include=*.js --include=*.mjs; then
+    echo "vendor.sh: a bare import is left (above); rewrite it to a relative path" >&2
+    exit 1
+fi

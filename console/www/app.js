@@ -96,46 +96,6 @@ async function viewBuckets() {
   await render();
 }
 
-async function viewBuckets() {
-  setCrumbs('Table buckets');
-  const filter = h('input', { type: 'search', id: 'bucket-filter', placeholder: 'Filter by name prefix' });
-  const holder = h('div');
-  const render = async () => {
-    holder.replaceChildren(await pagedList('buckets', { ...scopeParams(), prefix: filter.value, limit: 100 },
-      ['Name', 'Type', 'Created', 'ARN'],
-      (b) => [h('a', { href: `#/bucket?${q({ arn: b.arn })}`, class: 'bucket-link' }, b.name), b.type, fmtTime(Date.parse(b.createdAt)), h('code', {}, b.arn)],
-      { emptyText: 'No table buckets in this account and region.', label: 'Table buckets' }));
-  };
-  filter.addEventListener('input', () => render().catch((e) => holder.replaceChildren(errorBox(e))));
-  main.replaceChildren(h('h1', {}, 'Table buckets'),
-    h('p', { class: 'muted' }, `Account ${scope.account}, region ${scope.region}`),
-    h('label', { class: 'toolbar' }, 'Filter ', filter), holder);
-  await render();
-}
-
-function ownedSection(o) {
-  return [
-    h('h2', {}, 'Configuration'),
-    facts([
-      ['Encryption', o.encryption ? `${o.encryption.sseAlgorithm}${o.encryption.kmsKeyArn ? ` (${o.encryption.kmsKeyArn})` : ''}` : null],
-      ['Storage class', o.storageClass],
-    ]),
-    h('h3', {}, 'Replication'),
-    o.replication
-      ? h('div', {}, facts([['Role', o.replication.role], ['Version token', h('code', {}, o.replication.versionToken)]]),
-        table(['Rule', 'Destination table bucket', 'Status'], o.replication.destinations.map((d) =>
-          [String(d.rule), h('code', {}, d.destinationTableBucketArn), h('span', { class: 'pill' }, d.replicationStatus)]),
-        { attrs: { 'aria-label': 'Replication destinations', id: 'replication' } }))
-      : h('p', { class: 'muted' }, 'No replication configuration.'),
-    h('h3', {}, 'Resource policy'),
-    o.policy ? jsonView(o.policy, 'resource policy') : h('p', { class: 'muted' }, 'No resource policy.'),
-    h('h3', {}, 'Tags'),
-    Object.keys(o.tags).length
-      ? table(['Key', 'Value'], Object.entries(o.tags), { attrs: { 'aria-label': 'Tags', id: 'tags' } })
-      : h('p', { class: 'muted' }, 'No tags.'),
-  ];
-}
-
 async function viewBucket({ arn }) {
   const b = await get('bucket', { arn });
   selectScope({ account: b.account, region: b.region });

@@ -94,7 +94,7 @@ async function timelineChart(snaps, onPick) {
     'aria-label': `Chart of ${snaps.length} snapshots: total records and total size over time` });
   if (!snaps.length) return holder;
   try {
-    const { default: uPlot } = await import('uplot');
+    const { default: uPlot } = await import('./vendor/uplot/dist/uPlot.esm.js');
     const xs = snaps.map((s) => Number(s['timestamp-ms']) / 1000);
     const records = snaps.map((s) => num(s.summary?.['total-records']));
     const size = snaps.map((s) => num(s.summary?.['total-files-size']));
@@ -190,7 +190,7 @@ function cell(v) {
 }
 
 async function previewRows(arn, files) {
-  const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('./vendor/hyparquet/src/index.js'), import('./vendor/hyparquet-compressors/src/index.js')]);
   const rows = [];
   for (const f of files) {
     if (rows.length >= PREVIEW_ROWS) break;
@@ -212,14 +212,14 @@ function filesAndPreview(arn, md, schema) {
       live = await liveFiles(arn, md);
       const total = live.data.reduce((a, f) => a + Number(f.record_count), 0);
       files.dataset.count = String(live.data.length);
-      files.replaceChildren(files.firstChild,
+      files.replaceChildren(...[files.firstChild,
         h('p', {}, `${live.data.length} data file${live.data.length === 1 ? '' : 's'}, ${fmtInt(total)} records, ${fmtBytes(live.data.reduce((a, f) => a + Number(f.file_size_in_bytes), 0))}` +
           (live.deletes.length ? `; ${live.deletes.length} delete file(s)` : '') + '.'),
         live.data.length ? table(['Path', 'Format', 'Records', 'Size', 'Partition'], live.data.map((f) =>
           [h('code', {}, f.file_path), f.file_format, fmtInt(f.record_count), fmtBytes(f.file_size_in_bytes), cell(f.partition)]),
         { nums: [2, 3], attrs: { 'aria-label': 'Data files' } }) : null,
         live.deletes.length ? h('details', {}, h('summary', {}, 'Delete files'), table(['Path', 'Content', 'Records'],
-          live.deletes.map((f) => [h('code', {}, f.file_path), Number(f.content) === 1 ? 'position deletes' : 'equality deletes', fmtInt(f.record_count)]))) : null);
+          live.deletes.map((f) => [h('code', {}, f.file_path), Number(f.content) === 1 ? 'position deletes' : 'equality deletes', fmtInt(f.record_count)]))) : null].filter(Boolean));
     } catch (e) {
       files.replaceChildren(files.firstChild, errorBox(e));
       preview.replaceChildren(preview.firstChild, h('p', { class: 'muted' }, 'No preview without the data files.'));
@@ -230,10 +230,10 @@ function filesAndPreview(arn, md, schema) {
       const cols = schema.fields.map((f) => f.name);
       for (const r of rows) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
       preview.dataset.rows = String(rows.length);
-      preview.replaceChildren(preview.firstChild,
+      preview.replaceChildren(...[preview.firstChild,
         live.deletes.length ? h('p', { class: 'muted' }, 'Delete files are not applied to this preview.') : null,
         rows.length ? h('div', { class: 'preview' }, table(cols, rows.map((r) => cols.map((c) => cell(r[c]))), { attrs: { 'aria-label': 'Preview rows', id: 'preview-rows' } }))
-          : h('p', { class: 'muted' }, 'The table has no rows.'));
+          : h('p', { class: 'muted' }, 'The table has no rows.')].filter(Boolean));
     } catch (e) {
       preview.replaceChildren(preview.firstChild, errorBox(e));
     }

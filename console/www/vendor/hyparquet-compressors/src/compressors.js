@@ -1,5 +1,5 @@
-import { decompress as decompressZstd } from 'fzstd'
-import { snappyUncompressor } from 'hysnappy'
+import { decompress as decompressZstd } from '../../fzstd/esm/index.mjs'
+import { snappyUncompressor } from '../../hysnappy/hysnappy.js'
 import { decompressBrotli } from './brotli.js'
 import { gunzip } from './gzip.js'
 import { decompressLz4, decompressLz4Raw } from './lz4.js'

@@ -1,5 +1,5 @@
-import { decompress as decompressZstd } from 'fzstd'
-import { snappyUncompress as decompressSnappy } from 'hysnappy'
+import { decompress as decompressZstd } from '../../fzstd/esm/index.mjs'
+import { snappyUncompress as decompressSnappy } from '../../hysnappy/hysnappy.js'
 import { decompressBrotli } from './brotli.js'
 import { gunzip } from './gzip.js'
 import { decompressLz4, decompressLz4Raw } from './lz4.js'

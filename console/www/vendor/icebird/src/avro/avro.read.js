@@ -1,6 +1,6 @@
-import { gunzip } from 'hyparquet-compressors'
+import { gunzip } from '../../../hyparquet-compressors/src/index.js'
 import { readZigZag, readZigZagBigInt } from './avro.metadata.js'
-import { parseDecimal } from 'hyparquet/src/convert.js'
+import { parseDecimal } from '../../../hyparquet/src/convert.js'
 
 /**
  * Read avro data blocks.
@@ -62,7 +62,7 @@ export function avroRead({ reader, metadata, syncMarker }) {
 }
 
 /**
- * @import {DataReader} from 'hyparquet/src/types.js'
+ * @import {DataReader} from '../../../hyparquet/src/types.js'
  * @import {AvroType} from '../../src/types.js'
  * @param {DataReader} reader
  * @param {AvroType} type
