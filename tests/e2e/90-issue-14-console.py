@@ -89,8 +89,8 @@ class ConsoleApi(FloeTestCase):
     def test_scopes_offer_the_account_and_region_that_hold_state(self):
         status, body, _ = self.api("scopes")
         self.assertEqual(status, 200)
-        self.assertIn({"account": ACCOUNT, "region": "us-east-1", "hasTableBuckets": True, "hasStacks": False},
-                      body["scopes"], "the default scope holds the buckets")
+        scopes = {(x["account"], x["region"]): x for x in body["scopes"]}
+        self.assertTrue(scopes[(ACCOUNT, "us-east-1")]["hasTableBuckets"], "the default scope holds the buckets")
 
     def test_buckets_paginate(self):
         names, token, pages = [], None, 0
@@ -154,6 +154,25 @@ class ConsoleApi(FloeTestCase):
         self.assertTrue(body["table"]["versionToken"], "the version token is shown")
         self.assertEqual(body["maintenance"]["icebergCompaction"]["jobStatus"], "Not_Yet_Run")
         self.assertEqual(body["tags"], {})
+
+    def test_cloudformation_stacks_with_resources_and_events(self):
+        cfn = self.make_client("cloudformation")
+        template = json.dumps({"Resources": {"Lake": {"Type": "AWS::S3Tables::TableBucket",
+                                                      "Properties": {"TableBucketName": "from-a-stack"}}}})
+        stack_id = cfn.create_stack(StackName="console-stack", TemplateBody=template)["StackId"]
+        cfn.get_waiter("stack_create_complete").wait(StackName=stack_id, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
+        status, body, _ = self.api("stacks")
+        self.assertEqual(status, 200)
+        self.assertIn(("console-stack", "CREATE_COMPLETE"), [(x["stackName"], x["status"]) for x in body["items"]],
+                      "the stack is listed with its status")
+        status, body, _ = self.api("stack", {"id": stack_id})
+        self.assertEqual(status, 200, body)
+        self.assertEqual([(r["logicalId"], r["type"], r["status"]) for r in body["resources"]],
+                         [("Lake", "AWS::S3Tables::TableBucket", "CREATE_COMPLETE")], "its resources")
+        self.assertTrue(any(e["logicalId"] == "console-stack" and e["status"] == "CREATE_COMPLETE" for e in body["events"]),
+                        "and its events")
+        status, body, _ = self.api("scopes")
+        self.assertTrue(any(x["hasStacks"] for x in body["scopes"]), "the picker knows the scope holds stacks")
 
     # ---- bad input ----
 
