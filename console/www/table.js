@@ -93,21 +93,34 @@ async function timelineChart(snaps, onPick) {
   const holder = h('div', { class: 'chart', id: 'snapshot-chart', role: 'img',
     'aria-label': `Chart of ${snaps.length} snapshots: total records and total size over time` });
   if (!snaps.length) return holder;
-  try {
+  let plot = null;
+  const draw = async () => {
     const { default: uPlot } = await import('./vendor/uplot/dist/uPlot.esm.js');
     const xs = snaps.map((s) => Number(s['timestamp-ms']) / 1000);
     const records = snaps.map((s) => num(s.summary?.['total-records']));
     const size = snaps.map((s) => num(s.summary?.['total-files-size']));
     const fg = cssVar('--fg'), line = cssVar('--line');
     const axis = { stroke: fg, grid: { stroke: line }, ticks: { stroke: line } };
-    const plot = new uPlot({
+    plot?.destroy();
+    plot = new uPlot({
       width: Math.min(1100, Math.max(360, (document.getElementById('main').clientWidth || 900) - 20)), height: 240,
       scales: { x: { time: true }, size: {} },
       series: [{}, { label: 'Total records', stroke: cssVar('--accent'), width: 2, points: { size: 8 } },
         { label: 'Total size (bytes)', stroke: cssVar('--good'), width: 2, dash: [6, 4], scale: 'size', points: { size: 6 } }],
       axes: [axis, { ...axis, label: 'records' }, { ...axis, side: 1, scale: 'size', label: 'bytes', grid: { show: false } }],
     }, [xs, records, size], holder);
-    plot.over.addEventListener('click', () => { if (plot.cursor.idx !== null && plot.cursor.idx !== undefined) onPick(plot.cursor.idx); });
+    const p = plot;
+    plot.over.addEventListener('click', () => { if (p.cursor.idx !== null && p.cursor.idx !== undefined) onPick(p.cursor.idx); });
+  };
+  // The chart is drawn on a canvas with the palette's colours: draw it again when the palette changes.
+  const scheme = matchMedia('(prefers-color-scheme: dark)');
+  const redraw = () => {
+    if (!holder.isConnected) { scheme.removeEventListener('change', redraw); return; }
+    draw().catch((e) => holder.append(errorBox(e)));
+  };
+  scheme.addEventListener('change', redraw);
+  try {
+    await draw();
   } catch (e) {
     holder.append(errorBox(e));
   }

@@ -231,8 +231,9 @@ class Page {
     await this.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: keyCode });
   }
 
-  async screenshot(file) {
-    const { data } = await this.send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
+  /** The whole page, or only `clip` ({x, y, width, height, scale}). */
+  async screenshot(file, clip = undefined) {
+    const { data } = await this.send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true, clip });
     fs.writeFileSync(file, Buffer.from(data, "base64"));
     return file;
   }
@@ -350,6 +351,9 @@ describe("the console in headless chromium", { skip: missing.length ? `missing: 
     const preview = await page.eval("document.getElementById('preview-rows').innerText");
     assert.ok(preview.includes("alpha") && preview.includes("epsilon"), "preview rows show the values written");
     await page.screenshot(path.join(ARTIFACTS, "floe-console-table-light.png"));
+    // The top of the page, at the size docs/console-table.png has (copied from here by hand).
+    await page.eval("window.scrollTo(0, 0)");
+    await page.screenshot(path.join(ARTIFACTS, "floe-console-table-top.png"), { x: 0, y: 0, width: 1400, height: 1350, scale: 0.7 });
   });
 
   test("a snapshot is selected from the keyboard and shows its summary", async () => {
@@ -373,6 +377,7 @@ describe("the console in headless chromium", { skip: missing.length ? `missing: 
     await page.setColorScheme("dark");
     const bg = await page.eval("getComputedStyle(document.body).backgroundColor");
     assert.equal(bg, "rgb(13, 17, 23)", "the dark palette applies");
+    await new Promise((r) => setTimeout(r, 300)); // the chart redraws itself in the new palette
     await page.screenshot(path.join(ARTIFACTS, "floe-console-table-dark.png"));
   });
 
