@@ -127,7 +127,7 @@ class Browser {
     b.proc = spawn(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
       "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
       "--disable-component-update", "--disable-extensions", "--remote-debugging-pipe", `--user-data-dir=${b.profile}`,
-      "--window-size=1400,2000", "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+      "--window-size=1400,2000", "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true });
     b.proc.stderr.on("data", () => {});
     b.out = b.proc.stdio[3];
     b.nextId = 1;
@@ -168,13 +168,23 @@ class Browser {
     return page;
   }
 
+  /** Asks chromium to quit, then kills its process group (its own children too) and closes the pipes,
+   * so nothing keeps node alive. */
   async close() {
-    try { await Promise.race([this.send("Browser.close"), new Promise((r) => setTimeout(r, 3000))]); } catch { /* gone */ }
     const exited = new Promise((r) => (this.proc.exitCode !== null ? r() : this.proc.once("exit", r)));
-    this.proc.kill("SIGKILL");
+    try { await Promise.race([this.send("Browser.close"), new Promise((r) => setTimeout(r, 3000))]); } catch { /* gone */ }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    try { process.kill(-this.proc.pid, "SIGKILL"); } catch { /* the group is gone */ }
     await exited;
-    fs.rmSync(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    for (const stream of [this.proc.stdio[2], this.proc.stdio[3], this.proc.stdio[4]]) stream?.destroy();
+    await new Promise((r) => setTimeout(r, 200)); // its children write their last files into the profile
+    try {
+      fs.rmSync(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (err) {
+      console.log(`# left the chromium profile ${this.profile}: ${err.message}`);
+    }
   }
+
 }
 
 class Page {
