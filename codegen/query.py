@@ -82,6 +82,23 @@ class QueryOverlay(overlay_mod.Overlay):
     def routes(self, model):
         return []
 
+    def patch_ast(self, ast):
+        """Adds the overlay's "enum_values" to the model's enums before it is loaded: values AWS
+        sends that the pinned model lacks. Each entry names an enum shape, the values to add and
+        the reason."""
+        shapes = ast.get("shapes", {})
+        for name, entry in sorted(self.raw.get("enum_values", {}).items()):
+            if not entry.get("reason") or not entry.get("add"):
+                overlay_mod.fail("%s: enum_values.%s needs \"add\" and a \"reason\"" % (self.path, name))
+            sids = [sid for sid in shapes if sid.split("#", 1)[-1] == name]
+            if len(sids) != 1 or shapes[sids[0]].get("type") != "enum":
+                overlay_mod.fail("%s: enum_values.%s names no enum shape of the model" % (self.path, name))
+            members = shapes[sids[0]].setdefault("members", {})
+            for value in entry["add"]:
+                # A newer model that has the value already keeps its own (one overlay serves every
+                # model version, as for operations).
+                members.setdefault(value, {"target": "smithy.api#Unit", "traits": {"smithy.api#enumValue": value}})
+
 
 class QueryCModel:
     """Mixed into generate.CModel (generate.QueryServiceModel): the C names and per-shape facts of
@@ -234,8 +251,8 @@ def render(env, model_class, out, overrides):
     rendered, summary = [], []
     services = []
     for svc in SERVICES:
-        model = smithy.Model(overrides.get(svc.key, svc.model), "awsQuery")
         ov = QueryOverlay(svc.overlay)
+        model = smithy.Model(overrides.get(svc.key, svc.model), "awsQuery", patch=ov.patch_ast)
         ov.check(model)
         cls = type("QueryModel_" + svc.prefix, (model_class,), {"service": svc})
         cm = cls(model, ov, model)

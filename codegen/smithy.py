@@ -163,13 +163,17 @@ class Operation:
 
 
 class Model:
-    def __init__(self, path, protocol="restJson1"):
+    def __init__(self, path, protocol="restJson1", patch=None):
+        """`patch`, when given, is called with the JSON AST before it is loaded (an overlay's
+        additions to the model); the sha256 stays the pinned file's."""
         with open(path, "rb") as f:
             raw = f.read()
         self.path = path
         self.protocol = protocol
         self.sha256 = hashlib.sha256(raw).hexdigest()
         self.ast = json.loads(raw)
+        if patch is not None:
+            patch(self.ast)
         self.shapes = {}
         self.operations = []
         self.service = None

@@ -760,8 +760,11 @@ typedef enum floe_cfn_ResourceStatus {
     FLOE_CFN_ResourceStatus_ROLLBACK_IN_PROGRESS, /* "ROLLBACK_IN_PROGRESS" */
     FLOE_CFN_ResourceStatus_ROLLBACK_COMPLETE, /* "ROLLBACK_COMPLETE" */
     FLOE_CFN_ResourceStatus_ROLLBACK_FAILED, /* "ROLLBACK_FAILED" */
+    FLOE_CFN_ResourceStatus_UPDATE_COMPLETE_CLEANUP_IN_PROGRESS, /* "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS" */
+    FLOE_CFN_ResourceStatus_UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS, /* "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS" */
+    FLOE_CFN_ResourceStatus_REVIEW_IN_PROGRESS, /* "REVIEW_IN_PROGRESS" */
 } floe_cfn_ResourceStatus;
-#define FLOE_CFN_ResourceStatus__COUNT 28
+#define FLOE_CFN_ResourceStatus__COUNT 31
 /** Wire value of each member, indexed by the enum (index 0 is NULL). */
 extern const char *const floe_cfn_ResourceStatus_values[FLOE_CFN_ResourceStatus__COUNT + 1];
 /** The member for a wire value, or 0 when `text` is not one. */

@@ -1039,6 +1039,9 @@ const char *const floe_cfn_ResourceStatus_values[FLOE_CFN_ResourceStatus__COUNT 
     "ROLLBACK_IN_PROGRESS",
     "ROLLBACK_COMPLETE",
     "ROLLBACK_FAILED",
+    "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS",
+    "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS",
+    "REVIEW_IN_PROGRESS",
 };
 
 floe_cfn_ResourceStatus floe_cfn_ResourceStatus_from_string(const char *text)

@@ -20,6 +20,23 @@ int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out /* OUT */);
 
+/** How many items a page of DescribeStacks, ListStacks, DescribeStackEvents, ListStackResources and
+ * ListChangeSets holds: AWS's page (seen with aws-cli 2.x: DescribeStackEvents answers 100). */
+#define FLOE_CFNH_PAGE_SIZE 100
+
+/** The key of item i of a list being paged (an id that stays with the item). */
+typedef const char *(*floe_cfnh_key_fn)(const void *items, size_t i);
+
+/**
+ * The page of `items` (n of them, in their listing order) that `next_token` asks for: items
+ * [*start, *end), and *next (in the call's pool) the token of the page after, NULL on the last.
+ * A token encodes the key of the last item handed out (catalog/page_token.h), so a page resumes
+ * after it while others add items. `listing` names the list and its filters. FLOE_EFAIL with a
+ * ValidationError for a token not handed out for this listing, or whose item is gone.
+ */
+int floe_cfnh_page(floe_query_call_t *call, const char *listing, const char *next_token, const void *items, size_t n,
+                   floe_cfnh_key_fn key_of, size_t *start /* OUT */, size_t *end /* OUT */, char **next /* OUT */);
+
 /** The API's parameters and tags as the response shapes (in the call's pool; NULL when n is 0). */
 floe_cfn_Parameters *floe_cfnh_parameters(floe_query_call_t *call, const floe_stack_parameter_t *p, size_t n);
 floe_cfn_Tags *floe_cfnh_tags(floe_query_call_t *call, const floe_stack_pair_t *p, size_t n);

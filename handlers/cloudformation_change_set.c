@@ -32,12 +32,9 @@ int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_Crea
 
 static floe_cfn_ResourceChangeDetails *details_of(floe_query_call_t *call, const floe_stack_change_t *c)
 {
-    floe_cfn_ResourceChangeDetails *out;
+    floe_cfn_ResourceChangeDetails *out = floe_call_alloc(&call->super, sizeof(*out));
 
-    if (c->n_details == 0)
-        return NULL;
-    out = floe_call_alloc(&call->super, sizeof(*out));
-    out->items = floe_call_alloc(&call->super, c->n_details * sizeof(*out->items));
+    out->items = c->n_details > 0 ? floe_call_alloc(&call->super, c->n_details * sizeof(*out->items)) : NULL;
     out->n = c->n_details;
     for (size_t i = 0; i < c->n_details; i++) {
         const floe_stack_change_detail_t *d = &c->details[i];
@@ -71,13 +68,13 @@ static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_ch
         rc->PhysicalResourceId = c->physical_id;
         rc->ResourceType = c->type;
         rc->Replacement = ENUM_OF(Replacement, c->replacement);
-        if (c->n_scope > 0) {
-            rc->Scope = floe_call_alloc(&call->super, sizeof(*rc->Scope));
-            rc->Scope->items = floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items));
-            rc->Scope->n = c->n_scope;
-            for (size_t j = 0; j < c->n_scope; j++)
-                rc->Scope->items[j] = ENUM_OF(ResourceAttribute, c->scope[j]);
-        }
+        /* Always listed, empty for an Add or a Remove, as AWS lists them. */
+        rc->Scope = floe_call_alloc(&call->super, sizeof(*rc->Scope));
+        rc->Scope->items =
+            c->n_scope > 0 ? floe_call_alloc(&call->super, c->n_scope * sizeof(*rc->Scope->items)) : NULL;
+        rc->Scope->n = c->n_scope;
+        for (size_t j = 0; j < c->n_scope; j++)
+            rc->Scope->items[j] = ENUM_OF(ResourceAttribute, c->scope[j]);
         rc->Details = details_of(call, c);
     }
     return out;
@@ -129,20 +126,30 @@ int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_Dele
     return floe_cfnh_answer(call, floe_stack_change_set_delete(&call->super, in->ChangeSetName, in->StackName, &why), &why);
 }
 
+static const char *change_set_key(const void *items, size_t i)
+{
+    return ((const floe_stack_change_set_t *)items)[i].change_set_id;
+}
+
+/* Pages of FLOE_CFNH_PAGE_SIZE, as AWS pages them. */
 int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListChangeSetsInput *in,
                                    floe_cfn_ListChangeSetsOutput *out)
 {
     floe_stack_change_set_t *sets = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) !=
+            FLOE_OK ||
+        floe_cfnh_page(call, floe_call_printf(&call->super, "ListChangeSets|%s", in->StackName), in->NextToken, sets, n,
+                       change_set_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Summaries = floe_call_alloc(&call->super, sizeof(*out->Summaries));
-    out->Summaries->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Summaries->items)) : NULL;
-    out->Summaries->n = n;
-    for (size_t i = 0; i < n; i++) {
-        floe_cfn_ChangeSetSummary *o = &out->Summaries->items[i];
+    out->Summaries->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Summaries->items)) : NULL;
+    out->Summaries->n = end - start;
+    for (size_t i = start; i < end; i++) {
+        floe_cfn_ChangeSetSummary *o = &out->Summaries->items[i - start];
 
         o->StackId = sets[i].stack_id;
         o->StackName = sets[i].stack_name;

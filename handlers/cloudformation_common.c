@@ -2,6 +2,9 @@
  * The glue every CloudFormation handler shares (cloudformation.h): outcome codes to errors, and
  * template, parameter and tag members between the generated shapes and the stack API.
  */
+#include <string.h>
+
+#include "catalog/page_token.h"
 #include "cloudformation.h"
 
 int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why_set)
@@ -89,4 +92,25 @@ floe_cfn_Tags *floe_cfnh_tags(floe_query_call_t *call, const floe_stack_pair_t *
         out->items[i].Value = p[i].value;
     }
     return out;
+}
+
+int floe_cfnh_page(floe_query_call_t *call, const char *listing, const char *next_token, const void *items, size_t n,
+                   floe_cfnh_key_fn key_of, size_t *start, size_t *end, char **next)
+{
+    const char *after;
+    size_t i = 0;
+
+    if (next_token != NULL) {
+        if ((after = floe_page_token_decode(&call->super, listing, next_token)) == NULL)
+            return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Invalid NextToken: %s", next_token);
+        while (i < n && strcmp(key_of(items, i), after) != 0)
+            i++;
+        if (i == n) /* the item the page ended on is gone (a stack deleted meanwhile, say) */
+            return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Invalid NextToken: %s", next_token);
+        i++;
+    }
+    *start = i;
+    *end = n - i > FLOE_CFNH_PAGE_SIZE ? i + FLOE_CFNH_PAGE_SIZE : n;
+    *next = *end < n ? floe_page_token_encode(&call->super, listing, key_of(items, *end - 1)) : NULL;
+    return FLOE_OK;
 }

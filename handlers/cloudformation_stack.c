@@ -2,14 +2,30 @@
  * CloudFormation stacks: CreateStack, UpdateStack, DeleteStack, DescribeStacks, ListStacks,
  * DescribeStackEvents, DescribeStackResource(s), ListStackResources and ListExports. Each is the
  * request's members handed to the stack API (cloudformation/stack.h), whose engine does the work
- * in the background, and its answer in the response shape. Every list is answered whole: no
- * NextToken paging (Floe's stacks are few).
+ * in the background, and its answer in the response shape. DescribeStacks, ListStacks,
+ * DescribeStackEvents and ListStackResources answer AWS's pages of FLOE_CFNH_PAGE_SIZE with a
+ * NextToken (floe_cfnh_page); DescribeStackResources answers whole, as AWS does.
  */
 #include "cloudformation.h"
 
 /* A generated enum from the API's wire value; 0 (absent) for NULL or a value the model lacks. */
 #define ENUM_OF(type, text) ((text) != NULL ? floe_cfn_##type##_from_string(text) : (floe_cfn_##type)0)
 
+
+static const char *stack_key(const void *items, size_t i)
+{
+    return ((const floe_stack_info_t *)items)[i].stack_id;
+}
+
+static const char *event_key(const void *items, size_t i)
+{
+    return ((const floe_stack_event_t *)items)[i].event_id;
+}
+
+static const char *resource_key(const void *items, size_t i)
+{
+    return ((const floe_stack_resource_t *)items)[i].logical_id;
+}
 
 int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateStackInput *in,
                                 floe_cfn_CreateStackOutput *out)
@@ -77,17 +93,20 @@ int floe_cfn_handle_DescribeStacks(floe_query_call_t *call, const floe_cfn_Descr
                                    floe_cfn_DescribeStacksOutput *out)
 {
     floe_stack_info_t *stacks = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_describe(&call->super, in->StackName, &stacks, &n, &why), &why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_describe(&call->super, in->StackName, &stacks, &n, &why), &why) != FLOE_OK ||
+        floe_cfnh_page(call, floe_call_printf(&call->super, "DescribeStacks|%s", in->StackName ? in->StackName : ""),
+                       in->NextToken, stacks, n, stack_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Stacks = floe_call_alloc(&call->super, sizeof(*out->Stacks));
-    out->Stacks->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Stacks->items)) : NULL;
-    out->Stacks->n = n;
-    for (size_t i = 0; i < n; i++) {
+    out->Stacks->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Stacks->items)) : NULL;
+    out->Stacks->n = end - start;
+    for (size_t i = start; i < end; i++) {
         const floe_stack_info_t *s = &stacks[i];
-        floe_cfn_Stack *o = &out->Stacks->items[i];
+        floe_cfn_Stack *o = &out->Stacks->items[i - start];
 
         o->StackId = s->stack_id;
         o->StackName = s->name;
@@ -119,21 +138,26 @@ int floe_cfn_handle_ListStacks(floe_query_call_t *call, const floe_cfn_ListStack
     const char **statuses = NULL;
     size_t n_statuses = filter != NULL ? filter->n : 0;
     floe_stack_info_t *stacks = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
+    const char *listing = "ListStacks";
 
     if (n_statuses > 0) {
         statuses = floe_call_alloc(&call->super, n_statuses * sizeof(*statuses));
-        for (size_t i = 0; i < n_statuses; i++)
+        for (size_t i = 0; i < n_statuses; i++) {
             statuses[i] = floe_cfn_StackStatus_values[filter->items[i]];
+            listing = floe_call_printf(&call->super, "%s|%s", listing, statuses[i]);
+        }
     }
-    if (floe_cfnh_answer(call, floe_stack_list(&call->super, statuses, n_statuses, &stacks, &n), NULL) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_list(&call->super, statuses, n_statuses, &stacks, &n), NULL) != FLOE_OK ||
+        floe_cfnh_page(call, listing, in->NextToken, stacks, n, stack_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->StackSummaries = floe_call_alloc(&call->super, sizeof(*out->StackSummaries));
-    out->StackSummaries->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->StackSummaries->items)) : NULL;
-    out->StackSummaries->n = n;
-    for (size_t i = 0; i < n; i++) {
+    out->StackSummaries->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->StackSummaries->items)) : NULL;
+    out->StackSummaries->n = end - start;
+    for (size_t i = start; i < end; i++) {
         const floe_stack_info_t *s = &stacks[i];
-        floe_cfn_StackSummary *o = &out->StackSummaries->items[i];
+        floe_cfn_StackSummary *o = &out->StackSummaries->items[i - start];
 
         o->StackId = s->stack_id;
         o->StackName = s->name;
@@ -154,17 +178,21 @@ int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_
                                         floe_cfn_DescribeStackEventsOutput *out)
 {
     floe_stack_event_t *events = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), &why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), &why) != FLOE_OK ||
+        floe_cfnh_page(call,
+                       floe_call_printf(&call->super, "DescribeStackEvents|%s", in->StackName ? in->StackName : ""),
+                       in->NextToken, events, n, event_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->StackEvents = floe_call_alloc(&call->super, sizeof(*out->StackEvents));
-    out->StackEvents->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->StackEvents->items)) : NULL;
-    out->StackEvents->n = n;
-    for (size_t i = 0; i < n; i++) {
+    out->StackEvents->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->StackEvents->items)) : NULL;
+    out->StackEvents->n = end - start;
+    for (size_t i = start; i < end; i++) {
         const floe_stack_event_t *e = &events[i];
-        floe_cfn_StackEvent *o = &out->StackEvents->items[i];
+        floe_cfn_StackEvent *o = &out->StackEvents->items[i - start];
 
         o->StackId = e->stack_id;
         o->EventId = e->event_id;
@@ -239,18 +267,20 @@ int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_L
                                        floe_cfn_ListStackResourcesOutput *out)
 {
     floe_stack_resource_t *rs = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
     char *why = NULL;
 
     if (floe_cfnh_answer(call, floe_stack_resources(&call->super, in->StackName, NULL, NULL, &rs, &n, &why), &why) !=
-        FLOE_OK)
+            FLOE_OK ||
+        floe_cfnh_page(call, floe_call_printf(&call->super, "ListStackResources|%s", in->StackName), in->NextToken, rs,
+                       n, resource_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->StackResourceSummaries = floe_call_alloc(&call->super, sizeof(*out->StackResourceSummaries));
     out->StackResourceSummaries->items =
-        n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->StackResourceSummaries->items)) : NULL;
-    out->StackResourceSummaries->n = n;
-    for (size_t i = 0; i < n; i++) {
-        floe_cfn_StackResourceSummary *o = &out->StackResourceSummaries->items[i];
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->StackResourceSummaries->items)) : NULL;
+    out->StackResourceSummaries->n = end - start;
+    for (size_t i = start; i < end; i++) {
+        floe_cfn_StackResourceSummary *o = &out->StackResourceSummaries->items[i - start];
 
         o->LogicalResourceId = rs[i].logical_id;
         o->PhysicalResourceId = rs[i].physical_id;

@@ -49,6 +49,8 @@
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg_lookup.h"
+#include "replication.h"
+#include "catalog/replication_queue.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "ids.h"
 #include "store/store.h"
@@ -120,6 +122,11 @@ static int prepare(floe_iceberg_call_t *call, const floe_iceberg_table_change_t 
 {
     char *current;
 
+    if (floe_replication_is_replica(&call->super, p->table.id)) /* read-only, as on AWS */
+        return call->super.error != FLOE_ERR_NONE
+                   ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
+                   : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
+                                            p->table.ns.name, p->table.name);
     if (change->new_location != NULL && !location_is_in_warehouse(&p->table, change->new_location))
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException,
                                       "The location %s is outside the table's warehouse s3://%s: S3 Tables keeps a "

@@ -7,10 +7,17 @@
 
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
+#include "catalog/replication_queue.h"
 #include "replication.h"
 
-/* The service part of a table bucket ARN: arn:<partition>:s3tables:<region>:<account>:bucket/<name>. */
-#define TABLE_BUCKET_SERVICE "s3tables"
+int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t)
+{
+    if (!floe_replication_is_replica(call, t->id))
+        return FLOE_OK;
+    if (call->error != FLOE_ERR_NONE)
+        return FLOE_EFAIL; /* SQLite failed: already a 500 */
+    return floe_fail(call, FLOE_ERR_ForbiddenException, FLOE_REPLICA_READ_ONLY, t->ns.name, t->name);
+}
 
 /* A missing token matches anything; a token never matches a missing configuration. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token)
@@ -19,63 +26,6 @@ int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t
         return FLOE_OK;
     return floe_fail(call, FLOE_ERR_ConflictException,
                      "Provided version token does not match the replication configuration version token.");
-}
-
-/* The model's TableBucketARN pattern admits any service name; a table bucket's ARN is an s3tables one. */
-static bool arn_is_table_bucket(const char *arn)
-{
-    const char *partition = strchr(arn, ':');
-    const char *service = partition != NULL ? strchr(partition + 1, ':') : NULL;
-    size_t n = strlen(TABLE_BUCKET_SERVICE);
-
-    return service != NULL && strncmp(service + 1, TABLE_BUCKET_SERVICE, n) == 0 && service[1 + n] == ':';
-}
-
-static int check_destination(floe_call_t *call, const char *arn, const char *own_bucket_arn,
-                             const char *own_bucket_message)
-{
-    floe_bucket_row_t destination;
-
-    if (!arn_is_table_bucket(arn))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The destination %s is not a table bucket ARN.", arn);
-    if (strcmp(arn, own_bucket_arn) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", own_bucket_message);
-    if (floe_arn_parse_table_bucket(call, arn) == NULL || floe_lookup_bucket(call, arn, &destination) == FLOE_OK)
-        return FLOE_OK; /* another account's or region's bucket cannot be seen from here */
-    if (call->error != FLOE_ERR_NotFoundException)
-        return FLOE_EFAIL;
-    return floe_fail(call, FLOE_ERR_NotFoundException, "The destination table bucket %s does not exist.", arn);
-}
-
-/* Whether destination i of rule r repeats one listed before it, in that rule or an earlier one. */
-static bool destination_is_repeated(const floe_replication_rule_t *rules, size_t r, size_t i)
-{
-    const char *arn = rules[r].destination_arns[i];
-
-    for (size_t r2 = 0; r2 <= r; r2++) {
-        size_t n = r2 == r ? i : rules[r2].n_destinations;
-        for (size_t j = 0; j < n; j++) {
-            if (strcmp(arn, rules[r2].destination_arns[j]) == 0)
-                return true;
-        }
-    }
-    return false;
-}
-
-int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
-                                        const char *own_bucket_arn, const char *own_bucket_message)
-{
-    for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < rules[r].n_destinations; i++) {
-            const char *arn = rules[r].destination_arns[i];
-            if (destination_is_repeated(rules, r, i))
-                return floe_fail(call, FLOE_ERR_BadRequestException,
-                                 "The destination table bucket %s is listed more than once.", arn);
-            if (check_destination(call, arn, own_bucket_arn, own_bucket_message))
-                return FLOE_EFAIL;
-        }
-    }
-    return FLOE_OK;
 }
 
 void floe_replication_rule_from(floe_call_t *call, const floe_ReplicationDestinations *destinations,

@@ -11,19 +11,19 @@
 #include <stddef.h>
 
 #include "call.h"
+#include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "floe_api.h"
 
+/* What a client hears when it writes to a replica (ForbiddenException in S3 Tables, 403
+ * NotAuthorizedException in Iceberg REST): AWS documents replicas as read-only without a message. */
+#define FLOE_REPLICA_READ_ONLY "The table %s.%s is a replica maintained by S3 Tables replication and is read-only."
+
+/** ForbiddenException when table `t` is a replica; FLOE_OK when clients may write to it. */
+int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t);
+
 /** ConflictException unless `token` is NULL or the configuration's current token. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token);
-
-/**
- * Checks every destination: a table bucket ARN (service s3tables), not `own_bucket_arn` (refused
- * with `own_bucket_message`), listed once in the whole configuration, and, when it is in Floe's
- * own account and region, a bucket that exists.
- */
-int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
-                                        const char *own_bucket_arn, const char *own_bucket_message);
 
 /** One rule's destinations as the catalog keeps them; the ARNs stay `destinations`'. */
 void floe_replication_rule_from(floe_call_t *call, const floe_ReplicationDestinations *destinations,

@@ -19,6 +19,8 @@
 #include "catalog/table.h"
 #include "floe_api.h"
 #include "catalog/iceberg_create.h"
+#include "catalog/replication_queue.h"
+#include "replication.h"
 #include "table.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
@@ -144,6 +146,22 @@ static int lookup_get_table_target(floe_call_t *call, const floe_GetTableRequest
     return floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, t);
 }
 
+/* A replica's source, as GetTable reports it (managedTableInformation.replicationInformation);
+ * NULL for a table that is no replica. */
+static int replica_information(floe_call_t *call, const floe_table_row_t *t, floe_ManagedTableInformation **out)
+{
+    char *source_arn;
+
+    if (floe_replication_source_of(call, t->id, &source_arn))
+        return FLOE_EFAIL;
+    if (source_arn == NULL)
+        return FLOE_OK;
+    *out = floe_call_alloc(call, sizeof(**out));
+    (*out)->replicationInformation = floe_call_alloc(call, sizeof(*(*out)->replicationInformation));
+    (*out)->replicationInformation->sourceTableARN = source_arn;
+    return FLOE_OK;
+}
+
 int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe_GetTableResponse *out)
 {
     floe_table_row_t t;
@@ -171,7 +189,7 @@ int floe_handle_GetTable(floe_call_t *call, const floe_GetTableRequest *in, floe
     out->format = floe_OpenTableFormat_from_string(t.format);
     out->namespaceId = t.ns.namespace_id;
     out->tableBucketId = t.bucket.bucket_id;
-    return FLOE_OK;
+    return replica_information(call, &t, &out->managedTableInformation);
 }
 
 int floe_handle_GetTableMetadataLocation(floe_call_t *call, const floe_GetTableMetadataLocationRequest *in,
@@ -262,7 +280,8 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
     floe_table_rc_t rc;
     char *token;
 
-    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t) ||
+        floe_replication_refuse_replica(call, &t))
         return FLOE_EFAIL;
     if (!floe_table_location_is_inside(&t, in->metadataLocation))
         return floe_fail(call, FLOE_ERR_BadRequestException,
@@ -303,7 +322,8 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
                          "Neither a new namespace name nor a new table name is specified.");
     if (in->newName != NULL && floe_table_check_name(call, in->newName))
         return FLOE_EFAIL;
-    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
+    if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t) ||
+        floe_replication_refuse_replica(call, &t))
         return FLOE_EFAIL;
     dest = t.ns;
     if (in->newNamespaceName != NULL && floe_lookup_namespace(call, &t.bucket, in->newNamespaceName, &dest))

@@ -2,8 +2,9 @@
  * TableBucketReplicationResource: where a table bucket's tables are to be replicated.
  *
  * A configuration is one table_bucket_replication row (IAM role and version token) and its rules'
- * destinations in table_bucket_replication_destination. Floe records the configuration and answers
- * for it; no data is copied anywhere.
+ * destinations in table_bucket_replication_destination. A Put queues the current state of the
+ * bucket's tables for the replication worker (runtime/replication/), which then follows every
+ * commit of every table of the bucket.
  *
  * Design notes (the token check is replication.c's, the storage catalog/replication.c's, both
  * shared with tables):
@@ -11,8 +12,9 @@
  *  2. Every successful Put stores a new random token, so a token identifies one version.
  *  3. A caller that sends no token overwrites (Put) or deletes (Delete) whatever is there; AWS
  *     makes the token optional on both.
- *  4. Destinations are table bucket ARNs other than the source, each listed once. Those in Floe's
- *     own account and region must exist; others cannot be seen from here and are kept as given.
+ *  4. Destinations are table bucket ARNs other than the source, each listed once. Those in the
+ *     caller's account and region must exist; others are kept as given, and the replication
+ *     worker reports one that does not exist as failed (GetTableReplicationStatus), as AWS does.
  *
  * States of one bucket's configuration, and the handler making each transition:
  *
@@ -26,11 +28,11 @@
 #include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
+#include "catalog/replication_queue.h"
 #include "replication.h"
 
-/* What PutTableBucketReplication reports. Floe records the configuration but copies nothing yet, so
- * it says "pending" (the model's ReplicationStatus wording), never "completed": a client waiting for
- * replication must not be told it happened (issue #10). */
+/* What PutTableBucketReplication reports: the copy runs later, on the replication worker, so
+ * "pending" (the model's ReplicationStatus wording). */
 #define PUT_STATUS "pending"
 
 static int fail_not_configured(floe_call_t *call)
@@ -71,7 +73,8 @@ static int put_replication(floe_call_t *call, void *arg)
         floe_replication_check_destinations(call, stored, rules->n, bucket.arn,
                                             "A table bucket cannot replicate to itself.") ||
         floe_replication_write(call, FLOE_REPLICATION_OF_BUCKET, bucket.id, a->in->configuration->role, stored,
-                               rules->n, token))
+                               rules->n, token) ||
+        floe_replication_queue_bucket(call, bucket.id)) /* the tables' current state goes first */
         return FLOE_EFAIL;
     a->out->versionToken = floe_call_strdup(call, token);
     a->out->status = PUT_STATUS;

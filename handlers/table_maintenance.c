@@ -10,14 +10,19 @@
  * value of its type, and what it leaves out takes its default, as
  * PutTableBucketMaintenanceConfiguration does for buckets.
  *
- * Floe has no maintenance engine: it records the settings and runs no job. So
- * GetTableMaintenanceJobStatus says Disabled for a disabled job and Not_Yet_Run for every other,
- * for the two table-level jobs and for unreferenced file removal, which is the table bucket's
- * setting (floe_bucket_maintenance_status_read).
+ * The jobs run (runtime/maintenance/, issue #12): on a schedule and through POST
+ * /_floe/maintenance/run. GetTableMaintenanceJobStatus reports each job type's last run on the
+ * table (catalog/maintenance_job.h): Successful or Failed with lastRunTimestamp (the job's clock)
+ * and failureMessage; Not_Yet_Run for an enabled job that never ran; Disabled for a disabled one,
+ * whatever ran before. Unreferenced file removal is the table bucket's setting
+ * (floe_bucket_maintenance_status_read) and runs on each of its tables.
  */
+#include <string.h>
+
 #include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
+#include "catalog/maintenance_job.h"
 #include "catalog/rules.h"
 #include "table_bucket.h"
 
@@ -232,8 +237,27 @@ static int job_is_enabled(floe_call_t *call, const floe_table_row_t *table, floe
     return FLOE_OK;
 }
 
-/* Every job type is listed. No job ever runs in Floe, so an enabled one has Not_Yet_Run, with no
- * lastRunTimestamp or failureMessage. */
+/* The status of an enabled job of `type` on the table: its last run, or Not_Yet_Run. */
+static int job_status(floe_call_t *call, const floe_table_row_t *table, floe_TableMaintenanceJobType type,
+                      floe_TableMaintenanceJobStatusValue *out)
+{
+    floe_maintenance_run_t run;
+    bool found;
+
+    if (floe_maintenance_run_get(call, table->id, floe_TableMaintenanceJobType_values[type], &run, &found))
+        return FLOE_EFAIL;
+    out->status = FLOE_JobStatus_NOT_YET_RUN;
+    if (!found)
+        return FLOE_OK;
+    out->status = strcmp(run.status, FLOE_MAINTENANCE_RUN_SUCCESSFUL) == 0 ? FLOE_JobStatus_SUCCESSFUL
+                                                                             : FLOE_JobStatus_FAILED;
+    out->lastRunTimestamp = run.last_run_ms;
+    out->has_lastRunTimestamp = true;
+    out->failureMessage = (char *)run.failure_message;
+    return FLOE_OK;
+}
+
+/* Every job type is listed, as AWS lists them. */
 int floe_handle_GetTableMaintenanceJobStatus(floe_call_t *call, const floe_GetTableMaintenanceJobStatusRequest *in,
                                              floe_GetTableMaintenanceJobStatusResponse *out)
 {
@@ -248,10 +272,11 @@ int floe_handle_GetTableMaintenanceJobStatus(floe_call_t *call, const floe_GetTa
         status->keys[i] = (floe_TableMaintenanceJobType)(i + 1);
         if (job_is_enabled(call, &table, status->keys[i], &is_enabled))
             return FLOE_EFAIL;
-        status->values[i].status = is_enabled ? FLOE_JobStatus_NOT_YET_RUN : FLOE_JobStatus_DISABLED;
+        status->values[i].status = FLOE_JobStatus_DISABLED;
+        if (is_enabled && job_status(call, &table, status->keys[i], &status->values[i]))
+            return FLOE_EFAIL;
     }
     out->tableARN = table.arn;
     out->status = status;
     return FLOE_OK;
 }
-

@@ -14,12 +14,19 @@
  * MethodNotAllowedException, listed only on these three operations, is "not allowed on this
  * resource ... managed by a service or has restrictions that prevent the operation". Floe holds
  * only tables that users create, and accepts record expiration on all of them so that clients of
- * these operations can be tested; it never answers MethodNotAllowedException. Nothing expires
- * either: Floe has no expiration engine, so the job status is Disabled or NotYetRun.
+ * these operations can be tested; it never answers MethodNotAllowedException. The expiration job
+ * runs (runtime/maintenance/expiration.c, issue #12), and GetTableRecordExpirationJobStatus
+ * reports its last run (catalog/maintenance_job.h) with real metrics.
  */
+#include <string.h>
+
 #include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
+#include "catalog/maintenance_job.h"
+
+/* The job type's name in the job runs (maintenance/job.h). */
+#define RECORD_EXPIRATION_JOB "recordExpiration"
 
 /* The table's configuration as the API shows it: the stored one, or AWS's default (disabled, no
  * settings). */
@@ -81,20 +88,47 @@ int floe_handle_GetTableRecordExpirationConfiguration(floe_call_t *call,
     return read_expiration(call, table.id, &out->configuration);
 }
 
-/* No expiration job ever runs in Floe: an enabled configuration has NotYetRun, with no
- * lastRunTimestamp, failureMessage or metrics. */
+/* The last run's metrics: data files and records removed from the table, and their bytes. */
+static floe_TableRecordExpirationJobMetrics *metrics_of(floe_call_t *call, const floe_maintenance_run_t *run)
+{
+    floe_TableRecordExpirationJobMetrics *m = floe_TableRecordExpirationJobMetrics_new(call);
+
+    m->deletedDataFiles = run->files_deleted;
+    m->has_deletedDataFiles = true;
+    m->deletedRecords = run->records_removed;
+    m->has_deletedRecords = true;
+    m->removedFilesSize = run->bytes_deleted;
+    m->has_removedFilesSize = true;
+    return m;
+}
+
+/* Disabled when the configuration is; else the last run, or NotYetRun. */
 int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call,
                                                   const floe_GetTableRecordExpirationJobStatusRequest *in,
                                                   floe_GetTableRecordExpirationJobStatusResponse *out)
 {
     floe_TableRecordExpirationConfigurationValue *value;
+    floe_maintenance_run_t run;
     floe_table_row_t table;
+    bool found;
 
     if (floe_lookup_table_by_arn(call, in->tableArn, &table) || read_expiration(call, table.id, &value))
         return FLOE_EFAIL;
-    out->status = value->status == FLOE_TableRecordExpirationStatus_ENABLED
-                      ? FLOE_TableRecordExpirationJobStatus_NOT_YET_RUN
-                      : FLOE_TableRecordExpirationJobStatus_DISABLED;
+    if (value->status != FLOE_TableRecordExpirationStatus_ENABLED) {
+        out->status = FLOE_TableRecordExpirationJobStatus_DISABLED;
+        return FLOE_OK;
+    }
+    if (floe_maintenance_run_get(call, table.id, RECORD_EXPIRATION_JOB, &run, &found))
+        return FLOE_EFAIL;
+    if (!found) {
+        out->status = FLOE_TableRecordExpirationJobStatus_NOT_YET_RUN;
+        return FLOE_OK;
+    }
+    out->status = strcmp(run.status, FLOE_MAINTENANCE_RUN_SUCCESSFUL) == 0 ? FLOE_TableRecordExpirationJobStatus_SUCCESSFUL
+                                                                             : FLOE_TableRecordExpirationJobStatus_FAILED;
+    out->lastRunTimestamp = run.last_run_ms;
+    out->has_lastRunTimestamp = true;
+    out->failureMessage = (char *)run.failure_message;
+    out->metrics = metrics_of(call, &run);
     return FLOE_OK;
 }
-

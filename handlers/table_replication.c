@@ -5,8 +5,9 @@
  *
  * A configuration is one table_replication row (IAM role and version token) and its rules'
  * destinations in table_replication_destination, both going with the table (ON DELETE CASCADE).
- * It works as a bucket's does (table_bucket_replication.c). Floe records the configuration and
- * answers for it; no data is copied anywhere, so every destination's status stays pending.
+ * It works as a bucket's does (table_bucket_replication.c). A Put queues the table's current
+ * state for the replication worker (runtime/replication/), which then follows every commit; the
+ * status of each destination is what that worker recorded (catalog/replication_queue.h).
  *
  * Design notes (the token check is replication.c's, the storage catalog/replication.c's, both
  * shared with buckets):
@@ -16,8 +17,8 @@
  *     one needs a configuration with that token. Delete always needs the current token (the model
  *     requires it there).
  *  4. Destinations are table bucket ARNs (service s3tables) other than the table's own bucket,
- *     each listed once. Those in Floe's own account and region must exist;
- *     others cannot be seen from here and are kept as given.
+ *     each listed once. Those in the caller's account and region must exist; others are kept as
+ *     given, and the replication worker reports one that does not exist as failed.
  *
  * States of one table's configuration, and the handler making each transition:
  *
@@ -25,17 +26,20 @@
  *     configured(tN) ──floe_handle_PutTableReplication, tN or none──▶ configured(tN+1)
  *     configured(tN) ──floe_handle_DeleteTableReplication, tN──────▶ (none)
  *     configured(tN) ──Put or Delete with a token other than tN──▶ ConflictException, unchanged
- *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get, Delete or status──▶ NotFoundException
+ *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get or Delete──▶ NotFoundException
+ *     (none, and none on the bucket) ──GetTableReplicationStatus──▶ NotFoundException
  *     any ──DeleteTable──▶ gone (ON DELETE CASCADE)
  */
+#include <string.h>
+
 #include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
+#include "catalog/replication_queue.h"
 #include "replication.h"
 
-/* What PutTableReplication reports. Floe records the configuration but copies nothing yet, so
- * it says "pending" (the model's ReplicationStatus wording), never "completed": a client waiting for
- * replication must not be told it happened (issue #10). */
+/* What PutTableReplication reports: the copy runs later, on the replication worker, so "pending"
+ * (the model's ReplicationStatus wording); GetTableReplicationStatus tells when it completed. */
 #define PUT_STATUS "pending"
 
 /* The table and its configuration; NotFoundException when the table has none. */
@@ -84,7 +88,8 @@ static int put_replication(floe_call_t *call, void *arg)
         floe_replication_check_destinations(call, stored, rules->n, table.bucket.arn,
                                             "A table cannot be replicated to its own table bucket.") ||
         floe_replication_write(call, FLOE_REPLICATION_OF_TABLE, table.id, a->in->configuration->role, stored,
-                               rules->n, token))
+                               rules->n, token) ||
+        floe_replication_queue_table(call, table.id)) /* the current state goes first */
         return FLOE_EFAIL;
     a->out->versionToken = floe_call_strdup(call, token);
     a->out->status = PUT_STATUS;
@@ -124,31 +129,78 @@ int floe_handle_GetTableReplication(floe_call_t *call, const floe_GetTableReplic
 
 /* ---- replication status ---- */
 
-/* One status per destination, in the configuration's order. Nothing is ever copied, so each is
- * pending, with no destination table, last update or failure. */
+/* Adds one configuration's destinations to `list`, each once. */
+static void add_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules, char ***list,
+                             size_t *n, size_t *cap)
+{
+    for (size_t r = 0; r < n_rules; r++) {
+        for (size_t i = 0; i < rules[r].n_destinations; i++) {
+            size_t k = 0;
+            while (k < *n && strcmp((*list)[k], rules[r].destination_arns[i]) != 0)
+                k++;
+            if (k < *n)
+                continue;
+            *list = floe_call_grow(call, *list, *n, cap, sizeof(char *));
+            (*list)[(*n)++] = rules[r].destination_arns[i];
+        }
+    }
+}
+
+/* One destination's status (design note 3 of catalog/replication_queue.h). */
+static int destination_status(floe_call_t *call, const floe_table_row_t *table, const char *destination,
+                              floe_ReplicationDestinationStatusModel *out)
+{
+    floe_replication_status_row_t row;
+
+    if (floe_replication_status_read(call, table->id, destination, &row))
+        return FLOE_EFAIL;
+    out->destinationTableBucketArn = (char *)destination;
+    out->destinationTableArn = row.replica_table_arn;
+    out->replicationStatus = FLOE_ReplicationStatus_PENDING;
+    if (row.is_failed) {
+        out->replicationStatus = FLOE_ReplicationStatus_FAILED;
+        out->failureMessage = row.failure_message;
+    } else if (row.last_metadata_location != NULL && table->metadata_location != NULL &&
+               strcmp(row.last_metadata_location, table->metadata_location) == 0) {
+        out->replicationStatus = FLOE_ReplicationStatus_COMPLETED;
+    }
+    if (row.last_metadata_location != NULL) {
+        out->lastSuccessfulReplicatedUpdate = floe_call_alloc(call, sizeof(*out->lastSuccessfulReplicatedUpdate));
+        out->lastSuccessfulReplicatedUpdate->metadataLocation = row.last_metadata_location;
+        out->lastSuccessfulReplicatedUpdate->timestamp = row.last_replicated_at;
+        out->lastSuccessfulReplicatedUpdate->has_timestamp = true;
+    }
+    return FLOE_OK;
+}
+
+/* One status per destination of the table's own configuration and of its bucket's, in that
+ * order: the table replicates to both (the model's "independently of bucket-level replication"). */
 int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTableReplicationStatusRequest *in,
                                           floe_GetTableReplicationStatusResponse *out)
 {
-    floe_replication_rule_t *stored;
-    floe_ReplicationDestinationStatuses *statuses;
-    floe_replication_row_t current;
+    floe_replication_rule_t *table_rules, *bucket_rules;
+    floe_replication_row_t own, inherited;
     floe_table_row_t table;
-    size_t n_rules, n = 0, k = 0;
+    size_t n_table_rules, n_bucket_rules, n = 0, cap = 0;
+    char **destinations = NULL;
 
-    if (lookup_configured(call, in->tableArn, &table, &current) ||
-        floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, table.id, &stored, &n_rules))
+    if (floe_lookup_table_by_arn(call, in->tableArn, &table) ||
+        floe_replication_read(call, FLOE_REPLICATION_OF_TABLE, table.id, &own) ||
+        floe_replication_read(call, FLOE_REPLICATION_OF_BUCKET, table.bucket.id, &inherited))
         return FLOE_EFAIL;
-    for (size_t r = 0; r < n_rules; r++)
-        n += stored[r].n_destinations;
-    statuses = floe_ReplicationDestinationStatuses_new(call, n);
-    for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < stored[r].n_destinations; i++, k++) {
-            statuses->items[k].replicationStatus = FLOE_ReplicationStatus_PENDING;
-            statuses->items[k].destinationTableBucketArn = stored[r].destination_arns[i];
-        }
+    if (!own.is_configured && !inherited.is_configured)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
+    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, table.id, &table_rules, &n_table_rules) ||
+        floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, table.bucket.id, &bucket_rules, &n_bucket_rules))
+        return FLOE_EFAIL;
+    add_destinations(call, table_rules, n_table_rules, &destinations, &n, &cap);
+    add_destinations(call, bucket_rules, n_bucket_rules, &destinations, &n, &cap);
+    out->destinations = floe_ReplicationDestinationStatuses_new(call, n);
+    for (size_t i = 0; i < n; i++) {
+        if (destination_status(call, &table, destinations[i], &out->destinations->items[i]))
+            return FLOE_EFAIL;
     }
     out->sourceTableArn = table.arn;
-    out->destinations = statuses;
     return FLOE_OK;
 }
 

@@ -16,6 +16,7 @@
 #include "scope.h"
 #include "config.h"
 #include "floe_api.h"
+#include "maintenance/client.h"
 #include "server.h"
 #include "xalloc.h"
 
@@ -27,6 +28,10 @@ static const char usage[] =
     "commands:\n"
     "  serve      run the S3 Tables + S3 emulator\n"
     "  env        print shell exports that point AWS clients at Floe: eval \"$(floe env)\"\n"
+    "  maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]\n"
+    "             run one maintenance job on a running Floe to the end and print its status (JSON);\n"
+    "             TYPE: icebergCompaction, icebergSnapshotManagement, icebergUnreferencedFileRemoval,\n"
+    "             recordExpiration; TIME: RFC 3339, the clock the job's age rules use\n"
     "  version    print the version\n"
     "\n"
     "serve options (environment variable in brackets):\n"
@@ -45,7 +50,9 @@ static const char usage[] =
     "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n"
     "  --warehouse-s3 M  what S3 serves on a table's warehouse bucket [FLOE_WAREHOUSE_S3]: 'table'\n"
     "                    (default: only the object operations AWS supports on table storage) or\n"
-    "                    'full' (every S3 operation, for debugging)\n";
+    "                    'full' (every S3 operation, for debugging)\n"
+    "  --maintenance-interval S  seconds between scheduled maintenance runs [FLOE_MAINTENANCE_INTERVAL]\n"
+    "                    (default 3600; 0: jobs run only through POST /_floe/maintenance/run)\n";
 
 static int add_credentials(floe_config_t *c, const char *list);
 
@@ -110,6 +117,7 @@ static void config_defaults(floe_config_t *c)
     c->fsync_commits = env_flag("FLOE_FSYNC_COMMITS");
     c->port = FLOE_DEFAULT_PORT;
     c->threads = 1;
+    c->maintenance_interval_s = FLOE_DEFAULT_MAINTENANCE_INTERVAL_S;
 }
 
 static void config_dispose(floe_config_t *c)
@@ -155,7 +163,7 @@ static int check_config(const floe_config_t *c)
 static int config_numbers_from_env(floe_config_t *c)
 {
     const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS"), *creds = getenv("FLOE_CREDENTIALS");
-    const char *warehouse = getenv("FLOE_WAREHOUSE_S3");
+    const char *warehouse = getenv("FLOE_WAREHOUSE_S3"), *interval = getenv("FLOE_MAINTENANCE_INTERVAL");
     if (creds != NULL && *creds && add_credentials(c, creds))
         return -1;
     if (warehouse != NULL && *warehouse && parse_warehouse_s3(warehouse, "FLOE_WAREHOUSE_S3", c))
@@ -168,12 +176,16 @@ static int config_numbers_from_env(floe_config_t *c)
         fprintf(stderr, "floe: FLOE_THREADS must be 1..%d\n", MAX_THREADS);
         return -1;
     }
+    if (interval != NULL && *interval && parse_int(interval, 0, INT_MAX, &c->maintenance_interval_s)) {
+        fprintf(stderr, "floe: FLOE_MAINTENANCE_INTERVAL must be a number of seconds (0: off)\n");
+        return -1;
+    }
     return 0;
 }
 
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
-    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3,
+    OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3, OPT_MAINTENANCE_INTERVAL,
 };
 
 static const struct option long_options[] = {
@@ -189,6 +201,7 @@ static const struct option long_options[] = {
     {"credentials", required_argument, NULL, OPT_CREDENTIALS},
     {"fsync-commits", no_argument, NULL, OPT_FSYNC_COMMITS},
     {"warehouse-s3", required_argument, NULL, OPT_WAREHOUSE_S3},
+    {"maintenance-interval", required_argument, NULL, OPT_MAINTENANCE_INTERVAL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -226,6 +239,12 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_WAREHOUSE_S3:
             if (parse_warehouse_s3(optarg, "--warehouse-s3", c))
                 return -1;
+            break;
+        case OPT_MAINTENANCE_INTERVAL:
+            if (parse_int(optarg, 0, INT_MAX, &c->maintenance_interval_s)) {
+                fprintf(stderr, "floe: --maintenance-interval must be a number of seconds (0: off)\n");
+                return -1;
+            }
             break;
         case 'h': fputs(usage, stdout); exit(0);
         default: fputs(usage, stderr); return -1;
@@ -354,6 +373,49 @@ Exit:
     return rc;
 }
 
+/* `floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]`: POST
+ * /_floe/maintenance/run on a running server, print its answer; 0 only for a 200. */
+static int cmd_maintenance(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"endpoint", required_argument, NULL, 'e'}, {"arn", required_argument, NULL, 'a'},
+        {"type", required_argument, NULL, 't'},     {"now", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    const char *endpoint = getenv("AWS_ENDPOINT_URL"), *arn = NULL, *type = NULL, *now = NULL;
+    char *answer = NULL;
+    int opt, status = 0, rc;
+
+    if (argc < 2 || strcmp(argv[1], "run") != 0) {
+        fprintf(stderr, "floe: usage: floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]\n");
+        return 2;
+    }
+    optind = 1;
+    while ((opt = getopt_long(argc - 1, argv + 1, "h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'e': endpoint = optarg; break;
+        case 'a': arn = optarg; break;
+        case 't': type = optarg; break;
+        case 'n': now = optarg; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: return 2;
+        }
+    }
+    if (endpoint == NULL || arn == NULL || type == NULL) {
+        fprintf(stderr, "floe: maintenance run needs --endpoint, --arn and --type\n");
+        return 2;
+    }
+    rc = floe_maintenance_client_run(endpoint, arn, type, now, &status, &answer);
+    if (answer != NULL)
+        printf("%s\n", answer);
+    free(answer);
+    if (rc != 0)
+        return 1;
+    if (status != 200)
+        fprintf(stderr, "floe: the server answered %d\n", status);
+    return status == 200 ? 0 : 1;
+}
+
 int floe_cli_main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -364,6 +426,8 @@ int floe_cli_main(int argc, char **argv)
         return cmd_serve(argc - 1, argv + 1);
     if (strcmp(argv[1], "env") == 0)
         return cmd_env(argc - 1, argv + 1);
+    if (strcmp(argv[1], "maintenance") == 0)
+        return cmd_maintenance(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("floe %s (S3 Tables model %s, sha256 %.12s)\n", FLOE_VERSION, FLOE_MODEL_VERSION, FLOE_MODEL_SHA256);
         return 0;

@@ -13,6 +13,7 @@
 #define FLOE_DEFAULT_PORT 4566
 #define FLOE_DEFAULT_REGION "us-east-1"
 #define FLOE_DEFAULT_ACCOUNT_ID "000000000000"
+#define FLOE_DEFAULT_MAINTENANCE_INTERVAL_S 3600 /* AWS runs maintenance jobs periodically; hourly here */
 
 /** A key pair accepted by --strict-signatures. */
 typedef struct floe_credential {
@@ -34,6 +35,7 @@ typedef struct floe_config {
     floe_credential_t *credentials;
     size_t n_credentials;
     bool warehouse_s3_full;     /* --warehouse-s3 full: every S3 operation on warehouse buckets (debugging) */
+    int maintenance_interval_s; /* --maintenance-interval: seconds between scheduled maintenance sweeps; 0: none */
     char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;
 

@@ -13,6 +13,7 @@
 #include "health.h"
 #include "console/route.h"
 #include "iceberg_rest/iceberg_rest.h"
+#include "maintenance/route.h"
 #include "query/query.h"
 #include "s3/s3.h"
 #include "sigv4.h"
@@ -160,6 +161,10 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     }
     if (path_is_under(req, FLOE_CONSOLE_BASE)) { /* checks its own signatures (console/route.h) */
         floe_console_handle(w, req);
+        return 0;
+    }
+    if (path_is(req, FLOE_MAINTENANCE_RUN_PATH)) {
+        floe_maintenance_route_handle(w, req);
         return 0;
     }
     iceberg_base = iceberg_base_len(req, is_s3tables);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "background.h"
+#include "replication/replicator.h"
 #include "codec.h"
 #include "floe_codec.h"
 #include "front.h"
@@ -50,6 +51,7 @@
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_engine.h"
 #include "log.h"
+#include "maintenance/maintenance.h"
 #include "query/query.h"
 #include "router.h"
 #include "s3/s3.h"
@@ -72,6 +74,7 @@ static volatile sig_atomic_t stopping;
 
 typedef struct server {
     const floe_config_t *config;
+    floe_maintenance_t *maintenance; /* maintenance/maintenance.h: started on the first worker */
     h2o_globalconf_t globalconf;
     char db_path[4096];
 } server_t;
@@ -180,6 +183,7 @@ static void *run_worker(void *arg)
     floe_worker_t *w = floe_xcalloc(1, sizeof(*w));
     h2o_accept_ctx_t accept_ctx = {0};
     floe_stack_engine_t *stacks = NULL; /* CloudFormation's engine, on the first worker */
+    floe_replicator_t *replicator = NULL; /* the replication worker, on the first worker */
     h2o_socket_t *sock;
 
     h2o_context_init(&w->super, loop, &server->globalconf);
@@ -194,11 +198,16 @@ static void *run_worker(void *arg)
         stopping = 1;
         goto Exit;
     }
+    floe_replicator_watch(w->state); /* commits here wake the replication worker */
     if (t->index == 0) {
         w->background = floe_background_new(w);
         stacks = floe_stack_engine_start(w->background);
+        replicator = floe_replicator_start(w->background, server->config);
         floe_janitor_start(w);
+        if (floe_maintenance_start(server->maintenance, w->background) != 0)
+            stopping = 1;
     }
+    floe_maintenance_attach(server->maintenance, w);
     accept_ctx.ctx = &w->super;
     accept_ctx.hosts = server->globalconf.hosts;
     sock = h2o_evloop_socket_create(loop, t->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
@@ -210,9 +219,11 @@ static void *run_worker(void *arg)
     }
     h2o_socket_read_stop(sock);
     h2o_socket_close(sock);
-    if (w->background != NULL)
-        floe_background_stop(w->background); /* background threads finish their step, then see it */
+    if (w->background != NULL) /* background threads finish their step, then see it; the maintenance thread is joined */
+        floe_maintenance_stop(server->maintenance, w->background);
+    floe_maintenance_detach(w); /* answers this worker's waiting maintenance requests */
     floe_stack_engine_stop(stacks);          /* joins the stack engine, which stops between steps */
+    floe_replicator_stop(replicator);        /* joins the replication worker likewise */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */
@@ -331,6 +342,7 @@ int floe_server_run(const floe_config_t *config)
         return 1;
     }
     configure_h2o(&server);
+    server.maintenance = floe_maintenance_new(config);
     started = start_threads(&server, threads, n, fd);
     if (started == n) {
         floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s%s)", config->host, config->port,
@@ -345,6 +357,7 @@ int floe_server_run(const floe_config_t *config)
     for (int i = 0; i < n; i++)
         failed |= threads[i].failed;
     h2o_config_dispose(&server.globalconf);
+    floe_maintenance_free(server.maintenance);
     free(threads);
     close(lock_fd);
     return started == n && !failed ? 0 : 1;

@@ -24,6 +24,7 @@ typedef struct floe_worker {
     h2o_timeout_entry_t janitor_entry;
     int janitor_running;
     struct floe_background *background; /* background.h: on the first worker only, else NULL */
+    struct floe_maintenance_door *maintenance_door; /* maintenance/thread.c: answers to waiting route requests */
 } floe_worker_t;
 
 /** The worker that serves `req`. */

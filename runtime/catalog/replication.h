@@ -68,4 +68,12 @@ int floe_replication_write(floe_call_t *call, floe_replication_owner_t owner, in
 /** Deletes the owner's configuration and its destinations; nothing happens when it has none. */
 int floe_replication_remove(floe_call_t *call, floe_replication_owner_t owner, int64_t owner_id);
 
+/**
+ * Checks every destination: a table bucket ARN (service s3tables), not `own_bucket_arn` (refused
+ * with `own_bucket_message`), listed once in the whole configuration, and, when it is in the
+ * caller's account and region, a bucket that exists (others are checked when replicating).
+ */
+int floe_replication_check_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules,
+                                        const char *own_bucket_arn, const char *own_bucket_message);
+
 #endif

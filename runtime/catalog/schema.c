@@ -351,6 +351,93 @@ static const char *const migrations[] = {
     "  is_started INTEGER NOT NULL DEFAULT 0,"
     "  queued_at INTEGER NOT NULL"
     ");",
+    /* 9: maintenance jobs (issue #12, catalog/maintenance_job.c): the last run of each job type on
+     * each table, with its outcome and figures, and the warehouse objects unreferenced file removal
+     * has marked noncurrent (deleted non_current_days after the mark). Both go with their table. */
+    "CREATE TABLE maintenance_job_run ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  type TEXT NOT NULL,"                    /* the job type's wire name (maintenance/job.h) */
+    "  status TEXT NOT NULL,"                  /* 'Successful' or 'Failed' */
+    "  last_run INTEGER NOT NULL,"             /* ms since the epoch: the job's clock ("now") */
+    "  failure_message TEXT,"
+    "  files_read INTEGER NOT NULL DEFAULT 0, bytes_read INTEGER NOT NULL DEFAULT 0,"
+    "  files_written INTEGER NOT NULL DEFAULT 0, bytes_written INTEGER NOT NULL DEFAULT 0,"
+    "  files_deleted INTEGER NOT NULL DEFAULT 0, bytes_deleted INTEGER NOT NULL DEFAULT 0,"
+    "  snapshots_expired INTEGER NOT NULL DEFAULT 0, records_removed INTEGER NOT NULL DEFAULT 0,"
+    "  files_marked INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (table_id, type)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE maintenance_noncurrent ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  object_key TEXT NOT NULL,"
+    "  marked_at INTEGER NOT NULL,"            /* ms: when the job found it unreferenced past unreferenced_days */
+    "  PRIMARY KEY (table_id, object_key)"
+    ") WITHOUT ROWID;",
+    /* 10: replication (runtime/replication/, catalog/replication_queue.c). A replicated data file is
+     * a second s3_object row naming the same object file, so file_id loses its UNIQUE (the table is
+     * rebuilt, as in 7) and gets an index: the store removes a file only when no row names it.
+     * replication_queue is the durable queue of source commits, filled by triggers in the
+     * transaction of the commit itself (every path that moves a covered table's metadata pointer:
+     * the S3 Tables API, Iceberg REST, maintenance), so no commit is missed and none is queued that
+     * did not commit. A queue row has no foreign key: deleting the source leaves its replicas, and
+     * the worker drops work whose source is gone. replication_status is each (source, destination)
+     * pair's last outcome; replica_table marks the tables replication made (read-only). */
+    "CREATE TABLE s3_object_shared ("
+    "  bucket_id INTEGER NOT NULL REFERENCES s3_bucket(id),"
+    "  key TEXT NOT NULL,"
+    "  file_id TEXT NOT NULL,"                   /* may be named by several rows (replicas) */
+    "  size INTEGER NOT NULL,"
+    "  etag TEXT NOT NULL,"
+    "  content_type TEXT,"
+    "  headers TEXT,"
+    "  checksum_algorithm TEXT,"
+    "  checksum TEXT,"
+    "  last_modified INTEGER NOT NULL,"
+    "  PRIMARY KEY (bucket_id, key)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO s3_object_shared (bucket_id, key, file_id, size, etag, content_type, headers, checksum_algorithm,"
+    "  checksum, last_modified) SELECT bucket_id, key, file_id, size, etag, content_type, headers,"
+    "  checksum_algorithm, checksum, last_modified FROM s3_object;"
+    "DROP TABLE s3_object;"
+    "ALTER TABLE s3_object_shared RENAME TO s3_object;"
+    "CREATE INDEX s3_object_by_file ON s3_object (file_id);"
+    "CREATE TABLE replication_queue ("
+    "  id INTEGER PRIMARY KEY,"                  /* taken in id order: commit order */
+    "  table_id INTEGER NOT NULL,"               /* the source s3table row; no foreign key (see above) */
+    "  metadata_location TEXT NOT NULL,"         /* the source state to replicate */
+    "  queued_at INTEGER NOT NULL"
+    ");"
+    "CREATE TABLE replication_status ("
+    "  table_id INTEGER NOT NULL REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  destination_arn TEXT NOT NULL,"
+    "  is_failed INTEGER NOT NULL DEFAULT 0,"
+    "  failure_message TEXT,"
+    "  replica_table_arn TEXT,"
+    "  last_metadata_location TEXT,"             /* the source state the replica holds */
+    "  last_replicated_at INTEGER,"
+    "  PRIMARY KEY (table_id, destination_arn)"
+    ");"
+    "CREATE TABLE replica_table ("
+    "  table_id INTEGER PRIMARY KEY REFERENCES s3table(id) ON DELETE CASCADE,"
+    "  source_table_arn TEXT NOT NULL"
+    ");"
+    "CREATE TRIGGER replication_on_commit AFTER UPDATE OF metadata_location ON s3table"
+    "  WHEN NEW.metadata_location IS NOT NULL AND NEW.metadata_location IS NOT OLD.metadata_location"
+    "  AND (EXISTS (SELECT 1 FROM table_replication WHERE table_id = NEW.id)"
+    "       OR EXISTS (SELECT 1 FROM table_bucket_replication WHERE table_bucket_id = NEW.table_bucket_id))"
+    "  AND NOT EXISTS (SELECT 1 FROM replica_table WHERE table_id = NEW.id)"
+    "BEGIN"
+    "  INSERT INTO replication_queue (table_id, metadata_location, queued_at)"
+    "  VALUES (NEW.id, NEW.metadata_location, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));"
+    "END;"
+    "CREATE TRIGGER replication_on_create AFTER INSERT ON s3table"
+    "  WHEN NEW.metadata_location IS NOT NULL"
+    "  AND (EXISTS (SELECT 1 FROM table_replication WHERE table_id = NEW.id)"
+    "       OR EXISTS (SELECT 1 FROM table_bucket_replication WHERE table_bucket_id = NEW.table_bucket_id))"
+    "BEGIN"
+    "  INSERT INTO replication_queue (table_id, metadata_location, queued_at)"
+    "  VALUES (NEW.id, NEW.metadata_location, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));"
+    "END;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

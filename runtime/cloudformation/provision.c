@@ -509,6 +509,13 @@ bool floe_provision_type_is_known(const char *type)
     return kind_of(type) != NULL;
 }
 
+/* The types whose resource schema names a tag property (tagInformation in
+ * models/cloudformation/s3tables-resource-types.json): TableBucket and Table, both "Tags". */
+bool floe_provision_takes_tags(const char *type)
+{
+    return strcmp(type, TYPE_TABLE_BUCKET) == 0 || strcmp(type, TYPE_TABLE) == 0;
+}
+
 bool floe_provision_causes_replacement(const char *type, const char *property)
 {
     const resource_kind_t *kind = kind_of(type);

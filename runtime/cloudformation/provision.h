@@ -44,6 +44,9 @@ typedef int (*floe_provision_record_fn)(floe_call_t *call, const floe_provision_
 /** True when `type` is a resource type Floe can provision. */
 bool floe_provision_type_is_known(const char *type);
 
+/** True when resources of `type` take tags, in their Tags property (and so the stack's tags). */
+bool floe_provision_takes_tags(const char *type);
+
 /** True when changing `property` of a resource of `type` replaces the resource (the model's
  * causesReplacement); unknown properties and types count as replacing. */
 bool floe_provision_causes_replacement(const char *type, const char *property);

@@ -3,23 +3,26 @@
  * table bucket, settings, tags and namespace functions under the API's rules: CreateTableBucket
  * with its encryption, storage class, maintenance (UnreferencedFileRemoval), metrics and tags;
  * in-place updates as PutTableBucketEncryption, PutTableBucketStorageClass,
- * PutTableBucketMaintenanceConfiguration, Put/DeleteTableBucketMetricsConfiguration and
- * Tag/UntagResource do them; CreateNamespace, DeleteNamespace and DeleteTableBucket.
+ * PutTableBucketMaintenanceConfiguration, Put/DeleteTableBucketMetricsConfiguration,
+ * Put/DeleteTableBucketReplication and Tag/UntagResource do them; CreateNamespace, DeleteNamespace
+ * and DeleteTableBucket.
  *
  * Every change and its record are one transaction. A property an update removes returns the
  * bucket to AWS's default for it (AES256, STANDARD, unreferenced file removal enabled with 3 and
- * 10 days, no metrics).
+ * 10 days, no metrics, no replication).
  */
 #include <string.h>
 
 #include "bucket_name.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
+#include "catalog/replication.h"
 #include "catalog/namespace.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/provision_props.h"
+#include "ids.h"
 
 #define NAMESPACE_ID_SEPARATOR '|'
 
@@ -145,22 +148,71 @@ static int apply_metrics(floe_call_t *call, int64_t bucket_id, const cJSON *prop
     return floe_settings_bucket_metrics_delete(call, bucket_id);
 }
 
-/* TODO(#11): ReplicationConfiguration, once the replication rules are in the catalog (h-jobs). */
-static int refuse_replication(floe_call_t *call, const cJSON *props)
+/* One rule's Destinations [{DestinationTableBucketARN}] as the catalog keeps them. */
+static int read_destinations(floe_call_t *call, const cJSON *rule, floe_replication_rule_t *out)
 {
-    if (cJSON_GetObjectItemCaseSensitive(props, "ReplicationConfiguration") == NULL)
-        return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_BadRequestException,
-                     "Floe's CloudFormation does not provision ReplicationConfiguration yet; use "
-                     "PutTableBucketReplication.");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(rule, "Destinations"), *item;
+    size_t i = 0;
+
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return floe_fail(call, FLOE_ERR_BadRequestException,
+                         "1 validation error detected: Value at 'configuration.rules.member.destinations' failed to "
+                         "satisfy constraint: Member must have length greater than or equal to 1");
+    out->n_destinations = (size_t)cJSON_GetArraySize(list);
+    out->destination_arns = floe_call_alloc(call, out->n_destinations * sizeof(char *));
+    cJSON_ArrayForEach(item, list)
+    {
+        const char *arn;
+        if (floe_provision_string(call, item, "DestinationTableBucketARN", true, &arn))
+            return FLOE_EFAIL;
+        out->destination_arns[i++] = floe_call_strdup(call, arn);
+    }
+    return FLOE_OK;
+}
+
+/* ReplicationConfiguration {Role, Rules: [{Destinations}]} put as PutTableBucketReplication puts
+ * it, without a version token (the stack owns the configuration); absent, it is deleted as
+ * DeleteTableBucketReplication deletes it (nothing to delete is no error here: the property is
+ * the whole truth). */
+static int apply_replication(floe_call_t *call, int64_t bucket_id, const char *bucket_arn, const cJSON *props)
+{
+    const cJSON *config, *rules, *item;
+    floe_replication_rule_t *stored;
+    char token[FLOE_UUID_LEN + 1];
+    const char *role;
+    size_t n = 0;
+
+    if (floe_provision_object(call, props, "ReplicationConfiguration", &config))
+        return FLOE_EFAIL;
+    if (config == NULL)
+        return floe_replication_remove(call, FLOE_REPLICATION_OF_BUCKET, bucket_id);
+    if (floe_provision_string(call, config, "Role", true, &role))
+        return FLOE_EFAIL;
+    rules = cJSON_GetObjectItemCaseSensitive(config, "Rules");
+    if (!cJSON_IsArray(rules) || cJSON_GetArraySize(rules) == 0)
+        return floe_fail(call, FLOE_ERR_BadRequestException,
+                         "1 validation error detected: Value at 'configuration.rules' failed to satisfy constraint: "
+                         "Member must have length greater than or equal to 1");
+    stored = floe_call_alloc(call, (size_t)cJSON_GetArraySize(rules) * sizeof(*stored));
+    cJSON_ArrayForEach(item, rules)
+    {
+        if (read_destinations(call, item, &stored[n++]))
+            return FLOE_EFAIL;
+    }
+    if (floe_replication_check_destinations(call, stored, n, bucket_arn, "A table bucket cannot replicate to itself."))
+        return FLOE_EFAIL;
+    return floe_replication_write(call, FLOE_REPLICATION_OF_BUCKET, bucket_id, role, stored, n, token);
 }
 
 /* The settings a create gives (old_props NULL) or an update changes, each as its own operation would. */
-static int apply_bucket_settings(floe_call_t *call, int64_t bucket_id, const cJSON *old_props, const cJSON *props)
+static int apply_bucket_settings(floe_call_t *call, int64_t bucket_id, const char *bucket_arn, const cJSON *old_props,
+                                 const cJSON *props)
 {
     bool is_create = old_props == NULL;
 
-    if (floe_provision_changed(old_props, props, "ReplicationConfiguration") && refuse_replication(call, props))
+    if ((is_create ? cJSON_HasObjectItem(props, "ReplicationConfiguration")
+                   : floe_provision_changed(old_props, props, "ReplicationConfiguration")) &&
+        apply_replication(call, bucket_id, bucket_arn, props))
         return FLOE_EFAIL;
     if ((is_create ? cJSON_HasObjectItem(props, "EncryptionConfiguration")
                    : floe_provision_changed(old_props, props, "EncryptionConfiguration")) &&
@@ -219,9 +271,9 @@ static int create_bucket(floe_call_t *call, void *arg)
     default:
         return FLOE_EFAIL;
     }
-    if (apply_bucket_settings(call, id, NULL, a->props))
-        return FLOE_EFAIL;
     const char *arn = floe_arn_table_bucket(call, name);
+    if (apply_bucket_settings(call, id, arn, NULL, a->props))
+        return FLOE_EFAIL;
     return floe_provision_report(call, a->sink, arn, bucket_attributes(arn));
 }
 
@@ -237,7 +289,7 @@ static int update_bucket(floe_call_t *call, void *arg)
     floe_bucket_row_t bucket;
 
     if (floe_lookup_bucket(call, a->physical_id, &bucket) ||
-        apply_bucket_settings(call, bucket.id, a->old_props, a->props))
+        apply_bucket_settings(call, bucket.id, bucket.arn, a->old_props, a->props))
         return FLOE_EFAIL;
     return floe_provision_report(call, a->sink, bucket.arn, bucket_attributes(bucket.arn));
 }

@@ -714,13 +714,29 @@ typedef struct delete_change_set_args {
     char **why;
 } delete_change_set_args_t;
 
+/* DeleteChangeSet of a change set that is not there succeeds while its stack exists, as on AWS:
+ * the AWS CDK CLI deletes its `cdk-deploy-change-set` before every deploy to an existing stack,
+ * whether or not it is there (cleanupOldChangeset, deploy-stack.ts, aws-cdk 2.1148), and a deploy
+ * that found no changes has already deleted it, so the next deploy would otherwise fail. */
+static floe_stack_rc_t change_set_already_gone(floe_call_t *call, delete_change_set_args_t *a)
+{
+    floe_stack_row_t s;
+
+    if (strncmp(a->change_set, "arn:", 4) == 0)
+        return FLOE_STACK_DONE;
+    return floe_stack_find(call, a->stack_name, false, &s, a->why);
+}
+
 static floe_stack_rc_t delete_change_set_body(floe_call_t *call, void *arg)
 {
     delete_change_set_args_t *a = arg;
     floe_change_set_row_t cs;
     floe_stack_rc_t rc;
 
-    if ((rc = floe_stack_find_change_set(call, a->change_set, a->stack_name, &cs, a->why)) != FLOE_STACK_DONE)
+    rc = floe_stack_find_change_set(call, a->change_set, a->stack_name, &cs, a->why);
+    if (rc == FLOE_STACK_CHANGE_SET_NOT_FOUND)
+        return change_set_already_gone(call, a);
+    if (rc != FLOE_STACK_DONE)
         return rc;
     if (eq(cs.execution_status, FLOE_EXECUTION_IN_PROGRESS))
         return floe_stack_refuse(call, FLOE_STACK_INVALID_CHANGE_SET_STATUS, a->why,

@@ -223,7 +223,8 @@ floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *ch
 floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
                                               bool has_disable_rollback, bool disable_rollback, char **why /* OUT */);
 
-/** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. */
+/** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is
+ * already gone is no error while its stack exists (FLOE_STACK_INVALID when the stack does not). */
 floe_stack_rc_t floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
                                              char **why /* OUT */);
 

@@ -7,11 +7,16 @@
  *     resource when the resource type says so (provision.h); so does a change of type.
  *  2. In a preview nothing is created, so a resource the change set adds or replaces has no
  *     physical id or attributes yet: the template library resolves a reference to it as unknown,
- *     and a member that holds an unknown value is a Dynamic change caused by a ResourceReference,
- *     whose Replacement is Conditional when the member replaces the resource.
+ *     and a member that holds an unknown value is a Dynamic change caused by a ResourceReference
+ *     (Ref) or a ResourceAttribute (Fn::GetAtt), whose Replacement is Conditional when the member
+ *     replaces the resource. Its CausingEntity is the first unknown reference the resource's
+ *     properties read (floe_run_t.unknown_cause): exact when one reference causes the change.
  *  3. A change set with no change to any resource, to the outputs, the tags or the description
  *     ends FAILED with AWS's exact reason (FLOE_CHANGE_SET_NO_CHANGES), which
  *     `aws cloudformation deploy` reads as "No changes to deploy".
+ *  4. A static change whose member reads a parameter (Ref, ${Name}) with a new value is caused
+ *     by a ParameterReference naming that parameter, as AWS reports it; any other static change
+ *     is a DirectModification.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -93,14 +98,53 @@ void floe_run_compare(const floe_run_t *run, const floe_run_res_t *r, const char
 
 typedef struct detailing {
     const floe_run_t *run;
-    const char *type;
+    const char *logical_id, *type;
     const cJSON *new_props;
     cJSON *details;           /* ResourceChangeDetail list */
     bool has_tags, has_props; /* the Scope */
     bool is_replaced, is_maybe_replaced;
 } detailing_t;
 
-/* One ResourceChangeDetail for changed member `name` (design note 2). */
+/* The value parameter `key` has in a stored parameter list, or NULL. */
+static const char *parameter_value(const cJSON *parameters, const char *key)
+{
+    const cJSON *p;
+
+    cJSON_ArrayForEach(p, parameters)
+    {
+        if (eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "ParameterKey")), key))
+            return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "ParameterValue"));
+    }
+    return NULL;
+}
+
+typedef struct parameter_cause {
+    const floe_run_t *run;
+    const char *name; /* the first parameter read whose value changes */
+} parameter_cause_t;
+
+static void on_parameter(void *arg, const char *name)
+{
+    parameter_cause_t *c = arg;
+    const char *before = parameter_value(c->run->previous_parameters, name);
+    const char *after = parameter_value(c->run->parameters, name);
+
+    if (c->name == NULL && (before == NULL || after == NULL || strcmp(before, after) != 0))
+        c->name = name;
+}
+
+/* The parameter whose new value changes member `name`, or NULL (design note 4). */
+static const char *changed_parameter(const detailing_t *d, const char *name)
+{
+    parameter_cause_t c = {d->run, NULL};
+
+    if (d->run->ops->property_parameters == NULL || d->run->parameters == NULL)
+        return NULL;
+    d->run->ops->property_parameters(d->run->tmpl, d->logical_id, name, on_parameter, &c);
+    return c.name;
+}
+
+/* One ResourceChangeDetail for changed member `name` (design notes 2 and 4). */
 static void on_detail(void *arg, const char *name)
 {
     detailing_t *d = arg;
@@ -108,12 +152,24 @@ static void on_detail(void *arg, const char *name)
     bool is_dynamic = floe_run_has_unknown(d->run, cJSON_GetObjectItemCaseSensitive(d->new_props, name));
     bool is_tags = strcmp(name, TAGS_PROPERTY) == 0;
     cJSON *detail = cJSON_CreateObject(), *target = cJSON_AddObjectToObject(detail, "Target");
+    const char *parameter;
 
     cJSON_AddStringToObject(target, "Attribute", is_tags ? ATTRIBUTE_TAGS : ATTRIBUTE_PROPERTIES);
-    cJSON_AddStringToObject(target, "Name", name);
+    if (!is_tags) /* AWS names the property, never the tag */
+        cJSON_AddStringToObject(target, "Name", name);
     cJSON_AddStringToObject(target, "RequiresRecreation", is_replacing ? "Always" : "Never");
     cJSON_AddStringToObject(detail, "Evaluation", is_dynamic ? "Dynamic" : "Static");
-    cJSON_AddStringToObject(detail, "ChangeSource", is_dynamic ? "ResourceReference" : "DirectModification");
+    if (is_dynamic) {
+        cJSON_AddStringToObject(detail, "ChangeSource",
+                                d->run->is_unknown_attribute ? "ResourceAttribute" : "ResourceReference");
+        if (d->run->unknown_cause != NULL)
+            cJSON_AddStringToObject(detail, "CausingEntity", d->run->unknown_cause);
+    } else if ((parameter = changed_parameter(d, name)) != NULL) {
+        cJSON_AddStringToObject(detail, "ChangeSource", "ParameterReference");
+        cJSON_AddStringToObject(detail, "CausingEntity", parameter);
+    } else {
+        cJSON_AddStringToObject(detail, "ChangeSource", "DirectModification");
+    }
     cJSON_AddItemToArray(d->details, detail);
     d->has_tags |= is_tags;
     d->has_props |= !is_tags;
@@ -138,7 +194,7 @@ static cJSON *change_of(const char *action, const char *logical_id, const char *
 static cJSON *modify_change(floe_run_t *run, floe_run_res_t *r, const char *type, const cJSON *props)
 {
     cJSON *old_props = cJSON_Parse(r->props != NULL ? r->props : "{}"), *change, *scope;
-    detailing_t d = {run, type, props, cJSON_CreateArray(), false, false, !eq(r->type, type), false};
+    detailing_t d = {run, r->logical_id, type, props, cJSON_CreateArray(), false, false, !eq(r->type, type), false};
 
     if (eq(r->type, type))
         each_change(old_props, props, on_detail, &d);
@@ -176,10 +232,14 @@ static cJSON *resource_change(floe_run_t *run, const floe_stack_template_resourc
     }
     floe_run_resolver(run, &resolver);
     err.message[0] = '\0';
+    free(run->unknown_cause); /* design note 2: the reference this resource's unknown values come from */
+    run->unknown_cause = NULL;
+    run->is_unknown_attribute = false;
     if (run->ops->resource_properties(run->tmpl, tr->logical_id, &resolver, &props, &err) != 0) {
         *reason = floe_xstrdup(err.message);
         return NULL;
     }
+    floe_run_add_stack_tags(tr->type, run->stack.tags, props);
     change = modify_change(run, r, tr->type, props);
     cJSON_Delete(props);
     return change;
@@ -347,7 +407,18 @@ static void compute(floe_run_t *run, change_set_t *cs)
         cs->row.status_reason = floe_xstrdup(err.message);
         return;
     }
-    if ((cs->row.changes = floe_run_changes(run, &n, &reason)) == NULL) {
+    /* The change set's stack tags are those its resources would take (stack_run.h); its
+     * parameters against the stack's say which changes a parameter causes (design note 4). */
+    char *stack_tags = run->stack.tags;
+    run->stack.tags = cs->row.tags;
+    run->previous_parameters = cJSON_Parse(run->stack.parameters != NULL ? run->stack.parameters : "[]");
+    run->parameters = cJSON_Parse(cs->row.parameters != NULL ? cs->row.parameters : "[]");
+    cs->row.changes = floe_run_changes(run, &n, &reason);
+    run->stack.tags = stack_tags;
+    cJSON_Delete(run->previous_parameters);
+    cJSON_Delete(run->parameters);
+    run->previous_parameters = run->parameters = NULL;
+    if (cs->row.changes == NULL) {
         cs->row.status_reason = reason;
         return;
     }

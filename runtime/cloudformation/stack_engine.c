@@ -167,6 +167,7 @@ static void run_free(floe_run_t *run)
     free_list(run->export_names, run->n_exports);
     free_list(run->export_values, run->n_exports);
     free_list(run->imports, run->n_imports);
+    free(run->unknown_cause);
     stack_dispose(&run->stack);
     if (run->tmpl != NULL)
         run->ops->free(run->tmpl);
@@ -282,11 +283,30 @@ static floe_run_res_t *readable(floe_run_t *run, const char *logical_id)
     return r != NULL && !r->is_unknown && r->physical_id != NULL ? r : NULL;
 }
 
+/* A preview's first unknown reference, the CausingEntity of the change it makes (stack_changes.c). */
+static void note_unknown(floe_run_t *run, const char *logical_id, const char *attribute)
+{
+    floe_run_res_t *r = floe_run_find(run, logical_id);
+
+    if (r == NULL || !r->is_unknown || run->unknown_cause != NULL)
+        return;
+    if (attribute == NULL) {
+        run->unknown_cause = floe_xstrdup(logical_id);
+    } else {
+        size_t n = strlen(logical_id) + 1 + strlen(attribute) + 1;
+        run->unknown_cause = floe_xmalloc(n);
+        snprintf(run->unknown_cause, n, "%s.%s", logical_id, attribute);
+    }
+    run->is_unknown_attribute = attribute != NULL;
+}
+
 static int resolve_ref(void *ctx, const char *logical_id, const char **value, floe_stack_error_t *err)
 {
     floe_run_res_t *r = readable(ctx, logical_id);
     (void)err;
     *value = r != NULL ? r->physical_id : NULL;
+    if (r == NULL)
+        note_unknown(ctx, logical_id, NULL);
     return 0;
 }
 
@@ -297,8 +317,10 @@ static int resolve_get_att(void *ctx, const char *logical_id, const char *attrib
     (void)err;
 
     *value = NULL;
-    if (r == NULL)
+    if (r == NULL) {
+        note_unknown(ctx, logical_id, attribute);
         return 0;
+    }
     if (r->attrs_tree == NULL)
         r->attrs_tree = cJSON_Parse(r->attrs != NULL ? r->attrs : "{}");
     *value = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r->attrs_tree, attribute));
@@ -336,6 +358,42 @@ void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out)
     out->get_att = resolve_get_att;
     out->import_value = resolve_import;
     out->ctx = run;
+}
+
+static bool has_tag_key(const cJSON *tags, const char *key)
+{
+    const cJSON *tag;
+
+    cJSON_ArrayForEach(tag, tags)
+    {
+        const char *k = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tag, "Key"));
+        if (k != NULL && strcmp(k, key) == 0)
+            return true;
+    }
+    return false;
+}
+
+void floe_run_add_stack_tags(const char *type, const char *stack_tags, cJSON *props)
+{
+    cJSON *given, *tags, *tag;
+
+    if (stack_tags == NULL || !floe_provision_takes_tags(type) || !cJSON_IsObject(props))
+        return;
+    given = cJSON_Parse(stack_tags);
+    if (cJSON_GetArraySize(given) > 0) {
+        tags = cJSON_GetObjectItemCaseSensitive(props, "Tags");
+        if (!cJSON_IsArray(tags)) {
+            cJSON_DeleteItemFromObjectCaseSensitive(props, "Tags");
+            tags = cJSON_AddArrayToObject(props, "Tags");
+        }
+        cJSON_ArrayForEach(tag, given)
+        {
+            const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tag, "Key"));
+            if (key != NULL && !has_tag_key(tags, key))
+                cJSON_AddItemToArray(tags, cJSON_Duplicate(tag, true));
+        }
+    }
+    cJSON_Delete(given);
 }
 
 bool floe_run_has_unknown(const floe_run_t *run, const cJSON *node)

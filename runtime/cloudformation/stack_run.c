@@ -120,7 +120,7 @@ static int record_failure(floe_run_t *run, floe_run_res_t *r, const floe_run_res
 
 /* Resolves the properties of template resource `id` into malloc'ed JSON text; NULL with *reason
  * malloc'ed when they cannot be (a template error, or a value still unknown). */
-static char *resolve_props(floe_run_t *run, const char *id, char **reason)
+static char *resolve_props(floe_run_t *run, const char *id, const char *type, char **reason)
 {
     floe_stack_resolver_t resolver;
     floe_stack_error_t err;
@@ -138,6 +138,7 @@ static char *resolve_props(floe_run_t *run, const char *id, char **reason)
         *reason = format(UNRESOLVED_REASON, id);
         return NULL;
     }
+    floe_run_add_stack_tags(type, run->stack.tags, props);
     text = cJSON_PrintUnformatted(props);
     cJSON_Delete(props);
     return text;
@@ -168,7 +169,7 @@ static int create_resource(floe_run_t *run, const floe_stack_template_resource_t
     if (r == NULL)
         r = floe_run_add(run, tr->logical_id);
     floe_run_res_copy(&next, r);
-    props = resolve_props(run, tr->logical_id, &reason);
+    props = resolve_props(run, tr->logical_id, tr->type, &reason);
     take_template(&next, tr, props != NULL ? props : floe_xstrdup("{}"), position);
     floe_run_set(&next.update_action, update_action);
     if (props == NULL) {
@@ -411,7 +412,7 @@ static int update_resource(floe_run_t *run, const floe_stack_template_resource_t
         *verb = "create";
         return create_resource(run, tr, position, FLOE_ACTION_ADD);
     }
-    if ((props = resolve_props(run, tr->logical_id, &reason)) == NULL) {
+    if ((props = resolve_props(run, tr->logical_id, tr->type, &reason)) == NULL) {
         int rc = record_failure(run, r, r, FLOE_UPDATE_IN_PROGRESS, FLOE_UPDATE_FAILED, reason);
         free(reason);
         return rc < 0 ? -1 : 1;

@@ -51,6 +51,10 @@ typedef struct floe_run {
     floe_stack_template_t *tmpl;
     bool is_aborted;         /* a step could not run (stopping, or SQLite failed): leave the rest */
     const char *execution;   /* how the operation ends for the change set that runs it (ExecutionStatus) */
+    char *unknown_cause;     /* a preview: the first unknown Ref ("B") or Fn::GetAtt ("B.Arn") resolved, malloc'ed */
+    bool is_unknown_attribute; /* unknown_cause is an Fn::GetAtt's */
+    cJSON *previous_parameters; /* a preview: the stack's parameters ([{ParameterKey, ParameterValue}]) */
+    cJSON *parameters;          /* a preview: the change set's */
 } floe_run_t;
 
 /** An event to append (borrowed strings). */
@@ -84,6 +88,13 @@ int floe_run_template(floe_run_t *run, const char *template_body, const char *pa
 
 /** The resolver over the run's resources and exports (imports are recorded in the run). */
 void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out /* OUT */);
+
+/**
+ * Adds the stack's tags (`stack_tags`, stored JSON [{Key, Value}]; NULL: none) to the Tags of
+ * resolved properties `props` of a `type` that takes tags, as AWS propagates stack-level tags:
+ * a key the resource tags itself keeps the resource's value. The resource's own tags come first.
+ */
+void floe_run_add_stack_tags(const char *type, const char *stack_tags, cJSON *props);
 
 /** Whether a resolved tree holds an unknown value anywhere. */
 bool floe_run_has_unknown(const floe_run_t *run, const cJSON *node);

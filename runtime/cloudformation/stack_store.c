@@ -56,9 +56,14 @@ FLOE_SQL(sql_stack_scopes,
 
 FLOE_SQL(sql_stack_request_delete, "UPDATE cfn_stack SET is_delete_requested = ?2 WHERE id = ?1");
 
+/* An event is at least 1 ms after the stack's previous one: a stack runs in a few milliseconds, and
+ * clients that sort events by Timestamp (the CDK CLI's activity display) would otherwise show equal
+ * ones out of order, a resource's COMPLETE before its IN_PROGRESS. On AWS no two are that close. */
 FLOE_SQL(sql_event_insert,
     "INSERT INTO cfn_stack_event (stack_id, event_id, logical_id, physical_id, resource_type, status, status_reason,"
-    " properties, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    " properties, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+    " MAX(?9, COALESCE((SELECT created_at + 1 FROM cfn_stack_event WHERE stack_id = ?1 ORDER BY id DESC LIMIT 1),"
+    " 0)))");
 
 FLOE_SQL(sql_event_list,
     "SELECT event_id, logical_id, physical_id, resource_type, status, status_reason, properties, created_at"

@@ -113,7 +113,7 @@ int floe_stack_store_scopes(floe_call_t *call, const char *account_id, floe_scop
 /* ---- events ---- */
 
 /** Appends event `e` to the stack of row id `stack_row_id` with a fresh event id, at the call's
- * clock when e->at is 0. */
+ * clock when e->at is 0, and in any case at least 1 ms after the stack's previous event. */
 int floe_stack_store_add_event(floe_call_t *call, int64_t stack_row_id, floe_stack_event_row_t *e);
 
 /** The stack's events, newest first. */

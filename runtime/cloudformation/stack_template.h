@@ -122,6 +122,12 @@ typedef struct floe_stack_template_ops {
                   floe_stack_template_output_t *out /* OUT */, floe_stack_error_t *err);
     /** Whether a node of a resolved tree is unknown (floe_cfn_is_unknown). */
     bool (*is_unknown)(const cJSON *node);
+    /** Optional (NULL: none known). Calls `on_parameter` with each declared parameter that property
+     * `property` of resource `logical_id` reads as written (Ref, ${Name} in Fn::Sub), following the
+     * branches a validated template's conditions take: what a change set names as the
+     * ParameterReference of a change. */
+    void (*property_parameters)(const floe_stack_template_t *t, const char *logical_id, const char *property,
+                                void (*on_parameter)(void *arg, const char *name), void *arg);
 } floe_stack_template_ops_t;
 
 /** The template library's table (stack_template_cfn.c), registered by default. */

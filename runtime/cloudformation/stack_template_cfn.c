@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cloudformation/references.h"
 #include "cloudformation/stack_template.h"
 #include "cloudformation/template.h"
 
@@ -175,6 +176,34 @@ static int cfn_output(const floe_stack_template_t *t, size_t i, const floe_stack
     return pass_error(floe_cfn_output_value(lib(t), o, &r, &out->value, &out->export_name, &e), &e, err);
 }
 
+typedef struct parameter_walk {
+    const floe_cfn_template_t *t;
+    void (*on_parameter)(void *arg, const char *name);
+    void *arg;
+} parameter_walk_t;
+
+static void on_parameter_reference(void *arg, const char *name, const char *attribute)
+{
+    parameter_walk_t *w = arg;
+
+    if (attribute == NULL && floe_cfn_template_parameter(w->t, name) != NULL)
+        w->on_parameter(w->arg, name);
+}
+
+static void cfn_property_parameters(const floe_stack_template_t *t, const char *logical_id, const char *property,
+                                    void (*on_parameter)(void *arg, const char *name), void *arg)
+{
+    const floe_cfn_resource_t *r = floe_cfn_template_resource(lib(t), logical_id);
+    parameter_walk_t w = {lib(t), on_parameter, arg};
+    floe_cfn_template_error_t err;
+    const cJSON *node;
+
+    if (r == NULL || (node = cJSON_GetObjectItemCaseSensitive(r->properties, property)) == NULL)
+        return;
+    /* A validated template walks without error; a walk that stops reports what it saw. */
+    (void)floe_cfn_walk_references(lib(t), node, false, true, on_parameter_reference, &w, &err);
+}
+
 const floe_stack_template_ops_t floe_stack_template_cfn = {
     .parse = cfn_parse,
     .free = cfn_free,
@@ -188,4 +217,5 @@ const floe_stack_template_ops_t floe_stack_template_cfn = {
     .n_outputs = cfn_n_outputs,
     .output = cfn_output,
     .is_unknown = floe_cfn_is_unknown,
+    .property_parameters = cfn_property_parameters,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store/bucket.h"
+#include "store/share.h"
 
 FLOE_SQL(sql_bucket_insert,
     "INSERT INTO s3_bucket (name, is_warehouse, region, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -151,7 +152,8 @@ static floe_store_rc_t delete_bucket(floe_state_t *st, const char *data_dir, int
     }
     /* S3 deletes a bucket whose only content is unfinished multipart uploads; so do we. */
     result = FLOE_STORE_ERROR;
-    if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_commit(st, is_own))
+    if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_ids_drop_named(st, &files) ||
+        floe_store_commit(st, is_own))
         goto Exit;
     result = FLOE_STORE_OK;
 Exit:

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "store/object.h"
+#include "store/share.h"
 #include "xalloc.h"
 
 /* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */
@@ -161,7 +162,9 @@ floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir,
         result = FLOE_STORE_EXISTS;
         goto Exit;
     }
-    if (floe_store_object_upsert(st, bucket_id, obj) || floe_state_commit(st))
+    if (floe_store_object_upsert(st, bucket_id, obj) ||
+        (found && (found = floe_store_file_is_unnamed(st, old_file)) < 0) || /* kept while a replica names it */
+        floe_state_commit(st))
         goto Exit;
     result = FLOE_STORE_OK;
     if (found)
@@ -198,7 +201,7 @@ floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data
         if (delete_row(st, bucket_id, keys[i], &files))
             goto Error;
     }
-    if (floe_state_commit(st))
+    if (floe_store_ids_drop_named(st, &files) || floe_state_commit(st))
         goto Error;
     floe_store_ids_remove_files(&files, data_dir);
     return FLOE_STORE_OK;

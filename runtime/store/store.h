@@ -8,7 +8,8 @@
  *
  * This is the wing's front header: it declares the contract and brings in the rest of the API,
  * one header per concern, from the bottom up: blob.h (object files), sql.h (result codes and
- * checked statements), bucket.h, object.h, upload.h (the rows), recover.h (the start-up sweep).
+ * checked statements), bucket.h, object.h, upload.h (the rows), share.h (files that several rows
+ * name: replicas), recover.h (the start-up sweep).
  * Files inside the wing include the headers they use, never this one.
  *
  * Threads: every function takes the calling thread's floe_state_t; files are shared by all
@@ -25,6 +26,7 @@
 #include "store/bucket.h"
 #include "store/object.h"
 #include "store/recover.h"
+#include "store/share.h"
 #include "store/sql.h"
 #include "store/upload.h"
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ids.h"
+#include "store/share.h"
 #include "store/upload.h"
 
 FLOE_SQL(sql_upload_insert,
@@ -119,7 +120,7 @@ static int upsert_part(floe_state_t *st, int64_t upload_row_id, const floe_store
 /* Ends a transaction: on success commits and then removes `files`; otherwise rolls back. */
 static floe_store_rc_t finish(floe_state_t *st, const char *data_dir, floe_store_rc_t result, floe_store_ids_t *files)
 {
-    if (result == FLOE_STORE_OK && floe_state_commit(st) != 0)
+    if (result == FLOE_STORE_OK && (floe_store_ids_drop_named(st, files) || floe_state_commit(st) != 0))
         result = FLOE_STORE_ERROR;
     if (result == FLOE_STORE_OK) {
         floe_store_ids_remove_files(files, data_dir);

@@ -29,8 +29,11 @@ int floe_test_failures;
 #include "runtime/s3/xml.c"
 #include "runtime/query/form.c"
 #include "runtime/store.c"
+#include "runtime/store_share.c"
+#include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
+#include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"
 #include "runtime/cloudformation/yaml.c"
 #include "runtime/cloudformation/template.c"
@@ -38,6 +41,9 @@ int floe_test_failures;
 #include "runtime/cloudformation/plan.c"
 #include "runtime/cloudformation/resource_types.c"
 #include "runtime/cloudformation/stack.c"
+#include "runtime/maintenance/snapshot_select.c"
+#include "runtime/maintenance/runner.c"
+#include "runtime/maintenance/reach.c"
 
 static const floe_test_entry_t tests[] = {
 #define TEST_ENTRY(name) {#name, test_##name},

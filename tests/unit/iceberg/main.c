@@ -10,12 +10,16 @@
 
 int floe_test_failures;
 
+#include "avro_container.c"
+#include "compact.c"
 #include "iceberg_commit.c"
 #include "iceberg_json.c"
 #include "iceberg_metadata.c"
 #include "iceberg_schema.c"
 #include "iceberg_spec.c"
 #include "iceberg_types.c"
+#include "iceberg_value.c"
+#include "manifest.c"
 #include "parquet_footer.c"
 #include "parquet_stats.c"
 #include "parquet_stitch.c"

@@ -25,6 +25,7 @@
 #include "cloudformation/provision.h"
 #include "cloudformation/stack.h"
 #include "cloudformation/stack_engine.h"
+#include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "harness.h"
 #include "store/store.h"
@@ -687,6 +688,11 @@ TEST(change_set_without_changes_fails_with_aws_reason)
     CHECK(floe_stack_change_set_describe(&f.call, cs_id, NULL, &cs, &f.why) == FLOE_STACK_CHANGE_SET_NOT_FOUND &&
               strstr(f.why, "does not exist") != NULL,
           "a deleted change set is ChangeSetNotFound");
+    CHECK(floe_stack_change_set_delete(&f.call, "nothing", "same", &f.why) == FLOE_STACK_DONE,
+          "deleting it again succeeds while its stack exists, as the CDK CLI's deploys rely on");
+    CHECK(floe_stack_change_set_delete(&f.call, "nothing", "no-such-stack", &f.why) == FLOE_STACK_INVALID &&
+              strstr(f.why, "does not exist") != NULL,
+          "deleting a change set of a stack that does not exist is a ValidationError");
     cfn_close(&f);
 }
 
@@ -805,6 +811,31 @@ TEST(provision_replacing_properties_match_the_resource_types)
     {
         CHECK(floe_provision_type_is_known(t->string), "every S3 Tables resource type can be provisioned");
         cfn_check_replacing(types, t->string);
+        CHECK(floe_provision_takes_tags(t->string) ==
+                  (cJSON_GetObjectItemCaseSensitive(t, "tagInformation") != NULL),
+              "a type takes the stack's tags exactly when its schema has tagInformation");
     }
     cJSON_Delete(root);
+}
+
+TEST(stack_tags_reach_resources_that_take_tags)
+{
+    cJSON *props = cJSON_Parse("{\"TableBucketName\":\"b\",\"Tags\":[{\"Key\":\"env\",\"Value\":\"mine\"}]}");
+    cJSON *ns = cJSON_Parse("{\"Namespace\":\"n\"}");
+    char *text;
+
+    floe_run_add_stack_tags("AWS::S3Tables::TableBucket", "[{\"Key\":\"env\",\"Value\":\"test\"},"
+                                                         "{\"Key\":\"team\",\"Value\":\"lake\"}]", props);
+    text = cJSON_PrintUnformatted(props);
+    CHECK(strcmp(text, "{\"TableBucketName\":\"b\",\"Tags\":[{\"Key\":\"env\",\"Value\":\"mine\"},"
+                       "{\"Key\":\"team\",\"Value\":\"lake\"}]}") == 0,
+          "the resource keeps its own value for a key the stack tags too, and gains the others");
+    free(text);
+    floe_run_add_stack_tags("AWS::S3Tables::Namespace", "[{\"Key\":\"team\",\"Value\":\"lake\"}]", ns);
+    text = cJSON_PrintUnformatted(ns);
+    CHECK(strcmp(text, "{\"Namespace\":\"n\"}") == 0, "a namespace takes no tags");
+    free(text);
+    floe_run_add_stack_tags("AWS::S3Tables::TableBucket", NULL, ns);
+    cJSON_Delete(props);
+    cJSON_Delete(ns);
 }

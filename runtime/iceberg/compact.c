@@ -1,0 +1,689 @@
+/*
+ * Compaction's plan, stitched layouts and merged statistics (compact.h). Builds on
+ * parquet_stitch.h for everything that touches offsets in a footer; this file decides which
+ * bytes go where.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "iceberg/compact.h"
+#include "iceberg/parquet_encode.h"
+#include "iceberg/parquet_stitch.h"
+#include "xalloc.h"
+
+/* ---- plan -------------------------------------------------------------------------------- */
+
+static int compare_partitions(const floe_compact_file_t *a, const floe_compact_file_t *b)
+{
+    if (a->spec_id != b->spec_id)
+        return a->spec_id < b->spec_id ? -1 : 1;
+    if (a->file->n_partition != b->file->n_partition)
+        return a->file->n_partition < b->file->n_partition ? -1 : 1;
+    for (size_t i = 0; i < a->file->n_partition; i++) {
+        const floe_iceberg_partition_value_t *x = &a->file->partition[i], *y = &b->file->partition[i];
+        int c;
+        if (x->is_null != y->is_null)
+            return x->is_null ? -1 : 1;
+        if (x->is_null)
+            continue;
+        if (x->value.len != y->value.len)
+            return x->value.len < y->value.len ? -1 : 1;
+        c = x->value.len == 0 ? 0 : memcmp(x->value.data, y->value.data, x->value.len);
+        if (c != 0)
+            return c;
+    }
+    return 0;
+}
+
+bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b)
+{
+    return compare_partitions(a, b) == 0;
+}
+
+/* Files by partition, then by their place in the manifests (qsort_r). */
+static int compare_order(const void *a, const void *b, void *arg)
+{
+    const floe_compact_file_t *files = arg;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = compare_partitions(&files[i], &files[j]);
+
+    if (c != 0)
+        return c;
+    return i < j ? -1 : i > j;
+}
+
+static bool is_small_parquet(const floe_iceberg_data_file_t *f, uint64_t target_bytes)
+{
+    uint64_t small = target_bytes / 100 * FLOE_COMPACT_SMALL_PERCENT;
+
+    return f->content == FLOE_ICEBERG_CONTENT_DATA && f->file_format != NULL &&
+           strcasecmp(f->file_format, "PARQUET") == 0 && !f->has_key_metadata && f->file_size_in_bytes > 0 &&
+           (uint64_t)f->file_size_in_bytes < small;
+}
+
+/* A partition value for a status message: printable bytes as text, a 4- or 8-byte value as an
+ * integer, anything else in hex. Iceberg's binary form does not say its type, so this guesses. */
+static void describe_value(const floe_iceberg_partition_value_t *v, char *buf, size_t size)
+{
+    const uint8_t *d = v->value.data;
+    size_t len = v->value.len, used = 0;
+    bool is_text = len > 0;
+    uint64_t x = 0;
+
+    if (v->is_null) {
+        snprintf(buf, size, "null");
+        return;
+    }
+    for (size_t i = 0; i < len; i++)
+        is_text = is_text && isprint(d[i]);
+    if (is_text) {
+        snprintf(buf, size, "'%.*s'", (int)len, (const char *)d);
+    } else if (len == 4 || len == 8) {
+        for (size_t i = len; i-- > 0;)
+            x = x << 8 | d[i];
+        snprintf(buf, size, "%lld", len == 4 ? (long long)(int32_t)(uint32_t)x : (long long)(int64_t)x);
+    } else {
+        for (size_t i = 0; i < len && used + 3 < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, "%02x", d[i]);
+        if (len == 0)
+            snprintf(buf, size, "''");
+    }
+}
+
+static void describe_partition(const floe_compact_file_t *f, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "spec %d partition (", f->spec_id);
+
+    for (size_t i = 0; i < f->file->n_partition && used < size; i++) {
+        char value[64];
+        describe_value(&f->file->partition[i], value, sizeof(value));
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? ", " : "", value);
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, ")");
+}
+
+static void add_skip(floe_compact_plan_t *plan, const floe_compact_file_t *f, const char *why)
+{
+    char where[FLOE_COMPACT_REASON_MAX / 2];
+
+    plan->skipped = floe_xrealloc(plan->skipped, (plan->n_skipped + 1) * sizeof(*plan->skipped));
+    describe_partition(f, where, sizeof(where));
+    snprintf(plan->skipped[plan->n_skipped++].reason, FLOE_COMPACT_REASON_MAX, "%s: %s", where, why);
+}
+
+/* Decides one partition, files order[from..to): its candidates, or why it is skipped. */
+static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_t *files, size_t from, size_t to,
+                             bool has_global_deletes)
+{
+    size_t n_small = 0;
+    bool has_deletes = false;
+
+    for (size_t k = from; k < to; k++) {
+        const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
+        has_deletes = has_deletes || f->content != FLOE_ICEBERG_CONTENT_DATA;
+        n_small += is_small_parquet(f, plan->target_bytes);
+    }
+    if (n_small < 2)
+        return;
+    if (has_deletes || has_global_deletes) {
+        add_skip(plan, &files[plan->order[from]],
+                 has_deletes ? "skipped, it has delete files"
+                             : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
+        return;
+    }
+    for (size_t k = from; k < to; k++)
+        plan->is_candidate[plan->order[k]] = is_small_parquet(files[plan->order[k]].file, plan->target_bytes);
+}
+
+void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint64_t target_bytes,
+                         floe_compact_plan_t *plan)
+{
+    bool has_global_deletes = false;
+    size_t from = 0;
+
+    assert(target_bytes > 0);
+    memset(plan, 0, sizeof(*plan));
+    plan->target_bytes = target_bytes;
+    plan->n_files = n_files;
+    plan->is_candidate = floe_xcalloc(n_files + 1, sizeof(*plan->is_candidate));
+    plan->order = floe_xcalloc(n_files + 1, sizeof(*plan->order));
+    for (size_t i = 0; i < n_files; i++) {
+        plan->order[i] = i;
+        has_global_deletes = has_global_deletes ||
+                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0);
+    }
+    qsort_r(plan->order, n_files, sizeof(*plan->order), compare_order, (void *)files);
+    for (size_t k = 1; k <= n_files; k++) {
+        if (k == n_files || compare_partitions(&files[plan->order[from]], &files[plan->order[k]]) != 0) {
+            select_partition(plan, files, from, k, has_global_deletes);
+            from = k;
+        }
+    }
+}
+
+static void bin_add(floe_compact_bin_t *bin, size_t file, uint64_t size)
+{
+    bin->files = floe_xrealloc(bin->files, (bin->n_files + 1) * sizeof(*bin->files));
+    bin->files[bin->n_files++] = file;
+    bin->n_bytes += size;
+}
+
+/* The first bin of [first, n_bins) with room for `size` bytes whose first file is compatible. */
+static floe_compact_bin_t *fitting_bin(floe_compact_plan_t *plan, size_t first, const floe_compact_file_t *files,
+                                       const floe_parquet_file_metadata_t *const *footers, size_t i)
+{
+    uint64_t size = (uint64_t)files[i].file->file_size_in_bytes;
+    floe_iceberg_error_t err;
+
+    for (size_t b = first; b < plan->n_bins; b++) {
+        floe_compact_bin_t *bin = &plan->bins[b];
+        if (bin->n_bytes + size <= plan->target_bytes &&
+            floe_parquet_compatible(footers[bin->files[0]], footers[i], &err) == 0)
+            return bin;
+    }
+    plan->bins = floe_xrealloc(plan->bins, (plan->n_bins + 1) * sizeof(*plan->bins));
+    memset(&plan->bins[plan->n_bins], 0, sizeof(*plan->bins));
+    return &plan->bins[plan->n_bins++];
+}
+
+/* Drops the bins of [first, n_bins) that hold one file. */
+static void drop_single_bins(floe_compact_plan_t *plan, size_t first)
+{
+    size_t kept = first;
+
+    for (size_t b = first; b < plan->n_bins; b++) {
+        if (plan->bins[b].n_files < 2) {
+            free(plan->bins[b].files);
+            continue;
+        }
+        plan->bins[kept++] = plan->bins[b];
+    }
+    plan->n_bins = kept;
+}
+
+void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
+                       const floe_parquet_file_metadata_t *const *footers)
+{
+    size_t from = 0, first_bin = 0;
+
+    for (size_t k = 0; k <= plan->n_files; k++) {
+        if (k == plan->n_files || compare_partitions(&files[plan->order[from]], &files[plan->order[k]]) != 0) {
+            drop_single_bins(plan, first_bin);
+            first_bin = plan->n_bins;
+            from = k;
+        }
+        if (k < plan->n_files && plan->is_candidate[plan->order[k]]) {
+            size_t i = plan->order[k];
+            assert(footers[i] != NULL);
+            bin_add(fitting_bin(plan, first_bin, files, footers, i), i, (uint64_t)files[i].file->file_size_in_bytes);
+        }
+    }
+}
+
+void floe_compact_plan_dispose(floe_compact_plan_t *plan)
+{
+    for (size_t b = 0; b < plan->n_bins; b++)
+        free(plan->bins[b].files);
+    free(plan->bins);
+    free(plan->skipped);
+    free(plan->is_candidate);
+    free(plan->order);
+    memset(plan, 0, sizeof(*plan));
+}
+
+/* ---- stitch ------------------------------------------------------------------------------ */
+
+static const uint8_t magic[FLOE_PARQUET_MAGIC_LEN] = {'P', 'A', 'R', '1'};
+
+floe_parquet_range_t floe_compact_index_range(const floe_parquet_file_metadata_t *footer, uint64_t footer_offset)
+{
+    uint64_t end = FLOE_PARQUET_MAGIC_LEN;
+    floe_parquet_range_t r;
+    floe_iceberg_error_t err;
+
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        for (uint32_t c = 0; c < footer->row_groups[g].n_columns; c++) {
+            if (floe_parquet_chunk_range(footer, g, c, footer_offset, &r, &err) == 0 && r.offset + r.length > end)
+                end = r.offset + r.length;
+        }
+    }
+    if (end >= footer_offset || footer_offset - end > FLOE_COMPACT_INDEX_MAX)
+        return (floe_parquet_range_t){0, 0};
+    return (floe_parquet_range_t){end, footer_offset - end};
+}
+
+/* The layout being built, and where each row group's chunks went. */
+typedef struct stitch {
+    const floe_compact_source_t *sources;
+    size_t n_sources;
+    floe_compact_layout_t *out;
+    floe_parquet_chunk_move_t **moves; /* per row group, in output order */
+    size_t n_groups;
+    uint64_t pos;
+    floe_iceberg_error_t *err;
+} stitch_t;
+
+static void add_piece(stitch_t *st, int32_t source, uint64_t offset, uint64_t length, const uint8_t *data)
+{
+    floe_compact_layout_t *out = st->out;
+    floe_compact_piece_t *last = out->n_pieces > 0 ? &out->pieces[out->n_pieces - 1] : NULL;
+
+    st->pos += length;
+    if (length == 0)
+        return;
+    if (last != NULL && source != FLOE_COMPACT_LITERAL && last->source == source &&
+        last->offset + last->length == offset) {
+        last->length += length;
+        return;
+    }
+    out->pieces = floe_xrealloc(out->pieces, (out->n_pieces + 1) * sizeof(*out->pieces));
+    out->pieces[out->n_pieces++] = (floe_compact_piece_t){source, offset, length, data};
+}
+
+/* A literal whose buffer (malloc'ed) the layout now owns. */
+static void add_owned(stitch_t *st, uint8_t *data, size_t len)
+{
+    st->out->owned = floe_xrealloc(st->out->owned, (st->out->n_owned + 1) * sizeof(*st->out->owned));
+    st->out->owned[st->out->n_owned++] = data;
+    add_piece(st, FLOE_COMPACT_LITERAL, 0, len, data);
+}
+
+/* Copies row group g of source s to the current position: one piece when its chunks are contiguous. */
+static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
+{
+    const floe_compact_source_t *src = &st->sources[s];
+    const floe_parquet_file_metadata_t *md = src->footer;
+    floe_parquet_range_t span, r;
+    bool is_contiguous;
+
+    if (floe_parquet_row_group_range(md, g, src->footer_offset, &span, &is_contiguous, st->err) != 0)
+        return FLOE_ICEBERG_EINVALID;
+    if (is_contiguous) {
+        if (floe_parquet_row_group_moves(md, g, src->footer_offset, st->pos, moves, st->err) != 0)
+            return FLOE_ICEBERG_EINVALID;
+        add_piece(st, s, span.offset, span.length, NULL);
+        return FLOE_ICEBERG_OK;
+    }
+    for (uint32_t c = 0; c < md->row_groups[g].n_columns; c++) {
+        if (floe_parquet_chunk_range(md, g, c, src->footer_offset, &r, st->err) != 0)
+            return FLOE_ICEBERG_EINVALID;
+        memset(&moves[c], 0, sizeof(moves[c]));
+        moves[c].offset = st->pos;
+        add_piece(st, s, r.offset, r.length, NULL);
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+/* Whether [offset, offset + len) lies in the source's index bytes. */
+static bool in_index(const floe_compact_source_t *src, int64_t offset, int64_t len)
+{
+    return src->index_bytes != NULL && offset >= 0 && len >= 0 && (uint64_t)offset >= src->index_offset &&
+           (uint64_t)offset - src->index_offset <= src->index_len &&
+           (uint64_t)len <= src->index_len - ((uint64_t)offset - src->index_offset);
+}
+
+/* Keeps a chunk's ColumnIndex (copied) and OffsetIndex (rewritten) when both can be (design note 2). */
+static void place_page_indexes(stitch_t *st, int32_t s, uint32_t g, uint32_t c, floe_parquet_chunk_move_t *mv)
+{
+    const floe_compact_source_t *src = &st->sources[s];
+    const floe_parquet_column_chunk_t *ch = &src->footer->row_groups[g].columns[c];
+    floe_parquet_range_t old;
+    floe_iceberg_error_t ignored;
+    uint8_t *oi = NULL;
+    size_t oi_len = 0;
+
+    if (!ch->has_column_index_offset && !ch->has_offset_index_offset)
+        return;
+    if (!ch->has_column_index_offset || !ch->has_column_index_length || !ch->has_offset_index_offset ||
+        !ch->has_offset_index_length || !in_index(src, ch->column_index_offset, ch->column_index_length) ||
+        !in_index(src, ch->offset_index_offset, ch->offset_index_length) ||
+        floe_parquet_chunk_range(src->footer, g, c, src->footer_offset, &old, &ignored) != 0 ||
+        floe_parquet_offset_index_rewrite(src->index_bytes + (ch->offset_index_offset - (int64_t)src->index_offset),
+                                          (size_t)ch->offset_index_length, old, mv->offset, &oi, &oi_len,
+                                          &ignored) != 0) {
+        st->out->n_dropped_indexes++;
+        return;
+    }
+    mv->has_column_index = true;
+    mv->column_index_offset = st->pos;
+    add_piece(st, s, (uint64_t)ch->column_index_offset, (uint64_t)ch->column_index_length, NULL);
+    mv->has_offset_index = true;
+    mv->offset_index_offset = st->pos;
+    mv->offset_index_length = (uint32_t)oi_len;
+    add_owned(st, oi, oi_len);
+    st->out->n_kept_indexes++;
+}
+
+/* Copies a chunk's bloom filter when it lies in the index bytes and its size is known. */
+static void place_bloom_filter(stitch_t *st, int32_t s, uint32_t g, uint32_t c, floe_parquet_chunk_move_t *mv)
+{
+    const floe_compact_source_t *src = &st->sources[s];
+    const floe_parquet_column_meta_data_t *m = &src->footer->row_groups[g].columns[c].meta_data;
+    floe_iceberg_error_t ignored;
+    uint64_t size = 0, at;
+
+    if (!m->has_bloom_filter_offset || !in_index(src, m->bloom_filter_offset, 0))
+        return;
+    at = (uint64_t)m->bloom_filter_offset - src->index_offset;
+    if (m->has_bloom_filter_length && m->bloom_filter_length >= 0) {
+        size = (uint64_t)m->bloom_filter_length;
+    } else {
+        size_t head = src->index_len - at < FLOE_PARQUET_BLOOM_HEAD_LEN ? src->index_len - at
+                                                                         : FLOE_PARQUET_BLOOM_HEAD_LEN;
+        if (floe_parquet_bloom_filter_size(src->index_bytes + at, head, &size, &ignored) != 0)
+            return;
+    }
+    if (size > INT64_MAX || !in_index(src, m->bloom_filter_offset, (int64_t)size))
+        return;
+    mv->has_bloom_filter = true;
+    mv->bloom_filter_offset = st->pos;
+    add_piece(st, s, (uint64_t)m->bloom_filter_offset, size, NULL);
+}
+
+/* Calls fn on every row group of every source in output order, with that group's moves. */
+typedef int (*group_fn)(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves);
+
+static int each_group(stitch_t *st, group_fn fn)
+{
+    size_t k = 0;
+
+    for (size_t s = 0; s < st->n_sources; s++) {
+        for (uint32_t g = 0; g < st->sources[s].footer->n_row_groups; g++) {
+            if (fn(st, (int32_t)s, g, st->moves[k++]) != 0)
+                return FLOE_ICEBERG_EINVALID;
+        }
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
+{
+    for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
+        place_page_indexes(st, s, g, c, &moves[c]);
+    return FLOE_ICEBERG_OK;
+}
+
+static int place_blooms(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
+{
+    for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
+        place_bloom_filter(st, s, g, c, &moves[c]);
+    return FLOE_ICEBERG_OK;
+}
+
+static void alloc_moves(stitch_t *st)
+{
+    size_t k = 0;
+
+    for (size_t s = 0; s < st->n_sources; s++)
+        st->n_groups += st->sources[s].footer->n_row_groups;
+    st->moves = floe_xcalloc(st->n_groups + 1, sizeof(*st->moves));
+    for (size_t s = 0; s < st->n_sources; s++) {
+        const floe_parquet_file_metadata_t *md = st->sources[s].footer;
+        for (uint32_t g = 0; g < md->n_row_groups; g++)
+            st->moves[k++] = floe_xcalloc(md->row_groups[g].n_columns + 1, sizeof(floe_parquet_chunk_move_t));
+    }
+}
+
+/* A row group's first byte in the new file: its lowest chunk (`fallback` when it has none). */
+static int64_t first_byte(const floe_parquet_chunk_move_t *moves, uint32_t n_columns, uint64_t fallback)
+{
+    uint64_t first = fallback;
+
+    for (uint32_t c = 0; c < n_columns; c++)
+        first = moves[c].offset < first ? moves[c].offset : first;
+    return (int64_t)first;
+}
+
+/* Appends every row group to the new footer, then its bytes; records the split offsets. */
+static int write_footer(stitch_t *st)
+{
+    floe_parquet_file_metadata_t md;
+    uint8_t *footer = NULL;
+    size_t len = 0, k = 0;
+    int rc = FLOE_ICEBERG_OK;
+
+    floe_parquet_stitch_begin(st->sources[0].footer, &md);
+    st->out->split_offsets = floe_xcalloc(st->n_groups + 1, sizeof(*st->out->split_offsets));
+    for (size_t s = 0; s < st->n_sources && rc == 0; s++) {
+        for (uint32_t g = 0; g < st->sources[s].footer->n_row_groups && rc == 0; g++, k++) {
+            rc = floe_parquet_stitch_append(&md, st->sources[s].footer, g, st->moves[k], st->err);
+            if (rc == 0)
+                st->out->split_offsets[st->out->n_split_offsets++] =
+                    first_byte(st->moves[k], st->sources[s].footer->row_groups[g].n_columns, st->pos);
+        }
+    }
+    if (rc == 0)
+        rc = floe_parquet_encode_footer(&md, &footer, &len, st->err);
+    st->out->num_rows = md.num_rows;
+    floe_parquet_file_metadata_dispose(&md);
+    if (rc != 0)
+        return FLOE_ICEBERG_EINVALID;
+    add_owned(st, footer, len);
+    return FLOE_ICEBERG_OK;
+}
+
+static int stitch(stitch_t *st)
+{
+    if (st->n_sources == 0)
+        return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "A compacted file needs at least one input.");
+    for (size_t s = 1; s < st->n_sources; s++) {
+        if (floe_parquet_compatible(st->sources[0].footer, st->sources[s].footer, st->err) != 0)
+            return FLOE_ICEBERG_EINVALID;
+    }
+    alloc_moves(st);
+    add_piece(st, FLOE_COMPACT_LITERAL, 0, sizeof(magic), magic);
+    if (each_group(st, place_row_group) != 0 || each_group(st, place_indexes) != 0 ||
+        each_group(st, place_blooms) != 0)
+        return FLOE_ICEBERG_EINVALID;
+    return write_footer(st);
+}
+
+int floe_compact_stitch(const floe_compact_source_t *sources, size_t n_sources, floe_compact_layout_t *out,
+                        floe_iceberg_error_t *err)
+{
+    stitch_t st = {.sources = sources, .n_sources = n_sources, .out = out, .err = err};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = stitch(&st);
+    for (size_t k = 0; st.moves != NULL && k < st.n_groups; k++)
+        free(st.moves[k]);
+    free(st.moves);
+    if (rc != 0) {
+        floe_compact_layout_dispose(out);
+        return FLOE_ICEBERG_EINVALID;
+    }
+    out->size = st.pos;
+    return FLOE_ICEBERG_OK;
+}
+
+void floe_compact_layout_dispose(floe_compact_layout_t *layout)
+{
+    for (size_t i = 0; i < layout->n_owned; i++)
+        free(layout->owned[i]);
+    free(layout->owned);
+    free(layout->pieces);
+    free(layout->split_offsets);
+    memset(layout, 0, sizeof(*layout));
+}
+
+/* ---- merged statistics ------------------------------------------------------------------- */
+
+enum { COLUMN_SIZES, VALUE_COUNTS, NULL_VALUE_COUNTS, NAN_VALUE_COUNTS };
+enum { LOWER_BOUNDS, UPPER_BOUNDS };
+
+static const floe_iceberg_count_t *counts_of(const floe_iceberg_data_file_t *f, int which, size_t *n)
+{
+    switch (which) {
+    case COLUMN_SIZES:
+        *n = f->n_column_sizes;
+        return f->column_sizes;
+    case VALUE_COUNTS:
+        *n = f->n_value_counts;
+        return f->value_counts;
+    case NULL_VALUE_COUNTS:
+        *n = f->n_null_value_counts;
+        return f->null_value_counts;
+    default:
+        *n = f->n_nan_value_counts;
+        return f->nan_value_counts;
+    }
+}
+
+static const floe_iceberg_bound_t *bounds_of(const floe_iceberg_data_file_t *f, int which, size_t *n)
+{
+    *n = which == LOWER_BOUNDS ? f->n_lower_bounds : f->n_upper_bounds;
+    return which == LOWER_BOUNDS ? f->lower_bounds : f->upper_bounds;
+}
+
+static const floe_iceberg_count_t *find_count(const floe_iceberg_count_t *list, size_t n, int32_t id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (list[i].field_id == id)
+            return &list[i];
+    }
+    return NULL;
+}
+
+static const floe_iceberg_bound_t *find_bound(const floe_iceberg_bound_t *list, size_t n, int32_t id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (list[i].field_id == id)
+            return &list[i];
+    }
+    return NULL;
+}
+
+static const char *type_of(const floe_compact_field_type_t *types, size_t n_types, int32_t id)
+{
+    for (size_t i = 0; i < n_types; i++) {
+        if (types[i].field_id == id)
+            return types[i].type;
+    }
+    return NULL;
+}
+
+/* Sums one count map across the inputs, keeping a field only when every input counts it. */
+static int merge_counts(const floe_iceberg_data_file_t *const *in, size_t n_in, int which, floe_parquet_arena_t *arena,
+                        floe_iceberg_count_t **out, size_t *n_out)
+{
+    size_t n0;
+    const floe_iceberg_count_t *first = counts_of(in[0], which, &n0);
+
+    *out = NULL;
+    *n_out = 0;
+    if (n0 == 0)
+        return FLOE_ICEBERG_OK;
+    if ((*out = floe_parquet_arena_alloc(arena, n0, sizeof(**out))) == NULL)
+        return FLOE_ICEBERG_EINVALID;
+    for (size_t i = 0; i < n0; i++) {
+        int64_t sum = 0;
+        bool is_everywhere = true;
+        for (size_t k = 0; k < n_in && is_everywhere; k++) {
+            size_t n;
+            const floe_iceberg_count_t *list = counts_of(in[k], which, &n);
+            const floe_iceberg_count_t *c = find_count(list, n, first[i].field_id);
+            is_everywhere = c != NULL && c->value >= 0;
+            sum = is_everywhere && c->value > INT64_MAX - sum ? INT64_MAX : sum + (is_everywhere ? c->value : 0);
+        }
+        if (is_everywhere)
+            (*out)[(*n_out)++] = (floe_iceberg_count_t){first[i].field_id, sum};
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+/* The least (or greatest) bound across the inputs by the field's type; none when one lacks it. */
+static int merge_bounds(const floe_iceberg_data_file_t *const *in, size_t n_in, int which,
+                        const floe_compact_field_type_t *types, size_t n_types, floe_parquet_arena_t *arena,
+                        floe_iceberg_bound_t **out, size_t *n_out)
+{
+    size_t n0;
+    const floe_iceberg_bound_t *first = bounds_of(in[0], which, &n0);
+
+    *out = NULL;
+    *n_out = 0;
+    if (n0 == 0)
+        return FLOE_ICEBERG_OK;
+    if ((*out = floe_parquet_arena_alloc(arena, n0, sizeof(**out))) == NULL)
+        return FLOE_ICEBERG_EINVALID;
+    for (size_t i = 0; i < n0; i++) {
+        const char *type = type_of(types, n_types, first[i].field_id);
+        const floe_iceberg_bound_t *best = &first[i];
+        for (size_t k = 1; k < n_in && best != NULL && type != NULL; k++) {
+            size_t n;
+            const floe_iceberg_bound_t *list = bounds_of(in[k], which, &n);
+            const floe_iceberg_bound_t *b = find_bound(list, n, first[i].field_id);
+            int cmp = b == NULL ? 0 : floe_iceberg_value_compare(type, b->value, best->value);
+            if (b == NULL)
+                best = NULL;
+            else if ((which == LOWER_BOUNDS && cmp < 0) || (which == UPPER_BOUNDS && cmp > 0))
+                best = b;
+        }
+        if (best != NULL && type != NULL)
+            (*out)[(*n_out)++] = *best;
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+static bool all_unsorted(const floe_iceberg_data_file_t *const *in, size_t n_in)
+{
+    for (size_t k = 0; k < n_in; k++) {
+        if (!in[k]->has_sort_order_id || in[k]->sort_order_id != 0)
+            return false;
+    }
+    return true;
+}
+
+static int merge_statistics(const floe_iceberg_data_file_t *const *in, size_t n_in,
+                            const floe_compact_field_type_t *types, size_t n_types, floe_parquet_arena_t *arena,
+                            floe_iceberg_data_file_t *out)
+{
+    if (merge_counts(in, n_in, COLUMN_SIZES, arena, &out->column_sizes, &out->n_column_sizes) != 0 ||
+        merge_counts(in, n_in, VALUE_COUNTS, arena, &out->value_counts, &out->n_value_counts) != 0 ||
+        merge_counts(in, n_in, NULL_VALUE_COUNTS, arena, &out->null_value_counts, &out->n_null_value_counts) != 0 ||
+        merge_counts(in, n_in, NAN_VALUE_COUNTS, arena, &out->nan_value_counts, &out->n_nan_value_counts) != 0 ||
+        merge_bounds(in, n_in, LOWER_BOUNDS, types, n_types, arena, &out->lower_bounds, &out->n_lower_bounds) != 0 ||
+        merge_bounds(in, n_in, UPPER_BOUNDS, types, n_types, arena, &out->upper_bounds, &out->n_upper_bounds) != 0)
+        return FLOE_ICEBERG_EINVALID;
+    return FLOE_ICEBERG_OK;
+}
+
+int floe_compact_merge(const floe_iceberg_data_file_t *const *inputs, size_t n_inputs,
+                       const floe_compact_field_type_t *types, size_t n_types, const floe_compact_layout_t *layout,
+                       char *path, floe_parquet_arena_t *arena, floe_iceberg_data_file_t *out,
+                       floe_iceberg_error_t *err)
+{
+    int64_t records = 0;
+    static char parquet[] = "PARQUET";
+
+    memset(out, 0, sizeof(*out));
+    if (n_inputs == 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "A compacted file needs at least one input.");
+    for (size_t k = 0; k < n_inputs; k++)
+        records = inputs[k]->record_count > INT64_MAX - records ? INT64_MAX : records + inputs[k]->record_count;
+    if (records != layout->num_rows)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "The manifests count %lld rows in %s and the files it joins, but their Parquet "
+                                 "footers hold %lld.",
+                                 (long long)records, inputs[0]->file_path, (long long)layout->num_rows);
+    out->content = FLOE_ICEBERG_CONTENT_DATA;
+    out->file_path = path;
+    out->file_format = parquet;
+    out->partition = inputs[0]->partition;
+    out->n_partition = inputs[0]->n_partition;
+    out->record_count = layout->num_rows;
+    out->file_size_in_bytes = (int64_t)layout->size;
+    out->split_offsets = layout->split_offsets;
+    out->n_split_offsets = layout->n_split_offsets;
+    out->has_sort_order_id = all_unsorted(inputs, n_inputs);
+    if (merge_statistics(inputs, n_inputs, types, n_types, arena, out) != 0) {
+        memset(out, 0, sizeof(*out));
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The merged statistics do not fit in memory.");
+    }
+    return FLOE_ICEBERG_OK;
+}

@@ -1,0 +1,176 @@
+/*
+ * Compaction's pure half (issue #12, icebergCompaction): which data files of a snapshot go
+ * together into which new files (the plan), how each new file is laid out from the bytes of its
+ * inputs (the stitch), and the statistics of the new file's manifest entry (the merge). The
+ * maintenance job (maintenance/compaction.c) does the I/O: it reads manifests and footers, writes
+ * each new file from the layout with kernel copies, and commits the `replace` snapshot.
+ *
+ * Pure, like the parquet_* files it builds on: structs in, structs out, no I/O.
+ *
+ * Design notes
+ * ------------
+ * 1. Plan (binpack, as Iceberg's RewriteDataFiles binpack): files are grouped by partition (spec
+ *    id and partition tuple). Only Parquet data files well under the target
+ *    (FLOE_COMPACT_SMALL_PERCENT of it) are candidates; a file near or over the target is left
+ *    alone, since stitching cannot split it. A partition with any delete file is skipped (and
+ *    the plan says why): rewriting its data files would need the deletes applied, which needs a
+ *    Parquet reader. A delete file of an unpartitioned spec may apply anywhere, so it skips every
+ *    partition. Candidates fill bins first-fit in manifest order, up to the target in input
+ *    bytes; a bin only takes files whose footers floe_parquet_compatible accepts against its
+ *    first file (same schema, same codecs). A bin of one file is dropped: rewriting it gains
+ *    nothing.
+ * 2. Stitch: the new file is "PAR1", every row group of every input in order (column chunks
+ *    copied byte for byte; a row group whose chunks are contiguous is one copy, and runs that
+ *    follow each other in the same input merge into one), then the page indexes and bloom
+ *    filters that can be kept, then the new footer (parquet_stitch.h). A chunk's ColumnIndex is
+ *    copied unchanged and its OffsetIndex rewritten with the moved page offsets, but only when
+ *    both lie in the index bytes the caller passed; otherwise both are dropped. A bloom filter is
+ *    copied when it lies in those bytes, else dropped. Nothing in the new footer points at bytes
+ *    that are not what it says.
+ * 3. Merge: counts (column sizes, value, null and NaN counts) are summed when every input has
+ *    them, else left out; a lower bound is the least of the inputs' lower bounds and an upper
+ *    bound the greatest, ordered by the column's Iceberg type (floe_iceberg_value_compare), and
+ *    left out when some input lacks one or the type is unknown. A missing statistic only costs a
+ *    reader a file it could have skipped; a wrong one loses rows.
+ */
+#ifndef FLOE_ICEBERG_COMPACT_H
+#define FLOE_ICEBERG_COMPACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iceberg/iceberg_error.h"
+#include "iceberg/manifest.h"
+#include "iceberg/parquet_footer.h"
+#include "iceberg/parquet_stitch.h"
+
+/** A data file is a candidate when it is smaller than this share of the target (Iceberg's
+ * min-file-size-bytes default is 75 % of the target). */
+#define FLOE_COMPACT_SMALL_PERCENT 75
+/** The most bytes of page indexes and bloom filters read from one input (design note 2). */
+#define FLOE_COMPACT_INDEX_MAX ((uint64_t)16 * 1024 * 1024)
+#define FLOE_COMPACT_REASON_MAX 256
+
+/** One file of the snapshot, as its manifest entry says. Borrowed by the plan. */
+typedef struct floe_compact_file {
+    const floe_iceberg_data_file_t *file;
+    int32_t spec_id;
+} floe_compact_file_t;
+
+/** A group of files to rewrite as one new file: indexes into the plan's files, in manifest order. */
+typedef struct floe_compact_bin {
+    size_t *files;
+    size_t n_files;
+    uint64_t n_bytes; /* the inputs' sizes added up */
+} floe_compact_bin_t;
+
+/** A partition left alone, and why ("spec 0 partition (3): it has delete files"). */
+typedef struct floe_compact_skip {
+    char reason[FLOE_COMPACT_REASON_MAX];
+} floe_compact_skip_t;
+
+typedef struct floe_compact_plan {
+    uint64_t target_bytes;
+    size_t n_files;
+    bool *is_candidate;          /* per file: floe_compact_select's verdict */
+    size_t *order;               /* the files by partition, then manifest order */
+    floe_compact_bin_t *bins;    /* floe_compact_pack's */
+    size_t n_bins;
+    floe_compact_skip_t *skipped;
+    size_t n_skipped;
+} floe_compact_plan_t;
+
+/**
+ * First half of planning (design note 1): marks plan->is_candidate[i] for the files worth
+ * reading the footer of, and lists the partitions skipped. The job then decodes the candidates'
+ * footers and calls floe_compact_pack. target_bytes must be positive. Release *plan with
+ * floe_compact_plan_dispose.
+ */
+void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint64_t target_bytes,
+                         floe_compact_plan_t *plan /* OUT */);
+
+/**
+ * Second half: fills plan->bins from the candidates, footers[i] being the decoded footer of file
+ * i (read for every candidate; others may be NULL). Files whose footers are not compatible go in
+ * different bins.
+ */
+void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
+                       const floe_parquet_file_metadata_t *const *footers);
+
+/** True when two files have the same spec id and partition tuple. */
+bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);
+
+/** Frees what the plan owns and zeroes it. Safe on a zeroed plan. */
+void floe_compact_plan_dispose(floe_compact_plan_t *plan);
+
+/** One input of a stitched file. */
+typedef struct floe_compact_source {
+    const floe_parquet_file_metadata_t *footer;
+    uint64_t footer_offset;     /* where its FileMetaData starts (floe_parquet_footer_t.offset) */
+    const uint8_t *index_bytes; /* optional: the file's bytes [index_offset, index_offset + index_len) */
+    uint64_t index_offset;      /*   (floe_compact_index_range), for page indexes and bloom filters */
+    size_t index_len;
+} floe_compact_source_t;
+
+/**
+ * Where an input's page indexes and bloom filters usually are: from the end of its last column
+ * chunk to its footer. Empty when there is nothing there or it is longer than
+ * FLOE_COMPACT_INDEX_MAX (they are then dropped).
+ */
+floe_parquet_range_t floe_compact_index_range(const floe_parquet_file_metadata_t *footer, uint64_t footer_offset);
+
+#define FLOE_COMPACT_LITERAL (-1)
+
+/** One run of the new file's bytes: a copy from an input, or bytes the layout holds. */
+typedef struct floe_compact_piece {
+    int32_t source;      /* the input's index, or FLOE_COMPACT_LITERAL */
+    uint64_t offset;     /* in the input (a copy) */
+    uint64_t length;
+    const uint8_t *data; /* a literal's bytes, owned by the layout */
+} floe_compact_piece_t;
+
+typedef struct floe_compact_layout {
+    floe_compact_piece_t *pieces;
+    size_t n_pieces;
+    uint64_t size;             /* the new file's length */
+    int64_t num_rows;
+    int64_t *split_offsets;    /* each row group's first byte, for the manifest entry */
+    size_t n_split_offsets;
+    size_t n_kept_indexes;     /* chunks whose page indexes were kept */
+    size_t n_dropped_indexes;  /* chunks that had page indexes and lost them */
+    uint8_t **owned;           /* literal buffers */
+    size_t n_owned;
+} floe_compact_layout_t;
+
+/**
+ * Lays out one new file from sources[0..n_sources) (design note 2): out->pieces, written in
+ * order, make the file. Returns FLOE_ICEBERG_OK, or FLOE_ICEBERG_EINVALID with the reason in err
+ * (an input whose chunks lie outside its data, inputs that are not compatible) and *out zeroed.
+ * Release with floe_compact_layout_dispose. The sources may be freed afterwards.
+ */
+int floe_compact_stitch(const floe_compact_source_t *sources, size_t n_sources, floe_compact_layout_t *out /* OUT */,
+                        floe_iceberg_error_t *err);
+
+void floe_compact_layout_dispose(floe_compact_layout_t *layout);
+
+/** An Iceberg primitive type by field id ("long", "decimal(9,2)"), for ordering bounds. */
+typedef struct floe_compact_field_type {
+    int32_t field_id;
+    const char *type;
+} floe_compact_field_type_t;
+
+/**
+ * The new file's manifest entry data (design note 3): content data, format PARQUET, the given
+ * path, the first input's partition, summed record count (the layout's rows), the layout's size
+ * and split offsets, merged column statistics, and sort order 0 (unsorted) when every input says
+ * so (row groups laid end to end are not sorted as a whole, so no other order is claimed). Everything *out points at is allocated in `arena` or borrowed from the inputs and path.
+ * Fails (FLOE_ICEBERG_EINVALID) when the inputs' record counts do not add up to the layout's rows,
+ * which means a manifest and its files disagree.
+ */
+int floe_compact_merge(const floe_iceberg_data_file_t *const *inputs, size_t n_inputs,
+                       const floe_compact_field_type_t *types, size_t n_types, const floe_compact_layout_t *layout,
+                       char *path, floe_parquet_arena_t *arena, floe_iceberg_data_file_t *out /* OUT */,
+                       floe_iceberg_error_t *err);
+
+#endif

@@ -1,0 +1,1105 @@
+/*
+ * The compaction job (icebergCompaction, issue #12): rewrites the small data files of a table's
+ * current snapshot into files near targetFileSizeMB and commits the result as a `replace`
+ * snapshot. The pure half (which files go together, how a new file is laid out, its merged
+ * statistics) is iceberg/compact.h; this file does the job's I/O through maintenance/job.h: it
+ * reads the manifest list, the manifests and the candidates' Parquet footers, writes each new
+ * file with kernel copies of the inputs' column chunks, writes the new manifests and manifest
+ * list, and commits through floe_job_commit's compare-and-swap.
+ *
+ * Not for scheduling, status or HTTP (the runner and route), nor for deleting the replaced files:
+ * they stay until snapshot expiration finds them unreachable.
+ *
+ * Design notes
+ * ------------
+ * 1. Two phases, as Iceberg's RewriteFiles: first the new data files are planned and written
+ *    from the snapshot current when the job starts (the slow part, done once); then
+ *    floe_job_commit runs the commit plan, which only writes manifests, once per attempt. Each
+ *    attempt re-reads the snapshot the attempt sees (job.h design note 2) and keeps a new file
+ *    only when every file it replaces is still live there and its partition still has no delete
+ *    file; so clients that append while the job runs cost it a manifest rewrite, not a rewrite
+ *    of the data, and a client that deleted or rewrote those files meanwhile wins.
+ * 2. New files that end up in no commit (their inputs changed, or the job failed) are deleted
+ *    after the commit: nothing ever referenced them. A kill -9 leaves them behind as
+ *    unreferenced files, which unreferenced-file removal collects.
+ * 3. The new snapshot, with sequence number last-sequence-number + 1:
+ *      - one new manifest per partition spec holds the new files as ADDED;
+ *      - each manifest that held a replaced file is rewritten: replaced files DELETED (keeping
+ *        their sequence numbers), the other live files EXISTING, earlier DELETED entries gone;
+ *      - every other manifest (delete manifests included) is carried over unchanged.
+ *    The new files' sequence numbers are inherited from the new manifest (Iceberg's rule for
+ *    ADDED entries). Replacing data files by a newer sequence number is safe only when no delete
+ *    file could apply to them, which is why partitions with delete files are skipped
+ *    (compact.h design note 1) and checked again at commit.
+ * 4. Summary counts are computed from the manifests, not carried from the previous summary:
+ *    added/deleted files, records and sizes from the kept files, total-* from the live entries
+ *    after the replace.
+ * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
+ *    parse metadata.json with JSON.parse keep them exact.
+ * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
+ *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
+ *    then sorts by).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "iceberg/compact.h"
+#include "iceberg/iceberg_json.h"
+#include "iceberg/iceberg_metadata.h"
+#include "iceberg/iceberg_schema.h"
+#include "iceberg/iceberg_types.h"
+#include "iceberg/manifest.h"
+#include "iceberg/parquet_arena.h"
+#include "iceberg/parquet_footer.h"
+#include "maintenance/job.h"
+#include "xalloc.h"
+
+#define MIB ((uint64_t)1024 * 1024)
+#define AVRO_ERR_MAX 256
+/** AWS's default targetFileSizeMB, for a configuration that has none. */
+#define DEFAULT_TARGET_MB 512
+/** Snapshot ids stay below 2^53 (design note 5). */
+#define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
+
+/** A table's current snapshot as some metadata shows it: its live files and where they are. */
+typedef struct view {
+    floe_iceberg_metadata_t md;
+    bool has_snapshot;
+    int64_t snapshot_id;
+    floe_iceberg_manifest_list_t list;
+    floe_iceberg_manifest_t *manifests; /* one per list.files */
+    floe_compact_file_t *files;         /* every live entry */
+    size_t *file_manifest, *file_entry; /* where each one is */
+    size_t n_files;
+} view_t;
+
+/** One new data file, written in phase 1 (design note 1). */
+typedef struct output {
+    const floe_compact_file_t *first; /* its first input, in the job's first view (its partition) */
+    const char **inputs;              /* the paths of the files it replaces */
+    size_t n_inputs;
+    floe_compact_layout_t layout;     /* the new file's split offsets live here */
+    floe_iceberg_data_file_t file;    /* its manifest entry's data */
+    char *location;
+    bool is_committed;
+} output_t;
+
+/** The job's state across attempts. */
+typedef struct compaction {
+    floe_job_t *job;
+    view_t first; /* the snapshot phase 1 planned from; the outputs borrow from it */
+    floe_iceberg_schema_index_t schema;
+    floe_compact_field_type_t *types;
+    char (*type_text)[FLOE_ICEBERG_TYPE_TEXT_MAX];
+    size_t n_types;
+    char *table_dir; /* the table location's key prefix: "" or "<path>/" */
+    floe_compact_plan_t plan;
+    floe_parquet_file_metadata_t *footers; /* per file of `first` */
+    uint64_t *footer_offsets;
+    output_t *outputs; /* one per bin */
+    size_t n_outputs;
+    floe_parquet_arena_t *arena; /* merged statistics */
+    size_t n_kept, n_replaced;   /* of the attempt that committed */
+} compaction_t;
+
+/** One commit attempt's state (design note 1). */
+typedef struct attempt {
+    compaction_t *c;
+    view_t view;
+    bool *is_replaced; /* per view file */
+    bool *is_kept;     /* per output */
+    size_t n_kept;
+    floe_parquet_arena_t *arena; /* new manifests' entries and summaries */
+    floe_iceberg_manifest_file_t *out_files;
+    size_t n_out_files;
+    char **owned;
+    size_t n_owned;
+    int64_t snapshot_id, seq;
+} attempt_t;
+
+static void *arena_alloc(floe_parquet_arena_t *arena, size_t n, size_t size)
+{
+    void *p = floe_parquet_arena_alloc(arena, n == 0 ? 1 : n, size);
+
+    if (p == NULL)
+        abort(); /* the arena has no limit: only an overflow fails, as with floe_xmalloc */
+    return p;
+}
+
+/* Reads `len` bytes at `offset` of fd. */
+static int read_at(int fd, uint8_t *buf, size_t len, uint64_t offset)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        ssize_t n = pread(fd, buf + done, len - done, (off_t)(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return FLOE_EFAIL;
+        done += (size_t)n;
+    }
+    return FLOE_OK;
+}
+
+/* ---- reading a snapshot ------------------------------------------------------------------ */
+
+static void view_dispose(view_t *v)
+{
+    for (size_t i = 0; v->manifests != NULL && i < v->list.n_files; i++)
+        floe_iceberg_manifest_dispose(&v->manifests[i]);
+    floe_iceberg_manifest_list_dispose(&v->list);
+    floe_iceberg_metadata_dispose(&v->md);
+    free(v->manifests);
+    free(v->files);
+    free(v->file_manifest);
+    free(v->file_entry);
+    memset(v, 0, sizeof(*v));
+}
+
+static int read_list(floe_job_t *job, view_t *v, const char *location)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    char err[AVRO_ERR_MAX] = "";
+    int rc;
+
+    if (floe_job_read_object(job, location, &data, &len))
+        return FLOE_EFAIL;
+    rc = floe_iceberg_manifest_list_read(data, len, &v->list, err, sizeof(err));
+    free(data);
+    if (rc != 0)
+        return floe_job_fail(job, "cannot read the manifest list %s: %s", location, err);
+    return FLOE_OK;
+}
+
+/* Fills in what an entry inherits from its manifest's list entry (Iceberg spec, "Sequence
+ * Number Inheritance" and "Snapshot ID Inheritance"). */
+static void inherit(floe_iceberg_manifest_entry_t *e, const floe_iceberg_manifest_file_t *mf)
+{
+    if (!e->has_snapshot_id) {
+        e->has_snapshot_id = true;
+        e->snapshot_id = mf->added_snapshot_id;
+    }
+    if (!e->has_sequence_number) {
+        e->has_sequence_number = true;
+        e->sequence_number = mf->sequence_number;
+    }
+    if (!e->has_file_sequence_number) {
+        e->has_file_sequence_number = true;
+        e->file_sequence_number = mf->sequence_number;
+    }
+}
+
+/* Decodes manifest i (data[i]) and adds its live entries to the view's files. */
+static int add_manifest(floe_job_t *job, view_t *v, size_t i, const uint8_t *data, size_t len)
+{
+    const floe_iceberg_manifest_file_t *mf = &v->list.files[i];
+    floe_iceberg_manifest_t *m = &v->manifests[i];
+    char err[AVRO_ERR_MAX] = "";
+    size_t n;
+
+    if (floe_iceberg_manifest_read(data, len, m, err, sizeof(err)) != 0)
+        return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    n = v->n_files + m->n_entries + 1;
+    v->files = floe_xrealloc(v->files, n * sizeof(*v->files));
+    v->file_manifest = floe_xrealloc(v->file_manifest, n * sizeof(size_t));
+    v->file_entry = floe_xrealloc(v->file_entry, n * sizeof(size_t));
+    for (size_t k = 0; k < m->n_entries; k++) {
+        inherit(&m->entries[k], mf);
+        if (m->entries[k].status == FLOE_ICEBERG_ENTRY_DELETED)
+            continue;
+        v->files[v->n_files] = (floe_compact_file_t){&m->entries[k].file, mf->partition_spec_id};
+        v->file_manifest[v->n_files] = i;
+        v->file_entry[v->n_files++] = k;
+    }
+    return FLOE_OK;
+}
+
+/* Reads every manifest of the list in one serving-thread step. */
+static int read_manifests(floe_job_t *job, view_t *v)
+{
+    size_t n = v->list.n_files;
+    const char **paths = floe_xcalloc(n + 1, sizeof(*paths));
+    uint8_t **data = floe_xcalloc(n + 1, sizeof(*data));
+    size_t *lens = floe_xcalloc(n + 1, sizeof(*lens));
+    int rc = FLOE_OK;
+
+    v->manifests = floe_xcalloc(n + 1, sizeof(*v->manifests));
+    for (size_t i = 0; i < n; i++)
+        paths[i] = v->list.files[i].manifest_path;
+    if (n > 0 && floe_job_read_objects(job, paths, n, data, lens))
+        rc = FLOE_EFAIL;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == FLOE_OK)
+            rc = add_manifest(job, v, i, data[i], lens[i]);
+        free(data[i]);
+    }
+    free(paths);
+    free(data);
+    free(lens);
+    return rc;
+}
+
+/* Reads metadata.json and, when it has a current snapshot, that snapshot's manifests. */
+static int view_load(floe_job_t *job, const char *json, view_t *v)
+{
+    floe_iceberg_error_t err;
+    const cJSON *snap, *list;
+
+    if (floe_iceberg_metadata_parse(json, strlen(json), &v->md, &err) != 0)
+        return floe_job_fail(job, "the table's metadata cannot be read: %s", err.message);
+    v->has_snapshot = floe_iceberg_metadata_current_snapshot_id(&v->md, &v->snapshot_id);
+    if (!v->has_snapshot)
+        return FLOE_OK;
+    snap = floe_iceberg_metadata_snapshot(&v->md, v->snapshot_id);
+    list = snap != NULL ? cJSON_GetObjectItemCaseSensitive(snap, "manifest-list") : NULL;
+    if (!cJSON_IsString(list))
+        return floe_job_fail(job, "the current snapshot %" PRId64 " has no manifest list (a v1 table with inline "
+                                  "manifests is not compacted)", v->snapshot_id);
+    if (read_list(job, v, list->valuestring))
+        return FLOE_EFAIL;
+    return read_manifests(job, v);
+}
+
+/* Iceberg types by field id of the current schema, for ordering bounds. */
+static int index_schema(compaction_t *c)
+{
+    cJSON *schema = floe_iceberg_metadata_schema(&c->first.md, c->first.md.current_schema_id);
+    floe_iceberg_error_t err;
+
+    if (schema == NULL || floe_iceberg_schema_index(schema, &c->schema, &err) != 0)
+        return floe_job_fail(c->job, "the table's current schema cannot be read");
+    c->types = floe_xcalloc(c->schema.n_fields + 1, sizeof(*c->types));
+    c->type_text = floe_xcalloc(c->schema.n_fields + 1, sizeof(*c->type_text));
+    for (size_t i = 0; i < c->schema.n_fields; i++) {
+        const floe_iceberg_field_t *f = &c->schema.fields[i];
+        if (!f->is_primitive)
+            continue;
+        floe_iceberg_primitive_format(&f->primitive, c->type_text[c->n_types], sizeof(c->type_text[0]));
+        c->types[c->n_types] = (floe_compact_field_type_t){f->id, c->type_text[c->n_types]};
+        c->n_types++;
+    }
+    return FLOE_OK;
+}
+
+static const char *type_of(const compaction_t *c, int32_t field_id)
+{
+    for (size_t i = 0; i < c->n_types; i++) {
+        if (c->types[i].field_id == field_id)
+            return c->types[i].type;
+    }
+    return NULL;
+}
+
+/* The key prefix of the table's location inside the warehouse ("" for its root). */
+static int find_table_dir(compaction_t *c)
+{
+    const char *location = c->first.md.location;
+    const char *key = floe_job_key_of(c->job, location);
+    char *root = floe_job_location_of(c->job, "");
+    bool is_root = strncmp(location, root, strlen(root) - 1) == 0 && strlen(location) <= strlen(root);
+
+    free(root);
+    if (key == NULL && !is_root)
+        return floe_job_fail(c->job, "the table location %s is outside its warehouse", location);
+    c->table_dir = floe_xmalloc((key != NULL ? strlen(key) : 0) + 2);
+    sprintf(c->table_dir, "%s%s", key != NULL ? key : "", key != NULL && key[strlen(key) - 1] != '/' ? "/" : "");
+    return FLOE_OK;
+}
+
+/* ---- phase 1: footers and the plan ------------------------------------------------------- */
+
+/* Decodes the footer of candidate i, counting only the bytes read. */
+static int read_footer(compaction_t *c, size_t i)
+{
+    const char *path = c->first.files[i].file->file_path;
+    floe_job_stats_t saved = c->job->stats;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err = {0};
+    uint64_t size = 0;
+    uint8_t *tail = NULL, *footer = NULL;
+    size_t tail_len;
+    int fd = -1, rc = FLOE_EFAIL;
+
+    if (floe_job_open_object(c->job, path, &fd, &size))
+        return FLOE_EFAIL;
+    c->job->stats = saved;
+    tail_len = size < FLOE_PARQUET_TAIL_HINT ? (size_t)size : FLOE_PARQUET_TAIL_HINT;
+    tail = floe_xmalloc(tail_len + 1);
+    if (read_at(fd, tail, tail_len, size - tail_len)) {
+        floe_job_fail(c->job, "cannot read the data file %s: %s", path, strerror(errno));
+        goto Exit;
+    }
+    c->job->stats.bytes_read += (int64_t)tail_len;
+    if (floe_parquet_footer_locate(tail, tail_len, size, &ft, &err) != 0)
+        goto Corrupt;
+    if (ft.in_tail == NULL) {
+        footer = floe_xmalloc(ft.length + 1);
+        if (read_at(fd, footer, ft.length, ft.offset)) {
+            floe_job_fail(c->job, "cannot read the footer of %s", path);
+            goto Exit;
+        }
+        c->job->stats.bytes_read += ft.length;
+    }
+    if (floe_parquet_decode(ft.in_tail != NULL ? ft.in_tail : footer, ft.length, &c->footers[i], &err) != 0)
+        goto Corrupt;
+    c->footer_offsets[i] = ft.offset;
+    rc = FLOE_OK;
+    goto Exit;
+Corrupt:
+    floe_job_fail(c->job, "the data file %s has a bad Parquet footer: %s", path, err.message);
+Exit:
+    close(fd);
+    free(tail);
+    free(footer);
+    return rc;
+}
+
+/* Reads the candidates' footers and packs them into bins. */
+static int plan_bins(compaction_t *c, uint64_t target)
+{
+    const floe_parquet_file_metadata_t **ptrs;
+    size_t n = c->first.n_files;
+
+    floe_compact_select(c->first.files, n, target, &c->plan);
+    c->footers = floe_xcalloc(n + 1, sizeof(*c->footers));
+    c->footer_offsets = floe_xcalloc(n + 1, sizeof(*c->footer_offsets));
+    for (size_t i = 0; i < n; i++) {
+        if (c->plan.is_candidate[i] && read_footer(c, i))
+            return FLOE_EFAIL;
+        if (floe_job_is_stopping(c->job))
+            return floe_job_fail(c->job, "stopped: the server is shutting down");
+    }
+    ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = c->plan.is_candidate[i] ? &c->footers[i] : NULL;
+    floe_compact_pack(&c->plan, c->first.files, ptrs);
+    free(ptrs);
+    return FLOE_OK;
+}
+
+/* ---- phase 1: writing the new files ------------------------------------------------------ */
+
+/* One bin's open inputs. */
+typedef struct bin_io {
+    int *fds;
+    uint8_t **index;
+    floe_compact_source_t *sources;
+    const floe_iceberg_data_file_t **inputs;
+    size_t n;
+} bin_io_t;
+
+static void bin_io_init(bin_io_t *io, size_t n)
+{
+    io->n = n;
+    io->fds = floe_xmalloc((n + 1) * sizeof(*io->fds));
+    for (size_t k = 0; k < n; k++)
+        io->fds[k] = -1;
+    io->index = floe_xcalloc(n + 1, sizeof(*io->index));
+    io->sources = floe_xcalloc(n + 1, sizeof(*io->sources));
+    io->inputs = floe_xcalloc(n + 1, sizeof(*io->inputs));
+}
+
+static void bin_io_dispose(bin_io_t *io)
+{
+    for (size_t k = 0; k < io->n; k++) {
+        if (io->fds[k] >= 0)
+            close(io->fds[k]);
+        free(io->index[k]);
+    }
+    free(io->fds);
+    free(io->index);
+    free(io->sources);
+    free(io->inputs);
+}
+
+/* Opens input k of the bin and reads its page indexes and bloom filters (compact.h note 2). */
+static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
+{
+    floe_compact_source_t *src = &io->sources[k];
+    floe_parquet_range_t range;
+    uint64_t size = 0;
+
+    io->inputs[k] = c->first.files[i].file;
+    if (floe_job_open_object(c->job, io->inputs[k]->file_path, &io->fds[k], &size))
+        return FLOE_EFAIL;
+    src->footer = &c->footers[i];
+    src->footer_offset = c->footer_offsets[i];
+    range = floe_compact_index_range(src->footer, src->footer_offset);
+    if (range.length == 0)
+        return FLOE_OK;
+    io->index[k] = floe_xmalloc((size_t)range.length);
+    if (read_at(io->fds[k], io->index[k], (size_t)range.length, range.offset))
+        return floe_job_fail(c->job, "cannot read %s: %s", io->inputs[k]->file_path, strerror(errno));
+    src->index_bytes = io->index[k];
+    src->index_offset = range.offset;
+    src->index_len = (size_t)range.length;
+    return FLOE_OK;
+}
+
+/* Writes the layout's pieces as a new data file; *location is its s3:// location. */
+static int write_layout(compaction_t *c, const bin_io_t *io, const floe_compact_layout_t *l, char **location)
+{
+    floe_job_writer_t w;
+    char *dir = floe_xmalloc(strlen(c->table_dir) + sizeof("data/"));
+    char *key;
+    int rc = FLOE_OK;
+
+    sprintf(dir, "%sdata/", c->table_dir);
+    key = floe_job_fresh_key(dir, ".parquet");
+    free(dir);
+    if (floe_job_writer_open(c->job, &w)) {
+        free(key);
+        return FLOE_EFAIL;
+    }
+    for (size_t p = 0; p < l->n_pieces && rc == FLOE_OK; p++) {
+        const floe_compact_piece_t *piece = &l->pieces[p];
+        uint64_t off = piece->offset;
+        rc = piece->source == FLOE_COMPACT_LITERAL
+                 ? floe_job_writer_append(&w, piece->data, (size_t)piece->length)
+                 : floe_job_writer_copy_fd(&w, io->fds[piece->source], &off, piece->length);
+    }
+    if (rc != FLOE_OK)
+        floe_job_writer_discard(&w);
+    else
+        rc = floe_job_writer_finish(&w, key, location);
+    free(key);
+    return rc;
+}
+
+static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t *out)
+{
+    bin_io_t io;
+    floe_iceberg_error_t err = {0};
+    int rc = FLOE_EFAIL;
+
+    bin_io_init(&io, bin->n_files);
+    out->first = &c->first.files[bin->files[0]];
+    out->inputs = floe_xcalloc(bin->n_files + 1, sizeof(*out->inputs));
+    out->n_inputs = bin->n_files;
+    for (size_t k = 0; k < io.n; k++) {
+        out->inputs[k] = c->first.files[bin->files[k]].file->file_path;
+        if (open_input(c, &io, k, bin->files[k]))
+            goto Exit;
+    }
+    if (floe_compact_stitch(io.sources, io.n, &out->layout, &err) != 0) {
+        floe_job_fail(c->job, "cannot stitch %s and %zu other files: %s", out->inputs[0], io.n - 1, err.message);
+        goto Exit;
+    }
+    if (write_layout(c, &io, &out->layout, &out->location))
+        goto Exit;
+    if (floe_compact_merge(io.inputs, io.n, c->types, c->n_types, &out->layout, out->location, c->arena, &out->file,
+                           &err) != 0) {
+        floe_job_fail(c->job, "%s", err.message);
+        goto Exit;
+    }
+    rc = FLOE_OK;
+Exit:
+    bin_io_dispose(&io);
+    return rc;
+}
+
+static int write_outputs(compaction_t *c)
+{
+    c->outputs = floe_xcalloc(c->plan.n_bins + 1, sizeof(*c->outputs));
+    for (size_t b = 0; b < c->plan.n_bins; b++) {
+        if (floe_job_is_stopping(c->job))
+            return floe_job_fail(c->job, "stopped: the server is shutting down");
+        c->n_outputs++;
+        if (write_output(c, &c->plan.bins[b], &c->outputs[b]))
+            return FLOE_EFAIL;
+    }
+    return FLOE_OK;
+}
+
+/* ---- phase 2: which outputs still apply -------------------------------------------------- */
+
+typedef struct path_index {
+    const char *path;
+    size_t file;
+} path_index_t;
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp(((const path_index_t *)a)->path, ((const path_index_t *)b)->path);
+}
+
+/* Whether the view has a delete file that may apply to `f`'s partition. */
+static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
+{
+    for (size_t i = 0; i < v->n_files; i++) {
+        const floe_compact_file_t *d = &v->files[i];
+        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA &&
+            (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
+            return true;
+    }
+    return false;
+}
+
+/* Keeps output o when all its inputs are live data files of the view (design note 1). */
+static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *paths)
+{
+    for (size_t k = 0; k < o->n_inputs; k++) {
+        path_index_t key = {o->inputs[k], 0};
+        const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
+        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA)
+            return false;
+    }
+    return !has_deletes_for(&a->view, o->first);
+}
+
+/* Marks the outputs this attempt keeps and the view files they replace. */
+static void match_outputs(attempt_t *a)
+{
+    const compaction_t *c = a->c;
+    path_index_t *paths = floe_xcalloc(a->view.n_files + 1, sizeof(*paths));
+
+    for (size_t i = 0; i < a->view.n_files; i++)
+        paths[i] = (path_index_t){a->view.files[i].file->file_path, i};
+    qsort(paths, a->view.n_files, sizeof(*paths), compare_paths);
+    a->is_replaced = floe_xcalloc(a->view.n_files + 1, sizeof(*a->is_replaced));
+    a->is_kept = floe_xcalloc(c->n_outputs + 1, sizeof(*a->is_kept));
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        if (!keep_output(a, &c->outputs[o], paths))
+            continue;
+        a->is_kept[o] = true;
+        a->n_kept++;
+        for (size_t k = 0; k < c->outputs[o].n_inputs; k++) {
+            path_index_t key = {c->outputs[o].inputs[k], 0};
+            a->is_replaced[((const path_index_t *)bsearch(&key, paths, a->view.n_files, sizeof(*paths),
+                                                          compare_paths))->file] = true;
+        }
+    }
+    free(paths);
+}
+
+/* ---- phase 2: manifests ------------------------------------------------------------------ */
+
+static char *own(attempt_t *a, char *s)
+{
+    a->owned = floe_xrealloc(a->owned, (a->n_owned + 1) * sizeof(*a->owned));
+    a->owned[a->n_owned++] = s;
+    return s;
+}
+
+/* The Iceberg type of each partition field of spec `spec_id` (transform result types), or NULL. */
+static void partition_types(const attempt_t *a, int32_t spec_id, const char **types, size_t n)
+{
+    const cJSON *spec = floe_iceberg_metadata_spec(&a->view.md, spec_id);
+    const cJSON *fields = spec != NULL ? cJSON_GetObjectItemCaseSensitive(spec, "fields") : NULL;
+
+    for (size_t j = 0; j < n; j++) {
+        const cJSON *f = cJSON_GetArrayItem(fields, (int)j);
+        const cJSON *t = f != NULL ? cJSON_GetObjectItemCaseSensitive(f, "transform") : NULL;
+        floe_iceberg_transform_t tr;
+        types[j] = NULL;
+        if (!cJSON_IsString(t) || floe_iceberg_transform_parse(t->valuestring, &tr) != 0)
+            continue;
+        if (tr.kind == FLOE_ICEBERG_IDENTITY || tr.kind == FLOE_ICEBERG_TRUNCATE || tr.kind == FLOE_ICEBERG_VOID)
+            types[j] = type_of(a->c, (int32_t)floe_iceberg_metadata_int(f, "source-id", -1));
+        else
+            types[j] = "int";
+    }
+}
+
+/* The partition field summaries of a manifest's entries (manifest list field 507). */
+static void summarize_partitions(attempt_t *a, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
+{
+    size_t n = m->n_entries > 0 ? m->entries[0].file.n_partition : 0;
+    const char **types = floe_xcalloc(n + 1, sizeof(*types));
+
+    partition_types(a, m->partition_spec_id, types, n);
+    mf->partitions = arena_alloc(a->arena, n, sizeof(*mf->partitions));
+    mf->n_partitions = n;
+    for (size_t j = 0; j < n; j++) {
+        floe_iceberg_field_summary_t *s = &mf->partitions[j];
+        for (size_t k = 0; k < m->n_entries; k++) {
+            const floe_iceberg_partition_value_t *v = &m->entries[k].file.partition[j];
+            if (v->is_null) {
+                s->contains_null = true;
+                continue;
+            }
+            if (types[j] == NULL)
+                continue;
+            if (!s->has_lower_bound || floe_iceberg_value_compare(types[j], v->value, s->lower_bound) < 0)
+                s->lower_bound = v->value;
+            if (!s->has_upper_bound || floe_iceberg_value_compare(types[j], v->value, s->upper_bound) > 0)
+                s->upper_bound = v->value;
+            s->has_lower_bound = s->has_upper_bound = true;
+        }
+    }
+    free(types);
+}
+
+/* Counts a written manifest's entries into its list entry. */
+static void count_entries(attempt_t *a, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
+{
+    mf->partition_spec_id = m->partition_spec_id;
+    mf->content = m->content;
+    mf->sequence_number = a->seq;
+    mf->min_sequence_number = a->seq;
+    mf->added_snapshot_id = a->snapshot_id;
+    for (size_t k = 0; k < m->n_entries; k++) {
+        const floe_iceberg_manifest_entry_t *e = &m->entries[k];
+        int64_t rows = e->file.record_count;
+        if (e->status == FLOE_ICEBERG_ENTRY_ADDED) {
+            mf->added_files_count++;
+            mf->added_rows_count += rows;
+        } else if (e->status == FLOE_ICEBERG_ENTRY_EXISTING) {
+            mf->existing_files_count++;
+            mf->existing_rows_count += rows;
+            if (e->sequence_number < mf->min_sequence_number)
+                mf->min_sequence_number = e->sequence_number;
+        } else {
+            mf->deleted_files_count++;
+            mf->deleted_rows_count += rows;
+        }
+    }
+    summarize_partitions(a, m, mf);
+}
+
+/* Writes m as a new manifest and appends its list entry. */
+static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
+{
+    floe_iceberg_manifest_file_t *mf;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    char err[AVRO_ERR_MAX] = "", *dir, *key, *location = NULL;
+    int rc;
+
+    if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
+        return floe_job_fail(a->c->job, "cannot write a manifest: %s", err);
+    dir = floe_xmalloc(strlen(a->c->table_dir) + sizeof("metadata/"));
+    sprintf(dir, "%smetadata/", a->c->table_dir);
+    key = floe_job_fresh_key(dir, "-m0.avro");
+    rc = floe_job_write_object(a->c->job, key, bytes, len, &location);
+    free(dir);
+    free(key);
+    free(bytes);
+    if (rc != FLOE_OK)
+        return FLOE_EFAIL;
+    mf = &a->out_files[a->n_out_files++];
+    memset(mf, 0, sizeof(*mf));
+    mf->manifest_path = own(a, location);
+    mf->manifest_length = (int64_t)len;
+    count_entries(a, m, mf);
+    return FLOE_OK;
+}
+
+/* A manifest with old's header and room for n entries. */
+static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
+{
+    *m = *old;
+    m->format_version = 2;
+    m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
+    m->n_entries = 0;
+    m->arena = NULL;
+}
+
+/* Rewrites manifest i with its replaced files DELETED and its other live files EXISTING. */
+static int rewrite_manifest(attempt_t *a, size_t i)
+{
+    const view_t *v = &a->view;
+    const floe_iceberg_manifest_t *old = &v->manifests[i];
+    floe_iceberg_manifest_t m;
+
+    manifest_like(a, old, old->n_entries, &m);
+    for (size_t f = 0; f < v->n_files; f++) {
+        floe_iceberg_manifest_entry_t *e;
+        if (v->file_manifest[f] != i)
+            continue;
+        e = &m.entries[m.n_entries++];
+        *e = old->entries[v->file_entry[f]];
+        e->status = a->is_replaced[f] ? FLOE_ICEBERG_ENTRY_DELETED : FLOE_ICEBERG_ENTRY_EXISTING;
+        if (a->is_replaced[f])
+            e->snapshot_id = a->snapshot_id;
+    }
+    return write_manifest(a, &m);
+}
+
+static int32_t spec_of(const compaction_t *c, size_t o)
+{
+    return c->outputs[o].first->spec_id;
+}
+
+/* Writes one manifest of ADDED entries for the kept outputs of spec `spec_id`. */
+static int write_added(attempt_t *a, int32_t spec_id)
+{
+    const compaction_t *c = a->c;
+    floe_iceberg_manifest_t m;
+    const floe_iceberg_manifest_t *header = NULL;
+
+    for (size_t o = 0; o < c->n_outputs && header == NULL; o++) {
+        if (a->is_kept[o] && spec_of(c, o) == spec_id)
+            header = &c->first.manifests[c->first.file_manifest[c->outputs[o].first - c->first.files]];
+    }
+    manifest_like(a, header, c->n_outputs, &m);
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        floe_iceberg_manifest_entry_t *e;
+        if (!a->is_kept[o] || spec_of(c, o) != spec_id)
+            continue;
+        e = &m.entries[m.n_entries++];
+        memset(e, 0, sizeof(*e));
+        e->status = FLOE_ICEBERG_ENTRY_ADDED;
+        e->has_snapshot_id = true;
+        e->snapshot_id = a->snapshot_id;
+        e->file = c->outputs[o].file;
+    }
+    return write_manifest(a, &m);
+}
+
+/* Whether a kept output before o has the same spec (so its manifest is already written). */
+static bool spec_seen(const attempt_t *a, size_t o)
+{
+    for (size_t p = 0; p < o; p++) {
+        if (a->is_kept[p] && spec_of(a->c, p) == spec_of(a->c, o))
+            return true;
+    }
+    return false;
+}
+
+static bool manifest_has_replaced(const attempt_t *a, size_t i)
+{
+    for (size_t f = 0; f < a->view.n_files; f++) {
+        if (a->view.file_manifest[f] == i && a->is_replaced[f])
+            return true;
+    }
+    return false;
+}
+
+/* The new snapshot's manifests, new ones first (design note 3). */
+static int write_manifests(attempt_t *a)
+{
+    const view_t *v = &a->view;
+
+    a->out_files = floe_xcalloc(v->list.n_files + a->c->n_outputs + 1, sizeof(*a->out_files));
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
+        if (a->is_kept[o] && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
+            return FLOE_EFAIL;
+    }
+    for (size_t i = 0; i < v->list.n_files; i++) {
+        if (manifest_has_replaced(a, i)) {
+            if (rewrite_manifest(a, i))
+                return FLOE_EFAIL;
+        } else {
+            a->out_files[a->n_out_files++] = v->list.files[i];
+        }
+    }
+    return FLOE_OK;
+}
+
+static int write_list(attempt_t *a, char **location)
+{
+    floe_iceberg_manifest_list_t l = {
+        .snapshot_id = a->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = a->view.snapshot_id,
+        .sequence_number = a->seq, .format_version = 2, .files = a->out_files, .n_files = a->n_out_files,
+    };
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    char err[AVRO_ERR_MAX] = "", *dir, *key;
+    int rc;
+
+    if (floe_iceberg_manifest_list_write(&l, &bytes, &len, err, sizeof(err)) != 0)
+        return floe_job_fail(a->c->job, "cannot write the manifest list: %s", err);
+    dir = floe_xmalloc(strlen(a->c->table_dir) + 64);
+    sprintf(dir, "%smetadata/snap-%" PRId64 "-1-", a->c->table_dir, a->snapshot_id);
+    key = floe_job_fresh_key(dir, ".avro");
+    rc = floe_job_write_object(a->c->job, key, bytes, len, location);
+    free(dir);
+    free(key);
+    free(bytes);
+    return rc;
+}
+
+/* ---- phase 2: the snapshot --------------------------------------------------------------- */
+
+typedef struct totals {
+    int64_t data_files, delete_files, records, files_size, position_deletes, equality_deletes;
+} totals_t;
+
+static void add_total(totals_t *t, const floe_iceberg_data_file_t *f)
+{
+    t->files_size += f->file_size_in_bytes;
+    if (f->content == FLOE_ICEBERG_CONTENT_DATA) {
+        t->data_files++;
+        t->records += f->record_count;
+    } else {
+        t->delete_files++;
+        if (f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES)
+            t->position_deletes += f->record_count;
+        else
+            t->equality_deletes += f->record_count;
+    }
+}
+
+static void set_count(cJSON *summary, const char *key, int64_t v)
+{
+    char text[24];
+
+    snprintf(text, sizeof(text), "%" PRId64, v);
+    cJSON_AddStringToObject(summary, key, text);
+}
+
+/* Number of distinct partitions among the kept outputs. */
+static int64_t changed_partitions(const attempt_t *a)
+{
+    const compaction_t *c = a->c;
+    int64_t n = 0;
+
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        bool is_new = a->is_kept[o];
+        for (size_t p = 0; p < o && is_new; p++)
+            is_new = !(a->is_kept[p] && floe_compact_same_partition(c->outputs[p].first, c->outputs[o].first));
+        n += is_new;
+    }
+    return n;
+}
+
+/* The snapshot summary (design note 4). */
+static cJSON *summary(const attempt_t *a)
+{
+    cJSON *s = cJSON_CreateObject();
+    totals_t after = {0}, added = {0}, removed = {0};
+
+    for (size_t f = 0; f < a->view.n_files; f++)
+        add_total(a->is_replaced[f] ? &removed : &after, a->view.files[f].file);
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
+        if (!a->is_kept[o])
+            continue;
+        add_total(&added, &a->c->outputs[o].file);
+        add_total(&after, &a->c->outputs[o].file);
+    }
+    cJSON_AddStringToObject(s, "operation", "replace");
+    set_count(s, "added-data-files", added.data_files);
+    set_count(s, "deleted-data-files", removed.data_files);
+    set_count(s, "added-records", added.records);
+    set_count(s, "deleted-records", removed.records);
+    set_count(s, "added-files-size", added.files_size);
+    set_count(s, "removed-files-size", removed.files_size);
+    set_count(s, "changed-partition-count", changed_partitions(a));
+    set_count(s, "total-records", after.records);
+    set_count(s, "total-files-size", after.files_size);
+    set_count(s, "total-data-files", after.data_files);
+    set_count(s, "total-delete-files", after.delete_files);
+    set_count(s, "total-position-deletes", after.position_deletes);
+    set_count(s, "total-equality-deletes", after.equality_deletes);
+    return s;
+}
+
+/* add-snapshot and set-snapshot-ref, guarded by main still being the snapshot read. */
+static void make_updates(const attempt_t *a, const char *list_location, cJSON **updates, cJSON **requirements)
+{
+    cJSON *snap = cJSON_CreateObject(), *add = cJSON_CreateObject(), *ref = cJSON_CreateObject();
+    cJSON *req = cJSON_CreateObject();
+
+    floe_iceberg_json_set_int(snap, "snapshot-id", a->snapshot_id);
+    floe_iceberg_json_set_int(snap, "parent-snapshot-id", a->view.snapshot_id);
+    floe_iceberg_json_set_int(snap, "sequence-number", a->seq);
+    floe_iceberg_json_set_int(snap, "timestamp-ms", (int64_t)time(NULL) * 1000);
+    cJSON_AddStringToObject(snap, "manifest-list", list_location);
+    cJSON_AddItemToObject(snap, "summary", summary(a));
+    floe_iceberg_json_set_int(snap, "schema-id", a->view.md.current_schema_id);
+    cJSON_AddStringToObject(add, "action", "add-snapshot");
+    cJSON_AddItemToObject(add, "snapshot", snap);
+    cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
+    cJSON_AddStringToObject(ref, "ref-name", FLOE_ICEBERG_MAIN_BRANCH);
+    cJSON_AddStringToObject(ref, "type", "branch");
+    floe_iceberg_json_set_int(ref, "snapshot-id", a->snapshot_id);
+    *updates = cJSON_CreateArray();
+    cJSON_AddItemToArray(*updates, add);
+    cJSON_AddItemToArray(*updates, ref);
+    cJSON_AddStringToObject(req, "type", "assert-ref-snapshot-id");
+    cJSON_AddStringToObject(req, "ref", FLOE_ICEBERG_MAIN_BRANCH);
+    floe_iceberg_json_set_int(req, "snapshot-id", a->view.snapshot_id);
+    *requirements = cJSON_CreateArray();
+    cJSON_AddItemToArray(*requirements, req);
+}
+
+/* A random snapshot id below 2^53 that the table does not use yet (design note 5). */
+static int64_t fresh_snapshot_id(const view_t *v)
+{
+    for (;;) {
+        uint64_t x = 0;
+        if (getrandom(&x, sizeof(x), 0) != (ssize_t)sizeof(x))
+            x = (uint64_t)time(NULL) ^ (uint64_t)clock();
+        x &= SNAPSHOT_ID_MASK;
+        if (x != 0 && floe_iceberg_metadata_snapshot(&v->md, (int64_t)x) == NULL)
+            return (int64_t)x;
+    }
+}
+
+static void attempt_dispose(attempt_t *a)
+{
+    for (size_t i = 0; i < a->n_owned; i++)
+        free(a->owned[i]);
+    free(a->owned);
+    free(a->out_files);
+    free(a->is_replaced);
+    free(a->is_kept);
+    floe_parquet_arena_free(a->arena);
+    view_dispose(&a->view);
+}
+
+static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON **requirements)
+{
+    char *list_location = NULL;
+
+    if (view_load(a->c->job, json, &a->view))
+        return FLOE_EFAIL;
+    match_outputs(a);
+    a->c->n_kept = a->n_kept;
+    a->c->n_replaced = 0;
+    for (size_t f = 0; f < a->view.n_files; f++)
+        a->c->n_replaced += a->is_replaced[f];
+    if (a->n_kept == 0)
+        return FLOE_OK;
+    a->arena = floe_parquet_arena_new(SIZE_MAX);
+    a->snapshot_id = fresh_snapshot_id(&a->view);
+    a->seq = a->view.md.last_sequence_number + 1;
+    if (write_manifests(a) || write_list(a, &list_location))
+        return FLOE_EFAIL;
+    make_updates(a, own(a, list_location), updates, requirements);
+    return FLOE_OK;
+}
+
+/* floe_job_plan_fn: one attempt of phase 2. */
+static int plan_commit(floe_job_t *job, const char *json, const char *location, cJSON **updates,
+                       cJSON **requirements, void *arg)
+{
+    attempt_t a = {.c = arg};
+    int rc;
+
+    (void)job;
+    (void)location;
+    *updates = NULL;
+    rc = commit_attempt(&a, json, updates, requirements);
+    if (rc == FLOE_OK && *updates != NULL) {
+        for (size_t o = 0; o < a.c->n_outputs; o++)
+            a.c->outputs[o].is_committed = a.is_kept[o];
+    }
+    attempt_dispose(&a);
+    return rc;
+}
+
+/* ---- the job ----------------------------------------------------------------------------- */
+
+/* Deletes the new files no commit references (design note 2); the job's figures do not count them. */
+static void drop_uncommitted(compaction_t *c, bool committed)
+{
+    const char **drop = floe_xcalloc(c->n_outputs + 1, sizeof(*drop));
+    floe_job_stats_t saved = c->job->stats;
+    size_t n = 0;
+
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        if (c->outputs[o].location != NULL && !(committed && c->outputs[o].is_committed))
+            drop[n++] = c->outputs[o].location;
+    }
+    if (n > 0)
+        floe_job_delete_objects(c->job, drop, n);
+    c->job->stats.files_deleted = saved.files_deleted;
+    c->job->stats.bytes_deleted = saved.bytes_deleted;
+    free(drop);
+}
+
+/* Whether AWS would run `strategy` otherwise than binpack (design note 6): sort and z-order
+ * always, auto when the table has a sort order (AWS's auto then sorts). */
+static bool runs_differently(const compaction_t *c, const char *strategy)
+{
+    const cJSON *order, *fields;
+
+    if (strategy == NULL || strcasecmp(strategy, "binpack") == 0)
+        return false;
+    if (strcasecmp(strategy, "auto") != 0)
+        return true;
+    if (!c->first.has_snapshot)
+        return false;
+    order = floe_iceberg_metadata_sort_order(&c->first.md, c->first.md.default_sort_order_id);
+    fields = order != NULL ? cJSON_GetObjectItemCaseSensitive(order, "fields") : NULL;
+    return cJSON_GetArraySize(fields) > 0;
+}
+
+/* What the job says on success: what it did, what it skipped, how it ran the strategy. */
+static void note(compaction_t *c, bool committed)
+{
+    floe_job_stats_t *st = &c->job->stats;
+    const char *strategy = c->job->settings.strategy;
+    size_t used, max = sizeof(st->message);
+
+    if (!committed)
+        used = (size_t)snprintf(st->message, max, "nothing to compact");
+    else
+        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_kept);
+    if (c->n_kept < c->n_outputs && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; %zu new files dropped, their inputs changed while the job ran",
+                                 c->n_outputs - c->n_kept);
+    if (runs_differently(c, strategy) && used < max)
+        used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
+    for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
+        used += (size_t)snprintf(st->message + used, max - used, "; %s", c->plan.skipped[i].reason);
+}
+
+/* Phase 1 (design note 1): reads the current snapshot and writes the new files. */
+static int prepare(compaction_t *c)
+{
+    int32_t mb = c->job->settings.target_file_size_mb > 0 ? c->job->settings.target_file_size_mb : DEFAULT_TARGET_MB;
+    char *json = NULL, *location = NULL, *token = NULL;
+    int rc;
+
+    if (floe_job_read_metadata(c->job, &json, &location, &token))
+        return FLOE_EFAIL;
+    rc = json == NULL ? floe_job_fail(c->job, "the table has no metadata yet") : view_load(c->job, json, &c->first);
+    free(json);
+    free(location);
+    free(token);
+    if (rc != FLOE_OK || !c->first.has_snapshot)
+        return rc;
+    if (find_table_dir(c) || index_schema(c) || plan_bins(c, (uint64_t)mb * MIB))
+        return FLOE_EFAIL;
+    c->arena = floe_parquet_arena_new(SIZE_MAX);
+    return write_outputs(c);
+}
+
+static void compaction_dispose(compaction_t *c)
+{
+    for (size_t o = 0; o < c->n_outputs; o++) {
+        floe_compact_layout_dispose(&c->outputs[o].layout);
+        free(c->outputs[o].inputs);
+        free(c->outputs[o].location);
+    }
+    for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
+        floe_parquet_file_metadata_dispose(&c->footers[i]);
+    floe_compact_plan_dispose(&c->plan);
+    floe_iceberg_schema_index_dispose(&c->schema);
+    floe_parquet_arena_free(c->arena);
+    view_dispose(&c->first);
+    free(c->outputs);
+    free(c->footers);
+    free(c->footer_offsets);
+    free(c->types);
+    free(c->type_text);
+    free(c->table_dir);
+}
+
+int floe_maintenance_compaction_run(floe_job_t *job)
+{
+    compaction_t c = {.job = job};
+    bool committed = false;
+    int rc = prepare(&c);
+
+    if (rc == FLOE_OK && c.n_outputs > 0)
+        rc = floe_job_commit(job, plan_commit, &c, &committed);
+    drop_uncommitted(&c, rc == FLOE_OK && committed);
+    if (rc == FLOE_OK)
+        note(&c, committed);
+    compaction_dispose(&c);
+    return rc;
+}

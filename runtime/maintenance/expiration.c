@@ -1,0 +1,422 @@
+/*
+ * The record expiration job (the table's record-expiration configuration, issue #12): data files
+ * whose records are all older than the retention are removed from the table in a `delete`
+ * snapshot, committed through the clients' compare-and-swap (job.h).
+ *
+ * Which column: AWS picks it from the schema and offers record expiration only on AWS-managed
+ * tables: S3 Storage Lens tables expire by `report_time`, the SageMaker Catalog ASSET table by
+ * `snapshot_time` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-record-expiration.html,
+ * "How record expiration works"). Floe accepts record expiration on every table, so it picks the
+ * same way: a top-level `report_time`, else `snapshot_time`, else the first top-level column of
+ * a timestamp or date type in the current schema. A table without one fails the job with a message.
+ *
+ * Design notes:
+ *  1. A data file goes when the upper bound of that column in its manifest statistics is before
+ *     the cutoff (now - days). A file without an upper bound, or whose bound is at or after the
+ *     cutoff, stays: a file that straddles the cutoff keeps its old records. AWS rewrites such
+ *     files; Floe does not (a documented difference, docs/maintenance.md).
+ *  2. Only manifests that lose a file are rewritten: removed entries become DELETED, the others
+ *     EXISTING with their inherited sequence numbers and snapshot id written out, as Iceberg's
+ *     ManifestWriter does; entries already DELETED are dropped. Other manifests, delete manifests
+ *     included, are carried into the new manifest list unchanged.
+ *  3. The removed files stay in storage until snapshot management expires the snapshots that
+ *     still reference them. The job's figures count the files and bytes removed from the table.
+ *  4. Format version 2 only: version 1 has no sequence numbers and no delete snapshots of this
+ *     shape.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iceberg/iceberg_json.h"
+#include "iceberg/iceberg_metadata.h"
+#include "iceberg/manifest.h"
+#include "ids.h"
+#include "maintenance/job.h"
+#include "xalloc.h"
+
+#define MS_PER_DAY (24LL * 3600 * 1000)
+#define ERR_MAX 256
+#define MANIFEST_SUFFIX "-m0.avro"
+#define METADATA_DIR "metadata/"
+
+/* The unit of a column's values, which the cutoff is converted to. */
+typedef enum column_unit { UNIT_DAYS, UNIT_MICROS, UNIT_NANOS } column_unit_t;
+
+typedef struct column {
+    int32_t field_id;
+    column_unit_t unit;
+    const char *name;
+} column_t;
+
+static bool unit_of(const char *type, column_unit_t *unit)
+{
+    if (strcmp(type, "date") == 0)
+        *unit = UNIT_DAYS;
+    else if (strcmp(type, "timestamp") == 0 || strcmp(type, "timestamptz") == 0)
+        *unit = UNIT_MICROS;
+    else if (strcmp(type, "timestamp_ns") == 0 || strcmp(type, "timestamptz_ns") == 0)
+        *unit = UNIT_NANOS;
+    else
+        return false;
+    return true;
+}
+
+static bool field_as_column(const cJSON *f, column_t *out)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(f, "type");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(f, "id");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "name");
+
+    if (!cJSON_IsString(type) || !cJSON_IsNumber(id) || !cJSON_IsString(name) || !unit_of(type->valuestring, &out->unit))
+        return false;
+    out->field_id = (int32_t)id->valuedouble;
+    out->name = name->valuestring;
+    return true;
+}
+
+/* The expiration column of `schema` (see the file comment); false when it has none. */
+static bool pick_column(const cJSON *schema, column_t *out)
+{
+    static const char *const preferred[] = {"report_time", "snapshot_time"};
+    const cJSON *fields = cJSON_GetObjectItemCaseSensitive(schema, "fields"), *f;
+
+    for (size_t i = 0; i < sizeof(preferred) / sizeof(preferred[0]); i++) {
+        cJSON_ArrayForEach(f, fields)
+        {
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "name");
+            if (cJSON_IsString(name) && strcmp(name->valuestring, preferred[i]) == 0 && field_as_column(f, out))
+                return true;
+        }
+    }
+    cJSON_ArrayForEach(f, fields)
+    {
+        if (field_as_column(f, out))
+            return true;
+    }
+    return false;
+}
+
+/* The cutoff in the column's unit (floor for days, so a date equal to the cutoff day stays). */
+static int64_t cutoff_in(column_unit_t unit, int64_t cutoff_ms)
+{
+    switch (unit) {
+    case UNIT_DAYS: return cutoff_ms >= 0 ? cutoff_ms / MS_PER_DAY : -((-cutoff_ms + MS_PER_DAY - 1) / MS_PER_DAY);
+    case UNIT_MICROS: return cutoff_ms * 1000;
+    case UNIT_NANOS: return cutoff_ms * 1000000;
+    }
+    return 0;
+}
+
+/* Design note 1: whether the file's records are all before the cutoff. */
+static bool file_is_expired(const floe_iceberg_data_file_t *f, const column_t *col, int64_t cutoff)
+{
+    for (size_t i = 0; i < f->n_upper_bounds; i++) {
+        const floe_iceberg_bound_t *b = &f->upper_bounds[i];
+        int64_t v = 0;
+        if (b->field_id != col->field_id)
+            continue;
+        if (col->unit == UNIT_DAYS && b->value.len == 4) {
+            int32_t d;
+            memcpy(&d, b->value.data, 4); /* little-endian, as the spec's Appendix D; x86 and ARM hosts */
+            v = d;
+        } else if (col->unit != UNIT_DAYS && b->value.len == 8) {
+            memcpy(&v, b->value.data, 8);
+        } else {
+            return false; /* a bound that does not fit its type: keep the file */
+        }
+        return v < cutoff;
+    }
+    return false;
+}
+
+/* ---- the plan ---- */
+
+typedef struct expire_ctx {
+    column_t column;
+    int64_t files, records, bytes; /* what the last plan removes */
+} expire_ctx_t;
+
+typedef struct new_snapshot {
+    int64_t id, parent, sequence_number;
+    floe_iceberg_manifest_list_t list; /* the new list's entries (arena NULL: we own files[]) */
+    int64_t total_files, total_records, total_size;
+} new_snapshot_t;
+
+/* A random positive id below 2^53: Iceberg only asks for a unique long, and JavaScript clients
+ * (iceberg-js) refuse ids a double cannot hold exactly. */
+#define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
+
+static int64_t fresh_snapshot_id(void)
+{
+    uint64_t v;
+    floe_random_bytes(&v, sizeof(v));
+    return (int64_t)(v & SNAPSHOT_ID_MASK) | 1;
+}
+
+/* Design note 2: rewrites manifest `m` (listed as `mf`) without the expired files, into *out. */
+static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_manifest_t *m,
+                            const floe_iceberg_manifest_file_t *mf, const bool *expired,
+                            floe_iceberg_manifest_file_t *out)
+{
+    char err[ERR_MAX];
+    uint8_t *bytes = NULL;
+    size_t len = 0, kept = 0;
+    char *key, *location;
+    int64_t min_seq = s->sequence_number;
+    int rc;
+
+    *out = *mf;
+    out->added_files_count = out->existing_files_count = out->deleted_files_count = 0;
+    out->added_rows_count = out->existing_rows_count = out->deleted_rows_count = 0;
+    for (size_t i = 0; i < m->n_entries; i++) {
+        floe_iceberg_manifest_entry_t e = m->entries[i];
+        if (e.status == FLOE_ICEBERG_ENTRY_DELETED)
+            continue;
+        if (!e.has_snapshot_id)
+            e.snapshot_id = mf->added_snapshot_id, e.has_snapshot_id = true;
+        if (!e.has_sequence_number)
+            e.sequence_number = mf->sequence_number, e.has_sequence_number = true;
+        if (!e.has_file_sequence_number)
+            e.file_sequence_number = mf->sequence_number, e.has_file_sequence_number = true;
+        if (expired[i]) {
+            e.status = FLOE_ICEBERG_ENTRY_DELETED;
+            e.snapshot_id = s->id;
+            out->deleted_files_count++;
+            out->deleted_rows_count += e.file.record_count;
+        } else {
+            e.status = FLOE_ICEBERG_ENTRY_EXISTING;
+            out->existing_files_count++;
+            out->existing_rows_count += e.file.record_count;
+        }
+        if (e.sequence_number < min_seq)
+            min_seq = e.sequence_number;
+        m->entries[kept++] = e;
+    }
+    m->n_entries = kept;
+    m->format_version = 2;
+    if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
+        return floe_job_fail(job, "cannot write a manifest: %s", err);
+    key = floe_job_fresh_key(METADATA_DIR, MANIFEST_SUFFIX);
+    rc = floe_job_write_object(job, key, bytes, len, &location);
+    free(bytes);
+    free(key);
+    if (rc != FLOE_OK)
+        return FLOE_EFAIL;
+    out->manifest_path = location; /* freed by free_list */
+    out->manifest_length = (int64_t)len;
+    out->sequence_number = s->sequence_number;
+    out->min_sequence_number = min_seq;
+    out->added_snapshot_id = s->id;
+    return FLOE_OK;
+}
+
+static void append_file(new_snapshot_t *s, const floe_iceberg_manifest_file_t *f)
+{
+    s->list.files = floe_xrealloc(s->list.files, (s->list.n_files + 1) * sizeof(*f));
+    s->list.files[s->list.n_files++] = *f;
+}
+
+/* Reads one listed manifest and carries it (or its rewrite) into the new list. `owned` marks
+ * entries whose manifest_path this job allocated. */
+static int carry_manifest(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, int64_t cutoff,
+                          const floe_iceberg_manifest_file_t *mf, bool *owned)
+{
+    floe_iceberg_manifest_t m;
+    floe_iceberg_manifest_file_t rewritten;
+    char err[ERR_MAX];
+    uint8_t *data;
+    size_t len, n_expired = 0;
+    bool *expired;
+    int rc = FLOE_OK;
+
+    *owned = false;
+    if (floe_job_read_object(job, mf->manifest_path, &data, &len))
+        return FLOE_EFAIL;
+    rc = floe_iceberg_manifest_read(data, len, &m, err, sizeof(err));
+    free(data);
+    if (rc != 0)
+        return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    expired = floe_xcalloc(m.n_entries + 1, sizeof(bool));
+    for (size_t i = 0; i < m.n_entries; i++) {
+        const floe_iceberg_manifest_entry_t *e = &m.entries[i];
+        if (e->status == FLOE_ICEBERG_ENTRY_DELETED)
+            continue;
+        if (mf->content == 0 && e->file.content == FLOE_ICEBERG_CONTENT_DATA &&
+            file_is_expired(&e->file, &c->column, cutoff)) {
+            expired[i] = true;
+            n_expired++;
+            c->files++;
+            c->records += e->file.record_count;
+            c->bytes += e->file.file_size_in_bytes;
+        } else if (e->file.content == FLOE_ICEBERG_CONTENT_DATA) {
+            s->total_files++;
+            s->total_records += e->file.record_count;
+            s->total_size += e->file.file_size_in_bytes;
+        }
+    }
+    if (n_expired == 0) {
+        append_file(s, mf);
+    } else if ((rc = rewrite_manifest(job, s, &m, mf, expired, &rewritten)) == FLOE_OK) {
+        append_file(s, &rewritten);
+        *owned = true;
+    }
+    free(expired);
+    floe_iceberg_manifest_dispose(&m);
+    return rc;
+}
+
+static cJSON *snapshot_json(const floe_iceberg_metadata_t *md, const new_snapshot_t *s, const expire_ctx_t *c,
+                            const char *list_location)
+{
+    cJSON *snap = cJSON_CreateObject(), *summary = cJSON_CreateObject();
+    char buf[32];
+
+    floe_iceberg_json_set_int(snap, "snapshot-id", s->id);
+    floe_iceberg_json_set_int(snap, "parent-snapshot-id", s->parent);
+    floe_iceberg_json_set_int(snap, "sequence-number", s->sequence_number);
+    floe_iceberg_json_set_int(snap, "timestamp-ms", (int64_t)time(NULL) * 1000);
+    cJSON_AddStringToObject(snap, "manifest-list", list_location);
+    cJSON_AddStringToObject(summary, "operation", "delete");
+#define SUMMARY_INT(key, v) (snprintf(buf, sizeof(buf), "%lld", (long long)(v)), cJSON_AddStringToObject(summary, key, buf))
+    SUMMARY_INT("deleted-data-files", c->files);
+    SUMMARY_INT("deleted-records", c->records);
+    SUMMARY_INT("removed-files-size", c->bytes);
+    SUMMARY_INT("total-data-files", s->total_files);
+    SUMMARY_INT("total-records", s->total_records);
+    SUMMARY_INT("total-files-size", s->total_size);
+#undef SUMMARY_INT
+    cJSON_AddStringToObject(summary, "floe.maintenance", "recordExpiration");
+    cJSON_AddItemToObject(snap, "summary", summary);
+    floe_iceberg_json_set_int(snap, "schema-id", md->current_schema_id);
+    return snap;
+}
+
+static cJSON *updates_for(const floe_iceberg_metadata_t *md, const new_snapshot_t *s, const expire_ctx_t *c,
+                          const char *list_location)
+{
+    cJSON *updates = cJSON_CreateArray(), *add = cJSON_CreateObject(), *ref = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(add, "action", "add-snapshot");
+    cJSON_AddItemToObject(add, "snapshot", snapshot_json(md, s, c, list_location));
+    cJSON_AddItemToArray(updates, add);
+    cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
+    cJSON_AddStringToObject(ref, "ref-name", FLOE_ICEBERG_MAIN_BRANCH);
+    cJSON_AddStringToObject(ref, "type", "branch");
+    floe_iceberg_json_set_int(ref, "snapshot-id", s->id);
+    cJSON_AddItemToArray(updates, ref);
+    return updates;
+}
+
+/* Writes the new manifest list; *location malloc'ed. */
+static int write_list(floe_job_t *job, new_snapshot_t *s, char **location)
+{
+    char err[ERR_MAX];
+    uint8_t *bytes;
+    size_t len;
+    char *key, name[64];
+    int rc;
+
+    s->list.snapshot_id = s->id;
+    s->list.has_parent_snapshot_id = true;
+    s->list.parent_snapshot_id = s->parent;
+    s->list.sequence_number = s->sequence_number;
+    s->list.format_version = 2;
+    if (floe_iceberg_manifest_list_write(&s->list, &bytes, &len, err, sizeof(err)) != 0)
+        return floe_job_fail(job, "cannot write the manifest list: %s", err);
+    snprintf(name, sizeof(name), "snap-%lld-1-", (long long)s->id);
+    key = floe_job_fresh_key(METADATA_DIR, ".avro");
+    {
+        /* Iceberg's own name: metadata/snap-<id>-1-<uuid>.avro */
+        size_t n = strlen(METADATA_DIR) + strlen(name) + strlen(key) + 1;
+        char *full = floe_xmalloc(n);
+        snprintf(full, n, METADATA_DIR "%s%s", name, key + strlen(METADATA_DIR));
+        free(key);
+        key = full;
+    }
+    rc = floe_job_write_object(job, key, bytes, len, location);
+    free(bytes);
+    free(key);
+    return rc;
+}
+
+static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata_t *md, cJSON **updates)
+{
+    const cJSON *snap = floe_iceberg_metadata_snapshot(md, md->current_snapshot_id);
+    const cJSON *list_path = cJSON_GetObjectItemCaseSensitive(snap, "manifest-list");
+    new_snapshot_t s = {.id = fresh_snapshot_id(), .parent = md->current_snapshot_id,
+                        .sequence_number = md->last_sequence_number + 1};
+    floe_iceberg_manifest_list_t current;
+    int64_t cutoff = cutoff_in(c->column.unit, job->now_ms - (int64_t)job->settings.expiration_days * MS_PER_DAY);
+    char err[ERR_MAX];
+    char *list_location = NULL;
+    bool *owned;
+    uint8_t *data;
+    size_t len;
+    int rc = FLOE_OK;
+
+    if (!cJSON_IsString(list_path))
+        return floe_job_fail(job, "the current snapshot has no manifest list");
+    if (floe_job_read_object(job, list_path->valuestring, &data, &len))
+        return FLOE_EFAIL;
+    rc = floe_iceberg_manifest_list_read(data, len, &current, err, sizeof(err));
+    free(data);
+    if (rc != 0)
+        return floe_job_fail(job, "cannot read the manifest list %s: %s", list_path->valuestring, err);
+    owned = floe_xcalloc(current.n_files + 1, sizeof(bool));
+    for (size_t i = 0; i < current.n_files && rc == FLOE_OK; i++)
+        rc = carry_manifest(job, c, &s, cutoff, &current.files[i], &owned[i]);
+    if (rc == FLOE_OK && c->files > 0 && (rc = write_list(job, &s, &list_location)) == FLOE_OK)
+        *updates = updates_for(md, &s, c, list_location);
+    for (size_t i = 0; i < s.list.n_files; i++) {
+        if (owned[i])
+            free(s.list.files[i].manifest_path);
+    }
+    free(owned);
+    free(s.list.files);
+    free(list_location);
+    floe_iceberg_manifest_list_dispose(&current);
+    return rc;
+}
+
+static int plan(floe_job_t *job, const char *json, const char *location, cJSON **updates, cJSON **requirements,
+                void *arg)
+{
+    expire_ctx_t *c = arg;
+    floe_iceberg_metadata_t md;
+    floe_iceberg_error_t err;
+    int rc = FLOE_OK;
+    (void)location;
+    (void)requirements;
+
+    c->files = c->records = c->bytes = 0;
+    if (floe_iceberg_metadata_parse(json, strlen(json), &md, &err) != 0)
+        return floe_job_fail(job, "cannot read the table's metadata: %s", err.message);
+    if (md.format_version < 2)
+        rc = floe_job_fail(job, "record expiration needs a format-version 2 table"); /* design note 4 */
+    else if (!pick_column(floe_iceberg_metadata_schema(&md, md.current_schema_id), &c->column))
+        rc = floe_job_fail(job, "the table has no timestamp or date column to expire records by "
+                                "(report_time, snapshot_time, or any top-level timestamp or date column)");
+    else if (md.current_snapshot_id != FLOE_ICEBERG_NO_SNAPSHOT)
+        rc = plan_on(job, c, &md, updates);
+    floe_iceberg_metadata_dispose(&md);
+    return rc;
+}
+
+int floe_maintenance_expiration_run(floe_job_t *job)
+{
+    expire_ctx_t c = {0};
+    bool committed;
+
+    if (floe_job_commit(job, plan, &c, &committed))
+        return FLOE_EFAIL;
+    if (!committed) {
+        snprintf(job->stats.message, sizeof(job->stats.message), "no data file is past the retention");
+        return FLOE_OK;
+    }
+    job->stats.records_removed = c.records;
+    job->stats.files_deleted = c.files; /* design note 3: removed from the table */
+    job->stats.bytes_deleted = c.bytes;
+    return FLOE_OK;
+}

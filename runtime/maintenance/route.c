@@ -1,0 +1,88 @@
+/*
+ * The route of route.h: checks the body on the serving thread (a malformed one, an unknown type
+ * or a bad time answers 400 at once), then queues the run for the maintenance thread and returns
+ * to the event loop; the answer comes back through the worker's door (maintenance.h, design note
+ * 2). The ARN and whether the job is enabled are checked by the runner.
+ */
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "log.h"
+#include "maintenance/maintenance.h"
+#include "maintenance/route.h"
+#include "response.h"
+
+#define OPERATION "Maintenance:Run"
+
+static void send_json(h2o_req_t *req, int status, const char *json)
+{
+    floe_log_request(floe_worker_of(req), req, OPERATION, status, floe_log_now_us());
+    floe_response_send(req, status, "application/json", json, strlen(json));
+}
+
+static void refuse(h2o_req_t *req, int status, const char *message)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *text;
+
+    cJSON_AddStringToObject(o, "message", message);
+    text = cJSON_PrintUnformatted(o);
+    send_json(req, status, text);
+    cJSON_free(text);
+    cJSON_Delete(o);
+}
+
+static void on_done(h2o_req_t *req, floe_maintenance_result_t *result)
+{
+    send_json(req, result->http_status, result->json != NULL ? result->json : "{}");
+    floe_maintenance_result_dispose(result);
+}
+
+/* Reads the body into *out (strings pointing into `body`); else answers 400 and returns -1. */
+static int parse_body(h2o_req_t *req, cJSON *body, floe_maintenance_request_t *out)
+{
+    const cJSON *arn = cJSON_GetObjectItemCaseSensitive(body, "arn");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(body, "type");
+    const cJSON *now = cJSON_GetObjectItemCaseSensitive(body, "now");
+
+    memset(out, 0, sizeof(*out));
+    if (!cJSON_IsObject(body) || !cJSON_IsString(arn) || !cJSON_IsString(type)) {
+        refuse(req, 400, "The body must be a JSON object with the string members \"arn\" and \"type\" (and "
+                         "optionally \"now\").");
+        return -1;
+    }
+    if ((out->type = floe_job_type_from_name(type->valuestring)) == 0) {
+        refuse(req, 400, "Unknown maintenance job type: \"type\" must be icebergCompaction, "
+                         "icebergSnapshotManagement, icebergUnreferencedFileRemoval or recordExpiration.");
+        return -1;
+    }
+    if (now != NULL && !cJSON_IsNull(now)) {
+        if (!cJSON_IsString(now) || floe_maintenance_parse_time(now->valuestring, &out->now_ms)) {
+            refuse(req, 400, "\"now\" must be an RFC 3339 time, such as 2026-12-03T10:00:00Z.");
+            return -1;
+        }
+        out->has_now = true;
+    }
+    out->arn = arn->valuestring;
+    return 0;
+}
+
+void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)
+{
+    floe_maintenance_request_t request;
+    cJSON *body;
+
+    if (!h2o_memis(req->method.base, req->method.len, H2O_STRLIT("POST"))) {
+        refuse(req, 405, "Use POST.");
+        return;
+    }
+    body = cJSON_ParseWithLength(req->entity.base, req->entity.len);
+    if (body == NULL) {
+        refuse(req, 400, "The body is not JSON.");
+        return;
+    }
+    if (parse_body(req, body, &request) == 0)
+        floe_maintenance_submit(w, req, &request, on_done); /* copies the request */
+    cJSON_Delete(body);
+}

@@ -1,0 +1,19 @@
+/*
+ * POST /_floe/maintenance/run (issue #12): runs one maintenance job to the end and answers with
+ * its status. Body: {"arn": "<table or table bucket ARN>", "type": "icebergCompaction" |
+ * "icebergSnapshotManagement" | "icebergUnreferencedFileRemoval" | "recordExpiration", "now":
+ * "<optional RFC 3339 time>"}. 200 with the job's status JSON; 400 {"message"} for a body that is
+ * not that, an unknown ARN, an unknown type, a bad time or a disabled job (and nothing runs); 405
+ * for another method. Unsigned, like /_floe/health: it is Floe's own route, not an AWS API.
+ */
+#ifndef FLOE_MAINTENANCE_ROUTE_H
+#define FLOE_MAINTENANCE_ROUTE_H
+
+#include "worker.h"
+
+#define FLOE_MAINTENANCE_RUN_PATH "/_floe/maintenance/run"
+
+/** Handles a request for FLOE_MAINTENANCE_RUN_PATH (front.c); the answer may come later (maintenance.h). */
+void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req);
+
+#endif

@@ -1,0 +1,725 @@
+/*
+ * The replication work of replica.h: taking a queued source commit, preparing each destination's
+ * replica, copying what it lacks, and moving its metadata pointer (design notes in replica.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "catalog/lookup.h"
+#include "catalog/namespace.h"
+#include "catalog/replication.h"
+#include "catalog/replication_queue.h"
+#include "catalog/table.h"
+#include "iceberg/manifest.h"
+#include "log.h"
+#include "replication/replica.h"
+#include "replication/rewrite.h"
+#include "store/store.h"
+#include "xalloc.h"
+
+#define TABLE_FORMAT "ICEBERG"
+#define METADATA_CONTENT_TYPE "application/json"
+#define ERR_MAX 512
+#define FILE_MAX ((size_t)1 << 30) /* metadata files read into memory; larger ones are refused */
+
+/* The queued commit being replicated; strings malloc'ed (a step's pool dies with the step). */
+typedef struct job {
+    floe_background_t *bg;
+    const floe_config_t *config;
+    int64_t work_id;
+    char *metadata_location; /* the source state to replicate */
+    bool is_skipped;         /* the source is gone, or nothing covers it any more */
+    int64_t table_id;
+    char *source_arn, *namespace_name, *name, *warehouse, *location; /* location: "s3://<warehouse>" */
+    int64_t store_bucket;    /* the source warehouse's store bucket id */
+    char **destinations;
+    size_t n_destinations;
+} job_t;
+
+/* One destination's replica while it is copied. */
+typedef struct copy {
+    job_t *job;
+    const char *destination;
+    floe_scope_t scope;      /* the destination's account and region */
+    bool is_current;         /* the replica already holds the job's state */
+    char *replica_arn, *replica_warehouse;
+    int64_t replica_store_bucket;
+    floe_rewrite_t rw;
+    bool is_failed, is_aborted;
+    char err[ERR_MAX];
+} copy_t;
+
+/* Records why the copy failed (the first reason wins). */
+static int copy_fail(copy_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int copy_fail(copy_t *c, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!c->is_failed) {
+        va_start(ap, fmt);
+        vsnprintf(c->err, sizeof(c->err), fmt, ap);
+        va_end(ap);
+    }
+    c->is_failed = true;
+    return -1;
+}
+
+/* Runs a step; on failure records its message, and notes a stopping server (design note 1). */
+static int run_step(copy_t *c, const floe_scope_t *scope, floe_background_fn fn, void *arg)
+{
+    floe_background_error_t err;
+
+    if (floe_background_call(c->job->bg, scope, fn, arg, &err) == FLOE_OK)
+        return 0;
+    if (floe_background_is_stopping(c->job->bg))
+        c->is_aborted = true;
+    return copy_fail(c, "%s", err.message);
+}
+
+/* ---- taking work ---- */
+
+/* Adds the destinations of one configuration, each once. */
+static void add_destinations(job_t *job, const floe_replication_rule_t *rules, size_t n_rules)
+{
+    for (size_t r = 0; r < n_rules; r++) {
+        for (size_t i = 0; i < rules[r].n_destinations; i++) {
+            const char *arn = rules[r].destination_arns[i];
+            size_t k = 0;
+            while (k < job->n_destinations && strcmp(job->destinations[k], arn) != 0)
+                k++;
+            if (k < job->n_destinations)
+                continue;
+            job->destinations = floe_xrealloc(job->destinations, (job->n_destinations + 1) * sizeof(char *));
+            job->destinations[job->n_destinations++] = floe_xstrdup(arn);
+        }
+    }
+}
+
+static int step_take(floe_call_t *call, void *arg)
+{
+    job_t *job = arg;
+    floe_replication_work_t work;
+    floe_replication_source_t src;
+    floe_replication_rule_t *rules;
+    floe_store_bucket_t warehouse;
+    size_t n_rules;
+    bool found;
+
+    if (floe_replication_queue_next(call, &work, &found))
+        return FLOE_EFAIL;
+    if (!found)
+        return floe_fail(call, FLOE_ERR_NotFoundException, "The replication queue is empty.");
+    job->work_id = work.id;
+    job->metadata_location = floe_xstrdup(work.metadata_location);
+    if (floe_replication_source_read(call, work.table_id, &src, &found))
+        return FLOE_EFAIL;
+    if (!found || floe_store_bucket_get(call->state, call->pool, src.warehouse, &warehouse) != FLOE_STORE_OK) {
+        job->is_skipped = true; /* the source was deleted: its replicas stay as they are */
+        return FLOE_OK;
+    }
+    job->table_id = src.table_id;
+    job->source_arn = floe_xstrdup(src.arn);
+    job->namespace_name = floe_xstrdup(src.namespace_name);
+    job->name = floe_xstrdup(src.name);
+    job->warehouse = floe_xstrdup(src.warehouse);
+    job->store_bucket = warehouse.id;
+    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, src.table_id, &rules, &n_rules))
+        return FLOE_EFAIL;
+    add_destinations(job, rules, n_rules);
+    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, src.bucket_id, &rules, &n_rules))
+        return FLOE_EFAIL;
+    add_destinations(job, rules, n_rules);
+    job->is_skipped = job->n_destinations == 0; /* the configuration was deleted meanwhile */
+    return FLOE_OK;
+}
+
+static int step_done(floe_call_t *call, void *arg)
+{
+    return floe_replication_queue_done(call, *(int64_t *)arg);
+}
+
+static void job_dispose(job_t *job)
+{
+    free(job->metadata_location);
+    free(job->source_arn);
+    free(job->namespace_name);
+    free(job->name);
+    free(job->warehouse);
+    free(job->location);
+    for (size_t i = 0; i < job->n_destinations; i++)
+        free(job->destinations[i]);
+    free(job->destinations);
+}
+
+/* ---- preparing a destination's replica (design note 2) ---- */
+
+static int on_replica_created(floe_call_t *call, int64_t table_row_id, int64_t bucket_row_id, const void *ctx)
+{
+    (void)bucket_row_id;
+    return floe_replication_mark_replica(call, table_row_id, ((const copy_t *)ctx)->job->source_arn);
+}
+
+/* Clears a miss the step has handled, so it does not read as the step's failure. */
+static void clear_miss(floe_call_t *call)
+{
+    call->error = FLOE_ERR_NONE;
+    call->error_message = NULL;
+}
+
+/* The destination's namespace, created when it is missing. */
+static int ensure_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
+                            floe_namespace_row_t *ns)
+{
+    bool is_taken;
+
+    if (floe_lookup_namespace(call, bucket, name, ns) == FLOE_OK)
+        return FLOE_OK;
+    if (call->error != FLOE_ERR_NotFoundException)
+        return FLOE_EFAIL;
+    clear_miss(call);
+    if (floe_namespace_insert(call, bucket->id, name, ns, &is_taken))
+        return FLOE_EFAIL;
+    return is_taken ? floe_lookup_namespace(call, bucket, name, ns) : FLOE_OK;
+}
+
+/* The replica table, created when it is missing; refused when the name holds another table. */
+static int ensure_replica(floe_call_t *call, copy_t *c, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                          floe_table_row_t *t)
+{
+    floe_table_draft_t draft;
+    char *source_arn;
+
+    if (floe_lookup_table_in(call, bucket, ns, c->job->name, t) == FLOE_OK) {
+        if (floe_replication_source_of(call, t->id, &source_arn))
+            return FLOE_EFAIL;
+        if (source_arn == NULL || strcmp(source_arn, c->job->source_arn) != 0)
+            return floe_fail(call, FLOE_ERR_ConflictException,
+                             "The destination table bucket already has a table %s.%s that is not a replica of the "
+                             "source table.", ns->name, c->job->name);
+        return FLOE_OK;
+    }
+    if (call->error != FLOE_ERR_NotFoundException)
+        return FLOE_EFAIL;
+    clear_miss(call);
+    switch (floe_table_draft(call, bucket, ns, c->job->name, TABLE_FORMAT, &draft)) {
+    case FLOE_TABLE_DONE: break;
+    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
+    }
+    switch (floe_table_insert(call, &draft, on_replica_created, c)) {
+    case FLOE_TABLE_DONE: break;
+    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
+    }
+    return floe_lookup_table_in(call, bucket, ns, c->job->name, t);
+}
+
+/* Whether the replica holds the job's state already (a replayed step, design note 4). */
+static int is_current(floe_call_t *call, copy_t *c, const floe_table_row_t *t, bool *out)
+{
+    floe_replication_status_row_t status;
+    const char *key = floe_rewrite_key(c->job->location, c->job->metadata_location);
+
+    *out = false;
+    if (floe_replication_status_read(call, c->job->table_id, c->destination, &status))
+        return FLOE_EFAIL;
+    if (!status.is_known || status.is_failed || status.last_metadata_location == NULL || key == NULL ||
+        t->metadata_location == NULL || strcmp(status.last_metadata_location, c->job->metadata_location) != 0)
+        return FLOE_OK;
+    *out = strcmp(t->metadata_location, floe_call_printf(call, "s3://%s/%s", t->warehouse_bucket, key)) == 0;
+    return FLOE_OK;
+}
+
+static int step_prepare(floe_call_t *call, void *arg)
+{
+    copy_t *c = arg;
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+    floe_table_row_t t;
+    floe_store_bucket_t warehouse;
+
+    if (floe_lookup_bucket(call, c->destination, &bucket)) {
+        if (call->error != FLOE_ERR_NotFoundException)
+            return FLOE_EFAIL;
+        return floe_fail(call, FLOE_ERR_NotFoundException,
+                         "The destination table bucket %s does not exist on this server.", c->destination);
+    }
+    if (ensure_namespace(call, &bucket, c->job->namespace_name, &ns) || ensure_replica(call, c, &bucket, &ns, &t) ||
+        is_current(call, c, &t, &c->is_current))
+        return FLOE_EFAIL;
+    if (floe_store_bucket_get(call->state, call->pool, t.warehouse_bucket, &warehouse) != FLOE_STORE_OK)
+        return floe_fail_internal(call, "the replica's warehouse bucket is missing");
+    c->replica_arn = floe_xstrdup(t.arn);
+    c->replica_warehouse = floe_xstrdup(t.warehouse_bucket);
+    c->replica_store_bucket = warehouse.id;
+    return FLOE_OK;
+}
+
+/* ---- the store steps ---- */
+
+typedef struct find_step {
+    int64_t bucket_id;
+    const char *key;
+    bool found;
+    char file_id[FLOE_STORE_ID_LEN + 1];
+    int64_t size;
+} find_step_t;
+
+static int step_find(floe_call_t *call, void *arg)
+{
+    find_step_t *f = arg;
+    floe_store_object_t obj;
+
+    switch (floe_store_object_get(call->state, call->pool, f->bucket_id, f->key, &obj)) {
+    case FLOE_STORE_OK:
+        f->found = true;
+        memcpy(f->file_id, obj.file_id, sizeof(f->file_id));
+        f->size = obj.size;
+        return FLOE_OK;
+    case FLOE_STORE_NOT_FOUND: f->found = false; return FLOE_OK;
+    default: return floe_fail_internal(call, "cannot read an object row");
+    }
+}
+
+typedef struct share_step {
+    int64_t from, to;
+    char **keys;
+    size_t n;
+} share_step_t;
+
+static int step_share(floe_call_t *call, void *arg)
+{
+    share_step_t *s = arg;
+
+    for (size_t i = 0; i < s->n; i++) {
+        switch (floe_store_object_share(call->state, call->config->data_dir, s->from, s->keys[i], s->to, s->keys[i],
+                                        floe_call_now(call))) {
+        case FLOE_STORE_OK: break;
+        case FLOE_STORE_NOT_FOUND:
+            return floe_fail(call, FLOE_ERR_NotFoundException, "The source table's file %s is missing.", s->keys[i]);
+        default: return floe_fail_internal(call, "cannot share a data file");
+        }
+    }
+    return FLOE_OK;
+}
+
+typedef struct commit_step {
+    int64_t bucket_id;
+    floe_store_object_t obj;
+} commit_step_t;
+
+static int step_commit_file(floe_call_t *call, void *arg)
+{
+    commit_step_t *s = arg;
+
+    switch (floe_store_object_commit(call->state, call->config->data_dir, s->bucket_id, &s->obj, NULL)) {
+    case FLOE_STORE_OK: return FLOE_OK;
+    case FLOE_STORE_NOT_FOUND: return floe_fail(call, FLOE_ERR_NotFoundException, "The replica's warehouse is gone.");
+    default: return floe_fail_internal(call, "cannot commit a replica file");
+    }
+}
+
+/* ---- reading and writing files (off the event loop) ---- */
+
+/* Looks key up in a warehouse. 0, or -1 with the copy failed. */
+static int find(copy_t *c, int64_t bucket_id, const char *key, find_step_t *f)
+{
+    *f = (find_step_t){.bucket_id = bucket_id, .key = key};
+    return run_step(c, NULL, step_find, f);
+}
+
+static int read_fd(int fd, uint8_t **data, size_t *len)
+{
+    struct stat st;
+    size_t done = 0;
+
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size > FILE_MAX)
+        return -1;
+    *data = floe_xmalloc((size_t)st.st_size + 1);
+    while (done < (size_t)st.st_size) {
+        ssize_t n = pread(fd, *data + done, (size_t)st.st_size - done, (off_t)done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            free(*data);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    (*data)[done] = '\0';
+    *len = done;
+    return 0;
+}
+
+/* Reads a source file whole (NUL-terminated). *found false when no object has the key. */
+static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, bool *found)
+{
+    find_step_t f;
+    int fd;
+
+    if (find(c, c->job->store_bucket, key, &f))
+        return -1;
+    *found = f.found;
+    if (!f.found)
+        return 0;
+    if ((fd = floe_store_file_open(c->job->config->data_dir, f.file_id)) < 0)
+        return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+    if (read_fd(fd, data, len) != 0) {
+        close(fd);
+        return copy_fail(c, "The source table's file %s could not be read.", key);
+    }
+    close(fd);
+    return 0;
+}
+
+static void md5_hex(const void *data, size_t len, char out[33])
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+
+    EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
+    for (unsigned int i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* Writes a new replica file under `key`: published here, committed by a step (design note 4). */
+static int publish(copy_t *c, const char *key, const void *data, size_t len, const char *content_type)
+{
+    floe_store_blob_t blob;
+    commit_step_t s = {.bucket_id = c->replica_store_bucket};
+    char etag[33];
+
+    if (floe_store_blob_open(c->job->config->data_dir, &blob))
+        return copy_fail(c, "A replica file could not be written.");
+    if (floe_store_blob_write(&blob, data, len) || floe_store_blob_finish(&blob)) {
+        floe_store_blob_discard(&blob);
+        return copy_fail(c, "A replica file could not be written.");
+    }
+    md5_hex(data, len, etag);
+    s.obj.key = (char *)key;
+    memcpy(s.obj.file_id, blob.id, sizeof(s.obj.file_id));
+    s.obj.size = (int64_t)len;
+    s.obj.etag = etag;
+    s.obj.content_type = (char *)content_type;
+    if (run_step(c, NULL, step_commit_file, &s)) {
+        floe_store_blob_discard(&blob);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- copying manifests, manifest lists and metadata (design notes 3 and 5) ---- */
+
+/* Strings a rewrite allocated, freed once the rewritten file is written. */
+typedef struct owned {
+    char **items;
+    size_t n;
+} owned_t;
+
+static char *own(owned_t *o, char *s)
+{
+    o->items = floe_xrealloc(o->items, (o->n + 1) * sizeof(char *));
+    o->items[o->n++] = s;
+    return s;
+}
+
+static void owned_free(owned_t *o)
+{
+    for (size_t i = 0; i < o->n; i++)
+        free(o->items[i]);
+    free(o->items);
+}
+
+/* Shares the data files of a manifest and points its entries at the replica's copies. A deleted
+ * entry's file is not shared: no reader opens it, and the source may have removed it already
+ * (snapshot expiration); the snapshot in which it was live shares it through its own manifest. */
+static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
+{
+    share_step_t s = {.from = c->job->store_bucket, .to = c->replica_store_bucket};
+    char *path;
+    int rc;
+
+    s.keys = floe_xcalloc(m->n_entries + 1, sizeof(char *));
+    for (size_t i = 0; i < m->n_entries; i++) {
+        const char *key = floe_rewrite_key(c->rw.from, m->entries[i].file.file_path);
+        if (key == NULL || (path = floe_rewrite_path(&c->rw, m->entries[i].file.file_path)) == NULL)
+            continue;
+        if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED)
+            s.keys[s.n++] = (char *)key;
+        m->entries[i].file.file_path = own(o, path);
+    }
+    rc = s.n > 0 ? run_step(c, NULL, step_share, &s) : 0;
+    free(s.keys);
+    return rc;
+}
+
+/* Makes the replica's copy of manifest `path` and gives its length. */
+static int copy_manifest(copy_t *c, const char *path, int64_t *length)
+{
+    const char *key = floe_rewrite_key(c->rw.from, path);
+    floe_iceberg_manifest_t m = {0};
+    owned_t o = {0};
+    uint8_t *data = NULL, *out = NULL;
+    size_t len, out_len;
+    find_step_t f;
+    bool found;
+    char err[ERR_MAX];
+    int rc = -1;
+
+    if (key == NULL)
+        return 0; /* outside the warehouse: the replica reads it where it is */
+    if (find(c, c->replica_store_bucket, key, &f))
+        return -1;
+    if (f.found) {
+        *length = f.size;
+        return 0;
+    }
+    if (read_source(c, key, &data, &len, &found))
+        return -1;
+    if (!found)
+        return copy_fail(c, "The source table's manifest %s is missing.", key);
+    if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err))) {
+        copy_fail(c, "The source table's manifest %s could not be read: %s", key, err);
+        goto Exit;
+    }
+    if (share_entries(c, &m, &o))
+        goto Exit;
+    if (floe_iceberg_manifest_write(&m, &out, &out_len, err, sizeof(err))) {
+        copy_fail(c, "The manifest %s could not be rewritten: %s", key, err);
+        goto Exit;
+    }
+    if (publish(c, key, out, out_len, NULL) == 0) {
+        *length = (int64_t)out_len;
+        rc = 0;
+    }
+Exit:
+    floe_iceberg_manifest_dispose(&m);
+    owned_free(&o);
+    free(data);
+    free(out);
+    return rc;
+}
+
+/* Makes the replica's copy of manifest list `path`, its manifests first. */
+static int copy_manifest_list(copy_t *c, const char *path)
+{
+    const char *key = floe_rewrite_key(c->rw.from, path);
+    floe_iceberg_manifest_list_t l = {0};
+    owned_t o = {0};
+    uint8_t *data = NULL, *out = NULL;
+    size_t len, out_len;
+    find_step_t f;
+    bool found;
+    char err[ERR_MAX], *new_path;
+    int rc = -1;
+
+    if (key == NULL)
+        return 0;
+    if (find(c, c->replica_store_bucket, key, &f))
+        return -1;
+    if (f.found)
+        return 0; /* complete, with its manifests (design note 5) */
+    if (read_source(c, key, &data, &len, &found))
+        return -1;
+    if (!found)
+        return copy_fail(c, "The source table's manifest list %s is missing.", key);
+    if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err))) {
+        copy_fail(c, "The source table's manifest list %s could not be read: %s", key, err);
+        goto Exit;
+    }
+    for (size_t i = 0; i < l.n_files; i++) {
+        if (copy_manifest(c, l.files[i].manifest_path, &l.files[i].manifest_length))
+            goto Exit;
+        if ((new_path = floe_rewrite_path(&c->rw, l.files[i].manifest_path)) != NULL)
+            l.files[i].manifest_path = own(&o, new_path);
+    }
+    if (floe_iceberg_manifest_list_write(&l, &out, &out_len, err, sizeof(err))) {
+        copy_fail(c, "The manifest list %s could not be rewritten: %s", key, err);
+        goto Exit;
+    }
+    rc = publish(c, key, out, out_len, NULL);
+Exit:
+    floe_iceberg_manifest_list_dispose(&l);
+    owned_free(&o);
+    free(data);
+    free(out);
+    return rc;
+}
+
+static void on_manifest_list(cJSON *node, void *arg)
+{
+    copy_t *c = arg;
+    if (!c->is_failed)
+        copy_manifest_list(c, node->valuestring);
+}
+
+static void on_v1_manifest(cJSON *node, void *arg)
+{
+    copy_t *c = arg;
+    int64_t ignored = 0;
+    if (!c->is_failed)
+        copy_manifest(c, node->valuestring, &ignored);
+}
+
+static void on_statistics(cJSON *node, void *arg)
+{
+    copy_t *c = arg;
+    const char *key = floe_rewrite_key(c->rw.from, node->valuestring);
+    share_step_t s = {.from = c->job->store_bucket, .to = c->replica_store_bucket, .keys = (char **)&key, .n = 1};
+
+    if (!c->is_failed && key != NULL)
+        run_step(c, NULL, step_share, &s);
+}
+
+/* Copies everything metadata.json `md` names, then writes the replica's metadata.json at `key`. */
+static int copy_metadata(copy_t *c, cJSON *md, const char *key)
+{
+    char *json;
+    int rc;
+
+    floe_rewrite_visit_manifest_lists(md, on_manifest_list, c);
+    floe_rewrite_visit_manifests(md, on_v1_manifest, c);
+    floe_rewrite_visit_statistics(md, on_statistics, c);
+    if (c->is_failed)
+        return -1;
+    floe_rewrite_metadata(&c->rw, md);
+    json = cJSON_PrintUnformatted(md);
+    rc = publish(c, key, json, strlen(json), METADATA_CONTENT_TYPE);
+    free(json);
+    return rc;
+}
+
+/* ---- moving the replica's pointer ---- */
+
+typedef struct point_step {
+    copy_t *c;
+    const char *location; /* the replica's new metadata location */
+} point_step_t;
+
+static int point_body(floe_call_t *call, void *arg)
+{
+    point_step_t *p = arg;
+    floe_table_row_t t;
+    char *token;
+
+    if (floe_lookup_table_by_arn(call, p->c->replica_arn, &t))
+        return FLOE_EFAIL;
+    if (t.metadata_location == NULL || strcmp(t.metadata_location, p->location) != 0) {
+        switch (floe_table_swap_metadata(call, &t, t.version_token, p->location, &token)) {
+        case FLOE_TABLE_DONE: break;
+        case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+        default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table changed while it was updated.");
+        }
+    }
+    return floe_replication_status_complete(call, p->c->job->table_id, p->c->destination, t.arn,
+                                            p->c->job->metadata_location, floe_call_now(call));
+}
+
+static int step_point(floe_call_t *call, void *arg)
+{
+    return floe_call_in_transaction(call, point_body, arg);
+}
+
+static int step_record_failure(floe_call_t *call, void *arg)
+{
+    const copy_t *c = arg;
+    return floe_replication_status_fail(call, c->job->table_id, c->destination, c->err);
+}
+
+/* ---- one destination ---- */
+
+/* Copies the job's state into the prepared replica. 1 when the source state is gone (a later
+ * commit replaced it and the metadata file was removed: nothing to do), 0 done, -1 failed. */
+static int copy_state(copy_t *c)
+{
+    const char *key = floe_rewrite_key(c->job->location, c->job->metadata_location);
+    char *replica_location, *location;
+    uint8_t *data = NULL;
+    size_t len;
+    bool found;
+    cJSON *md;
+    int rc;
+
+    if (key == NULL)
+        return copy_fail(c, "The source metadata location %s is outside the source table's warehouse.",
+                         c->job->metadata_location);
+    if (read_source(c, key, &data, &len, &found))
+        return -1;
+    if (!found)
+        return 1;
+    md = cJSON_ParseWithLength((const char *)data, len);
+    free(data);
+    if (md == NULL)
+        return copy_fail(c, "The source metadata file %s is not JSON.", key);
+    replica_location = floe_xmalloc(strlen(c->replica_warehouse) + 6);
+    sprintf(replica_location, "s3://%s", c->replica_warehouse);
+    c->rw.from = c->job->location;
+    c->rw.to = replica_location;
+    rc = copy_metadata(c, md, key);
+    cJSON_Delete(md);
+    if (rc == 0) {
+        location = floe_rewrite_path(&c->rw, c->job->metadata_location);
+        point_step_t p = {c, location};
+        rc = run_step(c, &c->scope, step_point, &p);
+        free(location);
+    }
+    free(replica_location);
+    return rc;
+}
+
+/* Replicates the job's state to one destination; a failure is recorded as the pair's status.
+ * -1 only when the server is stopping. */
+static int replicate_to(job_t *job, const char *destination)
+{
+    copy_t c = {.job = job, .destination = destination};
+    int rc = 0;
+
+    floe_scope_from_arn(job->config, destination, &c.scope);
+    if (run_step(&c, &c.scope, step_prepare, &c) == 0 && !c.is_current)
+        copy_state(&c);
+    if (c.is_aborted)
+        rc = -1;
+    else if (c.is_failed && floe_background_call(job->bg, NULL, step_record_failure, &c, NULL) != FLOE_OK)
+        rc = floe_background_is_stopping(job->bg) ? -1 : 0;
+    if (c.is_failed && !c.is_aborted)
+        floe_log("replication of %s to %s failed: %s", job->source_arn, destination, c.err);
+    free(c.replica_arn);
+    free(c.replica_warehouse);
+    return rc;
+}
+
+int floe_replica_take_one(floe_background_t *bg, const floe_config_t *config)
+{
+    job_t job = {.bg = bg, .config = config};
+    floe_background_error_t err;
+    int rc = 1;
+
+    if (floe_background_call(bg, NULL, step_take, &job, &err) != FLOE_OK) {
+        job_dispose(&job);
+        if (err.error == FLOE_ERR_NotFoundException && !floe_background_is_stopping(bg))
+            return 0;
+        if (!floe_background_is_stopping(bg))
+            floe_log("replication: cannot take work: %s", err.message);
+        return -1;
+    }
+    if (!job.is_skipped) {
+        job.location = floe_xmalloc(strlen(job.warehouse) + 6);
+        sprintf(job.location, "s3://%s", job.warehouse);
+        for (size_t i = 0; i < job.n_destinations && rc > 0; i++) {
+            if (replicate_to(&job, job.destinations[i]) < 0)
+                rc = -1;
+        }
+    }
+    if (rc > 0 && floe_background_call(bg, NULL, step_done, &job.work_id, NULL) != FLOE_OK)
+        rc = -1;
+    job_dispose(&job);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * The replication worker: one thread, off the event loop, that drains the replication queue
+ * (catalog/replication_queue.h) in order, one source commit at a time (replica.h does each). It is
+ * started and stopped with the server, on the first worker, and reaches the state only through
+ * that worker's background door (background.h).
+ *
+ * Design notes:
+ *  1. Wake-up: floe_replicator_watch installs an SQLite update hook on a serving thread's
+ *     connection that kicks the worker whenever a row enters replication_queue, in the commit's
+ *     own transaction (the triggers of migration 9 add them). The worker's first step then runs on
+ *     the serving thread after the request that committed, so it sees the commit: no polling on
+ *     the way from a commit to its replication. The worker also looks every IDLE_WAIT_MS, for
+ *     work left by a restart or queued on another serving thread's connection.
+ *  2. Restart: the queue is durable and a row leaves only when its commit is replicated, so work
+ *     interrupted by a stop or a crash is taken again at the next start (replica.h design note 4).
+ */
+#ifndef FLOE_REPLICATOR_H
+#define FLOE_REPLICATOR_H
+
+#include "background.h"
+#include "catalog/state.h"
+#include "config.h"
+
+typedef struct floe_replicator floe_replicator_t;
+
+/** Starts the worker's thread over the door `bg` (the first worker's). Returns the worker, which
+ * floe_replicator_stop releases, or NULL (logged) when the thread cannot start. One per process. */
+floe_replicator_t *floe_replicator_start(floe_background_t *bg, const floe_config_t *config);
+
+/** Stops the worker: call on the serving thread after floe_background_stop (its steps then fail at
+ * once, so it stops between two); joins its thread and frees it. NULL is ignored. */
+void floe_replicator_stop(floe_replicator_t *r);
+
+/** Wakes the worker: work was queued. */
+void floe_replicator_kick(void);
+
+/** Makes commits on connection `st` wake the worker (design note 1). */
+void floe_replicator_watch(floe_state_t *st);
+
+#endif

@@ -1,0 +1,402 @@
+// Writes real Iceberg tables into a running Floe the way an engine does, for the maintenance tests
+// (tests/e2e/9N-issue-12-*.mjs) and anyone else who needs a table with snapshots, manifests and
+// Parquet files in it: Parquet data files from hyparquet-writer (with Iceberg field ids), Avro
+// manifests (with column statistics: value and null counts, lower and upper bounds in Iceberg's
+// single-value binary form) and manifest lists from avsc, PUT into the table's warehouse with
+// @aws-sdk/client-s3, committed with add-snapshot + set-snapshot-ref through iceberg-js, and read
+// back with icebird. What it is not for: checking the catalog itself (60-iceberg-rest.mjs does).
+//
+// Usage:
+//   const w = await IcebergWriter.open(server, { bucket: "maint", namespace: "sales" });  // null: skip
+//   await w.createTable("events");
+//   const snap = await w.append("events", [{ id: 1n, name: "a", ts: new Date("2026-01-01") }],
+//                               { timestampMs: Date.parse("2026-01-01") });
+//   const rows = await w.readRows("events");
+//   const job = await runMaintenance(server, { arn: await w.tableArn("events"), type: "icebergSnapshotManagement" });
+//   w.close();
+
+import { randomUUID } from "node:crypto";
+
+import { REGION, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+
+const iceberg = await importOrSkip("iceberg-js");
+const s3sdk = await importOrSkip("@aws-sdk/client-s3");
+const s3tablesSdk = await importOrSkip("@aws-sdk/client-s3tables");
+const avro = (await importOrSkip("avsc"))?.default;
+const parquet = await importOrSkip("hyparquet-writer");
+const icebird = await importOrSkip("icebird");
+
+/** The npm packages this module needs that are not installed (empty when all are). */
+export const missingPackages = [["iceberg-js", iceberg], ["@aws-sdk/client-s3", s3sdk],
+  ["@aws-sdk/client-s3tables", s3tablesSdk], ["avsc", avro], ["hyparquet-writer", parquet], ["icebird", icebird]]
+  .filter(([, mod]) => !mod).map(([name]) => name);
+
+/** The default table schema: an id, a name and an event time (the record-expiration column). */
+export const SCHEMA = {
+  type: "struct", "schema-id": 0,
+  fields: [
+    { id: 1, name: "id", type: "long", required: true },
+    { id: 2, name: "name", type: "string", required: false },
+    { id: 3, name: "ts", type: "timestamptz", required: false },
+  ],
+};
+
+// ---- Avro schemas of the Iceberg spec ("Manifests", "Manifest Lists"), format version 2 ----
+
+/** An optional Iceberg map<int, T> as Avro writes it: an array of key/value records. */
+const intMap = (fieldId, keyId, valueId, valueType) => ({
+  name: undefined, "field-id": fieldId, default: null,
+  type: ["null", {
+    type: "array", logicalType: "map", items: {
+      type: "record", name: `k${keyId}_v${valueId}`, fields: [
+        { name: "key", type: "int", "field-id": keyId },
+        { name: "value", type: valueType, "field-id": valueId },
+      ],
+    },
+  }],
+});
+
+export const MANIFEST_ENTRY = {
+  type: "record", name: "manifest_entry", fields: [
+    { name: "status", type: "int", "field-id": 0 },
+    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
+    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
+    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
+    {
+      name: "data_file", "field-id": 2, type: {
+        type: "record", name: "r2", fields: [
+          { name: "content", type: "int", "field-id": 134 },
+          { name: "file_path", type: "string", "field-id": 100 },
+          { name: "file_format", type: "string", "field-id": 101 },
+          { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
+          { name: "record_count", type: "long", "field-id": 103 },
+          { name: "file_size_in_bytes", type: "long", "field-id": 104 },
+          { ...intMap(109, 119, 120, "long"), name: "value_counts" },
+          { ...intMap(110, 121, 122, "long"), name: "null_value_counts" },
+          { ...intMap(125, 126, 127, "bytes"), name: "lower_bounds" },
+          { ...intMap(128, 129, 130, "bytes"), name: "upper_bounds" },
+        ],
+      },
+    },
+  ],
+};
+
+export const MANIFEST_FILE = {
+  type: "record", name: "manifest_file", fields: [
+    { name: "manifest_path", type: "string", "field-id": 500 },
+    { name: "manifest_length", type: "long", "field-id": 501 },
+    { name: "partition_spec_id", type: "int", "field-id": 502 },
+    { name: "content", type: "int", "field-id": 517 },
+    { name: "sequence_number", type: "long", "field-id": 515 },
+    { name: "min_sequence_number", type: "long", "field-id": 516 },
+    { name: "added_snapshot_id", type: "long", "field-id": 503 },
+    { name: "added_files_count", type: "int", "field-id": 504 },
+    { name: "existing_files_count", type: "int", "field-id": 505 },
+    { name: "deleted_files_count", type: "int", "field-id": 506 },
+    { name: "added_rows_count", type: "long", "field-id": 512 },
+    { name: "existing_rows_count", type: "long", "field-id": 513 },
+    { name: "deleted_rows_count", type: "long", "field-id": 514 },
+  ],
+};
+
+/** An Avro object container file of `records`, with the header metadata Iceberg readers look for. */
+export function avroFile(schema, records, metadata) {
+  return new Promise((resolve, reject) => {
+    const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)]));
+    const encoder = new avro.streams.BlockEncoder(schema, { metadata: meta });
+    const chunks = [];
+    encoder.on("data", (chunk) => chunks.push(chunk));
+    encoder.on("end", () => resolve(Buffer.concat(chunks)));
+    encoder.on("error", reject);
+    for (const record of records)
+      encoder.write(record);
+    encoder.end();
+  });
+}
+
+/** The records of an Avro object container file. */
+export function readAvro(buffer) {
+  return new Promise((resolve, reject) => {
+    const decoder = new avro.streams.BlockDecoder();
+    const records = [];
+    decoder.on("data", (record) => records.push(record));
+    decoder.on("end", () => resolve(records));
+    decoder.on("error", reject);
+    decoder.end(buffer);
+  });
+}
+
+/** A long (or timestamp in microseconds) in Iceberg's single-value binary form: 8 bytes, little-endian. */
+export function longBound(value) {
+  const b = Buffer.alloc(8);
+  b.writeBigInt64LE(BigInt(value));
+  return b;
+}
+
+/** Microseconds since the epoch of a Date (or of milliseconds). */
+export const micros = (t) => BigInt(t instanceof Date ? t.getTime() : t) * 1000n;
+
+/** A Parquet file of rows {id: bigint, name: string|null, ts: Date|null} with SCHEMA's field ids. */
+export function parquetFile(rows) {
+  return Buffer.from(parquet.parquetWriteBuffer({
+    columnData: [
+      { name: "id", data: rows.map((r) => r.id), nullable: false },
+      { name: "name", data: rows.map((r) => r.name ?? null) },
+      { name: "ts", data: rows.map((r) => (r.ts ? micros(r.ts) : null)) },
+    ],
+    schema: [
+      { name: "table", num_children: 3 },
+      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
+      { name: "ts", type: "INT64", converted_type: "TIMESTAMP_MICROS", repetition_type: "OPTIONAL", field_id: 3 },
+    ],
+    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
+  }));
+}
+
+/** The column statistics of `rows` for a manifest entry: counts and id/ts bounds. */
+function columnStats(rows) {
+  const ids = rows.map((r) => BigInt(r.id));
+  const times = rows.filter((r) => r.ts).map((r) => micros(r.ts));
+  const min = (xs) => xs.reduce((a, b) => (b < a ? b : a));
+  const max = (xs) => xs.reduce((a, b) => (b > a ? b : a));
+  const lower = [{ key: 1, value: longBound(min(ids)) }], upper = [{ key: 1, value: longBound(max(ids)) }];
+  if (times.length) {
+    lower.push({ key: 3, value: longBound(min(times)) });
+    upper.push({ key: 3, value: longBound(max(times)) });
+  }
+  return {
+    value_counts: [1, 2, 3].map((key) => ({ key, value: rows.length })),
+    null_value_counts: [
+      { key: 1, value: 0 }, { key: 2, value: rows.filter((r) => r.name == null).length },
+      { key: 3, value: rows.length - times.length },
+    ],
+    lower_bounds: lower, upper_bounds: upper,
+  };
+}
+
+/** "s3://bucket/key" -> {bucket, key}. */
+export function splitS3(url) {
+  const rest = url.slice("s3://".length);
+  const slash = rest.indexOf("/");
+  return { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) };
+}
+
+/** POST /_floe/maintenance/run: {status (HTTP), body (parsed JSON or text)}. */
+export async function runMaintenance(server, request) {
+  const resp = await fetch(`${server.endpoint}/_floe/maintenance/run`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: typeof request === "string" ? request : JSON.stringify(request),
+  });
+  const text = await resp.text();
+  let body = text;
+  try {
+    body = JSON.parse(text);
+  } catch { /* not JSON: keep the text */ }
+  return { status: resp.status, body };
+}
+
+let nextSnapshotId = Date.now() * 1000; // below 2^53: JSON.parse keeps it exact
+
+/** A writer of Iceberg tables in one namespace of one table bucket of a running Floe. */
+export class IcebergWriter {
+  /** Creates the bucket and namespace; null when a package is missing (the caller skips). */
+  static async open(server, { bucket = "maint", namespace = "sales" } = {}) {
+    if (missingPackages.length)
+      return null;
+    const w = new IcebergWriter();
+    w.server = server;
+    w.namespace = namespace;
+    w.s3 = new s3sdk.S3Client({ ...clientConfig(server), forcePathStyle: true });
+    w.s3tables = s3tablesClient(s3tablesSdk, server);
+    w.bucketArn = (await w.s3tables.send(new s3tablesSdk.CreateTableBucketCommand({ name: bucket }))).arn;
+    w.catalog = new iceberg.IcebergRestCatalog({
+      baseUrl: `${server.endpoint}/_floe/iceberg`, catalogName: encodeURIComponent(w.bucketArn),
+      auth: { type: "none" },
+    });
+    await w.catalog.createNamespace({ namespace: [namespace] });
+    w.realFetch = globalThis.fetch;
+    w.routeIcebirdToFloe();
+    return w;
+  }
+
+  close() {
+    globalThis.fetch = this.realFetch;
+    this.s3?.destroy();
+    this.s3tables?.destroy();
+  }
+
+  static newSnapshotId() {
+    return nextSnapshotId++;
+  }
+
+  /** icebird reads https://<bucket>.s3.amazonaws.com/<key>; send it to Floe's S3, path-style. */
+  routeIcebirdToFloe() {
+    const realFetch = this.realFetch, server = this.server;
+    globalThis.fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const m = /^https:\/\/([^./]+)\.s3\.amazonaws\.com\/(.*)$/.exec(url);
+      return realFetch(m ? `${server.endpoint}/${m[1]}/${m[2]}` : input, init);
+    };
+  }
+
+  /** Sends an S3 Tables API command by name: w.send("GetTableMaintenanceJobStatusCommand", {...}). */
+  send(command, input) {
+    return this.s3tables.send(new s3tablesSdk[command](input));
+  }
+
+  /** {tableBucketARN, namespace, name} of a table, for S3 Tables API inputs. */
+  where(name) {
+    return { tableBucketARN: this.bucketArn, namespace: this.namespace, name };
+  }
+
+  createTable(name, schema = SCHEMA) {
+    return this.catalog.createTable({ namespace: [this.namespace] }, { name, schema });
+  }
+
+  load(name) {
+    return this.catalog.loadTable({ namespace: [this.namespace], name });
+  }
+
+  commit(name, request) {
+    return this.catalog.updateTable({ namespace: [this.namespace], name }, request);
+  }
+
+  async tableArn(name) {
+    const t = await this.s3tables.send(new s3tablesSdk.GetTableCommand({
+      tableBucketARN: this.bucketArn, namespace: this.namespace, name,
+    }));
+    return t.tableARN;
+  }
+
+  async put(s3url, body) {
+    const { bucket, key } = splitS3(s3url);
+    await this.s3.send(new s3sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  }
+
+  async get(s3url) {
+    const { bucket, key } = splitS3(s3url);
+    const resp = await this.s3.send(new s3sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
+    return Buffer.from(await resp.Body.transformToByteArray());
+  }
+
+  /** The HTTP status a plain GET of the object gets from Floe's S3 (200, or 404 once deleted). */
+  async status(s3url) {
+    const { bucket, key } = splitS3(s3url);
+    const resp = await this.realFetch(`${this.server.endpoint}/${bucket}/${key}`);
+    await resp.arrayBuffer();
+    return resp.status;
+  }
+
+  /** Every key of the table's warehouse bucket (listing a warehouse needs `floe serve --warehouse-s3 full`). */
+  async listKeys(name) {
+    const md = await this.load(name);
+    const { bucket } = splitS3(`${md.location}/`);
+    const keys = [];
+    let token;
+    do {
+      const page = await this.s3.send(new s3sdk.ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+      keys.push(...(page.Contents ?? []).map((o) => o.Key));
+      token = page.NextContinuationToken;
+    } while (token);
+    return keys;
+  }
+
+  /** Writes rows as one Parquet data file and its manifest (with column statistics). */
+  async writeDataFile(md, rows, snapshotId) {
+    const dataPath = `${md.location}/data/${randomUUID()}.parquet`;
+    const data = parquetFile(rows);
+    await this.put(dataPath, data);
+    const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
+    const manifest = await avroFile(MANIFEST_ENTRY, [{
+      status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
+      data_file: {
+        content: 0, file_path: dataPath, file_format: "PARQUET", partition: {},
+        record_count: rows.length, file_size_in_bytes: data.length, ...columnStats(rows),
+      },
+    }], {
+      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2",
+      content: "data",
+    });
+    await this.put(manifestPath, manifest);
+    return { dataPath, manifestPath, manifestLength: manifest.length, rows: rows.length };
+  }
+
+  /** Writes a new snapshot's manifest list: the parent's manifests plus `added`. */
+  async writeManifestList(md, snapshotId, seq, added) {
+    const parent = md.snapshots?.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    const inherited = parent ? await readAvro(await this.get(parent["manifest-list"])) : [];
+    const path = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
+    const list = await avroFile(MANIFEST_FILE, [...inherited, {
+      manifest_path: added.manifestPath, manifest_length: added.manifestLength, partition_spec_id: 0, content: 0,
+      sequence_number: seq, min_sequence_number: seq, added_snapshot_id: snapshotId, added_files_count: 1,
+      existing_files_count: 0, deleted_files_count: 0, added_rows_count: added.rows, existing_rows_count: 0,
+      deleted_rows_count: 0,
+    }], {
+      "snapshot-id": String(snapshotId), "parent-snapshot-id": String(md["current-snapshot-id"] ?? "null"),
+      "sequence-number": String(seq), "format-version": "2",
+    });
+    await this.put(path, list);
+    return path;
+  }
+
+  /**
+   * Appends rows as one data file in a new snapshot (timestamp-ms `timestampMs`, default now).
+   * A 409 (a concurrent commit), or a parent manifest list that maintenance expired meanwhile,
+   * reloads and retries up to `retries` times. Returns
+   * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
+   */
+  async append(name, rows, { timestampMs = Date.now(), retries = 20 } = {}) {
+    const snapshotId = IcebergWriter.newSnapshotId();
+    let md = await this.load(name);
+    const added = await this.writeDataFile(md, rows, snapshotId);
+    for (let attempt = 0; ; attempt++) {
+      const seq = md["last-sequence-number"] + 1;
+      const parent = md.refs?.main?.["snapshot-id"] ?? null;
+      let manifestListPath;
+      try {
+        manifestListPath = await this.writeManifestList(md, snapshotId, seq, added);
+      } catch (err) {
+        // the parent's manifest list was expired since the load: reload, as an engine refreshes
+        if (err.name !== "NoSuchKey" || attempt >= retries)
+          throw err;
+        md = await this.load(name);
+        continue;
+      }
+      const snapshot = {
+        "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": timestampMs,
+        "manifest-list": manifestListPath, "schema-id": 0,
+        summary: { operation: "append", "added-data-files": "1", "added-records": String(rows.length) },
+      };
+      if (parent !== null)
+        snapshot["parent-snapshot-id"] = parent;
+      try {
+        const resp = await this.commit(name, {
+          requirements: [
+            { type: "assert-table-uuid", uuid: md["table-uuid"] },
+            { type: "assert-ref-snapshot-id", ref: "main", "snapshot-id": parent },
+          ],
+          updates: [
+            { action: "add-snapshot", snapshot },
+            { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": snapshotId },
+          ],
+        });
+        return { snapshotId, ...added, manifestListPath, metadata: resp.metadata };
+      } catch (err) {
+        if (err.status !== 409 || attempt >= retries)
+          throw err;
+        md = await this.load(name);
+      }
+    }
+  }
+
+  /** The table's rows as icebird reads them at the current snapshot. */
+  async readRows(name) {
+    const md = await this.load(name);
+    if (md["current-snapshot-id"] == null || md["current-snapshot-id"] === -1)
+      return [];
+    return icebird.icebergRead({ tableUrl: md.location, metadata: md });
+  }
+}
+
+export { REGION };

@@ -1,0 +1,140 @@
+/*
+ * libFuzzer harness for compaction's stitched layouts (runtime/iceberg/compact.h). The input is a
+ * whole Parquet file; it is stitched with itself, the first copy with its page indexes and bloom
+ * filters, the second without. Besides the sanitizers it checks what compaction promises: the
+ * layout's pieces copy only bytes that exist in the input and add up to the layout's size; the
+ * new file ends with a footer that decodes; every column chunk of the new file holds the very
+ * bytes of the chunk it came from; every page index and bloom filter the new footer keeps lies
+ * in the new file before the footer and holds the bytes it held before (a column index, a bloom
+ * filter) or moved page offsets (an offset index); split offsets grow.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iceberg/compact.h"
+#include "iceberg/parquet_footer.h"
+#include "iceberg/parquet_stitch.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define COPIES 2
+
+static void expect(int cond)
+{
+    if (!cond)
+        abort();
+}
+
+/* The new file's bytes from the layout, or NULL (a piece outside the input aborts). */
+static uint8_t *materialize(const floe_compact_layout_t *l, const uint8_t *data, size_t size)
+{
+    uint8_t *out = malloc(l->size + 1);
+    uint64_t at = 0;
+
+    for (size_t i = 0; i < l->n_pieces; i++) {
+        const floe_compact_piece_t *p = &l->pieces[i];
+        if (p->source != FLOE_COMPACT_LITERAL) {
+            expect(p->source >= 0 && p->source < COPIES);
+            expect(p->offset <= size && p->length <= size - p->offset);
+        }
+        expect(at + p->length <= l->size);
+        memcpy(out + at, p->source == FLOE_COMPACT_LITERAL ? p->data : data + p->offset, p->length);
+        at += p->length;
+    }
+    expect(at == l->size);
+    return out;
+}
+
+/* A kept index or bloom filter lies before the footer. */
+static void expect_inside(bool has, int64_t offset, int64_t len, uint64_t footer)
+{
+    if (has)
+        expect(offset >= 4 && len >= 0 && (uint64_t)offset + (uint64_t)len <= footer);
+}
+
+/* Chunk c of row group r of the new file against chunk c of row group `from` of the input. */
+static void check_chunk(const uint8_t *file, const floe_parquet_file_metadata_t *md, uint64_t footer, uint32_t r,
+                        const uint8_t *data, const floe_parquet_file_metadata_t *src, uint32_t from, uint32_t c)
+{
+    const floe_parquet_column_chunk_t *now = &md->row_groups[r].columns[c], *old = &src->row_groups[from].columns[c];
+    floe_parquet_range_t a, b;
+    floe_iceberg_error_t err;
+
+    expect(floe_parquet_chunk_range(md, r, c, footer, &a, &err) == 0);
+    expect(floe_parquet_chunk_range(src, from, c, UINT64_MAX, &b, &err) == 0);
+    expect(a.length == b.length && memcmp(file + a.offset, data + b.offset, a.length) == 0);
+    expect_inside(now->has_column_index_offset, now->column_index_offset, now->column_index_length, footer);
+    expect_inside(now->has_offset_index_offset, now->offset_index_offset, now->offset_index_length, footer);
+    if (now->has_column_index_offset)
+        expect(now->column_index_length == old->column_index_length &&
+               memcmp(file + now->column_index_offset, data + old->column_index_offset,
+                      (size_t)old->column_index_length) == 0);
+    if (now->has_offset_index_offset) {
+        uint8_t *back = NULL;
+        size_t back_len = 0;
+        expect(floe_parquet_offset_index_rewrite(file + now->offset_index_offset, (size_t)now->offset_index_length, a,
+                                                 b.offset, &back, &back_len, &err) == 0);
+        expect(back_len == (size_t)old->offset_index_length &&
+               memcmp(back, data + old->offset_index_offset, back_len) == 0);
+        free(back);
+    }
+    if (now->meta_data.has_bloom_filter_offset && now->meta_data.has_bloom_filter_length) {
+        expect_inside(true, now->meta_data.bloom_filter_offset, now->meta_data.bloom_filter_length, footer);
+        expect(memcmp(file + now->meta_data.bloom_filter_offset, data + old->meta_data.bloom_filter_offset,
+                      (size_t)now->meta_data.bloom_filter_length) == 0);
+    }
+}
+
+static void check_file(const floe_compact_layout_t *l, const uint8_t *file, const uint8_t *data,
+                       const floe_parquet_file_metadata_t *src)
+{
+    floe_parquet_footer_t ft;
+    floe_parquet_file_metadata_t md;
+    floe_iceberg_error_t err;
+
+    expect(floe_parquet_footer_locate(file, l->size, l->size, &ft, &err) == 0 && ft.in_tail != NULL);
+    expect(floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0);
+    expect(md.n_row_groups == COPIES * src->n_row_groups && l->n_split_offsets == md.n_row_groups);
+    expect(l->num_rows == md.num_rows);
+    for (uint32_t r = 0; r < md.n_row_groups; r++) {
+        expect(r == 0 || l->split_offsets[r] >= l->split_offsets[r - 1]);
+        for (uint32_t c = 0; c < md.row_groups[r].n_columns; c++)
+            check_chunk(file, &md, ft.offset, r, data, src, r % src->n_row_groups, c);
+    }
+    floe_parquet_file_metadata_dispose(&md);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    floe_parquet_footer_t ft;
+    floe_parquet_file_metadata_t src;
+    floe_compact_source_t sources[COPIES];
+    floe_compact_layout_t layout;
+    floe_parquet_range_t index;
+    floe_iceberg_error_t err;
+    uint8_t *file;
+
+    if (floe_parquet_footer_locate(data, size, size, &ft, &err) != 0 || ft.in_tail == NULL ||
+        floe_parquet_decode(ft.in_tail, ft.length, &src, &err) != 0)
+        return 0;
+    memset(sources, 0, sizeof(sources));
+    for (int i = 0; i < COPIES; i++)
+        sources[i] = (floe_compact_source_t){.footer = &src, .footer_offset = ft.offset};
+    index = floe_compact_index_range(&src, ft.offset);
+    expect(index.length == 0 || index.offset + index.length == ft.offset);
+    sources[0].index_bytes = index.length > 0 ? data + index.offset : NULL;
+    sources[0].index_offset = index.offset;
+    sources[0].index_len = (size_t)index.length;
+    if (floe_compact_stitch(sources, COPIES, &layout, &err) != 0) {
+        expect(err.message[0] != '\0' && layout.pieces == NULL);
+        floe_parquet_file_metadata_dispose(&src);
+        return 0;
+    }
+    file = materialize(&layout, data, size);
+    check_file(&layout, file, data, &src);
+    free(file);
+    floe_compact_layout_dispose(&layout);
+    floe_parquet_file_metadata_dispose(&src);
+    return 0;
+}

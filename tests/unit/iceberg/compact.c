@@ -1,0 +1,342 @@
+/* Tests of runtime/iceberg/compact.c: which files a binpack plan joins and which partitions it
+ * skips, stitched layouts that make valid Parquet files from real ones, and the merged statistics
+ * of the new file's manifest entry. */
+#include "iceberg/compact.h"
+#include "parquet_support.h"
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+#define CP_MAX_FILES 16
+
+/* Data files with one int partition field, built by hand. */
+typedef struct cp_table {
+    floe_iceberg_data_file_t files[CP_MAX_FILES];
+    floe_iceberg_partition_value_t parts[CP_MAX_FILES];
+    uint8_t part_bytes[CP_MAX_FILES][4];
+    floe_compact_file_t entries[CP_MAX_FILES];
+    size_t n;
+} cp_table_t;
+
+static size_t cp_add(cp_table_t *t, int32_t partition, int64_t size, int32_t content)
+{
+    size_t i = t->n++;
+    floe_iceberg_data_file_t *f = &t->files[i];
+    static char parquet[] = "PARQUET";
+
+    memset(f, 0, sizeof(*f));
+    for (int b = 0; b < 4; b++)
+        t->part_bytes[i][b] = (uint8_t)((uint32_t)partition >> (8 * b));
+    t->parts[i] = (floe_iceberg_partition_value_t){false, {t->part_bytes[i], 4}};
+    f->content = content;
+    f->file_format = parquet;
+    f->partition = &t->parts[i];
+    f->n_partition = 1;
+    f->file_size_in_bytes = size;
+    f->record_count = 1;
+    t->entries[i] = (floe_compact_file_t){f, 0};
+    return i;
+}
+
+/* Writes a layout's bytes, copying from the inputs' files; the caller frees. */
+static uint8_t *cp_materialize(const floe_compact_layout_t *l, const pq_file_t *inputs)
+{
+    uint8_t *out = malloc(l->size + 1);
+    uint64_t at = 0;
+
+    for (size_t i = 0; i < l->n_pieces; i++) {
+        const floe_compact_piece_t *p = &l->pieces[i];
+        memcpy(out + at, p->source == FLOE_COMPACT_LITERAL ? p->data : inputs[p->source].data + p->offset, p->length);
+        at += p->length;
+    }
+    return at == l->size ? out : (free(out), NULL);
+}
+
+/* Decodes a fixture and fills its source; the caller disposes *md. */
+static void cp_source(const char *name, floe_parquet_file_metadata_t *md, floe_compact_source_t *src,
+                      bool with_indexes)
+{
+    pq_file_t f = pq_file(name);
+    floe_parquet_range_t r;
+
+    pq_open(name, md);
+    memset(src, 0, sizeof(*src));
+    src->footer = md;
+    src->footer_offset = pq_footer(f).offset;
+    r = floe_compact_index_range(md, src->footer_offset);
+    if (with_indexes && r.length > 0) {
+        src->index_bytes = f.data + r.offset;
+        src->index_offset = r.offset;
+        src->index_len = (size_t)r.length;
+    }
+}
+
+/* Every chunk of row group r of the new file holds the bytes of chunk src_r of `from`. */
+static bool cp_chunks_match(const uint8_t *file, const floe_parquet_file_metadata_t *md, uint32_t r, uint64_t data_end,
+                            pq_file_t from, const floe_parquet_file_metadata_t *src, uint32_t src_r)
+{
+    floe_iceberg_error_t err;
+
+    for (uint32_t c = 0; c < md->n_leaves; c++) {
+        floe_parquet_range_t now, before;
+        if (floe_parquet_chunk_range(md, r, c, data_end, &now, &err) != 0 ||
+            floe_parquet_chunk_range(src, src_r, c, UINT64_MAX, &before, &err) != 0 || now.length != before.length ||
+            memcmp(file + now.offset, from.data + before.offset, now.length) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* ---- plan -------------------------------------------------------------------------------- */
+
+TEST(compact_plan_bins_small_files_of_each_partition)
+{
+    cp_table_t t = {0};
+    floe_compact_plan_t plan;
+    floe_parquet_file_metadata_t ints, snappy;
+    const floe_parquet_file_metadata_t *footers[CP_MAX_FILES] = {0};
+
+    pq_open("ints", &ints);
+    pq_open("ints_snappy", &snappy);
+    for (int i = 0; i < 5; i++)
+        cp_add(&t, 1, 100, FLOE_ICEBERG_CONTENT_DATA);  /* 0..4 */
+    cp_add(&t, 1, 200, FLOE_ICEBERG_CONTENT_DATA);      /* 5: near the target */
+    cp_add(&t, 2, 100, FLOE_ICEBERG_CONTENT_DATA);      /* 6: alone in its partition */
+    cp_add(&t, 3, 50, FLOE_ICEBERG_CONTENT_DATA);       /* 7, 8: with a delete file */
+    cp_add(&t, 3, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 3, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES); /* 9 */
+    cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);       /* 10, 11, 12: one uses another codec */
+    cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);
+    floe_compact_select(t.entries, t.n, 250, &plan);
+    CHECK(plan.is_candidate[0] && plan.is_candidate[4] && !plan.is_candidate[5],
+          "files under 75 % of the target are candidates, a file near it is not");
+    CHECK(!plan.is_candidate[6], "a partition with one small file has nothing to join");
+    CHECK(!plan.is_candidate[7] && !plan.is_candidate[8] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "delete files") != NULL &&
+              strstr(plan.skipped[0].reason, "spec 0 partition (3)") != NULL,
+          "a partition with delete files is skipped, and the reason names it");
+    for (size_t i = 0; i < t.n; i++)
+        footers[i] = plan.is_candidate[i] ? &ints : NULL;
+    footers[11] = &snappy;
+    floe_compact_pack(&plan, t.entries, footers);
+    CHECK(plan.n_bins == 3, "two bins in partition 1 (the fifth file is left alone), one in partition 4");
+    CHECK(plan.n_bins == 3 && plan.bins[0].n_files == 2 && plan.bins[0].files[0] == 0 && plan.bins[0].files[1] == 1 &&
+              plan.bins[0].n_bytes == 200 && plan.bins[1].files[0] == 2 && plan.bins[1].files[1] == 3,
+          "bins fill first-fit in manifest order, up to the target");
+    CHECK(plan.n_bins == 3 && plan.bins[2].n_files == 2 && plan.bins[2].files[0] == 10 && plan.bins[2].files[1] == 12,
+          "a file whose codec differs is not stitched with the others");
+    floe_compact_plan_dispose(&plan);
+    floe_parquet_file_metadata_dispose(&ints);
+    floe_parquet_file_metadata_dispose(&snappy);
+}
+
+TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
+{
+    cp_table_t t = {0};
+    floe_compact_plan_t plan;
+    size_t del;
+
+    cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_DATA);
+    del = cp_add(&t, 0, 10, FLOE_ICEBERG_CONTENT_EQUALITY_DELETES);
+    t.files[del].n_partition = 0;
+    t.entries[del].spec_id = 1;
+    floe_compact_select(t.entries, t.n, 1000, &plan);
+    CHECK(!plan.is_candidate[0] && !plan.is_candidate[1] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "unpartitioned") != NULL,
+          "a delete file of an unpartitioned spec may apply anywhere, so every partition is skipped");
+    floe_compact_plan_dispose(&plan);
+}
+
+/* ---- stitch ------------------------------------------------------------------------------ */
+
+TEST(compact_stitch_makes_a_valid_file_from_its_inputs)
+{
+    floe_parquet_file_metadata_t a, b, c, md;
+    floe_compact_source_t src[3];
+    pq_file_t files[3] = {pq_file("ints"), pq_file("ints_b"), pq_file("ints")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    uint8_t *file;
+
+    cp_source("ints", &a, &src[0], true);
+    cp_source("ints_b", &b, &src[1], true);
+    cp_source("ints", &c, &src[2], true);
+    CHECK(floe_compact_stitch(src, 3, &l, &err) == 0, "lays out three compatible files");
+    CHECK(l.n_pieces == 5 && l.pieces[0].source == FLOE_COMPACT_LITERAL && l.pieces[1].source == 0 &&
+              l.pieces[2].source == 1 && l.pieces[3].source == 2 && l.pieces[4].source == FLOE_COMPACT_LITERAL,
+          "contiguous row groups of one input are one copy: magic, three copies, footer");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL && memcmp(file, "PAR1", 4) == 0, "the pieces add up to the file's size");
+    if (file == NULL)
+        return;
+    CHECK(floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "the new file ends with a footer that decodes");
+    CHECK(md.num_rows == a.num_rows * 2 + b.num_rows && l.num_rows == md.num_rows &&
+              md.n_row_groups == a.n_row_groups * 2 + b.n_row_groups,
+          "holds every row group of every input");
+    CHECK(cp_chunks_match(file, &md, 0, ft.offset, files[0], &a, 0) &&
+              cp_chunks_match(file, &md, a.n_row_groups, ft.offset, files[1], &b, 0) &&
+              cp_chunks_match(file, &md, md.n_row_groups - 1, ft.offset, files[2], &c, c.n_row_groups - 1),
+          "every column chunk is its input's bytes, where the footer says");
+    CHECK(l.n_split_offsets == md.n_row_groups && l.split_offsets[0] == 4 &&
+              l.split_offsets[1] > l.split_offsets[0] &&
+              l.split_offsets[a.n_row_groups] == md.row_groups[a.n_row_groups].columns[0].meta_data.data_page_offset,
+          "split offsets are each row group's first byte");
+    floe_parquet_file_metadata_dispose(&md);
+    free(file);
+    floe_compact_layout_dispose(&l);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
+    floe_parquet_file_metadata_dispose(&c);
+}
+
+TEST(compact_stitch_keeps_page_indexes_only_when_it_can_move_them)
+{
+    floe_parquet_file_metadata_t a, b, md, orig;
+    floe_compact_source_t src[2];
+    pq_file_t files[2] = {pq_file("strings"), pq_file("strings")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    floe_parquet_range_t now, before;
+    uint8_t *file, *back = NULL;
+    size_t back_len = 0;
+    const floe_parquet_column_chunk_t *kept, *old, *dropped;
+    uint32_t last;
+
+    cp_source("strings", &a, &src[0], true);
+    cp_source("strings", &b, &src[1], false);
+    pq_open("strings", &orig);
+    CHECK(floe_compact_stitch(src, 2, &l, &err) == 0 && l.n_kept_indexes > 0 && l.n_dropped_indexes > 0,
+          "keeps the indexes it has the bytes of and drops the others");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL && floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "the new file decodes");
+    if (file == NULL)
+        return;
+    kept = &md.row_groups[0].columns[0];
+    old = &orig.row_groups[0].columns[0];
+    CHECK(kept->has_column_index_offset &&
+              memcmp(file + kept->column_index_offset, files[0].data + old->column_index_offset,
+                     (size_t)old->column_index_length) == 0,
+          "a kept column index is copied where the footer says");
+    floe_parquet_chunk_range(&md, 0, 0, ft.offset, &now, &err);
+    floe_parquet_chunk_range(&orig, 0, 0, UINT64_MAX, &before, &err);
+    CHECK(kept->has_offset_index_offset &&
+              floe_parquet_offset_index_rewrite(file + kept->offset_index_offset, (size_t)kept->offset_index_length,
+                                                now, before.offset, &back, &back_len, &err) == 0 &&
+              back_len == (size_t)old->offset_index_length &&
+              memcmp(back, files[0].data + old->offset_index_offset, back_len) == 0,
+          "a kept offset index points at the moved pages");
+    free(back);
+    CHECK(kept->meta_data.has_bloom_filter_offset &&
+              memcmp(file + kept->meta_data.bloom_filter_offset, files[0].data + old->meta_data.bloom_filter_offset,
+                     (size_t)old->meta_data.bloom_filter_length) == 0,
+          "a kept bloom filter is copied where the footer says");
+    last = md.n_row_groups - 1;
+    dropped = &md.row_groups[last].columns[0];
+    CHECK(!dropped->has_column_index_offset && !dropped->has_offset_index_offset &&
+              !dropped->meta_data.has_bloom_filter_offset,
+          "indexes without their bytes are dropped, not left pointing at other bytes");
+    CHECK(cp_chunks_match(file, &md, last, ft.offset, files[1], &b, b.n_row_groups - 1),
+          "the second input's chunks moved with their dictionaries");
+    floe_parquet_file_metadata_dispose(&md);
+    free(file);
+    floe_compact_layout_dispose(&l);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
+    floe_parquet_file_metadata_dispose(&orig);
+}
+
+TEST(compact_stitch_refuses_inputs_that_differ)
+{
+    floe_parquet_file_metadata_t a, b;
+    floe_compact_source_t src[2];
+    floe_compact_layout_t l;
+    floe_iceberg_error_t err;
+
+    cp_source("ints", &a, &src[0], false);
+    cp_source("ints_snappy", &b, &src[1], false);
+    CHECK(floe_compact_stitch(src, 2, &l, &err) != 0 && strstr(err.message, "codec") != NULL && l.pieces == NULL,
+          "refuses inputs whose codecs differ, with the reason");
+    CHECK(floe_compact_stitch(src, 0, &l, &err) != 0, "refuses a file without inputs");
+    src[1].footer = &a;
+    src[1].footer_offset = 20;
+    CHECK(floe_compact_stitch(src, 2, &l, &err) != 0 && l.pieces == NULL,
+          "refuses an input whose chunks run past its data");
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
+}
+
+/* ---- merge ------------------------------------------------------------------------------- */
+
+static floe_iceberg_bytes_t cp_long(int64_t v, uint8_t *buf)
+{
+    for (int b = 0; b < 8; b++)
+        buf[b] = (uint8_t)((uint64_t)v >> (8 * b));
+    return (floe_iceberg_bytes_t){buf, 8};
+}
+
+TEST(compact_merge_sums_counts_and_orders_bounds_by_type)
+{
+    floe_iceberg_data_file_t in[3], out;
+    const floe_iceberg_data_file_t *inputs[3] = {&in[0], &in[1], &in[2]};
+    floe_iceberg_count_t values[3][2], nulls[3][1];
+    floe_iceberg_bound_t lower[3][2], upper[3][2];
+    uint8_t buf[3][2][8];
+    static const floe_compact_field_type_t types[] = {{1, "long"}, {2, "string"}};
+    static const int64_t lows[3] = {5, -7, 2}, highs[3] = {9, -1, 300};
+    static const char *const names[3] = {"m", "b", "z"};
+    floe_compact_layout_t layout = {.size = 1234, .num_rows = 30};
+    int64_t splits[2] = {4, 600};
+    floe_parquet_arena_t *arena = floe_parquet_arena_new(SIZE_MAX);
+    floe_iceberg_error_t err;
+    char path[] = "s3://w/data/new.parquet";
+
+    layout.split_offsets = splits;
+    layout.n_split_offsets = 2;
+    memset(in, 0, sizeof(in));
+    for (int k = 0; k < 3; k++) {
+        in[k].record_count = 10;
+        in[k].partition = NULL;
+        values[k][0] = (floe_iceberg_count_t){1, 10};
+        values[k][1] = (floe_iceberg_count_t){2, 10};
+        nulls[k][0] = (floe_iceberg_count_t){2, k};
+        in[k].value_counts = values[k];
+        in[k].n_value_counts = 2;
+        in[k].null_value_counts = nulls[k];
+        in[k].n_null_value_counts = k == 1 ? 0 : 1;
+        lower[k][0] = (floe_iceberg_bound_t){1, cp_long(lows[k], buf[k][0])};
+        upper[k][0] = (floe_iceberg_bound_t){1, cp_long(highs[k], buf[k][1])};
+        lower[k][1] = upper[k][1] = (floe_iceberg_bound_t){2, {(uint8_t *)names[k], 1}};
+        in[k].lower_bounds = lower[k];
+        in[k].upper_bounds = upper[k];
+        in[k].n_lower_bounds = in[k].n_upper_bounds = 2;
+        in[k].has_sort_order_id = true;
+        in[k].sort_order_id = k == 1 ? 1 : 0;
+    }
+    in[2].n_upper_bounds = 1; /* no upper bound for the string column */
+    CHECK(floe_compact_merge(inputs, 3, types, 2, &layout, path, arena, &out, &err) == 0, "merges three files");
+    CHECK(out.record_count == 30 && out.file_size_in_bytes == 1234 && out.n_split_offsets == 2 &&
+              strcmp(out.file_format, "PARQUET") == 0 && out.file_path == path && out.content == 0,
+          "the new entry has the layout's rows, size and split offsets");
+    CHECK(out.n_value_counts == 2 && out.value_counts[0].value == 30 && out.value_counts[1].value == 30,
+          "value counts are summed");
+    CHECK(out.n_null_value_counts == 0, "a count one input lacks is left out");
+    CHECK(out.n_lower_bounds == 2 && pq_le((floe_parquet_bytes_t){out.lower_bounds[0].value.data, 8}) == -7 &&
+              out.lower_bounds[1].value.data[0] == 'b',
+          "a lower bound is the least, by the column's type (a negative long is not the greatest byte string)");
+    CHECK(out.n_upper_bounds == 1 && pq_le((floe_parquet_bytes_t){out.upper_bounds[0].value.data, 8}) == 300,
+          "an upper bound is the greatest, and left out when an input lacks one");
+    CHECK(out.has_sort_order_id == false, "no sort order is claimed for files laid end to end");
+    CHECK(floe_compact_merge(inputs, 2, types, 2, &layout, path, arena, &out, &err) != 0 &&
+              strstr(err.message, "rows") != NULL,
+          "refuses inputs whose record counts do not add up to the file's rows");
+    CHECK(floe_compact_merge(inputs, 3, types, 1, &layout, path, arena, &out, &err) == 0 && out.n_lower_bounds == 1,
+          "a bound of a column whose type is unknown is left out");
+    floe_parquet_arena_free(arena);
+}
