@@ -12,8 +12,8 @@ export function ownedSection(o) {
     h('h3', {}, 'Replication'),
     o.replication
       ? h('div', {}, facts([['Role', o.replication.role], ['Version token', h('code', {}, o.replication.versionToken)]]),
-        table(['Rule', 'Destination table bucket', 'Status'], o.replication.destinations.map((d) =>
-          [String(d.rule), h('code', {}, d.destinationTableBucketArn), h('span', { class: 'pill' }, d.replicationStatus)]),
+        table(['Rule', 'Destination table bucket'], o.replication.destinations.map((d) =>
+          [String(d.rule), h('code', {}, d.destinationTableBucketArn)]),
         { attrs: { 'aria-label': 'Replication destinations', id: 'replication' } }))
       : h('p', { class: 'muted' }, 'No replication configuration.'),
     h('h3', {}, 'Resource policy'),

@@ -256,28 +256,52 @@ function filesAndPreview(arn, md, schema) {
 
 // ---- maintenance ----
 
+/** The maintenance table: each type's configuration and last job, with a Run now button. */
+function maintenanceTable(t, onRun) {
+  const rows = Object.entries(t.maintenance).map(([type, m]) => {
+    const run = h('button', { type: 'button', class: 'primary', 'data-type': type, 'aria-label': `Run ${type} now`,
+      onclick: () => onRun(type, run) }, 'Run now');
+    const settings = m.settings ? Object.entries(m.settings).map(([k, v]) => `${k} ${v}`).join(', ') || '–' : `configured on the ${m.configuredOn === 'tableBucket' ? 'table bucket' : 'table'}`;
+    const last = m.lastRun ? h('div', { class: 'muted' }, `${fmtTime(Date.parse(m.lastRun.at))}${m.lastRun.failureMessage ? `: ${m.lastRun.failureMessage}` : ''}`) : null;
+    return [h('code', {}, type), m.status, settings, h('span', {}, h('span', { class: 'pill', dataset: { jobStatus: m.jobStatus } }, m.jobStatus), last), run];
+  });
+  return table(['Type', 'Status', 'Settings', 'Last job', ''], rows, { attrs: { id: 'maintenance', 'aria-label': 'Maintenance' } });
+}
+
+/** Maintenance, with Run now: POST /_floe/maintenance/run, its answer (or error) shown below, and
+ * the table's job statuses read again after a run. */
 function maintenanceSection(t) {
   const out = h('div', { role: 'status', 'aria-live': 'polite', id: 'maintenance-answer' });
-  const rows = Object.entries(t.maintenance).map(([type, m]) => {
-    const run = h('button', { type: 'button', class: 'primary', 'data-type': type, 'aria-label': `Run ${type} now` }, 'Run now');
-    run.addEventListener('click', async () => {
-      run.disabled = true;
-      out.replaceChildren(h('p', { class: 'muted' }, `Running ${type}…`));
-      try {
-        const answer = await runMaintenance(t.table.arn, type);
-        out.replaceChildren(h('p', { class: 'ok' }, `${type}: the server answered`), jsonView(answer, 'maintenance answer'));
-      } catch (e) {
-        out.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${type} failed: ${e.message}`));
-      } finally {
-        run.disabled = false;
-      }
-    });
-    const settings = m.settings ? Object.entries(m.settings).map(([k, v]) => `${k} ${v}`).join(', ') : `configured on the ${m.configuredOn === 'tableBucket' ? 'table bucket' : 'table'}`;
-    return [h('code', {}, type), m.status, settings, h('span', { class: 'pill' }, m.jobStatus), run];
-  });
-  return h('section', { 'aria-labelledby': 'h-maint' }, h('h2', { id: 'h-maint' }, 'Maintenance'),
-    table(['Type', 'Status', 'Settings', 'Last job', ''], rows, { attrs: { id: 'maintenance', 'aria-label': 'Maintenance' } }),
-    h('p', { class: 'muted' }, `Record expiration: ${t.recordExpiration.status}${t.recordExpiration.days ? `, ${t.recordExpiration.days} days` : ''}.`), out);
+  let current;
+  const onRun = async (type, button) => {
+    button.disabled = true;
+    out.replaceChildren(h('p', { class: 'muted' }, `Running ${type}…`));
+    try {
+      const answer = await runMaintenance(t.table.arn, type);
+      out.replaceChildren(h('p', { class: 'ok' }, `${type}: the server answered`), jsonView(answer, 'maintenance answer'));
+      const fresh = await get('table', { arn: t.table.arn });
+      const next = maintenanceTable(fresh, onRun);
+      current.replaceWith(next);
+      current = next;
+    } catch (e) {
+      out.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${type} failed: ${e.message}`));
+    } finally {
+      button.disabled = false;
+    }
+  };
+  current = maintenanceTable(t, onRun);
+  return h('section', { 'aria-labelledby': 'h-maint' }, h('h2', { id: 'h-maint' }, 'Maintenance'), current, out);
+}
+
+function replicationStatusSection(t) {
+  return h('section', { 'aria-labelledby': 'h-repl' }, h('h2', { id: 'h-repl' }, 'Replication status'),
+    t.replicationStatus.length
+      ? table(['Destination table bucket', 'Status', 'Replica', 'Last replicated'], t.replicationStatus.map((d) =>
+        [h('code', {}, d.destinationTableBucketArn), h('span', { class: 'pill' }, d.replicationStatus),
+          d.destinationTableArn ? h('code', {}, d.destinationTableArn) : '–',
+          d.lastReplicatedAt ? fmtTime(Date.parse(d.lastReplicatedAt)) : (d.failureMessage ?? '–')]),
+      { attrs: { id: 'replication-status', 'aria-label': 'Replication status per destination' } })
+      : h('p', { class: 'muted', id: 'replication-status' }, 'The table does not replicate (neither it nor its bucket has a replication configuration).'));
 }
 
 // ---- the page ----
@@ -297,7 +321,7 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
       ['Modified', `${fmtTime(Date.parse(t.table.modifiedAt))}${t.table.modifiedBy ? ` by ${t.table.modifiedBy}` : ''}`]]),
   ];
   if (!md) {
-    main.replaceChildren(...head, h('p', { class: 'muted' }, t.metadataError), maintenanceSection(t), ...ownedSection(t));
+    main.replaceChildren(...head, h('p', { class: 'muted' }, t.metadataError), maintenanceSection(t), replicationStatusSection(t), ...ownedSection(t));
     return;
   }
   const { files, preview, done } = filesAndPreview(t.table.arn, md, schema);
@@ -308,6 +332,7 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
     await snapshotSection(md),
     files, preview,
     maintenanceSection(t),
+    replicationStatusSection(t),
     ...ownedSection(t),
     h('h2', {}, 'metadata.json'),
     h('details', {}, h('summary', {}, 'The current metadata file (64-bit ids shown as strings)'), jsonView(md, 'metadata.json')));

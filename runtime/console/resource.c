@@ -1,7 +1,6 @@
 /*
- * The configurations of resource.h. The replication status of each destination is what
- * GetTableReplicationStatus answers (handlers/table_replication.c): "pending" until a replication
- * worker records more.
+ * The configurations of resource.h. (A table's replication status per destination is table.c's:
+ * it covers the bucket's destinations too.)
  */
 #include "catalog/settings.h"
 #include "catalog/tags.h"
@@ -87,8 +86,6 @@ static int write_replication(floe_call_t *call, floe_json_t *json, floe_replicat
             floe_json_int(json, (int64_t)r);
             floe_json_key(json, "destinationTableBucketArn");
             floe_json_string(json, rules[r].destination_arns[i]);
-            floe_json_key(json, "replicationStatus");
-            floe_json_string(json, "pending");
             floe_json_object_end(json);
         }
     }

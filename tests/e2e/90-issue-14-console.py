@@ -174,6 +174,26 @@ class ConsoleApi(FloeTestCase):
         status, body, _ = self.api("scopes")
         self.assertTrue(any(x["hasStacks"] for x in body["scopes"]), "the picker knows the scope holds stacks")
 
+    def test_replication_destinations_and_their_status(self):
+        c = self.s3tables
+        source = c.create_table_bucket(name="repl-source")["arn"]
+        target = c.create_table_bucket(name="repl-target")["arn"]
+        c.create_namespace(tableBucketARN=source, namespace=["ns"])
+        arn = c.create_table(tableBucketARN=source, namespace="ns", name="orders", format="ICEBERG")["tableARN"]
+        c.put_table_bucket_replication(tableBucketARN=source, configuration={
+            "role": "arn:aws:iam::%s:role/replication" % ACCOUNT, "rules": [{"destinations": [{"destinationTableBucketARN": target}]}]})
+        status, body, _ = self.api("bucket", {"arn": source})
+        self.assertEqual(status, 200, body)
+        self.assertEqual([d["destinationTableBucketArn"] for d in body["replication"]["destinations"]], [target],
+                         "the bucket page shows the replication destination")
+        status, body, _ = self.api("table", {"arn": arn})
+        self.assertEqual(status, 200, body)
+        self.assertEqual(len(body["replicationStatus"]), 1, "the table replicates to its bucket's destination")
+        got = body["replicationStatus"][0]
+        self.assertEqual(got["destinationTableBucketArn"], target)
+        expected = c.get_table_replication_status(tableArn=arn)["destinations"][0]["replicationStatus"]
+        self.assertEqual(got["replicationStatus"], expected, "with the status GetTableReplicationStatus reports")
+
     # ---- bad input ----
 
     def test_bad_routes_and_parameters_answer_4xx_with_a_message(self):
