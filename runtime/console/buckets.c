@@ -68,9 +68,11 @@ static int write_maintenance(floe_call_t *call, floe_json_t *json, int64_t bucke
             return FLOE_EFAIL;
         floe_json_key(json, floe_TableBucketMaintenanceType_values[t]);
         floe_json_object_begin(json);
-        /* Nothing stored: AWS's default, enabled (GetTableBucketMaintenanceConfiguration, handlers/table_bucket.c). */
+        /* Nothing stored: AWS's default, enabled (GetTableBucketMaintenanceConfiguration,
+         * handlers/table_bucket.c). */
         floe_json_key(json, "status");
-        floe_json_string(json, floe_MaintenanceStatus_values[m.status == 0 ? FLOE_MaintenanceStatus_ENABLED : m.status]);
+        floe_json_string(json,
+                         floe_MaintenanceStatus_values[m.status == 0 ? FLOE_MaintenanceStatus_ENABLED : m.status]);
         floe_json_key(json, "isDefault");
         floe_json_bool(json, m.status == 0);
         if (m.status != 0) {

@@ -12,6 +12,7 @@
 
 #define ARN_PREFIX "arn:aws:s3tables:"
 #define MESSAGE_MAX 512
+#define INTERNAL_ERROR "The server encountered an internal error."
 
 const char *floe_console_param(floe_console_req_t *r, const char *key)
 {
@@ -59,14 +60,14 @@ int floe_console_fail(floe_console_req_t *r, int status, const char *fmt, ...)
 
 int floe_console_fail_call(floe_console_req_t *r)
 {
-    const char *message = r->call.error_message != NULL ? r->call.error_message : "The server encountered an internal error.";
+    const char *message = r->call.error_message != NULL ? r->call.error_message : INTERNAL_ERROR;
 
     switch (r->call.error) {
     case FLOE_ERR_NotFoundException: return floe_console_fail(r, 404, "%s", message);
     case FLOE_ERR_BadRequestException: return floe_console_fail(r, 400, "%s", message);
     case FLOE_ERR_AccessDeniedException:
     case FLOE_ERR_ForbiddenException: return floe_console_fail(r, 403, "%s", message);
-    default: return floe_console_fail(r, 500, "The server encountered an internal error.");
+    default: return floe_console_fail(r, 500, INTERNAL_ERROR);
     }
 }
 

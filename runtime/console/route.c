@@ -3,7 +3,7 @@
  *
  *   /_floe/ui                 ──▶ 301 to /_floe/ui/
  *   /_floe/ui/                ──▶ index.html
- *   /_floe/ui/api/<room>      ──not GET──▶ 405; ──strict, bad signature──▶ 403; ──no room──▶ 404
+ *   /_floe/ui/api/<room>      ──no room──▶ 404; ──not GET──▶ 405; ──strict, bad signature──▶ 403
  *        │                    ──bad query encoding──▶ 400
  *        ▼
  *   the room (rooms.h) answers JSON, or {"message"} with 400/403/404/500
