@@ -11,6 +11,7 @@
 #include "sigv4_verify.h"
 #include "front.h"
 #include "health.h"
+#include "console/route.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "maintenance/route.h"
 #include "query/query.h"
@@ -156,6 +157,10 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     if (path_is(req, FLOE_HEALTH_PATH)) {
         floe_health_send(w, req);
+        return 0;
+    }
+    if (path_is_under(req, FLOE_CONSOLE_BASE)) { /* checks its own signatures (console/route.h) */
+        floe_console_handle(w, req);
         return 0;
     }
     if (path_is(req, FLOE_MAINTENANCE_RUN_PATH)) {

@@ -27,6 +27,10 @@ FLOE_SQL(sql_list_buckets,
     " WHERE account_id = ?5 AND region = ?6 AND name > ?1 AND (?2 IS NULL OR substr(name, 1, length(?2)) = ?2)"
     " AND (?3 IS NULL OR type = ?3) ORDER BY name LIMIT ?4");
 
+FLOE_SQL(sql_bucket_scopes,
+    "SELECT DISTINCT account_id, region FROM table_bucket WHERE account_id <> ''"
+    " AND (?1 IS NULL OR account_id = ?1) ORDER BY account_id, region");
+
 /* Steps a write that returns no rows: SQLITE_DONE, SQLITE_CONSTRAINT (the call not failed), or
  * FLOE_EFAIL with the call failed. Leaves the statement reset. */
 static int step_write(floe_call_t *call, sqlite3_stmt *stmt)
@@ -125,6 +129,30 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
                               floe_call_account(call), floe_call_region(call))) == NULL)
         return FLOE_EFAIL;
     return read_page(call, stmt, listing, page_size, out);
+}
+
+int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes, size_t *n)
+{
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_bucket_scopes, "t", account_id);
+    floe_scope_t *found = NULL;
+    size_t count = 0, cap = 0;
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+        found = floe_call_grow(call, found, count, &cap, sizeof(*found));
+        snprintf(found[count].account_id, sizeof(found[count].account_id), "%s",
+                 (const char *)sqlite3_column_text(stmt, 0));
+        snprintf(found[count].region, sizeof(found[count].region), "%s", (const char *)sqlite3_column_text(stmt, 1));
+        count++;
+    }
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE)
+        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "listing scopes hit a constraint") : FLOE_EFAIL;
+    *scopes = found;
+    *n = count;
+    return FLOE_OK;
 }
 
 /* One UPDATE outside any call (there is no request at start-up); its row count, or -1. */

@@ -16,6 +16,7 @@
 #include "call.h"
 #include "catalog/lookup.h"
 #include "catalog/state.h"
+#include "scope.h"
 
 /* Outcomes beside FLOE_OK and FLOE_EFAIL; the call is not failed. */
 enum {
@@ -46,6 +47,13 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id /*
  */
 int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *type, const char *continuation_token,
                            int page_size, floe_table_bucket_page_t *out /* OUT */);
+
+/**
+ * The accounts and regions that hold a table bucket, sorted; only `account_id`'s when it is not
+ * NULL. An array of *n scopes in the call's pool, for the console's account and region picker.
+ */
+int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes /* OUT */,
+                             size_t *n /* OUT */);
 
 /**
  * Deletes the table bucket with row id `id` with its settings and tags. Returns FLOE_OK,

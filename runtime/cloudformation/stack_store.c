@@ -50,6 +50,10 @@ FLOE_SQL(sql_stack_save,
     " retain_resources = ?16, change_set_id = ?17, updated_at = NULLIF(?18, 0), deleted_at = NULLIF(?19, 0)"
     " WHERE id = ?1");
 
+FLOE_SQL(sql_stack_scopes,
+    "SELECT DISTINCT account_id, region FROM cfn_stack WHERE (?1 IS NULL OR account_id = ?1)"
+    " ORDER BY account_id, region");
+
 FLOE_SQL(sql_stack_request_delete, "UPDATE cfn_stack SET is_delete_requested = ?2 WHERE id = ?1");
 
 /* An event is at least 1 ms after the stack's previous one: a stack runs in a few milliseconds, and
@@ -294,6 +298,21 @@ int floe_stack_store_list(floe_call_t *call, bool with_deleted, floe_stack_row_t
     sqlite3_stmt *stmt = floe_sql_bind(call, sql_stack_list, "ttn", floe_call_account(call), floe_call_region(call),
                                        (int)with_deleted);
     return read_all(call, stmt, read_stack_any, sizeof(**rows), (void **)rows, n);
+}
+
+static void read_scope(floe_call_t *call, sqlite3_stmt *s, void *out)
+{
+    floe_scope_t *scope = out;
+    (void)call;
+
+    snprintf(scope->account_id, sizeof(scope->account_id), "%s", (const char *)sqlite3_column_text(s, 0));
+    snprintf(scope->region, sizeof(scope->region), "%s", (const char *)sqlite3_column_text(s, 1));
+}
+
+int floe_stack_store_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes, size_t *n)
+{
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_stack_scopes, "t", account_id);
+    return read_all(call, stmt, read_scope, sizeof(**scopes), (void **)scopes, n);
 }
 
 /* ---- events ---- */

@@ -105,6 +105,11 @@ int floe_stack_store_request_delete(floe_call_t *call, int64_t id, bool is_reque
 /** The stacks of the call's scope, newest first, deleted ones too when `with_deleted`. */
 int floe_stack_store_list(floe_call_t *call, bool with_deleted, floe_stack_row_t **rows /* OUT */, size_t *n /* OUT */);
 
+/** The accounts and regions that hold a stack (deleted ones too), sorted; only `account_id`'s
+ * when it is not NULL. For the console's account and region picker. */
+int floe_stack_store_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes /* OUT */,
+                            size_t *n /* OUT */);
+
 /* ---- events ---- */
 
 /** Appends event `e` to the stack of row id `stack_row_id` with a fresh event id, at the call's

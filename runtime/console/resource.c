@@ -1,0 +1,121 @@
+/*
+ * The configurations of resource.h. (A table's replication status per destination is table.c's:
+ * it covers the bucket's destinations too.)
+ */
+#include "catalog/settings.h"
+#include "catalog/tags.h"
+#include "console/resource.h"
+
+#define MAX_TAGS 1000 /* AWS allows 50 per resource; more only if the store holds more */
+
+static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+{
+    floe_EncryptionConfiguration *enc;
+
+    if (floe_settings_encryption_get(call, owner, &enc))
+        return FLOE_EFAIL;
+    floe_json_key(json, "encryption");
+    if (enc == NULL) {
+        floe_json_raw(json, "null");
+        return FLOE_OK;
+    }
+    floe_json_object_begin(json);
+    floe_json_key(json, "sseAlgorithm");
+    floe_json_string(json, floe_SSEAlgorithm_values[enc->sseAlgorithm]);
+    if (enc->kmsKeyArn != NULL) {
+        floe_json_key(json, "kmsKeyArn");
+        floe_json_string(json, enc->kmsKeyArn);
+    }
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+{
+    floe_StorageClass sc;
+
+    if (floe_settings_storage_class_get(call, owner, &sc))
+        return FLOE_EFAIL;
+    floe_json_key(json, "storageClass");
+    if (sc == 0)
+        floe_json_raw(json, "null");
+    else
+        floe_json_string(json, floe_StorageClass_values[sc]);
+    return FLOE_OK;
+}
+
+/* The policy as the text it was stored as: the browser pretty-prints it. */
+static int write_policy(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+{
+    char *doc;
+
+    if (floe_settings_policy_get(call, owner, &doc))
+        return FLOE_EFAIL;
+    floe_json_key(json, "policy");
+    if (doc == NULL)
+        floe_json_raw(json, "null");
+    else
+        floe_json_string(json, doc);
+    return FLOE_OK;
+}
+
+static int write_replication(floe_call_t *call, floe_json_t *json, floe_replication_owner_t kind, int64_t id)
+{
+    floe_replication_row_t row;
+    floe_replication_rule_t *rules;
+    size_t n_rules;
+
+    if (floe_replication_read(call, kind, id, &row) || floe_replication_read_rules(call, kind, id, &rules, &n_rules))
+        return FLOE_EFAIL;
+    floe_json_key(json, "replication");
+    if (!row.is_configured) {
+        floe_json_raw(json, "null");
+        return FLOE_OK;
+    }
+    floe_json_object_begin(json);
+    floe_json_key(json, "role");
+    floe_json_string(json, row.role);
+    floe_json_key(json, "versionToken");
+    floe_json_string(json, row.version_token);
+    floe_json_key(json, "destinations");
+    floe_json_array_begin(json);
+    for (size_t r = 0; r < n_rules; r++) {
+        for (size_t i = 0; i < rules[r].n_destinations; i++) {
+            floe_json_object_begin(json);
+            floe_json_key(json, "rule");
+            floe_json_int(json, (int64_t)r);
+            floe_json_key(json, "destinationTableBucketArn");
+            floe_json_string(json, rules[r].destination_arns[i]);
+            floe_json_object_end(json);
+        }
+    }
+    floe_json_array_end(json);
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+static int write_tags(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+{
+    floe_Tags *tags;
+
+    if (floe_tags_list(call, owner, MAX_TAGS, &tags))
+        return FLOE_EFAIL;
+    floe_json_key(json, "tags");
+    floe_json_object_begin(json);
+    for (size_t i = 0; tags != NULL && i < tags->n; i++) {
+        floe_json_key(json, tags->keys[i]);
+        floe_json_string(json, tags->values[i]);
+    }
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner,
+                             floe_replication_owner_t replication)
+{
+    if (write_encryption(call, json, owner) || write_storage_class(call, json, owner) ||
+        write_policy(call, json, owner) || write_replication(call, json, replication, owner->id) ||
+        write_tags(call, json, owner))
+        return FLOE_EFAIL;
+    return FLOE_OK;
+}

@@ -1,0 +1,156 @@
+/*
+ * The console's dispatch (route.h):
+ *
+ *   /_floe/ui                 ──▶ 301 to /_floe/ui/
+ *   /_floe/ui/                ──▶ index.html
+ *   /_floe/ui/api/<room>      ──no room──▶ 404; ──not GET──▶ 405; ──strict, bad signature──▶ 403
+ *        │                    ──bad query encoding──▶ 400
+ *        ▼
+ *   the room (rooms.h) answers JSON, or {"message"} with 400/403/404/500
+ *   /_floe/ui/<file>          ──not GET/HEAD──▶ 405; ──no such file──▶ 404; else the embedded file
+ *
+ * Files are sent with a Content-Security-Policy that lets the page reach only this server, so the
+ * console makes no request anywhere else even if a vendored library tried to.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "catalog/state.h"
+#include "console/assets.h"
+#include "console/rooms.h"
+#include "console/route.h"
+#include "log.h"
+#include "response.h"
+#include "router.h"
+#include "sigv4.h"
+#include "sigv4_verify.h"
+
+#define API_PREFIX FLOE_CONSOLE_BASE "/api/"
+#define INDEX_FILE "index.html"
+#define CSP "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " \
+            "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
+
+typedef struct room {
+    const char *name;
+    int (*serve)(floe_console_req_t *r);
+} room_t;
+
+static const room_t rooms[] = {
+    {"session", floe_console_session},     {"scopes", floe_console_scopes}, {"buckets", floe_console_buckets},
+    {"bucket", floe_console_bucket},       {"namespaces", floe_console_namespaces},
+    {"tables", floe_console_tables},       {"table", floe_console_table},   {"object", floe_console_object},
+    {"stacks", floe_console_stacks},       {"stack", floe_console_stack},
+};
+
+static size_t path_len(h2o_req_t *req)
+{
+    return req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
+}
+
+static void send_text(floe_worker_t *w, h2o_req_t *req, int status, const char *operation, const char *text)
+{
+    floe_log_request(w, req, operation, status, floe_log_now_us());
+    floe_response_send(req, status, "text/plain; charset=utf-8", text, strlen(text));
+}
+
+static void send_asset(floe_worker_t *w, h2o_req_t *req, const char *path, size_t n)
+{
+    const floe_console_asset_t *a;
+
+    if (!h2o_memis(req->method.base, req->method.len, H2O_STRLIT("GET")) &&
+        !h2o_memis(req->method.base, req->method.len, H2O_STRLIT("HEAD"))) {
+        send_text(w, req, 405, "Console:File", "The console's files are read with GET.\n");
+        return;
+    }
+    if ((a = floe_console_asset_find(path, n)) == NULL) {
+        send_text(w, req, 404, "Console:File", "No such file in the console.\n");
+        return;
+    }
+    floe_response_header(req, "Content-Security-Policy", CSP, strlen(CSP));
+    floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
+    floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
+    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_response_send(req, 200, a->content_type, (const char *)a->data, a->len);
+}
+
+/* With strict signatures, the request must carry a good SigV4 signature; it may then look at its
+ * access key's account only. 0, or -1 after answering 403. */
+static int check_signature(floe_console_req_t *r)
+{
+    floe_sigv4_result_t rc;
+    floe_scope_t signer;
+
+    if (!r->w->config->strict_signatures)
+        return 0;
+    if ((rc = floe_sigv4_verify(r->req, r->w->config, 0, (int64_t)time(NULL))) != FLOE_SIGV4_OK)
+        return floe_console_fail(r, rc == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403,
+                                 "The console's API needs requests signed with a configured key (strict signatures "
+                                 "are on): %s",
+                                 floe_sigv4_result_message(rc));
+    floe_sigv4_request_account_scope(r->req, r->w->config, &signer);
+    memcpy(r->account, signer.account_id, sizeof(r->account));
+    r->is_signed_account = true;
+    return 0;
+}
+
+static const room_t *find_room(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++) {
+        if (h2o_memis(name, n, rooms[i].name, strlen(rooms[i].name)))
+            return &rooms[i];
+    }
+    return NULL;
+}
+
+static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t n)
+{
+    const room_t *room = find_room(name, n);
+    floe_console_req_t r = {.w = w, .req = req, .started_us = floe_log_now_us()};
+    long n_query = 0;
+
+    r.operation = room != NULL ? h2o_concat(&req->pool, h2o_iovec_init(H2O_STRLIT("Console:")),
+                                            h2o_iovec_init(room->name, strlen(room->name)))
+                                     .base
+                               : "Console:Unknown";
+    floe_call_init(&r.call, &req->pool, w->state, w->config);
+    if (room == NULL) {
+        floe_console_fail(&r, 404, "The console has no API route '%.*s'.", (int)(n > 100 ? 100 : n), name);
+        return;
+    }
+    if (!h2o_memis(req->method.base, req->method.len, H2O_STRLIT("GET"))) {
+        floe_console_fail(&r, 405, "The console's API is read-only: use GET.");
+        return;
+    }
+    if (check_signature(&r) != 0)
+        return;
+    if (req->input.query_at != SIZE_MAX &&
+        (n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
+                                    req->input.path.len - req->input.query_at - 1, &r.query)) < 0) {
+        floe_console_fail(&r, 400, "The query string is not validly percent-encoded.");
+        return;
+    }
+    r.n_query = (size_t)n_query;
+    room->serve(&r);
+    if (floe_state_end_call(w->state))
+        floe_log("%s left a transaction open; it was rolled back", r.operation);
+}
+
+void floe_console_handle(floe_worker_t *w, h2o_req_t *req)
+{
+    const char *path = req->input.path.base;
+    size_t len = path_len(req), base = strlen(FLOE_CONSOLE_BASE), api = strlen(API_PREFIX);
+
+    if (len == base) {
+        floe_log_request(w, req, "Console:File", 301, floe_log_now_us());
+        h2o_send_redirect(req, 301, "Moved Permanently", H2O_STRLIT(FLOE_CONSOLE_BASE "/"));
+        return;
+    }
+    if (len >= api && memcmp(path, API_PREFIX, api) == 0) {
+        serve_api(w, req, path + api, len - api);
+        return;
+    }
+    if (len == base + 1)
+        send_asset(w, req, INDEX_FILE, strlen(INDEX_FILE));
+    else
+        send_asset(w, req, path + base + 1, len - base - 1);
+}

@@ -1,0 +1,229 @@
+/*
+ * What a table's maintenance and replication are doing, as the table page shows it (status.h):
+ * each job type's configuration and last run, and each replication destination's status. The
+ * statuses are the ones GetTableMaintenanceJobStatus (handlers/table_maintenance.c) and
+ * GetTableReplicationStatus (handlers/table_replication.c) report, read from the same rows
+ * (catalog/maintenance_job.h, catalog/replication_queue.h). Not for the configurations a bucket
+ * and a table both own (resource.c).
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "catalog/maintenance.h"
+#include "catalog/maintenance_job.h"
+#include "catalog/replication.h"
+#include "catalog/replication_queue.h"
+#include "catalog/settings.h"
+#include "console/status.h"
+
+/*
+ * Writes "jobStatus" (and "lastRun" once the job ran) for job `type` of the table, as
+ * GetTableMaintenanceJobStatus answers it (handlers/table_maintenance.c): Disabled while the
+ * configuration is disabled, else the last run the maintenance engine recorded
+ * (catalog/maintenance_job.h), or Not_Yet_Run.
+ */
+static int write_job(floe_call_t *call, floe_json_t *json, int64_t table_id, const char *type, bool is_enabled)
+{
+    floe_maintenance_run_t run;
+    bool found;
+
+    floe_json_key(json, "jobStatus");
+    if (!is_enabled) {
+        floe_json_string(json, "Disabled");
+        return FLOE_OK;
+    }
+    if (floe_maintenance_run_get(call, table_id, type, &run, &found))
+        return FLOE_EFAIL;
+    floe_json_string(json, found ? run.status : "Not_Yet_Run");
+    if (!found)
+        return FLOE_OK;
+    floe_json_key(json, "lastRun");
+    floe_json_object_begin(json);
+    floe_json_key(json, "at");
+    floe_json_timestamp(json, run.last_run_ms);
+    if (run.failure_message != NULL) {
+        floe_json_key(json, "failureMessage");
+        floe_json_string(json, run.failure_message);
+    }
+    floe_json_key(json, "filesWritten");
+    floe_json_int(json, run.files_written);
+    floe_json_key(json, "filesDeleted");
+    floe_json_int(json, run.files_deleted);
+    floe_json_key(json, "snapshotsExpired");
+    floe_json_int(json, run.snapshots_expired);
+    floe_json_key(json, "recordsRemoved");
+    floe_json_int(json, run.records_removed);
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+static int write_table_type(floe_call_t *call, floe_json_t *json, int64_t table_id, floe_TableMaintenanceType type,
+                            const floe_table_maintenance_t *m)
+{
+    const char *name = floe_TableMaintenanceType_values[type];
+
+    floe_json_key(json, name);
+    floe_json_object_begin(json);
+    floe_json_key(json, "status");
+    floe_json_string(json, floe_MaintenanceStatus_values[m->status]);
+    floe_json_key(json, "settings");
+    floe_json_object_begin(json);
+    if (type == FLOE_TableMaintenanceType_ICEBERG_COMPACTION) {
+        floe_json_key(json, "targetFileSizeMB");
+        floe_json_int(json, m->target_file_size_mb);
+        if (m->strategy != NULL) {
+            floe_json_key(json, "strategy");
+            floe_json_string(json, m->strategy);
+        }
+    } else {
+        floe_json_key(json, "minSnapshotsToKeep");
+        floe_json_int(json, m->min_snapshots_to_keep);
+        floe_json_key(json, "maxSnapshotAgeHours");
+        floe_json_int(json, m->max_snapshot_age_hours);
+    }
+    floe_json_object_end(json);
+    if (write_job(call, json, table_id, name, m->status != FLOE_MaintenanceStatus_DISABLED))
+        return FLOE_EFAIL;
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+/* Unreferenced file removal is configured on the bucket (nothing stored: enabled, AWS's default). */
+static int write_removal(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t)
+{
+    floe_bucket_maintenance_t removal;
+    const floe_TableBucketMaintenanceType type = FLOE_TableBucketMaintenanceType_ICEBERG_UNREFERENCED_FILE_REMOVAL;
+    const char *name = floe_TableBucketMaintenanceType_values[type];
+    bool is_enabled;
+
+    if (floe_settings_bucket_maintenance_get(call, t->bucket.id, type, &removal))
+        return FLOE_EFAIL;
+    is_enabled = removal.status != FLOE_MaintenanceStatus_DISABLED;
+    floe_json_key(json, name);
+    floe_json_object_begin(json);
+    floe_json_key(json, "status");
+    floe_json_string(json, is_enabled ? "enabled" : "disabled");
+    floe_json_key(json, "configuredOn");
+    floe_json_string(json, "tableBucket");
+    if (write_job(call, json, t->id, name, is_enabled))
+        return FLOE_EFAIL;
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+/* Record expiration, a job of its own ("recordExpiration" to the maintenance route). */
+static int write_expiration(floe_call_t *call, floe_json_t *json, int64_t table_id)
+{
+    floe_record_expiration_t expiration;
+
+    if (floe_maintenance_read_expiration(call, table_id, &expiration))
+        return FLOE_EFAIL;
+    floe_json_key(json, "recordExpiration");
+    floe_json_object_begin(json);
+    floe_json_key(json, "status");
+    floe_json_string(json, expiration.is_enabled ? "enabled" : "disabled");
+    floe_json_key(json, "settings");
+    floe_json_object_begin(json);
+    if (expiration.has_days) {
+        floe_json_key(json, "days");
+        floe_json_int(json, expiration.days);
+    }
+    floe_json_object_end(json);
+    if (write_job(call, json, table_id, "recordExpiration", expiration.is_enabled))
+        return FLOE_EFAIL;
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+int floe_console_write_maintenance(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t)
+{
+    floe_json_key(json, "maintenance");
+    floe_json_object_begin(json);
+    for (int type = 1; type <= FLOE_TableMaintenanceType__COUNT; type++) {
+        floe_table_maintenance_t m;
+        if (floe_maintenance_read(call, t->id, (floe_TableMaintenanceType)type, &m) ||
+            write_table_type(call, json, t->id, (floe_TableMaintenanceType)type, &m))
+            return FLOE_EFAIL;
+    }
+    if (write_removal(call, json, t) || write_expiration(call, json, t->id))
+        return FLOE_EFAIL;
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+/* Adds the destinations of `rules` not yet in the list (a table replicates to its own and to its
+ * bucket's, each once: GetTableReplicationStatus, handlers/table_replication.c). */
+static void add_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules, char ***list,
+                             size_t *n, size_t *cap)
+{
+    for (size_t r = 0; r < n_rules; r++) {
+        for (size_t i = 0; i < rules[r].n_destinations; i++) {
+            size_t k = 0;
+            while (k < *n && strcmp((*list)[k], rules[r].destination_arns[i]) != 0)
+                k++;
+            if (k == *n) {
+                *list = floe_call_grow(call, *list, *n, cap, sizeof(char *));
+                (*list)[(*n)++] = rules[r].destination_arns[i];
+            }
+        }
+    }
+}
+
+/* One destination's status, derived as GetTableReplicationStatus derives it (design note 3 of
+ * catalog/replication_queue.h): failed, completed once the replica holds the current metadata,
+ * else pending. */
+static int write_destination(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t, const char *destination)
+{
+    floe_replication_status_row_t row;
+    const char *status = "pending";
+
+    if (floe_replication_status_read(call, t->id, destination, &row))
+        return FLOE_EFAIL;
+    if (row.is_failed)
+        status = "failed";
+    else if (row.last_metadata_location != NULL && t->metadata_location != NULL &&
+             strcmp(row.last_metadata_location, t->metadata_location) == 0)
+        status = "completed";
+    floe_json_object_begin(json);
+    floe_json_key(json, "destinationTableBucketArn");
+    floe_json_string(json, destination);
+    floe_json_key(json, "replicationStatus");
+    floe_json_string(json, status);
+    if (row.replica_table_arn != NULL) {
+        floe_json_key(json, "destinationTableArn");
+        floe_json_string(json, row.replica_table_arn);
+    }
+    if (row.failure_message != NULL) {
+        floe_json_key(json, "failureMessage");
+        floe_json_string(json, row.failure_message);
+    }
+    if (row.last_metadata_location != NULL) {
+        floe_json_key(json, "lastReplicatedMetadataLocation");
+        floe_json_string(json, row.last_metadata_location);
+        floe_json_key(json, "lastReplicatedAt");
+        floe_json_timestamp(json, row.last_replicated_at);
+    }
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
+int floe_console_write_replication_status(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t)
+{
+    floe_replication_rule_t *own, *inherited;
+    size_t n_own, n_inherited, n = 0, cap = 0;
+    char **destinations = NULL;
+
+    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, t->id, &own, &n_own) ||
+        floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, t->bucket.id, &inherited, &n_inherited))
+        return FLOE_EFAIL;
+    add_destinations(call, own, n_own, &destinations, &n, &cap);
+    add_destinations(call, inherited, n_inherited, &destinations, &n, &cap);
+    floe_json_key(json, "replicationStatus");
+    floe_json_array_begin(json);
+    for (size_t i = 0; i < n; i++) {
+        if (write_destination(call, json, t, destinations[i]))
+            return FLOE_EFAIL;
+    }
+    floe_json_array_end(json);
+    return FLOE_OK;
+}

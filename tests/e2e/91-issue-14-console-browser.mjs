@@ -1,0 +1,448 @@
+// Issue 14, in a real browser: Debian's headless chromium, driven over the DevTools protocol
+// (--remote-debugging-pipe, node's built-ins only), loads the console at /_floe/ui/ against a
+// server holding a table written the way an engine writes one (hyparquet-writer Parquet, avsc
+// manifests, commits over the Iceberg REST catalog with iceberg-js, as 60-iceberg-rest.mjs does),
+// clicks through the bucket, the table and a snapshot, and checks what a user sees: bucket, table
+// and field names, the snapshot count, the data files and a preview row. It also checks that no
+// request left 127.0.0.1 and that the page logged no error, and saves screenshots of the table
+// page in light and dark mode (FLOE_E2E_ARTIFACTS, else the temporary directory).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { FloeServer, clientConfig, importOrSkip, inCi, s3tablesClient } from "./floe_server.mjs";
+
+const CHROMIUM = "/usr/bin/chromium";
+const iceberg = await importOrSkip("iceberg-js");
+const s3sdk = await importOrSkip("@aws-sdk/client-s3");
+const s3tablesSdk = await importOrSkip("@aws-sdk/client-s3tables");
+const avro = (await importOrSkip("avsc"))?.default;
+const parquet = await importOrSkip("hyparquet-writer");
+const missing = [["iceberg-js", iceberg], ["@aws-sdk/client-s3", s3sdk], ["@aws-sdk/client-s3tables", s3tablesSdk],
+  ["avsc", avro], ["hyparquet-writer", parquet]].filter(([, mod]) => !mod).map(([name]) => `${name} (npm ci in tests/e2e)`);
+if (!fs.existsSync(CHROMIUM)) {
+  if (inCi()) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
+  missing.push("chromium");
+}
+const ARTIFACTS = process.env.FLOE_E2E_ARTIFACTS ?? os.tmpdir();
+const WAIT_MS = 30000;
+
+// A schema with nested types, so the page has a struct, a list and a map to show.
+const SCHEMA = {
+  type: "struct", "schema-id": 0,
+  fields: [
+    { id: 1, name: "id", type: "long", required: true },
+    { id: 2, name: "name", type: "string", required: false },
+    { id: 3, name: "shipping", required: false, type: { type: "struct", fields: [
+      { id: 4, name: "city", type: "string", required: false },
+      { id: 5, name: "zip", type: "int", required: false }] } },
+    { id: 6, name: "labels", required: false, type: { type: "list", "element-id": 7, element: "string", "element-required": false } },
+    { id: 8, name: "scores", required: false, type: { type: "map", "key-id": 9, key: "string", "value-id": 10, value: "double", "value-required": false } },
+  ],
+};
+
+const MANIFEST_ENTRY = {
+  type: "record", name: "manifest_entry", fields: [
+    { name: "status", type: "int", "field-id": 0 },
+    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
+    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
+    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
+    { name: "data_file", "field-id": 2, type: { type: "record", name: "r2", fields: [
+      { name: "content", type: "int", "field-id": 134 },
+      { name: "file_path", type: "string", "field-id": 100 },
+      { name: "file_format", type: "string", "field-id": 101 },
+      { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
+      { name: "record_count", type: "long", "field-id": 103 },
+      { name: "file_size_in_bytes", type: "long", "field-id": 104 }] } },
+  ],
+};
+
+const MANIFEST_FILE = {
+  type: "record", name: "manifest_file", fields: [
+    { name: "manifest_path", type: "string", "field-id": 500 },
+    { name: "manifest_length", type: "long", "field-id": 501 },
+    { name: "partition_spec_id", type: "int", "field-id": 502 },
+    { name: "content", type: "int", "field-id": 517 },
+    { name: "sequence_number", type: "long", "field-id": 515 },
+    { name: "min_sequence_number", type: "long", "field-id": 516 },
+    { name: "added_snapshot_id", type: "long", "field-id": 503 },
+    { name: "added_files_count", type: "int", "field-id": 504 },
+    { name: "existing_files_count", type: "int", "field-id": 505 },
+    { name: "deleted_files_count", type: "int", "field-id": 506 },
+    { name: "added_rows_count", type: "long", "field-id": 512 },
+    { name: "existing_rows_count", type: "long", "field-id": 513 },
+    { name: "deleted_rows_count", type: "long", "field-id": 514 },
+  ],
+};
+
+function avroFile(schema, records, metadata) {
+  return new Promise((resolve, reject) => {
+    const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)]));
+    const encoder = new avro.streams.BlockEncoder(schema, { metadata: meta });
+    const chunks = [];
+    encoder.on("data", (c) => chunks.push(c));
+    encoder.on("end", () => resolve(Buffer.concat(chunks)));
+    encoder.on("error", reject);
+    for (const r of records) encoder.write(r);
+    encoder.end();
+  });
+}
+
+function readAvro(buffer) {
+  return new Promise((resolve, reject) => {
+    const decoder = new avro.streams.BlockDecoder();
+    const records = [];
+    decoder.on("data", (r) => records.push(r));
+    decoder.on("end", () => resolve(records));
+    decoder.on("error", reject);
+    decoder.end(buffer);
+  });
+}
+
+/** A Parquet file of rows {id, name} (the optional nested columns are absent, as Iceberg allows). */
+function parquetFile(rows) {
+  return Buffer.from(parquet.parquetWriteBuffer({
+    columnData: [
+      { name: "id", data: rows.map((r) => r.id), nullable: false },
+      { name: "name", data: rows.map((r) => r.name) },
+    ],
+    schema: [
+      { name: "table", num_children: 2 },
+      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
+    ],
+  }));
+}
+
+// ---- a DevTools protocol client over --remote-debugging-pipe ----
+
+class Browser {
+  static async launch() {
+    const b = new Browser();
+    b.profile = fs.mkdtempSync(path.join(os.tmpdir(), "floe-chromium-"));
+    b.proc = spawn(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+      "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
+      "--disable-component-update", "--disable-extensions", "--remote-debugging-pipe", `--user-data-dir=${b.profile}`,
+      "--window-size=1400,2000", "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true });
+    b.proc.stderr.on("data", () => {});
+    b.out = b.proc.stdio[3];
+    b.nextId = 1;
+    b.pending = new Map();
+    b.listeners = [];
+    let buf = Buffer.alloc(0);
+    b.proc.stdio[4].on("data", (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      let end;
+      while ((end = buf.indexOf(0)) >= 0) {
+        const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
+        buf = buf.subarray(end + 1);
+        if (msg.id && b.pending.has(msg.id)) {
+          const { resolve, reject } = b.pending.get(msg.id);
+          b.pending.delete(msg.id);
+          if (msg.error) reject(new Error(`${msg.error.message} ${msg.error.data ?? ""}`));
+          else resolve(msg.result);
+        } else if (msg.method) {
+          for (const l of b.listeners) l(msg);
+        }
+      }
+    });
+    return b;
+  }
+
+  send(method, params = {}, sessionId = undefined) {
+    const id = this.nextId++;
+    this.out.write(JSON.stringify({ id, method, params, sessionId }) + "\0");
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  async newPage() {
+    const { targetId } = await this.send("Target.createTarget", { url: "about:blank" });
+    const { sessionId } = await this.send("Target.attachToTarget", { targetId, flatten: true });
+    const page = new Page(this, sessionId);
+    this.listeners.push((msg) => { if (msg.sessionId === sessionId) page.onEvent(msg); });
+    for (const domain of ["Page", "Runtime", "Network", "Log"]) await page.send(`${domain}.enable`);
+    return page;
+  }
+
+  /** Asks chromium to quit, then kills its process group (its own children too) and closes the pipes,
+   * so nothing keeps node alive. */
+  async close() {
+    const exited = new Promise((r) => (this.proc.exitCode !== null ? r() : this.proc.once("exit", r)));
+    try { await Promise.race([this.send("Browser.close"), new Promise((r) => setTimeout(r, 3000))]); } catch { /* gone */ }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    try { process.kill(-this.proc.pid, "SIGKILL"); } catch { /* the group is gone */ }
+    await exited;
+    for (const stream of [this.proc.stdio[2], this.proc.stdio[3], this.proc.stdio[4]]) stream?.destroy();
+    await new Promise((r) => setTimeout(r, 200)); // its children write their last files into the profile
+    try {
+      fs.rmSync(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch (err) {
+      console.log(`# left the chromium profile ${this.profile}: ${err.message}`);
+    }
+  }
+
+}
+
+class Page {
+  constructor(browser, sessionId) {
+    this.browser = browser;
+    this.sessionId = sessionId;
+    this.requests = [];
+    this.errors = [];
+  }
+
+  send(method, params = {}) { return this.browser.send(method, params, this.sessionId); }
+
+  onEvent({ method, params }) {
+    if (method === "Network.requestWillBeSent") this.requests.push(params.request.url);
+    else if (method === "Runtime.exceptionThrown") this.errors.push(params.exceptionDetails.exception?.description ?? params.exceptionDetails.text);
+    else if (method === "Runtime.consoleAPICalled" && params.type === "error") this.errors.push(params.args.map((a) => a.value ?? a.description).join(" "));
+    else if (method === "Log.entryAdded" && params.entry.level === "error") this.errors.push(`${params.entry.text} ${params.entry.url ?? ""}`);
+  }
+
+  async eval(expression) {
+    const r = await this.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`${expression}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value;
+  }
+
+  async waitFor(expression, what) {
+    const deadline = Date.now() + WAIT_MS;
+    while (Date.now() < deadline) {
+      if (await this.eval(expression)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}; the page shows: ${await this.eval("document.getElementById('main')?.innerText.slice(0, 2000)")}; errors: ${this.errors.join(" | ")}`);
+  }
+
+  /** Waits for the console to finish rendering the view it was sent to. */
+  waitReady(what) { return this.waitFor("document.getElementById('main')?.dataset.ready === 'true'", what); }
+
+  async goto(url) {
+    await this.send("Page.navigate", { url });
+    await this.waitFor("document.readyState === 'complete'", `${url} to load`);
+  }
+
+  /** A real mouse click at the middle of the first element matching `selector`. */
+  async click(selector) {
+    const box = await this.eval(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null;
+      e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`);
+    assert.ok(box, `the page has ${selector} to click`);
+    for (const type of ["mousePressed", "mouseReleased"])
+      await this.send("Input.dispatchMouseEvent", { type, x: box.x, y: box.y, button: "left", clickCount: 1 });
+  }
+
+  async key(key, code, keyCode) {
+    await this.send("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: keyCode, text: key === "Enter" ? "\r" : key === " " ? " " : undefined });
+    await this.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: keyCode });
+  }
+
+  /** The whole page, or only `clip` ({x, y, width, height, scale}). */
+  async screenshot(file, clip = undefined) {
+    const { data } = await this.send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true, clip });
+    fs.writeFileSync(file, Buffer.from(data, "base64"));
+    return file;
+  }
+
+  setColorScheme(value) {
+    return this.send("Emulation.setEmulatedMedia", { features: [{ name: "prefers-color-scheme", value }] });
+  }
+}
+
+describe("the console in headless chromium", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
+  let server, s3, s3tables, catalog, browser, page, bucketArn;
+  const snapshotIds = [];
+  const send = (client, sdk, command, input) => client.send(new sdk[command](input));
+  const split = (url) => { const rest = url.slice(5), i = rest.indexOf("/"); return { Bucket: rest.slice(0, i), Key: rest.slice(i + 1) }; };
+  const put = (url, Body) => send(s3, s3sdk, "PutObjectCommand", { ...split(url), Body });
+  const get = async (url) => Buffer.from(await (await send(s3, s3sdk, "GetObjectCommand", split(url))).Body.transformToByteArray());
+  let nextSnapshotId = Date.now() * 1000;
+
+  /** One append of `rows` as one Parquet file: the commit an engine makes. */
+  async function append(rows) {
+    const md = await catalog.loadTable({ namespace: ["sales"], name: "events" });
+    const snapshotId = nextSnapshotId++;
+    const seq = md["last-sequence-number"] + 1;
+    const dataPath = `${md.location}/data/${randomUUID()}.parquet`;
+    const data = parquetFile(rows);
+    await put(dataPath, data);
+    const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
+    const manifest = await avroFile(MANIFEST_ENTRY, [{ status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
+      data_file: { content: 0, file_path: dataPath, file_format: "PARQUET", partition: {}, record_count: rows.length, file_size_in_bytes: data.length } }],
+    { schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2", content: "data" });
+    await put(manifestPath, manifest);
+    const parent = md.snapshots?.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    const inherited = parent ? await readAvro(await get(parent["manifest-list"])) : [];
+    const listPath = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
+    await put(listPath, await avroFile(MANIFEST_FILE, [...inherited, { manifest_path: manifestPath, manifest_length: manifest.length,
+      partition_spec_id: 0, content: 0, sequence_number: seq, min_sequence_number: seq, added_snapshot_id: snapshotId,
+      added_files_count: 1, existing_files_count: 0, deleted_files_count: 0, added_rows_count: rows.length, existing_rows_count: 0,
+      deleted_rows_count: 0 }], { "snapshot-id": String(snapshotId), "sequence-number": String(seq), "format-version": "2" }));
+    const total = (parent ? Number(parent.summary["total-records"]) : 0) + rows.length;
+    const size = (parent ? Number(parent.summary["total-files-size"]) : 0) + data.length;
+    const snapshot = { "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": Date.now(), "manifest-list": listPath, "schema-id": 0,
+      summary: { operation: "append", "added-data-files": "1", "added-records": String(rows.length), "added-files-size": String(data.length),
+        "total-records": String(total), "total-data-files": String(snapshotIds.length + 1), "total-files-size": String(size) } };
+    if (parent) snapshot["parent-snapshot-id"] = parent["snapshot-id"];
+    await catalog.updateTable({ namespace: ["sales"], name: "events" }, {
+      requirements: [{ type: "assert-ref-snapshot-id", ref: "main", "snapshot-id": parent ? parent["snapshot-id"] : null }],
+      updates: [{ action: "add-snapshot", snapshot }, { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": snapshotId }],
+    });
+    snapshotIds.push(snapshotId);
+  }
+
+  before(async () => {
+    server = new FloeServer();
+    await server.start();
+    s3 = new s3sdk.S3Client({ ...clientConfig(server), forcePathStyle: true });
+    s3tables = s3tablesClient(s3tablesSdk, server);
+    bucketArn = (await send(s3tables, s3tablesSdk, "CreateTableBucketCommand", { name: "lakehouse" })).arn;
+    catalog = new iceberg.IcebergRestCatalog({ baseUrl: `${server.endpoint}/_floe/iceberg`, catalogName: encodeURIComponent(bucketArn), auth: { type: "none" } });
+    await catalog.createNamespace({ namespace: ["sales"] });
+    await catalog.createTable({ namespace: ["sales"] }, { name: "events", schema: SCHEMA, properties: { "write.format.default": "parquet" } });
+    await append([{ id: 1n, name: "alpha" }, { id: 2n, name: "beta" }, { id: 3n, name: null }, { id: 4n, name: "delta" }]);
+    await new Promise((r) => setTimeout(r, 20)); // a later timestamp for the second snapshot
+    await append([{ id: 5n, name: "epsilon" }, { id: 6n, name: "zeta" }, { id: 7n, name: "eta" }]);
+    browser = await Browser.launch();
+    page = await browser.newPage();
+    await page.setColorScheme("light");
+  });
+
+  after(async () => {
+    await browser?.close();
+    s3?.destroy();
+    s3tables?.destroy();
+    await server?.cleanup();
+  });
+
+  test("the start page lists the table bucket in the picked account and region", async () => {
+    await page.goto(`${server.endpoint}/_floe/ui/`);
+    await page.waitReady("the bucket list");
+    assert.equal(await page.eval("document.querySelector('a.bucket-link')?.textContent"), "lakehouse", "shows the bucket by name");
+    assert.equal(await page.eval("document.getElementById('scope').value"), "000000000000/us-east-1", "the picker offers the scope that holds it");
+  });
+
+  test("clicking the bucket shows its namespaces, tables and configuration", async () => {
+    await page.eval("document.getElementById('main').dataset.ready = 'false'");
+    await page.click("a.bucket-link");
+    await page.waitReady("the bucket page");
+    assert.equal(await page.eval("document.querySelector('main h1').textContent"), "lakehouse");
+    assert.ok((await page.eval("document.querySelector('[aria-label=Namespaces]').innerText")).includes("sales"), "lists namespace sales");
+    await page.waitFor("document.querySelector('a.table-link')", "the table list");
+    assert.equal(await page.eval("document.querySelector('a.table-link').textContent"), "events", "lists table events");
+    assert.ok((await page.eval("document.getElementById('main').innerText")).includes("icebergUnreferencedFileRemoval"), "shows the bucket's maintenance");
+  });
+
+  test("clicking the table shows schema, snapshots, data files and a preview", async () => {
+    await page.eval("document.getElementById('main').dataset.ready = 'false'");
+    await page.click("a.table-link");
+    await page.waitReady("the table page");
+    const text = await page.eval("document.getElementById('main').innerText");
+    assert.equal(await page.eval("document.querySelector('main h1').textContent"), "sales.events");
+    const schema = await page.eval("document.getElementById('schema').innerText");
+    for (const field of ["id", "name", "shipping", "city", "zip", "labels", "element", "scores", "key", "value"])
+      assert.ok(schema.includes(field), `the schema shows ${field}`);
+    assert.ok(schema.includes("map<string, double>") && schema.includes("list<string>"), "nested types are spelled out");
+    assert.ok(schema.includes("required") && schema.includes("optional"), "required flags are shown");
+    assert.ok(text.includes("Unpartitioned") && text.includes("write.format.default"), "partition spec and properties");
+    assert.ok(text.includes(await page.eval("document.getElementById('version-token').textContent")), "the version token");
+    assert.equal(await page.eval("document.getElementById('snapshots').dataset.count"), "2", "two snapshots on the timeline");
+    assert.equal(await page.eval("document.querySelectorAll('#snapshot-list button').length"), 2);
+    assert.ok(await page.eval("!!document.querySelector('#snapshot-chart canvas')"), "the timeline is drawn");
+    assert.equal(await page.eval("document.getElementById('snapshot-detail').dataset.snapshotId"), String(snapshotIds[1]),
+      "the current snapshot is selected first, its id exact");
+    assert.equal(await page.eval("document.getElementById('data-files').dataset.count"), "2", "two data files from the manifests");
+    assert.ok(text.includes("7 records"), "their record counts add up");
+    assert.equal(await page.eval("document.getElementById('preview').dataset.rows"), "7", "the preview reads all 7 rows");
+    const preview = await page.eval("document.getElementById('preview-rows').innerText");
+    assert.ok(preview.includes("alpha") && preview.includes("epsilon"), "preview rows show the values written");
+    await page.screenshot(path.join(ARTIFACTS, "floe-console-table-light.png"));
+    // The top of the page, at the size docs/console-table.png has (copied from here by hand).
+    await page.eval("window.scrollTo(0, 0)");
+    await page.screenshot(path.join(ARTIFACTS, "floe-console-table-top.png"), { x: 0, y: 0, width: 1400, height: 1350, scale: 0.7 });
+  });
+
+  test("a snapshot is selected from the keyboard and shows its summary", async () => {
+    await page.eval("document.querySelector('#snapshot-list button').focus()");
+    await page.key("Enter", "Enter", 13);
+    await page.waitFor(`document.getElementById('snapshot-detail').dataset.snapshotId === '${snapshotIds[0]}'`, "the first snapshot");
+    const detail = await page.eval("document.getElementById('snapshot-detail').innerText");
+    assert.ok(detail.includes("append") && detail.includes('"added-records": "4"'), "the summary of the first append");
+    await page.eval("document.querySelectorAll('#snapshot-list button')[1].focus()");
+    await page.key(" ", "Space", 32);
+    await page.waitFor(`document.getElementById('snapshot-detail').dataset.snapshotId === '${snapshotIds[1]}'`, "the second snapshot by Space");
+  });
+
+  test("Run now runs a maintenance job, shows the answer and the job's new status", async () => {
+    const status = "document.querySelector('#maintenance tr:has(button[data-type=icebergSnapshotManagement]) [data-job-status]')?.dataset.jobStatus";
+    assert.equal(await page.eval(status), "Not_Yet_Run", "no job has run yet");
+    await page.click("#maintenance button[data-type=icebergSnapshotManagement]");
+    await page.waitFor(`${status} !== 'Not_Yet_Run'`, "the job status after the run");
+    const answer = await page.eval("document.getElementById('maintenance-answer').innerText");
+    assert.ok(answer.includes("the server answered") && answer.includes('"status": "Successful"'), `the answer is shown: ${answer}`);
+    assert.equal(await page.eval(status), "Successful", "the table's job status is read again");
+  });
+
+  test("dark mode renders the table page too", async () => {
+    await page.setColorScheme("dark");
+    const bg = await page.eval("getComputedStyle(document.body).backgroundColor");
+    assert.equal(bg, "rgb(13, 17, 23)", "the dark palette applies");
+    await new Promise((r) => setTimeout(r, 300)); // the chart redraws itself in the new palette
+    await page.screenshot(path.join(ARTIFACTS, "floe-console-table-dark.png"));
+  });
+
+  test("no request left 127.0.0.1 and the console logged no error", () => {
+    const outside = page.requests.filter((u) => !u.startsWith(server.endpoint) && !u.startsWith("data:") && !u.startsWith("about:"));
+    assert.deepEqual(outside, [], "every request went to the Floe server");
+    assert.ok(page.requests.some((u) => u.includes("/_floe/ui/api/object")), "the browser read the table's files through the console");
+    assert.deepEqual(page.errors, [], "no script error and no failed request");
+  });
+});
+
+describe("the console in headless chromium with strict signatures", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
+  const KEY = "111111111111", SECRET = "secret-one";
+  let server, browser, page;
+
+  before(async () => {
+    // The buckets are made before strict signatures are turned on (an access key of 12 digits is
+    // the account either way); the console's own signing is what this test is about.
+    server = new FloeServer();
+    await server.start();
+    for (const [accessKeyId, secretAccessKey, name] of [[KEY, SECRET, "mine"], ["222222222222", "secret-two", "theirs"]]) {
+      const client = new s3tablesSdk.S3TablesClient({ ...clientConfig(server), credentials: { accessKeyId, secretAccessKey } });
+      await client.send(new s3tablesSdk.CreateTableBucketCommand({ name }));
+      client.destroy();
+    }
+    server.args = ["--strict-signatures", "--credentials", `${KEY}:${SECRET}`, "--credentials", "222222222222:secret-two"];
+    await server.restart();
+    browser = await Browser.launch();
+    page = await browser.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.cleanup();
+  });
+
+  test("asks for keys, signs in the browser, and shows only the signer's account", async () => {
+    await page.goto(`${server.endpoint}/_floe/ui/`);
+    await page.waitFor("document.getElementById('credentials').open", "the credentials dialog");
+    await page.eval(`document.getElementById('access-key').value = '${KEY}';
+      document.getElementById('secret-key').value = '${SECRET}';
+      document.getElementById('main').dataset.ready = 'false';
+      document.querySelector('#credentials-form button[value=save]').click()`);
+    await page.waitFor("document.querySelector('a.bucket-link')", "the signed bucket list");
+    const names = await page.eval("[...document.querySelectorAll('a.bucket-link')].map((a) => a.textContent)");
+    assert.deepEqual(names, ["mine"], "only the signer's bucket is listed");
+    const scopes = await page.eval("[...document.getElementById('scope').options].map((o) => o.value)");
+    assert.deepEqual(scopes, [`${KEY}/us-east-1`], "the picker offers only the signer's account");
+    await page.eval("document.getElementById('main').dataset.ready = 'false'");
+    await page.click("a.bucket-link");
+    await page.waitReady("the signed bucket page");
+    assert.equal(await page.eval("document.querySelector('main h1').textContent"), "mine");
+  });
+});
