@@ -19,6 +19,7 @@
  *     one dated in the future is refused the same way (AWS: "Request is not yet valid").
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -305,6 +306,13 @@ static void add_header_values(strbuf_t *b, h2o_req_t *req, const char *name, siz
         if (seen++)
             sb_char(b, ',');
         add_trimmed(b, h->value);
+    }
+    /* h2o 2.2 keeps Content-Length out of req->headers and buffers the whole body, so the length
+     * the client signed (the AWS SDK for JavaScript v3 signs it) is the entity's. */
+    if (!seen && h2o_memis(name, n, H2O_STRLIT("content-length"))) {
+        char len[24];
+        snprintf(len, sizeof(len), "%zu", req->entity.len);
+        sb_add(b, len, strlen(len));
     }
 }
 
