@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
 
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
@@ -383,16 +382,6 @@ static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, 
     return 0;
 }
 
-static void md5_hex(const void *data, size_t len, char out[33])
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-
-    EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
-    for (unsigned int i = 0; i < n; i++)
-        snprintf(out + 2 * i, 3, "%02x", digest[i]);
-}
-
 /* Writes a new replica file under `key`: published here, committed by a step (design note 4). */
 static int publish(copy_t *c, const char *key, const void *data, size_t len, const char *content_type)
 {
@@ -400,13 +389,8 @@ static int publish(copy_t *c, const char *key, const void *data, size_t len, con
     commit_step_t s = {.bucket_id = c->replica_store_bucket};
     char etag[33];
 
-    if (floe_store_blob_open(c->job->config->data_dir, &blob))
+    if (floe_store_blob_put(c->job->config->data_dir, data, len, &blob, etag))
         return copy_fail(c, "A replica file could not be written.");
-    if (floe_store_blob_write(&blob, data, len) || floe_store_blob_finish(&blob)) {
-        floe_store_blob_discard(&blob);
-        return copy_fail(c, "A replica file could not be written.");
-    }
-    md5_hex(data, len, etag);
     s.obj.key = (char *)key;
     memcpy(s.obj.file_id, blob.id, sizeof(s.obj.file_id));
     s.obj.size = (int64_t)len;

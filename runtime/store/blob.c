@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "ids.h"
 #include "log.h"
 #include "store/blob.h"
@@ -178,6 +180,23 @@ int floe_store_blob_finish(floe_store_blob_t *b)
         return -1;
     }
     b->is_published = true;
+    return 0;
+}
+
+int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe_store_blob_t *b, char md5_hex[33])
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+
+    if (floe_store_blob_open(data_dir, b))
+        return -1;
+    if (floe_store_blob_write(b, data, len) || floe_store_blob_finish(b)) {
+        floe_store_blob_discard(b);
+        return -1;
+    }
+    EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
+    for (unsigned int i = 0; i < n; i++)
+        snprintf(md5_hex + 2 * i, 3, "%02x", digest[i]);
     return 0;
 }
 

@@ -32,6 +32,10 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len);
 int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len);
 /** fsyncs the file, renames it into objects/ and fsyncs that directory. 0 or -1 (logged). */
 int floe_store_blob_finish(floe_store_blob_t *b);
+/** Writes `len` bytes as a new published file (open, write, finish) and gives its MD5 in hex, the
+ * ETag S3 answers. 0, or -1 with nothing left behind (logged). */
+int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe_store_blob_t *b /* OUT */,
+                        char md5_hex[33] /* OUT */);
 /** Removes the blob, published or not (a write that will not be committed). Safe after a failed open. */
 void floe_store_blob_discard(floe_store_blob_t *b);
 

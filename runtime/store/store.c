@@ -39,8 +39,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "log.h"
 #include "store/store.h"
 #include "xalloc.h"
@@ -69,15 +67,6 @@ floe_store_rc_t floe_store_delete_bucket_recursive(floe_state_t *st, const char 
 
 /* ---- whole objects from memory (the contract functions) ---- */
 
-static void md5_hex(const void *data, size_t len, char out[33])
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
-    for (unsigned int i = 0; i < n; i++)
-        snprintf(out + 2 * i, 3, "%02x", digest[i]);
-}
-
 floe_store_rc_t floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
                                       const void *data, size_t len, const char *content_type, int64_t now_ms,
                                       char etag[33])
@@ -97,13 +86,8 @@ floe_store_rc_t floe_store_put_object(floe_state_t *st, const char *data_dir, co
     if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) != FLOE_STORE_OK)
         goto Exit;
     result = FLOE_STORE_ERROR;
-    if (floe_store_blob_open(data_dir, &blob))
+    if (floe_store_blob_put(data_dir, data, len, &blob, hex))
         goto Exit;
-    if (floe_store_blob_write(&blob, data, len) || floe_store_blob_finish(&blob)) {
-        floe_store_blob_discard(&blob);
-        goto Exit;
-    }
-    md5_hex(data, len, hex);
     obj.key = (char *)key;
     memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
     obj.size = (int64_t)len;
