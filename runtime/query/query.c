@@ -66,6 +66,12 @@ int floe_query_init(void)
     return 0;
 }
 
+const floe_query_service_t *const *floe_query_services(size_t *n)
+{
+    *n = N_SERVICES;
+    return services;
+}
+
 /* Every signed request that is not S3 Tables' asks, S3's included. */
 const floe_query_service_t *floe_query_service_of(const floe_sigv4_scope_t *scope)
 {

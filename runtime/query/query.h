@@ -14,6 +14,9 @@
 /** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
 int floe_query_init(void);
 
+/** Every awsQuery service Floe serves (*n of them), in query_services.def's order; static. */
+const floe_query_service_t *const *floe_query_services(size_t *n /* OUT */);
+
 /** The awsQuery service a request with this credential scope is signed for, or NULL. */
 const floe_query_service_t *floe_query_service_of(const floe_sigv4_scope_t *scope);
 
