@@ -183,6 +183,9 @@ class QueryProtocolTests(FloeTestCase):
                          "a body that is not valid percent-encoding is AWS's 404 MalformedQueryString")
         status, _, body = self.send("sts", method="GET", query="Action=GetCallerIdentity&x=%4")
         self.assertEqual(status, 404, "so is such a query string")
+        status, _, body = self.send("cloudformation", b"Action=DescribeStacks&StackName=a\0b")
+        self.assertEqual((status, self.error_of(body, CFN_NS)[0]["Code"]), (404, "MalformedQueryString"),
+                         "so is a body holding a NUL byte, rather than a name cut short at it")
 
     def test_a_body_that_is_not_a_form_is_not_read(self):
         status, _, body = self.send("sts", '{"Action": "GetCallerIdentity"}', content_type="application/json")

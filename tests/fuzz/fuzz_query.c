@@ -5,8 +5,8 @@
  * URL query when it starts with '?', up to the first newline, followed by the body.
  *
  * The operation is the one the form's Action names; when it names none, the input's length picks
- * one, so every parser is reached. Besides the sanitizers it checks the decoder's promises: the
- * pairs are sorted by key with no key twice; every key and value is within the text's length and
+ * one, so every parser is reached. Besides the sanitizers it checks the decoder's promises: a
+ * text holding a NUL byte is refused (a key or value would end early); the pairs are sorted by key with no key twice; every key and value is within the text's length and
  * is found again by floe_query_form_get and floe_query_form_has; a list never counts more items
  * than the form has pairs. A refusal by a parser or validator carries a message; when every value
  * in the form is valid UTF-8 the message is too (the S3 Tables front writes such messages into
@@ -140,6 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     h2o_mem_init_pool(&pool);
     if (floe_query_form_decode(&pool, query, query_len, body, body_len, &form) == 0) {
+        expect(memchr(data, '\0', size) == NULL);
         check_form(&form, size);
         run_operations(&pool, &form, size);
     }
