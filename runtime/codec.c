@@ -59,6 +59,9 @@ void floe_violation_set(floe_violation_t *v, const floe_path_t *path, const char
                  "1 validation error detected: Value null at '%s' failed to satisfy constraint: %s", where, constraint);
     } else {
         int shown = (int)strnlen(value, VALUE_SHOWN_MAX);
+        /* Cut between characters, not inside one: the message is UTF-8 text wherever it goes. */
+        while (value[shown] != '\0' && shown > 0 && ((unsigned char)value[shown] & 0xC0) == 0x80)
+            shown--;
         snprintf(v->message, sizeof(v->message),
                  "1 validation error detected: Value '%.*s%s' at '%s' failed to satisfy constraint: %s", shown, value,
                  value[shown] ? "..." : "", where, constraint);

@@ -39,6 +39,7 @@
 typedef struct dispatch_ctx {
     floe_worker_t *w;
     h2o_req_t *req;
+    const floe_sigv4_scope_t *credential; /* the request's SigV4 credential scope */
     uint64_t started_us;
     const char *operation;
 } dispatch_ctx_t;
@@ -99,7 +100,7 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
         return;
     }
     floe_call_init(&call, &d->req->pool, d->w->state, d->w->config);
-    floe_sigv4_request_account_scope(d->req, d->w->config, &scope);
+    floe_sigv4_account_scope(d->w->config, d->credential, &scope);
     floe_call_set_scope(&call, &scope);
     in = floe_call_alloc(&call, info->request_size);
     if (match->route->parse(&call, http, in, &violation) != 0 || info->validate(in, &violation) != 0) {
@@ -122,9 +123,9 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
         answer_success(d, info, out);
 }
 
-void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req)
+void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_scope_t *scope)
 {
-    dispatch_ctx_t d = {w, req, floe_log_now_us(), NULL};
+    dispatch_ctx_t d = {w, req, scope, floe_log_now_us(), NULL};
     size_t path_len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
     floe_query_param_t *query = NULL;
     long n_query = 0;

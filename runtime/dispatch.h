@@ -5,9 +5,11 @@
 #ifndef FLOE_DISPATCH_H
 #define FLOE_DISPATCH_H
 
+#include "sigv4.h"
 #include "worker.h"
 
-/** Answers one request signed for s3tables (not under /iceberg). */
-void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req);
+/** Answers one request signed for s3tables (not under /iceberg); `scope` is its credential
+ * scope, as the front door read it (it decides the call's account and region). */
+void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_scope_t *scope);
 
 #endif

@@ -117,21 +117,29 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
 }
 
 /* The answer to an oversized header section, in the service's error shape (S3's own code; for
- * S3 Tables a BadRequestException, which every SDK knows). */
-static void refuse_oversized(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+ * S3 Tables a BadRequestException, which every SDK knows; for an awsQuery service a Sender
+ * error with S3's code, as no common error of theirs names it). */
+static void refuse_oversized(floe_worker_t *w, h2o_req_t *req, int is_s3tables, const floe_query_service_t *query)
 {
     static const char message[] = "Your request header section exceeds the maximum allowed size.";
 
-    floe_log_request(w, req, is_s3tables ? "S3Tables:BadRequest" : "S3:BadRequest", 400, floe_log_now_us());
+    floe_log_request(w, req,
+                     is_s3tables ? "S3Tables:BadRequest"
+                     : query     ? "Query:BadRequest"
+                                 : "S3:BadRequest",
+                     400, floe_log_now_us());
     if (is_s3tables)
         floe_response_aws_error(req, 400, "BadRequestException", message);
+    else if (query != NULL)
+        floe_query_refuse(req, query, 400, "RequestHeaderSectionTooLarge", message);
     else
         floe_s3_send_error(req, 400, "RequestHeaderSectionTooLarge", message);
 }
 
 /* Refuses (and returns 0 for) a header section over MAX_HEADER_SECTION_BYTES; else returns 1.
  * (h2o keeps Host and Content-Length out of req->headers, so they do not count.) */
-static int header_section_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables)
+static int header_section_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
+                                   const floe_query_service_t *query)
 {
     size_t bytes = 0;
 
@@ -139,21 +147,25 @@ static int header_section_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3ta
         bytes += req->headers.entries[i].name->len + req->headers.entries[i].value.len + HEADER_FRAMING_BYTES;
     if (bytes <= MAX_HEADER_SECTION_BYTES)
         return 1;
-    refuse_oversized(w, req, is_s3tables);
+    refuse_oversized(w, req, is_s3tables, query);
     return 0;
 }
 
 static int on_req(h2o_handler_t *self, h2o_req_t *req)
 {
     floe_worker_t *w = floe_worker_of(req);
-    const floe_query_service_t *query;
+    const floe_query_service_t *query = NULL;
+    floe_sigv4_scope_t scope;
     size_t iceberg_base;
-    int is_s3tables;
+    int is_signed, is_s3tables;
     (void)self;
 
-    is_s3tables = floe_sigv4_is_for(req, SIGNING_NAME_S3TABLES);
-    query = is_s3tables ? NULL : floe_query_service_for(req);
-    if (!header_section_accepted(w, req, is_s3tables))
+    /* The credential scope is read once here and handed on to the service's front. */
+    is_signed = floe_sigv4_request_scope(req, &scope) == 0;
+    is_s3tables = is_signed && floe_sigv4_scope_is_for(&scope, SIGNING_NAME_S3TABLES);
+    if (is_signed && !is_s3tables)
+        query = floe_query_service_of(&scope);
+    if (!header_section_accepted(w, req, is_s3tables, query))
         return 0;
     if (path_is(req, FLOE_HEALTH_PATH)) {
         floe_health_send(w, req);
@@ -173,9 +185,9 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     if (iceberg_base != 0)
         floe_iceberg_rest_handle(w, req, iceberg_base);
     else if (is_s3tables)
-        floe_dispatch_s3tables(w, req);
+        floe_dispatch_s3tables(w, req, &scope);
     else if (query != NULL)
-        floe_query_handle(w, req, query);
+        floe_query_handle(w, req, query, &scope);
     else
         floe_s3_handle(w, req);
     return 0;

@@ -5,8 +5,21 @@
 #include "config.h"
 #include "health.h"
 #include "log.h"
+#include "query/query.h"
 #include "response.h"
 #include "s3/s3.h"
+
+/* The awsQuery services (CloudFormation, STS), each under its signing name, as clients name them. */
+static void list_query_services(floe_json_t *json)
+{
+    size_t n;
+    const floe_query_service_t *const *services = floe_query_services(&n);
+
+    for (size_t i = 0; i < n; i++) {
+        floe_json_key(json, services[i]->signing_name);
+        floe_json_string(json, "available");
+    }
+}
 
 void floe_health_send(floe_worker_t *w, h2o_req_t *req)
 {
@@ -25,6 +38,7 @@ void floe_health_send(floe_worker_t *w, h2o_req_t *req)
     floe_json_string(json, "available");
     floe_json_key(json, "s3");
     floe_json_string(json, floe_s3_status());
+    list_query_services(json);
     floe_json_object_end(json);
     floe_json_object_end(json);
     floe_log_request(w, req, "Health", 200, started);

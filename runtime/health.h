@@ -1,6 +1,7 @@
 /*
  * GET /_floe/health: 200 with {"status":"ok","version":...,"services":{...}} once the server
- * serves. No S3 bucket name starts with '_', so the path cannot collide with S3.
+ * serves; "services" names each API on the port (s3tables, s3, and the awsQuery services under
+ * their signing names: cloudformation, sts) with its status. No S3 bucket name starts with '_', so the path cannot collide with S3.
  */
 #ifndef FLOE_HEALTH_H
 #define FLOE_HEALTH_H

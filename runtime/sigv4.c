@@ -120,13 +120,16 @@ void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *confi
             floe_scope_default(config, out);
         return;
     }
-    floe_scope_from_credential(config, scope.access_key.base, scope.access_key.len, scope.region.base,
-                               scope.region.len, out);
+    floe_sigv4_account_scope(config, &scope, out);
 }
 
-int floe_sigv4_is_for(h2o_req_t *req, const char *service)
+void floe_sigv4_account_scope(const floe_config_t *config, const floe_sigv4_scope_t *scope, floe_scope_t *out)
 {
-    floe_sigv4_scope_t scope;
-    return floe_sigv4_request_scope(req, &scope) == 0 && h2o_memis(scope.service.base, scope.service.len, service,
-                                                                   strlen(service));
+    floe_scope_from_credential(config, scope->access_key.base, scope->access_key.len, scope->region.base,
+                               scope->region.len, out);
+}
+
+int floe_sigv4_scope_is_for(const floe_sigv4_scope_t *scope, const char *service)
+{
+    return h2o_memis(scope->service.base, scope->service.len, service, strlen(service));
 }

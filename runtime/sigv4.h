@@ -35,7 +35,11 @@ int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out /* OUT */);
 /** The account and region the request acts in (scope.h): its credential's, else the defaults. */
 void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out /* OUT */);
 
-/** True when the request is signed for `service` (e.g. "s3tables"). */
-int floe_sigv4_is_for(h2o_req_t *req, const char *service);
+/** The account and region of a credential scope already read (floe_sigv4_request_scope), so that
+ * a request whose scope the front door has read is not parsed again. */
+void floe_sigv4_account_scope(const floe_config_t *config, const floe_sigv4_scope_t *scope, floe_scope_t *out /* OUT */);
+
+/** True when `scope` is for `service` (e.g. "s3tables"). */
+int floe_sigv4_scope_is_for(const floe_sigv4_scope_t *scope, const char *service);
 
 #endif

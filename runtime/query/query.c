@@ -52,6 +52,7 @@ typedef struct query_ctx {
     floe_worker_t *w;
     h2o_req_t *req;
     const floe_query_service_t *svc;
+    const floe_sigv4_scope_t *credential; /* the request's SigV4 credential scope */
     uint64_t started_us;
     const char *operation; /* "<Service>:<Action>" for the log, in the pool */
 } query_ctx_t;
@@ -65,16 +66,17 @@ int floe_query_init(void)
     return 0;
 }
 
-/* Every request that is not S3 Tables' asks, S3's included: the credential scope is read once. */
-const floe_query_service_t *floe_query_service_for(h2o_req_t *req)
+const floe_query_service_t *const *floe_query_services(size_t *n)
 {
-    floe_sigv4_scope_t scope;
+    *n = N_SERVICES;
+    return services;
+}
 
-    if (floe_sigv4_request_scope(req, &scope) != 0)
-        return NULL;
+/* Every signed request that is not S3 Tables' asks, S3's included. */
+const floe_query_service_t *floe_query_service_of(const floe_sigv4_scope_t *scope)
+{
     for (size_t i = 0; i < N_SERVICES; i++) {
-        if (h2o_memis(scope.service.base, scope.service.len, services[i]->signing_name,
-                      strlen(services[i]->signing_name)))
+        if (floe_sigv4_scope_is_for(scope, services[i]->signing_name))
             return services[i];
     }
     return NULL;
@@ -142,7 +144,7 @@ static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, cons
     int rc;
 
     floe_query_call_init(&call, &q->req->pool, q->w->state, q->w->config);
-    floe_sigv4_request_account_scope(q->req, q->w->config, &scope);
+    floe_sigv4_account_scope(q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
     in = floe_call_alloc(&call.super, op->request_size);
     if (op->parse(&call.super, form, in, &violation) != 0 || op->validate(in, &violation) != 0) {
@@ -205,9 +207,10 @@ static int decode_form(query_ctx_t *q, floe_query_form_t *form)
     return 0;
 }
 
-void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc)
+void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc,
+                       const floe_sigv4_scope_t *scope)
 {
-    query_ctx_t q = {w, req, svc, floe_log_now_us(), svc->name};
+    query_ctx_t q = {w, req, svc, scope, floe_log_now_us(), svc->name};
     const floe_query_operation_t *op;
     floe_query_form_t form;
     const char *action, *version;

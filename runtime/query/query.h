@@ -8,16 +8,22 @@
 #define FLOE_QUERY_H
 
 #include "query/query_service.h"
+#include "sigv4.h"
 #include "worker.h"
 
 /** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
 int floe_query_init(void);
 
-/** The awsQuery service the request is signed for, or NULL. */
-const floe_query_service_t *floe_query_service_for(h2o_req_t *req);
+/** Every awsQuery service Floe serves (*n of them), in query_services.def's order; static. */
+const floe_query_service_t *const *floe_query_services(size_t *n /* OUT */);
 
-/** Answers one request signed for `svc`. */
-void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc);
+/** The awsQuery service a request with this credential scope is signed for, or NULL. */
+const floe_query_service_t *floe_query_service_of(const floe_sigv4_scope_t *scope);
+
+/** Answers one request signed for `svc`; `scope` is its credential scope, as the front door read
+ * it (it decides the call's account and region). */
+void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc,
+                       const floe_sigv4_scope_t *scope);
 
 /** Refuses a request before it is dispatched (a signature that does not verify, an oversized
  * header section) in the service's XML error shape: `status`, Sender, `code`, `message`. The

@@ -53,6 +53,10 @@ int floe_query_form_decode(h2o_mem_pool_t *pool, const char *query, size_t query
     floe_query_param_t *from_query = NULL, *from_body = NULL, *all;
     long n_query = 0, n_body = 0;
 
+    /* The splitter refuses an encoded NUL; a raw one would cut its key or value short. */
+    if ((query != NULL && memchr(query, '\0', query_len) != NULL) ||
+        (body != NULL && memchr(body, '\0', body_len) != NULL))
+        return -1;
     if (query != NULL && (n_query = floe_query_parse(pool, query, query_len, &from_query)) < 0)
         return -1;
     if (body != NULL && (n_body = floe_query_parse(pool, body, body_len, &from_body)) < 0)

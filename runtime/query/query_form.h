@@ -26,7 +26,7 @@ typedef struct floe_query_form {
 /**
  * Decodes `a=1&b=%20+x` text (percent-encoding, '+' for space) from the URL query and from the
  * body into one form in the pool; either may be NULL. Returns 0, or -1 when the text is not valid
- * percent-encoding (or encodes a NUL).
+ * percent-encoding, or holds a NUL byte, encoded or not (a key or value would end early).
  */
 int floe_query_form_decode(h2o_mem_pool_t *pool, const char *query, size_t query_len, const char *body,
                            size_t body_len, floe_query_form_t *out /* OUT */);

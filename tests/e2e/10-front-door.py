@@ -44,7 +44,9 @@ class FrontDoorTests(FloeTestCase):
         self.assertRegex(doc["version"], r"^\d+\.\d+\.\d+$", "health reports a version")
         self.assertIn("s3tables", doc["services"], "health lists the S3 Tables service")
         self.assertIn("s3", doc["services"], "health lists the S3 service")
-
+        self.assertEqual(doc["services"].get("cloudformation"), "available",
+                         "health lists CloudFormation as available")
+        self.assertEqual(doc["services"].get("sts"), "available", "health lists STS as available")
 
     def test_health_refuses_a_header_section_over_8_kib_as_every_route_does(self):
         status, _, _ = self.raw("GET", "/_floe/health", headers={"x-pad": "v" * (100 * 1024)})

@@ -42,13 +42,14 @@ class QueryProtocolTests(FloeTestCase):
     # -- the wire, signed by hand ------------------------------------------------------------------
 
     def send(self, service, body=None, method="POST", query="", access_key="floe-test",
-             content_type="application/x-www-form-urlencoded; charset=utf-8"):
+             content_type="application/x-www-form-urlencoded; charset=utf-8", extra_headers=None):
         """A SigV4-signed request; returns (status, headers, body bytes)."""
         from botocore.auth import SigV4Auth
         from botocore.awsrequest import AWSRequest
         from botocore.credentials import Credentials
         url = self.server.endpoint + "/" + ("?" + query if query else "")
         headers = {"Content-Type": content_type} if body is not None else {}
+        headers.update(extra_headers or {})
         req = AWSRequest(method=method, url=url, data=body, headers=headers)
         SigV4Auth(Credentials(access_key, "secret"), service, "us-east-1").add_auth(req)
         prepared = urllib.request.Request(url, data=body.encode() if isinstance(body, str) else body,
@@ -182,6 +183,9 @@ class QueryProtocolTests(FloeTestCase):
                          "a body that is not valid percent-encoding is AWS's 404 MalformedQueryString")
         status, _, body = self.send("sts", method="GET", query="Action=GetCallerIdentity&x=%4")
         self.assertEqual(status, 404, "so is such a query string")
+        status, _, body = self.send("cloudformation", b"Action=DescribeStacks&StackName=a\0b")
+        self.assertEqual((status, self.error_of(body, CFN_NS)[0]["Code"]), (404, "MalformedQueryString"),
+                         "so is a body holding a NUL byte, rather than a name cut short at it")
 
     def test_a_body_that_is_not_a_form_is_not_read(self):
         status, _, body = self.send("sts", '{"Action": "GetCallerIdentity"}', content_type="application/json")
@@ -192,6 +196,17 @@ class QueryProtocolTests(FloeTestCase):
         status, _, body = self.send("sts", method="DELETE", query="Action=GetCallerIdentity")
         self.assertEqual((status, self.error_of(body, STS_NS)[0]["Code"]), (405, "MethodNotAllowed"),
                          "only GET and POST carry query requests")
+
+    def test_an_oversized_header_section_is_a_query_error(self):
+        for service, action, ns in (("sts", "GetCallerIdentity", STS_NS), ("cloudformation", "ListStacks", CFN_NS)):
+            with self.subTest(service=service):
+                status, headers, body = self.send(service, "Action=%s" % action,
+                                                  extra_headers={"x-pad": "v" * (9 * 1024)})
+                self.assertIn("xml", headers.get("Content-Type", ""), "a 9 KiB header is refused in XML")
+                error, request_id = self.error_of(body, ns)
+                self.assertEqual((status, error["Type"], error["Code"]), (400, "Sender", "RequestHeaderSectionTooLarge"),
+                                 "a header section over 8 KiB is a 400 Sender error in the query protocol's shape")
+                self.assertTrue(error["Message"] and request_id, "with a message and a request id")
 
     def test_s3_and_s3tables_are_untouched(self):
         self.assertEqual(self.s3tables.list_table_buckets()["tableBuckets"], [], "S3 Tables still answers")

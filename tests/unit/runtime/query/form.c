@@ -47,6 +47,22 @@ TEST(query_form_malformed_encoding_is_refused)
     h2o_mem_clear_pool(&pool);
 }
 
+/* Found by tests/fuzz/fuzz_query.c: an encoded NUL was refused, but a raw NUL byte ended its key
+ * or value early, so "StackName=a<NUL>b" was read as StackName=a. */
+TEST(query_form_raw_nul_is_refused)
+{
+    static const char body[] = "Action=CreateStack&StackName=a\0b&Version=2010-05-15";
+    static const char query[] = "Action=GetCallerIdentity&x\0=1";
+    h2o_mem_pool_t pool;
+    floe_query_form_t form;
+
+    h2o_mem_init_pool(&pool);
+    CHECK(floe_query_form_decode(&pool, NULL, 0, body, sizeof(body) - 1, &form) != 0,
+          "a NUL byte in a form body is refused, as an encoded one is");
+    CHECK(floe_query_form_decode(&pool, query, sizeof(query) - 1, NULL, 0, &form) != 0, "so is one in the URL query");
+    h2o_mem_clear_pool(&pool);
+}
+
 TEST(query_form_has_sees_keys_below_a_prefix)
 {
     h2o_mem_pool_t pool;
