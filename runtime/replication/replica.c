@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
 #include "catalog/replication.h"
