@@ -962,7 +962,7 @@ static const floe_query_operation_t operations[] = {
         .name = "ListExports",
         .response_element = "ListExportsResponse",
         .result_element = "ListExportsResult",
-        .status = FLOE_STATUS_PARTIAL,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_ListExportsInput),

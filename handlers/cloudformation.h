@@ -20,8 +20,10 @@ int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out /* OUT */);
 
-/** How many items a page of DescribeStacks, ListStacks, DescribeStackEvents, ListStackResources and
- * ListChangeSets holds: AWS's page (seen with aws-cli 2.x: DescribeStackEvents answers 100). */
+/** How many items a page of DescribeStacks, ListStacks, DescribeStackEvents, ListStackResources,
+ * ListChangeSets, DescribeChangeSet (its Changes) and ListExports holds: AWS's page (seen with
+ * aws-cli 2.x: DescribeStackEvents answers 100; ListExports documents 100 exports a page). AWS
+ * documents the others as 1 MB a page, so 100 is Floe's choice for them (docs/cloudformation.md). */
 #define FLOE_CFNH_PAGE_SIZE 100
 
 /** The key of item i of a list being paged (an id that stays with the item). */

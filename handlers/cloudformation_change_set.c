@@ -51,18 +51,20 @@ static floe_cfn_ResourceChangeDetails *details_of(floe_query_call_t *call, const
     return out;
 }
 
-static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_change_set_t *cs)
+/* Changes [start, end) of the change set. */
+static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_change_set_t *cs, size_t start,
+                                    size_t end)
 {
     floe_cfn_Changes *out = floe_call_alloc(&call->super, sizeof(*out));
 
-    out->items = cs->n_changes > 0 ? floe_call_alloc(&call->super, cs->n_changes * sizeof(*out->items)) : NULL;
-    out->n = cs->n_changes;
-    for (size_t i = 0; i < cs->n_changes; i++) {
+    out->items = end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->items)) : NULL;
+    out->n = end - start;
+    for (size_t i = start; i < end; i++) {
         const floe_stack_change_t *c = &cs->changes[i];
         floe_cfn_ResourceChange *rc = floe_call_alloc(&call->super, sizeof(*rc));
 
-        out->items[i].Type = FLOE_CFN_ChangeType_Resource;
-        out->items[i].ResourceChange = rc;
+        out->items[i - start].Type = FLOE_CFN_ChangeType_Resource;
+        out->items[i - start].ResourceChange = rc;
         rc->Action = ENUM_OF(ChangeAction, c->action);
         rc->LogicalResourceId = c->logical_id;
         rc->PhysicalResourceId = c->physical_id;
@@ -80,13 +82,24 @@ static floe_cfn_Changes *changes_of(floe_query_call_t *call, const floe_stack_ch
     return out;
 }
 
+/* A resource has one change in a change set, so its logical id keys the change. */
+static const char *change_key(const void *items, size_t i)
+{
+    return ((const floe_stack_change_t *)items)[i].logical_id;
+}
+
+/* The Changes in pages of FLOE_CFNH_PAGE_SIZE; the other members are on every page, as AWS (and
+ * botocore's paginator, which keeps them as non-aggregate keys) has them. */
 int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_DescribeChangeSetInput *in,
                                       floe_cfn_DescribeChangeSetOutput *out)
 {
     floe_stack_change_set_t cs = {0};
+    size_t start, end;
     char *why = NULL;
 
-    if (floe_cfnh_answer(call, floe_stack_change_set_describe(&call->super, in->ChangeSetName, in->StackName, &cs, &why), &why) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_change_set_describe(&call->super, in->ChangeSetName, in->StackName, &cs, &why), &why) != FLOE_OK ||
+        floe_cfnh_page(call, floe_call_printf(&call->super, "DescribeChangeSet|%s", cs.change_set_id), in->NextToken,
+                       cs.changes, cs.n_changes, change_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->ChangeSetName = cs.name;
     out->ChangeSetId = cs.change_set_id;
@@ -100,7 +113,7 @@ int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_De
     out->Status = ENUM_OF(ChangeSetStatus, cs.status);
     out->StatusReason = cs.status_reason;
     out->Tags = floe_cfnh_tags(call, cs.tags, cs.n_tags);
-    out->Changes = changes_of(call, &cs);
+    out->Changes = changes_of(call, &cs, start, end);
     out->IncludeNestedStacks = false;
     out->has_IncludeNestedStacks = true;
     return FLOE_OK;

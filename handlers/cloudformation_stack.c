@@ -3,8 +3,8 @@
  * DescribeStackEvents, DescribeStackResource(s), ListStackResources and ListExports. Each is the
  * request's members handed to the stack API (cloudformation/stack.h), whose engine does the work
  * in the background, and its answer in the response shape. DescribeStacks, ListStacks,
- * DescribeStackEvents and ListStackResources answer AWS's pages of FLOE_CFNH_PAGE_SIZE with a
- * NextToken (floe_cfnh_page); DescribeStackResources answers whole, as AWS does.
+ * DescribeStackEvents, ListStackResources and ListExports answer AWS's pages of FLOE_CFNH_PAGE_SIZE
+ * with a NextToken (floe_cfnh_page); DescribeStackResources answers whole, as AWS does.
  */
 #include "cloudformation.h"
 
@@ -293,22 +293,31 @@ int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_L
     return FLOE_OK;
 }
 
+static const char *export_key(const void *items, size_t i)
+{
+    return ((const floe_stack_export_t *)items)[i].name;
+}
+
+/* Pages of FLOE_CFNH_PAGE_SIZE, AWS's documented 100 exports a page (ListExportsOutput.NextToken). */
 int floe_cfn_handle_ListExports(floe_query_call_t *call, const floe_cfn_ListExportsInput *in,
                                 floe_cfn_ListExportsOutput *out)
 {
     floe_stack_export_t *exports = NULL;
-    size_t n = 0;
+    size_t n = 0, start, end;
 
-    (void)in;
-    if (floe_cfnh_answer(call, floe_stack_exports(&call->super, &exports, &n), NULL) != FLOE_OK)
+    if (floe_cfnh_answer(call, floe_stack_exports(&call->super, &exports, &n), NULL) != FLOE_OK ||
+        floe_cfnh_page(call, "ListExports", in->NextToken, exports, n, export_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;
     out->Exports = floe_call_alloc(&call->super, sizeof(*out->Exports));
-    out->Exports->items = n > 0 ? floe_call_alloc(&call->super, n * sizeof(*out->Exports->items)) : NULL;
-    out->Exports->n = n;
-    for (size_t i = 0; i < n; i++) {
-        out->Exports->items[i].ExportingStackId = exports[i].stack_id;
-        out->Exports->items[i].Name = exports[i].name;
-        out->Exports->items[i].Value = exports[i].value;
+    out->Exports->items =
+        end > start ? floe_call_alloc(&call->super, (end - start) * sizeof(*out->Exports->items)) : NULL;
+    out->Exports->n = end - start;
+    for (size_t i = start; i < end; i++) {
+        floe_cfn_Export *o = &out->Exports->items[i - start];
+
+        o->ExportingStackId = exports[i].stack_id;
+        o->Name = exports[i].name;
+        o->Value = exports[i].value;
     }
     return FLOE_OK;
 }

@@ -4,8 +4,9 @@ CloudFormation as it drives AWS's. The change-set flow (a CREATE change set for 
 Changes, execution and the waiters; an UPDATE change set whose changes replace, modify in place and
 maybe replace; a change set with no changes ending FAILED with AWS's exact reason; a deleted change
 set answering ChangeSetNotFound). Every ValidationError the issue lists, each with AWS's code and
-message and nothing created or changed. NextToken paging of the five paged lists, a table bucket's
-ReplicationConfiguration, and stack tags reaching the resources that take tags."""
+message and nothing created or changed. NextToken paging of the seven paged lists (a change set's
+Changes and ListExports among them), a table bucket's ReplicationConfiguration, and stack tags
+reaching the resources that take tags."""
 
 import json
 import os
@@ -473,6 +474,59 @@ class Boto3CloudFormationTests(FloeTestCase):
             self.cfn.delete_stack(StackName="many-%03d" % i)
         for i in range(PAGE + 2):
             self.wait("stack_delete_complete", StackName="many-%03d" % i)
+
+    def test_paging_of_a_change_sets_changes_and_of_exports(self):
+        # A CREATE change set of 112 resources lists 112 changes: two pages of DescribeChangeSet.
+        resources = {"B": bucket("cs-paged-bucket"), "N": namespace("B", "ns")}
+        resources.update({"T%03d" % i: table("B", "ns", "t%03d" % i, depends_on="N") for i in range(PAGE + 10)})
+        self.cfn.create_change_set(StackName="cs-paged", ChangeSetName="big", ChangeSetType="CREATE",
+                                   TemplateBody=template(resources))
+        self.wait("change_set_create_complete", StackName="cs-paged", ChangeSetName="big")
+        changes, pages = self.page_through(self.cfn.describe_change_set, "Changes", StackName="cs-paged",
+                                           ChangeSetName="big")
+        self.assertEqual(pages, 2, "112 changes are two pages")
+        ids = [c["ResourceChange"]["LogicalResourceId"] for c in changes]
+        self.assertEqual(sorted(ids), sorted(resources), "every change is listed once across the pages")
+        self.assertTrue(all(c["ResourceChange"]["Action"] == "Add" for c in changes))
+        # boto3's paginator reads the same changes, and keeps the change set's other members.
+        result = self.cfn.get_paginator("describe_change_set").paginate(StackName="cs-paged",
+                                                                        ChangeSetName="big").build_full_result()
+        self.assertEqual(result["Changes"], changes)
+        self.assertEqual((result["ChangeSetName"], result["Status"]), ("big", "CREATE_COMPLETE"))
+        # The change set's ARN reads the same pages as its name with StackName.
+        arn = result["ChangeSetId"]
+        by_arn, _ = self.page_through(self.cfn.describe_change_set, "Changes", ChangeSetName=arn)
+        self.assertEqual(by_arn, changes)
+
+        # A stack exporting 105 outputs: two pages of ListExports, by name.
+        n_exports = PAGE + 5
+        outputs = {"O%03d" % i: {"Value": "value-%03d" % i, "Export": {"Name": "paged-export-%03d" % i}}
+                   for i in range(n_exports)}
+        stack = self.create("exporter", template({"M": {"Type": "AWS::CDK::Metadata",
+                                                        "Properties": {"Analytics": "v2"}}}, outputs=outputs))
+        self.assertEqual(stack["StackStatus"], "CREATE_COMPLETE")
+        exports, pages = self.page_through(self.cfn.list_exports, "Exports")
+        self.assertGreaterEqual(pages, 2, "105 exports are more than one page")
+        names = [e["Name"] for e in exports]
+        self.assertEqual(len(set(names)), len(names), "no export is listed twice")
+        self.assertEqual(names, sorted(names), "exports are listed by name across the pages")
+        self.assertEqual([(e["Name"], e["Value"]) for e in exports if e["ExportingStackId"] == stack["StackId"]],
+                         [("paged-export-%03d" % i, "value-%03d" % i) for i in range(n_exports)])
+        via_paginator = [e for p in self.cfn.get_paginator("list_exports").paginate() for e in p["Exports"]]
+        self.assertEqual(via_paginator, exports)
+
+        # A token Floe did not hand out, or one handed out for another list, is a ValidationError.
+        changes_token = self.cfn.describe_change_set(ChangeSetName=arn)["NextToken"]
+        exports_token = self.cfn.list_exports()["NextToken"]
+        for op, kwargs in ((self.cfn.describe_change_set, {"ChangeSetName": arn, "NextToken": "garbage"}),
+                           (self.cfn.describe_change_set, {"ChangeSetName": arn, "NextToken": exports_token}),
+                           (self.cfn.list_exports, {"NextToken": "garbage"}),
+                           (self.cfn.list_exports, {"NextToken": changes_token})):
+            self.assertRefused("ValidationError", lambda m: m.startswith("Invalid NextToken: "), op, **kwargs)
+
+        self.cfn.delete_change_set(ChangeSetName=arn)
+        self.delete("cs-paged")
+        self.delete("exporter")
 
     # -- ReplicationConfiguration on a table bucket ------------------------------------------------
 
