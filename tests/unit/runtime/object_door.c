@@ -5,16 +5,22 @@
 
 #include "object_door.h"
 
-/* The found entry of (bucket, key), read straight from the store. */
-static floe_object_door_found_t found_of(store_fixture_t *f, const char *bucket, const char *key)
+#define WAREHOUSE "wh--table-s3"
+
+/* Puts `text` as object `key` of a warehouse, then gives its found entry, read straight from the
+ * store (what a door's find step gives). */
+static floe_object_door_found_t put_and_find(store_fixture_t *f, const char *key, const char *text)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
     floe_store_object_t obj;
     floe_object_door_found_t found = {0};
+    char etag[33];
 
+    floe_store_create_bucket(f->st, WAREHOUSE, true, 1);
+    floe_store_put_object(f->st, f->dir, WAREHOUSE, key, text, strlen(text), NULL, 2, etag);
     h2o_mem_init_pool(&pool);
-    if (floe_store_object_find(f->st, &pool, bucket, key, &b, &obj) == FLOE_STORE_OK && obj.key != NULL) {
+    if (floe_store_object_find(f->st, &pool, WAREHOUSE, key, &b, &obj) == FLOE_STORE_OK && obj.key != NULL) {
         found.is_found = true;
         memcpy(found.file_id, obj.file_id, sizeof(found.file_id));
         found.size = obj.size;
@@ -29,13 +35,10 @@ TEST(object_door_reads_a_found_object_whole)
     floe_object_door_t door = {.who = "test"};
     floe_object_door_found_t found;
     uint8_t *data = NULL;
-    char etag[33];
 
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     door.data_dir = f.dir;
-    floe_store_create_bucket(f.st, "wh--table-s3", true, 1);
-    floe_store_put_object(f.st, f.dir, "wh--table-s3", "metadata/m.json", "{\"a\":1}", 7, NULL, 2, etag);
-    found = found_of(&f, "wh--table-s3", "metadata/m.json");
+    found = put_and_find(&f, "metadata/m.json", "{\"a\":1}");
     CHECK(found.is_found && found.size == 7, "the object's row names its file and size");
     CHECK(floe_object_door_read(&door, &found, &data) == FLOE_OBJECT_DOOR_READ_OK && memcmp(data, "{\"a\":1}", 7) == 0 &&
               data[7] == '\0',
@@ -50,13 +53,10 @@ TEST(object_door_read_tells_a_gone_file_from_a_short_one)
     floe_object_door_t door = {.who = "test"};
     floe_object_door_found_t found, gone = {.is_found = true, .size = 3};
     uint8_t *data = NULL;
-    char etag[33];
 
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     door.data_dir = f.dir;
-    floe_store_create_bucket(f.st, "wh--table-s3", true, 1);
-    floe_store_put_object(f.st, f.dir, "wh--table-s3", "data/a", "abc", 3, NULL, 2, etag);
-    found = found_of(&f, "wh--table-s3", "data/a");
+    found = put_and_find(&f, "data/a", "abc");
     memset(gone.file_id, 'f', FLOE_STORE_ID_LEN);
     CHECK(floe_object_door_read(&door, &gone, &data) == FLOE_OBJECT_DOOR_CANNOT_OPEN && errno == ENOENT,
           "a file that is gone cannot be opened (ENOENT)");
