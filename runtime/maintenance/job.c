@@ -2,10 +2,11 @@
  * The helpers of job.h: object reads, writes and deletes inside a table's warehouse, the table's
  * current metadata, and the commit loop (design notes 1-3 in job.h).
  *
- * Each helper that touches a row is a small step run on the serving thread with
- * floe_background_call; the bytes are read and written here, on the maintenance thread, through
- * the store's file layer (store/blob.h), which never modifies a published file. So a file opened
- * here stays readable even if a client replaces or deletes its object meanwhile.
+ * Each helper that touches a row is a small step run on the serving thread through the warehouse's
+ * object door (object_door.h); the bytes are read and written here, on the maintenance thread,
+ * through the door and the store's file layer (store/blob.h), which never modifies a published
+ * file. So a file opened here stays readable even if a client replaces or deletes its object
+ * meanwhile.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include "iceberg/iceberg_metadata.h"
 #include "ids.h"
 #include "maintenance/job.h"
+#include "object_door.h"
 #include "store/store.h"
 #include "xalloc.h"
 
@@ -129,191 +131,107 @@ char *floe_job_fresh_key(const char *dir, const char *suffix)
     return s;
 }
 
-/* ---- finding an object (serving thread) ---- */
+/* ---- finding and reading objects ---- */
 
-typedef struct find_step {
-    const char *warehouse;
-    const char *key;
-    bool found;
-    char file_id[FLOE_STORE_ID_LEN + 1];
-    int64_t size;
-} find_step_t;
-
-static int do_find(floe_call_t *call, void *arg)
+floe_object_door_t floe_job_door(floe_job_t *job)
 {
-    find_step_t *s = arg;
-    floe_store_bucket_t bucket;
-    floe_store_object_t obj;
-
-    switch (floe_store_object_find(floe_call_state(call), call->pool, s->warehouse, s->key, &bucket, &obj)) {
-    case FLOE_STORE_OK:
-        s->found = obj.key != NULL;
-        if (s->found) {
-            memcpy(s->file_id, obj.file_id, sizeof(s->file_id));
-            s->size = obj.size;
-        }
-        return FLOE_OK;
-    case FLOE_STORE_NOT_FOUND:
-        s->found = false;
-        return FLOE_OK;
-    default:
-        return floe_fail_internal(call, "maintenance: cannot look an object up");
-    }
+    return (floe_object_door_t){.bg = job->bg, .scope = &job->scope, .data_dir = job->data_dir,
+                                .warehouse = job->warehouse, .who = "maintenance"};
 }
 
-/* Looks `key` up; FLOE_EFAIL (message set) when the server fails. */
-static int find_object(floe_job_t *job, const char *key, find_step_t *s)
+/* Looks the object at `location` up; FLOE_EFAIL (message set) when the location is outside the
+ * warehouse or the server fails. */
+static int find_location(floe_job_t *job, const char *location, floe_object_door_found_t *f)
 {
+    floe_object_door_t door = floe_job_door(job);
+    const char *key = floe_job_key_of(job, location);
     floe_background_error_t err;
 
-    memset(s, 0, sizeof(*s));
-    s->warehouse = job->warehouse;
-    s->key = key;
-    if (floe_background_call(job->bg, &job->scope, do_find, s, &err))
+    if (key == NULL)
+        return floe_job_fail(job, "%s is outside the table's warehouse s3://%s", location, job->warehouse);
+    if (floe_object_door_find(&door, &key, 1, f, &err))
         return floe_job_fail(job, "cannot look up %s: %s", key, err.message);
     return FLOE_OK;
 }
 
 int floe_job_object_exists(floe_job_t *job, const char *location, bool *exists, uint64_t *size)
 {
-    const char *key = floe_job_key_of(job, location);
-    find_step_t s;
+    floe_object_door_found_t f;
 
-    if (key == NULL)
-        return floe_job_fail(job, "%s is outside the table's warehouse s3://%s", location, job->warehouse);
-    if (find_object(job, key, &s))
+    if (find_location(job, location, &f))
         return FLOE_EFAIL;
-    *exists = s.found;
+    *exists = f.is_found;
     if (size != NULL)
-        *size = s.found ? (uint64_t)s.size : 0;
+        *size = f.is_found ? (uint64_t)f.size : 0;
     return FLOE_OK;
 }
 
 int floe_job_open_object(floe_job_t *job, const char *location, int *fd, uint64_t *size)
 {
-    const char *key = floe_job_key_of(job, location);
-    find_step_t s;
-    int f;
+    floe_object_door_found_t f;
+    int fd_;
 
-    if (key == NULL)
-        return floe_job_fail(job, "%s is outside the table's warehouse s3://%s", location, job->warehouse);
-    if (find_object(job, key, &s))
+    if (find_location(job, location, &f))
         return FLOE_EFAIL;
-    if (!s.found)
+    if (!f.is_found)
         return floe_job_fail(job, "%s does not exist", location);
-    if ((f = floe_store_file_open(job->data_dir, s.file_id)) < 0)
+    if ((fd_ = floe_store_file_open(job->data_dir, f.file_id)) < 0)
         return floe_job_fail(job, "cannot open %s: %s", location, strerror(errno));
-    *fd = f;
-    *size = (uint64_t)s.size;
+    *fd = fd_;
+    *size = (uint64_t)f.size;
     job->stats.files_read++;
-    job->stats.bytes_read += s.size;
+    job->stats.bytes_read += f.size;
     return FLOE_OK;
 }
 
-/* Reads a whole published file; FLOE_EFAIL (message set) on failure. */
-static int read_file(floe_job_t *job, const char *location, const char *file_id, uint64_t size, uint8_t **data)
+/* Reads the objects at locations[0..n) (keys: theirs) whole, counting each one read; is_one words a
+ * failed look-up for a single object. FLOE_EFAIL (message set, nothing left allocated) on failure. */
+static int read_locations(floe_job_t *job, const char *const *locations, const char *const *keys, size_t n,
+                          bool is_one, uint8_t **data, size_t *len)
 {
-    uint64_t done = 0;
-    uint8_t *buf;
-    int fd;
+    floe_object_door_t door = floe_job_door(job);
+    floe_background_error_t err;
+    size_t at;
+    floe_object_door_read_rc_t rc = floe_object_door_read_all(&door, keys, n, false, data, len, &at, &err);
 
-    if ((fd = floe_store_file_open(job->data_dir, file_id)) < 0)
-        return floe_job_fail(job, "cannot open %s: %s", location, strerror(errno));
-    buf = floe_xmalloc(size > 0 ? (size_t)size : 1);
-    while (done < size) {
-        ssize_t n = pread(fd, buf + done, (size_t)(size - done), (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            close(fd);
-            free(buf);
-            return floe_job_fail(job, "cannot read %s: %s", location, n < 0 ? strerror(errno) : "truncated");
-        }
-        done += (uint64_t)n;
+    for (size_t i = 0; i < at; i++) {
+        job->stats.files_read++;
+        job->stats.bytes_read += (int64_t)len[i];
     }
-    close(fd);
-    job->stats.files_read++;
-    job->stats.bytes_read += (int64_t)size;
-    *data = buf;
-    return FLOE_OK;
-}
-
-typedef struct find_many_step {
-    const char *warehouse;
-    const char **keys;
-    size_t n;
-    find_step_t *found; /* one per key */
-} find_many_step_t;
-
-static int do_find_many(floe_call_t *call, void *arg)
-{
-    find_many_step_t *s = arg;
-
-    for (size_t i = 0; i < s->n; i++) {
-        s->found[i].warehouse = s->warehouse;
-        s->found[i].key = s->keys[i];
-        if (do_find(call, &s->found[i]))
-            return FLOE_EFAIL;
+    switch (rc) {
+    case FLOE_OBJECT_DOOR_READ_OK: return FLOE_OK;
+    case FLOE_OBJECT_DOOR_STEP_FAILED:
+        return is_one ? floe_job_fail(job, "cannot look up %s: %s", keys[0], err.message)
+                      : floe_job_fail(job, "cannot look objects up: %s", err.message);
+    case FLOE_OBJECT_DOOR_MISSING: return floe_job_fail(job, "%s does not exist", locations[at]);
+    case FLOE_OBJECT_DOOR_CANNOT_OPEN: return floe_job_fail(job, "cannot open %s: %s", locations[at], strerror(errno));
+    default:
+        return floe_job_fail(job, "cannot read %s: %s", locations[at], errno != 0 ? strerror(errno) : "truncated");
     }
-    return FLOE_OK;
 }
 
 int floe_job_read_objects(floe_job_t *job, const char *const *locations, size_t n, uint8_t **data, size_t *len)
 {
-    find_many_step_t s = {.warehouse = job->warehouse, .n = n};
-    floe_background_error_t err;
-    size_t n_read = 0;
+    const char **keys = floe_xcalloc(n + 1, sizeof(*keys));
     int rc = FLOE_OK;
 
-    s.keys = floe_xcalloc(n + 1, sizeof(*s.keys));
-    s.found = floe_xcalloc(n + 1, sizeof(*s.found));
     for (size_t i = 0; i < n && rc == FLOE_OK; i++) {
-        if ((s.keys[i] = floe_job_key_of(job, locations[i])) == NULL)
+        if ((keys[i] = floe_job_key_of(job, locations[i])) == NULL)
             rc = floe_job_fail(job, "%s is outside the table's warehouse s3://%s", locations[i], job->warehouse);
     }
-    if (rc == FLOE_OK && floe_background_call(job->bg, &job->scope, do_find_many, &s, &err))
-        rc = floe_job_fail(job, "cannot look objects up: %s", err.message);
-    for (; n_read < n && rc == FLOE_OK; n_read++) {
-        if (!s.found[n_read].found) {
-            rc = floe_job_fail(job, "%s does not exist", locations[n_read]);
-            break;
-        }
-        if ((rc = read_file(job, locations[n_read], s.found[n_read].file_id, (uint64_t)s.found[n_read].size,
-                            &data[n_read])) != FLOE_OK)
-            break;
-        len[n_read] = (size_t)s.found[n_read].size;
-    }
-    for (size_t i = 0; rc != FLOE_OK && i < n_read; i++) /* nothing left allocated on failure */
-        free(data[i]);
-    free(s.keys);
-    free(s.found);
+    if (rc == FLOE_OK)
+        rc = read_locations(job, locations, keys, n, false, data, len);
+    free(keys);
     return rc;
 }
 
 int floe_job_read_object(floe_job_t *job, const char *location, uint8_t **data, size_t *len)
 {
-    uint64_t size, done = 0;
-    uint8_t *buf;
-    int fd;
+    const char *key = floe_job_key_of(job, location);
 
-    if (floe_job_open_object(job, location, &fd, &size))
-        return FLOE_EFAIL;
-    buf = floe_xmalloc(size > 0 ? (size_t)size : 1);
-    while (done < size) {
-        ssize_t n = pread(fd, buf + done, (size_t)(size - done), (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            close(fd);
-            free(buf);
-            return floe_job_fail(job, "cannot read %s: %s", location, n < 0 ? strerror(errno) : "truncated");
-        }
-        done += (uint64_t)n;
-    }
-    close(fd);
-    *data = buf;
-    *len = (size_t)size;
-    return FLOE_OK;
+    if (key == NULL)
+        return floe_job_fail(job, "%s is outside the table's warehouse s3://%s", location, job->warehouse);
+    return read_locations(job, &location, &key, 1, true, data, len);
 }
 
 /* ---- writing an object ---- */
@@ -380,27 +298,6 @@ void floe_job_writer_discard(floe_job_writer_t *w)
     release_writer(w, true);
 }
 
-typedef struct commit_object_step {
-    const char *data_dir;
-    const char *warehouse;
-    floe_store_object_t obj;
-    floe_store_rc_t rc;
-} commit_object_step_t;
-
-static int do_commit_object(floe_call_t *call, void *arg)
-{
-    commit_object_step_t *s = arg;
-    floe_store_bucket_t bucket;
-    floe_store_precondition_t pre = {.must_not_exist = true};
-
-    s->rc = floe_store_bucket_get(floe_call_state(call), call->pool, s->warehouse, &bucket);
-    if (s->rc == FLOE_STORE_OK)
-        s->rc = floe_store_object_commit(floe_call_state(call), s->data_dir, bucket.id, &s->obj, &pre);
-    if (s->rc == FLOE_STORE_ERROR)
-        return floe_fail_internal(call, "maintenance: cannot publish a new object");
-    return FLOE_OK;
-}
-
 static void etag_of(writer_state_t *ws, char hex[33])
 {
     unsigned char digest[EVP_MAX_MD_SIZE];
@@ -428,7 +325,9 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
 {
     writer_state_t *ws = w->blob;
     floe_job_t *job = w->job;
-    commit_object_step_t s = {.data_dir = job->data_dir, .warehouse = job->warehouse};
+    floe_object_door_t door = floe_job_door(job);
+    floe_store_object_t obj = {0};
+    floe_store_rc_t rc;
     floe_background_error_t err;
     char hex[33];
     char *loc;
@@ -438,18 +337,18 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
         return floe_job_fail(job, "cannot make a new object durable");
     }
     etag_of(ws, hex);
-    s.obj.key = (char *)key;
-    memcpy(s.obj.file_id, ws->blob.id, sizeof(s.obj.file_id));
-    s.obj.size = (int64_t)w->size;
-    s.obj.etag = hex;
-    s.obj.content_type = (char *)OBJECT_CONTENT_TYPE;
-    s.obj.last_modified_ms = (int64_t)time(NULL) * 1000;
-    if (floe_background_call(job->bg, &job->scope, do_commit_object, &s, &err) || s.rc != FLOE_STORE_OK) {
+    obj.key = (char *)key;
+    memcpy(obj.file_id, ws->blob.id, sizeof(obj.file_id));
+    obj.size = (int64_t)w->size;
+    obj.etag = hex;
+    obj.content_type = (char *)OBJECT_CONTENT_TYPE;
+    obj.last_modified_ms = (int64_t)time(NULL) * 1000;
+    if (floe_object_door_commit(&door, &obj, true, &rc, &err) || rc != FLOE_STORE_OK) {
         release_writer(w, true);
         return floe_job_fail(job, "cannot publish %s: %s", key,
-                             s.rc == FLOE_STORE_EXISTS ? "the key is taken" : s.rc == FLOE_STORE_NOT_FOUND
-                                                                                  ? "the warehouse is gone"
-                                                                                  : err.message);
+                             rc == FLOE_STORE_EXISTS ? "the key is taken" : rc == FLOE_STORE_NOT_FOUND
+                                                                                ? "the warehouse is gone"
+                                                                                : err.message);
     }
     job->stats.files_written++;
     job->stats.bytes_written += (int64_t)w->size;
@@ -476,63 +375,29 @@ int floe_job_write_object(floe_job_t *job, const char *key, const void *data, si
     return floe_job_writer_finish(&w, key, location);
 }
 
-/* ---- deleting objects (serving thread) ---- */
-
-typedef struct delete_step {
-    const char *data_dir;
-    const char *warehouse;
-    const char **keys;
-    size_t n;
-    int64_t files, bytes;
-} delete_step_t;
-
-static int do_delete(floe_call_t *call, void *arg)
-{
-    delete_step_t *s = arg;
-    floe_state_t *st = floe_call_state(call);
-    floe_store_bucket_t bucket;
-    floe_store_object_t obj;
-    floe_store_rc_t rc;
-
-    if ((rc = floe_store_bucket_get(st, call->pool, s->warehouse, &bucket)) == FLOE_STORE_NOT_FOUND)
-        return FLOE_OK;
-    if (rc != FLOE_STORE_OK)
-        return floe_fail_internal(call, "maintenance: cannot find a warehouse");
-    for (size_t i = 0; i < s->n; i++) {
-        if ((rc = floe_store_object_get(st, call->pool, bucket.id, s->keys[i], &obj)) == FLOE_STORE_OK) {
-            s->files++;
-            s->bytes += obj.size;
-        } else if (rc != FLOE_STORE_NOT_FOUND) {
-            return floe_fail_internal(call, "maintenance: cannot look an object up");
-        }
-    }
-    if (floe_store_object_delete_many(st, s->data_dir, bucket.id, s->keys, s->n) != FLOE_STORE_OK)
-        return floe_fail_internal(call, "maintenance: cannot delete objects");
-    return FLOE_OK;
-}
-
-#define DELETE_BATCH 256 /* keys per serving-thread step, so a big delete never holds requests up long */
+/* ---- deleting objects ---- */
 
 int floe_job_delete_objects(floe_job_t *job, const char *const *locations, size_t n)
 {
-    const char **keys = floe_xcalloc(DELETE_BATCH, sizeof(*keys));
+    floe_object_door_t door = floe_job_door(job);
+    const char **keys = floe_xcalloc(FLOE_OBJECT_DOOR_DELETE_BATCH, sizeof(*keys));
     floe_background_error_t err;
     int rc = FLOE_OK;
 
-    for (size_t at = 0; at < n && rc == FLOE_OK; at += DELETE_BATCH) {
-        delete_step_t s = {.data_dir = job->data_dir, .warehouse = job->warehouse, .keys = keys};
-        for (size_t i = at; i < n && i < at + DELETE_BATCH; i++) {
+    /* a batch's keys are checked just before its step, so a bad location stops the delete there */
+    for (size_t at = 0; at < n && rc == FLOE_OK; at += FLOE_OBJECT_DOOR_DELETE_BATCH) {
+        size_t n_keys = 0;
+        for (size_t i = at; i < n && i < at + FLOE_OBJECT_DOOR_DELETE_BATCH; i++) {
             const char *key = floe_job_key_of(job, locations[i]);
             if (key == NULL) {
                 rc = floe_job_fail(job, "%s is outside the table's warehouse s3://%s", locations[i], job->warehouse);
                 break;
             }
-            keys[s.n++] = key;
+            keys[n_keys++] = key;
         }
-        if (rc == FLOE_OK && floe_background_call(job->bg, &job->scope, do_delete, &s, &err))
+        if (rc == FLOE_OK && floe_object_door_delete(&door, keys, n_keys, &job->stats.files_deleted,
+                                                     &job->stats.bytes_deleted, &err))
             rc = floe_job_fail(job, "cannot delete objects: %s", err.message);
-        job->stats.files_deleted += s.files;
-        job->stats.bytes_deleted += s.bytes;
     }
     free(keys);
     return rc;
@@ -574,11 +439,7 @@ int floe_job_read_metadata(floe_job_t *job, char **json, char **location, char *
         free(s.token);
         return FLOE_EFAIL;
     }
-    if (data != NULL) {
-        data = floe_xrealloc(data, len + 1);
-        data[len] = '\0';
-    }
-    *json = (char *)data;
+    *json = (char *)data; /* NUL-terminated by floe_job_read_object */
     *location = s.location;
     *version_token = s.token;
     return FLOE_OK;

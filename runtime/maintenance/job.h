@@ -36,6 +36,7 @@
 #include <cjson/cJSON.h>
 
 #include "background.h"
+#include "object_door.h"
 #include "scope.h"
 
 #define FLOE_JOB_MESSAGE_MAX 512
@@ -126,9 +127,13 @@ const char *floe_job_key_of(const floe_job_t *job, const char *location);
 /** "s3://<warehouse>/<key>", malloc'ed; the caller frees. */
 char *floe_job_location_of(const floe_job_t *job, const char *key);
 
+/** The door to the job's warehouse (object_door.h: looked up by name in every step, in the job's
+ * account and region), for the steps a job takes on its objects beyond the helpers below. */
+floe_object_door_t floe_job_door(floe_job_t *job);
+
 /**
- * Reads the whole object at `location` into *data (malloc'ed, the caller frees; an empty object
- * gives a non-NULL buffer), counting it in stats.files_read/bytes_read. FLOE_EFAIL with the job's
+ * Reads the whole object at `location` into *data (malloc'ed, the caller frees; followed by a
+ * NUL, so an empty object gives a non-NULL buffer), counting it in stats.files_read/bytes_read. FLOE_EFAIL with the job's
  * message set when the object does not exist or cannot be read.
  */
 int floe_job_read_object(floe_job_t *job, const char *location, uint8_t **data /* OUT */, size_t *len /* OUT */);

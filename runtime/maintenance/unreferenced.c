@@ -24,7 +24,7 @@
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
-#include "store/store.h"
+#include "object_door.h"
 #include "xalloc.h"
 
 #define MS_PER_DAY (24LL * 3600 * 1000)
@@ -100,48 +100,7 @@ static bool is_referenced(const refs_t *r, const char *location)
            floe_reach_set_has(&r->reach.manifests, location) || floe_reach_set_has(&r->reach.lists, location);
 }
 
-/* ---- the warehouse's objects and marks (serving thread) ---- */
-
-typedef struct object_entry {
-    char *key;
-    int64_t last_modified_ms;
-    int64_t marked_at; /* 0: no mark */
-} object_entry_t;
-
-typedef struct list_step {
-    const char *warehouse;
-    const char *after; /* NULL: from the start */
-    object_entry_t *objects; /* appended; malloc'ed */
-    size_t n, n_batch;
-} list_step_t;
-
-static int do_list(floe_call_t *call, void *arg)
-{
-    list_step_t *s = arg;
-    floe_state_t *st = floe_call_state(call);
-    floe_store_bucket_t bucket;
-    floe_store_cursor_t cursor;
-    floe_store_object_t obj;
-    floe_store_rc_t rc;
-
-    s->n_batch = 0;
-    if ((rc = floe_store_bucket_get(st, call->pool, s->warehouse, &bucket)) == FLOE_STORE_NOT_FOUND)
-        return FLOE_OK;
-    if (rc != FLOE_STORE_OK || floe_store_cursor_open(&cursor, st, call->pool, bucket.id, NULL, s->after) != FLOE_STORE_OK)
-        return floe_fail_internal(call, "maintenance: cannot list a warehouse");
-    while (s->n_batch < LIST_BATCH && (rc = floe_store_cursor_next(&cursor, call->pool, &obj)) == FLOE_STORE_OK) {
-        s->objects = floe_xrealloc(s->objects, (s->n + 1) * sizeof(*s->objects));
-        s->objects[s->n].key = floe_xstrdup(obj.key);
-        s->objects[s->n].last_modified_ms = obj.last_modified_ms;
-        s->objects[s->n].marked_at = 0;
-        s->n++;
-        s->n_batch++;
-    }
-    floe_store_cursor_close(&cursor);
-    if (rc == FLOE_STORE_ERROR)
-        return floe_fail_internal(call, "maintenance: cannot list a warehouse");
-    return FLOE_OK;
-}
+/* ---- the noncurrent marks (serving thread) ---- */
 
 typedef struct marks_step {
     int64_t table_id;
@@ -192,7 +151,7 @@ static int do_set_marks(floe_call_t *call, void *arg)
 /* ---- one run ---- */
 
 typedef struct plan {
-    object_entry_t *objects;
+    floe_object_door_entry_t *objects;
     size_t n_objects;
     marks_step_t marks;
     char **to_mark, **to_clear, **to_delete; /* keys (borrowed) / locations (owned) */
@@ -224,19 +183,15 @@ static void push(char ***list, size_t *n, char *item)
 
 static int list_objects(floe_job_t *job, plan_t *p)
 {
-    list_step_t s = {.warehouse = job->warehouse};
+    floe_object_door_t door = floe_job_door(job);
     floe_background_error_t err;
+    size_t n_listed;
 
     do {
-        s.after = s.n > 0 ? s.objects[s.n - 1].key : NULL;
-        if (floe_background_call(job->bg, &job->scope, do_list, &s, &err)) {
-            p->objects = s.objects;
-            p->n_objects = s.n;
+        const char *after = p->n_objects > 0 ? p->objects[p->n_objects - 1].key : NULL;
+        if (floe_object_door_list(&door, after, LIST_BATCH, &p->objects, &p->n_objects, &n_listed, &err))
             return floe_job_fail(job, "cannot list the warehouse: %s", err.message);
-        }
-    } while (s.n_batch == LIST_BATCH);
-    p->objects = s.objects;
-    p->n_objects = s.n;
+    } while (n_listed == LIST_BATCH);
     return FLOE_OK;
 }
 
@@ -265,7 +220,7 @@ static void decide(floe_job_t *job, const refs_t *r, plan_t *p)
     floe_reach_set_t seen = {0};
 
     for (size_t i = 0; i < p->n_objects; i++) {
-        object_entry_t *o = &p->objects[i];
+        floe_object_door_entry_t *o = &p->objects[i];
         char *location = floe_job_location_of(job, o->key);
         int64_t mark = mark_of(&p->marks, o->key);
 

@@ -3,24 +3,20 @@
  * snapshots alone reached (maintenance/reach.h over the replica's own files), and deleting it
  * children first (design notes in prune.h).
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "iceberg/iceberg_json.h"
 #include "maintenance/reach.h"
+#include "object_door.h"
 #include "replication/prune.h"
 #include "replication/rewrite.h"
-#include "store/store.h"
 #include "xalloc.h"
-
-#define DELETE_BATCH 256 /* keys per serving-thread step, so a big prune never holds requests up long */
 
 static int prune_fail(floe_prune_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int prune_fail(floe_prune_t *p, const char *fmt, ...)
@@ -37,60 +33,11 @@ static int prune_fail(floe_prune_t *p, const char *fmt, ...)
 
 /* ---- reading the replica's files ---- */
 
-typedef struct found {
-    bool is_found;
-    char file_id[FLOE_STORE_ID_LEN + 1];
-    int64_t size;
-} found_t;
-
-typedef struct find_step {
-    int64_t bucket_id;
-    const char **keys;
-    size_t n;
-    found_t *found; /* one per key */
-} find_step_t;
-
-static int step_find(floe_call_t *call, void *arg)
+/* The door to the replica's warehouse (object_door.h). */
+static floe_object_door_t door_of(const floe_prune_t *p)
 {
-    find_step_t *s = arg;
-    floe_store_object_t obj;
-
-    for (size_t i = 0; i < s->n; i++) {
-        switch (floe_store_object_get(call->state, call->pool, s->bucket_id, s->keys[i], &obj)) {
-        case FLOE_STORE_OK:
-            s->found[i].is_found = true;
-            memcpy(s->found[i].file_id, obj.file_id, sizeof(s->found[i].file_id));
-            s->found[i].size = obj.size;
-            break;
-        case FLOE_STORE_NOT_FOUND: s->found[i].is_found = false; break;
-        default: return floe_fail_internal(call, "replication: cannot read an object row");
-        }
-    }
-    return FLOE_OK;
-}
-
-static int read_whole(const char *data_dir, const found_t *f, uint8_t **data)
-{
-    size_t done = 0, size = (size_t)f->size;
-    int fd = floe_store_file_open(data_dir, f->file_id);
-
-    if (fd < 0)
-        return -1;
-    *data = floe_xmalloc(size + 1);
-    while (done < size) {
-        ssize_t n = pread(fd, *data + done, size - done, (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            free(*data);
-            close(fd);
-            return -1;
-        }
-        done += (size_t)n;
-    }
-    (*data)[size] = '\0';
-    close(fd);
-    return 0;
+    return (floe_object_door_t){.bg = p->bg, .data_dir = p->data_dir, .bucket_id = p->store_bucket,
+                                .who = "replication"};
 }
 
 /* A reach reader over the replica's warehouse; a tolerant one reads a missing object as NULL. */
@@ -105,35 +52,27 @@ typedef struct replica_reader {
 static int read_objects(floe_prune_t *p, bool is_missing_ok, const char *const *locations, size_t n, uint8_t **data,
                         size_t *len)
 {
-    find_step_t s = {.bucket_id = p->store_bucket, .n = n};
+    floe_object_door_t door = door_of(p);
+    const char **keys = floe_xcalloc(n + 1, sizeof(char *));
     floe_background_error_t err;
-    size_t i = 0;
+    size_t at;
     int rc = FLOE_OK;
 
-    s.keys = floe_xcalloc(n + 1, sizeof(char *));
-    s.found = floe_xcalloc(n + 1, sizeof(found_t));
     for (size_t k = 0; k < n && rc == FLOE_OK; k++) {
-        if ((s.keys[k] = floe_rewrite_key(p->location, locations[k])) == NULL)
+        if ((keys[k] = floe_rewrite_key(p->location, locations[k])) == NULL)
             rc = prune_fail(p, "%s lies outside the replica's warehouse", locations[k]);
     }
-    if (rc == FLOE_OK && floe_background_call(p->bg, NULL, step_find, &s, &err) != FLOE_OK)
-        rc = prune_fail(p, "cannot look the replica's files up: %s", err.message);
-    for (; i < n && rc == FLOE_OK; i++) {
-        data[i] = NULL;
-        len[i] = 0;
-        if (!s.found[i].is_found && is_missing_ok)
-            continue;
-        if (!s.found[i].is_found)
-            rc = prune_fail(p, "the replica's file %s is missing", locations[i]);
-        else if (read_whole(p->data_dir, &s.found[i], &data[i]) != 0)
-            rc = prune_fail(p, "the replica's file %s could not be read", locations[i]);
-        else
-            len[i] = (size_t)s.found[i].size;
+    if (rc == FLOE_OK) {
+        switch (floe_object_door_read_all(&door, keys, n, is_missing_ok, data, len, &at, &err)) {
+        case FLOE_OBJECT_DOOR_READ_OK: break;
+        case FLOE_OBJECT_DOOR_STEP_FAILED:
+            rc = prune_fail(p, "cannot look the replica's files up: %s", err.message);
+            break;
+        case FLOE_OBJECT_DOOR_MISSING: rc = prune_fail(p, "the replica's file %s is missing", locations[at]); break;
+        default: rc = prune_fail(p, "the replica's file %s could not be read", locations[at]); break;
+        }
     }
-    for (size_t k = 0; rc != FLOE_OK && k < i; k++) /* nothing left allocated on failure */
-        free(data[k]);
-    free(s.keys);
-    free(s.found);
+    free(keys);
     return rc;
 }
 
@@ -252,22 +191,6 @@ static int plan_reach(floe_prune_t *p, const cJSON *previous, const cJSON *curre
 
 /* ---- deleting ---- */
 
-typedef struct delete_step {
-    int64_t bucket_id;
-    const char **keys;
-    size_t n;
-} delete_step_t;
-
-static int step_delete(floe_call_t *call, void *arg)
-{
-    delete_step_t *s = arg;
-
-    if (floe_store_object_delete_many(call->state, call->config->data_dir, s->bucket_id, s->keys, s->n) !=
-        FLOE_STORE_OK)
-        return floe_fail_internal(call, "replication: cannot delete a replica's files");
-    return FLOE_OK;
-}
-
 /* Appends to *keys the warehouse keys of `dropped` that `kept` does not hold. */
 static void only_dropped(const floe_prune_t *p, floe_reach_set_t *dropped, floe_reach_set_t *kept, const char ***keys,
                          size_t *n)
@@ -284,9 +207,10 @@ static void only_dropped(const floe_prune_t *p, floe_reach_set_t *dropped, floe_
     }
 }
 
-/* Design note 3: children first, DELETE_BATCH keys a step. */
+/* Design note 3: children first, in the door's batches (object_door.h design note 3). */
 static int delete_dropped(floe_prune_t *p, plan_t *pl)
 {
+    floe_object_door_t door = door_of(p);
     const char **keys = NULL;
     size_t n = 0;
     floe_background_error_t err;
@@ -296,11 +220,8 @@ static int delete_dropped(floe_prune_t *p, plan_t *pl)
     only_dropped(p, &pl->dropped.manifests, &pl->current.manifests, &keys, &n);
     only_dropped(p, &pl->dropped.lists, &pl->current.lists, &keys, &n);
     only_dropped(p, &pl->dropped_other, &pl->current_other, &keys, &n);
-    for (size_t at = 0; at < n && rc == FLOE_OK; at += DELETE_BATCH) {
-        delete_step_t s = {p->store_bucket, keys + at, n - at < DELETE_BATCH ? n - at : DELETE_BATCH};
-        if (floe_background_call(p->bg, NULL, step_delete, &s, &err) != FLOE_OK)
-            rc = prune_fail(p, "cannot delete the replica's files: %s", err.message);
-    }
+    if (floe_object_door_delete(&door, keys, n, NULL, NULL, &err) != FLOE_OK)
+        rc = prune_fail(p, "cannot delete the replica's files: %s", err.message);
     p->n_deleted = rc == FLOE_OK ? (int64_t)n : 0;
     free(keys);
     return rc;

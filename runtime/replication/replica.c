@@ -3,13 +3,10 @@
  * replica, copying what it lacks, and moving its metadata pointer (design notes in replica.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
@@ -18,6 +15,7 @@
 #include "catalog/table.h"
 #include "iceberg/manifest.h"
 #include "log.h"
+#include "object_door.h"
 #include "replication/prune.h"
 #include "replication/replica.h"
 #include "replication/rewrite.h"
@@ -72,16 +70,29 @@ static int copy_fail(copy_t *c, const char *fmt, ...)
     return -1;
 }
 
-/* Runs a step; on failure records its message, and notes a stopping server (design note 1). */
+/* Records why a step failed, and notes a stopping server (design note 1). */
+static int step_failed(copy_t *c, const char *message)
+{
+    if (floe_background_is_stopping(c->job->bg))
+        c->is_aborted = true;
+    return copy_fail(c, "%s", message);
+}
+
+/* Runs a step; on failure records its message (step_failed). */
 static int run_step(copy_t *c, const floe_scope_t *scope, floe_background_fn fn, void *arg)
 {
     floe_background_error_t err;
 
     if (floe_background_call(c->job->bg, scope, fn, arg, &err) == FLOE_OK)
         return 0;
-    if (floe_background_is_stopping(c->job->bg))
-        c->is_aborted = true;
-    return copy_fail(c, "%s", err.message);
+    return step_failed(c, err.message);
+}
+
+/* The door to a warehouse's objects by store bucket id (object_door.h). */
+static floe_object_door_t door_to(const copy_t *c, int64_t bucket_id)
+{
+    return (floe_object_door_t){.bg = c->job->bg, .data_dir = c->job->config->data_dir, .bucket_id = bucket_id,
+                                .who = "replication"};
 }
 
 /* ---- taking work ---- */
@@ -266,30 +277,6 @@ static int step_prepare(floe_call_t *call, void *arg)
 
 /* ---- the store steps ---- */
 
-typedef struct find_step {
-    int64_t bucket_id;
-    const char *key;
-    bool found;
-    char file_id[FLOE_STORE_ID_LEN + 1];
-    int64_t size;
-} find_step_t;
-
-static int step_find(floe_call_t *call, void *arg)
-{
-    find_step_t *f = arg;
-    floe_store_object_t obj;
-
-    switch (floe_store_object_get(call->state, call->pool, f->bucket_id, f->key, &obj)) {
-    case FLOE_STORE_OK:
-        f->found = true;
-        memcpy(f->file_id, obj.file_id, sizeof(f->file_id));
-        f->size = obj.size;
-        return FLOE_OK;
-    case FLOE_STORE_NOT_FOUND: f->found = false; return FLOE_OK;
-    default: return floe_fail_internal(call, "cannot read an object row");
-    }
-}
-
 typedef struct share_step {
     int64_t from, to;
     char **keys;
@@ -312,94 +299,67 @@ static int step_share(floe_call_t *call, void *arg)
     return FLOE_OK;
 }
 
-typedef struct commit_step {
-    int64_t bucket_id;
-    floe_store_object_t obj;
-} commit_step_t;
-
-static int step_commit_file(floe_call_t *call, void *arg)
-{
-    commit_step_t *s = arg;
-
-    switch (floe_store_object_commit(call->state, call->config->data_dir, s->bucket_id, &s->obj, NULL)) {
-    case FLOE_STORE_OK: return FLOE_OK;
-    case FLOE_STORE_NOT_FOUND: return floe_fail(call, FLOE_ERR_NotFoundException, "The replica's warehouse is gone.");
-    default: return floe_fail_internal(call, "cannot commit a replica file");
-    }
-}
-
 /* ---- reading and writing files (off the event loop) ---- */
 
 /* Looks key up in a warehouse. 0, or -1 with the copy failed. */
-static int find(copy_t *c, int64_t bucket_id, const char *key, find_step_t *f)
+static int find(copy_t *c, int64_t bucket_id, const char *key, floe_object_door_found_t *f)
 {
-    *f = (find_step_t){.bucket_id = bucket_id, .key = key};
-    return run_step(c, NULL, step_find, f);
-}
+    floe_object_door_t door = door_to(c, bucket_id);
+    floe_background_error_t err;
 
-static int read_fd(int fd, uint8_t **data, size_t *len)
-{
-    struct stat st;
-    size_t done = 0;
-
-    if (fstat(fd, &st) != 0 || (size_t)st.st_size > FILE_MAX)
-        return -1;
-    *data = floe_xmalloc((size_t)st.st_size + 1);
-    while (done < (size_t)st.st_size) {
-        ssize_t n = pread(fd, *data + done, (size_t)st.st_size - done, (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            free(*data);
-            return -1;
-        }
-        done += (size_t)n;
-    }
-    (*data)[done] = '\0';
-    *len = done;
+    if (floe_object_door_find(&door, &key, 1, f, &err) != FLOE_OK)
+        return step_failed(c, err.message);
     return 0;
 }
 
 /* Reads a source file whole (NUL-terminated). *found false when no object has the key. */
 static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, bool *found)
 {
-    find_step_t f;
-    int fd;
+    floe_object_door_t door = door_to(c, c->job->store_bucket);
+    floe_object_door_found_t f;
 
     if (find(c, c->job->store_bucket, key, &f))
         return -1;
-    *found = f.found;
-    if (!f.found)
+    *found = f.is_found;
+    if (!f.is_found)
         return 0;
-    if ((fd = floe_store_file_open(c->job->config->data_dir, f.file_id)) < 0)
-        return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
-    if (read_fd(fd, data, len) != 0) {
-        close(fd);
+    if ((size_t)f.size > FILE_MAX)
         return copy_fail(c, "The source table's file %s could not be read.", key);
+    switch (floe_object_door_read(&door, &f, data)) {
+    case FLOE_OBJECT_DOOR_READ_OK: break;
+    case FLOE_OBJECT_DOOR_CANNOT_OPEN:
+        return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+    default: return copy_fail(c, "The source table's file %s could not be read.", key);
     }
-    close(fd);
+    *len = (size_t)f.size;
     return 0;
 }
 
 /* Writes a new replica file under `key`: published here, committed by a step (design note 4). */
 static int publish(copy_t *c, const char *key, const void *data, size_t len, const char *content_type)
 {
+    floe_object_door_t door = door_to(c, c->replica_store_bucket);
+    floe_store_object_t obj = {0};
     floe_store_blob_t blob;
-    commit_step_t s = {.bucket_id = c->replica_store_bucket};
+    floe_store_rc_t rc;
+    floe_background_error_t err;
     char etag[33];
+    int ret = 0;
 
     if (floe_store_blob_put(c->job->config->data_dir, data, len, &blob, etag))
         return copy_fail(c, "A replica file could not be written.");
-    s.obj.key = (char *)key;
-    memcpy(s.obj.file_id, blob.id, sizeof(s.obj.file_id));
-    s.obj.size = (int64_t)len;
-    s.obj.etag = etag;
-    s.obj.content_type = (char *)content_type;
-    if (run_step(c, NULL, step_commit_file, &s)) {
+    obj.key = (char *)key;
+    memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
+    obj.size = (int64_t)len;
+    obj.etag = etag;
+    obj.content_type = (char *)content_type;
+    if (floe_object_door_commit(&door, &obj, false, &rc, &err) != FLOE_OK)
+        ret = step_failed(c, err.message);
+    else if (rc == FLOE_STORE_NOT_FOUND)
+        ret = step_failed(c, "The replica's warehouse is gone.");
+    if (ret != 0)
         floe_store_blob_discard(&blob);
-        return -1;
-    }
-    return 0;
+    return ret;
 }
 
 /* ---- copying manifests, manifest lists and metadata (design notes 3 and 5) ---- */
@@ -447,6 +407,25 @@ static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
     return rc;
 }
 
+/* Whether the replica lacks `key` (a manifest or manifest list, named `what`): 1 when it does,
+ * with *data the source's copy (the caller frees it); 0 when the replica holds it (f->size: its
+ * length); -1 with the copy failed, also when the source lacks it too. */
+static int fetch_lacking(copy_t *c, const char *key, const char *what, floe_object_door_found_t *f, uint8_t **data,
+                         size_t *len)
+{
+    bool found;
+
+    if (find(c, c->replica_store_bucket, key, f))
+        return -1;
+    if (f->is_found)
+        return 0;
+    if (read_source(c, key, data, len, &found))
+        return -1;
+    if (!found)
+        return copy_fail(c, "The source table's %s %s is missing.", what, key);
+    return 1;
+}
+
 /* Makes the replica's copy of manifest `path` and gives its length. */
 static int copy_manifest(copy_t *c, const char *path, int64_t *length)
 {
@@ -455,23 +434,18 @@ static int copy_manifest(copy_t *c, const char *path, int64_t *length)
     owned_t o = {0};
     uint8_t *data = NULL, *out = NULL;
     size_t len, out_len;
-    find_step_t f;
-    bool found;
+    floe_object_door_found_t f;
+    int lacks;
     char err[ERR_MAX];
     int rc = -1;
 
     if (key == NULL)
         return 0; /* outside the warehouse: the replica reads it where it is */
-    if (find(c, c->replica_store_bucket, key, &f))
-        return -1;
-    if (f.found) {
-        *length = f.size;
-        return 0;
+    if ((lacks = fetch_lacking(c, key, "manifest", &f, &data, &len)) <= 0) {
+        if (lacks == 0)
+            *length = f.size;
+        return lacks;
     }
-    if (read_source(c, key, &data, &len, &found))
-        return -1;
-    if (!found)
-        return copy_fail(c, "The source table's manifest %s is missing.", key);
     if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err))) {
         copy_fail(c, "The source table's manifest %s could not be read: %s", key, err);
         goto Exit;
@@ -502,21 +476,15 @@ static int copy_manifest_list(copy_t *c, const char *path)
     owned_t o = {0};
     uint8_t *data = NULL, *out = NULL;
     size_t len, out_len;
-    find_step_t f;
-    bool found;
+    floe_object_door_found_t f;
+    int lacks;
     char err[ERR_MAX], *new_path;
     int rc = -1;
 
     if (key == NULL)
         return 0;
-    if (find(c, c->replica_store_bucket, key, &f))
-        return -1;
-    if (f.found)
-        return 0; /* complete, with its manifests (design note 5) */
-    if (read_source(c, key, &data, &len, &found))
-        return -1;
-    if (!found)
-        return copy_fail(c, "The source table's manifest list %s is missing.", key);
+    if ((lacks = fetch_lacking(c, key, "manifest list", &f, &data, &len)) <= 0)
+        return lacks; /* 0: complete, with its manifests (design note 5) */
     if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err))) {
         copy_fail(c, "The source table's manifest list %s could not be read: %s", key, err);
         goto Exit;

@@ -30,6 +30,7 @@ int floe_test_failures;
 #include "runtime/query/form.c"
 #include "runtime/store.c"
 #include "runtime/store_share.c"
+#include "runtime/object_door.c"
 #include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
