@@ -11,8 +11,9 @@
  * bucket_name.h shares with S3's general purpose buckets. A bucket without a stored setting has
  * AWS's default (STANDARD; maintenance enabled, 3 and 10 days) or, for metrics, none.
  *
- * Floe records these settings and reports them back; it runs no maintenance job, publishes no
- * metrics and stores every object the same way whatever the storage class.
+ * Floe records these settings and reports them back; unreferenced file removal runs with the
+ * bucket's maintenance setting (runtime/maintenance/); Floe publishes no metrics and stores every
+ * object the same way whatever the storage class.
  */
 #include "bucket_name.h"
 #include "catalog/arn.h"
