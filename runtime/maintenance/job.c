@@ -573,6 +573,25 @@ Exit:
     return rc;
 }
 
+/* Waits before the next attempt after `lost` lost races: exponential, capped, with jitter so that
+ * a job and a client retrying in step do not collide again. Runs on the maintenance thread. */
+static void pause_after_lost_race(int lost)
+{
+    long ms = FLOE_JOB_COMMIT_PAUSE_MIN_MS;
+    uint32_t r;
+    struct timespec ts;
+
+    for (int i = 1; i < lost && ms < FLOE_JOB_COMMIT_PAUSE_MAX_MS; i++)
+        ms *= 2;
+    if (ms > FLOE_JOB_COMMIT_PAUSE_MAX_MS)
+        ms = FLOE_JOB_COMMIT_PAUSE_MAX_MS;
+    floe_random_bytes(&r, sizeof(r));
+    ms = ms / 2 + (long)(r % (uint32_t)(ms / 2 + 1));
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&ts, NULL);
+}
+
 int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *committed)
 {
     if (committed != NULL)
@@ -590,7 +609,10 @@ int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *com
             return FLOE_OK;
         case ATTEMPT_NOTHING: return FLOE_OK;
         case ATTEMPT_FAILED: return FLOE_EFAIL;
-        case ATTEMPT_STALE: break; /* a client committed first: re-read and re-plan (design note 2) */
+        case ATTEMPT_STALE: /* a client committed first: re-read and re-plan (design note 2) */
+            if (i + 1 < FLOE_JOB_COMMIT_ATTEMPTS)
+                pause_after_lost_race(i + 1);
+            break;
         }
     }
     return floe_job_fail(job, "gave up after %d concurrent commits", FLOE_JOB_COMMIT_ATTEMPTS);

@@ -214,13 +214,17 @@ typedef int (*floe_job_plan_fn)(floe_job_t *job, const char *json, const char *l
 /**
  * Reads the metadata, runs `plan`, computes the next metadata.json with floe_iceberg_commit,
  * writes it as the next metadata file and swaps the table's pointer with the compare-and-swap
- * clients use; a stale token starts over (up to FLOE_JOB_COMMIT_ATTEMPTS, then the job fails with
- * "gave up after N concurrent commits"). On success job->new_metadata_location is set, or stays
+ * clients use; a stale token starts over after a growing, jittered pause (up to
+ * FLOE_JOB_COMMIT_ATTEMPTS, then the job fails with "gave up after N concurrent commits"): a
+ * background job yields to clients committing in a tight loop instead of losing every race to
+ * them, as Iceberg's own commit retries back off. On success job->new_metadata_location is set, or stays
  * NULL when the plan had nothing to commit; *committed (may be NULL) says which.
  */
 int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *committed /* OUT, may be NULL */);
 
-#define FLOE_JOB_COMMIT_ATTEMPTS 8
+#define FLOE_JOB_COMMIT_ATTEMPTS 16
+#define FLOE_JOB_COMMIT_PAUSE_MIN_MS 5   /* the first pause; doubled per lost race */
+#define FLOE_JOB_COMMIT_PAUSE_MAX_MS 500
 
 /* ---- for the runner (runner.c) ---- */
 

@@ -93,7 +93,9 @@ export class FloeServer {
   async start() {
     this.port = this.port ?? await freePort();
     this.logPath = path.join(os.tmpdir(), `floe-e2e-${this.port}.log`);
-    const log = fs.openSync(this.logPath, "a");
+    // A port is reused across test runs: the first start truncates the log, restarts append to it.
+    const log = fs.openSync(this.logPath, this.logStarted ? "a" : "w");
+    this.logStarted = true;
     this.proc = spawn(FLOE_BIN, ["serve", "--host", "127.0.0.1", "--port", String(this.port),
       "--data-dir", this.dataDir, ...this.args], { stdio: ["ignore", log, log] });
     fs.closeSync(log);

@@ -52,13 +52,15 @@ class FloeServer:
         self.port = free_port()
         self.proc = None
         self.log_path = os.path.join(tempfile.gettempdir(), "floe-e2e-%d.log" % self.port)
+        self.log_started = False  # a port is reused across test runs: the first start truncates its log
 
     @property
     def endpoint(self):
         return "http://127.0.0.1:%d" % self.port
 
     def start(self):
-        self.log = open(self.log_path, "ab")
+        self.log = open(self.log_path, "ab" if self.log_started else "wb")
+        self.log_started = True
         self.proc = subprocess.Popen(
             [FLOE_BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir]
             + self.extra_args, stdout=self.log, stderr=subprocess.STDOUT)
