@@ -15,6 +15,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, clientConfig, importOrSkip, inCi, s3tablesClient } from "./floe_server.mjs";
+import { MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const iceberg = await importOrSkip("iceberg-js");
@@ -60,48 +61,6 @@ const MANIFEST_ENTRY = {
       { name: "file_size_in_bytes", type: "long", "field-id": 104 }] } },
   ],
 };
-
-const MANIFEST_FILE = {
-  type: "record", name: "manifest_file", fields: [
-    { name: "manifest_path", type: "string", "field-id": 500 },
-    { name: "manifest_length", type: "long", "field-id": 501 },
-    { name: "partition_spec_id", type: "int", "field-id": 502 },
-    { name: "content", type: "int", "field-id": 517 },
-    { name: "sequence_number", type: "long", "field-id": 515 },
-    { name: "min_sequence_number", type: "long", "field-id": 516 },
-    { name: "added_snapshot_id", type: "long", "field-id": 503 },
-    { name: "added_files_count", type: "int", "field-id": 504 },
-    { name: "existing_files_count", type: "int", "field-id": 505 },
-    { name: "deleted_files_count", type: "int", "field-id": 506 },
-    { name: "added_rows_count", type: "long", "field-id": 512 },
-    { name: "existing_rows_count", type: "long", "field-id": 513 },
-    { name: "deleted_rows_count", type: "long", "field-id": 514 },
-  ],
-};
-
-function avroFile(schema, records, metadata) {
-  return new Promise((resolve, reject) => {
-    const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)]));
-    const encoder = new avro.streams.BlockEncoder(schema, { metadata: meta });
-    const chunks = [];
-    encoder.on("data", (c) => chunks.push(c));
-    encoder.on("end", () => resolve(Buffer.concat(chunks)));
-    encoder.on("error", reject);
-    for (const r of records) encoder.write(r);
-    encoder.end();
-  });
-}
-
-function readAvro(buffer) {
-  return new Promise((resolve, reject) => {
-    const decoder = new avro.streams.BlockDecoder();
-    const records = [];
-    decoder.on("data", (r) => records.push(r));
-    decoder.on("end", () => resolve(records));
-    decoder.on("error", reject);
-    decoder.end(buffer);
-  });
-}
 
 /** A Parquet file of rows {id, name} (the optional nested columns are absent, as Iceberg allows). */
 function parquetFile(rows) {

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
-import { runMaintenance } from "./iceberg_writer.mjs";
+import { MANIFEST_FILE, avroFile, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -70,49 +70,6 @@ const MANIFEST_ENTRY = {
   ],
 };
 
-const MANIFEST_FILE = {
-  type: "record", name: "manifest_file", fields: [
-    { name: "manifest_path", type: "string", "field-id": 500 },
-    { name: "manifest_length", type: "long", "field-id": 501 },
-    { name: "partition_spec_id", type: "int", "field-id": 502 },
-    { name: "content", type: "int", "field-id": 517 },
-    { name: "sequence_number", type: "long", "field-id": 515 },
-    { name: "min_sequence_number", type: "long", "field-id": 516 },
-    { name: "added_snapshot_id", type: "long", "field-id": 503 },
-    { name: "added_files_count", type: "int", "field-id": 504 },
-    { name: "existing_files_count", type: "int", "field-id": 505 },
-    { name: "deleted_files_count", type: "int", "field-id": 506 },
-    { name: "added_rows_count", type: "long", "field-id": 512 },
-    { name: "existing_rows_count", type: "long", "field-id": 513 },
-    { name: "deleted_rows_count", type: "long", "field-id": 514 },
-  ],
-};
-
-function avroFile(schema, records, metadata) {
-  return new Promise((resolve, reject) => {
-    const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)]));
-    const encoder = new avro.streams.BlockEncoder(schema, { metadata: meta });
-    const chunks = [];
-    encoder.on("data", (chunk) => chunks.push(chunk));
-    encoder.on("end", () => resolve(Buffer.concat(chunks)));
-    encoder.on("error", reject);
-    for (const record of records)
-      encoder.write(record);
-    encoder.end();
-  });
-}
-
-function readAvro(buffer) {
-  return new Promise((resolve, reject) => {
-    const decoder = new avro.streams.BlockDecoder();
-    const records = [];
-    decoder.on("data", (record) => records.push(record));
-    decoder.on("end", () => resolve(records));
-    decoder.on("error", reject);
-    decoder.end(buffer);
-  });
-}
-
 function parquetFile(rows) {
   return Buffer.from(parquet.parquetWriteBuffer({
     columnData: [
@@ -126,12 +83,6 @@ function parquetFile(rows) {
     ],
     kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
   }));
-}
-
-function splitS3(url) {
-  const rest = url.slice("s3://".length);
-  const slash = rest.indexOf("/");
-  return { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
