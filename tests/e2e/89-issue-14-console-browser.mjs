@@ -1,23 +1,19 @@
-// Issue 14, in a real browser: Debian's headless chromium, driven over the DevTools protocol
-// (--remote-debugging-pipe, node's built-ins only), loads the console at /_floe/ui/ against a
-// server holding a table written the way an engine writes one (hyparquet-writer Parquet, avsc
+// Issue 14, in a real browser: Debian's headless chromium (console_browser.mjs) loads the console
+// at /_floe/ui/ against a server holding a table written the way an engine writes one (hyparquet-writer Parquet, avsc
 // manifests, commits over the Iceberg REST catalog with iceberg-js, as 60-iceberg-rest.mjs does),
 // clicks through the bucket, the table and a snapshot, and checks what a user sees: bucket, table
 // and field names, the snapshot count, the data files and a preview row. It also checks that no
 // request left 127.0.0.1 and that the page logged no error, and saves screenshots of the table
 // page in light and dark mode (FLOE_E2E_ARTIFACTS, else the temporary directory).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { FloeServer, clientConfig, importOrSkip, inCi, s3tablesClient } from "./floe_server.mjs";
+import { ARTIFACTS, Browser, chromiumMissing } from "./console_browser.mjs";
+import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
 import { MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
 
-const CHROMIUM = "/usr/bin/chromium";
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
 const s3tablesSdk = await importOrSkip("@aws-sdk/client-s3tables");
@@ -25,12 +21,7 @@ const avro = (await importOrSkip("avsc"))?.default;
 const parquet = await importOrSkip("hyparquet-writer");
 const missing = [["iceberg-js", iceberg], ["@aws-sdk/client-s3", s3sdk], ["@aws-sdk/client-s3tables", s3tablesSdk],
   ["avsc", avro], ["hyparquet-writer", parquet]].filter(([, mod]) => !mod).map(([name]) => `${name} (npm ci in tests/e2e)`);
-if (!fs.existsSync(CHROMIUM)) {
-  if (inCi()) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
-  missing.push("chromium");
-}
-const ARTIFACTS = process.env.FLOE_E2E_ARTIFACTS ?? os.tmpdir();
-const WAIT_MS = 30000;
+if (chromiumMissing()) missing.push(chromiumMissing());
 
 // A schema with nested types, so the page has a struct, a list and a map to show.
 const SCHEMA = {
@@ -75,141 +66,6 @@ function parquetFile(rows) {
       { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
     ],
   }));
-}
-
-// ---- a DevTools protocol client over --remote-debugging-pipe ----
-
-class Browser {
-  static async launch() {
-    const b = new Browser();
-    b.profile = fs.mkdtempSync(path.join(os.tmpdir(), "floe-chromium-"));
-    b.proc = spawn(CHROMIUM, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--no-first-run", "--no-default-browser-check", "--disable-background-networking", "--disable-sync",
-      "--disable-component-update", "--disable-extensions", "--remote-debugging-pipe", `--user-data-dir=${b.profile}`,
-      "--window-size=1400,2000", "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true });
-    b.proc.stderr.on("data", () => {});
-    b.out = b.proc.stdio[3];
-    b.nextId = 1;
-    b.pending = new Map();
-    b.listeners = [];
-    let buf = Buffer.alloc(0);
-    b.proc.stdio[4].on("data", (chunk) => {
-      buf = Buffer.concat([buf, chunk]);
-      let end;
-      while ((end = buf.indexOf(0)) >= 0) {
-        const msg = JSON.parse(buf.subarray(0, end).toString("utf8"));
-        buf = buf.subarray(end + 1);
-        if (msg.id && b.pending.has(msg.id)) {
-          const { resolve, reject } = b.pending.get(msg.id);
-          b.pending.delete(msg.id);
-          if (msg.error) reject(new Error(`${msg.error.message} ${msg.error.data ?? ""}`));
-          else resolve(msg.result);
-        } else if (msg.method) {
-          for (const l of b.listeners) l(msg);
-        }
-      }
-    });
-    return b;
-  }
-
-  send(method, params = {}, sessionId = undefined) {
-    const id = this.nextId++;
-    this.out.write(JSON.stringify({ id, method, params, sessionId }) + "\0");
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-  }
-
-  async newPage() {
-    const { targetId } = await this.send("Target.createTarget", { url: "about:blank" });
-    const { sessionId } = await this.send("Target.attachToTarget", { targetId, flatten: true });
-    const page = new Page(this, sessionId);
-    this.listeners.push((msg) => { if (msg.sessionId === sessionId) page.onEvent(msg); });
-    for (const domain of ["Page", "Runtime", "Network", "Log"]) await page.send(`${domain}.enable`);
-    return page;
-  }
-
-  /** Asks chromium to quit, then kills its process group (its own children too) and closes the pipes,
-   * so nothing keeps node alive. */
-  async close() {
-    const exited = new Promise((r) => (this.proc.exitCode !== null ? r() : this.proc.once("exit", r)));
-    try { await Promise.race([this.send("Browser.close"), new Promise((r) => setTimeout(r, 3000))]); } catch { /* gone */ }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-    try { process.kill(-this.proc.pid, "SIGKILL"); } catch { /* the group is gone */ }
-    await exited;
-    for (const stream of [this.proc.stdio[2], this.proc.stdio[3], this.proc.stdio[4]]) stream?.destroy();
-    await new Promise((r) => setTimeout(r, 200)); // its children write their last files into the profile
-    try {
-      fs.rmSync(this.profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-    } catch (err) {
-      console.log(`# left the chromium profile ${this.profile}: ${err.message}`);
-    }
-  }
-
-}
-
-class Page {
-  constructor(browser, sessionId) {
-    this.browser = browser;
-    this.sessionId = sessionId;
-    this.requests = [];
-    this.errors = [];
-  }
-
-  send(method, params = {}) { return this.browser.send(method, params, this.sessionId); }
-
-  onEvent({ method, params }) {
-    if (method === "Network.requestWillBeSent") this.requests.push(params.request.url);
-    else if (method === "Runtime.exceptionThrown") this.errors.push(params.exceptionDetails.exception?.description ?? params.exceptionDetails.text);
-    else if (method === "Runtime.consoleAPICalled" && params.type === "error") this.errors.push(params.args.map((a) => a.value ?? a.description).join(" "));
-    else if (method === "Log.entryAdded" && params.entry.level === "error") this.errors.push(`${params.entry.text} ${params.entry.url ?? ""}`);
-  }
-
-  async eval(expression) {
-    const r = await this.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`${expression}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-    return r.result.value;
-  }
-
-  async waitFor(expression, what) {
-    const deadline = Date.now() + WAIT_MS;
-    while (Date.now() < deadline) {
-      if (await this.eval(expression)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}; the page shows: ${await this.eval("document.getElementById('main')?.innerText.slice(0, 2000)")}; errors: ${this.errors.join(" | ")}`);
-  }
-
-  /** Waits for the console to finish rendering the view it was sent to. */
-  waitReady(what) { return this.waitFor("document.getElementById('main')?.dataset.ready === 'true'", what); }
-
-  async goto(url) {
-    await this.send("Page.navigate", { url });
-    await this.waitFor("document.readyState === 'complete'", `${url} to load`);
-  }
-
-  /** A real mouse click at the middle of the first element matching `selector`. */
-  async click(selector) {
-    const box = await this.eval(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null;
-      e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`);
-    assert.ok(box, `the page has ${selector} to click`);
-    for (const type of ["mousePressed", "mouseReleased"])
-      await this.send("Input.dispatchMouseEvent", { type, x: box.x, y: box.y, button: "left", clickCount: 1 });
-  }
-
-  async key(key, code, keyCode) {
-    await this.send("Input.dispatchKeyEvent", { type: "keyDown", key, code, windowsVirtualKeyCode: keyCode, text: key === "Enter" ? "\r" : key === " " ? " " : undefined });
-    await this.send("Input.dispatchKeyEvent", { type: "keyUp", key, code, windowsVirtualKeyCode: keyCode });
-  }
-
-  /** The whole page, or only `clip` ({x, y, width, height, scale}). */
-  async screenshot(file, clip = undefined) {
-    const { data } = await this.send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true, clip });
-    fs.writeFileSync(file, Buffer.from(data, "base64"));
-    return file;
-  }
-
-  setColorScheme(value) {
-    return this.send("Emulation.setEmulatedMedia", { features: [{ name: "prefers-color-scheme", value }] });
-  }
 }
 
 describe("the console in headless chromium", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
