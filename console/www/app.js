@@ -3,7 +3,7 @@
 // Each view renders into <main>; the table page is table.js.
 import { ApiError, get, keys, setKeys, setSigningRegion } from './api.js';
 import { errorBox, facts, fmtTime, h, jsonView, table } from './dom.js';
-import { ownedSection } from './owned.js';
+import { ownedSection, withDefault } from './owned.js';
 import { renderTable } from './table.js';
 
 const main = document.getElementById('main');
@@ -109,7 +109,8 @@ async function viewBucket({ arn }) {
   };
   filter.addEventListener('input', () => render().catch((e) => tables.replaceChildren(errorBox(e))));
   const maint = Object.entries(b.maintenance).map(([type, m]) =>
-    [type, m.status + (m.isDefault ? ' (default)' : ''), m.unreferencedDays ?? '–', m.nonCurrentDays ?? '–']);
+    [type, withDefault(m.status, m.isDefault), withDefault(String(m.settings.unreferencedDays), m.isDefault),
+      withDefault(String(m.settings.nonCurrentDays), m.isDefault)]);
   main.replaceChildren(
     h('h1', {}, b.bucket.name),
     facts([['ARN', h('code', {}, b.bucket.arn)], ['Table bucket id', h('code', {}, b.bucket.tableBucketId)],

@@ -4,7 +4,7 @@
 // first 100 rows from those Parquet files (hyparquet). Delete files are listed, not applied.
 import { get, object, runMaintenance } from './api.js';
 import { errorBox, facts, fmtBytes, fmtInt, fmtTime, h, jsonView, table } from './dom.js';
-import { ownedSection } from './owned.js';
+import { ownedSection, withDefault } from './owned.js';
 
 const PREVIEW_ROWS = 100;
 const q = (params) => new URLSearchParams(params).toString();
@@ -261,7 +261,9 @@ function maintenanceTable(t, onRun) {
   const rows = Object.entries(t.maintenance).map(([type, m]) => {
     const run = h('button', { type: 'button', class: 'primary', 'data-type': type, 'aria-label': `Run ${type} now`,
       onclick: () => onRun(type, run) }, 'Run now');
-    const settings = m.settings ? Object.entries(m.settings).map(([k, v]) => `${k} ${v}`).join(', ') || '–' : `configured on the ${m.configuredOn === 'tableBucket' ? 'table bucket' : 'table'}`;
+    const listed = Object.entries(m.settings).map(([k, v]) => `${k} ${v}`).join(', ') || 'none set';
+    const settings = m.configuredOn === 'tableBucket'
+      ? withDefault(`${listed}, on the table bucket`, m.isDefault) : listed;
     const last = m.lastRun ? h('div', { class: 'muted' }, `${fmtTime(Date.parse(m.lastRun.at))}${m.lastRun.failureMessage ? `: ${m.lastRun.failureMessage}` : ''}`) : null;
     return [h('code', {}, type), m.status, settings, h('span', {}, h('span', { class: 'pill', dataset: { jobStatus: m.jobStatus } }, m.jobStatus), last), run];
   });

@@ -7,6 +7,7 @@
 #include "catalog/table_bucket.h"
 #include "console/resource.h"
 #include "console/rooms.h"
+#include "console/status.h"
 
 static void write_bucket_row(floe_json_t *json, const floe_bucket_row_t *b)
 {
@@ -58,29 +59,21 @@ int floe_console_buckets(floe_console_req_t *r)
     return floe_console_send_json(r);
 }
 
+/* Each bucket-level type as GetTableBucketMaintenanceConfiguration lists it, AWS's default included. */
 static int write_maintenance(floe_call_t *call, floe_json_t *json, int64_t bucket_id)
 {
     floe_json_key(json, "maintenance");
     floe_json_object_begin(json);
     for (int t = 1; t <= FLOE_TableBucketMaintenanceType__COUNT; t++) {
         floe_bucket_maintenance_t m;
-        if (floe_settings_bucket_maintenance_get(call, bucket_id, (floe_TableBucketMaintenanceType)t, &m))
+        bool is_default;
+        if (floe_console_bucket_maintenance(call, bucket_id, (floe_TableBucketMaintenanceType)t, &m, &is_default))
             return FLOE_EFAIL;
         floe_json_key(json, floe_TableBucketMaintenanceType_values[t]);
         floe_json_object_begin(json);
-        /* Nothing stored: AWS's default, enabled (GetTableBucketMaintenanceConfiguration,
-         * handlers/table_bucket.c). */
         floe_json_key(json, "status");
-        floe_json_string(json,
-                         floe_MaintenanceStatus_values[m.status == 0 ? FLOE_MaintenanceStatus_ENABLED : m.status]);
-        floe_json_key(json, "isDefault");
-        floe_json_bool(json, m.status == 0);
-        if (m.status != 0) {
-            floe_json_key(json, "unreferencedDays");
-            floe_json_int(json, m.unreferenced_days);
-            floe_json_key(json, "nonCurrentDays");
-            floe_json_int(json, m.non_current_days);
-        }
+        floe_json_string(json, floe_MaintenanceStatus_values[m.status]);
+        floe_console_write_removal_settings(json, &m, is_default);
         floe_json_object_end(json);
     }
     floe_json_object_end(json);
@@ -110,7 +103,7 @@ int floe_console_bucket(floe_console_req_t *r)
     floe_json_string(json, floe_call_region(&r->call));
     if (floe_settings_bucket_metrics_get(&r->call, bucket.id, &metrics) ||
         write_maintenance(&r->call, json, bucket.id) ||
-        floe_console_write_owned(&r->call, json, &owner, FLOE_REPLICATION_OF_BUCKET))
+        floe_console_write_owned(&r->call, json, &owner, bucket.id, FLOE_REPLICATION_OF_BUCKET))
         return floe_console_fail_call(r);
     floe_json_key(json, "metricsConfigurationId");
     if (metrics != NULL)

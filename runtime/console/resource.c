@@ -2,23 +2,37 @@
  * The configurations of resource.h. (A table's replication status per destination is table.c's:
  * it covers the bucket's destinations too.)
  */
+#include <stdbool.h>
+
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/tags.h"
 #include "console/resource.h"
 
 #define MAX_TAGS 1000 /* AWS allows 50 per resource; more only if the store holds more */
 
-static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+/*
+ * The encryption the API reports for `owner` (GetTableBucketEncryption, GetTableEncryption): the
+ * one stored for it; for a table without one, its bucket's; and without either, AES256, AWS's
+ * default for a new bucket (catalog/rules.h). "isDefault" says when it is that default, so the page
+ * never shows "none" where the API answers a value.
+ */
+static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id)
 {
+    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
     floe_EncryptionConfiguration *enc;
+    bool is_default = false;
 
     if (floe_settings_encryption_get(call, owner, &enc))
         return FLOE_EFAIL;
-    floe_json_key(json, "encryption");
+    if (enc == NULL && owner->kind == FLOE_RESOURCE_TABLE && floe_settings_encryption_get(call, &bucket, &enc))
+        return FLOE_EFAIL;
     if (enc == NULL) {
-        floe_json_raw(json, "null");
-        return FLOE_OK;
+        is_default = true;
+        if (floe_rules_bucket_encryption(call, bucket_id, &enc))
+            return FLOE_EFAIL;
     }
+    floe_json_key(json, "encryption");
     floe_json_object_begin(json);
     floe_json_key(json, "sseAlgorithm");
     floe_json_string(json, floe_SSEAlgorithm_values[enc->sseAlgorithm]);
@@ -26,21 +40,36 @@ static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_res
         floe_json_key(json, "kmsKeyArn");
         floe_json_string(json, enc->kmsKeyArn);
     }
+    floe_json_key(json, "isDefault");
+    floe_json_bool(json, is_default);
     floe_json_object_end(json);
     return FLOE_OK;
 }
 
-static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+/* The storage class the API reports (GetTableBucketStorageClass, GetTableStorageClass), found as
+ * the encryption is: stored, the bucket's, else STANDARD, the service default. */
+static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id)
 {
+    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
     floe_StorageClass sc;
+    bool is_default = false;
 
     if (floe_settings_storage_class_get(call, owner, &sc))
         return FLOE_EFAIL;
+    if (sc == 0 && owner->kind == FLOE_RESOURCE_TABLE && floe_settings_storage_class_get(call, &bucket, &sc))
+        return FLOE_EFAIL;
+    if (sc == 0) {
+        is_default = true;
+        if (floe_rules_bucket_storage_class(call, bucket_id, &sc))
+            return FLOE_EFAIL;
+    }
     floe_json_key(json, "storageClass");
-    if (sc == 0)
-        floe_json_raw(json, "null");
-    else
-        floe_json_string(json, floe_StorageClass_values[sc]);
+    floe_json_object_begin(json);
+    floe_json_key(json, "storageClass");
+    floe_json_string(json, floe_StorageClass_values[sc]);
+    floe_json_key(json, "isDefault");
+    floe_json_bool(json, is_default);
+    floe_json_object_end(json);
     return FLOE_OK;
 }
 
@@ -110,10 +139,10 @@ static int write_tags(floe_call_t *call, floe_json_t *json, const floe_resource_
     return FLOE_OK;
 }
 
-int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner,
+int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id,
                              floe_replication_owner_t replication)
 {
-    if (write_encryption(call, json, owner) || write_storage_class(call, json, owner) ||
+    if (write_encryption(call, json, owner, bucket_id) || write_storage_class(call, json, owner, bucket_id) ||
         write_policy(call, json, owner) || write_replication(call, json, replication, owner->id) ||
         write_tags(call, json, owner))
         return FLOE_EFAIL;

@@ -11,11 +11,13 @@
 #include "json.h"
 
 /**
- * Writes "encryption", "storageClass", "policy", "replication" and "tags" members for `owner`
- * (whose replication configuration is `replication`'s of `owner->id`). FLOE_OK, or FLOE_EFAIL with
+ * Writes "encryption", "storageClass", "policy", "replication" and "tags" members for `owner`, a
+ * table bucket or a table of the bucket of row id `bucket_id` (for a bucket, its own id), whose
+ * replication configuration is `replication`'s of `owner->id`. Encryption and storage class are
+ * what the API reports, a default included (with "isDefault": true). FLOE_OK, or FLOE_EFAIL with
  * the call failed; nothing is half-written then that the caller would send (it answers the error).
  */
-int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner,
+int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id,
                              floe_replication_owner_t replication);
 
 #endif

@@ -13,6 +13,7 @@
 #include "catalog/maintenance_job.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
+#include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "console/status.h"
 
@@ -88,15 +89,40 @@ static int write_table_type(floe_call_t *call, floe_json_t *json, int64_t table_
     return FLOE_OK;
 }
 
-/* Unreferenced file removal is configured on the bucket (nothing stored: enabled, AWS's default). */
+int floe_console_bucket_maintenance(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
+                                    floe_bucket_maintenance_t *out, bool *is_default)
+{
+    if (floe_settings_bucket_maintenance_get(call, bucket_id, type, out))
+        return FLOE_EFAIL;
+    *is_default = out->status == 0;
+    if (*is_default)
+        *out = (floe_bucket_maintenance_t){FLOE_MaintenanceStatus_ENABLED, FLOE_RULES_DEFAULT_UNREFERENCED_DAYS,
+                                           FLOE_RULES_DEFAULT_NON_CURRENT_DAYS};
+    return FLOE_OK;
+}
+
+void floe_console_write_removal_settings(floe_json_t *json, const floe_bucket_maintenance_t *m, bool is_default)
+{
+    floe_json_key(json, "isDefault");
+    floe_json_bool(json, is_default);
+    floe_json_key(json, "settings");
+    floe_json_object_begin(json);
+    floe_json_key(json, "unreferencedDays");
+    floe_json_int(json, m->unreferenced_days);
+    floe_json_key(json, "nonCurrentDays");
+    floe_json_int(json, m->non_current_days);
+    floe_json_object_end(json);
+}
+
+/* Unreferenced file removal is configured on the bucket, with its days (AWS's when none is stored). */
 static int write_removal(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t)
 {
     floe_bucket_maintenance_t removal;
     const floe_TableBucketMaintenanceType type = FLOE_TableBucketMaintenanceType_ICEBERG_UNREFERENCED_FILE_REMOVAL;
     const char *name = floe_TableBucketMaintenanceType_values[type];
-    bool is_enabled;
+    bool is_enabled, is_default;
 
-    if (floe_settings_bucket_maintenance_get(call, t->bucket.id, type, &removal))
+    if (floe_console_bucket_maintenance(call, t->bucket.id, type, &removal, &is_default))
         return FLOE_EFAIL;
     is_enabled = removal.status != FLOE_MaintenanceStatus_DISABLED;
     floe_json_key(json, name);
@@ -105,6 +131,7 @@ static int write_removal(floe_call_t *call, floe_json_t *json, const floe_table_
     floe_json_string(json, is_enabled ? "enabled" : "disabled");
     floe_json_key(json, "configuredOn");
     floe_json_string(json, "tableBucket");
+    floe_console_write_removal_settings(json, &removal, is_default);
     if (write_job(call, json, t->id, name, is_enabled))
         return FLOE_EFAIL;
     floe_json_object_end(json);
