@@ -123,7 +123,7 @@ async function viewBucket({ arn }) {
     h('label', { class: 'toolbar' }, 'Search ', filter), tables,
     h('h2', {}, 'Maintenance'),
     table(['Type', 'Status', 'Unreferenced days', 'Non-current days'], maint, { attrs: { 'aria-label': 'Bucket maintenance' } }),
-    ...ownedSection(b));
+    ...ownedSection(b, { isBucket: true }));
   await render();
 }
 

@@ -1,14 +1,31 @@
 // What a table bucket and a table both own, as the bucket page and the table page show it:
-// encryption, storage class, replication with each destination's status, policy and tags.
+// encryption, storage class, replication (on the bucket page with each destination's status over
+// the bucket's tables; the table page has its own status section), policy and tags.
 // Encryption and storage class are what the API answers, marked when they are AWS's default.
-import { facts, h, jsonView, table } from './dom.js';
+import { facts, fmtTime, h, jsonView, table } from './dom.js';
 
 /** A value the API reports, with "(default)" when it is the one AWS gives a resource that set none. */
 export function withDefault(text, isDefault) {
   return isDefault ? h('span', {}, text, ' ', h('span', { class: 'muted default' }, '(default)')) : text;
 }
 
-export function ownedSection(o) {
+const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** A bucket's destinations with their status over its tables (each table's is on its own page). */
+function bucketDestinations(o) {
+  const statusOf = new Map(o.replicationStatus.map((s) => [s.destinationTableBucketArn, s]));
+  return table(['Rule', 'Destination table bucket', 'Status', 'Tables', 'Last replicated'], o.replication.destinations.map((d) => {
+    const s = statusOf.get(d.destinationTableBucketArn);
+    const counts = `${s.tables.completed} completed, ${s.tables.pending} pending, ${s.tables.failed} failed`;
+    return [String(d.rule), h('code', {}, d.destinationTableBucketArn),
+      h('span', { class: 'pill', dataset: { replicationStatus: s.replicationStatus } }, s.replicationStatus === 'none' ? 'no tables' : s.replicationStatus),
+      h('span', {}, counts, s.failureMessage ? h('div', { class: 'error' }, `${s.failedTable}: ${s.failureMessage}`) : null),
+      s.lastReplicatedAt ? fmtTime(Date.parse(s.lastReplicatedAt)) : '–'];
+  }), { attrs: { 'aria-label': 'Replication destinations and their status', id: 'replication' } });
+}
+
+/** The sections; `isBucket` for the bucket page's answer (destinations with their status). */
+export function ownedSection(o, { isBucket = false } = {}) {
   const enc = o.encryption, sc = o.storageClass;
   return [
     h('h2', {}, 'Configuration'),
@@ -19,7 +36,7 @@ export function ownedSection(o) {
     h('h3', {}, 'Replication'),
     o.replication
       ? h('div', {}, facts([['Role', o.replication.role], ['Version token', h('code', {}, o.replication.versionToken)]]),
-        table(['Rule', 'Destination table bucket'], o.replication.destinations.map((d) =>
+        isBucket ? bucketDestinations(o) : table(['Rule', 'Destination table bucket'], o.replication.destinations.map((d) =>
           [String(d.rule), h('code', {}, d.destinationTableBucketArn)]),
         { attrs: { 'aria-label': 'Replication destinations', id: 'replication' } }))
       : h('p', { class: 'muted' }, 'No replication configuration.'),

@@ -6,6 +6,7 @@
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "console/resource.h"
+#include "console/replication_status.h"
 #include "console/rooms.h"
 #include "console/status.h"
 
@@ -103,7 +104,8 @@ int floe_console_bucket(floe_console_req_t *r)
     floe_json_string(json, floe_call_region(&r->call));
     if (floe_settings_bucket_metrics_get(&r->call, bucket.id, &metrics) ||
         write_maintenance(&r->call, json, bucket.id) ||
-        floe_console_write_owned(&r->call, json, &owner, bucket.id, FLOE_REPLICATION_OF_BUCKET))
+        floe_console_write_owned(&r->call, json, &owner, bucket.id, FLOE_REPLICATION_OF_BUCKET) ||
+        floe_console_write_bucket_replication_status(&r->call, json, &bucket))
         return floe_console_fail_call(r);
     floe_json_key(json, "metricsConfigurationId");
     if (metrics != NULL)

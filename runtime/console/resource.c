@@ -1,6 +1,6 @@
 /*
- * The configurations of resource.h. (A table's replication status per destination is table.c's:
- * it covers the bucket's destinations too.)
+ * The configurations of resource.h. (Replication status, per destination, is
+ * replication_status.c's.)
  */
 #include <stdbool.h>
 

@@ -19,7 +19,7 @@ int floe_console_scopes(floe_console_req_t *r);
 /** GET buckets?account&region&prefix&limit&token: a page of table buckets, by name. */
 int floe_console_buckets(floe_console_req_t *r);
 /** GET bucket?arn: a table bucket's configuration (encryption, storage class, maintenance,
- * replication, policy, metrics) and tags. */
+ * replication with each destination's status over its tables, policy, metrics) and tags. */
 int floe_console_bucket(floe_console_req_t *r);
 
 /** GET namespaces?arn&prefix&limit&token: a page of a bucket's namespaces, by name. */
@@ -28,8 +28,8 @@ int floe_console_namespaces(floe_console_req_t *r);
  * all), by (namespace, name); `prefix` is the search over table names. */
 int floe_console_tables(floe_console_req_t *r);
 
-/** GET table?arn: one table: its row, its current metadata.json, maintenance, replication,
- * encryption, storage class, policy and tags. */
+/** GET table?arn: one table: its row, its current metadata.json, maintenance, replication (and,
+ * for a replica, its source), encryption, storage class, policy and tags. */
 int floe_console_table(floe_console_req_t *r);
 /** GET object?arn&location: the bytes of an object inside the table's warehouse (its manifests
  * and data files, which the browser reads itself). */

@@ -1,18 +1,15 @@
 /*
- * What a table's maintenance and replication are doing, as the table page shows it (status.h):
- * each job type's configuration and last run, and each replication destination's status. The
- * statuses are the ones GetTableMaintenanceJobStatus (handlers/table_maintenance.c) and
- * GetTableReplicationStatus (handlers/table_replication.c) report, read from the same rows
- * (catalog/maintenance_job.h, catalog/replication_queue.h). Not for the configurations a bucket
- * and a table both own (resource.c).
+ * What a table's maintenance is doing, as the table page shows it (status.h): each job type's
+ * configuration and last run, the ones GetTableMaintenanceConfiguration and
+ * GetTableMaintenanceJobStatus (handlers/table_maintenance.c) report, read from the same rows
+ * (catalog/maintenance.h, catalog/maintenance_job.h); and a bucket's maintenance configuration as
+ * GetTableBucketMaintenanceConfiguration reports it. Not for replication (replication_status.c)
+ * nor for the configurations a bucket and a table both own (resource.c).
  */
 #include <stdbool.h>
-#include <string.h>
 
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
-#include "catalog/replication.h"
-#include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "console/status.h"
@@ -175,82 +172,5 @@ int floe_console_write_maintenance(floe_call_t *call, floe_json_t *json, const f
     if (write_removal(call, json, t) || write_expiration(call, json, t->id))
         return FLOE_EFAIL;
     floe_json_object_end(json);
-    return FLOE_OK;
-}
-
-/* Adds the destinations of `rules` not yet in the list (a table replicates to its own and to its
- * bucket's, each once: GetTableReplicationStatus, handlers/table_replication.c). */
-static void add_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules, char ***list,
-                             size_t *n, size_t *cap)
-{
-    for (size_t r = 0; r < n_rules; r++) {
-        for (size_t i = 0; i < rules[r].n_destinations; i++) {
-            size_t k = 0;
-            while (k < *n && strcmp((*list)[k], rules[r].destination_arns[i]) != 0)
-                k++;
-            if (k == *n) {
-                *list = floe_call_grow(call, *list, *n, cap, sizeof(char *));
-                (*list)[(*n)++] = rules[r].destination_arns[i];
-            }
-        }
-    }
-}
-
-/* One destination's status, derived as GetTableReplicationStatus derives it (design note 3 of
- * catalog/replication_queue.h): failed, completed once the replica holds the current metadata,
- * else pending. */
-static int write_destination(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t, const char *destination)
-{
-    floe_replication_status_row_t row;
-    const char *status = "pending";
-
-    if (floe_replication_status_read(call, t->id, destination, &row))
-        return FLOE_EFAIL;
-    if (row.is_failed)
-        status = "failed";
-    else if (row.last_metadata_location != NULL && t->metadata_location != NULL &&
-             strcmp(row.last_metadata_location, t->metadata_location) == 0)
-        status = "completed";
-    floe_json_object_begin(json);
-    floe_json_key(json, "destinationTableBucketArn");
-    floe_json_string(json, destination);
-    floe_json_key(json, "replicationStatus");
-    floe_json_string(json, status);
-    if (row.replica_table_arn != NULL) {
-        floe_json_key(json, "destinationTableArn");
-        floe_json_string(json, row.replica_table_arn);
-    }
-    if (row.failure_message != NULL) {
-        floe_json_key(json, "failureMessage");
-        floe_json_string(json, row.failure_message);
-    }
-    if (row.last_metadata_location != NULL) {
-        floe_json_key(json, "lastReplicatedMetadataLocation");
-        floe_json_string(json, row.last_metadata_location);
-        floe_json_key(json, "lastReplicatedAt");
-        floe_json_timestamp(json, row.last_replicated_at);
-    }
-    floe_json_object_end(json);
-    return FLOE_OK;
-}
-
-int floe_console_write_replication_status(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t)
-{
-    floe_replication_rule_t *own, *inherited;
-    size_t n_own, n_inherited, n = 0, cap = 0;
-    char **destinations = NULL;
-
-    if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, t->id, &own, &n_own) ||
-        floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, t->bucket.id, &inherited, &n_inherited))
-        return FLOE_EFAIL;
-    add_destinations(call, own, n_own, &destinations, &n, &cap);
-    add_destinations(call, inherited, n_inherited, &destinations, &n, &cap);
-    floe_json_key(json, "replicationStatus");
-    floe_json_array_begin(json);
-    for (size_t i = 0; i < n; i++) {
-        if (write_destination(call, json, t, destinations[i]))
-            return FLOE_EFAIL;
-    }
-    floe_json_array_end(json);
     return FLOE_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * A table's maintenance and replication status, written as members of the table page's JSON
- * object (table.c). See status.c.
+ * A table's maintenance configuration and job status, written as members of the table page's JSON
+ * object (table.c), and a bucket's maintenance configuration (buckets.c). See status.c.
  */
 #ifndef FLOE_CONSOLE_STATUS_H
 #define FLOE_CONSOLE_STATUS_H
@@ -31,11 +31,5 @@ void floe_console_write_removal_settings(floe_json_t *json, const floe_bucket_ma
  * FLOE_OK, or FLOE_EFAIL with the call failed.
  */
 int floe_console_write_maintenance(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t);
-
-/**
- * Writes "replicationStatus": one entry per destination of the table's and its bucket's
- * replication configurations, with its status, replica and last replicated update.
- */
-int floe_console_write_replication_status(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t);
 
 #endif

@@ -5,7 +5,7 @@
  * hands the browser an object's bytes, so it can read the table's manifests and Parquet files
  * itself (hyparquet and an Avro reader, vendored under console/www/vendor).
  *
- * Maintenance and replication status are status.c's.
+ * Maintenance is status.c's; replication status replication_status.c's.
  *
  * An object is served only from inside the table's own warehouse (floe_table_location_is_inside),
  * so the route reaches nothing the table ARN (and, with strict signatures, the signer) could not.
@@ -17,6 +17,7 @@
 #include "catalog/table.h"
 #include "console/resource.h"
 #include "console/rooms.h"
+#include "console/replication_status.h"
 #include "console/status.h"
 #include "store/store.h"
 

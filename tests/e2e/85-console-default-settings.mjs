@@ -26,11 +26,7 @@ describe("the console shows the values the API answers, defaults marked", { skip
   let server, s3tables, browser, page, bucketArn, tableArn;
   const send = (command, input) => s3tables.send(new sdk[command](input));
 
-  async function open(hash, what) {
-    await page.eval("document.getElementById('main') && (document.getElementById('main').dataset.ready = 'false')");
-    await page.goto(`${server.endpoint}/_floe/ui/${hash}`);
-    await page.waitReady(what);
-  }
+  const open = (hash, what) => page.load(`${server.endpoint}/_floe/ui/${hash}`, what);
 
   before(async () => {
     server = new FloeServer();

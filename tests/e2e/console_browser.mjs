@@ -140,6 +140,14 @@ export class Page {
     await this.waitFor("document.readyState === 'complete'", `${url} to load`);
   }
 
+  /** Loads `url` as a new document (through about:blank, so the same address loads afresh) and
+   * waits until the console has rendered `what`. */
+  async load(url, what) {
+    await this.goto("about:blank");
+    await this.goto(url);
+    await this.waitReady(what);
+  }
+
   /** A real mouse click at the middle of the first element matching `selector`. */
   async click(selector) {
     const box = await this.eval(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null;

@@ -1,0 +1,29 @@
+/*
+ * What replication is doing, written as members of the table page's and the bucket page's JSON
+ * objects (table.c, buckets.c): a source table's status per destination, a table bucket's status
+ * per destination over the tables it covers, and a replica's source. See replication_status.c.
+ */
+#ifndef FLOE_CONSOLE_REPLICATION_STATUS_H
+#define FLOE_CONSOLE_REPLICATION_STATUS_H
+
+#include "catalog/lookup.h"
+#include "console/request.h"
+#include "json.h"
+
+/**
+ * Writes "replicationStatus": one entry per destination of the table's and its bucket's
+ * replication configurations, with its status, replica and last replicated update, as
+ * GetTableReplicationStatus reports them. FLOE_OK, or FLOE_EFAIL with the call failed.
+ */
+int floe_console_write_replication_status(floe_call_t *call, floe_json_t *json, const floe_table_row_t *t);
+
+/**
+ * Writes "replicationStatus" for table bucket `b`: one entry per destination of its replication
+ * configuration (none without one), with how many of its tables GetTableReplicationStatus reports
+ * completed, pending and failed for that destination, the status they add up to (failed if any
+ * failed, else pending if any is pending, else completed; "none" without tables), the latest
+ * replicated update and a failure message. FLOE_OK, or FLOE_EFAIL with the call failed.
+ */
+int floe_console_write_bucket_replication_status(floe_call_t *call, floe_json_t *json, const floe_bucket_row_t *b);
+
+#endif
