@@ -1,4 +1,5 @@
-// The table page: what the catalog says (row, metadata.json, maintenance, replication, settings)
+// The table page: what the catalog says (row, metadata.json, maintenance, replication and, for a
+// replica, its source, settings)
 // from GET api/table, and what the browser reads itself through GET api/object: the current
 // snapshot's manifest list and manifests (Avro, icebird's reader) for the data files, and the
 // first 100 rows from those Parquet files (hyparquet). Delete files are listed, not applied.
@@ -256,19 +257,30 @@ function filesAndPreview(arn, md, schema) {
 
 // ---- maintenance ----
 
-/** The maintenance table: each type's configuration and last job, with a Run now button. */
+/** The maintenance table: each type's configuration and last job, with a Run now button unless
+ * the table is a replica (no job runs on a replica: the maintenance route refuses one). */
 function maintenanceTable(t, onRun) {
   const rows = Object.entries(t.maintenance).map(([type, m]) => {
-    const run = h('button', { type: 'button', class: 'primary', 'data-type': type, 'aria-label': `Run ${type} now`,
+    const run = t.replicaOf ? null : h('button', { type: 'button', class: 'primary', 'data-type': type, 'aria-label': `Run ${type} now`,
       onclick: () => onRun(type, run) }, 'Run now');
     const listed = Object.entries(m.settings).map(([k, v]) => `${k} ${v}`).join(', ') || 'none set';
     const settings = m.configuredOn === 'tableBucket'
       ? withDefault(`${listed}, on the table bucket`, m.isDefault) : listed;
     const last = m.lastRun ? h('div', { class: 'muted' }, `${fmtTime(Date.parse(m.lastRun.at))}${m.lastRun.failureMessage ? `: ${m.lastRun.failureMessage}` : ''}`) : null;
-    return [h('code', {}, type), m.status, settings, h('span', {}, h('span', { class: 'pill', dataset: { jobStatus: m.jobStatus } }, m.jobStatus), last), run];
+    const cells = [h('code', {}, type), m.status, settings, h('span', {}, h('span', { class: 'pill', dataset: { jobStatus: m.jobStatus } }, m.jobStatus), last)];
+    return run ? [...cells, run] : cells;
   });
-  return table(['Type', 'Status', 'Settings', 'Last job', ''], rows, { attrs: { id: 'maintenance', 'aria-label': 'Maintenance' } });
+  const headers = ['Type', 'Status', 'Settings', 'Last job'];
+  return table(t.replicaOf ? headers : [...headers, ''], rows, { attrs: { id: 'maintenance', 'aria-label': 'Maintenance' } });
 }
+
+// AWS: replicas are read-only and "maintained automatically by the S3 Tables service"; every
+// snapshot of the source, compacted ones included, is replicated in order
+// (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-replication-how-replication-works.html).
+const REPLICA_MAINTENANCE = 'This table is a read-only replica: no maintenance job runs on it, and none can be started here. ' +
+  'Compaction and snapshot expiration run on its source table and reach this replica as the commits they make; ' +
+  'the files those commits drop are removed from the replica\'s warehouse as they are replicated. ' +
+  'The configuration below is what GetTableMaintenanceConfiguration reports for the replica.';
 
 /** Maintenance, with Run now: POST /_floe/maintenance/run, its answer (or error) shown below, and
  * the table's job statuses read again after a run. */
@@ -292,18 +304,49 @@ function maintenanceSection(t) {
     }
   };
   current = maintenanceTable(t, onRun);
-  return h('section', { 'aria-labelledby': 'h-maint' }, h('h2', { id: 'h-maint' }, 'Maintenance'), current, out);
+  return h('section', { 'aria-labelledby': 'h-maint' }, h('h2', { id: 'h-maint' }, 'Maintenance'),
+    t.replicaOf ? h('p', { class: 'muted', id: 'replica-maintenance' }, REPLICA_MAINTENANCE) : null, current, out);
+}
+
+/** Where a replica's source stands: replicating here (and how), deleted, stopped, or out of sight. */
+function replicaSource(t) {
+  const r = t.replicaOf;
+  const intro = h('p', { id: 'replica-of' }, 'This table is a read-only replica of ', sourceLink(t), '. S3 Tables replication commits every change of the source here, in the order the source made them; clients cannot commit to it.');
+  if (r.source === 'hidden')
+    return [intro, h('p', { class: 'muted', id: 'replica-source-status' }, `The source is in account ${scopeAccount(r.sourceTableArn)}, which these credentials may not look at: its replication status is shown to that account.`)];
+  if (r.source === 'deleted')
+    return [intro, h('p', { class: 'muted', id: 'replica-source-status' }, 'The source table no longer exists: the replica keeps the last state it received.')];
+  return [intro, facts([
+    ['Source table', `${r.sourceNamespace}.${r.sourceName}`],
+    ['Replication status', h('span', { class: 'pill', id: 'replica-status', dataset: { replicationStatus: r.replicationStatus } }, r.replicationStatus)],
+    ['Source replicates here', r.isReplicating ? 'yes' : 'no: the source\'s configuration no longer names this table bucket; the replica keeps the last state it received'],
+    ['Last replicated', r.lastReplicatedAt ? fmtTime(Date.parse(r.lastReplicatedAt)) : 'not yet'],
+    ['Source metadata replicated', r.lastReplicatedMetadataLocation ? h('code', {}, r.lastReplicatedMetadataLocation) : null],
+    ['Failure', r.failureMessage ? h('span', { class: 'error' }, r.failureMessage) : null],
+  ].filter(([, v]) => v !== null))];
+}
+
+const scopeAccount = (arn) => /^arn:aws:s3tables:[^:]+:(\d{12}):/.exec(arn)?.[1] ?? '?';
+
+/** The source table's ARN, linked to its page when the request may look at it. */
+function sourceLink(t) {
+  const r = t.replicaOf;
+  const code = h('code', {}, r.sourceTableArn);
+  return r.source === 'present' ? h('a', { href: `#/table?${q({ arn: r.sourceTableArn })}`, id: 'replica-source-link' }, code) : code;
 }
 
 function replicationStatusSection(t) {
   return h('section', { 'aria-labelledby': 'h-repl' }, h('h2', { id: 'h-repl' }, 'Replication status'),
+    t.replicaOf ? replicaSource(t) : null,
     t.replicationStatus.length
       ? table(['Destination table bucket', 'Status', 'Replica', 'Last replicated'], t.replicationStatus.map((d) =>
         [h('code', {}, d.destinationTableBucketArn), h('span', { class: 'pill' }, d.replicationStatus),
           d.destinationTableArn ? h('code', {}, d.destinationTableArn) : '–',
           d.lastReplicatedAt ? fmtTime(Date.parse(d.lastReplicatedAt)) : (d.failureMessage ?? '–')]),
       { attrs: { id: 'replication-status', 'aria-label': 'Replication status per destination' } })
-      : h('p', { class: 'muted', id: 'replication-status' }, 'The table does not replicate (neither it nor its bucket has a replication configuration).'));
+      : h('p', { class: 'muted', id: 'replication-status' }, t.replicaOf
+        ? 'The replica replicates nowhere itself (neither it nor its bucket has a replication configuration).'
+        : 'The table does not replicate (neither it nor its bucket has a replication configuration).'));
 }
 
 // ---- the page ----
@@ -316,7 +359,7 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
   const schema = md ? currentSchema(md) : { fields: [] };
   const head = [
     h('h1', {}, `${t.table.namespace}.${t.table.name}`),
-    facts([['ARN', h('code', {}, t.table.arn)], ['Format', t.table.format], ['Metadata location', t.table.metadataLocation ? h('code', { id: 'metadata-location' }, t.table.metadataLocation) : null],
+    facts([['ARN', h('code', {}, t.table.arn)], ...(t.replicaOf ? [['Replica of', sourceLink(t)]] : []), ['Format', t.table.format], ['Metadata location', t.table.metadataLocation ? h('code', { id: 'metadata-location' }, t.table.metadataLocation) : null],
       ['Version token', h('code', { id: 'version-token' }, t.table.versionToken)], ['Warehouse', h('code', {}, t.table.warehouseLocation)],
       ['Format version', md ? String(md['format-version']) : null], ['Table UUID', md ? h('code', {}, md['table-uuid']) : null],
       ['Created', `${fmtTime(Date.parse(t.table.createdAt))} by ${t.table.createdBy}`],

@@ -230,3 +230,87 @@ int floe_console_write_bucket_replication_status(floe_call_t *call, floe_json_t 
     floe_json_array_end(json);
     return FLOE_OK;
 }
+
+/* ---- a replica: its source ---- */
+
+/* Looks up the source table by its ARN in the source's own scope (another account or region than
+ * the replica's, often). *found is false when the source no longer exists. */
+static int find_source(floe_call_t *call, const char *source_arn, floe_table_row_t *source, bool *found)
+{
+    floe_scope_t replica_scope = call->scope, source_scope;
+    int rc;
+
+    floe_scope_from_arn(floe_call_config(call), source_arn, &source_scope);
+    floe_call_set_scope(call, &source_scope);
+    rc = floe_lookup_table_by_arn(call, source_arn, source);
+    floe_call_set_scope(call, &replica_scope);
+    *found = rc == FLOE_OK;
+    if (rc == FLOE_OK)
+        return FLOE_OK;
+    if (call->error == FLOE_ERR_InternalServerErrorException)
+        return FLOE_EFAIL;
+    call->error = FLOE_ERR_NONE; /* a deleted source is an answer, not a failure */
+    call->error_message = NULL;
+    return FLOE_OK;
+}
+
+/* The source's side: its name, whether it still replicates here, and the pair's status. */
+static int write_source(floe_call_t *call, floe_json_t *json, const floe_table_row_t *source,
+                        const floe_table_row_t *replica)
+{
+    floe_replication_status_row_t row;
+    char **destinations;
+    size_t n, i = 0;
+
+    if (table_destinations(call, source, &destinations, &n) ||
+        floe_replication_status_read(call, source->id, replica->bucket.arn, &row))
+        return FLOE_EFAIL;
+    while (i < n && strcmp(destinations[i], replica->bucket.arn) != 0)
+        i++;
+    floe_json_key(json, "source");
+    floe_json_string(json, "present");
+    floe_json_key(json, "sourceNamespace");
+    floe_json_string(json, source->ns.name);
+    floe_json_key(json, "sourceName");
+    floe_json_string(json, source->name);
+    floe_json_key(json, "isReplicating");
+    floe_json_bool(json, i < n);
+    write_pair(json, source, &row);
+    return FLOE_OK;
+}
+
+int floe_console_write_replica_source(floe_console_req_t *r, floe_json_t *json, const floe_table_row_t *t)
+{
+    floe_call_t *call = &r->call;
+    floe_scope_t source_scope;
+    floe_table_row_t source;
+    char *source_arn;
+    bool found;
+
+    if (floe_replication_source_of(call, t->id, &source_arn))
+        return FLOE_EFAIL;
+    floe_json_key(json, "replicaOf");
+    if (source_arn == NULL) {
+        floe_json_raw(json, "null");
+        return FLOE_OK;
+    }
+    floe_json_object_begin(json);
+    floe_json_key(json, "sourceTableArn");
+    floe_json_string(json, source_arn);
+    floe_scope_from_arn(floe_call_config(call), source_arn, &source_scope);
+    if (!floe_console_may_see(r, source_scope.account_id)) {
+        floe_json_key(json, "source");
+        floe_json_string(json, "hidden");
+    } else {
+        if (find_source(call, source_arn, &source, &found))
+            return FLOE_EFAIL;
+        if (!found) {
+            floe_json_key(json, "source");
+            floe_json_string(json, "deleted");
+        } else if (write_source(call, json, &source, t)) {
+            return FLOE_EFAIL;
+        }
+    }
+    floe_json_object_end(json);
+    return FLOE_OK;
+}

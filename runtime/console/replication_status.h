@@ -26,4 +26,15 @@ int floe_console_write_replication_status(floe_call_t *call, floe_json_t *json, 
  */
 int floe_console_write_bucket_replication_status(floe_call_t *call, floe_json_t *json, const floe_bucket_row_t *b);
 
+/**
+ * Writes "replicaOf": null when table `t` is no replica; else its source's ARN (what GetTable
+ * reports as replicationInformation.sourceTableARN) and "source": "deleted" when the source no
+ * longer exists, "hidden" when the request may not look at the source's account (strict
+ * signatures), else "present" with the source's namespace and name, whether the source still
+ * replicates to `t`'s bucket, and the status of that (source, destination) pair as the source's
+ * GetTableReplicationStatus reports it. The call's scope is left as it was. FLOE_OK, or FLOE_EFAIL
+ * with the call failed.
+ */
+int floe_console_write_replica_source(floe_console_req_t *r, floe_json_t *json, const floe_table_row_t *t);
+
 #endif

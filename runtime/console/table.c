@@ -137,6 +137,7 @@ int floe_console_table(floe_console_req_t *r)
     write_metadata(r, json, &table);
     if (floe_console_write_maintenance(&r->call, json, &table) ||
         floe_console_write_replication_status(&r->call, json, &table) ||
+        floe_console_write_replica_source(r, json, &table) ||
         floe_console_write_owned(&r->call, json, &owner, table.bucket.id, FLOE_REPLICATION_OF_TABLE))
         return floe_console_fail_call(r);
     floe_json_object_end(json);

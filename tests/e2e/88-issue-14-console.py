@@ -278,6 +278,29 @@ class ConsoleStrictSignatures(FloeTestCase):
         status, body, _ = self.signed("bucket", {"arn": self.arns["two"]}, key=AK2, secret=SK2)
         self.assertEqual((status, body["bucket"]["name"]), (200, "bucket-two"), "its own signer sees it")
 
+    def test_a_replicas_source_in_another_account_is_named_but_not_looked_into(self):
+        one = self.session.client("s3tables", endpoint_url=self.server.endpoint, region_name="us-east-1",
+                                  aws_access_key_id=AK1, aws_secret_access_key=SK1)
+        one.create_namespace(tableBucketARN=self.arns["one"], namespace=["sales"])
+        source = one.create_table(tableBucketARN=self.arns["one"], namespace="sales", name="orders", format="ICEBERG",
+                                  metadata={"iceberg": {"schema": {"fields": [{"name": "id", "type": "long"}]}}})["tableARN"]
+        one.put_table_replication(tableArn=source, configuration={
+            "role": "arn:aws:iam::%s:role/replication" % AK1,
+            "rules": [{"destinations": [{"destinationTableBucketARN": self.arns["two"]}]}]})
+        deadline = time.monotonic() + 10
+        entry = {}
+        while time.monotonic() < deadline and entry.get("replicationStatus") != "completed":
+            entry = one.get_table_replication_status(tableArn=source)["destinations"][0]
+            time.sleep(0.02)
+        self.assertEqual(entry["replicationStatus"], "completed", "the replica is made")
+        status, body, _ = self.signed("table", {"arn": entry["destinationTableArn"]}, key=AK2, secret=SK2)
+        self.assertEqual(status, 200, body)
+        self.assertEqual(body["replicaOf"], {"sourceTableArn": source, "source": "hidden"},
+                         "the replica's owner sees its source named (as GetTable names it), not the source's state")
+        status, body, _ = self.signed("table", {"arn": source}, key=AK1, secret=SK1)
+        self.assertEqual((status, body["replicaOf"]), (200, None), "the source is no replica")
+        self.assertEqual(body["replicationStatus"][0]["replicationStatus"], "completed", "its owner sees the status")
+
 
 if __name__ == "__main__":
     main()
