@@ -85,6 +85,17 @@ export function parseExact(text) {
   }
 }
 
+/**
+ * How the server treats the console's requests ({strictSignatures}), from server.json: a file of the
+ * page, read unsigned before any API request, so that a strict server is asked nothing before the
+ * user has given keys.
+ */
+export async function serverMode() {
+  const resp = await fetch(new URL('server.json', document.baseURI));
+  if (!resp.ok) throw new ApiError(resp.status, `${resp.status} ${resp.statusText}`);
+  return resp.json();
+}
+
 /** GET a console route with the given query parameters (undefined ones left out). */
 export async function get(room, params = {}) {
   return parseExact(await (await send('GET', API + room, params)).text());

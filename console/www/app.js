@@ -1,7 +1,7 @@
 // The console's shell: the hash router (#/, #/bucket?arn=, #/table?arn=, #/search?q=, #/stacks,
 // #/stack?id=), the account and region picker, the search box and the credentials dialog.
 // Each view renders into <main>; the table page is table.js.
-import { ApiError, get, keys, setKeys, setSigningRegion } from './api.js';
+import { ApiError, get, keys, serverMode, setKeys, setSigningRegion } from './api.js';
 import { errorBox, facts, fmtTime, h, jsonView, table } from './dom.js';
 import { ownedSection, withDefault } from './owned.js';
 import { renderTable } from './table.js';
@@ -10,6 +10,7 @@ const main = document.getElementById('main');
 const crumbs = document.getElementById('crumbs');
 const picker = document.getElementById('scope');
 const SCOPE = 'floe-console-scope';
+let mode = null; // {strictSignatures}, from server.json
 let session = null;
 let scope = null; // {account, region}
 
@@ -46,6 +47,7 @@ async function loadScopes() {
   const { scopes } = await get('scopes');
   const fallback = { account: session.account ?? session.defaultAccount, region: session.defaultRegion };
   const list = scopes.length ? scopes : [{ ...fallback, hasTableBuckets: false, hasStacks: false }];
+  picker.closest('label').hidden = false;
   picker.replaceChildren(...list.map((s) => h('option', { value: `${s.account}/${s.region}` },
     `${s.account} · ${s.region}${s.hasTableBuckets ? '' : ' (stacks only)'}`)));
   let saved = null;
@@ -193,9 +195,16 @@ async function render() {
   const { path, params } = route();
   document.getElementById('nav-stacks').toggleAttribute('aria-current', path.startsWith('/stack'));
   try {
+    if (!mode) {
+      mode = await serverMode();
+      document.getElementById('credentials-button').hidden = !mode.strictSignatures;
+    }
+    if (mode.strictSignatures && !keys()) {
+      askFirst();
+      return;
+    }
     if (!session) {
       session = await get('session');
-      document.getElementById('credentials-button').hidden = !session.strictSignatures;
       await loadScopes();
     }
     if (path === '/bucket') await viewBucket(params);
@@ -206,11 +215,23 @@ async function render() {
     else await viewBuckets();
     document.title = `${main.querySelector('h1')?.textContent ?? 'Floe'} · Floe console`;
   } catch (e) {
-    if (e instanceof ApiError && e.status === 403 && (!session || session.strictSignatures !== false)) askForKeys();
+    if (e instanceof ApiError && e.status === 403 && mode?.strictSignatures) askForKeys();
     main.replaceChildren(h('h1', {}, 'Something went wrong'), errorBox(e));
   }
   main.dataset.ready = 'true';
   document.body.dataset.view = path;
+}
+
+/** Strict signatures and no keys yet: ask for them before sending any request the server would refuse. */
+function askFirst() {
+  main.replaceChildren(h('h1', {}, 'Keys needed'),
+    h('p', {}, 'This server verifies signatures (--strict-signatures). Enter one of its access keys to see its ' +
+      'table buckets, tables and stacks: the console signs each request with it in this browser.'),
+    h('button', { type: 'button', class: 'primary', id: 'enter-keys', onclick: askForKeys }, 'Enter keys'));
+  document.title = 'Keys needed · Floe console';
+  picker.closest('label').hidden = true; // nothing to pick before the server can be read
+  main.dataset.ready = 'true';
+  askForKeys();
 }
 
 function askForKeys() {

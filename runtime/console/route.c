@@ -7,11 +7,18 @@
  *        │                    ──bad query encoding──▶ 400
  *        ▼
  *   the room (rooms.h) answers JSON, or {"message"} with 400/403/404/500
+ *   /_floe/ui/server.json     ──not GET/HEAD──▶ 405; else {"strictSignatures": bool}
  *   /_floe/ui/<file>          ──not GET/HEAD──▶ 405; ──no such file──▶ 404; else the embedded file
+ *
+ * server.json tells the page, before it sends any API request, whether those must be signed: with
+ * strict signatures on, the page asks for keys first instead of opening on a refused request.
+ * Like the page's other files it holds no state, so it loads without a signature (the refusal of
+ * any unsigned API request says as much).
  *
  * Files are sent with a Content-Security-Policy that lets the page reach only this server, so the
  * console makes no request anywhere else even if a vendored library tried to.
  */
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,6 +26,7 @@
 #include "console/assets.h"
 #include "console/rooms.h"
 #include "console/route.h"
+#include "json.h"
 #include "log.h"
 #include "response.h"
 #include "router.h"
@@ -27,6 +35,7 @@
 
 #define API_PREFIX FLOE_CONSOLE_BASE "/api/"
 #define INDEX_FILE "index.html"
+#define SERVER_FILE "server.json"
 #define CSP "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " \
             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
 
@@ -53,12 +62,36 @@ static void send_text(floe_worker_t *w, h2o_req_t *req, int status, const char *
     floe_response_send(req, status, "text/plain; charset=utf-8", text, strlen(text));
 }
 
+static bool is_read(h2o_req_t *req)
+{
+    return h2o_memis(req->method.base, req->method.len, H2O_STRLIT("GET")) ||
+           h2o_memis(req->method.base, req->method.len, H2O_STRLIT("HEAD"));
+}
+
+static void send_server_file(floe_worker_t *w, h2o_req_t *req)
+{
+    floe_json_t *json = &w->json;
+
+    if (!is_read(req)) {
+        send_text(w, req, 405, "Console:File", "The console's files are read with GET.\n");
+        return;
+    }
+    floe_json_reset(json);
+    floe_json_object_begin(json);
+    floe_json_key(json, "strictSignatures");
+    floe_json_bool(json, w->config->strict_signatures);
+    floe_json_object_end(json);
+    floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
+    floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
+    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_response_send(req, 200, "application/json", json->buf, json->len);
+}
+
 static void send_asset(floe_worker_t *w, h2o_req_t *req, const char *path, size_t n)
 {
     const floe_console_asset_t *a;
 
-    if (!h2o_memis(req->method.base, req->method.len, H2O_STRLIT("GET")) &&
-        !h2o_memis(req->method.base, req->method.len, H2O_STRLIT("HEAD"))) {
+    if (!is_read(req)) {
         send_text(w, req, 405, "Console:File", "The console's files are read with GET.\n");
         return;
     }
@@ -151,6 +184,8 @@ void floe_console_handle(floe_worker_t *w, h2o_req_t *req)
     }
     if (len == base + 1)
         send_asset(w, req, INDEX_FILE, strlen(INDEX_FILE));
+    else if (h2o_memis(path + base + 1, len - base - 1, H2O_STRLIT(SERVER_FILE)))
+        send_server_file(w, req);
     else
         send_asset(w, req, path + base + 1, len - base - 1);
 }

@@ -75,6 +75,8 @@ class ConsoleApi(FloeTestCase):
         status, body, _ = http(self.server.endpoint, "/_floe/ui/vendor/uplot/LICENSE.txt")
         self.assertEqual(status, 200, "vendored libraries ship with their licence")
         self.assertEqual(http(self.server.endpoint, "/_floe/ui/no-such-file.js")[0], 404, "an unknown file is 404")
+        status, body, _ = http(self.server.endpoint, "/_floe/ui/server.json")
+        self.assertEqual((status, body), (200, {"strictSignatures": False}), "the page learns that requests need no signature")
         req = urllib.request.Request(self.server.endpoint + "/_floe/ui")
         opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,),
                                                   {"redirect_request": lambda *a: None}))
@@ -257,6 +259,10 @@ class ConsoleStrictSignatures(FloeTestCase):
         self.assertEqual(status, 403, "an unsigned request cannot read state")
         self.assertIn("strict signatures", body["message"])
         self.assertEqual(http(self.server.endpoint, "/_floe/ui/")[0], 200, "the page itself (no state) still loads")
+        status, body, _ = http(self.server.endpoint, "/_floe/ui/server.json")
+        self.assertEqual((status, body), (200, {"strictSignatures": True}),
+                         "and so does server.json, which tells the page to ask for keys before any request")
+        self.assertEqual(http(self.server.endpoint, "/_floe/ui/server.json", method="POST")[0], 405, "it is read-only")
 
     def test_a_wrong_secret_is_refused(self):
         self.assertEqual(self.signed("buckets", key=AK1, secret="wrong")[0], 403)
