@@ -14,8 +14,9 @@
  * address because the engine call filling it is an argument too: C leaves their order open. */
 int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why);
 
-/** Fills `out` from a request's template members; FLOE_EFAIL (ValidationError recorded) for a
- * TemplateURL, which Floe cannot fetch. Everything is borrowed from the request. */
+/** Fills `out` from a request's template members, reading a TemplateURL from Floe's own S3
+ * (cloudformation/template_url.h); FLOE_EFAIL with the ValidationError recorded for a URL that
+ * cannot be read, or both a URL and a body. Everything is borrowed from the request or its pool. */
 int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body, const char *template_url,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out /* OUT */);

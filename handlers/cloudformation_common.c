@@ -6,6 +6,7 @@
 
 #include "catalog/page_token.h"
 #include "cloudformation.h"
+#include "cloudformation/template_url.h"
 
 int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why_set)
 {
@@ -32,11 +33,18 @@ int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out)
 {
+    char *why = NULL, *fetched = NULL;
+
     *out = (floe_stack_template_input_t){0};
-    if (template_url != NULL)
-        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError,
-                             "Floe does not fetch TemplateURL; pass the template as TemplateBody (up to %d bytes).",
-                             FLOE_STACK_TEMPLATE_BODY_MAX);
+    if (template_url != NULL && template_body != NULL)
+        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "You cannot specify both Template URL and Template Body");
+    if (template_url != NULL) {
+        if (floe_cfnh_answer(call, floe_stack_template_from_url(&call->super, template_url, &fetched, &why), &why) !=
+            FLOE_OK)
+            return FLOE_EFAIL;
+        template_body = fetched;
+        out->is_from_url = true;
+    }
     out->template_body = template_body;
     out->use_previous_template = use_previous_template;
     if (parameters != NULL && parameters->n > 0) {

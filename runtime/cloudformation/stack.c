@@ -226,7 +226,8 @@ static char *tags_json(floe_call_t *call, const floe_stack_template_input_t *in,
     return print_json(call, list);
 }
 
-/* The template body the request names: its own, or the stack's with UsePreviousTemplate. */
+/* The template body the request names: its own, or the stack's with UsePreviousTemplate. Only
+ * an inline body is held to 51,200 bytes; one read from TemplateURL may reach 1 MB. */
 static floe_stack_rc_t template_body(floe_call_t *call, const floe_stack_template_input_t *in,
                                      const floe_stack_row_t *previous, const char **body, char **why)
 {
@@ -238,7 +239,7 @@ static floe_stack_rc_t template_body(floe_call_t *call, const floe_stack_templat
     *body = in->use_previous_template ? previous->template_body : in->template_body;
     if (*body == NULL || (*body)[0] == '\0')
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Either Template URL or Template Body must be specified.");
-    if (strlen(*body) > FLOE_STACK_TEMPLATE_BODY_MAX)
+    if (!in->use_previous_template && !in->is_from_url && strlen(*body) > FLOE_STACK_TEMPLATE_BODY_MAX)
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why,
                                  "1 validation error detected: Value '%.64s...' at 'templateBody' failed to satisfy "
                                  "constraint: Member must have length less than or equal to %d",

@@ -51,6 +51,7 @@ typedef struct floe_stack_parameter_input {
 /** The template and parameters of CreateStack, UpdateStack and CreateChangeSet. */
 typedef struct floe_stack_template_input {
     const char *template_body;  /* NULL with use_previous_template */
+    bool is_from_url;           /* template_body was read from TemplateURL: up to 1 MB, not 51,200 bytes */
     bool use_previous_template; /* UpdateStack and CreateChangeSet only */
     const floe_stack_parameter_input_t *parameters;
     size_t n_parameters;
