@@ -29,6 +29,20 @@ int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *w
     return floe_cfn_fail_internal(call, "stack API answered an unknown outcome");
 }
 
+static bool stack_is_settled(floe_query_call_t *call, void *stack_id)
+{
+    return floe_stack_is_settled(&call->super, stack_id);
+}
+
+int floe_cfnh_answer_settled(floe_query_call_t *call, floe_stack_rc_t rc, char *const *stack_id, char *const *why)
+{
+    if (floe_cfnh_answer(call, rc, why) != FLOE_OK)
+        return FLOE_EFAIL;
+    if (*stack_id != NULL)
+        floe_query_call_hold(call, stack_is_settled, *stack_id);
+    return FLOE_OK;
+}
+
 int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body, const char *template_url,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out)

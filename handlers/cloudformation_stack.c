@@ -40,7 +40,8 @@ int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateSt
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL, false, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_create(&call->super, &req, &out->StackId, &why), &why);
+    return floe_cfnh_answer_settled(call, floe_stack_create(&call->super, &req, &out->StackId, &why), &out->StackId,
+                                    &why);
 }
 
 int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateStackInput *in,
@@ -56,19 +57,21 @@ int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateSt
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_update(&call->super, &req, &out->StackId, &why), &why);
+    return floe_cfnh_answer_settled(call, floe_stack_update(&call->super, &req, &out->StackId, &why), &out->StackId,
+                                    &why);
 }
 
 int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteStackInput *in, floe_Unit *out)
 {
     const floe_cfn_RetainResources *retain = in->RetainResources;
-    char *why = NULL;
+    char *why = NULL, *stack_id = NULL;
 
     (void)out;
-    return floe_cfnh_answer(call,
-                            floe_stack_delete(&call->super, in->StackName,
-                                              retain != NULL ? (const char *const *)retain->items : NULL,
-                                              retain != NULL ? retain->n : 0, &why), &why);
+    return floe_cfnh_answer_settled(call,
+                                    floe_stack_delete(&call->super, in->StackName,
+                                                      retain != NULL ? (const char *const *)retain->items : NULL,
+                                                      retain != NULL ? retain->n : 0, &stack_id, &why),
+                                    &stack_id, &why);
 }
 
 static floe_cfn_Outputs *outputs_of(floe_query_call_t *call, const floe_stack_info_t *s)

@@ -165,10 +165,19 @@ floe_stack_rc_t floe_stack_update(floe_call_t *call, const floe_stack_update_inp
 /**
  * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
  * it is in finishes. A stack that does not exist (or is deleted) is not an error, as on AWS.
- * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED.
+ * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED. *stack_id (may be NULL)
+ * is the ARN of the stack whose deletion was queued, and stays NULL when none was.
  */
 floe_stack_rc_t floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **why /* OUT */);
+                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+
+/**
+ * True when no operation of the stack `stack_id` (an ARN) is queued or running, so it is in a
+ * stable state (a *_COMPLETE or *_FAILED status, or REVIEW_IN_PROGRESS with its change sets
+ * computed), or when there is no such stack. False while the engine works on it, and when the
+ * state cannot be read (logged). The handlers ask it to answer a change once it has settled.
+ */
+bool floe_stack_is_settled(floe_call_t *call, const char *stack_id);
 
 /** DescribeStacks: the stack `stack_name` names (a name: live stacks; an ARN: deleted ones too),
  * or every live stack when it is NULL. */
@@ -219,10 +228,11 @@ floe_stack_rc_t floe_stack_change_set_create(floe_call_t *call, const floe_stack
 floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
                                                floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
 
-/** ExecuteChangeSet: the stack is CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS when this returns, and
- * the stack's other change sets are deleted, as on AWS. */
+/** ExecuteChangeSet: the stack (*stack_id, its ARN, when not NULL) is CREATE_IN_PROGRESS or
+ * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS. */
 floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback, char **why /* OUT */);
+                                              bool has_disable_rollback, bool disable_rollback,
+                                              char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is
  * already gone is no error while its stack exists (FLOE_STACK_INVALID when the stack does not). */

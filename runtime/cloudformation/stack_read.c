@@ -171,9 +171,22 @@ static floe_stack_rc_t resources_stack(floe_call_t *call, const char *stack_name
     return FLOE_STACK_DONE;
 }
 
-floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                     char **why)
+bool floe_stack_is_settled(floe_call_t *call, const char *stack_id)
+{
+    floe_stack_row_t s;
+    bool found, is_queued;
+
+    if (floe_stack_store_find(call, stack_id, &s, &found))
+        return false;
+    if (!found)
+        return true;
+    return floe_stack_store_work_is_queued(call, s.id, &is_queued) == FLOE_OK && !is_queued;
+}
+
+/* floe_stack_resources, with the resources' Metadata and Description when `with_details`. */
+static floe_stack_rc_t list_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                      const char *physical_id, bool with_details, floe_stack_resource_t **resources,
+                                      size_t *n, char **why)
 {
     floe_stack_resource_row_t *rows;
     floe_stack_row_t s;
