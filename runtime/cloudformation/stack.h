@@ -118,6 +118,7 @@ typedef struct floe_stack_event {
 
 typedef struct floe_stack_resource {
     char *stack_id, *stack_name, *logical_id, *physical_id, *type, *status, *status_reason;
+    char *metadata, *description; /* DescribeStackResource(s) only: Metadata resolved (JSON), Description */
     floe_timestamp_t updated_at;
 } floe_stack_resource_t;
 
@@ -193,7 +194,7 @@ floe_stack_rc_t floe_stack_list(floe_call_t *call, const char *const *statuses, 
 floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
                                   size_t *n /* OUT */, char **why /* OUT */);
 
-/** DescribeStackResource. */
+/** DescribeStackResource, with the resource's Metadata and Description. */
 floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
                                     floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
 
@@ -205,6 +206,11 @@ floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, c
 floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
                                      const char *physical_id, floe_stack_resource_t **resources /* OUT */,
                                      size_t *n /* OUT */, char **why /* OUT */);
+
+/** DescribeStackResources: floe_stack_resources with each resource's Metadata and Description. */
+floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                              const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                                              size_t *n /* OUT */, char **why /* OUT */);
 
 /** GetTemplate: the stack's template (or, with `change_set_name`, that change set's), as given. */
 floe_stack_rc_t floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,

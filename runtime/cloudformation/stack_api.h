@@ -30,6 +30,12 @@ floe_stack_rc_t floe_stack_find_change_set(floe_call_t *call, const char *change
 void floe_stack_read_parameters(floe_call_t *call, const char *json, floe_stack_parameter_t **out /* OUT */,
                                 size_t *n /* OUT */);
 
+/** Fills the Metadata and Description (stack_details.c) of `resources` (n of them, read from the
+ * stack's `rows`) from the template of stack `s`; a resource the template does not hold keeps
+ * them NULL. */
+void floe_stack_resource_details(floe_call_t *call, const floe_stack_row_t *s, const floe_stack_resource_row_t *rows,
+                                 size_t n_rows, floe_stack_resource_t *resources, size_t n);
+
 /** Stored tags (JSON [{Key, Value}]) as the API shows them. */
 void floe_stack_read_tags(floe_call_t *call, const char *json, floe_stack_pair_t **out /* OUT */, size_t *n /* OUT */);
 

@@ -204,8 +204,24 @@ static floe_stack_rc_t list_resources(floe_call_t *call, const char *stack_name,
             continue;
         resource_info(&s, &rows[i], &(*resources)[k++]);
     }
+    if (with_details && k > 0)
+        floe_stack_resource_details(call, &s, rows, n_rows, *resources, k);
     *n = k;
     return FLOE_STACK_DONE;
+}
+
+floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                     char **why)
+{
+    return list_resources(call, stack_name, logical_id, physical_id, false, resources, n, why);
+}
+
+floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                              const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                              char **why)
+{
+    return list_resources(call, stack_name, logical_id, physical_id, true, resources, n, why);
 }
 
 floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
@@ -215,7 +231,7 @@ floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, c
     floe_stack_rc_t rc;
     size_t n;
 
-    if ((rc = floe_stack_resources(call, stack_name, logical_id, NULL, &list, &n, why)) != FLOE_STACK_DONE)
+    if ((rc = list_resources(call, stack_name, logical_id, NULL, true, &list, &n, why)) != FLOE_STACK_DONE)
         return rc;
     if (n == 0)
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Resource %s does not exist for stack %s", logical_id,
