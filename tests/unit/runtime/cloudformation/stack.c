@@ -264,8 +264,14 @@ TEST(stack_creates_five_resources_in_dependency_order)
     CHECK(cfn_create(&f, "five", cfn_five, &id) == FLOE_STACK_DONE, "CreateStack takes the template");
     CHECK(id != NULL && strncmp(id, "arn:aws:cloudformation:us-east-1:111122223333:stack/five/", 57) == 0,
           "the stack id is AWS's stack ARN");
+    CHECK(!floe_stack_is_settled(&f.call, id), "a stack whose creation is queued has not settled");
     CHECK(strcmp(cfn_wait(&f, id), FLOE_CREATE_COMPLETE) == 0, "the stack reaches CREATE_COMPLETE");
     CHECK(cfn_now_ms() - started < 1000, "a five-resource stack completes in well under a second");
+    for (uint64_t until = cfn_now_ms() + CFN_WAIT_MS; !floe_stack_is_settled(&f.call, id) && cfn_now_ms() < until;)
+        h2o_evloop_run(f.loop, 10); /* the engine's last step (removing the work) follows the status */
+    CHECK(floe_stack_is_settled(&f.call, id), "a created stack has settled, so a held CreateStack answer goes");
+    CHECK(floe_stack_is_settled(&f.call, "arn:aws:cloudformation:us-east-1:111122223333:stack/none/x"),
+          "a stack that does not exist has nothing in progress");
     CHECK(cfn_bucket_exists(&f, "cfn-five"), "the bucket exists in the S3 Tables catalog");
     table = cfn_resource(&f, "five", "Table");
     CHECK(table != NULL && strncmp(table->physical_id, CFN_BUCKET_ARN("cfn-five/table/"), 61) == 0,
