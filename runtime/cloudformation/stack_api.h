@@ -1,7 +1,8 @@
 /*
- * What the two halves of the stack API share (private to stack.c, which changes stacks and change
- * sets, and stack_read.c, which reads them): refusing with AWS's message, finding the stack a
- * request names, and reading the JSON columns back into the API's structures.
+ * What the files of the stack API share (private to stack.c, which changes stacks and change sets,
+ * stack_read.c, which reads them, stack_details.c, which adds a resource's Metadata and
+ * Description, and template_url.c, which reads TemplateURL): refusing with AWS's message, finding
+ * the stack a request names, and reading the JSON columns back into the API's structures.
  */
 #ifndef FLOE_STACK_API_H
 #define FLOE_STACK_API_H
