@@ -644,7 +644,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStackResource",
         .response_element = "DescribeStackResourceResponse",
         .result_element = "DescribeStackResourceResult",
-        .status = FLOE_STATUS_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStackResourceInput),
@@ -672,7 +672,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DescribeStackResources",
         .response_element = "DescribeStackResourcesResponse",
         .result_element = "DescribeStackResourcesResult",
-        .status = FLOE_STATUS_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
         .request_size = sizeof(floe_cfn_DescribeStackResourcesInput),

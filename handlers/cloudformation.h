@@ -14,8 +14,18 @@
  * address because the engine call filling it is an argument too: C leaves their order open. */
 int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why);
 
-/** Fills `out` from a request's template members; FLOE_EFAIL (ValidationError recorded) for a
- * TemplateURL, which Floe cannot fetch. Everything is borrowed from the request. */
+/**
+ * As floe_cfnh_answer, for a change the stack engine carries out in the background (CreateStack,
+ * UpdateStack, DeleteStack, CreateChangeSet, ExecuteChangeSet): on FLOE_STACK_DONE the answer is
+ * held until the stack *stack_id names (when set) has settled (floe_stack_is_settled), for up to
+ * FLOE_QUERY_HOLD_MAX_MS. The answer is AWS's either way; a client that polls right after it (the
+ * CLI's and SDKs' waiters poll at once, then sleep up to 30 s) then finds a quick change done.
+ */
+int floe_cfnh_answer_settled(floe_query_call_t *call, floe_stack_rc_t rc, char *const *stack_id, char *const *why);
+
+/** Fills `out` from a request's template members, reading a TemplateURL from Floe's own S3
+ * (cloudformation/template_url.h); FLOE_EFAIL with the ValidationError recorded for a URL that
+ * cannot be read, or both a URL and a body. Everything is borrowed from the request or its pool. */
 int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body, const char *template_url,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out /* OUT */);

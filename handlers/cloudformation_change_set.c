@@ -27,7 +27,8 @@ int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_Crea
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_change_set_create(&call->super, &req, &out->Id, &out->StackId, &why), &why);
+    return floe_cfnh_answer_settled(call, floe_stack_change_set_create(&call->super, &req, &out->Id, &out->StackId, &why),
+                                    &out->StackId, &why);
 }
 
 static floe_cfn_ResourceChangeDetails *details_of(floe_query_call_t *call, const floe_stack_change_t *c)
@@ -122,12 +123,14 @@ int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_De
 int floe_cfn_handle_ExecuteChangeSet(floe_query_call_t *call, const floe_cfn_ExecuteChangeSetInput *in,
                                      floe_cfn_ExecuteChangeSetOutput *out)
 {
-    char *why = NULL;
+    char *why = NULL, *stack_id = NULL;
 
     (void)out;
-    return floe_cfnh_answer(call,
-                            floe_stack_change_set_execute(&call->super, in->ChangeSetName, in->StackName,
-                                                          in->has_DisableRollback, in->DisableRollback, &why), &why);
+    return floe_cfnh_answer_settled(call,
+                                    floe_stack_change_set_execute(&call->super, in->ChangeSetName, in->StackName,
+                                                                  in->has_DisableRollback, in->DisableRollback,
+                                                                  &stack_id, &why),
+                                    &stack_id, &why);
 }
 
 int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_DeleteChangeSetInput *in,

@@ -6,6 +6,7 @@
 
 #include "catalog/page_token.h"
 #include "cloudformation.h"
+#include "cloudformation/template_url.h"
 
 int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why_set)
 {
@@ -28,15 +29,36 @@ int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *w
     return floe_cfn_fail_internal(call, "stack API answered an unknown outcome");
 }
 
+static bool stack_is_settled(floe_query_call_t *call, void *stack_id)
+{
+    return floe_stack_is_settled(&call->super, stack_id);
+}
+
+int floe_cfnh_answer_settled(floe_query_call_t *call, floe_stack_rc_t rc, char *const *stack_id, char *const *why)
+{
+    if (floe_cfnh_answer(call, rc, why) != FLOE_OK)
+        return FLOE_EFAIL;
+    if (*stack_id != NULL)
+        floe_query_call_hold(call, stack_is_settled, *stack_id);
+    return FLOE_OK;
+}
+
 int floe_cfnh_template_input(floe_query_call_t *call, const char *template_body, const char *template_url,
                              bool use_previous_template, const floe_cfn_Parameters *parameters,
                              const floe_cfn_Tags *tags, floe_stack_template_input_t *out)
 {
+    char *why = NULL, *fetched = NULL;
+
     *out = (floe_stack_template_input_t){0};
-    if (template_url != NULL)
-        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError,
-                             "Floe does not fetch TemplateURL; pass the template as TemplateBody (up to %d bytes).",
-                             FLOE_STACK_TEMPLATE_BODY_MAX);
+    if (template_url != NULL && template_body != NULL)
+        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "You cannot specify both Template URL and Template Body");
+    if (template_url != NULL) {
+        if (floe_cfnh_answer(call, floe_stack_template_from_url(&call->super, template_url, &fetched, &why), &why) !=
+            FLOE_OK)
+            return FLOE_EFAIL;
+        template_body = fetched;
+        out->is_from_url = true;
+    }
     out->template_body = template_body;
     out->use_previous_template = use_previous_template;
     if (parameters != NULL && parameters->n > 0) {

@@ -40,7 +40,8 @@ int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateSt
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL, false, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_create(&call->super, &req, &out->StackId, &why), &why);
+    return floe_cfnh_answer_settled(call, floe_stack_create(&call->super, &req, &out->StackId, &why), &out->StackId,
+                                    &why);
 }
 
 int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateStackInput *in,
@@ -56,19 +57,21 @@ int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateSt
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
-    return floe_cfnh_answer(call, floe_stack_update(&call->super, &req, &out->StackId, &why), &why);
+    return floe_cfnh_answer_settled(call, floe_stack_update(&call->super, &req, &out->StackId, &why), &out->StackId,
+                                    &why);
 }
 
 int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteStackInput *in, floe_Unit *out)
 {
     const floe_cfn_RetainResources *retain = in->RetainResources;
-    char *why = NULL;
+    char *why = NULL, *stack_id = NULL;
 
     (void)out;
-    return floe_cfnh_answer(call,
-                            floe_stack_delete(&call->super, in->StackName,
-                                              retain != NULL ? (const char *const *)retain->items : NULL,
-                                              retain != NULL ? retain->n : 0, &why), &why);
+    return floe_cfnh_answer_settled(call,
+                                    floe_stack_delete(&call->super, in->StackName,
+                                                      retain != NULL ? (const char *const *)retain->items : NULL,
+                                                      retain != NULL ? retain->n : 0, &stack_id, &why),
+                                    &stack_id, &why);
 }
 
 static floe_cfn_Outputs *outputs_of(floe_query_call_t *call, const floe_stack_info_t *s)
@@ -209,6 +212,15 @@ int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_
     return FLOE_OK;
 }
 
+/* Floe detects no drift: every resource is NOT_CHECKED, as on AWS before a drift detection runs. */
+static floe_cfn_StackResourceDriftInformation *not_checked(floe_query_call_t *call)
+{
+    floe_cfn_StackResourceDriftInformation *d = floe_call_alloc(&call->super, sizeof(*d));
+
+    d->StackResourceDriftStatus = FLOE_CFN_StackResourceDriftStatus_NOT_CHECKED;
+    return d;
+}
+
 int floe_cfn_handle_DescribeStackResource(floe_query_call_t *call, const floe_cfn_DescribeStackResourceInput *in,
                                           floe_cfn_DescribeStackResourceOutput *out)
 {
@@ -228,6 +240,9 @@ int floe_cfn_handle_DescribeStackResource(floe_query_call_t *call, const floe_cf
     o->has_LastUpdatedTimestamp = true;
     o->ResourceStatus = ENUM_OF(ResourceStatus, r.status);
     o->ResourceStatusReason = r.status_reason;
+    o->Metadata = r.metadata;
+    o->Description = r.description;
+    o->DriftInformation = not_checked(call);
     return FLOE_OK;
 }
 
@@ -241,7 +256,7 @@ int floe_cfn_handle_DescribeStackResources(floe_query_call_t *call, const floe_c
     if (in->StackName == NULL && in->PhysicalResourceId == NULL)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Either StackName or PhysicalResourceId must be specified.");
     if (floe_cfnh_answer(call,
-                         floe_stack_resources(&call->super, in->StackName, in->LogicalResourceId, in->PhysicalResourceId,
+                         floe_stack_describe_resources(&call->super, in->StackName, in->LogicalResourceId, in->PhysicalResourceId,
                                               &rs, &n, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     out->StackResources = floe_call_alloc(&call->super, sizeof(*out->StackResources));
@@ -259,6 +274,8 @@ int floe_cfn_handle_DescribeStackResources(floe_query_call_t *call, const floe_c
         o->has_Timestamp = true;
         o->ResourceStatus = ENUM_OF(ResourceStatus, rs[i].status);
         o->ResourceStatusReason = rs[i].status_reason;
+        o->Description = rs[i].description;
+        o->DriftInformation = not_checked(call);
     }
     return FLOE_OK;
 }
@@ -289,6 +306,8 @@ int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_L
         o->has_LastUpdatedTimestamp = true;
         o->ResourceStatus = ENUM_OF(ResourceStatus, rs[i].status);
         o->ResourceStatusReason = rs[i].status_reason;
+        o->DriftInformation = floe_call_alloc(&call->super, sizeof(*o->DriftInformation));
+        o->DriftInformation->StackResourceDriftStatus = FLOE_CFN_StackResourceDriftStatus_NOT_CHECKED;
     }
     return FLOE_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "cloudformation.h"
 #include "cloudformation/template.h"
+#include "cloudformation/template_url.h"
 
 int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTemplateInput *in,
                                 floe_cfn_GetTemplateOutput *out)
@@ -20,7 +21,8 @@ int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTempl
                             floe_stack_template(&call->super, in->StackName, in->ChangeSetName, &out->TemplateBody, &why), &why);
 }
 
-/* Parses the request's template: TemplateBody, or the template of the stack StackName names.
+/* Parses the request's template: TemplateBody, TemplateURL (read from Floe's own S3), or the
+ * template of the stack StackName names.
  * FLOE_OK with *t (the caller frees it), or FLOE_EFAIL with the call failed. */
 static int parse_template(floe_query_call_t *call, const char *body, const char *url, const char *stack_name,
                           floe_cfn_template_t **t)
@@ -33,10 +35,13 @@ static int parse_template(floe_query_call_t *call, const char *body, const char 
                              stack_name != NULL || given > 1
                                  ? "Exactly one of TemplateBody, TemplateUrl, StackName or StackSetName must be specified."
                                  : "Either Template URL or Template Body must be specified.");
-    if (url != NULL)
-        return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError,
-                             "Floe does not fetch TemplateURL; pass the template as TemplateBody (up to %d bytes).",
-                             FLOE_STACK_TEMPLATE_BODY_MAX);
+    if (url != NULL) {
+        char *why = NULL, *fetched = NULL;
+
+        if (floe_cfnh_answer(call, floe_stack_template_from_url(&call->super, url, &fetched, &why), &why) != FLOE_OK)
+            return FLOE_EFAIL;
+        body = fetched;
+    }
     if (stack_name != NULL) {
         char *why = NULL;
         char *stored = NULL;
@@ -45,7 +50,7 @@ static int parse_template(floe_query_call_t *call, const char *body, const char 
             return FLOE_EFAIL;
         body = stored;
     }
-    if (strlen(body) > FLOE_STACK_TEMPLATE_BODY_MAX)
+    if (url == NULL && strlen(body) > FLOE_STACK_TEMPLATE_BODY_MAX)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError,
                              "1 validation error detected: Value at 'templateBody' failed to satisfy constraint: Member "
                              "must have length less than or equal to %d",

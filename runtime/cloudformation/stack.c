@@ -226,7 +226,8 @@ static char *tags_json(floe_call_t *call, const floe_stack_template_input_t *in,
     return print_json(call, list);
 }
 
-/* The template body the request names: its own, or the stack's with UsePreviousTemplate. */
+/* The template body the request names: its own, or the stack's with UsePreviousTemplate. Only
+ * an inline body is held to 51,200 bytes; one read from TemplateURL may reach 1 MB. */
 static floe_stack_rc_t template_body(floe_call_t *call, const floe_stack_template_input_t *in,
                                      const floe_stack_row_t *previous, const char **body, char **why)
 {
@@ -238,7 +239,7 @@ static floe_stack_rc_t template_body(floe_call_t *call, const floe_stack_templat
     *body = in->use_previous_template ? previous->template_body : in->template_body;
     if (*body == NULL || (*body)[0] == '\0')
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Either Template URL or Template Body must be specified.");
-    if (strlen(*body) > FLOE_STACK_TEMPLATE_BODY_MAX)
+    if (!in->use_previous_template && !in->is_from_url && strlen(*body) > FLOE_STACK_TEMPLATE_BODY_MAX)
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why,
                                  "1 validation error detected: Value '%.64s...' at 'templateBody' failed to satisfy "
                                  "constraint: Member must have length less than or equal to %d",
@@ -459,7 +460,7 @@ typedef struct delete_args {
     const char *stack_name;
     const char *const *retain;
     size_t n_retain;
-    char **why;
+    char **stack_id, **why;
 } delete_args_t;
 
 static char *retain_json(floe_call_t *call, const char *const *retain, size_t n)
@@ -489,6 +490,8 @@ static floe_stack_rc_t delete_body(floe_call_t *call, void *arg)
                                  "Invalid operation on stack [%s]: RetainResources can only be specified when the "
                                  "stack is in the DELETE_FAILED state",
                                  s.stack_id);
+    if (a->stack_id != NULL)
+        *a->stack_id = s.stack_id;
     if (floe_stack_status_is_in_progress(s.status) && !eq(s.status, FLOE_REVIEW_IN_PROGRESS)) /* design note 4 */
         return floe_stack_store_request_delete(call, s.id, true) || floe_stack_store_work_enqueue(call, s.id, 0)
                    ? FLOE_STACK_FAILED
@@ -500,9 +503,9 @@ static floe_stack_rc_t delete_body(floe_call_t *call, void *arg)
 }
 
 floe_stack_rc_t floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **why)
+                                  char **stack_id, char **why)
 {
-    delete_args_t a = {stack_name, retain, n_retain, why};
+    delete_args_t a = {stack_name, retain, n_retain, stack_id, why};
     return in_transaction(call, delete_body, &a);
 }
 
@@ -646,7 +649,7 @@ floe_stack_rc_t floe_stack_find_change_set(floe_call_t *call, const char *change
 typedef struct execute_args {
     const char *change_set, *stack_name;
     bool has_disable_rollback, disable_rollback;
-    char **why;
+    char **stack_id, **why;
 } execute_args_t;
 
 /* Moves the change set's stack into CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS with its template. */
@@ -697,13 +700,16 @@ static floe_stack_rc_t execute_body(floe_call_t *call, void *arg)
     if (floe_stack_store_change_set_save(call, &cs) || floe_stack_store_change_set_delete_others(call, s.id, cs.id) ||
         save_and_queue(call, &s, 0))
         return FLOE_STACK_FAILED;
+    if (a->stack_id != NULL)
+        *a->stack_id = s.stack_id;
     return FLOE_STACK_DONE;
 }
 
 floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback, char **why)
+                                              bool has_disable_rollback, bool disable_rollback, char **stack_id,
+                                              char **why)
 {
-    execute_args_t a = {change_set, stack_name, has_disable_rollback, disable_rollback, why};
+    execute_args_t a = {change_set, stack_name, has_disable_rollback, disable_rollback, stack_id, why};
     return in_transaction(call, execute_body, &a);
 }
 

@@ -51,6 +51,7 @@ typedef struct floe_stack_parameter_input {
 /** The template and parameters of CreateStack, UpdateStack and CreateChangeSet. */
 typedef struct floe_stack_template_input {
     const char *template_body;  /* NULL with use_previous_template */
+    bool is_from_url;           /* template_body was read from TemplateURL: up to 1 MB, not 51,200 bytes */
     bool use_previous_template; /* UpdateStack and CreateChangeSet only */
     const floe_stack_parameter_input_t *parameters;
     size_t n_parameters;
@@ -117,6 +118,7 @@ typedef struct floe_stack_event {
 
 typedef struct floe_stack_resource {
     char *stack_id, *stack_name, *logical_id, *physical_id, *type, *status, *status_reason;
+    char *metadata, *description; /* DescribeStackResource(s) only: Metadata resolved (JSON), Description */
     floe_timestamp_t updated_at;
 } floe_stack_resource_t;
 
@@ -164,10 +166,19 @@ floe_stack_rc_t floe_stack_update(floe_call_t *call, const floe_stack_update_inp
 /**
  * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
  * it is in finishes. A stack that does not exist (or is deleted) is not an error, as on AWS.
- * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED.
+ * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED. *stack_id (may be NULL)
+ * is the ARN of the stack whose deletion was queued, and stays NULL when none was.
  */
 floe_stack_rc_t floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **why /* OUT */);
+                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+
+/**
+ * True when no operation of the stack `stack_id` (an ARN) is queued or running, so it is in a
+ * stable state (a *_COMPLETE or *_FAILED status, or REVIEW_IN_PROGRESS with its change sets
+ * computed), or when there is no such stack. False while the engine works on it, and when the
+ * state cannot be read (logged). The handlers ask it to answer a change once it has settled.
+ */
+bool floe_stack_is_settled(floe_call_t *call, const char *stack_id);
 
 /** DescribeStacks: the stack `stack_name` names (a name: live stacks; an ARN: deleted ones too),
  * or every live stack when it is NULL. */
@@ -183,7 +194,7 @@ floe_stack_rc_t floe_stack_list(floe_call_t *call, const char *const *statuses, 
 floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
                                   size_t *n /* OUT */, char **why /* OUT */);
 
-/** DescribeStackResource. */
+/** DescribeStackResource, with the resource's Metadata and Description. */
 floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
                                     floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
 
@@ -195,6 +206,11 @@ floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, c
 floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
                                      const char *physical_id, floe_stack_resource_t **resources /* OUT */,
                                      size_t *n /* OUT */, char **why /* OUT */);
+
+/** DescribeStackResources: floe_stack_resources with each resource's Metadata and Description. */
+floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                              const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                                              size_t *n /* OUT */, char **why /* OUT */);
 
 /** GetTemplate: the stack's template (or, with `change_set_name`, that change set's), as given. */
 floe_stack_rc_t floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,
@@ -218,10 +234,11 @@ floe_stack_rc_t floe_stack_change_set_create(floe_call_t *call, const floe_stack
 floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
                                                floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
 
-/** ExecuteChangeSet: the stack is CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS when this returns, and
- * the stack's other change sets are deleted, as on AWS. */
+/** ExecuteChangeSet: the stack (*stack_id, its ARN, when not NULL) is CREATE_IN_PROGRESS or
+ * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS. */
 floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback, char **why /* OUT */);
+                                              bool has_disable_rollback, bool disable_rollback,
+                                              char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is
  * already gone is no error while its stack exists (FLOE_STACK_INVALID when the stack does not). */

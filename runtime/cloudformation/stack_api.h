@@ -1,7 +1,8 @@
 /*
- * What the two halves of the stack API share (private to stack.c, which changes stacks and change
- * sets, and stack_read.c, which reads them): refusing with AWS's message, finding the stack a
- * request names, and reading the JSON columns back into the API's structures.
+ * What the files of the stack API share (private to stack.c, which changes stacks and change sets,
+ * stack_read.c, which reads them, stack_details.c, which adds a resource's Metadata and
+ * Description, and template_url.c, which reads TemplateURL): refusing with AWS's message, finding
+ * the stack a request names, and reading the JSON columns back into the API's structures.
  */
 #ifndef FLOE_STACK_API_H
 #define FLOE_STACK_API_H
@@ -29,6 +30,12 @@ floe_stack_rc_t floe_stack_find_change_set(floe_call_t *call, const char *change
 /** Stored parameters (JSON [{ParameterKey, ParameterValue, NoEcho}]) as the API shows them. */
 void floe_stack_read_parameters(floe_call_t *call, const char *json, floe_stack_parameter_t **out /* OUT */,
                                 size_t *n /* OUT */);
+
+/** Fills the Metadata and Description (stack_details.c) of `resources` (n of them, read from the
+ * stack's `rows`) from the template of stack `s`; a resource the template does not hold keeps
+ * them NULL. */
+void floe_stack_resource_details(floe_call_t *call, const floe_stack_row_t *s, const floe_stack_resource_row_t *rows,
+                                 size_t n_rows, floe_stack_resource_t *resources, size_t n);
 
 /** Stored tags (JSON [{Key, Value}]) as the API shows them. */
 void floe_stack_read_tags(floe_call_t *call, const char *json, floe_stack_pair_t **out /* OUT */, size_t *n /* OUT */);

@@ -171,9 +171,22 @@ static floe_stack_rc_t resources_stack(floe_call_t *call, const char *stack_name
     return FLOE_STACK_DONE;
 }
 
-floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                     char **why)
+bool floe_stack_is_settled(floe_call_t *call, const char *stack_id)
+{
+    floe_stack_row_t s;
+    bool found, is_queued;
+
+    if (floe_stack_store_find(call, stack_id, &s, &found))
+        return false;
+    if (!found)
+        return true;
+    return floe_stack_store_work_is_queued(call, s.id, &is_queued) == FLOE_OK && !is_queued;
+}
+
+/* floe_stack_resources, with the resources' Metadata and Description when `with_details`. */
+static floe_stack_rc_t list_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                      const char *physical_id, bool with_details, floe_stack_resource_t **resources,
+                                      size_t *n, char **why)
 {
     floe_stack_resource_row_t *rows;
     floe_stack_row_t s;
@@ -191,8 +204,24 @@ floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, 
             continue;
         resource_info(&s, &rows[i], &(*resources)[k++]);
     }
+    if (with_details && k > 0)
+        floe_stack_resource_details(call, &s, rows, n_rows, *resources, k);
     *n = k;
     return FLOE_STACK_DONE;
+}
+
+floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                     char **why)
+{
+    return list_resources(call, stack_name, logical_id, physical_id, false, resources, n, why);
+}
+
+floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                              const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                              char **why)
+{
+    return list_resources(call, stack_name, logical_id, physical_id, true, resources, n, why);
 }
 
 floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
@@ -202,7 +231,7 @@ floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, c
     floe_stack_rc_t rc;
     size_t n;
 
-    if ((rc = floe_stack_resources(call, stack_name, logical_id, NULL, &list, &n, why)) != FLOE_STACK_DONE)
+    if ((rc = list_resources(call, stack_name, logical_id, NULL, true, &list, &n, why)) != FLOE_STACK_DONE)
         return rc;
     if (n == 0)
         return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Resource %s does not exist for stack %s", logical_id,

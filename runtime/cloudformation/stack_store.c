@@ -154,6 +154,8 @@ FLOE_SQL(sql_work_start, "UPDATE cfn_work SET is_started = 1 WHERE id = ?1");
 
 FLOE_SQL(sql_work_delete, "DELETE FROM cfn_work WHERE id = ?1");
 
+FLOE_SQL(sql_work_of_stack, "SELECT 1 FROM cfn_work WHERE stack_id = ?1 LIMIT 1");
+
 /* ---- reading rows ---- */
 
 
@@ -650,4 +652,19 @@ int floe_stack_store_work_claim(floe_call_t *call, floe_stack_work_t *out, bool 
 int floe_stack_store_work_finish(floe_call_t *call, int64_t id)
 {
     return floe_sql_exec(call, sql_work_delete, "i", id);
+}
+
+static void read_nothing(floe_call_t *call, sqlite3_stmt *s, void *out)
+{
+    (void)call, (void)s, (void)out;
+}
+
+int floe_stack_store_work_is_queued(floe_call_t *call, int64_t stack_row_id, bool *is_queued)
+{
+    int rc = read_one(call, floe_sql_bind(call, sql_work_of_stack, "i", stack_row_id), read_nothing, NULL);
+
+    if (rc < 0)
+        return FLOE_EFAIL;
+    *is_queued = rc == 1;
+    return FLOE_OK;
 }

@@ -202,4 +202,7 @@ int floe_stack_store_work_claim(floe_call_t *call, floe_stack_work_t *out /* OUT
 /** Removes work `id` from the queue. */
 int floe_stack_store_work_finish(floe_call_t *call, int64_t id);
 
+/** *is_queued: whether any work for the stack of row id `stack_row_id` is queued or running. */
+int floe_stack_store_work_is_queued(floe_call_t *call, int64_t stack_row_id, bool *is_queued /* OUT */);
+
 #endif

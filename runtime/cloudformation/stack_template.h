@@ -120,6 +120,13 @@ typedef struct floe_stack_template_ops {
     size_t (*n_outputs)(const floe_stack_template_t *t);
     int (*output)(const floe_stack_template_t *t, size_t i, const floe_stack_resolver_t *resolver,
                   floe_stack_template_output_t *out /* OUT */, floe_stack_error_t *err);
+    /** Optional (NULL: none known). Active resource `logical_id`'s Metadata resolved with `resolver`
+     * (*metadata, a tree the caller deletes; NULL when it has none) and its Description
+     * (*description, borrowed; NULL when none): what DescribeStackResource answers. 0, or -1 for a
+     * resource the validated template does not hold active, or with err set. */
+    int (*resource_details)(const floe_stack_template_t *t, const char *logical_id,
+                            const floe_stack_resolver_t *resolver, cJSON **metadata /* OUT */,
+                            const char **description /* OUT */, floe_stack_error_t *err);
     /** Whether a node of a resolved tree is unknown (floe_cfn_is_unknown). */
     bool (*is_unknown)(const cJSON *node);
     /** Optional (NULL: none known). Calls `on_parameter` with each declared parameter that property

@@ -146,6 +146,22 @@ static int cfn_resource_properties(const floe_stack_template_t *t, const char *l
                       &e, err);
 }
 
+static int cfn_resource_details(const floe_stack_template_t *t, const char *logical_id,
+                                const floe_stack_resolver_t *resolver, cJSON **metadata, const char **description,
+                                floe_stack_error_t *err)
+{
+    floe_cfn_resource_t *res = floe_cfn_template_resource(lib(t), logical_id);
+    floe_cfn_resolver_t r = library_resolver(resolver);
+    floe_cfn_template_error_t e;
+
+    if (res == NULL || !res->is_active) {
+        snprintf(err->message, sizeof(err->message), "Resource %s is not in the template.", logical_id);
+        return -1;
+    }
+    *description = res->description;
+    return pass_error(floe_cfn_resource_metadata(lib(t), res, &r, metadata, &e), &e, err);
+}
+
 /* The i-th active output. */
 static const floe_cfn_output_t *active_output(const floe_cfn_template_t *t, size_t i)
 {
@@ -214,6 +230,7 @@ const floe_stack_template_ops_t floe_stack_template_cfn = {
     .n_resources = cfn_n_resources,
     .resource = cfn_resource,
     .resource_properties = cfn_resource_properties,
+    .resource_details = cfn_resource_details,
     .n_outputs = cfn_n_outputs,
     .output = cfn_output,
     .is_unknown = floe_cfn_is_unknown,

@@ -30,9 +30,12 @@ static const char *const sections[] = {
     "Conditions",               "Transform",   "Resources", "Outputs",  "Hooks",
 };
 
+/* Description is not in AWS's list of resource attributes, yet CloudFormation takes it and
+ * answers it in DescribeStackResource(s) (StackResource.Description; templates CodeStar writes,
+ * and the CDK's CfnResource, carry it). */
 static const char *const resource_keys[] = {
     "Type",   "Properties",          "DependsOn",      "Condition",    "DeletionPolicy",
-    "UpdateReplacePolicy",        "Metadata",       "CreationPolicy", "UpdatePolicy",
+    "UpdateReplacePolicy",        "Metadata",       "CreationPolicy", "UpdatePolicy", "Description",
 };
 
 static const char *const output_keys[] = {"Value", "Description", "Export", "Condition"};
@@ -286,7 +289,7 @@ static int read_depends_on(floe_cfn_resource_t *res, const cJSON *v, floe_cfn_te
 /* Reads one resource; an unknown Type is left for the caller to list (type_info NULL). */
 static int read_resource(floe_cfn_template_t *t, floe_cfn_resource_t *res, const cJSON *def, floe_cfn_template_error_t *err)
 {
-    const cJSON *key, *type;
+    const cJSON *key, *type, *v;
 
     res->logical_id = def->string;
     res->is_active = true;
@@ -304,6 +307,11 @@ static int read_resource(floe_cfn_template_t *t, floe_cfn_resource_t *res, const
     res->type_info = floe_cfn_resource_type_find(res->type);
     res->properties = cJSON_GetObjectItemCaseSensitive(def, "Properties");
     res->metadata = cJSON_GetObjectItemCaseSensitive(def, "Metadata");
+    if ((v = cJSON_GetObjectItemCaseSensitive(def, "Description")) != NULL) {
+        if (!cJSON_IsString(v))
+            return floe_cfn_template_fail(err, "Template format error: Every Description member must be a string.");
+        res->description = v->valuestring;
+    }
     if (res->properties != NULL && !cJSON_IsObject(res->properties))
         return floe_cfn_template_fail(err, "Template format error: [/Resources/%s/Properties] Properties must be an object.",
                              res->logical_id);
@@ -681,6 +689,16 @@ int floe_cfn_resource_properties(const floe_cfn_template_t *t, const floe_cfn_re
     }
     *out = props;
     return FLOE_OK;
+}
+
+int floe_cfn_resource_metadata(const floe_cfn_template_t *t, const floe_cfn_resource_t *res,
+                               const floe_cfn_resolver_t *resolver, cJSON **out, floe_cfn_template_error_t *err)
+{
+    assert(t->is_validated && res->is_active);
+    *out = NULL;
+    if (res->metadata == NULL)
+        return FLOE_OK;
+    return floe_cfn_resolve(t, res->metadata, "Resources", resolver, out, err);
 }
 
 /* An output's Value or Export.Name as text: NULL (and FLOE_OK) when unknown. */

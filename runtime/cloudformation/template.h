@@ -99,6 +99,7 @@ typedef struct floe_cfn_resource {
     const floe_cfn_resource_type_t *type_info; /* its table (resource_types.h), never NULL */
     const cJSON *properties;                   /* the Properties as written, NULL when absent */
     const cJSON *metadata;                     /* the Metadata as written, NULL when absent */
+    const char *description;                   /* the resource's Description, NULL when absent */
     const char *condition;                     /* NULL when unconditional */
     const char **depends_on;                   /* malloc'ed array of names from the template */
     size_t n_depends_on;
@@ -215,6 +216,17 @@ size_t floe_cfn_template_resource_types(const floe_cfn_template_t *t, const char
 int floe_cfn_resource_properties(const floe_cfn_template_t *t, const floe_cfn_resource_t *resource,
                                  const floe_cfn_resolver_t *resolver, cJSON **out /* OUT */,
                                  floe_cfn_template_error_t *err /* OUT */);
+
+/**
+ * A resource's Metadata resolved as its Properties are (intrinsic functions, AWS::NoValue), without
+ * a type check: AWS answers it resolved in DescribeStackResource. *out is a tree the caller frees
+ * with cJSON_Delete, NULL when the resource has no Metadata; unknown values are marked
+ * (floe_cfn_is_unknown). The template must be validated and the resource active. FLOE_OK, or
+ * FLOE_EFAIL with err set.
+ */
+int floe_cfn_resource_metadata(const floe_cfn_template_t *t, const floe_cfn_resource_t *resource,
+                               const floe_cfn_resolver_t *resolver, cJSON **out /* OUT */,
+                               floe_cfn_template_error_t *err /* OUT */);
 
 /**
  * An active output of a validated template, resolved: sets *value to its Value as a malloc'ed

@@ -16,6 +16,8 @@
  *   op->handle ──floe_<prefix>_fail(e)──▶ e's code and status, if e is one the operation may
  *        │                               answer; anything else is logged and answered 500
  *        ▼                               InternalFailure
+ *   held (floe_query_call_hold)? ──▶ the same 200, sent once its work has settled (query_hold.c)
+ *        ▼
  *   200 <OpResponse><OpResult>op->serialize</OpResult>...
  *
  * The status codes of MalformedQueryString, MissingAction and InvalidAction are those of AWS's
@@ -30,6 +32,7 @@
 #include "log.h"
 #include "query/query.h"
 #include "query/query_answer.h"
+#include "query/query_hold.h"
 #include "sigv4.h"
 
 /* The largest form parsed. CloudFormation's largest input is an inline template (51,200 bytes,
@@ -164,6 +167,12 @@ static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, cons
         floe_log("%s %s left a transaction open; it was rolled back", q->svc->name, op->name);
     if (rc != FLOE_OK) {
         answer_handler_error(q, op, &call);
+        return;
+    }
+    if (call.hold_until != NULL) {
+        floe_query_held_t held = {q->w, q->req, q->svc, op, out, q->operation, q->started_us, scope,
+                                  call.hold_until, call.hold_arg};
+        floe_query_hold(&held);
         return;
     }
     floe_log_request(q->w, q->req, q->operation, 200, q->started_us);

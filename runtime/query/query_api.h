@@ -15,11 +15,28 @@
 
 #include "call.h"
 
+typedef struct floe_query_call floe_query_call_t;
+
+/** Whether what a held answer waits for has happened (floe_query_call_hold). Runs on the serving
+ * thread with a fresh call over the request's pool, in the request's account and region. */
+typedef bool (*floe_query_settled_fn)(floe_query_call_t *call, void *arg);
+
 /** One call of an awsQuery operation. */
-typedef struct floe_query_call {
+struct floe_query_call {
     floe_call_t super;
     int error;                 /* the service's error enum (floe_cfn_error_t, ...), 0 for none */
     const char *error_message; /* in the pool */
-} floe_query_call_t;
+    floe_query_settled_fn hold_until; /* set by floe_query_call_hold, else NULL */
+    void *hold_arg;
+};
+
+/**
+ * Asks the runtime to hold the call's successful answer until hold_until(call, arg) is true or
+ * FLOE_QUERY_HOLD_MAX_MS have passed, whichever comes first, without blocking the serving thread
+ * (query/query_hold.h). The answer itself does not change. For an operation whose work finishes in
+ * the background, usually within moments, so a client that polls next sees it done. `arg` must
+ * live in the request's pool. A failed call is answered at once.
+ */
+void floe_query_call_hold(floe_query_call_t *call, floe_query_settled_fn hold_until, void *arg);
 
 #endif

@@ -13,6 +13,14 @@ void floe_query_call_init(floe_query_call_t *call, h2o_mem_pool_t *pool, struct 
     floe_call_init(&call->super, pool, state, config);
     call->error = 0;
     call->error_message = NULL;
+    call->hold_until = NULL;
+    call->hold_arg = NULL;
+}
+
+void floe_query_call_hold(floe_query_call_t *call, floe_query_settled_fn hold_until, void *arg)
+{
+    call->hold_until = hold_until;
+    call->hold_arg = arg;
 }
 
 int floe_query_call_vfail(floe_query_call_t *call, int error, const char *fmt, va_list ap)

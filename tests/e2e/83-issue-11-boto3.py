@@ -11,6 +11,7 @@ reaching the resources that take tags."""
 import json
 import os
 import sys
+import threading
 import time
 import unittest
 
@@ -360,14 +361,23 @@ class Boto3CloudFormationTests(FloeTestCase):
         self.cfn.delete_stack(StackName="review")
 
         # A stack still being created: 200 tables keep it CREATE_IN_PROGRESS for the update that follows.
+        # CreateStack's answer waits (up to 2 s) for the stack to settle, so it is sent from another
+        # thread, and the update follows as soon as DescribeStacks shows the stack.
         resources = {"B": bucket("busy-bucket"), "N": namespace("B", "ns")}
         resources.update({"T%d" % i: table("B", "ns", "t%d" % i, depends_on="N") for i in range(200)})
         body = template(resources)
-        stack_id = self.cfn.create_stack(StackName="busy", TemplateBody=body)["StackId"]
+        creator = self.make_client("cloudformation")
+        creating = threading.Thread(target=creator.create_stack, kwargs={"StackName": "busy", "TemplateBody": body})
+        creating.start()
+        stack_id = None
+        while stack_id is None:
+            stacks = [s for s in self.cfn.describe_stacks()["Stacks"] if s["StackName"] == "busy"]
+            stack_id = stacks[0]["StackId"] if stacks else None
         response = self.assertClientError("ValidationError", self.cfn.update_stack, StackName="busy",
                                           TemplateBody=template({"B": bucket("busy-bucket2")}))
         self.assertEqual(response["Error"]["Message"],
                          "Stack:%s is in CREATE_IN_PROGRESS state and can not be updated." % stack_id)
+        creating.join()
         self.wait("stack_create_complete", StackName="busy")
         self.assertNotIn("busy-bucket2", self.bucket_names(), "the refused update changed nothing")
         self.delete("busy")

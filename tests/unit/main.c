@@ -42,6 +42,7 @@ int floe_test_failures;
 #include "runtime/cloudformation/plan.c"
 #include "runtime/cloudformation/resource_types.c"
 #include "runtime/cloudformation/stack.c"
+#include "runtime/cloudformation/template_url.c"
 #include "runtime/maintenance/snapshot_select.c"
 #include "runtime/maintenance/runner.c"
 #include "runtime/maintenance/reach.c"
