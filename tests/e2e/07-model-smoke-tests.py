@@ -37,9 +37,8 @@ def load_cases():
 
 class ModelSmokeTests(FloeTestCase):
     def client_for(self, service, region):
-        import botocore.config
         return self.session.client(service, endpoint_url=self.server.endpoint, region_name=region,
-                                   config=self.botocore_config.merge(botocore.config.Config()))
+                                   config=self.botocore_config)
 
     def test_every_model_has_its_smoke_file(self):
         services = set()
