@@ -4,6 +4,7 @@
  * (x-id, which the JS SDK appends, presigned-URL X-Amz-* parameters, response-* overrides,
  * prefix, ...) never change the operation.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "log.h"
@@ -219,6 +220,7 @@ int floe_s3_warehouse_refused(floe_s3_req_t *r)
     const char *warehouse = refused_warehouse(r);
     floe_store_bucket_t b;
 
+    assert(warehouse != NULL); /* warehouse_refuses routed here only for one */
     switch (floe_store_bucket_get(r->st, &r->req->pool, warehouse, &b)) {
     case FLOE_STORE_OK: break;
     case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
