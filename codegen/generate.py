@@ -15,8 +15,9 @@ What this is for: the one command that turns the model (plus Floe's overlay) int
 API handlers are written against, the restJson1 request parsers, the constraint validators, the
 JSON serializers, the operation and route tables, the per-operation capability docs and the
 constraint test rows; from the Iceberg spec (openapi.py) the REST catalog's route table and
-its capability docs; and the same typed layer for the awsQuery services (query.py), each with its
-own overlay (models/<service>-overlay.json) and C prefix. What it is not for: any behaviour of an
+its capability docs; the same typed layer for the awsQuery services (query.py), each with its
+own overlay (models/<service>-overlay.json) and C prefix; and every model's smoke tests as cases
+the e2e runner replays against the server (smoke.py). What it is not for: any behaviour of an
 operation; that lives in handlers/.
 
 Output is deterministic: no dates, paths or versions, fixed ordering, LF endings. Files whose
@@ -41,6 +42,7 @@ import overlay as overlay_mod  # noqa: E402
 import query  # noqa: E402
 import samples  # noqa: E402
 import smithy  # noqa: E402
+import smoke  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -515,11 +517,12 @@ def main(argv):
         rendered = [(os.path.join(args.out, dst), env.get_template(tpl).render(ctx)) for tpl, dst in OUTPUTS]
         spec, iceberg = render_iceberg(env, args.iceberg_spec or pinned_iceberg_spec(), args.iceberg_overlay,
                                        args.out)
-        queried, query_summary = query.render(env, QueryServiceModel, args.out, overrides)
-    except (smithy.ModelError, samples.SampleError, openapi.SpecError) as exc:
+        queried, query_summary, query_models = query.render(env, QueryServiceModel, args.out, overrides)
+        smoked = smoke.render([model] + query_models, args.out)
+    except (smithy.ModelError, samples.SampleError, openapi.SpecError, smoke.SmokeError) as exc:
         sys.stderr.write("codegen: %s\n" % exc)
         return 1
-    changed = [path for path, text in rendered + iceberg + queried if write_if_changed(path, text)]
+    changed = [path for path, text in rendered + iceberg + queried + smoked if write_if_changed(path, text)]
     changed += cfn_resource_types.write(args.out, make_env, write_if_changed)
     sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %d file(s) updated\n"
                      % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), query_summary,

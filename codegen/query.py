@@ -245,7 +245,8 @@ def header_line(model, overlay_path):
 
 
 def render(env, model_class, out, overrides):
-    """Every awsQuery service's outputs and the service list: [(path, text)], and a summary.
+    """Every awsQuery service's outputs and the service list: [(path, text)], a summary, and the
+    services' models (smithy.Model, for the smoke tests).
     `model_class` is generate.QueryServiceModel; `overrides` maps a service key to another
     model file (tests). Raises smithy.ModelError or samples.SampleError."""
     rendered, summary = [], []
@@ -269,4 +270,4 @@ def render(env, model_class, out, overrides):
                              for c in services))
     rendered.append((os.path.join(out, "query_services.def"),
                      env.get_template("query_services.def.j2").render({"services": services, "header": header})))
-    return rendered, ", ".join(summary)
+    return rendered, ", ".join(summary), [c.model for c in services]

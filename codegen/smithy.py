@@ -33,15 +33,17 @@ QUERY_TRAITS = {
     "smithy.api#xmlName", "smithy.api#xmlFlattened",
 }
 PROTOCOLS = {"aws.protocols#restJson1": "restJson1", "aws.protocols#awsQuery": "awsQuery"}
-# Traits that change nothing a server does: client tooling, docs, endpoint resolution, tests.
+# Traits that change nothing a server does: client tooling, docs, endpoint resolution, tests
+# (smoke tests become e2e cases through smoke.py, not server code).
 IGNORED_TRAITS = {
+    "smithy.test#smokeTests",
     "smithy.api#title", "smithy.api#cors", "smithy.api#examples", "smithy.api#tags",
     "smithy.api#deprecated", "smithy.api#suppress", "smithy.api#sensitive", "smithy.api#since",
     "smithy.api#externalDocumentation", "smithy.api#unstable", "smithy.api#addedDefault",
     "smithy.api#clientOptional", "smithy.api#sparse", "smithy.api#internal", "smithy.api#recommended",
     "smithy.rules#endpointRuleSet", "smithy.rules#endpointTests", "smithy.rules#contextParam",
     "smithy.rules#staticContextParams", "smithy.rules#clientContextParams",
-    "smithy.test#smokeTests", "aws.api#arn", "aws.api#arnReference", "aws.api#service",
+    "aws.api#arn", "aws.api#arnReference", "aws.api#service",
     "aws.api#dataPlane", "aws.api#controlPlane", "aws.iam#iamAction", "aws.iam#requiredActions",
     "aws.iam#actionPermissionDescription", "aws.iam#conditionKeys", "aws.iam#defineConditionKeys",
     "smithy.api#documentation", "smithy.api#idempotencyToken", "smithy.api#auth",

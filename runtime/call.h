@@ -30,6 +30,9 @@ struct floe_call {
     floe_timestamp_t now;
     floe_scope_t scope;             /* the account and region the call acts in */
     const char *arn_bucket_prefix;  /* "arn:aws:s3tables:{region}:{account}:bucket/", in the pool */
+    const char *operation;  /* the S3 Tables operation served, which AWS's authorization names as the
+                               action "s3tables:<operation>"; NULL off that API (REST catalog,
+                               background steps, stacks) */
     floe_error_t error;     /* set by floe_fail */
     const char *error_message;
 };

@@ -59,3 +59,24 @@ int floe_arn_parse_table(floe_call_t *call, const char *arn, char **bucket, char
     *table_id = floe_call_strdup(call, mark + sizeof(marker) - 1);
     return 0;
 }
+
+/* The ARN's fields are arn:partition:service:region:account:resource. */
+#define ARN_ACCOUNT_FIELD 4
+#define S3TABLES_SERVICE "s3tables"
+
+bool floe_arn_is_other_account(floe_call_t *call, const char *arn)
+{
+    const char *field = arn, *end;
+    const char *account = floe_call_account(call);
+
+    for (int i = 0; i < ARN_ACCOUNT_FIELD; i++) {
+        if ((field = strchr(field, ':')) == NULL)
+            return false;
+        field++;
+        if (i == 1 && strncmp(field, S3TABLES_SERVICE ":", sizeof(S3TABLES_SERVICE)) != 0)
+            return false;
+    }
+    if ((end = strchr(field, ':')) == NULL)
+        return false;
+    return (size_t)(end - field) != strlen(account) || strncmp(field, account, (size_t)(end - field)) != 0;
+}

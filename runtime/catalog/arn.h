@@ -8,6 +8,8 @@
 #ifndef FLOE_ARN_H
 #define FLOE_ARN_H
 
+#include <stdbool.h>
+
 #include "call.h"
 
 /** The table bucket ARN for `bucket`, in the call's pool. */
@@ -22,5 +24,9 @@ char *floe_arn_parse_table_bucket(floe_call_t *call, const char *arn);
  * Returns 0, or -1 when the ARN is not one.
  */
 int floe_arn_parse_table(floe_call_t *call, const char *arn, char **bucket /* OUT */, char **table_id /* OUT */);
+
+/** True when `arn` is an S3 Tables ARN ("arn:{partition}:s3tables:{region}:{account}:...") of an
+ * account other than the call's. */
+bool floe_arn_is_other_account(floe_call_t *call, const char *arn);
 
 #endif

@@ -18,6 +18,20 @@
 #define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."
 #define MESSAGE_NO_TABLE "The specified table does not exist."
 
+/* An ARN that names nothing in the call's scope: another account's resource is access denied, as
+ * AWS answers a caller whom no policy grants access (Floe evaluates no resource policies, so none
+ * ever does), in IAM's words; a miss in the caller's own account (any region) is NotFound
+ * (`missing`). Off the S3 Tables API (call->operation NULL) every miss is NotFound. */
+static int fail_unknown_arn(floe_call_t *call, const char *arn, const char *missing)
+{
+    if (call->operation != NULL && floe_arn_is_other_account(call, arn))
+        return floe_fail(call, FLOE_ERR_AccessDeniedException,
+                         "User: arn:aws:iam::%s:root is not authorized to perform: s3tables:%s on resource: %s "
+                         "because no resource-based policy allows the s3tables:%s action",
+                         floe_call_account(call), call->operation, arn, call->operation);
+    return floe_fail(call, FLOE_ERR_NotFoundException, "%s", missing);
+}
+
 FLOE_SQL(sql_bucket_by_name,
     "SELECT id, name, bucket_id, type, created_at FROM table_bucket WHERE account_id = ?2 AND region = ?3 AND name = ?1");
 
@@ -66,7 +80,7 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
     sqlite3_stmt *stmt;
 
     if (name == NULL)
-        return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
+        return fail_unknown_arn(call, arn, MESSAGE_NO_BUCKET);
     stmt = floe_sql_bind(call, sql_bucket_by_name, "ttt", name, floe_call_account(call), floe_call_region(call));
     switch (step_lookup(call, stmt)) {
     case SQLITE_ROW: break;
@@ -190,7 +204,7 @@ int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_tabl
     char *bucket_name, *table_id;
 
     if (floe_arn_parse_table(call, table_arn, &bucket_name, &table_id) != 0)
-        return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_TABLE);
+        return fail_unknown_arn(call, table_arn, MESSAGE_NO_TABLE);
     if (floe_lookup_bucket(call, floe_arn_table_bucket(call, bucket_name), &out->bucket))
         return FLOE_EFAIL;
     return step_table(call, floe_sql_bind(call, sql_table_by_id, "it", out->bucket.id, table_id), out);

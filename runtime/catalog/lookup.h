@@ -1,7 +1,8 @@
 /*
  * Resolving what a request names (a table bucket ARN, a namespace name, a table) to its row,
- * shared by every handler family. A miss fails the call with NotFoundException and AWS's message,
- * and SQLite failing for any other reason fails it with InternalServerErrorException (500), so a
+ * shared by every handler family. A miss fails the call with NotFoundException and AWS's message
+ * (an S3 Tables call naming an ARN of another account: AccessDeniedException, as AWS answers when
+ * no policy grants access), and SQLite failing for any other reason fails it with InternalServerErrorException (500), so a
  * handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`. Changing a table is catalog/table.h's.
  */
 #ifndef FLOE_LOOKUP_H

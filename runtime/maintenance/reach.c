@@ -91,55 +91,60 @@ static bool knows_manifest(const floe_reach_t *skip, const floe_reach_t *r, cons
     return floe_reach_set_has(&r->manifests, path) || (skip != NULL && floe_reach_set_has(&skip->manifests, path));
 }
 
-/* Adds a manifest's files (every entry: a deleted entry's file was reachable from the snapshots
- * this manifest belonged to, and expiring them is what may free it). */
-static int add_manifest(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len, floe_reach_t *r)
+/* One walk: where it reads, what it adds to, and which entries count (reach.h). */
+typedef struct walk {
+    floe_reach_reader_t *rd;
+    floe_reach_entries_t entries;
+    const floe_reach_t *skip;
+    floe_reach_t *r;
+    floe_reach_set_t *queue; /* manifests still to read */
+} walk_t;
+
+static bool entry_counts(const walk_t *w, int32_t status)
+{
+    return w->entries == FLOE_REACH_EVERY_ENTRY || status != FLOE_ICEBERG_ENTRY_DELETED;
+}
+
+/* Adds a manifest and the files of the entries that count (reach.h, floe_reach_entries_t). */
+static int add_manifest(walk_t *w, const char *path, const uint8_t *data, size_t len)
 {
     floe_iceberg_manifest_t m;
     char err[ERR_MAX];
 
     if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err)) != 0)
-        return reach_fail(rd, "cannot read the manifest", path, err);
-    floe_reach_set_add(&r->manifests, path);
-    for (size_t i = 0; i < m.n_entries; i++)
-        floe_reach_set_add(&r->files, m.entries[i].file.file_path);
+        return reach_fail(w->rd, "cannot read the manifest", path, err);
+    floe_reach_set_add(&w->r->manifests, path);
+    for (size_t i = 0; i < m.n_entries; i++) {
+        if (entry_counts(w, m.entries[i].status))
+            floe_reach_set_add(&w->r->files, m.entries[i].file.file_path);
+    }
     floe_iceberg_manifest_dispose(&m);
     return FLOE_OK;
 }
 
 /* Adds a manifest list and queues the manifests it lists that are not known yet. */
-static int add_list(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
-                    const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue)
+static int add_list(walk_t *w, const char *path, const uint8_t *data, size_t len)
 {
     floe_iceberg_manifest_list_t l;
     char err[ERR_MAX];
 
     if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err)) != 0)
-        return reach_fail(rd, "cannot read the manifest list", path, err);
-    floe_reach_set_add(&r->lists, path);
+        return reach_fail(w->rd, "cannot read the manifest list", path, err);
+    floe_reach_set_add(&w->r->lists, path);
     for (size_t i = 0; i < l.n_files; i++) {
-        if (!knows_manifest(skip, r, l.files[i].manifest_path) && !floe_reach_set_has(queue, l.files[i].manifest_path))
-            floe_reach_set_add(queue, l.files[i].manifest_path);
+        const char *manifest = l.files[i].manifest_path;
+        if (!knows_manifest(w->skip, w->r, manifest) && !floe_reach_set_has(w->queue, manifest))
+            floe_reach_set_add(w->queue, manifest);
     }
     floe_iceberg_manifest_list_dispose(&l);
     return FLOE_OK;
 }
 
-typedef int (*add_fn)(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
-                      const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue);
-
-static int add_manifest_fn(floe_reach_reader_t *rd, const char *path, const uint8_t *data, size_t len,
-                           const floe_reach_t *skip, floe_reach_t *r, floe_reach_set_t *queue)
-{
-    (void)skip;
-    (void)queue;
-    return add_manifest(rd, path, data, len, r);
-}
+typedef int (*add_fn)(walk_t *w, const char *path, const uint8_t *data, size_t len);
 
 /* Reads paths[0..n) READ_BATCH at a time and hands each to `add` (a missing one the reader
  * tolerates is skipped). */
-static int read_all(floe_reach_reader_t *rd, char **paths, size_t n, add_fn add, const floe_reach_t *skip,
-                    floe_reach_t *r, floe_reach_set_t *queue)
+static int read_all(walk_t *w, char **paths, size_t n, add_fn add)
 {
     uint8_t *data[READ_BATCH];
     size_t len[READ_BATCH];
@@ -147,11 +152,11 @@ static int read_all(floe_reach_reader_t *rd, char **paths, size_t n, add_fn add,
 
     for (size_t at = 0; at < n && rc == FLOE_OK; at += READ_BATCH) {
         size_t k = n - at < READ_BATCH ? n - at : READ_BATCH;
-        if (rd->read(rd, (const char *const *)paths + at, k, data, len))
+        if (w->rd->read(w->rd, (const char *const *)paths + at, k, data, len))
             return FLOE_EFAIL;
         for (size_t i = 0; i < k; i++) {
             if (rc == FLOE_OK && data[i] != NULL)
-                rc = add(rd, paths[at + i], data[i], len[i], skip, r, queue);
+                rc = add(w, paths[at + i], data[i], len[i]);
             free(data[i]);
         }
     }
@@ -159,9 +164,10 @@ static int read_all(floe_reach_reader_t *rd, char **paths, size_t n, add_fn add,
 }
 
 int floe_reach_snapshots_from(floe_reach_reader_t *rd, const cJSON *const *snapshots, size_t n,
-                              const floe_reach_t *skip, floe_reach_t *r)
+                              floe_reach_entries_t entries, const floe_reach_t *skip, floe_reach_t *r)
 {
     floe_reach_set_t lists = {0}, manifests = {0};
+    walk_t w = {rd, entries, skip, r, &manifests};
     const cJSON *m;
     int rc;
 
@@ -178,10 +184,10 @@ int floe_reach_snapshots_from(floe_reach_reader_t *rd, const cJSON *const *snaps
         }
     }
     floe_reach_set_seal(&lists);
-    rc = read_all(rd, lists.paths, lists.n, add_list, skip, r, &manifests);
+    rc = read_all(&w, lists.paths, lists.n, add_list);
     floe_reach_set_seal(&manifests);
     if (rc == FLOE_OK)
-        rc = read_all(rd, manifests.paths, manifests.n, add_manifest_fn, skip, r, NULL);
+        rc = read_all(&w, manifests.paths, manifests.n, add_manifest);
     floe_reach_set_dispose(&lists);
     floe_reach_set_dispose(&manifests);
     return rc;
@@ -204,14 +210,9 @@ static void job_fail(floe_reach_reader_t *rd, const char *message)
     floe_job_fail(((job_reader_t *)rd)->job, "%s", message);
 }
 
-int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
-                         floe_reach_t *r)
+int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, floe_reach_entries_t entries,
+                         const floe_reach_t *skip, floe_reach_t *r)
 {
     job_reader_t rd = {{job_read, job_fail}, job};
-    return floe_reach_snapshots_from(&rd.super, snapshots, n, skip, r);
-}
-
-int floe_reach_snapshot(floe_job_t *job, const cJSON *snapshot, const floe_reach_t *skip, floe_reach_t *r)
-{
-    return floe_reach_snapshots(job, &snapshot, 1, skip, r);
+    return floe_reach_snapshots_from(&rd.super, snapshots, n, entries, skip, r);
 }

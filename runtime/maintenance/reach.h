@@ -53,24 +53,34 @@ struct floe_reach_reader {
     void (*fail)(floe_reach_reader_t *rd, const char *message);
 };
 
+/** Which manifest entries count as reaching their file. Iceberg counts only live entries (ADDED,
+ * EXISTING) as what a snapshot keeps (ManifestFiles.readPaths reads liveEntries(), as
+ * ExpireSnapshots and DeleteOrphanFiles do): a DELETED entry records a file a snapshot dropped, so a
+ * file that only DELETED entries name is kept by no snapshot. What an expired snapshot may free is
+ * everything its manifests name, DELETED entries included: that is how the files a compaction
+ * replaced become deletable once the snapshots that still held them live expire. */
+typedef enum floe_reach_entries {
+    FLOE_REACH_LIVE_ENTRIES, /* what retained snapshots keep */
+    FLOE_REACH_EVERY_ENTRY   /* what expired (or dropped) snapshots may free */
+} floe_reach_entries_t;
+
 /** floe_reach_snapshots reading through `rd` instead of a job; FLOE_EFAIL after rd->fail or a failed
  * rd->read. */
 int floe_reach_snapshots_from(floe_reach_reader_t *rd, const cJSON *const *snapshots, size_t n,
-                              const floe_reach_t *skip, floe_reach_t *r);
+                              floe_reach_entries_t entries, const floe_reach_t *skip, floe_reach_t *r);
 
 /**
- * Adds what `snapshot` (a Snapshot object of metadata.json) reaches to *r. A manifest already in
- * r->manifests, or in skip->manifests (skip may be NULL), is not read again: a manifest is
- * immutable, so its files are already in one of the two. A v1 snapshot with an inline "manifests"
- * list instead of a manifest list is followed too. FLOE_EFAIL with the job's message naming the
- * file when a manifest list or manifest cannot be read.
+ * Adds what snapshots[0..n) (Snapshot objects of metadata.json) reach to *r: their manifest lists,
+ * then the manifests not yet known, many to a serving-thread step, and the files of the manifest
+ * entries `entries` counts. A manifest already in r->manifests, or in skip->manifests (skip may be
+ * NULL), is not read again: a manifest is immutable, so its files are already in one of the two (a
+ * skipped manifest's DELETED entries were counted by none when skip is a live-entries reach: the
+ * files they name are kept by no snapshot, and unreferenced file removal frees them). A v1 snapshot
+ * with an inline "manifests" list instead of a manifest list is followed too. FLOE_EFAIL with the
+ * job's message naming the file when a manifest list or manifest cannot be read.
  */
-int floe_reach_snapshot(floe_job_t *job, const cJSON *snapshot, const floe_reach_t *skip, floe_reach_t *r);
-
-/** floe_reach_snapshot for snapshots[0..n), reading their manifest lists, then the manifests not
- * yet known, many to a serving-thread step. */
-int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, const floe_reach_t *skip,
-                         floe_reach_t *r);
+int floe_reach_snapshots(floe_job_t *job, const cJSON *const *snapshots, size_t n, floe_reach_entries_t entries,
+                         const floe_reach_t *skip, floe_reach_t *r);
 
 void floe_reach_dispose(floe_reach_t *r);
 

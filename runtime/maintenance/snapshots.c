@@ -8,7 +8,9 @@
  *  1. The plan reads every manifest list and manifest the snapshots reach before anything is
  *     committed, so a corrupt file fails the job with the table untouched. The retained
  *     snapshots are read first; an expired snapshot's manifest that a retained one also lists is
- *     not read again (its files are retained).
+ *     not read again (its files are retained). Retained snapshots keep only their manifests' live
+ *     entries; expired ones may free every entry's file, DELETED included (reach.h), so the files a
+ *     compaction replaced go once the snapshots that still held them live expire.
  *  2. What to delete is computed from the metadata the commit was made on (the compare-and-swap
  *     guarantees the committed metadata is that one minus the expired snapshots), as
  *     reached-by-expired minus reached-by-retained, per kind of file.
@@ -91,11 +93,11 @@ static int read_reach(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metad
 {
     size_t n_retained, n_expired;
     const cJSON **retained = pick(c, md, false, &n_retained), **expired = pick(c, md, true, &n_expired);
-    int rc = floe_reach_snapshots(job, retained, n_retained, NULL, &c->retained);
+    int rc = floe_reach_snapshots(job, retained, n_retained, FLOE_REACH_LIVE_ENTRIES, NULL, &c->retained);
 
     floe_reach_set_seal(&c->retained.manifests);
     if (rc == FLOE_OK)
-        rc = floe_reach_snapshots(job, expired, n_expired, &c->retained, &c->expired);
+        rc = floe_reach_snapshots(job, expired, n_expired, FLOE_REACH_EVERY_ENTRY, &c->retained, &c->expired);
     sort_statistics(c, md->statistics);
     sort_statistics(c, md->partition_statistics);
     free(retained);

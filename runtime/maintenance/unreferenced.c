@@ -7,7 +7,8 @@
  *
  * Design notes:
  *  1. Referenced: the current metadata file and every file in its metadata-log; every snapshot's
- *     manifest list, manifests, data and delete files (reach.h); every statistics and partition
+ *     manifest list, manifests, and the data and delete files of their live entries (reach.h: a
+ *     file only DELETED entries name is kept by no snapshot); every statistics and partition
  *     statistics file. Computed from the files, never from names.
  *  2. The noncurrent mark is kept in SQLite (catalog/maintenance_job.h) with the job's clock;
  *     an object referenced again (or gone) loses its mark.
@@ -80,7 +81,7 @@ static int read_refs(floe_job_t *job, refs_t *r)
             const cJSON **all = floe_xcalloc((size_t)cJSON_GetArraySize(md.snapshots) + 1, sizeof(*all));
             cJSON_ArrayForEach(s, md.snapshots)
                 all[n++] = s;
-            rc = floe_reach_snapshots(job, all, n, NULL, &r->reach);
+            rc = floe_reach_snapshots(job, all, n, FLOE_REACH_LIVE_ENTRIES, NULL, &r->reach);
             free(all);
             floe_iceberg_metadata_dispose(&md);
         }

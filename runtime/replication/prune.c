@@ -179,10 +179,11 @@ static int plan_reach(floe_prune_t *p, const cJSON *previous, const cJSON *curre
     int rc = FLOE_OK;
 
     if (n_dropped > 0) {
-        rc = floe_reach_snapshots_from(&strict.super, kept, n_current, NULL, &pl->current);
+        rc = floe_reach_snapshots_from(&strict.super, kept, n_current, FLOE_REACH_LIVE_ENTRIES, NULL, &pl->current);
         floe_reach_set_seal(&pl->current.manifests);
         if (rc == FLOE_OK)
-            rc = floe_reach_snapshots_from(&tolerant.super, dropped, n_dropped, &pl->current, &pl->dropped);
+            rc = floe_reach_snapshots_from(&tolerant.super, dropped, n_dropped, FLOE_REACH_EVERY_ENTRY, &pl->current,
+                                           &pl->dropped);
     }
     free(kept);
     free(dropped);

@@ -10,8 +10,11 @@
  *
  * Design notes:
  *  1. What goes is "reached by the dropped snapshots" minus "reached by the snapshots the replica
- *     now has", never guessed from names. The current reach is read strictly: a retained manifest
- *     that cannot be read stops the prune with nothing deleted.
+ *     now has", never guessed from names, as expiration counts it: the snapshots kept reach their
+ *     manifests' live entries, the dropped ones every entry (reach.h, floe_reach_entries_t), so a
+ *     file a compaction replaced goes with the last snapshot that held it live. The current reach
+ *     is read strictly: a retained manifest that cannot be read stops the prune with nothing
+ *     deleted.
  *  2. A data file's row in the replica names a file the source (or another replica) may still name;
  *     the store removes the file only when no row names it (store/share.h), so deleting the row is
  *     always safe.

@@ -36,7 +36,8 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r);
 
 /** Answers 501 NotImplemented naming r->op. */
 int floe_s3_not_implemented(floe_s3_req_t *r);
-/** Answers 405 MethodNotAllowed naming r->op: an operation AWS does not serve on a table's warehouse. */
+/** Refuses an operation AWS does not serve on a table's warehouse: 405 MethodNotAllowed in S3's words
+ * (naming r->op in the server log) while the warehouse exists, NoSuchBucket once its table is deleted. */
 int floe_s3_warehouse_refused(floe_s3_req_t *r);
 /** Answers 405 MethodNotAllowed. */
 int floe_s3_method_not_allowed(floe_s3_req_t *r);

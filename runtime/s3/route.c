@@ -4,8 +4,10 @@
  * (x-id, which the JS SDK appends, presigned-URL X-Amz-* parameters, response-* overrides,
  * prefix, ...) never change the operation.
  */
+#include <assert.h>
 #include <string.h>
 
+#include "log.h"
 #include "router.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -164,18 +166,18 @@ static bool warehouse_serves(const char *op)
     return false;
 }
 
-/* True when x-amz-copy-source ("[/]bucket/key", URL-encoded) names a warehouse bucket. */
-static bool copies_from_warehouse(floe_s3_req_t *r)
+/* The bucket x-amz-copy-source ("[/]bucket/key", URL-encoded) names when it is a warehouse, else NULL. */
+static const char *warehouse_copy_source(floe_s3_req_t *r)
 {
     char *source = floe_s3_header(r, "x-amz-copy-source"), *decoded, *slash;
 
     if (source == NULL || (decoded = floe_percent_decode(&r->req->pool, source, strlen(source), 0)) == NULL)
-        return false;
+        return NULL;
     if (*decoded == '/')
         decoded++;
     if ((slash = strchr(decoded, '/')) != NULL)
         *slash = '\0';
-    return is_warehouse(decoded);
+    return is_warehouse(decoded) ? decoded : NULL;
 }
 
 /* AWS serves only warehouse_operations on a table's storage: anything else addressed to a
@@ -187,7 +189,7 @@ static bool warehouse_refuses(floe_s3_req_t *r, const char *op)
         return false;
     if (is_warehouse(r->bucket))
         return !warehouse_serves(op) && strcmp(op, "CreateBucket") != 0;
-    return r->key != NULL && copies_from_warehouse(r);
+    return r->key != NULL && warehouse_copy_source(r) != NULL;
 }
 
 floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
@@ -203,16 +205,34 @@ floe_s3_route_t floe_s3_route(floe_s3_req_t *r)
     return rt;
 }
 
+/* The warehouse a refused request involves: the bucket it addresses, or the one it copies from. */
+static const char *refused_warehouse(floe_s3_req_t *r)
+{
+    return is_warehouse(r->bucket) ? r->bucket : warehouse_copy_source(r);
+}
+
+/* A deleted table's warehouse is no bucket at all (the janitor retired its name), so every
+ * operation on it answers NoSuchBucket, as on AWS; only a live warehouse refuses with 405, in
+ * S3's own words ("The specified method is not allowed against this resource.", with <Method> and
+ * <ResourceType>), which clients match. Floe's hint goes to the server's log. */
 int floe_s3_warehouse_refused(floe_s3_req_t *r)
 {
-    const char *op = strcmp(r->op, "-") == 0 ? "This method" : r->op;
-    return floe_s3_fail_with(
-        r, FLOE_S3_MethodNotAllowed,
-        floe_s3_printf(r, "%s is not supported on a table's storage; S3 Tables serves only GetObject, HeadObject, "
-                          "PutObject and the multipart upload operations there (floe serve --warehouse-s3 full "
-                          "lifts this for debugging).", op),
-        "Method", floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), "ResourceType",
-        r->key != NULL ? "OBJECT" : "BUCKET", NULL);
+    const char *warehouse = refused_warehouse(r);
+    floe_store_bucket_t b;
+
+    assert(warehouse != NULL); /* warehouse_refuses routed here only for one */
+    switch (floe_store_bucket_get(r->st, &r->req->pool, warehouse, &b)) {
+    case FLOE_STORE_OK: break;
+    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    default: return floe_s3_fail_internal(r, "cannot look the warehouse up");
+    }
+    if (!r->w->config->quiet)
+        floe_log("%s on table storage %s refused with 405: S3 Tables serves only GetObject, HeadObject, PutObject "
+                 "and the multipart upload operations there (floe serve --warehouse-s3 full lifts this for debugging)",
+                 strcmp(r->op, "-") == 0 ? "this method" : r->op, warehouse);
+    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method",
+                             floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), "ResourceType",
+                             r->key != NULL ? "OBJECT" : "BUCKET", NULL);
 }
 
 int floe_s3_not_implemented(floe_s3_req_t *r)
@@ -223,6 +243,10 @@ int floe_s3_not_implemented(floe_s3_req_t *r)
 
 int floe_s3_method_not_allowed(floe_s3_req_t *r)
 {
-    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method",
-                             floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), NULL);
+    const char *method = floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len);
+
+    if (r->bucket == NULL)
+        return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, NULL);
+    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, "ResourceType",
+                             r->key != NULL ? "OBJECT" : "BUCKET", NULL);
 }

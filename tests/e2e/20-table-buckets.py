@@ -55,10 +55,11 @@ class TableBucketTests(FloeTestCase):
         self.assertClientError("NotFoundException", self.s3tables.delete_table_bucket,
                                tableBucketARN=ARN_PREFIX + "no-such-bucket")
 
-    def test_arn_of_another_account_or_region_is_not_found(self):
+    def test_arn_of_another_account_is_access_denied_and_of_another_region_not_found(self):
         self.create("other-account")
-        self.assertClientError("NotFoundException", self.s3tables.get_table_bucket,
-                               tableBucketARN="arn:aws:s3tables:us-east-1:111122223333:bucket/other-account")
+        resp = self.assertClientError("AccessDeniedException", self.s3tables.get_table_bucket,
+                                      tableBucketARN="arn:aws:s3tables:us-east-1:111122223333:bucket/other-account")
+        self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 403, "another account's ARN is a 403")
         self.assertClientError("NotFoundException", self.s3tables.get_table_bucket,
                                tableBucketARN="arn:aws:s3tables:eu-west-1:%s:bucket/other-account" % ACCOUNT)
 

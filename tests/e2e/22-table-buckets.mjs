@@ -109,16 +109,16 @@ describe("table buckets with @aws-sdk/client-s3tables",
         "DeleteTableBucket of a missing bucket is not found");
     });
 
-    test("the ARN of another account or region names no bucket", async () => {
+    test("the ARN of another account is access denied, of another region names no bucket", async () => {
       await createBucket("js-elsewhere");
       const otherAccount = "arn:aws:s3tables:us-east-1:111122223333:bucket/js-elsewhere";
       const otherRegion = `arn:aws:s3tables:eu-west-1:${ACCOUNT}:bucket/js-elsewhere`;
-      await assert.rejects(getBucket(otherAccount), modeled("NotFoundException", 404),
-        "a bucket of the same name in another account is not found");
+      await assert.rejects(getBucket(otherAccount), modeled("AccessDeniedException", 403),
+        "a bucket ARN of another account is access denied, as AWS answers when no policy grants access");
       await assert.rejects(getBucket(otherRegion), modeled("NotFoundException", 404),
         "a bucket of the same name in another region is not found");
       await assert.rejects(send("DeleteTableBucketCommand", { tableBucketARN: otherAccount }),
-        modeled("NotFoundException", 404), "deleting through another account's ARN finds nothing");
+        modeled("AccessDeniedException", 403), "deleting through another account's ARN is access denied");
       assert.equal((await getBucket(bucketArn("js-elsewhere"))).name, "js-elsewhere",
         "the bucket is still there under its own ARN");
     });

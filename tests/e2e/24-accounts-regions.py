@@ -2,8 +2,9 @@
 """Accounts and regions with boto3, the aws CLI and the Iceberg REST catalog: each request acts in
 the account of its 12-digit access key and the region of its SigV4 credential scope, as on AWS and
 LocalStack. Table buckets and everything in them live in one account and region: ARNs carry the
-scope, listings show only it, the same name exists in two scopes independently, and another
-scope's ARN is not found. S3 bucket names stay one name space across accounts (BucketAlreadyExists
+scope, listings show only it, the same name exists in two scopes independently; another account's
+ARN is access denied (no resource policy grants access), and the own account's ARN in another
+region is not found. S3 bucket names stay one name space across accounts (BucketAlreadyExists
 against BucketAlreadyOwnedByYou), ListBuckets lists the requester's own, and a table's warehouse
 name is unique everywhere. 23-accounts-regions.mjs checks the same with the JS SDK."""
 
@@ -182,29 +183,37 @@ class AccountsRegionsTests(FloeTestCase):
         self.assertEqual(self.client(A1, R1).list_tags_for_resource(resourceArn=arn1)["tags"], {"team": "one"},
                          "the bucket's own tags do")
 
-    def test_an_arn_of_another_account_or_region_is_not_found(self):
+    def test_an_arn_of_another_account_is_access_denied_and_of_another_region_not_found(self):
         owner = self.client(A1, R1)
         arn = owner.create_table_bucket(name="foreign-arn")["arn"]
         owner.create_namespace(tableBucketARN=arn, namespace=["sales"])
         table_arn = self.table(owner, arn, "sales", "orders")["tableARN"]
+        # AWS answers a caller whom no policy grants access AccessDeniedException, naming the caller,
+        # the action and the resource; its own account's missing resource is NotFoundException.
         for account, region in [(A2, R1), (A1, R2), (A2, R2), (DEFAULT_ACCOUNT, DEFAULT_REGION)]:
             other = self.client(account, region)
+            code = "NotFoundException" if account == A1 else "AccessDeniedException"
             with self.subTest(account=account, region=region):
-                self.assertClientError("NotFoundException", other.get_table_bucket, tableBucketARN=arn)
-                self.assertClientError("NotFoundException", other.get_namespace, tableBucketARN=arn, namespace="sales")
-                self.assertClientError("NotFoundException", other.list_namespaces, tableBucketARN=arn)
-                self.assertClientError("NotFoundException", other.get_table, tableBucketARN=arn, namespace="sales",
+                resp = self.assertClientError(code, other.get_table_bucket, tableBucketARN=arn)
+                if account != A1:
+                    self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 403, "access denied is a 403")
+                    self.assertEqual(resp["Error"]["Message"],
+                                     "User: arn:aws:iam::%s:root is not authorized to perform: s3tables:GetTableBucket"
+                                     " on resource: %s because no resource-based policy allows the"
+                                     " s3tables:GetTableBucket action" % (account, arn),
+                                     "the message names the caller, the action and the resource, as IAM's does")
+                self.assertClientError(code, other.get_namespace, tableBucketARN=arn, namespace="sales")
+                self.assertClientError(code, other.list_namespaces, tableBucketARN=arn)
+                self.assertClientError(code, other.list_tables, tableBucketARN=arn)
+                self.assertClientError(code, other.get_table, tableBucketARN=arn, namespace="sales", name="orders")
+                self.assertClientError(code, other.get_table, tableArn=table_arn)
+                self.assertClientError(code, other.tag_resource, resourceArn=arn, tags={"k": "v"})
+                self.assertClientError(code, other.tag_resource, resourceArn=table_arn, tags={"k": "v"})
+                self.assertClientError(code, other.list_tags_for_resource, resourceArn=arn)
+                self.assertClientError(code, other.create_namespace, tableBucketARN=arn, namespace=["intruder"])
+                self.assertClientError(code, other.delete_table, tableBucketARN=arn, namespace="sales",
                                        name="orders")
-                self.assertClientError("NotFoundException", other.get_table, tableArn=table_arn)
-                self.assertClientError("NotFoundException", other.tag_resource, resourceArn=arn, tags={"k": "v"})
-                self.assertClientError("NotFoundException", other.tag_resource, resourceArn=table_arn,
-                                       tags={"k": "v"})
-                self.assertClientError("NotFoundException", other.list_tags_for_resource, resourceArn=arn)
-                self.assertClientError("NotFoundException", other.create_namespace, tableBucketARN=arn,
-                                       namespace=["intruder"])
-                self.assertClientError("NotFoundException", other.delete_table, tableBucketARN=arn,
-                                       namespace="sales", name="orders")
-                self.assertClientError("NotFoundException", other.delete_table_bucket, tableBucketARN=arn)
+                self.assertClientError(code, other.delete_table_bucket, tableBucketARN=arn)
         self.assertEqual(owner.get_table(tableArn=table_arn)["name"], "orders",
                          "the owner still finds its table after every foreign attempt")
         self.assertEqual(owner.list_tags_for_resource(resourceArn=arn)["tags"], {},

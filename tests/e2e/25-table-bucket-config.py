@@ -370,16 +370,15 @@ class TagTests(ConfigTestCase):
                 self.assertClientError("BadRequestException", self.s3tables_unchecked.tag_resource, resourceArn=arn,
                                        tags=tags)
 
-    def test_unknown_resources_are_not_found(self):
+    def test_unknown_resources_are_not_found_and_another_accounts_access_denied(self):
         arn = self.bucket("tag-unknown")
-        for resource in (MISSING, arn + "/table/0d7c3a55-34f6-4a34-9e2e-4a1a3a9f0c11",
-                         "arn:aws:s3tables:us-east-1:111122223333:bucket/tag-unknown"):
+        for resource, code in ((MISSING, "NotFoundException"),
+                               (arn + "/table/0d7c3a55-34f6-4a34-9e2e-4a1a3a9f0c11", "NotFoundException"),
+                               ("arn:aws:s3tables:us-east-1:111122223333:bucket/tag-unknown", "AccessDeniedException")):
             with self.subTest(resource=resource):
-                self.assertClientError("NotFoundException", self.s3tables.list_tags_for_resource, resourceArn=resource)
-                self.assertClientError("NotFoundException", self.s3tables.tag_resource, resourceArn=resource,
-                                       tags={"a": "b"})
-                self.assertClientError("NotFoundException", self.s3tables.untag_resource, resourceArn=resource,
-                                       tagKeys=["a"])
+                self.assertClientError(code, self.s3tables.list_tags_for_resource, resourceArn=resource)
+                self.assertClientError(code, self.s3tables.tag_resource, resourceArn=resource, tags={"a": "b"})
+                self.assertClientError(code, self.s3tables.untag_resource, resourceArn=resource, tagKeys=["a"])
         self.assertClientError("BadRequestException", self.s3tables.list_tags_for_resource, resourceArn="not-an-arn")
 
 

@@ -135,19 +135,21 @@ describe("namespaces with @aws-sdk/client-s3tables",
         "DeleteNamespace of a missing namespace is not found");
     });
 
-    test("the ARN of another account or region names no bucket", async () => {
+    test("the ARN of another account is access denied, of another region names no bucket", async () => {
       await createNamespace("elsewhere");
       const otherAccount = "arn:aws:s3tables:us-east-1:111122223333:bucket/js-ns-home";
       const otherRegion = `arn:aws:s3tables:eu-west-1:${ACCOUNT}:bucket/js-ns-home`;
-      for (const [arn, where] of [[otherAccount, "another account"], [otherRegion, "another region"]]) {
-        await assert.rejects(getNamespace("elsewhere", arn), modeled("NotFoundException", 404),
-          `a namespace reached through the same bucket name in ${where} is not found`);
-        await assert.rejects(createNamespace("elsewhere_new", arn), modeled("NotFoundException", 404),
-          `CreateNamespace through a bucket ARN of ${where} is not found`);
-        await assert.rejects(send("ListNamespacesCommand", { tableBucketARN: arn }), modeled("NotFoundException", 404),
-          `ListNamespaces through a bucket ARN of ${where} is not found`);
-        await assert.rejects(deleteNamespace("elsewhere", arn), modeled("NotFoundException", 404),
-          `DeleteNamespace through a bucket ARN of ${where} is not found`);
+      const answers = [[otherAccount, "another account", ["AccessDeniedException", 403], "access denied"],
+        [otherRegion, "another region", ["NotFoundException", 404], "not found"]];
+      for (const [arn, where, [name, status], what] of answers) {
+        await assert.rejects(getNamespace("elsewhere", arn), modeled(name, status),
+          `a namespace reached through the same bucket name in ${where} is ${what}`);
+        await assert.rejects(createNamespace("elsewhere_new", arn), modeled(name, status),
+          `CreateNamespace through a bucket ARN of ${where} is ${what}`);
+        await assert.rejects(send("ListNamespacesCommand", { tableBucketARN: arn }), modeled(name, status),
+          `ListNamespaces through a bucket ARN of ${where} is ${what}`);
+        await assert.rejects(deleteNamespace("elsewhere", arn), modeled(name, status),
+          `DeleteNamespace through a bucket ARN of ${where} is ${what}`);
       }
       assert.deepEqual((await getNamespace("elsewhere")).namespace, ["elsewhere"],
         "the namespace is still there under its own bucket's ARN");

@@ -388,9 +388,9 @@ class RecordExpirationTests(TableConfigTestCase):
             (self.s3tables.put_table_record_expiration_configuration,
              {"tableArn": MISSING_TABLE_ARN, "value": {"status": "disabled"}}),
             (self.s3tables.get_table_record_expiration_job_status, {"tableArn": MISSING_TABLE_ARN}),
-            (self.s3tables.get_table_record_expiration_configuration,
-             {"tableArn": "arn:aws:s3tables:eu-west-1:111122223333:bucket/cfg-home/table/abc"}),
         ])
+        self.assertClientError("AccessDeniedException", self.s3tables.get_table_record_expiration_configuration,
+                               tableArn="arn:aws:s3tables:eu-west-1:111122223333:bucket/cfg-home/table/abc")
 
 
 class ReplicationTests(TableConfigTestCase):

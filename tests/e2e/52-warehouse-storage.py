@@ -2,9 +2,11 @@
 """A table's warehouse bucket over S3, as AWS serves table storage: the eight object operations
 of "Supported Amazon S3 object-level API operations for S3 Tables" work; everything else (listings,
 deletes, copies into or out of it, bucket operations) answers 405 MethodNotAllowed in S3's XML,
-naming the operation. `floe serve --warehouse-s3 full` (FLOE_WAREHOUSE_S3=full) lifts that for
+with S3's own message and its Method and ResourceType elements; the server's log names the operation
+and the way to lift the refusal. `floe serve --warehouse-s3 full` (FLOE_WAREHOUSE_S3=full) lifts that for
 debugging, and a bad value stops start-up. Once DeleteTable (or an Iceberg REST drop) has
-answered, the warehouse answers NoSuchBucket at once, while the janitor removes its bytes later."""
+answered, the warehouse answers NoSuchBucket at once, to every operation (those a live warehouse
+refuses with 405 included), while the janitor removes its bytes later."""
 
 import http.client
 import json
@@ -24,6 +26,7 @@ S3_NS = "{http://s3.amazonaws.com/doc/2006-03-01/}"
 JANITOR_DEADLINE_S = 10
 MIB = 1024 * 1024
 PART = b"p" * (5 * MIB)
+METHOD_NOT_ALLOWED = "The specified method is not allowed against this resource."
 
 
 class WarehouseTestCase(FloeTestCase):
@@ -106,7 +109,7 @@ class RefusedOperationTests(WarehouseTestCase):
     def assertRefused(self, operation, fn, **kwargs):
         resp = self.assertClientError("MethodNotAllowed", fn, **kwargs)
         self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 405, "%s is refused with 405" % operation)
-        self.assertIn(operation, resp["Error"]["Message"], "the message names %s" % operation)
+        self.assertEqual(resp["Error"]["Message"], METHOD_NOT_ALLOWED, "%s is refused in S3's words" % operation)
 
     def test_listing_deleting_and_bucket_operations_are_refused_with_405(self):
         _, bucket, metadata_key = self.new_warehouse()
@@ -154,7 +157,7 @@ class RefusedOperationTests(WarehouseTestCase):
         self.assertEqual(root.tag, "Error", "the body is S3's <Error> document")
         fields = {child.tag: child.text for child in root}
         self.assertEqual(fields["Code"], "MethodNotAllowed", "with Code MethodNotAllowed")
-        self.assertIn("ListObjectsV2", fields["Message"], "a Message naming the operation")
+        self.assertEqual(fields["Message"], METHOD_NOT_ALLOWED, "S3's own message, which clients match")
         self.assertEqual((fields["Method"], fields["ResourceType"]), ("GET", "BUCKET"),
                          "and the Method and ResourceType AWS adds to a 405")
         self.assertTrue(fields.get("RequestId"), "and a RequestId")
@@ -162,7 +165,16 @@ class RefusedOperationTests(WarehouseTestCase):
         fields = {child.tag: child.text for child in ET.fromstring(body)}
         self.assertEqual((status, fields["Code"], fields["ResourceType"]), (405, "MethodNotAllowed", "OBJECT"),
                          "an object operation is refused with ResourceType OBJECT")
-        self.assertIn("DeleteObject", fields["Message"], "naming DeleteObject")
+        self.assertEqual(fields["Message"], METHOD_NOT_ALLOWED, "in S3's own words")
+        self.assertEqual(fields["Method"], "DELETE", "naming the method")
+
+    def test_the_server_log_names_the_refused_operation_and_how_to_lift_it(self):
+        _, bucket, _ = self.new_warehouse()
+        self.assertRefused("ListObjectsV2", self.s3.list_objects_v2, Bucket=bucket)
+        log = self.server.log_text()
+        self.assertRegex(log, r"ListObjectsV2 on table storage %s refused with 405" % bucket,
+                         "the log line names the refused operation and the warehouse")
+        self.assertIn("--warehouse-s3 full", log, "and says how to lift the refusal for debugging")
 
     def test_creating_a_bucket_with_a_warehouse_name_is_an_invalid_name(self):
         _, bucket, _ = self.new_warehouse()
@@ -196,6 +208,36 @@ class DeletedTableTests(WarehouseTestCase):
                                UploadId=upload, PartNumber=2, Body=b"late")
         self.assertClientError("NoSuchBucket", self.s3.create_multipart_upload, Bucket=bucket, Key="data/new")
         self.wait_until_gone(files, "a deleted table")
+
+    def test_operations_a_live_warehouse_refuses_answer_no_such_bucket_once_its_table_is_deleted(self):
+        name, bucket, metadata_key = self.new_warehouse()
+        self.s3tables.delete_table(tableBucketARN=self.arn, namespace="ns", name=name)
+        resp = self.assertClientError("404", self.s3.head_bucket, Bucket=bucket)
+        self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 404, "HeadBucket on a deleted warehouse is 404")
+        status, body = self.raw("HEAD", "/%s" % bucket)
+        self.assertEqual((status, body), (404, b""), "HeadBucket's 404 has no body, as S3's")
+        gone = [
+            ("ListObjects", self.s3.list_objects, {}),
+            ("ListObjectsV2", self.s3.list_objects_v2, {}),
+            ("ListObjectVersions", self.s3.list_object_versions, {}),
+            ("DeleteObject", self.s3.delete_object, {"Key": metadata_key}),
+            ("DeleteObjects", self.s3.delete_objects, {"Delete": {"Objects": [{"Key": metadata_key}]}}),
+            ("CopyObject", self.s3.copy_object, {"Key": "data/copy", "CopySource": "general-purpose/source"}),
+            ("ListMultipartUploads", self.s3.list_multipart_uploads, {}),
+            ("GetBucketLocation", self.s3.get_bucket_location, {}),
+            ("DeleteBucket", self.s3.delete_bucket, {}),
+            ("GetBucketTagging", self.s3.get_bucket_tagging, {}),
+            ("GetObjectTagging", self.s3.get_object_tagging, {"Key": metadata_key}),
+        ]
+        for operation, fn, kwargs in gone:
+            with self.subTest(operation=operation):
+                resp = self.assertClientError("NoSuchBucket", fn, Bucket=bucket, **kwargs)
+                self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 404,
+                                 "%s on a deleted table's warehouse is 404" % operation)
+        self.assertClientError("NoSuchBucket", self.s3.copy_object, Bucket="general-purpose", Key="late-copy",
+                               CopySource={"Bucket": bucket, "Key": metadata_key})
+        status, body = self.raw("PATCH", "/%s/data/x" % bucket)
+        self.assertEqual(status, 404, "even a method S3 has no operation for finds no bucket")
 
     def test_an_iceberg_rest_drop_makes_the_warehouse_gone_at_once(self):
         prefix = urllib.parse.quote(self.arn, safe="")

@@ -14,6 +14,7 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, REGION, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
+import { icebirdFetch } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -248,16 +249,11 @@ describe("the Iceberg REST catalog with iceberg-js, hyparquet-writer, avsc and i
 
     /** icebird reads https://<bucket>.s3.amazonaws.com/<key>; send it to Floe's S3, path-style. */
     function routeIcebirdToFloe() {
-      globalThis.fetch = (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        const m = /^https:\/\/([^./]+)\.s3\.amazonaws\.com\/(.*)$/.exec(url);
-        if (!m)
-          return realFetch(input, init);
+      globalThis.fetch = icebirdFetch(realFetch, server.endpoint, (url, init) => {
         const range = new Headers(init?.headers ?? {}).get("range");
         if (range)
           rangeRequests.push(range);
-        return realFetch(`${server.endpoint}/${m[1]}/${m[2]}`, init);
-      };
+      });
     }
 
     const createTable = (ns, name) => catalog.createTable({ namespace: [ns] }, { name, schema: SCHEMA });

@@ -4,7 +4,9 @@
 // and read back with icebird. Checks that the rows are the same, the snapshot is a `replace`
 // with the right summary counts and merged statistics, the partition with deletes is skipped
 // with the reason, that clients appending while compaction runs lose nothing, and that a corrupt
-// Parquet footer fails the job cleanly.
+// Parquet footer fails the job cleanly. The files a compaction replaced are deleted once the
+// snapshots that held them live expire (unreferenced file removal finds nothing keeping them), and
+// every live file stays.
 //
 // Run: cd tests/e2e && npm ci && node --test 97-issue-12-compaction.mjs
 
@@ -235,6 +237,48 @@ describe("compaction of a real Iceberg table", {
     assert.match(again.body.message, /nothing to compact/, "and has nothing left to compact");
     assert.equal((await w.load("events"))["current-snapshot-id"], md["current-snapshot-id"],
       "a run with nothing to do commits nothing");
+  });
+
+  test("the files compaction replaced are gone after expiration and unreferenced file removal; live ones stay", async () => {
+    const DAY_MS = 86400000, N_FILES = 40;
+    const iso = (ms) => new Date(ms).toISOString();
+    await w.createTable("replaced");
+    const appended = [];
+    for (let k = 0; k < N_FILES; k++)
+      appended.push(await w.append("replaced", rowsOf(k, "r")));
+    const before = await w.readRows("replaced");
+    const arn = await w.tableArn("replaced");
+    const start = Date.now();
+
+    const compacted = await runMaintenance(server, { arn, type: "icebergCompaction" });
+    assert.equal(compacted.body.status, "Successful", `compaction succeeds: ${JSON.stringify(compacted.body)}`);
+    assert.match(compacted.body.message, /compacted 40 data files into 1/, "the 40 files are compacted into one");
+    const expired = await runMaintenance(server, { arn, type: "icebergSnapshotManagement", now: iso(start + 6 * DAY_MS) });
+    assert.equal(expired.body.status, "Successful", `expiration succeeds: ${JSON.stringify(expired.body)}`);
+    assert.equal(expired.body.snapshotsExpired, N_FILES, "the 40 append snapshots expire; compaction's replace stays");
+    for (const days of [4, 15]) {
+      const removal = await runMaintenance(server,
+        { arn, type: "icebergUnreferencedFileRemoval", now: iso(start + days * DAY_MS) });
+      assert.equal(removal.body.status, "Successful", `removal at +${days} days succeeds: ${JSON.stringify(removal.body)}`);
+    }
+
+    for (const a of appended)
+      assert.equal(await w.status(a.dataPath), 404, "a data file compaction replaced answers 404 over S3");
+    const md = await w.load("replaced");
+    const snap = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    assert.equal(md.snapshots.length, 1, "only compaction's snapshot is left");
+    assert.equal(await w.status(snap["manifest-list"]), 200, "its manifest list still reads");
+    const live = [];
+    for (const mf of await readAvro(await w.get(snap["manifest-list"]))) {
+      assert.equal(await w.status(mf.manifest_path), 200, "every manifest it lists still reads");
+      for (const e of await readAvro(await w.get(mf.manifest_path)))
+        if (e.status !== 2)
+          live.push(e.data_file.file_path);
+    }
+    assert.equal(live.length, 1, "one live data file: the one compaction wrote");
+    for (const path of live)
+      assert.equal(await w.status(path), 200, "every live data file still reads");
+    assert.equal(plain(await w.readRows("replaced")), plain(before), "the table reads the same 200 rows");
   });
 
   test("appends racing compaction all land exactly once", async (t) => {

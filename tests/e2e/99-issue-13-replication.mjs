@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
-import { MANIFEST_FILE, avroFile, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
+import { MANIFEST_FILE, avroFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -211,11 +211,7 @@ describe("replication to another account and region, written and read with real 
       dstArn = (await send(destination, s3tablesSdk, "CreateTableBucketCommand", { name: "analytics-replica" })).arn;
       await catalogOf(srcArn).createNamespace({ namespace: ["sales"] });
       // icebird reads https://<bucket>.s3.amazonaws.com/<key>: send it to Floe's S3, path-style.
-      globalThis.fetch = (input, init) => {
-        const url = String(input instanceof Request ? input.url : input);
-        const m = /^https:\/\/([^./]+)\.s3\.amazonaws\.com\/(.*)$/.exec(url);
-        return realFetch(m ? `${server.endpoint}/${m[1]}/${m[2]}` : input, init);
-      };
+      globalThis.fetch = icebirdFetch(realFetch, server.endpoint);
     });
 
     after(async () => {

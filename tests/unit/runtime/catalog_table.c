@@ -164,3 +164,44 @@ TEST(table_catalog_answers_500_when_sqlite_fails)
     sqlite3_progress_handler(floe_state_db(f.st), 0, NULL, NULL);
     catalog_fixture_close(&f);
 }
+
+/* Looks `arn` up as a table bucket (or, with is_table, a table ARN) and returns the error it fails with. */
+static floe_error_t lookup_error(catalog_fixture_t *f, const char *operation, const char *arn, bool is_table)
+{
+    floe_bucket_row_t b;
+    floe_table_row_t t;
+
+    f->call.operation = operation;
+    f->call.error = FLOE_ERR_NONE;
+    if ((is_table ? floe_lookup_table_by_arn(&f->call, arn, &t) : floe_lookup_bucket(&f->call, arn, &b)) == FLOE_OK)
+        return FLOE_ERR_NONE;
+    return f->call.error;
+}
+
+TEST(lookup_of_another_accounts_arn_is_access_denied_and_of_your_own_not_found)
+{
+    catalog_fixture_t f;
+    const char *other = "arn:aws:s3tables:us-east-1:123456789012:bucket/does-not-exist";
+
+    CHECK(catalog_fixture_open(&f) == 0, "fixture opens");
+    CHECK(lookup_error(&f, "GetTableBucket", other, false) == FLOE_ERR_AccessDeniedException,
+          "a table bucket ARN of another account is access denied");
+    CHECK(strcmp(f.call.error_message,
+                 "User: arn:aws:iam::111122223333:root is not authorized to perform: s3tables:GetTableBucket on "
+                 "resource: arn:aws:s3tables:us-east-1:123456789012:bucket/does-not-exist because no resource-based "
+                 "policy allows the s3tables:GetTableBucket action") == 0,
+          "in IAM's words, naming the caller, the action and the resource");
+    CHECK(lookup_error(&f, "GetTable",
+                       "arn:aws:s3tables:us-east-1:123456789012:bucket/b/table/f577d6ca-c1dd-4686-9f41-62130a40e91b",
+                       true) == FLOE_ERR_AccessDeniedException,
+          "a table ARN of another account is access denied");
+    CHECK(lookup_error(&f, "GetTableBucket", "arn:aws:s3tables:us-east-1:111122223333:bucket/does-not-exist", false) ==
+              FLOE_ERR_NotFoundException,
+          "a missing bucket of the caller's own account is not found");
+    CHECK(lookup_error(&f, "GetTableBucket", "arn:aws:s3tables:eu-west-1:111122223333:bucket/b", false) ==
+              FLOE_ERR_NotFoundException,
+          "a bucket of the caller's own account in another region is not found");
+    CHECK(lookup_error(&f, NULL, other, false) == FLOE_ERR_NotFoundException,
+          "off the S3 Tables API (no operation), another account's ARN is simply not found");
+    catalog_fixture_close(&f);
+}

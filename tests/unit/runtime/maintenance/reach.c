@@ -114,18 +114,18 @@ TEST(reach_through_a_reader_skips_what_a_tolerant_reader_lacks)
               put_manifest(&m, 1, "s3://w/metadata/m2.avro", "s3://w/data/d2.parquet") == 0 &&
               put_list(&m, 2, "s3://w/metadata/snap-1.avro", 2) == 0,
           "a manifest list of two manifests is written");
-    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_OK && r.lists.n == 1 &&
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &r) == FLOE_OK && r.lists.n == 1 &&
               r.manifests.n == 2 && r.files.n == 2 && floe_reach_set_has(&r.files, "s3://w/data/d2.parquet"),
           "the snapshot reaches its list, both manifests and both data files");
     floe_reach_dispose(&r);
 
     m.paths[1] = "s3://w/metadata/gone.avro"; /* m2 is missing now */
-    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_EFAIL &&
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &r) == FLOE_EFAIL &&
               strstr(m.message, "m2.avro") != NULL,
           "a strict reader fails the reach on a missing manifest, naming it");
     floe_reach_dispose(&r);
     m.is_missing_ok = true;
-    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_OK && r.manifests.n == 1 &&
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &r) == FLOE_OK && r.manifests.n == 1 &&
               r.files.n == 1 && floe_reach_set_has(&r.files, "s3://w/data/d1.parquet"),
           "a tolerant reader skips the missing manifest and keeps the rest");
     floe_reach_dispose(&r);
@@ -133,10 +133,66 @@ TEST(reach_through_a_reader_skips_what_a_tolerant_reader_lacks)
     m.paths[1] = "s3://w/metadata/m2.avro";
     m.len[1] = 3; /* not Avro */
     m.is_missing_ok = false;
-    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, NULL, &r) == FLOE_EFAIL &&
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &r) == FLOE_EFAIL &&
               strstr(m.message, "cannot read the manifest s3://w/metadata/m2.avro") != NULL,
           "a file that is not a manifest fails the reach through the reader's fail");
     floe_reach_dispose(&r);
+    for (size_t i = 0; i < READER_FILES; i++)
+        free(m.data[i]);
+    cJSON_Delete(snapshot);
+}
+
+/* Writes a manifest of three entries into slot k: d-added.parquet ADDED, d-existing.parquet EXISTING
+ * and d-replaced.parquet DELETED, as a compaction's manifest lists the files it replaced. */
+static int put_compaction_manifest(memory_reader_t *m, size_t k, const char *path)
+{
+    static const struct {
+        const char *path;
+        int32_t status;
+    } rows[] = {{"s3://w/data/d-added.parquet", FLOE_ICEBERG_ENTRY_ADDED},
+                {"s3://w/data/d-existing.parquet", FLOE_ICEBERG_ENTRY_EXISTING},
+                {"s3://w/data/d-replaced.parquet", FLOE_ICEBERG_ENTRY_DELETED}};
+    floe_iceberg_manifest_entry_t e[3];
+    floe_iceberg_manifest_t man = {.schema_json = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}",
+                                   .partition_spec_json = "[]", .format_version = 2, .entries = e, .n_entries = 3};
+    char err[256];
+
+    for (size_t i = 0; i < 3; i++)
+        e[i] = (floe_iceberg_manifest_entry_t){.status = rows[i].status, .has_snapshot_id = true, .snapshot_id = 2,
+                                               .file = {.file_path = (char *)rows[i].path, .file_format = "PARQUET",
+                                                        .record_count = 1, .file_size_in_bytes = 10}};
+    m->paths[k] = path;
+    return floe_iceberg_manifest_write(&man, &m->data[k], &m->len[k], err, sizeof(err));
+}
+
+TEST(reach_keeps_live_entries_and_frees_deleted_ones_too)
+{
+    memory_reader_t m = {.super = {memory_read, memory_fail}};
+    cJSON *snapshot = cJSON_Parse("{\"snapshot-id\":2,\"manifest-list\":\"s3://w/metadata/snap-2.avro\"}");
+    const cJSON *snapshots[] = {snapshot};
+    floe_reach_t kept = {0}, freed = {0}, none = {0};
+
+    CHECK(put_compaction_manifest(&m, 0, "s3://w/metadata/m-compaction.avro") == 0 &&
+              put_list(&m, 1, "s3://w/metadata/snap-2.avro", 1) == 0,
+          "a compaction's manifest and its manifest list are written");
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &kept) == FLOE_OK &&
+              kept.manifests.n == 1 && kept.files.n == 2,
+          "a retained snapshot keeps the files of its live entries only");
+    CHECK(floe_reach_set_has(&kept.files, "s3://w/data/d-added.parquet") &&
+              floe_reach_set_has(&kept.files, "s3://w/data/d-existing.parquet"),
+          "ADDED and EXISTING entries keep their files");
+    CHECK(!floe_reach_set_has(&kept.files, "s3://w/data/d-replaced.parquet"),
+          "a file only a DELETED entry names is kept by no snapshot");
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_EVERY_ENTRY, NULL, &freed) == FLOE_OK &&
+              freed.files.n == 3 && floe_reach_set_has(&freed.files, "s3://w/data/d-replaced.parquet"),
+          "an expired snapshot may free every file its manifests name, DELETED entries included");
+    floe_reach_set_seal(&kept.manifests);
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_EVERY_ENTRY, &kept, &none) == FLOE_OK &&
+              none.manifests.n == 0 && none.files.n == 0,
+          "a manifest a retained snapshot also lists is not read again for the expired ones");
+    floe_reach_dispose(&kept);
+    floe_reach_dispose(&freed);
+    floe_reach_dispose(&none);
     for (size_t i = 0; i < READER_FILES; i++)
         free(m.data[i]);
     cJSON_Delete(snapshot);
