@@ -17,6 +17,7 @@
 #include "query/query.h"
 #include "s3/s3.h"
 #include "sigv4.h"
+#include "unemulated.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"
 /* S3 refuses a request whose header section passes 8 KiB with RequestHeaderSectionTooLarge
@@ -180,6 +181,10 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     }
     iceberg_base = iceberg_base_len(req, is_s3tables);
+    if (is_signed && !is_s3tables && query == NULL && iceberg_base == 0 && floe_unemulated_is(&scope)) {
+        floe_unemulated_refuse(w, req, &scope); /* touches no state: no signature needed to learn it */
+        return 0;
+    }
     if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0, query))
         return 0;
     if (iceberg_base != 0)
