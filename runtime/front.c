@@ -99,6 +99,10 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
         return 1;
     if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && query == NULL, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
         return 1;
+    /* S3 still takes SigV2 presigned URLs, which boto3 and the aws CLI v1 make by default */
+    if (r == FLOE_SIGV4_MISSING && !is_s3tables && !is_iceberg && query == NULL &&
+        (r = floe_s3_sigv2_verify(req, w->config, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+        return 1;
     status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
     floe_log_request(w, req,
                      is_iceberg    ? "Iceberg:Unauthorized"

@@ -331,7 +331,7 @@ static int is_hex_hash(const char *s)
 
 /* ---- signing ---- */
 
-static const char *secret_for(const floe_config_t *config, h2o_iovec_t access_key)
+const char *floe_sigv4_secret_for(const floe_config_t *config, h2o_iovec_t access_key)
 {
     for (size_t i = 0; i < config->n_credentials; i++) {
         if (h2o_memis(access_key.base, access_key.len, config->credentials[i].access_key,
@@ -387,7 +387,7 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     if (rc < 0 || floe_sigv4_parse_credential(s.credential.base, s.credential.len, &scope) != 0 ||
         amz_date_seconds(s.amz_date) < 0)
         return FLOE_SIGV4_MALFORMED;
-    if ((secret = secret_for(config, scope.access_key)) == NULL)
+    if ((secret = floe_sigv4_secret_for(config, scope.access_key)) == NULL)
         return FLOE_SIGV4_UNKNOWN_KEY;
     if (!is_timely(&s, now_s))
         return FLOE_SIGV4_SKEWED;
