@@ -30,15 +30,14 @@ class SharedPortTests(unittest.TestCase):
                 self.fail("a second floe serve on port %d started serving instead of refusing the port" % port)
         return proc.returncode, proc.stdout + proc.stderr
 
-    def bucket_counts(self, server):
+    def client(self, server):
         import boto3
         os.environ.update(client_env(server))
-        client = boto3.session.Session().client("s3tables", endpoint_url=server.endpoint, region_name="us-east-1")
-        counts = []
-        for _ in range(REQUESTS):  # a client per request: each opens its own connection
-            fresh = boto3.session.Session().client("s3tables", endpoint_url=server.endpoint, region_name="us-east-1")
-            counts.append(len(fresh.list_table_buckets()["tableBuckets"]))
-        return client, counts
+        return boto3.session.Session().client("s3tables", endpoint_url=server.endpoint, region_name="us-east-1")
+
+    def bucket_counts(self, server):
+        """How many table buckets each of REQUESTS fresh clients (each its own connection) sees."""
+        return [len(self.client(server).list_table_buckets()["tableBuckets"]) for _ in range(REQUESTS)]
 
     def refusal_when_another_program_holds_a_port(self):
         with socket.socket() as holder:
@@ -49,12 +48,7 @@ class SharedPortTests(unittest.TestCase):
     def check_refused(self, first_args, second_args):
         server = FloeServer(*first_args).start()
         try:
-            client = None
-            import boto3
-            os.environ.update(client_env(server))
-            client = boto3.session.Session().client("s3tables", endpoint_url=server.endpoint,
-                                                     region_name="us-east-1")
-            client.create_table_bucket(name="first-server")
+            self.client(server).create_table_bucket(name="first-server")
             rc, output = self.second_serve(server.port, *second_args)
             self.assertNotEqual(rc, 0, "a second floe on a port another floe serves exits with an error")
             other_rc, other_output = self.refusal_when_another_program_holds_a_port()
@@ -63,8 +57,8 @@ class SharedPortTests(unittest.TestCase):
             self.assertEqual(re.sub(r":\d+:", ":PORT:", output.strip()), expected,
                              "the refusal is the message Floe gives when another program holds the port")
             self.assertIn("Address already in use", output, "the message says the address is in use")
-            _, counts = self.bucket_counts(server)
-            self.assertEqual(counts, [1] * REQUESTS, "every connection still reaches the first server's buckets")
+            self.assertEqual(self.bucket_counts(server), [1] * REQUESTS,
+                             "every connection still reaches the first server's buckets")
         finally:
             server.cleanup()
 
@@ -80,12 +74,9 @@ class SharedPortTests(unittest.TestCase):
     def test_a_two_thread_server_answers_on_every_connection(self):
         server = FloeServer("--threads", "2").start()
         try:
-            import boto3
-            os.environ.update(client_env(server))
-            boto3.session.Session().client("s3tables", endpoint_url=server.endpoint,
-                                           region_name="us-east-1").create_table_bucket(name="two-threads")
-            _, counts = self.bucket_counts(server)
-            self.assertEqual(counts, [1] * REQUESTS, "both threads serve connections on the one listening socket")
+            self.client(server).create_table_bucket(name="two-threads")
+            self.assertEqual(self.bucket_counts(server), [1] * REQUESTS,
+                             "both threads serve connections on the one listening socket")
         finally:
             server.cleanup()
 
