@@ -17,6 +17,7 @@
 #include "config.h"
 #include "floe_api.h"
 #include "maintenance/client.h"
+#include "maintenance/route.h"
 #include "server.h"
 #include "xalloc.h"
 
@@ -27,11 +28,16 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  serve      run the S3 Tables + S3 emulator\n"
-    "  env        print shell exports that point AWS clients at Floe: eval \"$(floe env)\"\n"
-    "  maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]\n"
+    "  env [serve options]\n"
+    "             print shell exports that point AWS clients at Floe: eval \"$(floe env)\"; give it\n"
+    "             the --host, --port, --region and --credentials the server runs with (the first\n"
+    "             --credentials pair becomes AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)\n"
+    "  maintenance run [--endpoint URL] --arn ARN --type TYPE [--now TIME] [--credentials AK:SK]\n"
     "             run one maintenance job on a running Floe to the end and print its status (JSON);\n"
     "             TYPE: icebergCompaction, icebergSnapshotManagement, icebergUnreferencedFileRemoval,\n"
-    "             recordExpiration; TIME: RFC 3339, the clock the job's age rules use\n"
+    "             recordExpiration; TIME: RFC 3339, the clock the job's age rules use. URL defaults\n"
+    "             to AWS_ENDPOINT_URL; the request is signed (SigV4) with --credentials, else with\n"
+    "             AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, as --strict-signatures requires\n"
     "  version    print the version\n"
     "\n"
     "serve options (environment variable in brackets):\n"
@@ -46,7 +52,8 @@ static const char usage[] =
     "  --quiet           no per-request log lines [FLOE_QUIET=1]\n"
     "  --fsync-commits   fsync every database commit, so commits survive power loss as well as\n"
     "                    crashes (default: crashes only) [FLOE_FSYNC_COMMITS=1]\n"
-    "  --strict-signatures  verify SigV4 signatures (header and presigned) [FLOE_STRICT_SIGNATURES=1]\n"
+    "  --strict-signatures  verify SigV4 signatures (header and presigned; SigV2 presigned S3 URLs\n"
+    "                    too) [FLOE_STRICT_SIGNATURES=1]\n"
     "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n"
     "  --warehouse-s3 M  what S3 serves on a table's warehouse bucket [FLOE_WAREHOUSE_S3]: 'table'\n"
     "                    (default: only the object operations AWS supports on table storage) or\n"
@@ -373,21 +380,64 @@ Exit:
     return rc;
 }
 
-/* `floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]`: POST
- * /_floe/maintenance/run on a running server, print its answer; 0 only for a 200. */
+/* The region a maintenance request signs for: the ARN's (arn:aws:s3tables:REGION:...), else the
+ * AWS environment's, else Floe's default. Written into buf. */
+static const char *signing_region(const char *arn, char *buf, size_t size)
+{
+    const char *p = arn, *env;
+    for (int colons = 0; *p && colons < 3; p++)
+        colons += *p == ':';
+    if (*p && strchr(p, ':') != NULL && strchr(p, ':') > p) {
+        snprintf(buf, size, "%.*s", (int)(strchr(p, ':') - p), p);
+        return buf;
+    }
+    env = getenv("AWS_REGION") != NULL && *getenv("AWS_REGION") ? getenv("AWS_REGION") : getenv("AWS_DEFAULT_REGION");
+    snprintf(buf, size, "%s", env != NULL && *env ? env : FLOE_DEFAULT_REGION);
+    return buf;
+}
+
+/* The key pair a maintenance request signs with: --credentials AK:SK, else AWS_ACCESS_KEY_ID and
+ * AWS_SECRET_ACCESS_KEY; 0 when there is none (the request goes unsigned), -1 for a bad flag. */
+static int signing_keys(const char *flag, char **access_key, char **secret_key)
+{
+    const char *ak = getenv("AWS_ACCESS_KEY_ID"), *sk = getenv("AWS_SECRET_ACCESS_KEY"), *colon;
+
+    if (flag != NULL) {
+        if ((colon = strchr(flag, ':')) == NULL || colon == flag || colon[1] == '\0') {
+            fprintf(stderr, "floe: --credentials takes ACCESS_KEY:SECRET_KEY\n");
+            return -1;
+        }
+        *access_key = floe_xstrdup(flag);
+        (*access_key)[colon - flag] = '\0';
+        *secret_key = floe_xstrdup(colon + 1);
+        return 1;
+    }
+    if (ak == NULL || !*ak || sk == NULL || !*sk)
+        return 0;
+    *access_key = floe_xstrdup(ak);
+    *secret_key = floe_xstrdup(sk);
+    return 1;
+}
+
+/* `floe maintenance run [--endpoint URL] --arn ARN --type TYPE [--now TIME] [--credentials AK:SK]`:
+ * POST /_floe/maintenance/run on a running server, signed when keys are known, print its answer;
+ * 0 only for a 200. */
 static int cmd_maintenance(int argc, char **argv)
 {
     static const struct option options[] = {
         {"endpoint", required_argument, NULL, 'e'}, {"arn", required_argument, NULL, 'a'},
         {"type", required_argument, NULL, 't'},     {"now", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"credentials", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *endpoint = getenv("AWS_ENDPOINT_URL"), *arn = NULL, *type = NULL, *now = NULL;
-    char *answer = NULL;
-    int opt, status = 0, rc;
+    const char *endpoint = getenv("AWS_ENDPOINT_URL"), *arn = NULL, *type = NULL, *now = NULL, *credentials = NULL;
+    char *answer = NULL, *access_key = NULL, *secret_key = NULL, region[FLOE_REGION_MAX_LEN + 1];
+    floe_sigv4_signer_t signer = {.service = FLOE_MAINTENANCE_SIGNING_NAME};
+    int opt, status = 0, rc, has_keys;
 
     if (argc < 2 || strcmp(argv[1], "run") != 0) {
-        fprintf(stderr, "floe: usage: floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]\n");
+        fprintf(stderr, "floe: usage: floe maintenance run [--endpoint URL] --arn ARN --type TYPE [--now TIME] "
+                        "[--credentials AK:SK]\n");
         return 2;
     }
     optind = 1;
@@ -397,15 +447,23 @@ static int cmd_maintenance(int argc, char **argv)
         case 'a': arn = optarg; break;
         case 't': type = optarg; break;
         case 'n': now = optarg; break;
+        case 'c': credentials = optarg; break;
         case 'h': fputs(usage, stdout); return 0;
         default: return 2;
         }
     }
     if (endpoint == NULL || arn == NULL || type == NULL) {
-        fprintf(stderr, "floe: maintenance run needs --endpoint, --arn and --type\n");
+        fprintf(stderr, "floe: maintenance run needs --endpoint (or AWS_ENDPOINT_URL), --arn and --type\n");
         return 2;
     }
-    rc = floe_maintenance_client_run(endpoint, arn, type, now, &status, &answer);
+    if ((has_keys = signing_keys(credentials, &access_key, &secret_key)) < 0)
+        return 2;
+    signer.access_key = access_key;
+    signer.secret_key = secret_key;
+    signer.region = signing_region(arn, region, sizeof(region));
+    rc = floe_maintenance_client_run(endpoint, has_keys ? &signer : NULL, arn, type, now, &status, &answer);
+    free(access_key);
+    free(secret_key);
     if (answer != NULL)
         printf("%s\n", answer);
     free(answer);

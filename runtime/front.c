@@ -17,6 +17,7 @@
 #include "query/query.h"
 #include "s3/s3.h"
 #include "sigv4.h"
+#include "unemulated.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"
 /* S3 refuses a request whose header section passes 8 KiB with RequestHeaderSectionTooLarge
@@ -97,6 +98,10 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
     if (!w->config->strict_signatures)
         return 1;
     if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && query == NULL, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+        return 1;
+    /* S3 still takes SigV2 presigned URLs, which boto3 and the aws CLI v1 make by default */
+    if (r == FLOE_SIGV4_MISSING && !is_s3tables && !is_iceberg && query == NULL &&
+        (r = floe_s3_sigv2_verify(req, w->config, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
         return 1;
     status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
     floe_log_request(w, req,
@@ -180,6 +185,10 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     }
     iceberg_base = iceberg_base_len(req, is_s3tables);
+    if (is_signed && !is_s3tables && query == NULL && iceberg_base == 0 && floe_unemulated_is(&scope)) {
+        floe_unemulated_refuse(w, req, &scope); /* touches no state: no signature needed to learn it */
+        return 0;
+    }
     if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0, query))
         return 0;
     if (iceberg_base != 0)

@@ -40,6 +40,42 @@ void floe_log_request(floe_worker_t *w, h2o_req_t *req, const char *operation, i
         (void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+void floe_log_job(const floe_config_t *config, const char *type, const char *table_arn, const char *outcome,
+                  uint64_t started_us, bool is_scheduled, const char *message)
+{
+    char line[LOG_LINE_MAX], when[40];
+    struct timeval tv;
+    int n;
+
+    if (config->quiet)
+        return;
+    gettimeofday(&tv, NULL);
+    floe_format_rfc3339((int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000, when, sizeof(when));
+    n = snprintf(line, sizeof(line), "%s JOB %.*s Maintenance:%s %s %lluus %s%s%s\n", when, LOG_PATH_MAX, table_arn,
+                 type, outcome, (unsigned long long)(floe_log_now_us() - started_us),
+                 is_scheduled ? "scheduled" : "requested", message != NULL && *message ? ": " : "",
+                 message != NULL ? message : "");
+    if (n >= (int)sizeof(line)) { /* a long message is cut, the line still ends */
+        n = (int)sizeof(line) - 1;
+        line[n - 1] = '\n';
+    }
+    if (n > 0)
+        (void)!write(STDERR_FILENO, line, (size_t)n);
+}
+
+uint64_t floe_log_request_started_us(h2o_req_t *req)
+{
+    struct timeval now;
+    int64_t waited_us;
+
+    gettimeofday(&now, NULL);
+    waited_us = ((int64_t)now.tv_sec - req->timestamps.request_begin_at.tv_sec) * 1000000 +
+                (now.tv_usec - req->timestamps.request_begin_at.tv_usec);
+    if (req->timestamps.request_begin_at.tv_sec == 0 || waited_us < 0)
+        waited_us = 0;
+    return floe_log_now_us() - (uint64_t)waited_us;
+}
+
 void floe_log(const char *fmt, ...)
 {
     char line[LOG_LINE_MAX];

@@ -4,10 +4,13 @@
  * Design notes:
  *  1. Each thread owns an h2o event loop, an h2o context (inside floe_worker_t) and a SQLite
  *     connection; threads share only read-only data (the configuration, the route table, the
- *     compiled patterns). Each thread has its own SO_REUSEPORT listener, so the kernel spreads
- *     connections without a lock.
- *  2. The first listener is bound on the main thread before any thread starts, so a port in use
- *     fails start-up with a clear message instead of a silent thread.
+ *     compiled patterns) and one listening socket: it is bound once, without SO_REUSEPORT, and
+ *     each loop watches its own dup() of it and accepts from it. SO_REUSEPORT would let a second
+ *     floe (or any process of the same user) bind the same port and silently take a share of the
+ *     connections; a single bind makes the port refuse it, whatever the thread count.
+ *  2. The listener is bound on the main thread before any thread starts, so a port in use (by
+ *     another floe or any other program) fails start-up with a clear message instead of a silent
+ *     thread.
  *  3. Handlers run on the loop thread and may block it (SQLite, fsync): other connections of that
  *     thread wait. --threads N gives N loops.
  *  4. Shutdown: a signal sets `stopping`; each loop notices within STOP_POLL_MS, closes its
@@ -110,10 +113,10 @@ static int create_listener(const floe_config_t *config)
     }
     if ((fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) != 0 ||
-        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on)) != 0 ||
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) != 0 ||
         bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0) {
-        floe_log("cannot listen on %s:%d: %s", config->host, config->port, strerror(errno));
+        floe_log("cannot listen on %s:%d: %s%s", config->host, config->port, strerror(errno),
+                 errno == EADDRINUSE ? " (another program, or another floe, holds the port)" : "");
         if (fd >= 0)
             close(fd);
         fd = -1;
@@ -301,9 +304,11 @@ static int start_threads(server_t *server, worker_thread_t *threads, int n, int 
     for (int i = 0; i < n; i++) {
         threads[i].server = server;
         threads[i].index = i;
-        threads[i].listen_fd = i == 0 ? first_fd : create_listener(server->config);
-        if (threads[i].listen_fd < 0)
+        threads[i].listen_fd = i == 0 ? first_fd : fcntl(first_fd, F_DUPFD_CLOEXEC, 0); /* design note 1 */
+        if (threads[i].listen_fd < 0) {
+            floe_log("cannot share the listening socket with thread %d: %s", i, strerror(errno));
             return i;
+        }
         if (i > 0 && pthread_create(&threads[i].tid, NULL, run_worker, &threads[i]) != 0)
             return i;
     }

@@ -25,15 +25,13 @@
 #include <time.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
 
 #include "router.h"
 #include "sigv4.h"
+#include "sigv4_sign.h"
 #include "sigv4_verify.h"
 
-#define ALGORITHM "AWS4-HMAC-SHA256"
+#define ALGORITHM FLOE_SIGV4_ALGORITHM
 #define MAX_PRESIGN_EXPIRES_S 604800 /* seven days, AWS's limit */
 #define MAX_CLOCK_SKEW_S (15 * 60)    /* AWS's window around X-Amz-Date */
 #define UNSIGNED_PAYLOAD "UNSIGNED-PAYLOAD"
@@ -99,29 +97,6 @@ static void sb_uri_encode(strbuf_t *b, const char *s, size_t n, int keep_slash)
             sb_add(b, esc, 3);
         }
     }
-}
-
-static void hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = hex[in[i] >> 4];
-        out[2 * i + 1] = hex[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static void sha256_hex(const void *data, size_t n, char out[65])
-{
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    SHA256(data, n, digest);
-    hex_encode(digest, sizeof(digest), out);
-}
-
-static void hmac(const void *key, size_t key_len, const char *msg, size_t msg_len, unsigned char out[32])
-{
-    unsigned int len = 32;
-    HMAC(EVP_sha256(), key, (int)key_len, (const unsigned char *)msg, msg_len, out, &len);
 }
 
 /* ---- reading the signature fields ---- */
@@ -339,7 +314,7 @@ static const char *payload_hash(h2o_req_t *req, int is_s3, int is_presigned)
     if (is_s3 && is_presigned)
         return UNSIGNED_PAYLOAD;
     hex = h2o_mem_alloc_pool(&req->pool, 65);
-    sha256_hex(req->entity.base ? req->entity.base : "", req->entity.len, hex);
+    floe_sigv4_sha256_hex(req->entity.base ? req->entity.base : "", req->entity.len, hex);
     return hex;
 }
 
@@ -356,22 +331,7 @@ static int is_hex_hash(const char *s)
 
 /* ---- signing ---- */
 
-static void sign(const char *secret, const floe_sigv4_scope_t *scope, const char *string_to_sign, char out[65])
-{
-    unsigned char k_date[32], k_region[32], k_service[32], k_signing[32], sig[32];
-    char key[256];
-    int n = snprintf(key, sizeof(key), "AWS4%s", secret);
-
-    hmac(key, (size_t)n, scope->date.base, scope->date.len, k_date);
-    hmac(k_date, 32, scope->region.base, scope->region.len, k_region);
-    hmac(k_region, 32, scope->service.base, scope->service.len, k_service);
-    hmac(k_service, 32, "aws4_request", 12, k_signing);
-    hmac(k_signing, 32, string_to_sign, strlen(string_to_sign), sig);
-    hex_encode(sig, 32, out);
-    OPENSSL_cleanse(key, sizeof(key));
-}
-
-static const char *secret_for(const floe_config_t *config, h2o_iovec_t access_key)
+const char *floe_sigv4_secret_for(const floe_config_t *config, h2o_iovec_t access_key)
 {
     for (size_t i = 0; i < config->n_credentials; i++) {
         if (h2o_memis(access_key.base, access_key.len, config->credentials[i].access_key,
@@ -427,7 +387,7 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     if (rc < 0 || floe_sigv4_parse_credential(s.credential.base, s.credential.len, &scope) != 0 ||
         amz_date_seconds(s.amz_date) < 0)
         return FLOE_SIGV4_MALFORMED;
-    if ((secret = secret_for(config, scope.access_key)) == NULL)
+    if ((secret = floe_sigv4_secret_for(config, scope.access_key)) == NULL)
         return FLOE_SIGV4_UNKNOWN_KEY;
     if (!is_timely(&s, now_s))
         return FLOE_SIGV4_SKEWED;
@@ -447,7 +407,7 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     sb_add(&canonical, s.signed_headers.base, s.signed_headers.len);
     sb_char(&canonical, '\n');
     sb_str(&canonical, payload);
-    sha256_hex(canonical.p, canonical.len, canonical_hash);
+    floe_sigv4_sha256_hex(canonical.p, canonical.len, canonical_hash);
 
     sb_str(&to_sign, ALGORITHM "\n");
     sb_add(&to_sign, s.amz_date.base, s.amz_date.len);
@@ -459,13 +419,13 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     sb_add(&to_sign, scope.service.base, scope.service.len);
     sb_str(&to_sign, "/aws4_request\n");
     sb_str(&to_sign, canonical_hash);
-    sign(secret, &scope, to_sign.p, expected);
+    floe_sigv4_signature(secret, &scope, to_sign.p, expected);
 
     if (s.signature.len != 64 || CRYPTO_memcmp(expected, s.signature.base, 64) != 0)
         return FLOE_SIGV4_MISMATCH;
     if (is_hex_hash(payload)) {
         char actual[65];
-        sha256_hex(req->entity.base ? req->entity.base : "", req->entity.len, actual);
+        floe_sigv4_sha256_hex(req->entity.base ? req->entity.base : "", req->entity.len, actual);
         if (strcasecmp(actual, payload) != 0)
             return FLOE_SIGV4_PAYLOAD_MISMATCH;
     }

@@ -166,6 +166,13 @@ static cJSON *empty_schema(void)
     return schema;
 }
 
+/* The model documents `schema` as primitive types only, nested ones going in schemaV2. */
+static bool is_primitive(const char *type)
+{
+    floe_iceberg_primitive_t primitive;
+    return floe_iceberg_primitive_parse(type, &primitive) == 0;
+}
+
 /* `schema`: flat fields with primitive type strings; a field without an id is known by its
  * position, the id it will receive. */
 static int schema_from_fields(const floe_IcebergSchema *in, cJSON **out, floe_iceberg_error_t *err)
@@ -183,6 +190,14 @@ static int schema_from_fields(const floe_IcebergSchema *in, cJSON **out, floe_ic
         if (f->name == NULL || f->type == NULL) {
             cJSON_Delete(schema);
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Schema field %zu needs a name and a type.", i + 1);
+        }
+        if (!is_primitive(f->type)) {
+            cJSON_Delete(schema);
+            return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                     "Invalid type '%.40s' for schema field '%.40s': schema takes primitive types "
+                                     "only; nested types (struct, list, map) go in schemaV2, as JSON objects. "
+                                     "Primitive types: %s.",
+                                     f->type, f->name, floe_iceberg_primitive_names);
         }
         floe_iceberg_json_set_int(field, "id", id);
         cJSON_AddStringToObject(field, "name", f->name);

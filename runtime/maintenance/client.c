@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -18,6 +19,7 @@
 #define HOST_MAX 256
 #define PORT_MAX 8
 #define DEFAULT_HTTP_PORT "80"
+#define HEAD_MAX 2048
 
 /* "http://host[:port][/]" into host and port. */
 static int parse_endpoint(const char *endpoint, char host[HOST_MAX], char port[PORT_MAX])
@@ -116,21 +118,41 @@ static char *request_body(const char *arn, const char *type, const char *now)
     return text;
 }
 
-int floe_maintenance_client_run(const char *endpoint, const char *arn, const char *type, const char *now, int *status,
-                                char **body)
+/* The SigV4 headers for the request, or "" unsigned; the caller frees. */
+static char *auth_headers(const floe_sigv4_signer_t *signer, const char *authority, const char *json)
 {
-    char host[HOST_MAX], port[PORT_MAX], head[1024];
-    char *json, *answer, *sep;
+    char amz_date[FLOE_SIGV4_AMZ_DATE_LEN + 1], *authorization, *headers;
+    size_t size;
+
+    if (signer == NULL)
+        return floe_xstrdup("");
+    authorization = floe_sigv4_sign_request(signer, "POST", authority, FLOE_MAINTENANCE_RUN_PATH, json, strlen(json),
+                                            time(NULL), amz_date);
+    size = strlen(authorization) + strlen(amz_date) + sizeof("Authorization: \r\nX-Amz-Date: \r\n");
+    headers = floe_xmalloc(size);
+    snprintf(headers, size, "Authorization: %s\r\nX-Amz-Date: %s\r\n", authorization, amz_date);
+    free(authorization);
+    return headers;
+}
+
+int floe_maintenance_client_run(const char *endpoint, const floe_sigv4_signer_t *signer, const char *arn,
+                                const char *type, const char *now, int *status, char **body)
+{
+    char host[HOST_MAX], port[PORT_MAX], authority[HOST_MAX + PORT_MAX + 1], head[HEAD_MAX];
+    char *json, *answer, *sep, *auth;
     size_t len;
     int fd, n;
 
     if (parse_endpoint(endpoint, host, port) || (fd = connect_to(host, port)) < 0)
         return -1;
     json = request_body(arn, type, now);
+    snprintf(authority, sizeof(authority), "%s:%s", host, port);
+    auth = auth_headers(signer, authority, json);
     n = snprintf(head, sizeof(head),
-                 "POST " FLOE_MAINTENANCE_RUN_PATH " HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\n"
-                 "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                 host, port, strlen(json));
+                 "POST " FLOE_MAINTENANCE_RUN_PATH " HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
+                 "Content-Length: %zu\r\n%sConnection: close\r\n\r\n",
+                 authority, strlen(json), auth);
+    free(auth);
     if (send_all(fd, head, (size_t)n) || send_all(fd, json, strlen(json))) {
         fprintf(stderr, "floe: cannot send the request: %s\n", strerror(errno));
         free(json);

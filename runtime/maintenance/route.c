@@ -4,7 +4,9 @@
  * to the event loop; the answer comes back through the worker's door (maintenance.h, design note
  * 2). The ARN and whether the job is enabled are checked by the runner.
  */
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -12,12 +14,16 @@
 #include "maintenance/maintenance.h"
 #include "maintenance/route.h"
 #include "response.h"
+#include "sigv4.h"
+#include "sigv4_verify.h"
 
 #define OPERATION "Maintenance:Run"
+#define MESSAGE_MAX 512
 
 static void send_json(h2o_req_t *req, int status, const char *json)
 {
-    floe_log_request(floe_worker_of(req), req, OPERATION, status, floe_log_now_us());
+    /* the job ran on the maintenance thread meanwhile: the line counts from the request's arrival */
+    floe_log_request(floe_worker_of(req), req, OPERATION, status, floe_log_request_started_us(req));
     floe_response_send(req, status, "application/json", json, strlen(json));
 }
 
@@ -68,6 +74,47 @@ static int parse_body(h2o_req_t *req, cJSON *body, floe_maintenance_request_t *o
     return 0;
 }
 
+/* Strict mode: answers 403 (400 for a body that is not the one signed) and returns -1 unless the
+ * request carries a good signature. Whatever service it is signed for, it is checked by that
+ * service's rule (S3's canonical path for s3, every other service's otherwise). */
+static int check_signature(floe_worker_t *w, h2o_req_t *req)
+{
+    floe_sigv4_scope_t scope;
+    floe_sigv4_result_t r;
+    char message[MESSAGE_MAX];
+    int is_s3;
+
+    if (!w->config->strict_signatures)
+        return 0;
+    is_s3 = floe_sigv4_request_scope(req, &scope) == 0 && floe_sigv4_scope_is_for(&scope, "s3");
+    if ((r = floe_sigv4_verify(req, w->config, is_s3, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+        return 0;
+    snprintf(message, sizeof(message),
+             "The maintenance route needs a request signed with a configured key (strict signatures are on): %s",
+             floe_sigv4_result_message(r));
+    refuse(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, message);
+    return -1;
+}
+
+/* Strict mode: a signed caller acts in its own account only (the account its key names, as for
+ * every API); answers 403 and returns -1 for an ARN of another account. */
+static int check_account(floe_worker_t *w, h2o_req_t *req, const char *arn)
+{
+    floe_scope_t signer, target;
+    char message[MESSAGE_MAX];
+
+    if (!w->config->strict_signatures)
+        return 0;
+    floe_sigv4_request_account_scope(req, w->config, &signer);
+    floe_scope_from_arn(w->config, arn, &target);
+    if (strcmp(signer.account_id, target.account_id) == 0)
+        return 0;
+    snprintf(message, sizeof(message), "The credentials of account %s cannot run maintenance in account %s.",
+             signer.account_id, target.account_id);
+    refuse(req, 403, message);
+    return -1;
+}
+
 void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)
 {
     floe_maintenance_request_t request;
@@ -77,12 +124,14 @@ void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)
         refuse(req, 405, "Use POST.");
         return;
     }
+    if (check_signature(w, req) != 0)
+        return;
     body = cJSON_ParseWithLength(req->entity.base, req->entity.len);
     if (body == NULL) {
         refuse(req, 400, "The body is not JSON.");
         return;
     }
-    if (parse_body(req, body, &request) == 0)
+    if (parse_body(req, body, &request) == 0 && check_account(w, req, request.arn) == 0)
         floe_maintenance_submit(w, req, &request, on_done); /* copies the request */
     cJSON_Delete(body);
 }

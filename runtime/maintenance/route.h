@@ -4,7 +4,9 @@
  * "icebergSnapshotManagement" | "icebergUnreferencedFileRemoval" | "recordExpiration", "now":
  * "<optional RFC 3339 time>"}. 200 with the job's status JSON; 400 {"message"} for a body that is
  * not that, an unknown ARN, an unknown type, a bad time or a disabled job (and nothing runs); 405
- * for another method. Unsigned, like /_floe/health: it is Floe's own route, not an AWS API.
+ * for another method. It acts on tables, so with --strict-signatures it takes only requests with
+ * a good SigV4 signature (403 otherwise), on ARNs of the signer's own account (403 otherwise):
+ * the console and `floe maintenance run` sign for FLOE_MAINTENANCE_SIGNING_NAME.
  */
 #ifndef FLOE_MAINTENANCE_ROUTE_H
 #define FLOE_MAINTENANCE_ROUTE_H
@@ -12,6 +14,7 @@
 #include "worker.h"
 
 #define FLOE_MAINTENANCE_RUN_PATH "/_floe/maintenance/run"
+#define FLOE_MAINTENANCE_SIGNING_NAME "s3tables"
 
 /** Handles a request for FLOE_MAINTENANCE_RUN_PATH (front.c); the answer may come later (maintenance.h). */
 void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req);

@@ -21,6 +21,7 @@
 #include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
+#include "log.h"
 #include "maintenance/maintenance.h"
 #include "xalloc.h"
 
@@ -283,10 +284,11 @@ static void answer_error(floe_maintenance_result_t *out, int status, const char 
 
 /* ---- running ---- */
 
-static void run_target(floe_background_t *bg, const floe_config_t *config, int64_t now_ms, volatile int *stopping,
-                       target_t *t)
+static void run_target(floe_background_t *bg, const floe_config_t *config, int64_t now_ms, bool is_scheduled,
+                       volatile int *stopping, target_t *t)
 {
     floe_background_error_t err;
+    uint64_t started_us = floe_log_now_us();
 
     floe_job_init(&t->job, stopping);
     t->job.bg = bg;
@@ -298,6 +300,8 @@ static void run_target(floe_background_t *bg, const floe_config_t *config, int64
     } else {
         t->rc = entries[t->job.type](&t->job);
     }
+    floe_log_job(config, floe_job_type_name(t->job.type), t->job.table_arn, t->rc == FLOE_OK ? "Successful" : "Failed",
+                 started_us, is_scheduled, t->job.stats.message);
     if (floe_background_call(bg, &t->job.scope, do_record, t, &err) != FLOE_OK)
         fprintf(stderr, "floe: maintenance: cannot record the %s run on %s: %s\n", floe_job_type_name(t->job.type),
                 t->job.table_arn, err.message);
@@ -342,7 +346,7 @@ void floe_maintenance_run(floe_background_t *bg, const floe_config_t *config, co
     }
     for (size_t i = 0; i < s.n; i++) {
         if (s.targets[i].is_enabled)
-            run_target(bg, config, now_ms, stopping, &s.targets[i]);
+            run_target(bg, config, now_ms, is_scheduled, stopping, &s.targets[i]);
     }
     out->http_status = 200;
     out->json = answer_json(r, now_ms, s.targets, s.n, strstr(r->arn, "/table/") == NULL);

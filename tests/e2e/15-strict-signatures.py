@@ -137,6 +137,64 @@ class StrictSignatureTests(FloeTestCase):
             self.assertNotEqual(exc.response["ResponseMetadata"]["HTTPStatusCode"], 403,
                                 "a correctly signed S3 request passes the signature check")
 
+    def fetch_request(self, url, method="GET", data=None, headers=None):
+        req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def test_sigv2_presigned_urls_from_boto3_verify(self):
+        # boto3 1.26 (and the aws CLI v1) presign S3 URLs with SigV2 by default: AWSAccessKeyId,
+        # Signature, Expires. S3 still verifies them, so strict mode must too.
+        s3 = self.client_with(KEY, SECRET, "s3")
+        s3.create_bucket(Bucket="sigv2-bucket")
+        s3.put_object(Bucket="sigv2-bucket", Key="dir one/a+b.txt", Body=b"presigned v2")
+        url = s3.generate_presigned_url("get_object", Params={"Bucket": "sigv2-bucket", "Key": "dir one/a+b.txt"},
+                                        ExpiresIn=60)
+        self.assertIn("AWSAccessKeyId=", url, "boto3 made a SigV2 presigned URL")
+        self.assertEqual(self.fetch_request(url), (200, b"presigned v2"),
+                         "a SigV2 presigned GET of a key with a space and '+' is served")
+        url = s3.generate_presigned_url("get_object", Params={"Bucket": "sigv2-bucket", "Key": "dir one/a+b.txt",
+                                                              "ResponseContentType": "text/x-floe"}, ExpiresIn=60)
+        self.assertEqual(self.fetch_request(url)[0], 200, "a signed response-content-type override verifies")
+        url = s3.generate_presigned_url("list_objects", Params={"Bucket": "sigv2-bucket"}, ExpiresIn=60)
+        status, body = self.fetch_request(url)
+        self.assertEqual(status, 200, "a SigV2 presigned bucket listing is served")
+        self.assertIn(b"a%2Bb.txt", body, "and lists the object (URL-encoded, as boto3 asked)")
+        url = s3.generate_presigned_url("put_object", Params={"Bucket": "sigv2-bucket", "Key": "uploaded",
+                                                              "ContentType": "text/plain"}, ExpiresIn=60)
+        status, _ = self.fetch_request(url, "PUT", b"sent with a v2 URL", {"Content-Type": "text/plain"})
+        self.assertEqual(status, 200, "a SigV2 presigned PUT with its signed Content-Type is served")
+        self.assertEqual(s3.get_object(Bucket="sigv2-bucket", Key="uploaded")["Body"].read(), b"sent with a v2 URL",
+                         "and stores the object")
+        status, body = self.fetch_request(url, "PUT", b"other", {"Content-Type": "application/json"})
+        self.assertEqual(status, 403, "the same URL with another Content-Type is refused")
+        self.assertIn(b"<Code>SignatureDoesNotMatch</Code>", body, "as SignatureDoesNotMatch")
+
+    def test_bad_sigv2_presigned_urls_are_refused(self):
+        s3 = self.client_with(KEY, SECRET, "s3")
+        s3.create_bucket(Bucket="sigv2-refused")
+        s3.put_object(Bucket="sigv2-refused", Key="k", Body=b"x")
+        params = {"Bucket": "sigv2-refused", "Key": "k"}
+        wrong = self.client_with(KEY, "wrong", "s3").generate_presigned_url("get_object", Params=params, ExpiresIn=60)
+        status, body = self.fetch_request(wrong)
+        self.assertEqual(status, 403, "a SigV2 URL signed with a wrong secret is refused")
+        self.assertIn(b"<Code>SignatureDoesNotMatch</Code>", body, "as SignatureDoesNotMatch")
+        other = s3.generate_presigned_url("get_object", Params=dict(params, Key="other"), ExpiresIn=60)
+        status, _ = self.fetch_request(other.replace("/other?", "/k?"))
+        self.assertEqual(status, 403, "a SigV2 URL moved to another key is refused")
+        unknown = self.client_with("NOBODY", SECRET, "s3").generate_presigned_url("get_object", Params=params,
+                                                                                 ExpiresIn=60)
+        status, body = self.fetch_request(unknown)
+        self.assertIn(b"<Code>InvalidAccessKeyId</Code>", body, "an unknown access key is InvalidAccessKeyId")
+        expiring = s3.generate_presigned_url("get_object", Params=params, ExpiresIn=1)
+        time.sleep(2.1)
+        status, body = self.fetch_request(expiring)
+        self.assertEqual(status, 403, "a SigV2 URL past its Expires is refused")
+        self.assertIn(b"expired", body, "saying it has expired")
+
     def test_aws_cli_with_the_right_keys_works(self):
         import subprocess
         from floe_server import AWS_CLI, client_env

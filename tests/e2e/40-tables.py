@@ -125,6 +125,20 @@ class TableTests(FloeTestCase):
                                        metadata={"iceberg": metadata})
                 self.assertClientError("NotFoundException", self.get, "bad_%s" % label.replace(" ", "_"))
 
+    def test_nested_type_in_schema_points_to_schema_v2(self):
+        for nested in ("struct<x:double>", '{"type":"struct","fields":[]}', "list<string>", "map<string,int>"):
+            with self.subTest(type=nested):
+                code, _, err = self.aws("s3tables", "create-table", "--table-bucket-arn", self.arn, "--namespace",
+                                        "sales", "--name", "nested_in_schema", "--format", "ICEBERG", "--metadata",
+                                        json.dumps({"iceberg": {"schema": {"fields": [
+                                            {"name": "point", "type": nested}]}}}), expect_ok=False)
+                self.assertNotEqual(code, 0, "a nested type in schema is refused")
+                self.assertIn("BadRequestException", err, "as a bad request")
+                self.assertIn("schemaV2", err, "the message says nested types go in schemaV2")
+                self.assertNotIn("or a struct, list or map.", err,
+                                 "the message does not offer a struct form that schema does not accept")
+        self.assertClientError("NotFoundException", self.get, "nested_in_schema")
+
     def test_table_without_metadata_has_no_metadata_location(self):
         self.create("bare")
         table = self.get("bare")

@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness for SigV4: the credential-scope parser, the Authorization header and presigned
- * query readers, and the whole verification over a synthetic request. Input: "header\nquery\nbody".
+ * query readers, and the whole verification over a synthetic request; and S3's SigV2 presigned
+ * query verification (s3/sigv2.h) over the same request. Input: "header\nquery\nbody".
  * A header-signed request carries X-Amz-Date 20240101T000000Z and the clock reads that time, so
  * the seeds get past the date checks to the canonical request and the signature.
  */
@@ -9,6 +10,7 @@
 
 #include "sigv4.h"
 #include "sigv4_verify.h"
+#include "s3/sigv2.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -54,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     req.headers.size = auth.len ? 4 : 2;
     req.headers.capacity = 4;
     floe_sigv4_verify(&req, &config, data[0] & 1, SEED_DATE_S);
+    floe_s3_sigv2_verify(&req, &config, SEED_DATE_S);
     floe_sigv4_request_scope(&req, &scope);
     h2o_mem_clear_pool(&req.pool);
     return 0;
