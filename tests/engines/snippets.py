@@ -108,3 +108,24 @@ def duckdb_connect(endpoint, arn):
     for statement in sql_statements(text):
         con.execute(statement)
     return con
+
+
+def main(argv):
+    """`snippets.py` prints {"example": EXAMPLE, "snippets": {name: text}} as JSON, for a build
+    step that embeds them (the console's table page); `snippets.py NAME ENDPOINT ARN NAMESPACE
+    TABLE` prints one snippet filled in for a table."""
+    import json
+    if len(argv) == 5:
+        name, endpoint, arn, namespace, table = argv
+        sys.stdout.write(render(name, endpoint, arn, namespace=namespace, table=table, region=arn.split(":")[3]))
+        return 0
+    if argv:
+        sys.stderr.write("usage: snippets.py [NAME ENDPOINT ARN NAMESPACE TABLE]\n")
+        return 2
+    json.dump({"example": EXAMPLE, "snippets": snippets()}, sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
