@@ -128,6 +128,10 @@ class PyIcebergThroughRest(unittest.TestCase):
         self.assertEqual(summary.updated, ["team"], "reports an updated namespace property")
         with self.assertRaises(NamespaceAlreadyExistsError, msg="refuses a namespace that exists"):
             self.catalog.create_namespace("sales")
+        # S3 Tables has no views: the catalog does not advertise them and refuses them (501).
+        self.assertEqual(self.catalog.list_views("sales"), [], "lists no views")
+        with self.assertRaises(NotImplementedError, msg="refuses a view lookup as AWS's endpoint does"):
+            self.catalog.view_exists("sales.recent")
         self.catalog.drop_namespace("scratch")
         self.assertNotIn(("scratch",), self.catalog.list_namespaces(), "drops an empty namespace")
 
