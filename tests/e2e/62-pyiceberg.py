@@ -10,7 +10,9 @@ back exactly the rows the test expects.
 Runs under the engines' virtual environment (tests/engines/requirements.txt): started with
 /usr/bin/python3 like every e2e test, it re-executes itself there."""
 
+import contextlib
 import datetime
+import io
 import os
 import sys
 import time
@@ -146,6 +148,13 @@ class PyIcebergThroughRest(unittest.TestCase):
         self.assertEqual(t.schema().identifier_field_ids, [1], "keeps the identifier field")
         self.assertIn(("sales", "orders"), self.catalog.list_tables("sales"), "lists the new table")
 
+    def test_02b_staged_create_is_refused_as_aws_refuses_it(self):
+        from pyiceberg.exceptions import BadRequestError
+        with self.assertRaisesRegex(BadRequestError, "Stage-create is currently not supported",
+                                    msg="create_table_transaction stages the table, which AWS's endpoint refuses"):
+            self.catalog.create_table_transaction("sales.staged", schema=SCHEMA)
+        self.assertFalse(self.catalog.table_exists("sales.staged"), "the refusal creates nothing")
+
     def test_03_append_in_several_files(self):
         t = self.load()
         for n in range(APPENDS):
@@ -156,6 +165,11 @@ class PyIcebergThroughRest(unittest.TestCase):
                                                       for n in range(APPENDS)]))
         t = self.load()
         self.assertRows(t, self.expected, "reads back every appended row")
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            snippets.run_python("pyiceberg-read", self.server.endpoint, self.arn, scope={"catalog": self.catalog},
+                                namespace="sales", table="orders")
+        self.assertIn("id: int64 not null", shown.getvalue(), "the page's read block prints the table")
         files = t.inspect.files()
         self.assertGreater(files.num_rows, 30, "wrote one file per partition")
         self.assertEqual(sum(files["record_count"].to_pylist()), APPENDS * ROWS_PER_APPEND,

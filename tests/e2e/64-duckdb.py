@@ -122,6 +122,8 @@ class EnginesOnOneBucket(unittest.TestCase):
         t.delete(delete_filter=EqualTo("category", "b"))
         expected = sorted(tuple(r.values()) for r in orders(0, 3000).to_pylist() if r["id"] >= 250 and r["category"] != "b")
         self.assertEnginesAgree("shop.orders", ("id", "category", "amount"), expected, "after PyIceberg's deletes")
+        read = snippets.render("duckdb-read", self.server.endpoint, self.arn, namespace="shop", table="orders")
+        self.assertEqual(self.duck.execute(read).fetchall(), [(len(expected),)], "the page's read block counts the rows")
 
         results = self.maintain("shop.orders")
         self.assertGreater(results["icebergCompaction"]["filesRead"], 1, "compaction read the small files")

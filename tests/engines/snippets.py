@@ -58,9 +58,10 @@ def render(name, endpoint, arn, namespace=None, table=None, region="us-east-1", 
     return text
 
 
-def run_python(name, endpoint, arn, **kw):
-    """Executes a Python snippet and returns its globals (e.g. `catalog`)."""
-    scope = {"__name__": "snippet_" + name.replace("-", "_")}
+def run_python(name, endpoint, arn, scope=None, **kw):
+    """Executes a Python snippet, in `scope` (the globals an earlier snippet left, e.g. `catalog`)
+    or fresh globals, and returns its globals."""
+    scope = dict(scope or {}, __name__="snippet_" + name.replace("-", "_"))
     exec(compile(render(name, endpoint, arn, **kw), "docs/engines.md:" + name, "exec"), scope)
     return scope
 
