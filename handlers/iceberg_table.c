@@ -36,7 +36,7 @@
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"
-/* AWS's answer, as DuckDB users have seen it from the S3 Tables endpoint. */
+/* AWS's answer (type `stage_create`), as DuckDB users have seen it from the S3 Tables endpoint. */
 #define STAGE_CREATE_REFUSED "Stage-create is currently not supported."
 #define MESSAGE_PURGE_REQUIRED                                                                                        \
     "S3 Tables deletes a table's data with the table: send purgeRequested=true to drop it."
@@ -114,7 +114,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException,
                                       "S3 Tables chooses each table's location: send a CreateTableRequest without one.");
     if (in->stage_create && !floe_call_config(&call->super)->iceberg_stage_create)
-        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, STAGE_CREATE_REFUSED);
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_StageCreate, STAGE_CREATE_REFUSED);
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_table_check_name(&call->super, in->name))

@@ -293,7 +293,7 @@ class CatalogWireTests(IcebergRestTestCase):
     def test_stage_create_is_refused_as_aws_refuses_it(self):
         self.assertError(self.call("POST", "/namespaces/sales/tables",
                                    {"name": "staged", "schema": SCHEMA, "stage-create": True}),
-                         400, "BadRequestException", "stage-create (CTAS) without --iceberg-stage-create")
+                         400, "stage_create", "stage-create (CTAS) without --iceberg-stage-create")
         self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404, "the refusal stores nothing")
 
     def test_commits_keep_locations_inside_the_warehouse(self):
