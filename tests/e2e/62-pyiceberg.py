@@ -5,7 +5,8 @@ with a schema, identity/day/bucket partitions and a sort order; appends of 12,00
 files; overwrite, delete and upsert with filters; schema and partition evolution; time travel by
 snapshot id and by timestamp; branches, tags and properties; filtered, projected scans pruned by
 file statistics; the inspect tables; rename and drop with purge. After every write the table reads
-back exactly the rows the test expects.
+back exactly the rows the test expects. The same block against --strict-signatures: PyIceberg's
+and PyArrow's SigV4 signatures verify.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt): started with
 /usr/bin/python3 like every e2e test, it re-executes itself there."""
@@ -319,6 +320,41 @@ class PyIcebergThroughRest(unittest.TestCase):
             self.catalog.load_table("sales.orders_archive")
         self.assertEqual(self.catalog.list_tables("sales"), [], "the namespace is empty")
         self.catalog.drop_namespace("sales")
+
+
+
+class PyIcebergSignedStrictly(unittest.TestCase):
+    """The same block against `floe serve --strict-signatures`: PyIceberg's SigV4 (botocore) on
+    every catalog call and PyArrow's on every data file verify, and a wrong secret is refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        client_env()
+        os.environ.update({"AWS_ACCESS_KEY_ID": "AKIDENGINES", "AWS_SECRET_ACCESS_KEY": "engines-secret"})
+        cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "AKIDENGINES:engines-secret").start()
+        import boto3
+        s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
+        cls.arn = s3tables.create_table_bucket(name="engines-strict")["arn"]
+
+    @classmethod
+    def tearDownClass(cls):
+        client_env()
+        cls.server.cleanup()
+
+    def test_signed_catalog_and_data_requests_verify(self):
+        catalog = snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"]
+        catalog.create_namespace("signed")
+        t = catalog.create_table("signed.t", schema=SCHEMA)
+        t.append(rows(0, 100))
+        self.assertEqual(catalog.load_table("signed.t").scan().to_arrow().num_rows, 100,
+                         "a signed create, append and scan all verify")
+        os.environ["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
+        try:
+            from pyiceberg.exceptions import ForbiddenError
+            with self.assertRaises(ForbiddenError, msg="a wrong secret is refused with 403"):
+                snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"].list_namespaces()
+        finally:
+            os.environ["AWS_SECRET_ACCESS_KEY"] = "engines-secret"
 
 
 if __name__ == "__main__":
