@@ -34,6 +34,7 @@ typedef enum floe_iceberg_err {
     FLOE_ICEBERG_ERR_NotModified, /* 304, without a body: If-None-Match names the current version (not an
                                      error, but the one answer besides its success code a handler gives) */
     FLOE_ICEBERG_ERR_BadRequestException,           /* 400 */
+    FLOE_ICEBERG_ERR_StageCreate,                   /* 400 `stage_create`: AWS's refusal of a staged create */
     FLOE_ICEBERG_ERR_NotAuthorizedException,        /* 403: a signature that does not verify */
     FLOE_ICEBERG_ERR_NoSuchWarehouseException,      /* 404: the prefix names no table bucket */
     FLOE_ICEBERG_ERR_NoSuchNamespaceException,      /* 404 */
@@ -232,7 +233,7 @@ typedef floe_iceberg_CreateNamespaceResponse floe_iceberg_GetNamespaceResponse;
 typedef struct floe_iceberg_UpdateNamespacePropertiesResponse {
     floe_iceberg_strings_t updated;
     floe_iceberg_strings_t removed;
-    floe_iceberg_strings_t missing; /* written only when n > 0 */
+    floe_iceberg_strings_t missing; /* always written, [] when none */
 } floe_iceberg_UpdateNamespacePropertiesResponse;
 
 typedef struct floe_iceberg_ListTablesResponse {

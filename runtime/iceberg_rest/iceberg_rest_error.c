@@ -18,6 +18,9 @@ static const error_info_t errors[FLOE_ICEBERG_ERR__COUNT] = {
     [FLOE_ICEBERG_ERR_NONE] = {"InternalServerError", 500},
     [FLOE_ICEBERG_ERR_NotModified] = {"NotModified", 304},
     [FLOE_ICEBERG_ERR_BadRequestException] = {"BadRequestException", 400},
+    /* Not an exception name: the type AWS's S3 Tables endpoint answers a stage-create with, as
+     * DuckDB users have reported it (duckdb/duckdb-iceberg#1294). Clients go by the 400. */
+    [FLOE_ICEBERG_ERR_StageCreate] = {"stage_create", 400},
     [FLOE_ICEBERG_ERR_NotAuthorizedException] = {"NotAuthorizedException", 403},
     [FLOE_ICEBERG_ERR_NoSuchWarehouseException] = {"NoSuchWarehouseException", 404},
     [FLOE_ICEBERG_ERR_NoSuchNamespaceException] = {"NoSuchNamespaceException", 404},
