@@ -6,9 +6,12 @@ package main
 import (
 	"bytes"
 	"crypto/md5"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"regexp"
 	"strings"
@@ -95,6 +98,9 @@ func (r *run) commitMetadata(bucket string, metadata []byte) {
 		Body: bytes.NewReader(metadata), ContentType: aws.String("application/json")})
 	r.c.must("PutObject of the next metadata.json", err)
 	r.c.str("PutObject", "ETag", put.ETag, `"`+hex.EncodeToString(sum[:])+`"`)
+	// The SDK sends a CRC32 of every body by default; S3 verifies it, keeps it and echoes it.
+	r.c.str("PutObject", "ChecksumCRC32", put.ChecksumCRC32, crc32Base64(metadata))
+	r.c.equal("PutObject", "ChecksumType", put.ChecksumType, s3types.ChecksumTypeFullObject)
 
 	got, err := r.s3.GetObject(r.ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(keyOf(bucket, next))})
 	r.c.must("GetObject of the object just put", err)
@@ -103,6 +109,8 @@ func (r *run) commitMetadata(bucket string, metadata []byte) {
 	r.c.must("GetObject body", err)
 	r.c.equal("GetObject", "Body (same bytes as put)", bytes.Equal(body, metadata), true)
 	r.c.str("GetObject", "ContentType", got.ContentType, "application/json")
+	r.c.str("GetObject", "ChecksumCRC32", got.ChecksumCRC32, crc32Base64(metadata))
+	r.c.equal("GetObject", "ChecksumType", got.ChecksumType, s3types.ChecksumTypeFullObject)
 
 	const op = "UpdateTableMetadataLocation"
 	_, err = r.tables.UpdateTableMetadataLocation(r.ctx, &s3tables.UpdateTableMetadataLocationInput{
@@ -131,11 +139,14 @@ func (r *run) commitMetadata(bucket string, metadata []byte) {
 	// cleanUp deletes with the token from before the update: that must conflict first.
 }
 
-// multipartUpload uploads a data file in two parts and reads it back whole and by range.
+// multipartUpload uploads a data file in two parts with CRC32 checksums and reads it back whole
+// and by range.
 func (r *run) multipartUpload(bucket string) {
 	key := "data/ordered_day=2026-01-15/00000-0-go-sdk.parquet"
-	created, err := r.s3.CreateMultipartUpload(r.ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	created, err := r.s3.CreateMultipartUpload(r.ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String(key),
+		ChecksumAlgorithm: s3types.ChecksumAlgorithmCrc32})
 	r.c.must("CreateMultipartUpload", err)
+	r.c.equal("CreateMultipartUpload", "ChecksumAlgorithm", created.ChecksumAlgorithm, s3types.ChecksumAlgorithmCrc32)
 	r.c.str("CreateMultipartUpload", "Bucket", created.Bucket, bucket)
 	r.c.str("CreateMultipartUpload", "Key", created.Key, key)
 	uploadID := r.c.match("CreateMultipartUpload", "UploadId", created.UploadId, tokenPattern)
@@ -149,7 +160,8 @@ func (r *run) multipartUpload(bucket string) {
 			UploadId: aws.String(uploadID), PartNumber: aws.Int32(n), Body: bytes.NewReader(part)})
 		r.c.must(fmt.Sprintf("UploadPart %d", n), err)
 		r.c.str("UploadPart", fmt.Sprintf("ETag of part %d", n), out.ETag, `"`+hex.EncodeToString(sum[:])+`"`)
-		completed = append(completed, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n)})
+		r.c.str("UploadPart", fmt.Sprintf("ChecksumCRC32 of part %d", n), out.ChecksumCRC32, crc32Base64(part))
+		completed = append(completed, s3types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(n), ChecksumCRC32: out.ChecksumCRC32})
 	}
 	done, err := r.s3.CompleteMultipartUpload(r.ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket),
 		Key: aws.String(key), UploadId: aws.String(uploadID), MultipartUpload: &s3types.CompletedMultipartUpload{Parts: completed}})
@@ -157,6 +169,10 @@ func (r *run) multipartUpload(bucket string) {
 	r.c.str("CompleteMultipartUpload", "Bucket", done.Bucket, bucket)
 	r.c.str("CompleteMultipartUpload", "Key", done.Key, key)
 	etag := r.c.match("CompleteMultipartUpload", "ETag", done.ETag, multipartETagPattern)
+	// A CRC32 upload's checksum is the CRC32 of its parts' CRC32s, then -<parts> (COMPOSITE).
+	composite := crc32Base64(append(crc32Raw(parts[0]), crc32Raw(parts[1])...)) + "-2"
+	r.c.str("CompleteMultipartUpload", "ChecksumCRC32", done.ChecksumCRC32, composite)
+	r.c.equal("CompleteMultipartUpload", "ChecksumType", done.ChecksumType, s3types.ChecksumTypeComposite)
 
 	whole := bytes.Join(parts, nil)
 	got, err := r.s3.GetObject(r.ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
@@ -167,6 +183,8 @@ func (r *run) multipartUpload(bucket string) {
 	r.c.equal("GetObject", "Body (the parts in order)", bytes.Equal(body, whole), true)
 	r.c.equal("GetObject", "ContentLength", aws.ToInt64(got.ContentLength), int64(len(whole)))
 	r.c.str("GetObject", "ETag", got.ETag, etag)
+	r.c.str("GetObject", "ChecksumCRC32", got.ChecksumCRC32, composite)
+	r.c.equal("GetObject", "ChecksumType", got.ChecksumType, s3types.ChecksumTypeComposite)
 
 	tail, err := r.s3.GetObject(r.ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key),
 		Range: aws.String(fmt.Sprintf("bytes=%d-", len(parts[0])))})
@@ -177,4 +195,13 @@ func (r *run) multipartUpload(bucket string) {
 	r.c.equal("GetObject", "Body of the range (the last part)", string(body), string(parts[1]))
 	r.c.str("GetObject", "ContentRange", tail.ContentRange,
 		fmt.Sprintf("bytes %d-%d/%d", len(parts[0]), len(whole)-1, len(whole)))
+}
+
+// crc32Raw is the big-endian CRC32 of b, as S3 encodes checksums before base64.
+func crc32Raw(b []byte) []byte {
+	return binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b))
+}
+
+func crc32Base64(b []byte) string {
+	return base64.StdEncoding.EncodeToString(crc32Raw(b))
 }
