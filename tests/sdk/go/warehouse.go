@@ -111,6 +111,14 @@ func (r *run) commitMetadata(bucket string, metadata []byte) {
 	r.c.str("GetObject", "ContentType", got.ContentType, "application/json")
 	r.c.str("GetObject", "ChecksumCRC32", got.ChecksumCRC32, crc32Base64(metadata))
 	r.c.equal("GetObject", "ChecksumType", got.ChecksumType, s3types.ChecksumTypeFullObject)
+	head, err := r.s3.HeadObject(r.ctx, &s3.HeadObjectInput{Bucket: aws.String(bucket), Key: aws.String(keyOf(bucket, next)),
+		ChecksumMode: s3types.ChecksumModeEnabled})
+	r.c.must("HeadObject", err)
+	r.c.equal("HeadObject", "ContentLength", aws.ToInt64(head.ContentLength), int64(len(metadata)))
+	r.c.str("HeadObject", "ETag", head.ETag, aws.ToString(put.ETag))
+	r.c.str("HeadObject", "ContentType", head.ContentType, "application/json")
+	r.c.str("HeadObject", "ChecksumCRC32", head.ChecksumCRC32, crc32Base64(metadata))
+	r.c.equal("HeadObject", "ChecksumType", head.ChecksumType, s3types.ChecksumTypeFullObject)
 
 	const op = "UpdateTableMetadataLocation"
 	_, err = r.tables.UpdateTableMetadataLocation(r.ctx, &s3tables.UpdateTableMetadataLocationInput{

@@ -4,7 +4,7 @@
 //! version tokens. The warehouse comes from GetTable's warehouseLocation.
 
 use aws_sdk_s3::primitives::ByteStream;
-use aws_sdk_s3::types::{ChecksumAlgorithm, ChecksumType, CompletedMultipartUpload, CompletedPart};
+use aws_sdk_s3::types::{ChecksumAlgorithm, ChecksumMode, ChecksumType, CompletedMultipartUpload, CompletedPart};
 use md5::{Digest, Md5};
 
 use crate::buckets::{delete_bucket, LAKE};
@@ -164,6 +164,39 @@ async fn commit_metadata(r: &mut Run, bucket: &str, metadata: Vec<u8>) {
         "GetObject",
         "ChecksumType",
         &got.checksum_type(),
+        &Some(&ChecksumType::FullObject),
+    );
+    let head =
+        r.s3.head_object()
+            .bucket(bucket)
+            .key(&key)
+            .checksum_mode(ChecksumMode::Enabled)
+            .send()
+            .await;
+    let head = r.c.must("HeadObject", head);
+    r.c.eq(
+        "HeadObject",
+        "ContentLength",
+        &head.content_length(),
+        &Some(metadata.len() as i64),
+    );
+    r.c.eq("HeadObject", "ETag", &head.e_tag(), &put.e_tag());
+    r.c.eq(
+        "HeadObject",
+        "ContentType",
+        &head.content_type(),
+        &Some("application/json"),
+    );
+    r.c.eq(
+        "HeadObject",
+        "ChecksumCRC32",
+        &head.checksum_crc32(),
+        &Some(crc32_base64(&metadata).as_str()),
+    );
+    r.c.eq(
+        "HeadObject",
+        "ChecksumType",
+        &head.checksum_type(),
         &Some(&ChecksumType::FullObject),
     );
 
