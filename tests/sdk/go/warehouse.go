@@ -35,6 +35,9 @@ func (r *run) warehouseObjects() {
 	_, err := r.s3.ListObjectsV2(r.ctx, &s3.ListObjectsV2Input{Bucket: aws.String(bucket)})
 	r.c.errorCode("ListObjectsV2 on a warehouse", err, "MethodNotAllowed", 405)
 	r.cleanUp()
+	// The table is gone, and its warehouse bucket with it.
+	_, err = r.s3.GetObject(r.ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(keyOf(bucket, orders.metadataLocation))})
+	r.c.errorCode("GetObject in a deleted table's warehouse", err, "NoSuchBucket", 404)
 }
 
 func keyOf(bucket, location string) string {

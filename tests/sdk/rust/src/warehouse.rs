@@ -47,6 +47,10 @@ pub async fn run(r: &mut Run) {
     let listed = r.s3.list_objects_v2().bucket(&bucket).send().await;
     r.c.error_code("ListObjectsV2 on a warehouse", listed, "MethodNotAllowed", 405);
     clean_up(r).await;
+    // The table is gone, and its warehouse bucket with it.
+    let key = key_of(&bucket, &r.facts.metadata_location);
+    let gone = r.s3.get_object().bucket(&bucket).key(key).send().await;
+    r.c.error_code("GetObject in a deleted table's warehouse", gone, "NoSuchBucket", 404);
 }
 
 fn key_of(bucket: &str, location: &str) -> String {
