@@ -6,9 +6,11 @@ field by field; a difference prints the operation and the field. It runs twice: 
 is, and against floe with --strict-signatures, where every request must verify.
 
 scripts/setup-deps fetches the pinned SDK into the local Maven repository and builds the program
-into $HOME/.cache/floe-sdk-tests/java; here it is rebuilt offline only when its sources changed.
+into $HOME/.cache/floe-sdk-tests/java; here it is rebuilt offline only when its sources changed
+(the stamp beside the build is the sha256 of the sources, as setup-deps writes it).
 Run: /usr/bin/python3 tests/e2e/48-java-sdk.py (after scripts/setup-deps)."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -37,12 +39,16 @@ def model_operations():
     return sorted(sid.split("#", 1)[1] for sid, s in shapes.items() if s["type"] == "operation")
 
 
-def newest_source_mtime():
-    newest = 0.0
+def sources_stamp():
+    """The stamp scripts/setup-deps writes beside the build: the sha256 of `sha256sum` over the sources."""
+    lines = []
     for d, _, files in os.walk(PROJECT):
         for name in files:
-            newest = max(newest, os.path.getmtime(os.path.join(d, name)))
-    return newest
+            path = os.path.join(d, name)
+            with open(path, "rb") as f:
+                lines.append((b"./" + os.path.relpath(path, PROJECT).encode(), hashlib.sha256(f.read()).hexdigest()))
+    listing = "".join("%s  %s\n" % (digest, rel.decode()) for rel, digest in sorted(lines))
+    return hashlib.sha256(listing.encode()).hexdigest()
 
 
 class JavaSdkTests(unittest.TestCase):
@@ -54,11 +60,20 @@ class JavaSdkTests(unittest.TestCase):
         cls.build_error = None
         if cls.java is None or cls.mvn is None:
             return
-        if os.path.exists(JAR) and os.path.getmtime(JAR) >= newest_source_mtime():
-            return
+        stamp_path = os.path.join(BUILD, "sources.sha256")
+        stamp = sources_stamp()
+        try:
+            with open(stamp_path) as f:
+                if os.path.exists(JAR) and f.read().strip() == stamp:
+                    return
+        except OSError:
+            pass
         proc = subprocess.run([cls.mvn, "-B", "-q", "-o", "-f", os.path.join(PROJECT, "pom.xml"), "package",
                                "-Dfloe.build.dir=" + BUILD], capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-        if proc.returncode != 0:
+        if proc.returncode == 0:
+            with open(stamp_path, "w") as f:
+                f.write(stamp + "\n")
+        else:
             cls.build_error = ("the Java program did not build offline (has scripts/setup-deps run?):\n"
                                + proc.stdout[-4000:] + proc.stderr[-4000:])
 
