@@ -10,7 +10,10 @@ import java.util.TreeSet;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3tables.S3TablesClient;
 import software.amazon.awssdk.services.s3tables.model.*;
 
@@ -28,6 +31,7 @@ public final class S3TablesConformance {
     private static final String POLICY_VERSION = "2012-10-17";
 
     private final S3TablesClient client;
+    private final S3Client s3;
     private final Check check = new Check();
     private final String region;
     /** Names unique to this run, so the program can run twice against one server. */
@@ -38,8 +42,9 @@ public final class S3TablesConformance {
     private String bucketId;
     private String destinationArn;
 
-    private S3TablesConformance(S3TablesClient client, String region) {
+    private S3TablesConformance(S3TablesClient client, S3Client s3, String region) {
         this.client = client;
+        this.s3 = s3;
         this.region = region;
     }
 
@@ -54,9 +59,17 @@ public final class S3TablesConformance {
             .region(Region.of(args[1]))
             .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(args[2], args[3])))
             .build();
-        S3TablesConformance run = new S3TablesConformance(client, args[1]);
+        // S3 as the SDK's guide configures it for an S3-compatible endpoint (path-style addressing).
+        S3Client s3 = S3Client.builder()
+            .endpointOverride(URI.create(args[0]))
+            .region(Region.of(args[1]))
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(args[2], args[3])))
+            .forcePathStyle(true)
+            .build();
+        S3TablesConformance run = new S3TablesConformance(client, s3, args[1]);
         int rc = run.runAll();
         client.close();
+        s3.close();
         System.exit(rc);
     }
 
@@ -66,6 +79,7 @@ public final class S3TablesConformance {
             tableBucketConfiguration();
             namespaces();
             tables();
+            tableMetadataFile();
             tableConfiguration();
             tags();
             replication();
@@ -277,6 +291,7 @@ public final class S3TablesConformance {
     private String tableArn;
     private String versionToken;
     private String warehouse;
+    private String createdMetadataLocation;
 
     private void tables() {
         IcebergMetadata iceberg = IcebergMetadata.builder()
@@ -331,6 +346,7 @@ public final class S3TablesConformance {
             check.absent(op, "managedTableInformation", t.managedTableInformation());
         }
         warehouse = byName.warehouseLocation();
+        createdMetadataLocation = byName.metadataLocation();
         GetTableResponse empty = check.call("GetTable", () -> client.getTable(b -> b.tableBucketARN(bucketArn).namespace("sales").name("empty")));
         check.absent("GetTable", "metadataLocation (table created without metadata)", empty.metadataLocation());
         check.that("GetTable", "warehouseLocation (each table has its own)", !warehouse.equals(empty.warehouseLocation()),
@@ -389,6 +405,38 @@ public final class S3TablesConformance {
         check.equal("GetTable", "modifiedBy (after UpdateTableMetadataLocation)", account, after.modifiedBy());
         check.that("GetTable", "modifiedAt (after UpdateTableMetadataLocation)", !after.modifiedAt().isBefore(byName.modifiedAt()),
                    "not before " + byName.modifiedAt(), after.modifiedAt());
+    }
+
+    /**
+     * The metadata.json CreateTable wrote for `orders`, read back through S3 (the SDK's S3Client on
+     * the warehouse): format version 2, the table's location, and the schema's fields with their
+     * types and required flags in the order given. SDK 2.40.2 (the newest served here) knows only
+     * IcebergMetadata's `schema`; the model's later schemaV2, partitionSpec, writeOrder and
+     * properties cannot be sent through it.
+     */
+    private void tableMetadataFile() {
+        String op = "CreateTable";
+        String field = "metadata.json: ";
+        if (createdMetadataLocation == null)
+            return;
+        String[] parts = createdMetadataLocation.substring("s3://".length()).split("/", 2);
+        JsonNode md;
+        try {
+            md = JsonNode.parser().parse(s3.getObjectAsBytes(b -> b.bucket(parts[0]).key(parts[1])).asUtf8String());
+        } catch (SdkException e) {
+            check.fail(op, field + createdMetadataLocation, "readable through S3", Check.describe(e));
+            return;
+        }
+        check.equal(op, field + "format-version", "2", md.field("format-version").map(JsonNode::asNumber).orElse(null));
+        check.equal(op, field + "location", warehouse, md.field("location").map(JsonNode::asString).orElse(null));
+        JsonNode schema = md.field("schemas").map(n -> n.asArray().get(0)).orElse(null);
+        check.present(op, field + "schemas[0]", schema);
+        if (schema == null)
+            return;
+        check.equal(op, field + "schemas[0].fields[*] (name type required)",
+                    List.of("id long true", "amount double false", "ts timestamp false"),
+                    schema.field("fields").get().asArray().stream().map(f -> f.field("name").get().asString() + " "
+                        + f.field("type").get().asString() + " " + f.field("required").get().asBoolean()).toList());
     }
 
     private void tableConfiguration() {
