@@ -27,8 +27,11 @@ final class Check {
 
     /** Thrown when a call fails outright: the steps after it depend on its result. */
     static final class CallFailed extends RuntimeException {
-        CallFailed(String message, Throwable cause) {
-            super(message, cause);
+        final String operation;
+
+        CallFailed(String operation, String detail, Throwable cause) {
+            super(detail, cause);
+            this.operation = operation;
         }
     }
 
@@ -38,7 +41,7 @@ final class Check {
         try {
             return request.get();
         } catch (SdkException e) {
-            throw new CallFailed(operation + ": the call failed: " + describe(e), e);
+            throw new CallFailed(operation, describe(e), e);
         }
     }
 

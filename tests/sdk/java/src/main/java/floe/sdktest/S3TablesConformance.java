@@ -85,7 +85,7 @@ public final class S3TablesConformance {
             replication();
             renameAndDelete();
         } catch (Check.CallFailed e) {
-            check.fail(e.getMessage().split(":", 2)[0], "call", "success", e.getMessage().split(": ", 2)[1]);
+            check.fail(e.operation, "call", "success", e.getMessage());
         }
         for (String op : sdkOperations())
             if (!check.called().contains(op))
