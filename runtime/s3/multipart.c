@@ -281,25 +281,42 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
     floe_store_object_t obj = {0};
     complete_part_t *parts = NULL;
     floe_s3_checksum_alg_t alg;
+    bool is_adopted;
     long n;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
-        (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0 || assemble(r, parts, n, &blob) != 0)
+        (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0)
         return -1;
+    /* One part is the object as it stands: its file, durable since UploadPart, is adopted rather
+     * than copied and synced again (floe_store_upload_complete checks it is still the part's). */
+    if ((is_adopted = n == 1)) {
+        memcpy(obj.file_id, parts[0].stored->file_id, sizeof(obj.file_id));
+        obj.size = parts[0].stored->size;
+    } else if (assemble(r, parts, n, &blob) != 0) {
+        return -1;
+    } else {
+        memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
+        obj.size = (int64_t)blob.size;
+    }
     alg = floe_s3_checksum_from_name(up.checksum_algorithm);
     obj.key = r->key;
-    memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
-    obj.size = (int64_t)blob.size;
     obj.etag = multipart_etag(r, parts, n);
     obj.content_type = up.content_type;
     obj.headers = up.headers;
     if ((obj.checksum = composite_checksum(r, alg, parts, n)) != NULL)
         obj.checksum_algorithm = up.checksum_algorithm;
     obj.last_modified_ms = r->now_ms;
-    switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj)) {
+    switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj, is_adopted)) {
     case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
-    default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot complete the upload");
+    case FLOE_STORE_NOT_FOUND:
+        if (!is_adopted) /* an adopted part file stays the upload's (or the winner's) */
+            floe_store_blob_discard(&blob);
+        return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    case FLOE_STORE_CHANGED: return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL); /* as when assemble finds it gone */
+    default:
+        if (!is_adopted)
+            floe_store_blob_discard(&blob);
+        return floe_s3_fail_internal(r, "cannot complete the upload");
     }
     reply_completed(r, &obj, alg);
     return 0;

@@ -31,6 +31,7 @@ typedef enum floe_store_rc {
     FLOE_STORE_OK = 0,
     FLOE_STORE_NOT_FOUND = 1,
     FLOE_STORE_EXISTS = 2,
+    FLOE_STORE_CHANGED = 3, /* a row the caller read before the call was replaced meanwhile */
     FLOE_STORE_ERROR = -1
 } floe_store_rc_t;
 

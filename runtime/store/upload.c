@@ -15,7 +15,10 @@
  *  2. A part is a published blob plus a row; the blob is published before the row commits, and
  *     a replaced part's file is unlinked after COMMIT, as for objects.
  *  3. Complete writes the object's blob from the part files before its transaction (the parts
- *     stay untouched), so a failed or lost Complete leaves the upload as it was.
+ *     stay untouched), so a failed or lost Complete leaves the upload as it was. An upload of one
+ *     part needs no new blob: its part file, published and durable since UploadPart, becomes the
+ *     object's file in Complete's transaction (files are immutable and a file named by any row is
+ *     never removed, store.c notes 3 and 4), saving a copy and its fdatasync and fsyncs.
  */
 #include <assert.h>
 #include <string.h>
@@ -182,8 +185,16 @@ static int delete_upload_rows(floe_state_t *st, int64_t upload_row_id, floe_stor
     return 0;
 }
 
+static bool ids_contain(const floe_store_ids_t *list, const char *id)
+{
+    for (size_t i = 0; i < list->n; i++)
+        if (strcmp(list->ids[i], id) == 0)
+            return true;
+    return false;
+}
+
 floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj)
+                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file)
 {
     floe_store_ids_t files = {0};
     char old_file[FLOE_STORE_ID_LEN + 1];
@@ -194,11 +205,16 @@ floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_di
         return FLOE_STORE_ERROR;
     if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) != FLOE_STORE_OK)
         return finish(st, data_dir, result, &files);
-    if (delete_upload_rows(st, upload_row_id, &files) ||
-        (found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
+    if (delete_upload_rows(st, upload_row_id, &files))
+        return finish(st, data_dir, FLOE_STORE_ERROR, &files);
+    /* an adopted part file must still be the part's: a replaced one is gone or about to go */
+    if (is_part_file && !ids_contain(&files, obj->file_id))
+        return finish(st, data_dir, FLOE_STORE_CHANGED, &files);
+    /* the adopted file stays in `files`: finish() keeps every file a row (now the object's) names */
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
         floe_store_object_upsert(st, bucket_id, obj))
         return finish(st, data_dir, FLOE_STORE_ERROR, &files);
-    if (found)
+    if (found && !ids_contain(&files, old_file))
         floe_store_ids_add(&files, old_file);
     return finish(st, data_dir, FLOE_STORE_OK, &files);
 }

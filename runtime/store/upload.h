@@ -51,11 +51,13 @@ floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int
 /**
  * Completes an upload: in one transaction, checks the upload still exists, makes the published
  * blob obj->file_id the object, deletes the upload and its parts; then removes every part file
- * and the replaced object file. FLOE_STORE_NOT_FOUND: the upload is gone (the blob is the
- * caller's).
+ * (but the one the object now names) and the replaced object file. FLOE_STORE_NOT_FOUND: the
+ * upload is gone (the blob is the caller's). With `is_part_file`, obj->file_id is one of the
+ * upload's part files, adopted as the object's file as it is (no copy, already durable);
+ * FLOE_STORE_CHANGED: a concurrent UploadPart replaced that part meanwhile (nothing changed).
  */
 floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj);
+                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file);
 /** Aborts an upload: rows, then part files. FLOE_STORE_NOT_FOUND if it is gone. */
 floe_store_rc_t floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id);
 

@@ -5,8 +5,8 @@ moment, round after round on one data directory. Each round:
   1. start `floe serve` (odd rounds with --threads 2) and release the writers: one thread per
      table chaining UpdateTableMetadataLocation with the token each swap returns, one thread of
      CreateTable with Iceberg metadata, two threads of single PutObject (new keys, and overwrites
-     of one hot key each), one thread of multipart uploads (a 5 MiB part and a small one, then
-     CompleteMultipartUpload). Every writer records what it is about to send and, once answered,
+     of one hot key each), one thread of multipart uploads (a 5 MiB part and a small one, or the
+     small one alone, whose file Complete adopts; then CompleteMultipartUpload). Every writer records what it is about to send and, once answered,
      what was acknowledged;
   2. kill -9 the server after a random delay;
   3. with the server stopped, check SQLite's PRAGMA integrity_check is "ok" and note which files
@@ -174,6 +174,8 @@ class CrashSafetyTests(FloeTestCase):
                 i += 1
                 key = "multipart/r%02d/%03d" % (rnd, i)
                 parts = [rng.randbytes(PART_SIZE), rng.randbytes(rng.randrange(1, 64 * 1024))]
+                if i % 2 == 0:  # a one-part upload: Complete adopts the part's file as the object's
+                    parts = parts[1:]
                 up = client.create_multipart_upload(Bucket=BUCKET, Key=key)["UploadId"]
                 self.ledger.object_sending(key, b"".join(parts))
                 etags = [client.upload_part(Bucket=BUCKET, Key=key, UploadId=up, PartNumber=n + 1, Body=p)["ETag"]

@@ -665,6 +665,32 @@ class S3FaultTests(FaultTestCase):
         self.assertEqual(md5_hex(self.read(key)), md5_hex(b"".join(parts)),
                          "CompleteMultipartUpload succeeds once the disk is back")
 
+    def test_one_part_upload_completes_without_writing_an_object_file(self):
+        """A one-part upload's object is its part: CompleteMultipartUpload makes the part's file,
+        durable since UploadPart, the object's, and writes, copies or syncs no object file, so it
+        succeeds while every object-file call would fail. The object reads back whole with the
+        multipart ETag, and its file goes with it."""
+        key = "multipart/one-part"
+        body = os.urandom(300 * 1024)
+        up = self.s3.create_multipart_upload(Bucket="fault-objects", Key=key)["UploadId"]
+        etag = self.s3.upload_part(Bucket="fault-objects", Key=key, UploadId=up, PartNumber=1, Body=body)["ETag"]
+        files = self.object_files()
+        before = self.server.n_injected()
+        self.server.set_rules("objects EIO")
+        try:
+            done = self.s3.complete_multipart_upload(Bucket="fault-objects", Key=key, UploadId=up, MultipartUpload={
+                "Parts": [{"PartNumber": 1, "ETag": etag}]})
+        finally:
+            self.server.set_rules()
+        self.assertEqual(self.server.n_injected(), before, "a one-part Complete makes no object-file call")
+        self.assertEqual(done["ETag"], '"%s-1"' % md5_hex(hashlib.md5(body).digest()))
+        self.assertEqual(md5_hex(self.read(key)), md5_hex(body), "the object holds the part's bytes")
+        self.assertEqual(self.object_files(), files, "the part's file is the object's: none added, none removed")
+        self.assertClientError("NoSuchUpload", self.s3.list_parts, Bucket="fault-objects", Key=key, UploadId=up)
+        self.s3.delete_object(Bucket="fault-objects", Key=key)
+        self.assertEqual(len(files - self.object_files()), 1, "deleting the object removes its file")
+        self.assertNoTempFiles("a one-part upload")
+
     def test_copy_object_on_failing_writes(self):
         self.put("copy/source", os.urandom(200 * 1024))
         for rule in ("objects EIO", "objects ENOSPC", "db EIO"):
