@@ -36,7 +36,10 @@ static const alg_info_t algs[FLOE_S3_CK__COUNT] = {
 };
 
 static uint32_t crc32c_table[256];
-static uint64_t crc64nvme_table[256];
+/* Slicing-by-8: [0] is the byte table; [k][i] is byte i's CRC followed by k zero bytes, so one
+ * lookup per byte of an 8-byte word replaces eight dependent steps (several times faster on the
+ * MiB bodies PyArrow's S3 client checksums with CRC64/NVME by default). */
+static uint64_t crc64nvme_table[8][256];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void build_tables(void)
@@ -49,8 +52,13 @@ static void build_tables(void)
             c64 = c64 & 1 ? (c64 >> 1) ^ CRC64NVME_POLY_REFLECTED : c64 >> 1;
         }
         crc32c_table[i] = c32;
-        crc64nvme_table[i] = c64;
+        crc64nvme_table[0][i] = c64;
     }
+    for (int k = 1; k < 8; k++)
+        for (uint32_t i = 0; i < 256; i++) {
+            uint64_t prev = crc64nvme_table[k - 1][i];
+            crc64nvme_table[k][i] = (prev >> 8) ^ crc64nvme_table[0][prev & 0xFF];
+        }
 }
 
 const char *floe_s3_checksum_name(floe_s3_checksum_alg_t alg)
@@ -138,8 +146,18 @@ uint64_t floe_s3_crc64nvme(uint64_t crc, const void *data, size_t n)
 
     pthread_once(&tables_once, build_tables);
     crc = ~crc;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t word = 0;
+        for (int i = 0; i < 8; i++) /* little-endian load on any host; compilers make it one load */
+            word |= (uint64_t)p[i] << (8 * i);
+        crc ^= word;
+        crc = crc64nvme_table[7][crc & 0xFF] ^ crc64nvme_table[6][(crc >> 8) & 0xFF] ^
+              crc64nvme_table[5][(crc >> 16) & 0xFF] ^ crc64nvme_table[4][(crc >> 24) & 0xFF] ^
+              crc64nvme_table[3][(crc >> 32) & 0xFF] ^ crc64nvme_table[2][(crc >> 40) & 0xFF] ^
+              crc64nvme_table[1][(crc >> 48) & 0xFF] ^ crc64nvme_table[0][crc >> 56];
+    }
     while (n--)
-        crc = crc64nvme_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+        crc = crc64nvme_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
     return ~crc;
 }
 
