@@ -4,7 +4,7 @@ Apache Iceberg REST catalog's OpenAPI spec, and the CloudFormation and STS Smith
 
 Usage: generate.py --model PATH [--reference PATH] [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
-                   [--query-model cloudformation=PATH] [--query-model sts=PATH]
+                   [--query-model cloudformation=PATH] [--query-model sts=PATH] [--engines-doc docs/engines.md]
 
 --reference and --iceberg-spec default to the pinned copies in models/ (models/pin.txt). --model is
 the model version to serve; --reference is the version handlers are written against. The C types
@@ -504,6 +504,8 @@ def main(argv):
     ap.add_argument("--query-model", action="append", default=[], metavar="SERVICE=PATH",
                     help="another model for an awsQuery service (%s); default: the pinned one"
                     % ", ".join(s.key for s in query.SERVICES))
+    ap.add_argument("--engines-doc", default=engine_snippets.DOC,
+                    help="the page whose blocks marked for the console the console shows (default: docs/engines.md)")
     args = ap.parse_args(argv)
     overrides = dict(arg.split("=", 1) for arg in args.query_model)
 
@@ -521,7 +523,7 @@ def main(argv):
                                        args.out)
         queried, query_summary, query_models = query.render(env, QueryServiceModel, args.out, overrides)
         smoked = smoke.render([model] + query_models, args.out)
-        snippets = engine_snippets.render(args.out)
+        snippets = engine_snippets.render(args.out, args.engines_doc)
     except (smithy.ModelError, samples.SampleError, openapi.SpecError, smoke.SmokeError,
             engine_snippets.SnippetError) as exc:
         sys.stderr.write("codegen: %s\n" % exc)
