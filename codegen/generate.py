@@ -4,7 +4,7 @@ Apache Iceberg REST catalog's OpenAPI spec, and the CloudFormation and STS Smith
 
 Usage: generate.py --model PATH [--reference PATH] [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
-                   [--query-model cloudformation=PATH] [--query-model sts=PATH]
+                   [--query-model cloudformation=PATH] [--query-model sts=PATH] [--engines-doc docs/engines.md]
 
 --reference and --iceberg-spec default to the pinned copies in models/ (models/pin.txt). --model is
 the model version to serve; --reference is the version handlers are written against. The C types
@@ -16,9 +16,10 @@ API handlers are written against, the restJson1 request parsers, the constraint 
 JSON serializers, the operation and route tables, the per-operation capability docs and the
 constraint test rows; from the Iceberg spec (openapi.py) the REST catalog's route table and
 its capability docs; the same typed layer for the awsQuery services (query.py), each with its
-own overlay (models/<service>-overlay.json) and C prefix; and every model's smoke tests as cases
-the e2e runner replays against the server (smoke.py). What it is not for: any behaviour of an
-operation; that lives in handlers/.
+own overlay (models/<service>-overlay.json) and C prefix; every model's smoke tests as cases
+the e2e runner replays against the server (smoke.py); and the engine configuration blocks of
+docs/engines.md that the console's table page shows (engine_snippets.py). What it is not for:
+any behaviour of an operation; that lives in handlers/.
 
 Output is deterministic: no dates, paths or versions, fixed ordering, LF endings. Files whose
 content did not change are left alone so their mtime does not trigger a rebuild.
@@ -36,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jinja2  # noqa: E402
 
 import cfn_resource_types  # noqa: E402
+import engine_snippets  # noqa: E402
 import evolution  # noqa: E402
 import openapi  # noqa: E402
 import overlay as overlay_mod  # noqa: E402
@@ -502,6 +504,8 @@ def main(argv):
     ap.add_argument("--query-model", action="append", default=[], metavar="SERVICE=PATH",
                     help="another model for an awsQuery service (%s); default: the pinned one"
                     % ", ".join(s.key for s in query.SERVICES))
+    ap.add_argument("--engines-doc", default=engine_snippets.DOC,
+                    help="the page whose blocks marked for the console the console shows (default: docs/engines.md)")
     args = ap.parse_args(argv)
     overrides = dict(arg.split("=", 1) for arg in args.query_model)
 
@@ -519,10 +523,12 @@ def main(argv):
                                        args.out)
         queried, query_summary, query_models = query.render(env, QueryServiceModel, args.out, overrides)
         smoked = smoke.render([model] + query_models, args.out)
-    except (smithy.ModelError, samples.SampleError, openapi.SpecError, smoke.SmokeError) as exc:
+        snippets = engine_snippets.render(args.out, args.engines_doc)
+    except (smithy.ModelError, samples.SampleError, openapi.SpecError, smoke.SmokeError,
+            engine_snippets.SnippetError) as exc:
         sys.stderr.write("codegen: %s\n" % exc)
         return 1
-    changed = [path for path, text in rendered + iceberg + queried + smoked if write_if_changed(path, text)]
+    changed = [path for path, text in rendered + iceberg + queried + smoked + snippets if write_if_changed(path, text)]
     changed += cfn_resource_types.write(args.out, make_env, write_if_changed)
     sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %d file(s) updated\n"
                      % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), query_summary,

@@ -1,6 +1,7 @@
 # Runs the generator for the regen target on the pinned inputs committed in models/ (the S3 Tables
 # model, or the one given by -DMODEL, the Iceberg REST catalog spec, and the CloudFormation and STS
-# models with their overlays, which generate.py reads from models/ itself); nothing is fetched.
+# models with their overlays, which generate.py reads from models/ itself) and on docs/engines.md
+# (the engine snippets the console shows); nothing is fetched.
 if(MODEL STREQUAL "")
   set(MODEL ${SOURCE_DIR}/models/s3tables/s3tables-2018-05-10.smithy.json)
 endif()

@@ -1,5 +1,5 @@
 // Small DOM helpers shared by the console's views: building elements, fact lists, tables,
-// copyable pretty-printed JSON, and number formatting. Text is always set as text, never as HTML.
+// copyable text and pretty-printed JSON, and number formatting. Text is always set as text, never as HTML.
 
 /** h('a', {href: '#/'}, 'text', child...) */
 export function h(tag, attrs = {}, ...children) {
@@ -36,7 +36,12 @@ export function jsonView(value, label = 'JSON') {
   } else {
     text = JSON.stringify(value, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
   }
-  const pre = h('pre', { tabindex: '0', 'aria-label': label }, text);
+  return copyView(text, label);
+}
+
+/** Text in a <pre> with a Copy button that copies exactly that text. */
+export function copyView(text, label, attrs = {}) {
+  const pre = h('pre', { tabindex: '0', 'aria-label': label, ...attrs }, text);
   const status = h('span', { class: 'visually-hidden', role: 'status' });
   const copy = h('button', {
     type: 'button', class: 'copy', 'aria-label': `Copy ${label}`,

@@ -1,10 +1,11 @@
 // The table page: what the catalog says (row, metadata.json, maintenance, replication and, for a
-// replica, its source, settings)
-// from GET api/table, and what the browser reads itself through GET api/object: the current
-// snapshot's manifest list and manifests (Avro, icebird's reader) for the data files, and the
-// first 100 rows from those Parquet files (hyparquet). Delete files are listed, not applied.
+// replica, its source, settings) from GET api/table; the engine snippets filled in for the table
+// (engines.js); and what the browser reads itself through GET api/object: the current snapshot's
+// manifest list and manifests (Avro, icebird's reader) for the data files, and the first 100
+// rows from those Parquet files (hyparquet). Delete files are listed, not applied.
 import { get, object, runMaintenance } from './api.js';
 import { errorBox, facts, fmtBytes, fmtInt, fmtTime, h, jsonView, table } from './dom.js';
+import { enginesSection } from './engines.js';
 import { ownedSection, withDefault } from './owned.js';
 
 const PREVIEW_ROWS = 100;
@@ -366,7 +367,8 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
       ['Modified', `${fmtTime(Date.parse(t.table.modifiedAt))}${t.table.modifiedBy ? ` by ${t.table.modifiedBy}` : ''}`]]),
   ];
   if (!md) {
-    main.replaceChildren(...head, h('p', { class: 'muted' }, t.metadataError), maintenanceSection(t), replicationStatusSection(t), ...ownedSection(t));
+    main.replaceChildren(...head, h('p', { class: 'muted' }, t.metadataError), maintenanceSection(t), replicationStatusSection(t), ...ownedSection(t),
+      await enginesSection(t));
     return;
   }
   const { files, preview, done } = filesAndPreview(t.table.arn, md, schema);
@@ -379,6 +381,7 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
     maintenanceSection(t),
     replicationStatusSection(t),
     ...ownedSection(t),
+    await enginesSection(t),
     h('h2', {}, 'metadata.json'),
     h('details', {}, h('summary', {}, 'The current metadata file (64-bit ids shown as strings)'), jsonView(md, 'metadata.json')));
   await done;

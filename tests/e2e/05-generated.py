@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """generated/ is exactly what the generator makes from the pinned inputs (the S3 Tables model and
 models/overlay.json; the Iceberg REST catalog spec and models/iceberg-overlay.json; the
-CloudFormation and STS models and models/<service>-overlay.json), every model file in models/ is
-the one models/pin.txt pins, and the generator refuses a model or spec it does not understand
-rather than guessing."""
+CloudFormation and STS models and models/<service>-overlay.json; the blocks of docs/engines.md
+marked for the console), every model file in models/ is the one models/pin.txt pins, and the
+generator refuses a model, spec or snippet marker it does not understand rather than guessing."""
 
 import filecmp
 import hashlib
@@ -62,8 +62,9 @@ def sha256_of(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY, overlay=OVERLAY, query_models=None):
-    extra = []
+def generate(model, out, iceberg_spec=None, iceberg_overlay=ICEBERG_OVERLAY, overlay=OVERLAY, query_models=None,
+             engines_doc=None):
+    extra = ["--engines-doc", engines_doc] if engines_doc else []
     for key, path in (query_models or {}).items():
         extra += ["--query-model", "%s=%s" % (key, path)]
     return subprocess.run([PYTHON, GENERATOR, "--model", model, "--overlay", overlay, "--out", out,
@@ -410,6 +411,47 @@ class GeneratedTests(unittest.TestCase):
             proc = generate(self.mutated_model(add_header), out)
             self.assertEqual(proc.returncode, 1, "an @httpHeader binding is refused, not ignored")
             self.assertIn("GetTableBucketRequest", proc.stderr, "the message names the shape")
+
+
+class EngineSnippetsTests(unittest.TestCase):
+    """generated/console/engine-snippets.json, which the console's table page shows, is made from
+    the blocks docs/engines.md marks for the console; a marker the generator cannot read stops it."""
+
+    SPARK = ("\n<!-- snippet: spark-session; console: Spark -->\n```python\n"
+             "spark = SparkSession.builder.config(\"uri\", \"http://127.0.0.1:4566/iceberg\").getOrCreate()\n```\n"
+             "\n<!-- snippet: spark-tests-only -->\n```sql\nSELECT 1;\n```\n")
+
+    def engines_doc(self, extra):
+        with open(os.path.join(SOURCE_DIR, "docs", "engines.md")) as f:
+            text = f.read()
+        fd, path = tempfile.mkstemp(suffix=".md")
+        with os.fdopen(fd, "w") as f:
+            f.write(text + extra)
+        self.addCleanup(os.unlink, path)
+        return path
+
+    def test_a_new_block_marked_for_the_console_is_added_and_an_unmarked_one_is_not(self):
+        with open(os.path.join(SOURCE_DIR, "generated", "console", "engine-snippets.json")) as f:
+            committed = json.load(f)["snippets"]
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, engines_doc=self.engines_doc(self.SPARK))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(out, "console", "engine-snippets.json")) as f:
+                made = json.load(f)["snippets"]
+        self.assertEqual(made[:-1], committed, "the blocks already marked stay as they were")
+        self.assertEqual(made[-1], {"name": "spark-session", "engine": "Spark", "language": "python",
+                                    "text": "spark = SparkSession.builder.config(\"uri\", "
+                                            "\"http://127.0.0.1:4566/iceberg\").getOrCreate()\n"},
+                         "the new marked block is added, under its engine, as written; the unmarked one is not")
+
+    def test_a_marker_the_generator_cannot_read_stops_it(self):
+        for extra, named in [("\n<!-- snippet: spark console: Spark -->\n```sql\nSELECT 1;\n```\n", "spark console: Spark"),
+                             ("\n<!-- snippet: pyiceberg-read -->\n```python\npass\n```\n", "pyiceberg-read")]:
+            with self.subTest(named), tempfile.TemporaryDirectory() as out:
+                proc = generate(pinned_model(), out, engines_doc=self.engines_doc(extra))
+                self.assertEqual(proc.returncode, 1, "a malformed or repeated snippet is a failure, not a dropped block")
+                self.assertIn(named, proc.stderr, "the message names the marker")
+                self.assertEqual(os.listdir(out), [], "nothing is written")
 
 
 if __name__ == "__main__":

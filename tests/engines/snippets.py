@@ -1,8 +1,9 @@
-"""The engine configuration users copy from docs/engines.md, for the tests that run it and for any
-other tool that shows it (the console's table page, say).
+"""The engine configuration users copy from docs/engines.md, filled in for a table, for the tests
+that run it.
 
 What this is for: docs/engines.md is the one source of each engine's configuration. Every fenced
-block after a `<!-- snippet: NAME -->` line is a snippet; its example values (EXAMPLE below) are
+block after a `<!-- snippet: NAME -->` line is a snippet (codegen/engine_snippets.py reads them,
+for these tests and for the console's table page alike); its example values (EXAMPLE) are
 replaced with a real endpoint, region, table bucket ARN, namespace and table. The tests run the
 result exactly as a user would paste it. What it is not for: configuration the page does not show.
 
@@ -12,31 +13,23 @@ connection configured by the page's own blocks.
 """
 
 import os
-import re
 import sys
 
 SOURCE_DIR = os.environ.get("FLOE_SOURCE_DIR",
                             os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 DOC = os.path.join(SOURCE_DIR, "docs", "engines.md")
 
-# The example values in docs/engines.md, longest first so the endpoint with its scheme is
-# replaced before the bare host:port inside it.
-EXAMPLE = {
-    "endpoint": "http://127.0.0.1:4566",
-    "hostport": "127.0.0.1:4566",
-    "arn": "arn:aws:s3tables:us-east-1:111122223333:bucket/my-table-bucket",
-    "region": "us-east-1",
-    "namespace": "my_namespace",
-    "table": "my_table",
-}
+sys.path.insert(0, os.path.join(SOURCE_DIR, "codegen"))
+_write_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True   # no __pycache__ in codegen/
+import engine_snippets  # noqa: E402
+sys.dont_write_bytecode = _write_bytecode
 
-SNIPPET_RE = re.compile(r"^<!-- snippet: ([a-z0-9-]+) -->\n```[a-z]*\n(.*?)^```$", re.M | re.S)
+EXAMPLE = engine_snippets.EXAMPLE
 
 
 def snippets(path=DOC):
     """{name: text} of every snippet block in docs/engines.md, as written there."""
-    with open(path) as f:
-        return dict(SNIPPET_RE.findall(f.read()))
+    return {b["name"]: b["text"] for b in engine_snippets.blocks(path)}
 
 
 def render(name, endpoint, arn, namespace=None, table=None, region="us-east-1", **extra):
@@ -45,8 +38,9 @@ def render(name, endpoint, arn, namespace=None, table=None, region="us-east-1", 
     text = snippets()[name]
     hostport = endpoint.split("://", 1)[1]
     # Replaced through unique markers, so a new value never gets replaced again.
-    pairs = [("arn", arn), ("endpoint", endpoint), ("hostport", hostport), ("region", region),
-             ("namespace", namespace), ("table", table)]
+    values = {"arn": arn, "endpoint": endpoint, "hostport": hostport, "region": region,
+              "namespace": namespace, "table": table}
+    pairs = [(key, values[key]) for key in engine_snippets.REPLACE_ORDER]
     for key, value in pairs:
         if value is not None:
             text = text.replace(EXAMPLE[key], "\0%s\0" % key)
@@ -112,19 +106,13 @@ def duckdb_connect(endpoint, arn):
 
 
 def main(argv):
-    """`snippets.py` prints {"example": EXAMPLE, "snippets": {name: text}} as JSON, for a build
-    step that embeds them (the console's table page); `snippets.py NAME ENDPOINT ARN NAMESPACE
-    TABLE` prints one snippet filled in for a table."""
-    import json
-    if len(argv) == 5:
-        name, endpoint, arn, namespace, table = argv
-        sys.stdout.write(render(name, endpoint, arn, namespace=namespace, table=table, region=arn.split(":")[3]))
-        return 0
-    if argv:
-        sys.stderr.write("usage: snippets.py [NAME ENDPOINT ARN NAMESPACE TABLE]\n")
+    """`snippets.py NAME ENDPOINT ARN NAMESPACE TABLE` prints one snippet filled in for a table, as
+    the console's table page shows it (the region is the ARN's)."""
+    if len(argv) != 5:
+        sys.stderr.write("usage: snippets.py NAME ENDPOINT ARN NAMESPACE TABLE\n")
         return 2
-    json.dump({"example": EXAMPLE, "snippets": snippets()}, sys.stdout, indent=2, sort_keys=True)
-    sys.stdout.write("\n")
+    name, endpoint, arn, namespace, table = argv
+    sys.stdout.write(render(name, endpoint, arn, namespace=namespace, table=table, region=arn.split(":")[3]))
     return 0
 
 
