@@ -8,9 +8,12 @@
  *
  * Choices where the spec or AWS leave room:
  *  - createTable refuses a client-chosen `location` (S3 Tables places every table in its own
- *    warehouse bucket). `stage-create` stores nothing: it answers the metadata the table would have,
- *    located in the warehouse bucket the table would get, without a metadata-location; the commit
- *    that asserts create adopts that location (table.h: floe_table_draft_adopt).
+ *    warehouse bucket). `stage-create` (CTAS) is refused with a 400, as AWS's endpoint refuses it
+ *    ("The stage-create option is not supported", S3 Tables user guide, Iceberg REST endpoint
+ *    considerations). With --iceberg-stage-create, a difference from AWS, it stores nothing: it
+ *    answers the metadata the table would have, located in the warehouse bucket the table would
+ *    get, without a metadata-location; the commit that asserts create adopts that location
+ *    (table.h: floe_table_draft_adopt).
  *  - loadTable answers the stored metadata.json verbatim, whatever `snapshots` asks: the spec lets a
  *    server return all snapshots for `refs`. Its ETag is the table's version token, so a client
  *    that sends it back in If-None-Match gets 304 until the next commit.
@@ -33,6 +36,8 @@
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"
+/* AWS's answer, as DuckDB users have seen it from the S3 Tables endpoint. */
+#define STAGE_CREATE_REFUSED "Stage-create is currently not supported."
 #define MESSAGE_PURGE_REQUIRED                                                                                        \
     "S3 Tables deletes a table's data with the table: send purgeRequested=true to drop it."
 
@@ -108,6 +113,8 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     if (in->location != NULL)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException,
                                       "S3 Tables chooses each table's location: send a CreateTableRequest without one.");
+    if (in->stage_create && !floe_call_config(&call->super)->iceberg_stage_create)
+        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, STAGE_CREATE_REFUSED);
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_table_check_name(&call->super, in->name))

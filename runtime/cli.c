@@ -52,7 +52,9 @@ static const char usage[] =
     "                    (default: only the object operations AWS supports on table storage) or\n"
     "                    'full' (every S3 operation, for debugging)\n"
     "  --maintenance-interval S  seconds between scheduled maintenance runs [FLOE_MAINTENANCE_INTERVAL]\n"
-    "                    (default 3600; 0: jobs run only through POST /_floe/maintenance/run)\n";
+    "                    (default 3600; 0: jobs run only through POST /_floe/maintenance/run)\n"
+    "  --iceberg-stage-create  accept the REST catalog's stage-create (CTAS), which AWS refuses\n"
+    "                    (default: refused as AWS does) [FLOE_ICEBERG_STAGE_CREATE=1]\n";
 
 static int add_credentials(floe_config_t *c, const char *list);
 
@@ -115,6 +117,7 @@ static void config_defaults(floe_config_t *c)
     c->quiet = env_flag("FLOE_QUIET");
     c->strict_signatures = env_flag("FLOE_STRICT_SIGNATURES");
     c->fsync_commits = env_flag("FLOE_FSYNC_COMMITS");
+    c->iceberg_stage_create = env_flag("FLOE_ICEBERG_STAGE_CREATE");
     c->port = FLOE_DEFAULT_PORT;
     c->threads = 1;
     c->maintenance_interval_s = FLOE_DEFAULT_MAINTENANCE_INTERVAL_S;
@@ -186,6 +189,7 @@ static int config_numbers_from_env(floe_config_t *c)
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
     OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3, OPT_MAINTENANCE_INTERVAL,
+    OPT_ICEBERG_STAGE_CREATE,
 };
 
 static const struct option long_options[] = {
@@ -202,6 +206,7 @@ static const struct option long_options[] = {
     {"fsync-commits", no_argument, NULL, OPT_FSYNC_COMMITS},
     {"warehouse-s3", required_argument, NULL, OPT_WAREHOUSE_S3},
     {"maintenance-interval", required_argument, NULL, OPT_MAINTENANCE_INTERVAL},
+    {"iceberg-stage-create", no_argument, NULL, OPT_ICEBERG_STAGE_CREATE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -232,6 +237,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_QUIET: c->quiet = true; break;
         case OPT_STRICT_SIGNATURES: c->strict_signatures = true; break;
         case OPT_FSYNC_COMMITS: c->fsync_commits = true; break;
+        case OPT_ICEBERG_STAGE_CREATE: c->iceberg_stage_create = true; break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
                 return -1;

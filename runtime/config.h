@@ -35,6 +35,7 @@ typedef struct floe_config {
     floe_credential_t *credentials;
     size_t n_credentials;
     bool warehouse_s3_full;     /* --warehouse-s3 full: every S3 operation on warehouse buckets (debugging) */
+    bool iceberg_stage_create;  /* --iceberg-stage-create: accept the REST catalog's stage-create, which AWS refuses */
     int maintenance_interval_s; /* --maintenance-interval: seconds between scheduled maintenance sweeps; 0: none */
     char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;

@@ -232,7 +232,7 @@ typedef floe_iceberg_CreateNamespaceResponse floe_iceberg_GetNamespaceResponse;
 typedef struct floe_iceberg_UpdateNamespacePropertiesResponse {
     floe_iceberg_strings_t updated;
     floe_iceberg_strings_t removed;
-    floe_iceberg_strings_t missing; /* written only when n > 0 */
+    floe_iceberg_strings_t missing; /* always written, [] when none */
 } floe_iceberg_UpdateNamespacePropertiesResponse;
 
 typedef struct floe_iceberg_ListTablesResponse {

@@ -357,8 +357,10 @@ int floe_iceberg_parse_dropTable(floe_iceberg_call_t *call, const floe_iceberg_i
 {
     const char *purge = query_value(http, "purgeRequested");
 
-    in->purge_requested = purge != NULL && strcmp(purge, "true") == 0;
-    if (purge != NULL && !in->purge_requested && strcmp(purge, "false") != 0)
+    /* Any case: PyIceberg sends Python's `True`, and Java's servers read it with
+     * Boolean.parseBoolean, which ignores case. */
+    in->purge_requested = purge != NULL && strcasecmp(purge, "true") == 0;
+    if (purge != NULL && !in->purge_requested && strcasecmp(purge, "false") != 0)
         return bad_request(call, "purgeRequested must be true or false.");
     return parse_table_ref(call, http, &in->table);
 }

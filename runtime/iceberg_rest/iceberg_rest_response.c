@@ -98,8 +98,10 @@ void floe_iceberg_serialize_UpdateNamespacePropertiesResponse(const floe_iceberg
     floe_json_object_begin(w);
     write_strings(w, "updated", &out->updated);
     write_strings(w, "removed", &out->removed);
-    if (out->missing.n > 0)
-        write_strings(w, "missing", &out->missing);
+    /* Always present, empty or not: the spec marks it optional, but PyIceberg's response model
+     * requires the key (0.12.0 fails to parse an answer without it), and Java's reference
+     * server always sends it. */
+    write_strings(w, "missing", &out->missing);
     floe_json_object_end(w);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The Iceberg REST catalog on the wire: the spec's error shape for every failure, 501 for every
 operation the route table does not serve, routing of every served one, /v1/config, pagination,
-namespace properties, stage-create and the commit that creates, location rules, renames,
+namespace properties, stage-create (refused as AWS does; with --iceberg-stage-create, the commit
+that creates), location rules, renames,
 multi-table transactions, concurrent commits that lose no update, the signed route (/iceberg,
 SigV4 for s3tables, signed with botocore) beside the unsigned alias (/_floe/iceberg), and strict
 signatures. 60-iceberg-rest.mjs drives the same catalog with iceberg-js, avsc, hyparquet-writer and
@@ -289,34 +290,11 @@ class CatalogWireTests(IcebergRestTestCase):
                                    {"name": "placed", "schema": SCHEMA, "location": "s3://somewhere/else"}),
                          400, "BadRequestException", "a client-chosen location")
 
-    def test_stage_create_then_the_create_transaction(self):
-        staged = self.ok(self.call("POST", "/namespaces/sales/tables",
-                                   {"name": "staged", "schema": SCHEMA, "stage-create": True,
-                                    "properties": {"p": "1"}}), what="stage-create")
-        self.assertNotIn("metadata-location", staged, "a staged table has no metadata location")
-        self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404, "stage-create stores nothing")
-        md = staged["metadata"]
-        updates = [
-            {"action": "assign-uuid", "uuid": md["table-uuid"]},
-            {"action": "upgrade-format-version", "format-version": 2},
-            {"action": "add-schema", "schema": md["schemas"][0], "last-column-id": md["last-column-id"]},
-            {"action": "set-current-schema", "schema-id": -1},
-            {"action": "add-spec", "spec": md["partition-specs"][0]},
-            {"action": "set-default-spec", "spec-id": -1},
-            {"action": "add-sort-order", "sort-order": md["sort-orders"][0]},
-            {"action": "set-default-sort-order", "sort-order-id": -1},
-            {"action": "set-location", "location": md["location"]},
-            {"action": "set-properties", "updates": md["properties"]},
-        ]
-        body = self.ok(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), what="the create commit")
-        self.assertRegex(body["metadata-location"], r"/metadata/00000-[0-9a-f-]{36}\.metadata\.json$",
-                         "the create commit writes the first metadata file")
-        self.assertEqual(body["metadata"]["table-uuid"], md["table-uuid"], "the table keeps the staged uuid")
-        table = self.s3tables.get_table(tableBucketARN=self.arn, namespace="sales", name="staged")
-        self.assertEqual(table["warehouseLocation"], md["location"], "the table lives where the staged metadata said")
-        self.assertTrue(table["tableARN"].endswith("/table/" + md["table-uuid"]), "its ARN carries the Iceberg uuid")
-        self.assertError(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), 409,
-                         "CommitFailedException", "a second create of the same table")
+    def test_stage_create_is_refused_as_aws_refuses_it(self):
+        self.assertError(self.call("POST", "/namespaces/sales/tables",
+                                   {"name": "staged", "schema": SCHEMA, "stage-create": True}),
+                         400, "BadRequestException", "stage-create (CTAS) without --iceberg-stage-create")
+        self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404, "the refusal stores nothing")
 
     def test_commits_keep_locations_inside_the_warehouse(self):
         self.create_table("sales", "located")
@@ -444,6 +422,46 @@ class CatalogWireTests(IcebergRestTestCase):
         status, headers, body = self.rest.call("GET", path, base=SIGNED)
         self.assertNotIn("application/json", headers.get("content-type", ""),
                          "an unsigned request on /iceberg is not the catalog's: it is S3's (bucket 'iceberg')")
+
+
+class StageCreateFlagTests(IcebergRestTestCase):
+    """--iceberg-stage-create: Floe's difference from AWS that lets CTAS-style clients stage a table."""
+    server_args = ("--iceberg-stage-create",)
+    bucket_name = "rest-staged"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.rest.call("POST", "/v1/%s/namespaces" % cls.prefix, {"namespace": ["sales"]})
+
+    def test_stage_create_then_the_create_transaction(self):
+        staged = self.ok(self.call("POST", "/namespaces/sales/tables",
+                                   {"name": "staged", "schema": SCHEMA, "stage-create": True,
+                                    "properties": {"p": "1"}}), what="stage-create")
+        self.assertNotIn("metadata-location", staged, "a staged table has no metadata location")
+        self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404, "stage-create stores nothing")
+        md = staged["metadata"]
+        updates = [
+            {"action": "assign-uuid", "uuid": md["table-uuid"]},
+            {"action": "upgrade-format-version", "format-version": 2},
+            {"action": "add-schema", "schema": md["schemas"][0], "last-column-id": md["last-column-id"]},
+            {"action": "set-current-schema", "schema-id": -1},
+            {"action": "add-spec", "spec": md["partition-specs"][0]},
+            {"action": "set-default-spec", "spec-id": -1},
+            {"action": "add-sort-order", "sort-order": md["sort-orders"][0]},
+            {"action": "set-default-sort-order", "sort-order-id": -1},
+            {"action": "set-location", "location": md["location"]},
+            {"action": "set-properties", "updates": md["properties"]},
+        ]
+        body = self.ok(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), what="the create commit")
+        self.assertRegex(body["metadata-location"], r"/metadata/00000-[0-9a-f-]{36}\.metadata\.json$",
+                         "the create commit writes the first metadata file")
+        self.assertEqual(body["metadata"]["table-uuid"], md["table-uuid"], "the table keeps the staged uuid")
+        table = self.s3tables.get_table(tableBucketARN=self.arn, namespace="sales", name="staged")
+        self.assertEqual(table["warehouseLocation"], md["location"], "the table lives where the staged metadata said")
+        self.assertTrue(table["tableARN"].endswith("/table/" + md["table-uuid"]), "its ARN carries the Iceberg uuid")
+        self.assertError(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), 409,
+                         "CommitFailedException", "a second create of the same table")
 
 
 class StrictSignatureTests(IcebergRestTestCase):

@@ -19,6 +19,8 @@ int floe_test_failures;
 #include "runtime/policy.c"
 #include "runtime/router.c"
 #include "runtime/iceberg_rest_router.c"
+#include "runtime/iceberg_rest_response.c"
+#include "runtime/iceberg_rest_request.c"
 #include "runtime/sigv4.c"
 #include "runtime/codec.c"
 #include "runtime/iceberg_create.c"
