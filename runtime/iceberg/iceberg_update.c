@@ -497,6 +497,7 @@ static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceb
         txn->md.last_sequence_number = seq;
     }
     cJSON_AddItemToArray(txn->md.snapshots, cJSON_Duplicate(snap, true));
+    txn->added_snapshot_ms = floe_iceberg_metadata_int(snap, "timestamp-ms", 0);
     remember_added(txn, id);
     return 0;
 }
@@ -525,13 +526,16 @@ static int copy_retention(const cJSON *u, bool is_tag, cJSON *ref, floe_iceberg_
 static void log_current_snapshot(floe_iceberg_txn_t *txn, int64_t id)
 {
     cJSON *entry = cJSON_CreateObject();
-    floe_iceberg_json_set_int(entry, "timestamp-ms", txn->commit_ms);
+    int64_t at_ms = txn->added_snapshot_ms > 0 ? txn->added_snapshot_ms : txn->commit_ms;
+
+    floe_iceberg_json_set_int(entry, "timestamp-ms", at_ms);
     floe_iceberg_json_set_int(entry, "snapshot-id", id);
     cJSON_AddItemToArray(txn->md.snapshot_log, entry);
 }
 
 /* Java's Builder.setRef: an unchanged ref is a no-op; moving main makes its snapshot current and
- * appends to the snapshot log, stamped with this commit's time. */
+ * appends to the snapshot log, stamped with the time of the snapshot this commit added last (Java's
+ * lastUpdatedMillis after addSnapshot), else with this commit's time. */
 static int apply_set_snapshot_ref(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     static const char where[] = "set-snapshot-ref update";

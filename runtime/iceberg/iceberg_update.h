@@ -27,7 +27,12 @@
 typedef struct floe_iceberg_txn {
     floe_iceberg_metadata_t md;   /* the table being changed; owned */
     bool is_create;               /* there was no table: this commit creates it */
-    int64_t commit_ms;            /* this commit's time: last-updated-ms and snapshot-log entries */
+    int64_t commit_ms;            /* this commit's time: last-updated-ms, and snapshot-log entries
+                                     when the commit added no snapshot */
+    int64_t added_snapshot_ms;    /* timestamp-ms of the snapshot last added, or 0: Java's
+                                     Builder.addSnapshot sets lastUpdatedMillis to it, and moving
+                                     main logs that time, so time travel finds the snapshot as of
+                                     its own timestamp */
     int32_t last_added_schema_id; /* what -1 means in set-current-schema, or FLOE_ICEBERG_NONE_ADDED */
     int32_t last_added_spec_id;   /* ... in set-default-spec */
     int32_t last_added_order_id;  /* ... in set-default-sort-order */

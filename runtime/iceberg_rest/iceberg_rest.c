@@ -8,7 +8,8 @@
  *        ▼
  *   body: floe_iceberg_json_parse ──not JSON──▶ 400 BadRequestException
  *        ▼
- *   {namespace} with the 0x1F separator ──▶ 400 (S3 Tables has one namespace level)
+ *   {namespace} with the 0x1F separator ──▶ 404 NoSuchTable/NoSuchNamespace for a read whose route
+ *        │                                   documents 404, else 400 (S3 Tables has one level)
  *        ▼
  *   route->parse ──▶ 400 BadRequestException
  *        ▼
@@ -40,6 +41,10 @@
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
 #define MESSAGE_MAX 200
 #define HTTP_SCHEME "http://"
+#define HTTP_NOT_FOUND 404
+#define MESSAGE_MULTI_LEVEL "S3 Tables namespaces have a single level; a multi-level namespace is not supported."
+#define MESSAGE_NO_TABLE "The specified table does not exist."
+#define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."
 
 typedef struct rest_ctx {
     floe_worker_t *w;
@@ -177,6 +182,28 @@ static void set_scope(rest_ctx_t *d, floe_iceberg_call_t *call, const floe_icebe
     floe_call_set_scope(&call->super, &scope);
 }
 
+/*
+ * A path naming a multi-level namespace, which S3 Tables never has. A read (GET or HEAD) on a
+ * route whose spec documents 404 answers that the table or namespace does not exist: Iceberg's
+ * Java client reads `ns.t.snapshots` first as table `snapshots` in namespace `ns.t` and turns to
+ * the metadata table of `ns.t` only on NoSuchTableException (Spark's and Trino's metadata tables).
+ * Anything else (a create, a commit, a drop) is refused as a bad request.
+ */
+static void answer_multi_level(rest_ctx_t *d, const floe_iceberg_route_match_t *match)
+{
+    const floe_iceberg_route_t *route = match->route;
+    bool is_read = strcmp(route->method, "GET") == 0 || strcmp(route->method, "HEAD") == 0;
+
+    if (is_read && floe_iceberg_route_documents(route, HTTP_NOT_FOUND)) {
+        if (match->table != NULL)
+            answer_error(d, FLOE_ICEBERG_ERR_NoSuchTableException, MESSAGE_NO_TABLE);
+        else
+            answer_error(d, FLOE_ICEBERG_ERR_NoSuchNamespaceException, MESSAGE_NO_NAMESPACE);
+        return;
+    }
+    answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, MESSAGE_MULTI_LEVEL);
+}
+
 static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,
                           size_t n_query)
 {
@@ -196,8 +223,7 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
         return;
     }
     if (match->namespace != NULL && strchr(match->namespace, NAMESPACE_SEPARATOR) != NULL) {
-        answer_error(d, FLOE_ICEBERG_ERR_BadRequestException,
-                     "S3 Tables namespaces have a single level; a multi-level namespace is not supported.");
+        answer_multi_level(d, match);
         return;
     }
     if (parse_body(d, &body))

@@ -217,10 +217,21 @@ class CatalogWireTests(IcebergRestTestCase):
     def test_multi_level_namespaces_are_refused(self):
         self.assertError(self.call("POST", "/namespaces", {"namespace": ["a", "b"]}), 400, "BadRequestException",
                          "a two-level namespace in a body")
-        self.assertError(self.call("GET", "/namespaces/a%1Fb"), 400, "BadRequestException",
-                         "a two-level namespace in the path")
+        self.assertError(self.call("POST", "/namespaces/a%1Fb/tables", {"name": "t", "schema": {"type": "struct",
+                         "fields": []}}), 400, "BadRequestException", "a table created in a two-level namespace")
         self.assertError(self.call("GET", "/namespaces", query={"parent": "a\x1fb"}), 400, "BadRequestException",
                          "a two-level parent")
+
+    def test_reads_in_a_multi_level_namespace_find_nothing(self):
+        # Iceberg's Java client loads `sales.orders.snapshots` first as table `snapshots` in
+        # namespace `sales.orders`, and reads the metadata table only after NoSuchTableException.
+        self.create_table("sales", "orders_meta")
+        self.assertError(self.call("GET", "/namespaces/sales%1Forders_meta/tables/snapshots"), 404,
+                         "NoSuchTableException", "a table in a two-level namespace does not exist")
+        self.assertEqual(self.call("HEAD", "/namespaces/sales%1Forders_meta/tables/snapshots")[0], 404,
+                         "tableExists in a two-level namespace is 404")
+        self.assertError(self.call("GET", "/namespaces/a%1Fb"), 404, "NoSuchNamespaceException",
+                         "a two-level namespace does not exist")
 
     def test_head_answers_without_a_body(self):
         status, _, body = self.call("HEAD", "/namespaces/sales")

@@ -1,0 +1,112 @@
+"""Apache Spark (PySpark 3.5, local mode) against a test's Floe, through Iceberg's two catalogs AWS documents.
+
+What this is for: the Spark end-to-end tests start one SparkSession per file with two Iceberg
+catalogs on the same table bucket, each configured as its own documentation shows, changing only
+the endpoint a user would change:
+  rest  Iceberg's REST catalog (`type rest`, SigV4 signed for `s3tables`), at Floe's /iceberg; the
+        S3 settings (endpoint, path-style, region) come from Floe's loadTable answer, as on AWS.
+  s3t   AWS's Amazon S3 Tables Catalog for Apache Iceberg (`catalog-impl S3TablesCatalog`), whose
+        S3 Tables client is pointed at Floe with `s3tables.endpoint` and its S3FileIO with
+        `s3.endpoint` (it reads no settings from the service).
+What it is not for: installing Spark. scripts/setup-deps puts PySpark and the pinned jars
+(tests/engines/spark/) into <build>/engines-spark; without them a test skips (a failure in CI).
+"""
+
+import os
+import sys
+
+from floe_server import client_env, in_ci
+
+BUILD_DIR = os.environ.get("FLOE_BUILD_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build-asan"))
+SPARK_DIR = os.environ.get("FLOE_SPARK_DIR", os.path.join(BUILD_DIR, "engines-spark"))
+JAVA_HOME = "/usr/lib/jvm/java-17-openjdk-amd64"
+REGION = "us-east-1"
+CATALOGS = ("rest", "s3t")
+
+
+def missing_reason():
+    """Why Spark cannot run here, or None."""
+    if not os.path.isdir(os.path.join(SPARK_DIR, "python", "pyspark")):
+        return "PySpark is not installed in %s (run scripts/setup-deps)" % SPARK_DIR
+    if not os.path.isdir(os.path.join(SPARK_DIR, "jars")):
+        return "the Iceberg jars are not in %s/jars (run scripts/setup-deps)" % SPARK_DIR
+    if not os.path.exists(os.path.join(os.environ.get("JAVA_HOME", JAVA_HOME), "bin", "java")):
+        return "no Java 17 at %s" % JAVA_HOME
+    return None
+
+
+def require_spark(testcase):
+    """Skips (or, in CI, fails) the calling test class when Spark is not installed."""
+    reason = missing_reason()
+    if reason:
+        if in_ci():
+            raise AssertionError(reason + " (skips count as failures in CI)")
+        import unittest
+        raise unittest.SkipTest(reason)
+
+
+def catalog_conf(name, kind, server, warehouse_arn):
+    """The Spark settings of one Iceberg catalog, as AWS's S3 Tables guide writes them."""
+    p = "spark.sql.catalog." + name
+    conf = {p: "org.apache.iceberg.spark.SparkCatalog", p + ".warehouse": warehouse_arn}
+    if kind == "rest":
+        conf.update({
+            p + ".type": "rest",
+            p + ".uri": server.endpoint + "/iceberg",
+            p + ".rest.sigv4-enabled": "true",
+            p + ".rest.signing-name": "s3tables",
+            p + ".rest.signing-region": REGION,
+            p + ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+        })
+    else:
+        conf.update({
+            p + ".catalog-impl": "software.amazon.s3tables.iceberg.S3TablesCatalog",
+            p + ".s3tables.endpoint": server.endpoint,
+            p + ".client.region": REGION,
+            p + ".s3.endpoint": server.endpoint,
+            p + ".s3.path-style-access": "true",
+        })
+    return conf
+
+
+def spark_session(server, warehouse_arn, app, extra_conf=None):
+    """A local[2] SparkSession with catalogs `rest` and `s3t` on warehouse_arn. Caller stops it."""
+    os.environ.update(client_env(server))
+    os.environ.setdefault("JAVA_HOME", JAVA_HOME)
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ.pop("SPARK_HOME", None)  # PySpark's own jars, not another install's
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    sys.path.insert(0, os.path.join(SPARK_DIR, "python"))
+    from pyspark.sql import SparkSession
+    jars_dir = os.path.join(SPARK_DIR, "jars")
+    jars = ",".join(os.path.join(jars_dir, j) for j in sorted(os.listdir(jars_dir)) if j.endswith(".jar"))
+    conf = {
+        "spark.master": "local[2]",
+        "spark.app.name": app,
+        "spark.jars": jars,
+        "spark.driver.memory": "2g",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.default.parallelism": "2",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+    }
+    conf.update(catalog_conf("rest", "rest", server, warehouse_arn))
+    conf.update(catalog_conf("s3t", "s3t", server, warehouse_arn))
+    conf.update(extra_conf or {})
+    builder = SparkSession.builder
+    for k, v in conf.items():
+        builder = builder.config(k, v)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def rows(spark, sql):
+    """The rows of a query as sorted tuples."""
+    return sorted(tuple(r) for r in spark.sql(sql).collect())
+
+
+def scalar(spark, sql):
+    return spark.sql(sql).collect()[0][0]
