@@ -258,7 +258,11 @@ static cJSON *avro_type(const floe_iceberg_partition_field_t *f, cJSON *defined)
     case FLOE_ICEBERG_TIMESTAMP_NS: return timestamp("timestamp-nanos", false);
     case FLOE_ICEBERG_TIMESTAMPTZ_NS: return timestamp("timestamp-nanos", true);
     case FLOE_ICEBERG_STRING: return cJSON_CreateString("string");
-    case FLOE_ICEBERG_BINARY: return cJSON_CreateString("bytes");
+    case FLOE_ICEBERG_BINARY:
+    case FLOE_ICEBERG_VARIANT: /* only void (and identity on unknown) take these: values are all null */
+    case FLOE_ICEBERG_UNKNOWN:
+    case FLOE_ICEBERG_GEOMETRY:
+    case FLOE_ICEBERG_GEOGRAPHY: return cJSON_CreateString("bytes");
     case FLOE_ICEBERG_UUID: return named_fixed("uuid_fixed", 16, "uuid", defined);
     case FLOE_ICEBERG_FIXED:
         snprintf(name, sizeof(name), "fixed_%d", f->type.length);

@@ -431,8 +431,42 @@ TEST(iceberg_create_properties_are_kept_and_reserved_ones_dropped)
         "ordinary properties are kept; format-version and uuid are not stored");
     cJSON_Delete(md);
     values[1] = "1";
-    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID && strstr(why, "format-version") != NULL,
-          "asking for format version 1 is refused: new tables are v2");
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Unsupported format version: v1") != NULL,
+          "asking for format version 1 is refused: new tables are v2 or v3");
+    cJSON_Delete(md);
+    values[1] = "3";
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_int(md, "format-version") == 3 &&
+              ice_int(md, "next-row-id") == 0 && cJSON_GetArraySize(ice_at(md, "properties")) == 2,
+          "CreateTable with properties format-version 3 makes a v3 table with next-row-id 0");
+    cJSON_Delete(md);
+#endif
+}
+
+TEST(iceberg_create_v3_types_need_format_version_3)
+{
+#ifdef FLOE_HAS_MEMBER_IcebergMetadata_properties
+    char *keys[] = {"format-version"};
+    char *values[] = {"3"};
+    floe_TableProperties props = {1, keys, values};
+    floe_SchemaField fields[] = {{.name = "id", .type = "long", .required = true},
+                                 {.name = "v", .type = "variant"},
+                                 {.name = "g", .type = "geometry(srid:4326)"},
+                                 {.name = "t", .type = "timestamp_ns"}};
+    floe_SchemaFieldList list = {4, fields};
+    floe_IcebergSchema schema = {.fields = &list};
+    floe_IcebergMetadata in = {.schema = &schema};
+    char why[256] = "";
+    cJSON *md;
+
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Invalid type for v: variant is not supported until v3") != NULL,
+          "a v2 table refuses the v3 types with Java's message");
+    cJSON_Delete(md);
+    in.properties = &props;
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_int(md, "format-version") == 3 &&
+              ice_streq(ice_str(md, "schemas[0].fields[2].type"), "geometry(srid:4326)"),
+          "a v3 table takes variant, geometry with a CRS and timestamp_ns");
     cJSON_Delete(md);
 #endif
 }
