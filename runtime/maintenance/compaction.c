@@ -698,7 +698,7 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
-    m->format_version = 2;
+    m->format_version = old->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;

@@ -195,7 +195,7 @@ static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_man
         m->entries[kept++] = e;
     }
     m->n_entries = kept;
-    m->format_version = 2;
+    m->format_version = m->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
     if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot write a manifest: %s", err);
     key = floe_job_fresh_key(METADATA_DIR, MANIFEST_SUFFIX);
