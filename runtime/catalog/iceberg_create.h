@@ -41,7 +41,7 @@
 
 /**
  * The metadata.json text for S3 Tables CreateTable with `metadata.iceberg` = *in: format
- * version 2 with every required field, properties, no snapshots, empty refs and logs.
+ * version 2 (3 when its properties say so) with every required field, properties, no snapshots, empty refs and logs.
  * `table_uuid` is the table's id and `location` its warehouse location (for example
  * "s3://<warehouse bucket>"); now_ms becomes last-updated-ms. Uses `schemaV2` when the model has
  * it and it is set, else `schema` (both set is an error). `in == NULL`, or metadata without a

@@ -431,7 +431,24 @@ static int read_properties(cJSON *root, floe_iceberg_metadata_t *md, floe_iceber
     return 0;
 }
 
-/* Snapshots need unique ids and a timestamp; in v2 none is newer than last-sequence-number. */
+static int read_row_lineage(const cJSON *snapshot, floe_iceberg_error_t *err)
+{
+    int64_t first = 0, added = 0;
+    const cJSON *first_item = cJSON_GetObjectItemCaseSensitive(snapshot, "first-row-id");
+    const cJSON *added_item = cJSON_GetObjectItemCaseSensitive(snapshot, "added-rows");
+
+    if (floe_iceberg_json_get_opt_int64(snapshot, "first-row-id", WHERE " snapshot", &first, err) != 0 ||
+        floe_iceberg_json_get_opt_int64(snapshot, "added-rows", WHERE " snapshot", &added, err) != 0)
+        return err->code;
+    if (first_item != NULL && !cJSON_IsNull(first_item) && (added_item == NULL || cJSON_IsNull(added_item)))
+        return corrupt(err, WHERE ": %s", "a snapshot with first-row-id needs added-rows.");
+    if (first < 0 || added < 0)
+        return corrupt(err, WHERE ": %s", "a snapshot's first-row-id and added-rows must not be negative.");
+    return 0;
+}
+
+/* Snapshots need unique ids and a timestamp; in v2 none is newer than last-sequence-number; in v3
+ * a snapshot with a first-row-id says how many rows it added (Java's SnapshotParser). */
 static int read_snapshots(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg_error_t *err)
 {
     int64_t v;
@@ -450,6 +467,8 @@ static int read_snapshots(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg
                                      WHERE ": snapshot sequence number %" PRId64
                                            " is greater than last-sequence-number %" PRId64 ".",
                                      v, md->last_sequence_number);
+        if (md->format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION && read_row_lineage(s, err) != 0)
+            return err->code;
     }
     return 0;
 }

@@ -261,6 +261,19 @@ TEST(iceberg_metadata_v3_keeps_next_row_id_exactly)
               strstr(err.message, "next-row-id") != NULL,
           "a negative next-row-id is refused");
     free(text);
+    {
+        char *v3 = ice_minimal_v3("7");
+        char *no_added = ice_variant(v3, "\"timestamp-ms\":1,", "\"timestamp-ms\":1,\"first-row-id\":0,");
+        char *both = ice_variant(v3, "\"timestamp-ms\":1,", "\"timestamp-ms\":1,\"first-row-id\":0,\"added-rows\":7,");
+        CHECK(floe_iceberg_metadata_parse(no_added, strlen(no_added), &md, &err) == FLOE_ICEBERG_EINVALID &&
+                  strstr(err.message, "needs added-rows") != NULL,
+              "a v3 snapshot with first-row-id but no added-rows is refused, as Java's parser does");
+        CHECK(floe_iceberg_metadata_parse(both, strlen(both), &md, &err) == 0, "with added-rows it reads");
+        floe_iceberg_metadata_dispose(&md);
+        free(v3);
+        free(no_added);
+        free(both);
+    }
     text = ice_minimal_v3("\"5\"");
     CHECK(floe_iceberg_metadata_parse(text, strlen(text), &md, &err) == FLOE_ICEBERG_EINVALID,
           "next-row-id must be an integer");
