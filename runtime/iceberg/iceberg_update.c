@@ -155,6 +155,30 @@ static int apply_assign_uuid(floe_iceberg_txn_t *txn, const cJSON *u, floe_icebe
     return 0;
 }
 
+/* A snapshot's row-lineage members, in any version (Java's SnapshotParser): a first-row-id comes
+ * with added-rows, and neither is negative. Every v3 file Floe writes then reads back. */
+static int check_lineage_members(const cJSON *snap, floe_iceberg_error_t *err)
+{
+    static const char where[] = "snapshot";
+    const cJSON *first_item = cJSON_GetObjectItemCaseSensitive(snap, "first-row-id");
+    const cJSON *added_item = cJSON_GetObjectItemCaseSensitive(snap, "added-rows");
+    int64_t first = 0, added = 0;
+
+    if (floe_iceberg_json_get_opt_int64(snap, "first-row-id", where, &first, err) != 0 ||
+        floe_iceberg_json_get_opt_int64(snap, "added-rows", where, &added, err) != 0)
+        return err->code;
+    if (first_item != NULL && !cJSON_IsNull(first_item) && (added_item == NULL || cJSON_IsNull(added_item)))
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Invalid added-rows (required when first-row-id is set): null");
+    if (first < 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid first-row-id (cannot be negative): %" PRId64,
+                                 first);
+    if (added < 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid added-rows (cannot be negative): %" PRId64,
+                                 added);
+    return 0;
+}
+
 /* Java's Builder.upgradeFormatVersion, with its messages. A v3 table starts row lineage at
  * next-row-id 0: rows written before the upgrade have no ids until rewritten (spec, "Row Lineage"). */
 static int apply_upgrade_format_version(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
@@ -173,6 +197,10 @@ static int apply_upgrade_format_version(floe_iceberg_txn_t *txn, const cJSON *u,
                                  txn->md.format_version, (int)version);
     if (floe_iceberg_schemas_check_version(txn->md.schemas, version, err) != 0)
         return err->code;
+    for (const cJSON *s = txn->md.snapshots->child; s != NULL; s = s->next) {
+        if (check_lineage_members(s, err) != 0)
+            return err->code;
+    }
     txn->md.format_version = version;
     if (version > 1 && txn->md.table_uuid == NULL) {
         floe_uuid_v4(uuid); /* v2 requires a UUID; an old v1 table may lack one */
@@ -474,7 +502,8 @@ static int check_snapshot(const cJSON *snap, int format_version, floe_iceberg_er
     const char *text;
     const cJSON *summary = cJSON_GetObjectItemCaseSensitive(snap, "summary");
 
-    if (floe_iceberg_json_get_int64(snap, "timestamp-ms", where, &v, err) != 0 ||
+    if (check_lineage_members(snap, err) != 0 ||
+        floe_iceberg_json_get_int64(snap, "timestamp-ms", where, &v, err) != 0 ||
         floe_iceberg_json_get_opt_int64(snap, "parent-snapshot-id", where, &v, err) != 0 ||
         floe_iceberg_json_get_opt_int32(snap, "schema-id", where, &schema_id, err) != 0)
         return err->code;
@@ -496,7 +525,8 @@ static int check_snapshot(const cJSON *snap, int format_version, floe_iceberg_er
 /* Row lineage (table spec v3, "Row Lineage"): a snapshot's first-row-id is the table's next-row-id
  * and next-row-id then grows by its added-rows. A snapshot without first-row-id gets it here; one
  * that brings its own (Java's writers do) must not reuse ids already assigned (Java's message), and
- * ids it skips stay unused. added-rows is required: without it the catalog cannot advance. */
+ * ids it skips stay unused. added-rows is required: without it the catalog cannot advance
+ * (check_lineage_members has already refused negative values). */
 static int assign_row_ids(floe_iceberg_txn_t *txn, cJSON *snap, floe_iceberg_error_t *err)
 {
     static const char where[] = "add-snapshot update: snapshot";
@@ -509,9 +539,6 @@ static int assign_row_ids(floe_iceberg_txn_t *txn, cJSON *snap, floe_iceberg_err
     if (floe_iceberg_json_get_int64(snap, "added-rows", where, &added, err) != 0 ||
         floe_iceberg_json_get_opt_int64(snap, "first-row-id", where, &first, err) != 0)
         return err->code;
-    if (added < 0)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: added-rows must not be negative (%" PRId64 ").",
-                                 where, added);
     if (first < txn->md.next_row_id)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
                                  "Cannot add a snapshot, first-row-id is behind table next-row-id: %" PRId64
