@@ -224,7 +224,7 @@ static int check_added_field(const floe_iceberg_field_t *now, int format_version
 }
 
 int floe_iceberg_schema_check_evolution(const cJSON *current, const cJSON *next, int format_version,
-                                        int32_t last_column_id, floe_iceberg_error_t *err)
+                                        int32_t last_column_id, bool has_rows, floe_iceberg_error_t *err)
 {
     floe_iceberg_schema_index_t was, now;
     int rc = 0;
@@ -240,7 +240,7 @@ int floe_iceberg_schema_check_evolution(const cJSON *current, const cJSON *next,
         const floe_iceberg_field_t *old = floe_iceberg_schema_find(&was, f->id);
         if (old != NULL)
             rc = check_field_change(old, f, format_version, err);
-        else if (f->id > last_column_id)
+        else if (f->id > last_column_id && has_rows)
             rc = check_added_field(f, format_version, err);
     }
     floe_iceberg_schema_index_dispose(&was);

@@ -11,14 +11,16 @@
  *  - A field that keeps its id may only be promoted: int -> long, float -> double,
  *    decimal(P, S) -> decimal(P', S) with P' >= P, and in v3 date -> timestamp or timestamp_ns
  *    and unknown -> any type. Its initial-default may not change once set.
- *  - In v3, a required field added (an id above the table's last-column-id) needs a non-null
- *    initial-default, so rows written before it still read.
+ *  - In v3, a required field added (an id above the table's last-column-id, not under an optional
+ *    one) to a table that has rows (a current snapshot) needs a non-null initial-default, so rows
+ *    written before it still read.
  *
  * Not for well-formedness (ids, names, nesting: iceberg_schema.h).
  */
 #ifndef FLOE_ICEBERG_EVOLVE_H
 #define FLOE_ICEBERG_EVOLVE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -34,8 +36,9 @@ int floe_iceberg_schema_check_version(const cJSON *schema, int format_version, f
 int floe_iceberg_schemas_check_version(const cJSON *schemas, int format_version, floe_iceberg_error_t *err /* OUT */);
 
 /** Checks `next` as a change of `current` (the last two rules); `last_column_id` is the table's
- * before the change. Both schemas must index. Returns 0 or FLOE_ICEBERG_EINVALID with err set. */
+ * before the change and `has_rows` whether it has a current snapshot. Both schemas must index.
+ * Returns 0 or FLOE_ICEBERG_EINVALID with err set. */
 int floe_iceberg_schema_check_evolution(const cJSON *current, const cJSON *next, int format_version,
-                                        int32_t last_column_id, floe_iceberg_error_t *err /* OUT */);
+                                        int32_t last_column_id, bool has_rows, floe_iceberg_error_t *err /* OUT */);
 
 #endif

@@ -243,7 +243,8 @@ static int check_new_schema(const floe_iceberg_txn_t *txn, const cJSON *schema, 
         return err->code;
     if (txn->is_create || current == NULL)
         return 0;
-    return floe_iceberg_schema_check_evolution(current, schema, txn->md.format_version, txn->md.last_column_id, err);
+    return floe_iceberg_schema_check_evolution(current, schema, txn->md.format_version, txn->md.last_column_id,
+                                               txn->md.current_snapshot_id != FLOE_ICEBERG_NO_SNAPSHOT, err);
 }
 
 /* Java's addSchemaInternal: an identical schema is reused; otherwise the new id is one more than

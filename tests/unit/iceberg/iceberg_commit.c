@@ -270,6 +270,26 @@ TEST(iceberg_commit_v3_schema_evolution_rules)
     free(v3);
 }
 
+TEST(iceberg_commit_v3_required_field_needs_no_default_before_any_rows)
+{
+    static const char empty_v3[] =
+        "{\"format-version\":3,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",\"location\":\"s3://b/t\","
+        "\"last-sequence-number\":0,\"next-row-id\":0,\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+        "{\"id\":1,\"name\":\"a\",\"required\":false,\"type\":\"int\"}]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"snapshots\":[]}";
+    ice_result_t r = ice_commit_at(
+        empty_v3, "s3://b/t/metadata/00000-a.metadata.json", NULL,
+        "[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":1,\"name\":\"a\",\"required\":false,\"type\":\"int\"},"
+        "{\"id\":2,\"name\":\"b\",\"required\":true,\"type\":\"int\"}]}}]",
+        ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK, "a v3 table without rows takes a required column without a default");
+    ice_result_free(&r);
+}
+
 TEST(iceberg_commit_v3_promotions_unknown_and_date)
 {
     static const char base[] =
