@@ -9,6 +9,9 @@
 
 #include "iceberg/iceberg_types.h"
 
+/* The format version that introduced the v3 types, and the one every other type has. */
+#define TYPES_V3 3
+#define TYPES_V1 1
 /* Parameters longer than this many digits overflow int32 and are refused. */
 #define PARAM_MAX_DIGITS 9
 
@@ -194,8 +197,8 @@ int floe_iceberg_primitive_min_version(const floe_iceberg_primitive_t *p)
     case FLOE_ICEBERG_VARIANT:
     case FLOE_ICEBERG_UNKNOWN:
     case FLOE_ICEBERG_GEOMETRY:
-    case FLOE_ICEBERG_GEOGRAPHY: return 3;
-    default: return 1;
+    case FLOE_ICEBERG_GEOGRAPHY: return TYPES_V3;
+    default: return TYPES_V1;
     }
 }
 
