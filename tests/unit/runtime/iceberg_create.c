@@ -471,6 +471,40 @@ TEST(iceberg_create_v3_types_need_format_version_3)
 #endif
 }
 
+TEST(iceberg_create_schema_v2_takes_nested_v3_types_in_a_v3_table)
+{
+#if defined(FLOE_HAS_MEMBER_IcebergMetadata_schemaV2) && defined(FLOE_HAS_MEMBER_IcebergMetadata_properties)
+    char *keys[] = {"format-version"};
+    char *values[] = {"3"};
+    floe_TableProperties props = {1, keys, values};
+    floe_SchemaV2Field f = {.id = 1,
+                            .has_id = true,
+                            .name = "events",
+                            .type = "{\"type\":\"list\",\"element-id\":2,\"element-required\":false,"
+                                    "\"element\":{\"type\":\"struct\",\"fields\":["
+                                    "{\"id\":3,\"name\":\"payload\",\"required\":false,\"type\":\"variant\"},"
+                                    "{\"id\":4,\"name\":\"where\",\"required\":false,"
+                                    "\"type\":\"geography(srid:4326, karney)\"}]}}",
+                            .has_required = true};
+    floe_SchemaV2FieldList list = {1, &f};
+    floe_IcebergSchemaV2 schema = {.type = FLOE_SchemaV2FieldType_STRUCT, .fields = &list};
+    floe_IcebergMetadata in = {.schemaV2 = &schema};
+    char why[256] = "";
+    cJSON *md;
+
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Invalid type for events.element.payload: variant is not supported until v3") != NULL,
+          "schemaV2 with a nested variant in a v2 table is refused, naming the field");
+    cJSON_Delete(md);
+    in.properties = &props;
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 &&
+              ice_streq(ice_str(md, "schemas[0].fields[0].type.element.fields[1].type"),
+                        "geography(srid:4326, karney)"),
+          "in a v3 table schemaV2 takes variant and geography inside a list of structs");
+    cJSON_Delete(md);
+#endif
+}
+
 TEST(iceberg_create_without_metadata_gives_an_empty_schema)
 {
     floe_IcebergMetadata empty = {0};
