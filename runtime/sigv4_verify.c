@@ -8,9 +8,12 @@
  *     (seen with aws-cli 2.9, boto3 1.26 and the JS SDK v3).
  *  2. The canonical query is rebuilt from decoded pairs re-encoded with AWS's UriEncode and sorted,
  *     as AWS does; X-Amz-Signature is left out of a presigned URL's.
- *  3. The payload hash is x-amz-content-sha256 when sent (S3 sends it always), UNSIGNED-PAYLOAD for
- *     a presigned S3 URL, else the SHA-256 of the body. A hex hash that is not the body's is its
- *     own error, as on S3 (XAmzContentSHA256Mismatch).
+ *  3. For S3 the payload hash is x-amz-content-sha256 when sent (S3 sends it always),
+ *     UNSIGNED-PAYLOAD for a presigned URL, else the SHA-256 of the body; a hex hash that is not
+ *     the body's is its own error, as on S3 (XAmzContentSHA256Mismatch). Every other service signs
+ *     the hex SHA-256 of the body whatever x-amz-content-sha256 says: Apache Iceberg's REST SigV4
+ *     signer (the AWS SDK v2's Aws4Signer with SHA-256 checksum parameters, in Trino and Spark)
+ *     sends that header in base64 while signing the hex hash, and AWS's s3tables endpoint serves it.
  *  4. aws-chunked bodies (STREAMING-AWS4-HMAC-SHA256-PAYLOAD) have their seed signature checked
  *     here; the per-chunk signatures are not.
  *  5. A request signed in its headers is valid only within MAX_CLOCK_SKEW_S of its X-Amz-Date, as
@@ -307,7 +310,7 @@ static void add_canonical_headers(strbuf_t *b, h2o_req_t *req, h2o_iovec_t signe
 /* The payload hash the client signed: see design note 3. */
 static const char *payload_hash(h2o_req_t *req, int is_s3, int is_presigned)
 {
-    h2o_iovec_t sent = find_header(req, "x-amz-content-sha256");
+    h2o_iovec_t sent = is_s3 ? find_header(req, "x-amz-content-sha256") : h2o_iovec_init(NULL, 0);
     char *hex;
     if (sent.base != NULL)
         return h2o_strdup(&req->pool, sent.base, sent.len).base;

@@ -23,7 +23,8 @@ typedef enum floe_sigv4_result {
 
 /**
  * Verifies the request's signature. `is_s3` selects S3's canonical-URI rule (the path as sent)
- * over every other service's (the path URI-encoded once more, so "%3A" is signed as "%253A").
+ * over every other service's (the path URI-encoded once more, so "%3A" is signed as "%253A"),
+ * and S3's payload hash (x-amz-content-sha256 as sent) over every other service's (the body's).
  * `now_s` is the current time in seconds since the epoch. Scratch memory comes from the request pool.
  */
 floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *config, int is_s3, int64_t now_s);

@@ -68,6 +68,12 @@ size_t floe_s3_checksum_size(floe_s3_checksum_alg_t alg)
     return algs[alg].size;
 }
 
+/* A composite value ends in "-<part count>", a character base64 never holds. */
+const char *floe_s3_checksum_type(const char *value)
+{
+    return strchr(value, '-') != NULL ? "COMPOSITE" : "FULL_OBJECT";
+}
+
 floe_s3_checksum_alg_t floe_s3_checksum_from_name(const char *s)
 {
     for (int a = FLOE_S3_CK_CRC32; a < FLOE_S3_CK__COUNT; a++) {

@@ -33,6 +33,10 @@ const char *floe_s3_checksum_header(floe_s3_checksum_alg_t alg);
 floe_s3_checksum_alg_t floe_s3_checksum_from_name(const char *s);
 /** Bytes in the algorithm's digest. */
 size_t floe_s3_checksum_size(floe_s3_checksum_alg_t alg);
+/** S3's checksum type (x-amz-checksum-type, <ChecksumType>) of a stored checksum value:
+ *  "COMPOSITE" for a multipart upload's checksum of its parts' checksums ("<base64>-N"), else
+ *  "FULL_OBJECT", a checksum of the whole body, which every PutObject checksum is. Static string. */
+const char *floe_s3_checksum_type(const char *value);
 
 typedef struct floe_s3_checksum {
     floe_s3_checksum_alg_t alg;

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "s3/checksum.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -134,8 +135,7 @@ static void add_object_headers(floe_s3_req_t *r, const floe_store_object_t *obj,
         for (char *p = header; *p; p++)
             *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
         floe_s3_add_header(r, header, obj->checksum);
-        if (strchr(obj->checksum, '-') != NULL)
-            floe_s3_add_header(r, "x-amz-checksum-type", "COMPOSITE");
+        floe_s3_add_header(r, "x-amz-checksum-type", floe_s3_checksum_type(obj->checksum));
     }
 }
 

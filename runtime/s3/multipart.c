@@ -264,8 +264,10 @@ static void reply_completed(floe_s3_req_t *r, const floe_store_object_t *obj, fl
     floe_s3_xml_elem(&x, "Bucket", r->bucket);
     floe_s3_xml_elem(&x, "Key", r->key);
     floe_s3_xml_elem_etag(&x, "ETag", obj->etag);
-    if (obj->checksum != NULL)
+    if (obj->checksum != NULL) {
         floe_s3_xml_elem(&x, floe_s3_printf(r, "Checksum%s", floe_s3_checksum_name(alg)), obj->checksum);
+        floe_s3_xml_elem(&x, "ChecksumType", floe_s3_checksum_type(obj->checksum));
+    }
     floe_s3_xml_close(&x, "CompleteMultipartUploadResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);

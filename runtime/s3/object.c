@@ -53,12 +53,15 @@ static void write_precondition(floe_s3_req_t *r, floe_store_precondition_t *pre)
         pre->etag = match;
 }
 
-/* ETag and checksum headers of a successful write. */
+/* ETag and checksum headers of a successful write. AWS: "For PutObject uploads, the checksum type
+ * is always FULL_OBJECT" (PutObject, x-amz-checksum-type). */
 static void add_write_headers(floe_s3_req_t *r, const char *etag, floe_s3_checksum_alg_t alg, const char *checksum)
 {
     floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, etag));
-    if (alg != FLOE_S3_CK_NONE)
+    if (alg != FLOE_S3_CK_NONE) {
         floe_s3_add_header(r, floe_s3_checksum_header(alg), checksum);
+        floe_s3_add_header(r, "x-amz-checksum-type", floe_s3_checksum_type(checksum));
+    }
 }
 
 /* Commits the blob as the object; answers the error (and discards the blob) when that fails. */

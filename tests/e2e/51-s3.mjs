@@ -82,8 +82,10 @@ describe('S3 with @aws-sdk/client-s3', () => {
     }));
     assert.equal(requests[0].headers['x-amz-checksum-crc32'], crc32Base64(data), 'the SDK sent the CRC32 header');
     assert.equal(put.ChecksumCRC32, crc32Base64(data), 'Floe echoes the CRC32 it verified');
+    assert.equal(put.ChecksumType, 'FULL_OBJECT', 'a PutObject checksum is of the FULL_OBJECT type, as S3 says');
     const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'buffer.txt', ChecksumMode: 'ENABLED' }));
     assert.equal(got.ChecksumCRC32, crc32Base64(data), 'GetObject returns the stored checksum, which the SDK validated');
+    assert.equal(got.ChecksumType, 'FULL_OBJECT', 'and its FULL_OBJECT type');
     assert.equal(got.ContentType, 'text/plain', 'Content-Type round-trips');
     assert.deepEqual(got.Metadata, { origin: 'js' }, 'user metadata round-trips');
     assert.equal(await got.Body.transformToString(), data.toString(), 'the body is intact');
@@ -159,6 +161,28 @@ describe('S3 with @aws-sdk/client-s3', () => {
     const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi.bin' }));
     assert.equal(md5(Buffer.from(await got.Body.transformToByteArray())), md5(Buffer.concat(parts)),
       'the object is the parts in order');
+  });
+
+  it('gives a CRC32 multipart upload a COMPOSITE checksum', async () => {
+    const parts = [Buffer.alloc(5 * MIB, 'c1'), Buffer.from('crc part')];
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({
+      Bucket: 'js-bucket', Key: 'multi-crc.bin', ChecksumAlgorithm: 'CRC32',
+    }));
+    const done = [];
+    for (const [i, Body] of parts.entries()) {
+      const r = await s3.send(new UploadPartCommand({
+        Bucket: 'js-bucket', Key: 'multi-crc.bin', UploadId, PartNumber: i + 1, Body, ChecksumAlgorithm: 'CRC32',
+      }));
+      done.push({ PartNumber: i + 1, ETag: r.ETag, ChecksumCRC32: r.ChecksumCRC32 });
+    }
+    const resp = await s3.send(new CompleteMultipartUploadCommand({
+      Bucket: 'js-bucket', Key: 'multi-crc.bin', UploadId, MultipartUpload: { Parts: done },
+    }));
+    assert.match(resp.ChecksumCRC32, /^[A-Za-z0-9+/]{6}==-2$/, 'the checksum is a checksum of the 2 parts\' checksums');
+    assert.equal(resp.ChecksumType, 'COMPOSITE', 'CompleteMultipartUpload names its type COMPOSITE');
+    const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi-crc.bin', ChecksumMode: 'ENABLED' }));
+    assert.equal(got.ChecksumType, 'COMPOSITE', 'and GetObject reports the same type');
+    await got.Body.transformToByteArray();
   });
 
   it('names missing buckets and keys with S3 error codes', async () => {

@@ -23,6 +23,7 @@ int floe_test_failures;
 #include "runtime/iceberg_rest_request.c"
 #include "runtime/sigv4.c"
 #include "runtime/sigv4_sign.c"
+#include "runtime/sigv4_verify.c"
 #include "runtime/codec.c"
 #include "runtime/iceberg_create.c"
 #include "runtime/s3/address.c"

@@ -53,6 +53,14 @@ TEST(checksum_names_map_to_headers)
     CHECK(floe_s3_checksum_size(FLOE_S3_CK_SHA1) == 20, "SHA1 digests are 20 bytes");
 }
 
+TEST(checksum_type_tells_a_composite_from_a_full_object)
+{
+    CHECK(strcmp(floe_s3_checksum_type("NhCmhg=="), "FULL_OBJECT") == 0,
+          "a checksum of the whole body (every PutObject's) is FULL_OBJECT, as S3 reports it");
+    CHECK(strcmp(floe_s3_checksum_type("yZ4nWw==-2"), "COMPOSITE") == 0,
+          "a multipart upload's checksum of its parts' checksums is COMPOSITE");
+}
+
 TEST(base64_round_trips_and_refuses_garbage)
 {
     unsigned char out[16];
