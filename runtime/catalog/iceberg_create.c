@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "catalog/iceberg_create.h"
+#include "iceberg/iceberg_evolve.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
@@ -110,11 +111,10 @@ static int add_properties(floe_iceberg_metadata_t *md, const cJSON *properties, 
         if (!cJSON_IsString(p))
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Table property '%s' must be a string.", p->string);
         if (strcmp(p->string, FORMAT_VERSION_PROPERTY) == 0) {
-            if (strcmp(p->valuestring, "2") != 0)
-                return floe_iceberg_fail(
-                    err, FLOE_ICEBERG_EINVALID,
-                    "Table property format-version '%s' is not supported: new tables use format version 2.",
-                    p->valuestring);
+            if (strcmp(p->valuestring, "2") != 0 && strcmp(p->valuestring, "3") != 0)
+                return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                         "Unsupported format version: v%s (supported: v2 and v3)", p->valuestring);
+            md->format_version = p->valuestring[0] - '0';
             continue;
         }
         if (!is_reserved(p->string))
@@ -142,7 +142,8 @@ int floe_iceberg_new_table(const cJSON *schema, const cJSON *spec, const cJSON *
     cJSON_AddItemToArray(md->schemas, fresh);
     md->current_schema_id = INITIAL_SCHEMA_ID;
     if ((rc = floe_iceberg_schema_index(fresh, &idx, err)) != 0 || (rc = add_spec(md, spec, &idx, &map, err)) != 0 ||
-        (rc = add_sort_order(md, order, &idx, &map, err)) != 0 || (rc = add_properties(md, properties, err)) != 0)
+        (rc = add_sort_order(md, order, &idx, &map, err)) != 0 || (rc = add_properties(md, properties, err)) != 0 ||
+        (rc = floe_iceberg_schema_check_version(fresh, md->format_version, err)) != 0)
         goto Exit;
     md->table_uuid = floe_xstrdup(table_uuid);
     md->location = floe_iceberg_location_normalize(location);

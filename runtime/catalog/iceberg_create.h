@@ -18,8 +18,11 @@
  *    their source column's type.
  *  - Properties are kept, except the reserved ones Java drops (uuid, snapshot-count,
  *    current-snapshot-*, current-schema, default-partition-spec, default-sort-order);
- *    "format-version", if given, must be "2".
- *  - The table is format version 2, last-sequence-number 0, with no snapshots.
+ *    "format-version", if given, must be "2" or "3" (S3 Tables CreateTable carries it the same
+ *    way, in metadata.iceberg.properties) and is not stored as a property, as in Java.
+ *  - The schema must suit the format version (iceberg_evolve.h: v3-only types, defaults).
+ *  - The table is format version 2 (or the one asked for), last-sequence-number 0, next-row-id 0
+ *    in v3, with no snapshots.
  *
  * Not for writing the file: the caller stores the text (and names it with
  * floe_iceberg_metadata_next_file_name).
@@ -38,7 +41,7 @@
 
 /**
  * The metadata.json text for S3 Tables CreateTable with `metadata.iceberg` = *in: format
- * version 2 with every required field, properties, no snapshots, empty refs and logs.
+ * version 2 (3 when its properties say so) with every required field, properties, no snapshots, empty refs and logs.
  * `table_uuid` is the table's id and `location` its warehouse location (for example
  * "s3://<warehouse bucket>"); now_ms becomes last-updated-ms. Uses `schemaV2` when the model has
  * it and it is set, else `schema` (both set is an error). `in == NULL`, or metadata without a

@@ -121,19 +121,21 @@ static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_
                              bool has_global_deletes)
 {
     size_t n_small = 0;
-    bool has_deletes = false;
+    bool has_deletes = false, has_vectors = false;
 
     for (size_t k = from; k < to; k++) {
         const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
         has_deletes = has_deletes || f->content != FLOE_ICEBERG_CONTENT_DATA;
+        has_vectors = has_vectors || f->referenced_data_file != NULL; /* a v3 deletion vector */
         n_small += is_small_parquet(f, plan->target_bytes);
     }
     if (n_small < 2)
         return;
     if (has_deletes || has_global_deletes) {
         add_skip(plan, &files[plan->order[from]],
-                 has_deletes ? "skipped, it has delete files"
-                             : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
+                 has_vectors   ? "skipped, it has deletion vectors, which compaction does not apply yet"
+                 : has_deletes ? "skipped, it has delete files"
+                               : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
         return;
     }
     for (size_t k = from; k < to; k++)

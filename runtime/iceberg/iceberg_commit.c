@@ -202,7 +202,7 @@ static int check_requirements(const floe_iceberg_txn_t *txn, const requirement_t
 
 /* ==== the base ==== */
 
-/* A create's format version: the first upgrade-format-version update's, else 2. */
+/* A create's format version: the first upgrade-format-version update's (1 to 3), else 2. */
 static int create_format_version(const cJSON *updates)
 {
     for (const cJSON *u = updates != NULL ? updates->child : NULL; u != NULL; u = u->next) {
@@ -210,7 +210,7 @@ static int create_format_version(const cJSON *updates)
         int64_t v;
         if (cJSON_IsString(action) && strcmp(action->valuestring, "upgrade-format-version") == 0 &&
             floe_iceberg_json_int64(cJSON_GetObjectItemCaseSensitive(u, "format-version"), &v) == 0 && v >= 1 &&
-            v <= FLOE_ICEBERG_FORMAT_VERSION)
+            v <= FLOE_ICEBERG_FORMAT_VERSION_MAX)
             return (int)v;
     }
     return FLOE_ICEBERG_FORMAT_VERSION;

@@ -25,6 +25,7 @@ static const char *const known_members[] = {
     "table-uuid",
     "location",
     "last-sequence-number",
+    "next-row-id",
     "last-updated-ms",
     "last-column-id",
     "schema",
@@ -244,9 +245,9 @@ static int read_scalars(const cJSON *root, floe_iceberg_metadata_t *md, floe_ice
 
     if (floe_iceberg_json_get_int32(root, "format-version", WHERE, &version, err) != 0)
         return err->code;
-    if (version < 1 || version > FLOE_ICEBERG_FORMAT_VERSION)
+    if (version < 1 || version > FLOE_ICEBERG_FORMAT_VERSION_MAX)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                 WHERE ": format-version %d is not supported (Floe reads 1 and 2).", (int)version);
+                                 WHERE ": format-version %d is not supported (Floe reads 1, 2 and 3).", (int)version);
     md->format_version = version;
     if ((version > 1 || cJSON_GetObjectItemCaseSensitive(root, "table-uuid") != NULL) &&
         floe_iceberg_json_get_string(root, "table-uuid", WHERE, &uuid, err) != 0)
@@ -263,6 +264,11 @@ static int read_scalars(const cJSON *root, floe_iceberg_metadata_t *md, floe_ice
         return err->code;
     if (version == 1 && md->last_sequence_number != 0)
         return corrupt(err, WHERE ": %s", "last-sequence-number must be 0 in format version 1.");
+    if (version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION &&
+        floe_iceberg_json_get_int64(root, "next-row-id", WHERE, &md->next_row_id, err) != 0)
+        return err->code;
+    if (md->next_row_id < 0)
+        return corrupt(err, WHERE ": %s", "next-row-id must not be negative.");
     md->table_uuid = uuid != NULL ? floe_xstrdup(uuid) : NULL;
     md->location = floe_xstrdup(location);
     return 0;
@@ -425,7 +431,24 @@ static int read_properties(cJSON *root, floe_iceberg_metadata_t *md, floe_iceber
     return 0;
 }
 
-/* Snapshots need unique ids and a timestamp; in v2 none is newer than last-sequence-number. */
+static int read_row_lineage(const cJSON *snapshot, floe_iceberg_error_t *err)
+{
+    int64_t first = 0, added = 0;
+    const cJSON *first_item = cJSON_GetObjectItemCaseSensitive(snapshot, "first-row-id");
+    const cJSON *added_item = cJSON_GetObjectItemCaseSensitive(snapshot, "added-rows");
+
+    if (floe_iceberg_json_get_opt_int64(snapshot, "first-row-id", WHERE " snapshot", &first, err) != 0 ||
+        floe_iceberg_json_get_opt_int64(snapshot, "added-rows", WHERE " snapshot", &added, err) != 0)
+        return err->code;
+    if (first_item != NULL && !cJSON_IsNull(first_item) && (added_item == NULL || cJSON_IsNull(added_item)))
+        return corrupt(err, WHERE ": %s", "a snapshot with first-row-id needs added-rows.");
+    if (first < 0 || added < 0)
+        return corrupt(err, WHERE ": %s", "a snapshot's first-row-id and added-rows must not be negative.");
+    return 0;
+}
+
+/* Snapshots need unique ids and a timestamp; in v2 none is newer than last-sequence-number; in v3
+ * a snapshot with a first-row-id says how many rows it added (Java's SnapshotParser). */
 static int read_snapshots(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg_error_t *err)
 {
     int64_t v;
@@ -444,6 +467,8 @@ static int read_snapshots(cJSON *root, floe_iceberg_metadata_t *md, floe_iceberg
                                      WHERE ": snapshot sequence number %" PRId64
                                            " is greater than last-sequence-number %" PRId64 ".",
                                      v, md->last_sequence_number);
+        if (md->format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION && read_row_lineage(s, err) != 0)
+            return err->code;
     }
     return 0;
 }
@@ -612,6 +637,8 @@ static void write_table_ids(floe_json_t *w, const floe_iceberg_metadata_t *md)
     floe_json_string(w, md->location != NULL ? md->location : "");
     if (md->format_version > 1)
         write_int(w, "last-sequence-number", md->last_sequence_number);
+    if (md->format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION)
+        write_int(w, "next-row-id", md->next_row_id);
     write_int(w, "last-updated-ms", md->last_updated_ms);
     write_int(w, "last-column-id", md->last_column_id);
 }

@@ -5,9 +5,10 @@
  * (iceberg_commit.h) both build on it. Reference: Iceberg table spec, "Table Metadata" and
  * "Table Metadata Fields"; REST spec schema TableMetadata.
  *
- * Format versions 1 and 2 are read; 3 and later are refused. New tables are written as v2; a v1
- * table stays v1 (with the v1 "schema" and "partition-spec" members written too) until an
- * upgrade-format-version update.
+ * Format versions 1, 2 and 3 are read; 4 and later are refused. New tables are written as v2
+ * unless their creator asks for another version; a v1 table stays v1 (with the v1 "schema" and
+ * "partition-spec" members written too) until an upgrade-format-version update. A v3 table also
+ * carries next-row-id (row lineage: the first row id the next snapshot's new rows take).
  *
  * Not for storage (the caller reads and writes the file) nor for choosing file locations beyond
  * floe_iceberg_metadata_next_file_name.
@@ -28,10 +29,11 @@
  *      sort_orders/default_sort_order_id.
  *   3. Snapshot ids are unique; every ref names an existing snapshot; current_snapshot_id is
  *      FLOE_ICEBERG_NO_SNAPSHOT or the snapshot refs["main"] names.
- *   4. table_uuid is non-NULL when format_version is 2; last_sequence_number is 0 in v1.
+ *   4. table_uuid is non-NULL when format_version is 2 or more; last_sequence_number is 0 in v1;
+ *      next_row_id is 0 before v3 and never negative.
  *
  * Serialization order is Java's TableMetadataParser order: format-version, table-uuid, location,
- * last-sequence-number (v2), last-updated-ms, last-column-id, [schema (v1)], current-schema-id,
+ * last-sequence-number (v2+), next-row-id (v3), last-updated-ms, last-column-id, [schema (v1)], current-schema-id,
  * schemas, [partition-spec (v1)], default-spec-id, partition-specs, last-partition-id,
  * default-sort-order-id, sort-orders, properties, current-snapshot-id (-1 when none, which every
  * reader accepts), refs, snapshots, statistics, partition-statistics, snapshot-log, metadata-log,
@@ -50,16 +52,21 @@
 
 /** current_snapshot_id of a table without a current snapshot (the file says -1 or null). */
 #define FLOE_ICEBERG_NO_SNAPSHOT (-1)
-/** The format version Floe writes for new tables, and the highest it reads. */
+/** The format version Floe writes for new tables unless asked for another. */
 #define FLOE_ICEBERG_FORMAT_VERSION 2
+/** The highest format version Floe reads, creates and upgrades to. */
+#define FLOE_ICEBERG_FORMAT_VERSION_MAX 3
+/** The first format version with row lineage (next-row-id, first-row-id, added-rows). */
+#define FLOE_ICEBERG_ROW_LINEAGE_VERSION 3
 /** The branch whose head is the table's current snapshot. */
 #define FLOE_ICEBERG_MAIN_BRANCH "main"
 
 typedef struct floe_iceberg_metadata {
-    int format_version; /* 1 or 2 */
+    int format_version; /* 1, 2 or 3 */
     char *table_uuid;   /* malloc'ed; NULL only in a v1 file without one */
     char *location;     /* malloc'ed */
     int64_t last_sequence_number;
+    int64_t next_row_id; /* v3: the first row id of the next snapshot's added rows; 0 before */
     int64_t last_updated_ms;
     int32_t last_column_id;
     int32_t current_schema_id;
@@ -108,7 +115,7 @@ const char *floe_iceberg_metadata_table_uuid(const floe_iceberg_metadata_t *md);
 /** True, with *id set, when the table has a current snapshot. */
 bool floe_iceberg_metadata_current_snapshot_id(const floe_iceberg_metadata_t *md, int64_t *id /* OUT */);
 
-/** The table's format version (1 or 2). */
+/** The table's format version (1, 2 or 3). */
 int floe_iceberg_metadata_format_version(const floe_iceberg_metadata_t *md);
 
 /**

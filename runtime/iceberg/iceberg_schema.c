@@ -152,6 +152,8 @@ static int index_struct(index_walk_t *w, const cJSON *type, const char *path, fi
         if (rc == 0)
             rc = add_field(w, id, full, child_type, required, ctx);
         if (rc == 0)
+            w->idx->fields[w->idx->n_fields - 1].object = f;
+        if (rc == 0)
             rc = index_type(w, child_type, full, (field_context_t){ctx.in_collection, ctx.under_optional || !required});
         free(full);
         if (rc != 0)
@@ -399,6 +401,18 @@ static int map_input_id(fresh_t *f, const cJSON *in, const char *key, const char
 
 static cJSON *fresh_type(fresh_t *f, const cJSON *in, const char *path);
 
+/* initial-default and write-default (v3) travel with the field; floe_iceberg_schema_check_version
+ * judges them once the table's format version is known. */
+static void copy_defaults(const cJSON *in, cJSON *out)
+{
+    static const char *const keys[] = {"initial-default", "write-default"};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(in, keys[i]);
+        if (v != NULL && !cJSON_IsNull(v))
+            cJSON_AddItemToObject(out, keys[i], cJSON_Duplicate(v, true));
+    }
+}
+
 static cJSON *fresh_field(fresh_t *f, const cJSON *in, int32_t id, const char *parent)
 {
     const char *name, *doc = NULL;
@@ -432,6 +446,7 @@ static cJSON *fresh_field(fresh_t *f, const cJSON *in, int32_t id, const char *p
     cJSON_AddItemToObject(out, "type", fresh);
     if (doc != NULL)
         cJSON_AddStringToObject(out, "doc", doc);
+    copy_defaults(in, out);
     return out;
 Fail:
     free(full);

@@ -25,7 +25,8 @@
 typedef struct floe_iceberg_field {
     int32_t id;
     char *name;        /* full name, owned by the index */
-    const cJSON *type; /* borrowed from the schema: a string or an object */
+    const cJSON *type;   /* borrowed from the schema: a string or an object */
+    const cJSON *object; /* the struct field's JSON object; NULL for list elements, map keys and values */
     bool is_primitive;
     floe_iceberg_primitive_t primitive; /* when is_primitive */
     bool required;

@@ -9,12 +9,15 @@
 
 #include "iceberg/iceberg_types.h"
 
+/* The format version that introduced the v3 types, and the one every other type has. */
+#define TYPES_V3 3
+#define TYPES_V1 1
 /* Parameters longer than this many digits overflow int32 and are refused. */
 #define PARAM_MAX_DIGITS 9
 
 const char floe_iceberg_primitive_names[] =
     "boolean, int, long, float, double, decimal(P,S), date, time, timestamp, timestamptz, timestamp_ns, "
-    "timestamptz_ns, string, uuid, fixed[L], binary";
+    "timestamptz_ns, string, uuid, fixed[L], binary, variant, unknown, geometry(C), geography(C, A)";
 
 typedef struct named_kind {
     const char *name;
@@ -36,6 +39,16 @@ static const named_kind_t simple_types[] = {
     {"string", FLOE_ICEBERG_STRING},
     {"uuid", FLOE_ICEBERG_UUID},
     {"binary", FLOE_ICEBERG_BINARY},
+    {"variant", FLOE_ICEBERG_VARIANT},
+    {"unknown", FLOE_ICEBERG_UNKNOWN},
+    {"geometry", FLOE_ICEBERG_GEOMETRY},
+    {"geography", FLOE_ICEBERG_GEOGRAPHY},
+};
+
+static const named_kind_t edge_algorithms[] = {
+    {"spherical", FLOE_ICEBERG_EDGES_SPHERICAL}, {"vincenty", FLOE_ICEBERG_EDGES_VINCENTY},
+    {"thomas", FLOE_ICEBERG_EDGES_THOMAS},       {"andoyer", FLOE_ICEBERG_EDGES_ANDOYER},
+    {"karney", FLOE_ICEBERG_EDGES_KARNEY},
 };
 
 static const named_kind_t simple_transforms[] = {
@@ -131,6 +144,64 @@ static int parse_fixed(const char *p, floe_iceberg_primitive_t *out)
     return 0;
 }
 
+/* Copies the text up to one of `stops`, trimmed of spaces, into crs; false when empty or too long. */
+static bool eat_crs(const char **p, const char *stops, char *crs)
+{
+    const char *start, *end;
+    skip_spaces(p);
+    start = *p;
+    while (**p != '\0' && strchr(stops, **p) == NULL)
+        (*p)++;
+    end = *p;
+    while (end > start && isspace((unsigned char)end[-1]))
+        end--;
+    if (end == start || (size_t)(end - start) >= FLOE_ICEBERG_CRS_MAX)
+        return false;
+    memcpy(crs, start, (size_t)(end - start));
+    crs[end - start] = '\0';
+    return true;
+}
+
+/* geometry(C) and geography(C[, A]): Java's geometry\s*(?:\(\s*([^)]*?)\s*\))? and
+ * geography\s*(?:\(\s*([^,]*?)\s*(?:,\s*(\w*)\s*)?\))? */
+static int parse_geo(const char *p, floe_iceberg_primitive_kind_t kind, floe_iceberg_primitive_t *out)
+{
+    char word[16];
+    size_t n = 0;
+    *out = (floe_iceberg_primitive_t){.kind = kind};
+    p += kind == FLOE_ICEBERG_GEOMETRY ? strlen("geometry") : strlen("geography");
+    skip_spaces(&p);
+    if (!eat_char(&p, '('))
+        return -1;
+    if (!eat_crs(&p, kind == FLOE_ICEBERG_GEOMETRY ? ")" : "),", out->crs))
+        return -1;
+    if (kind == FLOE_ICEBERG_GEOGRAPHY && eat_char(&p, ',')) {
+        skip_spaces(&p);
+        while (isalnum((unsigned char)*p) && n + 1 < sizeof(word))
+            word[n++] = *p++;
+        word[n] = '\0';
+        skip_spaces(&p);
+        out->algorithm = (floe_iceberg_edge_algorithm_t)find_name(
+            edge_algorithms, sizeof(edge_algorithms) / sizeof(edge_algorithms[0]), word);
+        if (out->algorithm == FLOE_ICEBERG_EDGES_DEFAULT)
+            return -1;
+    }
+    return eat_char(&p, ')') && *p == '\0' ? 0 : -1;
+}
+
+int floe_iceberg_primitive_min_version(const floe_iceberg_primitive_t *p)
+{
+    switch (p->kind) {
+    case FLOE_ICEBERG_TIMESTAMP_NS:
+    case FLOE_ICEBERG_TIMESTAMPTZ_NS:
+    case FLOE_ICEBERG_VARIANT:
+    case FLOE_ICEBERG_UNKNOWN:
+    case FLOE_ICEBERG_GEOMETRY:
+    case FLOE_ICEBERG_GEOGRAPHY: return TYPES_V3;
+    default: return TYPES_V1;
+    }
+}
+
 int floe_iceberg_primitive_parse(const char *text, floe_iceberg_primitive_t *out)
 {
     int kind;
@@ -146,6 +217,10 @@ int floe_iceberg_primitive_parse(const char *text, floe_iceberg_primitive_t *out
         return parse_decimal(text, out);
     if (strncasecmp(text, "fixed", 5) == 0)
         return parse_fixed(text, out);
+    if (strncasecmp(text, "geometry", 8) == 0)
+        return parse_geo(text, FLOE_ICEBERG_GEOMETRY, out);
+    if (strncasecmp(text, "geography", 9) == 0)
+        return parse_geo(text, FLOE_ICEBERG_GEOGRAPHY, out);
     return -1;
 }
 
@@ -155,6 +230,11 @@ void floe_iceberg_primitive_format(const floe_iceberg_primitive_t *p, char *buf,
         snprintf(buf, size, "decimal(%d, %d)", (int)p->precision, (int)p->scale);
     else if (p->kind == FLOE_ICEBERG_FIXED)
         snprintf(buf, size, "fixed[%d]", (int)p->length);
+    else if (p->kind == FLOE_ICEBERG_GEOGRAPHY && p->algorithm != FLOE_ICEBERG_EDGES_DEFAULT)
+        snprintf(buf, size, "geography(%s, %s)", p->crs[0] != '\0' ? p->crs : "OGC:CRS84",
+                 find_kind(edge_algorithms, sizeof(edge_algorithms) / sizeof(edge_algorithms[0]), p->algorithm));
+    else if ((p->kind == FLOE_ICEBERG_GEOMETRY || p->kind == FLOE_ICEBERG_GEOGRAPHY) && p->crs[0] != '\0')
+        snprintf(buf, size, "%s(%s)", p->kind == FLOE_ICEBERG_GEOMETRY ? "geometry" : "geography", p->crs);
     else
         snprintf(buf, size, "%s", find_kind(simple_types, sizeof(simple_types) / sizeof(simple_types[0]), p->kind));
 }
@@ -211,9 +291,11 @@ bool floe_iceberg_transform_accepts(const floe_iceberg_transform_t *t, const flo
     floe_iceberg_primitive_kind_t k = source->kind;
 
     switch (t->kind) {
-    case FLOE_ICEBERG_IDENTITY:
     case FLOE_ICEBERG_VOID: return true;
-    case FLOE_ICEBERG_BUCKET: return k != FLOE_ICEBERG_BOOLEAN && k != FLOE_ICEBERG_FLOAT && k != FLOE_ICEBERG_DOUBLE;
+    case FLOE_ICEBERG_IDENTITY:
+        return k != FLOE_ICEBERG_VARIANT && k != FLOE_ICEBERG_GEOMETRY && k != FLOE_ICEBERG_GEOGRAPHY;
+    case FLOE_ICEBERG_BUCKET:
+        return k != FLOE_ICEBERG_BOOLEAN && k != FLOE_ICEBERG_FLOAT && k != FLOE_ICEBERG_DOUBLE && k < FLOE_ICEBERG_VARIANT;
     case FLOE_ICEBERG_TRUNCATE:
         return k == FLOE_ICEBERG_INT || k == FLOE_ICEBERG_LONG || k == FLOE_ICEBERG_DECIMAL ||
                k == FLOE_ICEBERG_STRING || k == FLOE_ICEBERG_BINARY;

@@ -8,6 +8,10 @@
  * fixed is "fixed[L]" with optional spaces inside the brackets. The canonical form is what Java
  * writes: lower case, "decimal(P, S)", "fixed[L]", "bucket[N]", "truncate[W]".
  *
+ * The v3 types are here too: variant and unknown are plain names; geometry takes an optional CRS,
+ * "geometry(C)", and geography an optional CRS and edge algorithm, "geography(C, A)" (Java's
+ * GEOMETRY_PARAMETERS and GEOGRAPHY_PARAMETERS patterns); a CRS given is kept as given.
+ *
  * Not for nested types (struct, list, map are JSON objects: iceberg_schema.h).
  */
 #ifndef FLOE_ICEBERG_TYPES_H
@@ -19,8 +23,10 @@
 
 /** Highest decimal precision Iceberg allows (spec: "Precision must be 38 or less"). */
 #define FLOE_ICEBERG_DECIMAL_MAX_PRECISION 38
+/** Room for a geometry or geography CRS, NUL included. */
+#define FLOE_ICEBERG_CRS_MAX 80
 /** Room for any canonical type or transform string, NUL included. */
-#define FLOE_ICEBERG_TYPE_TEXT_MAX 32
+#define FLOE_ICEBERG_TYPE_TEXT_MAX 112
 
 typedef enum floe_iceberg_primitive_kind {
     FLOE_ICEBERG_BOOLEAN = 1,
@@ -39,13 +45,29 @@ typedef enum floe_iceberg_primitive_kind {
     FLOE_ICEBERG_UUID,
     FLOE_ICEBERG_FIXED,
     FLOE_ICEBERG_BINARY,
+    /* format v3 (with timestamp_ns and timestamptz_ns above) */
+    FLOE_ICEBERG_VARIANT, /* semi-structured; the spec lists it apart from primitives, JSON "variant" */
+    FLOE_ICEBERG_UNKNOWN, /* always null; promotable to any type */
+    FLOE_ICEBERG_GEOMETRY,
+    FLOE_ICEBERG_GEOGRAPHY,
 } floe_iceberg_primitive_kind_t;
+
+typedef enum floe_iceberg_edge_algorithm {
+    FLOE_ICEBERG_EDGES_DEFAULT = 0, /* not written: spherical */
+    FLOE_ICEBERG_EDGES_SPHERICAL,
+    FLOE_ICEBERG_EDGES_VINCENTY,
+    FLOE_ICEBERG_EDGES_THOMAS,
+    FLOE_ICEBERG_EDGES_ANDOYER,
+    FLOE_ICEBERG_EDGES_KARNEY,
+} floe_iceberg_edge_algorithm_t;
 
 typedef struct floe_iceberg_primitive {
     floe_iceberg_primitive_kind_t kind;
     int32_t precision; /* decimal only: 1..38 */
     int32_t scale;     /* decimal only: 0..precision */
     int32_t length;    /* fixed only: >= 1 */
+    char crs[FLOE_ICEBERG_CRS_MAX];           /* geometry, geography: "" for the default OGC:CRS84 */
+    floe_iceberg_edge_algorithm_t algorithm; /* geography only */
 } floe_iceberg_primitive_t;
 
 typedef enum floe_iceberg_transform_kind {
@@ -68,6 +90,10 @@ typedef struct floe_iceberg_transform {
  * Iceberg's primitive types or its parameters are out of range. */
 int floe_iceberg_primitive_parse(const char *text, floe_iceberg_primitive_t *out /* OUT */);
 
+/** The first table format version that allows p: 3 for timestamp_ns, timestamptz_ns, variant,
+ * unknown, geometry and geography (spec, "Schemas and Data Types"), else 1. */
+int floe_iceberg_primitive_min_version(const floe_iceberg_primitive_t *p);
+
 /** Writes the canonical spelling of p into buf (FLOE_ICEBERG_TYPE_TEXT_MAX bytes suffice). */
 void floe_iceberg_primitive_format(const floe_iceberg_primitive_t *p, char *buf, size_t size);
 
@@ -81,7 +107,8 @@ void floe_iceberg_transform_format(const floe_iceberg_transform_t *t, char *buf,
 /** True when t can be applied to a column of type `source` (Java's Transform.canTransform):
  * bucket takes int, long, decimal, date, time, timestamps, string, uuid, fixed and binary;
  * truncate takes int, long, decimal, string and binary; year, month and day take dates and
- * timestamps; hour takes timestamps; identity and void take any primitive. */
+ * timestamps; hour takes timestamps; identity takes any primitive but variant, geometry and
+ * geography; void takes anything. */
 bool floe_iceberg_transform_accepts(const floe_iceberg_transform_t *t, const floe_iceberg_primitive_t *source);
 
 /** The list of primitive type names, for error messages. */

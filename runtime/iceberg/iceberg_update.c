@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "iceberg/iceberg_evolve.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
@@ -154,6 +155,32 @@ static int apply_assign_uuid(floe_iceberg_txn_t *txn, const cJSON *u, floe_icebe
     return 0;
 }
 
+/* A snapshot's row-lineage members, in any version (Java's SnapshotParser): a first-row-id comes
+ * with added-rows, and neither is negative. Every v3 file Floe writes then reads back. */
+static int check_lineage_members(const cJSON *snap, floe_iceberg_error_t *err)
+{
+    static const char where[] = "snapshot";
+    const cJSON *first_item = cJSON_GetObjectItemCaseSensitive(snap, "first-row-id");
+    const cJSON *added_item = cJSON_GetObjectItemCaseSensitive(snap, "added-rows");
+    int64_t first = 0, added = 0;
+
+    if (floe_iceberg_json_get_opt_int64(snap, "first-row-id", where, &first, err) != 0 ||
+        floe_iceberg_json_get_opt_int64(snap, "added-rows", where, &added, err) != 0)
+        return err->code;
+    if (first_item != NULL && !cJSON_IsNull(first_item) && (added_item == NULL || cJSON_IsNull(added_item)))
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Invalid added-rows (required when first-row-id is set): null");
+    if (first < 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid first-row-id (cannot be negative): %" PRId64,
+                                 first);
+    if (added < 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Invalid added-rows (cannot be negative): %" PRId64,
+                                 added);
+    return 0;
+}
+
+/* Java's Builder.upgradeFormatVersion, with its messages. A v3 table starts row lineage at
+ * next-row-id 0: rows written before the upgrade have no ids until rewritten (spec, "Row Lineage"). */
 static int apply_upgrade_format_version(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     int32_t version;
@@ -161,12 +188,19 @@ static int apply_upgrade_format_version(floe_iceberg_txn_t *txn, const cJSON *u,
 
     if (floe_iceberg_json_get_int32(u, "format-version", "upgrade-format-version update", &version, err) != 0)
         return err->code;
-    if (version > FLOE_ICEBERG_FORMAT_VERSION || version < 1)
+    if (version > FLOE_ICEBERG_FORMAT_VERSION_MAX || version < 1)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                 "Cannot upgrade to format version %d: Floe supports versions 1 and 2.", (int)version);
+                                 "Cannot upgrade table to unsupported format version: v%d (supported: v%d)",
+                                 (int)version, FLOE_ICEBERG_FORMAT_VERSION_MAX);
     if (version < txn->md.format_version)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot downgrade a v%d table to v%d.",
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "Cannot downgrade v%d table to v%d",
                                  txn->md.format_version, (int)version);
+    if (floe_iceberg_schemas_check_version(txn->md.schemas, version, err) != 0)
+        return err->code;
+    for (const cJSON *s = txn->md.snapshots->child; s != NULL; s = s->next) {
+        if (check_lineage_members(s, err) != 0)
+            return err->code;
+    }
     txn->md.format_version = version;
     if (version > 1 && txn->md.table_uuid == NULL) {
         floe_uuid_v4(uuid); /* v2 requires a UUID; an old v1 table may lack one */
@@ -199,6 +233,20 @@ static int32_t find_same_schema(const floe_iceberg_metadata_t *md, const cJSON *
     return FLOE_ICEBERG_NONE_ADDED;
 }
 
+/* The v3 rules of iceberg_evolve.h: types and defaults the format version allows, and only
+ * allowed changes from the current schema (none to check in a create). */
+static int check_new_schema(const floe_iceberg_txn_t *txn, const cJSON *schema, floe_iceberg_error_t *err)
+{
+    const cJSON *current = floe_iceberg_metadata_schema(&txn->md, txn->md.current_schema_id);
+
+    if (floe_iceberg_schema_check_version(schema, txn->md.format_version, err) != 0)
+        return err->code;
+    if (txn->is_create || current == NULL)
+        return 0;
+    return floe_iceberg_schema_check_evolution(current, schema, txn->md.format_version, txn->md.last_column_id,
+                                               txn->md.current_snapshot_id != FLOE_ICEBERG_NO_SNAPSHOT, err);
+}
+
 /* Java's addSchemaInternal: an identical schema is reused; otherwise the new id is one more than
  * the highest. last-column-id (deprecated in the REST spec) may only grow. */
 static int apply_add_schema(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
@@ -211,6 +259,10 @@ static int apply_add_schema(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceber
         floe_iceberg_json_get_opt_int32(u, "last-column-id", "add-schema update", &given, err) != 0 ||
         floe_iceberg_schema_index(schema, &idx, err) != 0)
         return err->code;
+    if (check_new_schema(txn, schema, err) != 0) {
+        floe_iceberg_schema_index_dispose(&idx);
+        return err->code;
+    }
     new_last = idx.highest_id > txn->md.last_column_id ? idx.highest_id : txn->md.last_column_id;
     floe_iceberg_schema_index_dispose(&idx);
     if (given != INT32_MIN && given < txn->md.last_column_id)
@@ -451,7 +503,8 @@ static int check_snapshot(const cJSON *snap, int format_version, floe_iceberg_er
     const char *text;
     const cJSON *summary = cJSON_GetObjectItemCaseSensitive(snap, "summary");
 
-    if (floe_iceberg_json_get_int64(snap, "timestamp-ms", where, &v, err) != 0 ||
+    if (check_lineage_members(snap, err) != 0 ||
+        floe_iceberg_json_get_int64(snap, "timestamp-ms", where, &v, err) != 0 ||
         floe_iceberg_json_get_opt_int64(snap, "parent-snapshot-id", where, &v, err) != 0 ||
         floe_iceberg_json_get_opt_int32(snap, "schema-id", where, &schema_id, err) != 0)
         return err->code;
@@ -470,12 +523,42 @@ static int check_snapshot(const cJSON *snap, int format_version, floe_iceberg_er
     return 0;
 }
 
+/* Row lineage (table spec v3, "Row Lineage"): a snapshot's first-row-id is the table's next-row-id
+ * and next-row-id then grows by its added-rows. A snapshot without first-row-id gets it here; one
+ * that brings its own (Java's writers do) must not reuse ids already assigned (Java's message), and
+ * ids it skips stay unused. added-rows is required: without it the catalog cannot advance
+ * (check_lineage_members has already refused negative values). */
+static int assign_row_ids(floe_iceberg_txn_t *txn, cJSON *snap, floe_iceberg_error_t *err)
+{
+    static const char where[] = "add-snapshot update: snapshot";
+    int64_t first = txn->md.next_row_id, added;
+
+    if (cJSON_GetObjectItemCaseSensitive(snap, "added-rows") == NULL)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot add a snapshot to a v%d table without added-rows (row lineage).",
+                                 txn->md.format_version);
+    if (floe_iceberg_json_get_int64(snap, "added-rows", where, &added, err) != 0 ||
+        floe_iceberg_json_get_opt_int64(snap, "first-row-id", where, &first, err) != 0)
+        return err->code;
+    if (first < txn->md.next_row_id)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
+                                 "Cannot add a snapshot, first-row-id is behind table next-row-id: %" PRId64
+                                 " < %" PRId64,
+                                 first, txn->md.next_row_id);
+    if (first > INT64_MAX - added)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "%s: first-row-id + added-rows overflows.", where);
+    floe_iceberg_json_set(snap, "first-row-id", floe_iceberg_json_new_int(first));
+    txn->md.next_row_id = first + added;
+    return 0;
+}
+
 /* In v2 a new snapshot's sequence number must be greater than the table's last, which it then
  * becomes. Java also lets a snapshot without a parent through; Floe does not (brief: v2 requires
  * sequence-number > last-sequence-number). */
 static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     const cJSON *snap;
+    cJSON *stored;
     int64_t id, seq = 0;
 
     if (floe_iceberg_json_get_object(u, "snapshot", "add-snapshot update", &snap, err) != 0 ||
@@ -496,7 +579,12 @@ static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceb
                                      seq, txn->md.last_sequence_number);
         txn->md.last_sequence_number = seq;
     }
-    cJSON_AddItemToArray(txn->md.snapshots, cJSON_Duplicate(snap, true));
+    stored = cJSON_Duplicate(snap, true);
+    if (txn->md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION && assign_row_ids(txn, stored, err) != 0) {
+        cJSON_Delete(stored);
+        return err->code;
+    }
+    cJSON_AddItemToArray(txn->md.snapshots, stored);
     txn->added_snapshot_ms = floe_iceberg_metadata_int(snap, "timestamp-ms", 0);
     remember_added(txn, id);
     return 0;

@@ -16,12 +16,14 @@
  *    input buffer may be freed as soon as a read function returns. Strings and byte values are
  *    copied and NUL-terminated (the NUL is not counted in a floe_iceberg_bytes_t's len).
  * 2. Absent is not zero: an optional field has a has_ flag (or is NULL for a string).
- * 3. Reading accepts v1 and v2 manifests as Iceberg Java, PyIceberg and the npm `avsc` package
+ * 3. Reading accepts v1, v2 and v3 manifests as Iceberg Java, PyIceberg and the npm `avsc` package
  *    write them: fields are found by name in the writer's schema (field ids are not required),
  *    nullable unions may put null first or second, codecs are null or deflate. v1 entries have no
  *    sequence numbers; v1 manifest-list entries have no content or sequence numbers (read as
  *    data and 0).
- * 4. Writing is always v2 with the deflate codec, with the header keys and field ids
+ * 4. Writing is v2, or v3 when the struct's format_version is 3 (the v3 fields first_row_id,
+ *    referenced_data_file, content_offset, content_size_in_bytes and the manifest list's
+ *    first_row_id are then in the schema), always with the deflate codec, with the header keys and field ids
  *    (field-id on every field, the key and value ids as the field-ids of a map's key/value
  *    record, element-id on lists) that Iceberg readers need.
  * 5. Hostile input fails with a one-line reason, never a crash or an over-read: the writer's
@@ -80,6 +82,11 @@ typedef struct floe_iceberg_data_file {
     int64_t *split_offsets;                  size_t n_split_offsets;
     int32_t *equality_ids;                   size_t n_equality_ids;
     bool has_sort_order_id; int32_t sort_order_id;
+    /* format v3 (written only when the manifest's format_version is 3) */
+    bool has_first_row_id; int64_t first_row_id;     /* row lineage: the file's first row id */
+    char *referenced_data_file;              /* a deletion vector's data file; NULL otherwise */
+    bool has_content_offset; int64_t content_offset; /* a deletion vector's blob in its Puffin file */
+    bool has_content_size_in_bytes; int64_t content_size_in_bytes;
 } floe_iceberg_data_file_t;
 
 typedef struct floe_iceberg_manifest_entry {
@@ -122,6 +129,7 @@ typedef struct floe_iceberg_manifest_file {
     int64_t added_rows_count, existing_rows_count, deleted_rows_count;
     floe_iceberg_field_summary_t *partitions; size_t n_partitions;
     bool has_key_metadata; floe_iceberg_bytes_t key_metadata;
+    bool has_first_row_id; int64_t first_row_id;   /* v3: row lineage of the manifest's data files */
 } floe_iceberg_manifest_file_t;
 
 typedef struct floe_iceberg_manifest_list {
@@ -151,8 +159,8 @@ int floe_iceberg_manifest_list_read(const uint8_t *data, size_t len, floe_iceber
                                     char *err, size_t err_size);
 
 /**
- * Serialises m as an Iceberg v2 manifest (Avro object container, deflate codec; m->format_version
- * is ignored). The partition tuple's Avro types are derived from m->partition_spec_json and
+ * Serialises m as an Iceberg v2 manifest, or v3 when m->format_version is 3 (Avro object
+ * container, deflate codec). The partition tuple's Avro types are derived from m->partition_spec_json and
  * m->schema_json (transform result types: identity = source type, bucket = int, truncate =
  * source, year/month/day/hour = int, void = source nullable), so both are required (take them
  * from the table metadata when a file read had no such header); every entry's partition must
@@ -165,7 +173,8 @@ int floe_iceberg_manifest_write(const floe_iceberg_manifest_t *m, uint8_t **out 
                                 char *err, size_t err_size);
 
 /**
- * Serialises l as an Iceberg v2 manifest list (Avro object container, deflate codec). Returns 0
+ * Serialises l as an Iceberg v2 manifest list, or v3 when l->format_version is 3 (Avro object
+ * container, deflate codec). Returns 0
  * with *out malloc'd (the caller frees it), or -1 with a reason in err.
  */
 int floe_iceberg_manifest_list_write(const floe_iceberg_manifest_list_t *l, uint8_t **out /* OUT */, size_t *out_len /* OUT */,

@@ -162,6 +162,8 @@ static int on_file(avro_value_t *d, void *arg, char *err, size_t err_size)
         return floe_avro_fail(err, err_size, "invalid partitions field summaries");
     if (floe_avro_field_opt_bytes(d, "key_metadata", a, &f->has_key_metadata, &f->key_metadata) != 0)
         return floe_avro_fail(err, err_size, "key_metadata is not bytes");
+    if (floe_avro_field_opt_long(d, "first_row_id", &f->has_first_row_id, &f->first_row_id) != 0)
+        return floe_avro_fail(err, err_size, "first_row_id is not a long");
     return 0;
 }
 
@@ -222,7 +224,8 @@ static int set_partitions(avro_value_t *d, const floe_iceberg_manifest_file_t *f
 
 static int on_set_file(avro_value_t *d, const void *arg, size_t i, char *err, size_t err_size)
 {
-    const floe_iceberg_manifest_file_t *f = &((const floe_iceberg_manifest_list_t *)arg)->files[i];
+    const floe_iceberg_manifest_list_t *l = arg;
+    const floe_iceberg_manifest_file_t *f = &l->files[i];
 
     if (floe_manifest_set_string_field(d, "manifest_path", f->manifest_path) != 0 ||
         floe_manifest_set_long_field(d, "manifest_length", f->manifest_length) != 0 ||
@@ -241,6 +244,9 @@ static int on_set_file(avro_value_t *d, const void *arg, size_t i, char *err, si
         set_partitions(d, f) != 0 ||
         floe_manifest_set_opt_bytes_field(d, "key_metadata", f->has_key_metadata, f->key_metadata) != 0)
         return floe_avro_fail(err, err_size, "cannot set counts, partitions or key_metadata");
+    if (l->format_version >= 3 &&
+        floe_manifest_set_opt_long_field(d, "first_row_id", f->has_first_row_id, f->first_row_id) != 0)
+        return floe_avro_fail(err, err_size, "cannot set first_row_id");
     return 0;
 }
 
@@ -249,7 +255,7 @@ int floe_iceberg_manifest_list_write(const floe_iceberg_manifest_list_t *l, uint
 {
     char why[REASON_MAX], snapshot[INT_TEXT_MAX], parent[INT_TEXT_MAX], seq[INT_TEXT_MAX];
     floe_avro_meta_t meta[FLOE_ICEBERG_MANIFEST_META_MAX];
-    char *schema = floe_iceberg_manifest_file_schema_json();
+    char *schema = floe_iceberg_manifest_file_schema_json(l->format_version);
     int rc;
 
     snprintf(snapshot, sizeof(snapshot), "%lld", (long long)l->snapshot_id);
@@ -261,7 +267,7 @@ int floe_iceberg_manifest_list_write(const floe_iceberg_manifest_list_t *l, uint
     meta[0] = (floe_avro_meta_t){"snapshot-id", (uint8_t *)snapshot, strlen(snapshot)};
     meta[1] = (floe_avro_meta_t){"parent-snapshot-id", (uint8_t *)parent, strlen(parent)};
     meta[2] = (floe_avro_meta_t){"sequence-number", (uint8_t *)seq, strlen(seq)};
-    meta[3] = (floe_avro_meta_t){"format-version", (uint8_t *)"2", 1};
+    meta[3] = (floe_avro_meta_t){"format-version", (uint8_t *)(l->format_version >= 3 ? "3" : "2"), 1};
     rc = floe_manifest_write_file(schema, meta, 4, l->n_files, on_set_file, l, out, out_len, why, sizeof(why));
     free(schema);
     return rc == 0 ? 0 : floe_avro_fail(err, err_size, "manifest list: %s", why);

@@ -207,6 +207,22 @@ static int read_stats(const avro_value_t *df, floe_parquet_arena_t *a, floe_iceb
                : 0;
 }
 
+/* The v3 members; absent (as in v1 and v2 files) or null is "not set". */
+static int read_v3_fields(const avro_value_t *df, floe_parquet_arena_t *a, floe_iceberg_data_file_t *f)
+{
+    avro_value_t v;
+
+    if (floe_avro_field_opt_long(df, "first_row_id", &f->has_first_row_id, &f->first_row_id) != 0 ||
+        floe_avro_field_opt_long(df, "content_offset", &f->has_content_offset, &f->content_offset) != 0 ||
+        floe_avro_field_opt_long(df, "content_size_in_bytes", &f->has_content_size_in_bytes,
+                                 &f->content_size_in_bytes) != 0)
+        return -1;
+    if (floe_avro_value_field(df, "referenced_data_file", &v) &&
+        floe_avro_field_string(df, "referenced_data_file", a, &f->referenced_data_file) != 0)
+        return -1;
+    return 0;
+}
+
 static int read_data_file(const avro_value_t *entry, read_ctx_t *c, floe_iceberg_data_file_t *f, char *err,
                           size_t err_size)
 {
@@ -233,6 +249,9 @@ static int read_data_file(const avro_value_t *entry, read_ctx_t *c, floe_iceberg
         floe_avro_field_opt_int(&df, "sort_order_id", &f->has_sort_order_id, &f->sort_order_id) != 0)
         return floe_avro_fail(err, err_size, "data_file: invalid key_metadata, split_offsets, equality_ids or "
                                              "sort_order_id");
+    if (read_v3_fields(&df, a, f) != 0)
+        return floe_avro_fail(err, err_size, "data_file: invalid first_row_id, referenced_data_file, "
+                                             "content_offset or content_size_in_bytes");
     return 0;
 }
 

@@ -258,7 +258,11 @@ static cJSON *avro_type(const floe_iceberg_partition_field_t *f, cJSON *defined)
     case FLOE_ICEBERG_TIMESTAMP_NS: return timestamp("timestamp-nanos", false);
     case FLOE_ICEBERG_TIMESTAMPTZ_NS: return timestamp("timestamp-nanos", true);
     case FLOE_ICEBERG_STRING: return cJSON_CreateString("string");
-    case FLOE_ICEBERG_BINARY: return cJSON_CreateString("bytes");
+    case FLOE_ICEBERG_BINARY:
+    case FLOE_ICEBERG_VARIANT: /* only void (and identity on unknown) take these: values are all null */
+    case FLOE_ICEBERG_UNKNOWN:
+    case FLOE_ICEBERG_GEOMETRY:
+    case FLOE_ICEBERG_GEOGRAPHY: return cJSON_CreateString("bytes");
     case FLOE_ICEBERG_UUID: return named_fixed("uuid_fixed", 16, "uuid", defined);
     case FLOE_ICEBERG_FIXED:
         snprintf(name, sizeof(name), "fixed_%d", f->type.length);
@@ -306,7 +310,7 @@ static cJSON *partition_record(const floe_iceberg_partition_field_t *fields, siz
     return record("r102", list);
 }
 
-static cJSON *data_file_record(const floe_iceberg_partition_field_t *fields, size_t n_fields)
+static cJSON *data_file_record(const floe_iceberg_partition_field_t *fields, size_t n_fields, int format_version)
 {
     cJSON *f = cJSON_CreateArray();
 
@@ -326,6 +330,12 @@ static cJSON *data_file_record(const floe_iceberg_partition_field_t *fields, siz
     cJSON_AddItemToArray(f, optional_field("split_offsets", list_of("long", 133), 132));
     cJSON_AddItemToArray(f, optional_field("equality_ids", list_of("int", 136), 135));
     cJSON_AddItemToArray(f, optional_field("sort_order_id", cJSON_CreateString("int"), 140));
+    if (format_version >= 3) {
+        cJSON_AddItemToArray(f, optional_field("first_row_id", cJSON_CreateString("long"), 142));
+        cJSON_AddItemToArray(f, optional_field("referenced_data_file", cJSON_CreateString("string"), 143));
+        cJSON_AddItemToArray(f, optional_field("content_offset", cJSON_CreateString("long"), 144));
+        cJSON_AddItemToArray(f, optional_field("content_size_in_bytes", cJSON_CreateString("long"), 145));
+    }
     return record("r2", f);
 }
 
@@ -339,7 +349,8 @@ static char *print(cJSON *schema)
     return text;
 }
 
-char *floe_iceberg_manifest_entry_schema_json(const floe_iceberg_partition_field_t *fields, size_t n_fields)
+char *floe_iceberg_manifest_entry_schema_json(const floe_iceberg_partition_field_t *fields, size_t n_fields,
+                                              int format_version)
 {
     cJSON *f = cJSON_CreateArray();
 
@@ -347,7 +358,7 @@ char *floe_iceberg_manifest_entry_schema_json(const floe_iceberg_partition_field
     cJSON_AddItemToArray(f, optional_field("snapshot_id", cJSON_CreateString("long"), 1));
     cJSON_AddItemToArray(f, optional_field("sequence_number", cJSON_CreateString("long"), 3));
     cJSON_AddItemToArray(f, optional_field("file_sequence_number", cJSON_CreateString("long"), 4));
-    cJSON_AddItemToArray(f, field("data_file", data_file_record(fields, n_fields), 2));
+    cJSON_AddItemToArray(f, field("data_file", data_file_record(fields, n_fields, format_version), 2));
     return print(record("manifest_entry", f));
 }
 
@@ -365,7 +376,7 @@ static cJSON *field_summary_record(void)
     return a;
 }
 
-char *floe_iceberg_manifest_file_schema_json(void)
+char *floe_iceberg_manifest_file_schema_json(int format_version)
 {
     cJSON *f = cJSON_CreateArray();
 
@@ -384,5 +395,7 @@ char *floe_iceberg_manifest_file_schema_json(void)
     cJSON_AddItemToArray(f, field("deleted_rows_count", cJSON_CreateString("long"), 514));
     cJSON_AddItemToArray(f, optional_field("partitions", field_summary_record(), 507));
     cJSON_AddItemToArray(f, optional_field("key_metadata", cJSON_CreateString("bytes"), 519));
+    if (format_version >= 3)
+        cJSON_AddItemToArray(f, optional_field("first_row_id", cJSON_CreateString("long"), 520));
     return print(record("manifest_file", f));
 }

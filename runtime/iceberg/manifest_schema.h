@@ -38,11 +38,14 @@ int floe_iceberg_partition_fields(const char *schema_json, const char *spec_json
 /** Frees what floe_iceberg_partition_fields returned. Accepts NULL. */
 void floe_iceberg_partition_fields_free(floe_iceberg_partition_field_t *fields, size_t n_fields);
 
-/** The v2 manifest_entry Avro schema for this partition tuple, as JSON text. Caller frees. */
-char *floe_iceberg_manifest_entry_schema_json(const floe_iceberg_partition_field_t *fields, size_t n_fields);
+/** The manifest_entry Avro schema for this partition tuple, as JSON text: v2, plus the v3 data
+ * file fields when format_version is 3 or more. Caller frees. */
+char *floe_iceberg_manifest_entry_schema_json(const floe_iceberg_partition_field_t *fields, size_t n_fields,
+                                              int format_version);
 
-/** The v2 manifest_file Avro schema (a manifest list's records), as JSON text. Caller frees. */
-char *floe_iceberg_manifest_file_schema_json(void);
+/** The manifest_file Avro schema (a manifest list's records), as JSON text: v2, plus first_row_id
+ * when format_version is 3 or more. Caller frees. */
+char *floe_iceberg_manifest_file_schema_json(int format_version);
 
 /** Bytes of the Avro fixed holding a decimal of this precision (Java's
  * TypeUtil.decimalRequiredBytes): the fewest bytes whose two's complement holds 10^p - 1. */

@@ -166,7 +166,25 @@ static int set_stats(avro_value_t *df, const floe_iceberg_data_file_t *f)
                : 0;
 }
 
-static int set_entry(avro_value_t *e, const floe_iceberg_manifest_entry_t *entry,
+/* first_row_id, referenced_data_file, content_offset, content_size_in_bytes (v3). */
+static int set_v3_fields(avro_value_t *df, const floe_iceberg_data_file_t *f)
+{
+    avro_value_t b;
+
+    if (floe_manifest_set_opt_long_field(df, "first_row_id", f->has_first_row_id, f->first_row_id) != 0 ||
+        floe_manifest_set_opt_long_field(df, "content_offset", f->has_content_offset, f->content_offset) != 0 ||
+        floe_manifest_set_opt_long_field(df, "content_size_in_bytes", f->has_content_size_in_bytes,
+                                         f->content_size_in_bytes) != 0)
+        return -1;
+    if (f->referenced_data_file == NULL)
+        return floe_manifest_set_null_field(df, "referenced_data_file");
+    return floe_manifest_set_opt_field(df, "referenced_data_file", &b) == 0 &&
+                   avro_value_set_string(&b, f->referenced_data_file) == 0
+               ? 0
+               : -1;
+}
+
+static int set_entry(avro_value_t *e, const floe_iceberg_manifest_entry_t *entry, int format_version,
                      const floe_iceberg_partition_field_t *fields, size_t n_fields, char *err, size_t err_size)
 {
     const floe_iceberg_data_file_t *f = &entry->file;
@@ -194,6 +212,8 @@ static int set_entry(avro_value_t *e, const floe_iceberg_manifest_entry_t *entry
         set_list(&df, "equality_ids", f->n_equality_ids, NULL, f->equality_ids) != 0 ||
         floe_manifest_set_opt_int_field(&df, "sort_order_id", f->has_sort_order_id, f->sort_order_id) != 0)
         return floe_avro_fail(err, err_size, "cannot set column statistics or optional fields");
+    if (format_version >= 3 && set_v3_fields(&df, f) != 0)
+        return floe_avro_fail(err, err_size, "cannot set the v3 fields");
     return 0;
 }
 
@@ -270,7 +290,7 @@ static int on_set_entry(avro_value_t *value, const void *arg, size_t i, char *er
 {
     const write_ctx_t *c = arg;
 
-    return set_entry(value, &c->m->entries[i], c->fields, c->n_fields, err, err_size);
+    return set_entry(value, &c->m->entries[i], c->m->format_version, c->fields, c->n_fields, err, err_size);
 }
 
 static floe_avro_meta_t text_meta(const char *key, const char *value)
@@ -296,9 +316,9 @@ int floe_iceberg_manifest_write(const floe_iceberg_manifest_t *m, uint8_t **out,
     meta[1] = text_meta("schema-id", schema_id);
     meta[2] = text_meta("partition-spec", m->partition_spec_json);
     meta[3] = text_meta("partition-spec-id", spec_id);
-    meta[4] = text_meta("format-version", "2");
+    meta[4] = text_meta("format-version", m->format_version >= 3 ? "3" : "2");
     meta[5] = text_meta("content", m->content == 0 ? "data" : "deletes");
-    avro_schema = floe_iceberg_manifest_entry_schema_json(c.fields, c.n_fields);
+    avro_schema = floe_iceberg_manifest_entry_schema_json(c.fields, c.n_fields, m->format_version);
     rc = floe_manifest_write_file(avro_schema, meta, 6, m->n_entries, on_set_entry, &c, out, out_len, why, sizeof(why));
     free(avro_schema);
     floe_iceberg_partition_fields_free((floe_iceberg_partition_field_t *)c.fields, c.n_fields);

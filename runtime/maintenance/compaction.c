@@ -107,6 +107,7 @@ typedef struct compaction {
     size_t n_outputs;
     floe_parquet_arena_t *arena; /* merged statistics */
     size_t n_kept, n_replaced;   /* of the attempt that committed */
+    bool is_v3;                  /* skipped: format version 3 (row lineage) */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -698,7 +699,7 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
-    m->format_version = 2;
+    m->format_version = old->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;
@@ -1041,6 +1042,10 @@ static void note(compaction_t *c, bool committed)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",
                                  c->n_outputs - c->n_kept);
+    if (c->is_v3 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; skipped, a format version 3 table is not compacted yet (its rows would "
+                                 "change row ids)");
     if (runs_differently(c, strategy) && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
     for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
@@ -1062,6 +1067,10 @@ static int prepare(compaction_t *c)
     free(token);
     if (rc != FLOE_OK || !c->first.has_snapshot)
         return rc;
+    /* Stitched files would have to keep their rows' ids (first_row_id + position): not yet. */
+    c->is_v3 = c->first.md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION;
+    if (c->is_v3)
+        return FLOE_OK;
     if (find_table_dir(c) || index_schema(c) || plan_bins(c, (uint64_t)mb * MIB))
         return FLOE_EFAIL;
     c->arena = floe_parquet_arena_new(SIZE_MAX);

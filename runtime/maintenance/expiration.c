@@ -195,7 +195,7 @@ static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_man
         m->entries[kept++] = e;
     }
     m->n_entries = kept;
-    m->format_version = 2;
+    m->format_version = m->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
     if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot write a manifest: %s", err);
     key = floe_job_fresh_key(METADATA_DIR, MANIFEST_SUFFIX);
@@ -395,6 +395,9 @@ static int plan(floe_job_t *job, const char *json, const char *location, cJSON *
         return floe_job_fail(job, "cannot read the table's metadata: %s", err.message);
     if (md.format_version < 2)
         rc = floe_job_fail(job, "record expiration needs a format-version 2 table"); /* design note 4 */
+    else if (md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION) /* rewritten manifests would shift row ids */
+        rc = floe_job_fail(job, "record expiration does not handle format version 3 tables yet: removing files "
+                                "from a manifest would change the row ids of the files after them");
     else if (!pick_column(floe_iceberg_metadata_schema(&md, md.current_schema_id), &c->column))
         rc = floe_job_fail(job, "the table has no timestamp or date column to expire records by "
                                 "(report_time, snapshot_time, or any top-level timestamp or date column)");

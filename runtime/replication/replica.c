@@ -387,6 +387,16 @@ static void owned_free(owned_t *o)
 /* Shares the data files of a manifest and points its entries at the replica's copies. A deleted
  * entry's file is not shared: no reader opens it, and the source may have removed it already
  * (snapshot expiration); the snapshot in which it was live shares it through its own manifest. */
+/* A v3 deletion vector names its data file (referenced_data_file): under the replica's warehouse
+ * too. The Puffin file itself is shared unchanged, like a position delete file. */
+static void rewrite_referenced_file(copy_t *c, floe_iceberg_data_file_t *f, owned_t *o)
+{
+    char *path;
+
+    if (f->referenced_data_file != NULL && (path = floe_rewrite_path(&c->rw, f->referenced_data_file)) != NULL)
+        f->referenced_data_file = own(o, path);
+}
+
 static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
 {
     share_step_t s = {.from = c->job->store_bucket, .to = c->replica_store_bucket};
@@ -401,6 +411,7 @@ static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
         if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED)
             s.keys[s.n++] = (char *)key;
         m->entries[i].file.file_path = own(o, path);
+        rewrite_referenced_file(c, &m->entries[i].file, o);
     }
     rc = s.n > 0 ? run_step(c, NULL, step_share, &s) : 0;
     free(s.keys);

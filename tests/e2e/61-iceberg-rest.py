@@ -475,6 +475,73 @@ class StageCreateFlagTests(IcebergRestTestCase):
                          "CommitFailedException", "a second create of the same table")
 
 
+class FormatVersion3Tests(IcebergRestTestCase):
+    """Iceberg format v3 on the wire: creation through both APIs, upgrade, and row lineage."""
+    bucket_name = "rest-v3"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.rest.call("POST", "/v1/%s/namespaces" % cls.prefix, {"namespace": ["sales"]})
+
+    def snapshot(self, snapshot_id, seq, parent=None, **lineage):
+        snap = {"snapshot-id": snapshot_id, "sequence-number": seq, "timestamp-ms": 1700000000000 + seq,
+                "manifest-list": "s3://nowhere/snap-%d.avro" % snapshot_id, "summary": {"operation": "append"}}
+        if parent is not None:
+            snap["parent-snapshot-id"] = parent
+        snap.update(lineage)
+        return [{"action": "add-snapshot", "snapshot": snap},
+                {"action": "set-snapshot-ref", "ref-name": "main", "type": "branch", "snapshot-id": snapshot_id}]
+
+    def test_create_with_format_version_3_then_row_lineage(self):
+        schema = {"type": "struct", "fields": [{"id": 1, "name": "id", "type": "long", "required": True},
+                                               {"id": 2, "name": "doc", "type": "variant", "required": False},
+                                               {"id": 3, "name": "at", "type": "timestamptz_ns", "required": False}]}
+        md = self.create_table("sales", "lineage", schema=schema, properties={"format-version": "3"})["metadata"]
+        self.assertEqual((md["format-version"], md["next-row-id"]), (3, 0), "a v3 table starts at next-row-id 0")
+        self.assertNotIn("format-version", md["properties"], "format-version is not kept as a property")
+        body = self.ok(self.commit("sales", "lineage", self.snapshot(1, 1, **{"added-rows": 30})), what="append")
+        self.assertEqual(body["metadata"]["snapshots"][0]["first-row-id"], 0, "the first snapshot's rows start at 0")
+        self.assertEqual(body["metadata"]["next-row-id"], 30, "next-row-id grows by added-rows")
+        body = self.ok(self.commit("sales", "lineage", self.snapshot(2, 2, 1, **{"first-row-id": 30, "added-rows": 12})),
+                       what="a second append that brings its first-row-id")
+        self.assertEqual(self.load("sales", "lineage")["metadata"]["next-row-id"], 42, "and it is stored")
+        self.assertError(self.commit("sales", "lineage", self.snapshot(3, 3, 2, **{"first-row-id": 41, "added-rows": 1})),
+                         400, "BadRequestException", "a first-row-id behind next-row-id")
+        self.assertError(self.commit("sales", "lineage", self.snapshot(3, 3, 2)), 400, "BadRequestException",
+                         "a v3 snapshot without added-rows")
+        self.assertError(self.commit("sales", "lineage", [{"action": "upgrade-format-version", "format-version": 2}]),
+                         400, "BadRequestException", "a downgrade")
+
+    def test_upgrade_v2_to_v3_and_the_v3_types(self):
+        self.create_table("sales", "upgraded")
+        variant_schema = {"type": "struct", "fields": SCHEMA["fields"] + [
+            {"id": 3, "name": "doc", "type": "variant", "required": False}]}
+        self.assertError(self.commit("sales", "upgraded", [{"action": "add-schema", "schema": variant_schema}]),
+                         400, "BadRequestException", "variant in a v2 table")
+        body = self.ok(self.commit("sales", "upgraded", [{"action": "upgrade-format-version", "format-version": 3}]),
+                       what="the upgrade")
+        self.assertEqual((body["metadata"]["format-version"], body["metadata"]["next-row-id"]), (3, 0),
+                         "the upgraded table is v3 with next-row-id 0")
+        self.ok(self.commit("sales", "upgraded", [{"action": "add-schema", "schema": variant_schema},
+                                                  {"action": "set-current-schema", "schema-id": -1}]),
+                what="variant after the upgrade")
+        self.assertError(self.commit("sales", "upgraded", [{"action": "upgrade-format-version", "format-version": 4}]),
+                         400, "BadRequestException", "an unsupported version")
+
+    def test_s3_tables_create_table_with_format_version_3(self):
+        self.s3tables.create_table(tableBucketARN=self.arn, namespace="sales", name="from_api", format="ICEBERG",
+                                   metadata={"iceberg": {"schema": {"fields": [{"name": "id", "type": "long"},
+                                                                               {"name": "t", "type": "timestamp_ns"}]},
+                                                         "properties": {"format-version": "3"}}})
+        md = self.load("sales", "from_api")["metadata"]
+        self.assertEqual((md["format-version"], md["next-row-id"]), (3, 0), "CreateTable made a v3 table")
+        with self.assertRaises(self.s3tables.exceptions.BadRequestException, msg="timestamp_ns needs v3"):
+            self.s3tables.create_table(tableBucketARN=self.arn, namespace="sales", name="v2_ns", format="ICEBERG",
+                                       metadata={"iceberg": {"schema": {"fields": [{"name": "t",
+                                                                                    "type": "timestamp_ns"}]}}})
+
+
 class StrictSignatureTests(IcebergRestTestCase):
     server_args = ("--strict-signatures", "--credentials", "%s:%s" % (KEY, SECRET))
     bucket_name = "rest-strict"

@@ -317,6 +317,25 @@ describe("compaction of a real Iceberg table", {
     assert.equal(snap.summary["total-data-files"], "1", "all the appended files end in one");
   });
 
+  test("a format version 3 table is skipped with the reason, its snapshot and row ids untouched", async () => {
+    await w.catalog.createTable({ namespace: [w.namespace] },
+      { name: "lineage", schema: SCHEMA, properties: { "format-version": "3" } });
+    for (let k = 0; k < 3; k++)
+      await w.append("lineage", rowsOf(k, "x"));
+    const before = await w.load("lineage");
+    assert.equal(before["format-version"], 3, "the table is v3");
+    assert.equal(before["next-row-id"], 3 * ROWS_PER_FILE, "each append advanced next-row-id by its rows");
+    assert.deepEqual(before.snapshots.map((s) => s["first-row-id"]), [0, 5, 10], "and got its first-row-id");
+
+    const run = await runMaintenance(server, { arn: await w.tableArn("lineage"), type: "icebergCompaction" });
+    assert.equal(run.body.status, "Successful", `the job ends without error: ${JSON.stringify(run.body)}`);
+    assert.match(run.body.message, /skipped, a format version 3 table is not compacted yet/,
+      "the job says why it did nothing");
+    const md = await w.load("lineage");
+    assert.equal(md["current-snapshot-id"], before["current-snapshot-id"], "no snapshot was committed");
+    assert.equal(md["next-row-id"], before["next-row-id"], "next-row-id is unchanged");
+  });
+
   test("a corrupt Parquet footer fails the job cleanly and leaves the table as it was", async () => {
     await w.createTable("broken");
     let last;

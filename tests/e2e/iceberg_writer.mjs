@@ -468,6 +468,8 @@ export class IcebergWriter {
       };
       if (parent !== null)
         snapshot["parent-snapshot-id"] = parent;
+      if (md["format-version"] >= 3)
+        snapshot["added-rows"] = rows.length; // row lineage: the catalog assigns first-row-id
       try {
         const resp = await this.commit(name, {
           requirements: [

@@ -130,6 +130,28 @@ TEST(compact_plan_bins_small_files_of_each_partition)
     floe_parquet_file_metadata_dispose(&snappy);
 }
 
+TEST(compact_plan_skips_a_partition_with_deletion_vectors_saying_so)
+{
+    cp_table_t t = {0};
+    floe_compact_plan_t plan;
+    size_t dv;
+    static char data_file[] = "s3://b/t/data/a.parquet";
+
+    cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
+    dv = cp_add(&t, 5, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
+    t.files[dv].referenced_data_file = data_file;
+    cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
+    floe_compact_select(t.entries, t.n, 250, &plan);
+    CHECK(!plan.is_candidate[0] && !plan.is_candidate[1] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "deletion vectors") != NULL &&
+              strstr(plan.skipped[0].reason, "partition (5)") != NULL,
+          "a partition with a deletion vector is skipped and the job's reason says so");
+    CHECK(plan.is_candidate[3] && plan.is_candidate[4], "a partition without one is still compacted");
+    floe_compact_plan_dispose(&plan);
+}
+
 TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
 {
     cp_table_t t = {0};

@@ -22,7 +22,7 @@ static void ice_add_snapshot(char *buf, size_t size, int64_t id, int64_t seq)
              ",\"parent-snapshot-id\":3055729675574597004,"
              "\"sequence-number\":%" PRId64 ",\"timestamp-ms\":" ICE_ADDED_SNAPSHOT_MS_TEXT ",\"manifest-list\":\"s3://a/b/%" PRId64
              ".avro\","
-             "\"summary\":{\"operation\":\"append\",\"added-records\":\"5\"},\"first-row-id\":0}}",
+             "\"summary\":{\"operation\":\"append\",\"added-records\":\"5\"},\"first-row-id\":0,\"added-rows\":5}}",
              id, seq, id);
 }
 
@@ -155,10 +155,244 @@ TEST(iceberg_commit_upgrade_format_version_never_downgrades)
     CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "format-version") == 2, "upgrading to the same version is a no-op");
     ice_result_free(&r);
     ice_expect_invalid("[{\"action\":\"upgrade-format-version\",\"format-version\":1}]",
-                       "Cannot downgrade a v2 table to v1");
-    ice_expect_invalid("[{\"action\":\"upgrade-format-version\",\"format-version\":3}]", "format version 3");
+                       "Cannot downgrade v2 table to v1");
+    ice_expect_invalid("[{\"action\":\"upgrade-format-version\",\"format-version\":4}]",
+                       "Cannot upgrade table to unsupported format version: v4 (supported: v3)");
     ice_expect_invalid("[{\"action\":\"upgrade-format-version\",\"format-version\":\"2\"}]",
                        "'format-version' must be");
+}
+
+/* The sample upgraded to v3 with next-row-id `next`: the base of the row-lineage tests. */
+static char *ice_sample_v3(int64_t next)
+{
+    char to[96];
+    const char *from = "\"last-sequence-number\" : 34,";
+    const char *at = strstr(ice_sample_v2, from);
+    size_t head = (size_t)(at - ice_sample_v2);
+    char *out;
+
+    snprintf(to, sizeof(to), "\"last-sequence-number\" : 34, \"next-row-id\" : %" PRId64 ",", next);
+    out = malloc(sizeof(ice_sample_v2) + strlen(to));
+    memcpy(out, ice_sample_v2, head);
+    strcpy(out + head, to);
+    strcat(out, at + strlen(from));
+    memcpy(strstr(out, "\"format-version\" : 2"), "\"format-version\" : 3", strlen("\"format-version\" : 3"));
+    return out;
+}
+
+TEST(iceberg_commit_upgrades_v2_to_v3_with_row_lineage_from_zero)
+{
+    ice_result_t r = ice_commit(NULL, "[{\"action\":\"upgrade-format-version\",\"format-version\":3}]");
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "format-version") == 3 && ice_int(r.md, "next-row-id") == 0,
+          "a v2 table upgrades to v3 and starts row lineage at next-row-id 0");
+    ice_result_free(&r);
+    {
+        char *v3 = ice_sample_v3(10);
+        r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL,
+                          "[{\"action\":\"upgrade-format-version\",\"format-version\":2}]", ICE_NOW);
+        CHECK(r.rc == FLOE_ICEBERG_EINVALID && strstr(r.err.message, "Cannot downgrade v3 table to v2") != NULL,
+              "a v3 table is never downgraded");
+        ice_result_free(&r);
+        free(v3);
+    }
+}
+
+TEST(iceberg_commit_upgrade_to_v3_keeps_v2_types_and_refuses_v3_types_before)
+{
+    ice_expect_invalid("[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+                       "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+                       "{\"id\":4,\"name\":\"v\",\"required\":false,\"type\":\"variant\"}]}}]",
+                       "Invalid type for v: variant is not supported until v3");
+    ice_expect_invalid("[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+                       "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+                       "{\"id\":4,\"name\":\"n\",\"required\":false,\"type\":\"timestamp_ns\"}]}}]",
+                       "timestamp_ns is not supported until v3");
+    ice_expect_invalid("[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+                       "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+                       "{\"id\":4,\"name\":\"d\",\"required\":false,\"type\":\"int\",\"initial-default\":3}]}}]",
+                       "non-null default (3) is not supported until v3");
+    {
+        ice_result_t r = ice_commit(
+            NULL, "[{\"action\":\"upgrade-format-version\",\"format-version\":3},"
+                  "{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+                  "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+                  "{\"id\":4,\"name\":\"v\",\"required\":false,\"type\":\"variant\"},"
+                  "{\"id\":5,\"name\":\"g\",\"required\":false,\"type\":\"geography(srid:4326, karney)\"},"
+                  "{\"id\":6,\"name\":\"u\",\"required\":false,\"type\":\"unknown\"},"
+                  "{\"id\":7,\"name\":\"r\",\"required\":true,\"type\":\"int\",\"initial-default\":7,"
+                  "\"write-default\":8}]}},"
+                  "{\"action\":\"set-current-schema\",\"schema-id\":-1}]");
+        CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "schemas[2].fields[4].initial-default") == 7 &&
+                  ice_streq(ice_str(r.md, "schemas[2].fields[2].type"), "geography(srid:4326, karney)"),
+              "after the upgrade in the same commit, v3 types and defaults are accepted and kept");
+        ice_result_free(&r);
+    }
+}
+
+TEST(iceberg_commit_v3_schema_evolution_rules)
+{
+    char *v3 = ice_sample_v3(0);
+    static const struct {
+        const char *fields, *reason; /* reason NULL: accepted */
+    } cases[] = {
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+         "{\"id\":4,\"name\":\"r\",\"required\":true,\"type\":\"int\"}",
+         "cannot add required column without a default value: r"},
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+         "{\"id\":4,\"name\":\"r\",\"required\":true,\"type\":\"int\",\"initial-default\":1}",
+         NULL},
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"int\"}", "Cannot change column type: x: long -> int"},
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+         "{\"id\":4,\"name\":\"r\",\"required\":false,\"type\":\"int\",\"initial-default\":\"one\"}",
+         "Invalid initial-default for r"},
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+         "{\"id\":4,\"name\":\"v\",\"required\":false,\"type\":\"variant\",\"write-default\":\"a\"}",
+         "Invalid write-default for v"},
+        {"{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+         "{\"id\":4,\"name\":\"g\",\"required\":false,\"type\":\"geometry(\"}",
+         "geometry("},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char updates[1024];
+        ice_result_t r;
+        snprintf(updates, sizeof(updates),
+                 "[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":[%s]}}]",
+                 cases[i].fields);
+        r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+        if (cases[i].reason == NULL) {
+            CHECK(r.rc == FLOE_ICEBERG_OK, "an allowed v3 schema change is accepted");
+        } else {
+            if (r.rc != FLOE_ICEBERG_EINVALID || strstr(r.err.message, cases[i].reason) == NULL)
+                fprintf(stderr, "case %zu: rc %d '%s'\n", i, r.rc, r.err.message);
+            CHECK(r.rc == FLOE_ICEBERG_EINVALID && strstr(r.err.message, cases[i].reason) != NULL,
+                  "a schema change the v3 rules forbid is a bad request that says why");
+        }
+        ice_result_free(&r);
+    }
+    free(v3);
+}
+
+TEST(iceberg_commit_v3_required_field_needs_no_default_before_any_rows)
+{
+    static const char empty_v3[] =
+        "{\"format-version\":3,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",\"location\":\"s3://b/t\","
+        "\"last-sequence-number\":0,\"next-row-id\":0,\"last-updated-ms\":1,\"last-column-id\":1,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+        "{\"id\":1,\"name\":\"a\",\"required\":false,\"type\":\"int\"}]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"snapshots\":[]}";
+    ice_result_t r = ice_commit_at(
+        empty_v3, "s3://b/t/metadata/00000-a.metadata.json", NULL,
+        "[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":1,\"name\":\"a\",\"required\":false,\"type\":\"int\"},"
+        "{\"id\":2,\"name\":\"b\",\"required\":true,\"type\":\"int\"}]}}]",
+        ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK, "a v3 table without rows takes a required column without a default");
+    ice_result_free(&r);
+}
+
+TEST(iceberg_commit_v3_promotions_unknown_and_date)
+{
+    static const char base[] =
+        "{\"format-version\":3,\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",\"location\":\"s3://b/t\","
+        "\"last-sequence-number\":0,\"next-row-id\":0,\"last-updated-ms\":1,\"last-column-id\":2,"
+        "\"current-schema-id\":0,\"schemas\":[{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+        "{\"id\":1,\"name\":\"u\",\"required\":false,\"type\":\"unknown\"},"
+        "{\"id\":2,\"name\":\"d\",\"required\":false,\"type\":\"date\"}]}],"
+        "\"default-spec-id\":0,\"partition-specs\":[{\"spec-id\":0,\"fields\":[]}],\"last-partition-id\":999,"
+        "\"default-sort-order-id\":0,\"sort-orders\":[{\"order-id\":0,\"fields\":[]}],\"properties\":{},"
+        "\"snapshots\":[]}";
+    ice_result_t r = ice_commit_at(
+        base, "s3://b/t/metadata/00000-a.metadata.json", NULL,
+        "[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":1,\"name\":\"u\",\"required\":false,\"type\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":3,\"name\":\"a\",\"required\":false,\"type\":\"string\"}]}},"
+        "{\"id\":2,\"name\":\"d\",\"required\":false,\"type\":\"timestamp_ns\"}]}}]",
+        ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK, "v3 promotes unknown to any type and date to timestamp_ns");
+    ice_result_free(&r);
+}
+
+/* An add-snapshot for the v3 sample with the given row-lineage members (JSON text, may be ""). */
+static void ice_add_v3_snapshot(char *buf, size_t size, int64_t id, const char *lineage)
+{
+    snprintf(buf, size,
+             "[{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":%" PRId64
+             ",\"parent-snapshot-id\":3055729675574597004,\"sequence-number\":35,\"timestamp-ms\":1699999999000,"
+             "\"manifest-list\":\"s3://a/b/n.avro\",\"summary\":{\"operation\":\"append\"}%s}},"
+             "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"type\":\"branch\",\"snapshot-id\":%" PRId64
+             "}]",
+             id, lineage, id);
+}
+
+TEST(iceberg_commit_v3_add_snapshot_assigns_first_row_id_and_advances_next_row_id)
+{
+    char *v3 = ice_sample_v3(INT64_C(9007199254740993));
+    char updates[1024];
+    ice_result_t r;
+
+    ice_add_v3_snapshot(updates, sizeof(updates), 77, ",\"added-rows\":25");
+    r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "snapshots[2].first-row-id") == INT64_C(9007199254740993) &&
+              ice_int(r.md, "next-row-id") == INT64_C(9007199254741018),
+          "a snapshot without first-row-id gets the table's next-row-id, which grows by added-rows, exactly");
+    ice_result_free(&r);
+
+    ice_add_v3_snapshot(updates, sizeof(updates), 77, ",\"first-row-id\":9007199254740993,\"added-rows\":0");
+    r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "next-row-id") == INT64_C(9007199254740993),
+          "a snapshot that brings the right first-row-id and adds no rows leaves next-row-id alone");
+    ice_result_free(&r);
+
+    ice_add_v3_snapshot(updates, sizeof(updates), 77, ",\"first-row-id\":9007199254740992,\"added-rows\":3");
+    r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_EINVALID &&
+              strstr(r.err.message, "first-row-id is behind table next-row-id: 9007199254740992 < 9007199254740993"),
+          "a first-row-id behind next-row-id would reuse row ids: refused with Java's message");
+    ice_result_free(&r);
+
+    ice_add_v3_snapshot(updates, sizeof(updates), 77, "");
+    r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_EINVALID && strstr(r.err.message, "without added-rows") != NULL,
+          "a v3 snapshot without added-rows is refused");
+    ice_result_free(&r);
+
+    ice_add_v3_snapshot(updates, sizeof(updates), 77, ",\"added-rows\":-4");
+    r = ice_commit_at(v3, ICE_SAMPLE_LOCATION, NULL, updates, ICE_NOW);
+    CHECK(r.rc == FLOE_ICEBERG_EINVALID && strstr(r.err.message, "Invalid added-rows (cannot be negative): -4") != NULL,
+          "negative added-rows are refused");
+    ice_result_free(&r);
+    free(v3);
+}
+
+TEST(iceberg_commit_v3_create_with_snapshots_in_one_commit)
+{
+    ice_result_t r = ice_commit_at(
+        NULL, NULL, "[{\"type\":\"assert-create\"}]",
+        "[{\"action\":\"upgrade-format-version\",\"format-version\":3},"
+        "{\"action\":\"assign-uuid\",\"uuid\":\"" ICE_SAMPLE_UUID "\"},"
+        "{\"action\":\"set-location\",\"location\":\"s3://b/t\"},"
+        "{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":["
+        "{\"id\":1,\"name\":\"ts\",\"required\":false,\"type\":\"timestamptz_ns\"}]}},"
+        "{\"action\":\"set-current-schema\",\"schema-id\":-1},"
+        "{\"action\":\"add-spec\",\"spec\":{\"fields\":[]}},{\"action\":\"set-default-spec\",\"spec-id\":-1},"
+        "{\"action\":\"add-sort-order\",\"sort-order\":{\"order-id\":0,\"fields\":[]}},"
+        "{\"action\":\"set-default-sort-order\",\"sort-order-id\":-1},"
+        "{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":1,\"sequence-number\":1,\"timestamp-ms\":1,"
+        "\"manifest-list\":\"s3://b/t/m1.avro\",\"summary\":{\"operation\":\"append\"},\"added-rows\":5}},"
+        "{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":2,\"parent-snapshot-id\":1,"
+        "\"sequence-number\":2,\"timestamp-ms\":2,\"manifest-list\":\"s3://b/t/m2.avro\","
+        "\"summary\":{\"operation\":\"append\"},\"first-row-id\":5,\"added-rows\":7}},"
+        "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"type\":\"branch\",\"snapshot-id\":2}]",
+        ICE_NOW);
+    if (r.rc != FLOE_ICEBERG_OK)
+        fprintf(stderr, "create: %s\n", r.err.message);
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "format-version") == 3 &&
+              ice_int(r.md, "snapshots[0].first-row-id") == 0 && ice_int(r.md, "snapshots[1].first-row-id") == 5 &&
+              ice_int(r.md, "next-row-id") == 12,
+          "a v3 create through the REST commit path assigns row ids snapshot by snapshot");
+    ice_result_free(&r);
 }
 
 TEST(iceberg_commit_upgrades_a_v1_table_to_v2)

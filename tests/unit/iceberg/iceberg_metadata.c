@@ -188,7 +188,8 @@ TEST(iceberg_metadata_invalid_files_are_refused)
     static const struct {
         const char *from, *to, *reason;
     } cases[] = {
-        {"\"format-version\":2", "\"format-version\":3", "format-version 3"},
+        {"\"format-version\":2", "\"format-version\":4", "format-version 4"},
+        {"\"format-version\":2", "\"format-version\":3", "'next-row-id' is required"},
         {"\"format-version\":2", "\"format-version\":\"2\"", "format-version"},
         {"\"table-uuid\":\"9c12d441-03fe-4693-9a96-a0705ddf69c1\",", "", "table-uuid"},
         {"\"location\":\"s3://b/t\",", "", "location"},
@@ -223,6 +224,60 @@ TEST(iceberg_metadata_invalid_files_are_refused)
             floe_iceberg_metadata_dispose(&md);
         free(text);
     }
+}
+
+/* ice_minimal_v2 as a v3 file with next-row-id `next` (JSON text); the caller frees. */
+static char *ice_minimal_v3(const char *next)
+{
+    char to[96];
+    char *v3 = ice_variant(ice_minimal_v2, "\"format-version\":2", "\"format-version\":3");
+    char *out;
+    snprintf(to, sizeof(to), "\"last-sequence-number\":1,\"next-row-id\":%s,", next);
+    out = ice_variant(v3, "\"last-sequence-number\":1,", to);
+    free(v3);
+    return out;
+}
+
+TEST(iceberg_metadata_v3_keeps_next_row_id_exactly)
+{
+    char *text = ice_minimal_v3("9007199254740993");
+    floe_iceberg_metadata_t md;
+    floe_iceberg_error_t err;
+    char *out = NULL;
+
+    CHECK(floe_iceberg_metadata_parse(text, strlen(text), &md, &err) == 0, "a v3 file with next-row-id reads");
+    if (md.schemas != NULL) {
+        CHECK(md.format_version == 3 && md.next_row_id == INT64_C(9007199254740993),
+              "next-row-id beyond 2^53 is kept exactly");
+        out = floe_iceberg_metadata_serialize(&md);
+        CHECK(strstr(out, "\"last-sequence-number\":1,\"next-row-id\":9007199254740993,") != NULL,
+              "next-row-id is written after last-sequence-number, exactly");
+        floe_iceberg_metadata_dispose(&md);
+    }
+    free(out);
+    free(text);
+    text = ice_minimal_v3("-1");
+    CHECK(floe_iceberg_metadata_parse(text, strlen(text), &md, &err) == FLOE_ICEBERG_EINVALID &&
+              strstr(err.message, "next-row-id") != NULL,
+          "a negative next-row-id is refused");
+    free(text);
+    {
+        char *v3 = ice_minimal_v3("7");
+        char *no_added = ice_variant(v3, "\"timestamp-ms\":1,", "\"timestamp-ms\":1,\"first-row-id\":0,");
+        char *both = ice_variant(v3, "\"timestamp-ms\":1,", "\"timestamp-ms\":1,\"first-row-id\":0,\"added-rows\":7,");
+        CHECK(floe_iceberg_metadata_parse(no_added, strlen(no_added), &md, &err) == FLOE_ICEBERG_EINVALID &&
+                  strstr(err.message, "needs added-rows") != NULL,
+              "a v3 snapshot with first-row-id but no added-rows is refused, as Java's parser does");
+        CHECK(floe_iceberg_metadata_parse(both, strlen(both), &md, &err) == 0, "with added-rows it reads");
+        floe_iceberg_metadata_dispose(&md);
+        free(v3);
+        free(no_added);
+        free(both);
+    }
+    text = ice_minimal_v3("\"5\"");
+    CHECK(floe_iceberg_metadata_parse(text, strlen(text), &md, &err) == FLOE_ICEBERG_EINVALID,
+          "next-row-id must be an integer");
+    free(text);
 }
 
 TEST(iceberg_metadata_minimal_v2_and_non_objects)

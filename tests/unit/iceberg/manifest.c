@@ -456,6 +456,66 @@ TEST(manifest_list_write_then_read_is_equal)
     }
 }
 
+TEST(manifest_v3_fields_round_trip_and_stay_out_of_v2)
+{
+    floe_iceberg_manifest_t a, b;
+    floe_iceberg_manifest_list_t la, lb;
+    uint8_t *out = NULL;
+    size_t out_len = 0;
+    char err[ERR_MAX] = "";
+
+    if (mf_read(avro_fixture_manifest_v2_deletes_null, sizeof(avro_fixture_manifest_v2_deletes_null), &a) != 0 ||
+        a.n_entries == 0)
+        return;
+    a.format_version = 3;
+    a.entries[0].file.referenced_data_file = "s3://b/t/data/a.parquet";
+    a.entries[0].file.has_content_offset = true;
+    a.entries[0].file.content_offset = 4;
+    a.entries[0].file.has_content_size_in_bytes = true;
+    a.entries[0].file.content_size_in_bytes = 73;
+    a.entries[0].file.has_first_row_id = true;
+    a.entries[0].file.first_row_id = INT64_C(9007199254740993);
+    CHECK(floe_iceberg_manifest_write(&a, &out, &out_len, err, sizeof(err)) == 0, "a v3 manifest is written");
+    if (out != NULL && mf_read(out, out_len, &b) == 0) {
+        const floe_iceberg_data_file_t *f = &b.entries[0].file;
+        CHECK(b.format_version == 3 && f->referenced_data_file != NULL &&
+                  strcmp(f->referenced_data_file, "s3://b/t/data/a.parquet") == 0 && f->has_content_offset &&
+                  f->content_offset == 4 && f->has_content_size_in_bytes && f->content_size_in_bytes == 73 &&
+                  f->has_first_row_id && f->first_row_id == INT64_C(9007199254740993),
+              "a deletion vector's referenced_data_file, content_offset, content_size_in_bytes and first_row_id "
+              "read back exactly from a v3 manifest");
+        CHECK(b.n_entries < 2 || (b.entries[1].file.referenced_data_file == NULL &&
+                                  !b.entries[1].file.has_content_offset && !b.entries[1].file.has_first_row_id),
+              "unset v3 fields read back as absent");
+        floe_iceberg_manifest_dispose(&b);
+    }
+    free(out);
+    out = NULL;
+    a.format_version = 2;
+    CHECK(floe_iceberg_manifest_write(&a, &out, &out_len, err, sizeof(err)) == 0 && mf_read(out, out_len, &b) == 0 &&
+              b.format_version == 2 && b.entries[0].file.referenced_data_file == NULL &&
+              !b.entries[0].file.has_first_row_id,
+          "a v2 manifest has no v3 fields");
+    floe_iceberg_manifest_dispose(&b);
+    free(out);
+    out = NULL;
+    floe_iceberg_manifest_dispose(&a);
+
+    if (mf_list_read(avro_fixture_manifest_list_v2_deflate, sizeof(avro_fixture_manifest_list_v2_deflate), &la) != 0 ||
+        la.n_files == 0)
+        return;
+    la.format_version = 3;
+    la.files[0].has_first_row_id = true;
+    la.files[0].first_row_id = 42;
+    CHECK(floe_iceberg_manifest_list_write(&la, &out, &out_len, err, sizeof(err)) == 0 &&
+              mf_list_read(out, out_len, &lb) == 0 && lb.format_version == 3 && lb.files[0].has_first_row_id &&
+              lb.files[0].first_row_id == 42 && mf_same_list(&la, &lb),
+          "a v3 manifest list carries first_row_id");
+    floe_iceberg_manifest_list_dispose(&lb);
+    free(out);
+    floe_iceberg_manifest_list_dispose(&la);
+}
+
 /* ---- what Iceberg readers need in Floe's files ---- */
 
 /* Every record field in an Avro schema carries a field-id, every array an element-id or the

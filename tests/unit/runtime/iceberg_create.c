@@ -431,8 +431,76 @@ TEST(iceberg_create_properties_are_kept_and_reserved_ones_dropped)
         "ordinary properties are kept; format-version and uuid are not stored");
     cJSON_Delete(md);
     values[1] = "1";
-    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID && strstr(why, "format-version") != NULL,
-          "asking for format version 1 is refused: new tables are v2");
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Unsupported format version: v1") != NULL,
+          "asking for format version 1 is refused: new tables are v2 or v3");
+    cJSON_Delete(md);
+    values[1] = "3";
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_int(md, "format-version") == 3 &&
+              ice_int(md, "next-row-id") == 0 && cJSON_GetArraySize(ice_at(md, "properties")) == 2,
+          "CreateTable with properties format-version 3 makes a v3 table with next-row-id 0");
+    cJSON_Delete(md);
+#endif
+}
+
+TEST(iceberg_create_v3_types_need_format_version_3)
+{
+#ifdef FLOE_HAS_MEMBER_IcebergMetadata_properties
+    char *keys[] = {"format-version"};
+    char *values[] = {"3"};
+    floe_TableProperties props = {1, keys, values};
+    floe_SchemaField fields[] = {{.name = "id", .type = "long", .required = true},
+                                 {.name = "v", .type = "variant"},
+                                 {.name = "g", .type = "geometry(srid:4326)"},
+                                 {.name = "t", .type = "timestamp_ns"}};
+    floe_SchemaFieldList list = {4, fields};
+    floe_IcebergSchema schema = {.fields = &list};
+    floe_IcebergMetadata in = {.schema = &schema};
+    char why[256] = "";
+    cJSON *md;
+
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Invalid type for v: variant is not supported until v3") != NULL,
+          "a v2 table refuses the v3 types with Java's message");
+    cJSON_Delete(md);
+    in.properties = &props;
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_int(md, "format-version") == 3 &&
+              ice_streq(ice_str(md, "schemas[0].fields[2].type"), "geometry(srid:4326)"),
+          "a v3 table takes variant, geometry with a CRS and timestamp_ns");
+    cJSON_Delete(md);
+#endif
+}
+
+TEST(iceberg_create_schema_v2_takes_nested_v3_types_in_a_v3_table)
+{
+#if defined(FLOE_HAS_MEMBER_IcebergMetadata_schemaV2) && defined(FLOE_HAS_MEMBER_IcebergMetadata_properties)
+    char *keys[] = {"format-version"};
+    char *values[] = {"3"};
+    floe_TableProperties props = {1, keys, values};
+    floe_SchemaV2Field f = {.id = 1,
+                            .has_id = true,
+                            .name = "events",
+                            .type = "{\"type\":\"list\",\"element-id\":2,\"element-required\":false,"
+                                    "\"element\":{\"type\":\"struct\",\"fields\":["
+                                    "{\"id\":3,\"name\":\"payload\",\"required\":false,\"type\":\"variant\"},"
+                                    "{\"id\":4,\"name\":\"where\",\"required\":false,"
+                                    "\"type\":\"geography(srid:4326, karney)\"}]}}",
+                            .has_required = true};
+    floe_SchemaV2FieldList list = {1, &f};
+    floe_IcebergSchemaV2 schema = {.type = FLOE_SchemaV2FieldType_STRUCT, .fields = &list};
+    floe_IcebergMetadata in = {.schemaV2 = &schema};
+    char why[256] = "";
+    cJSON *md;
+
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
+              strstr(why, "Invalid type for events.element.payload: variant is not supported until v3") != NULL,
+          "schemaV2 with a nested variant in a v2 table is refused, naming the field");
+    cJSON_Delete(md);
+    in.properties = &props;
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 &&
+              ice_streq(ice_str(md, "schemas[0].fields[0].type.element.fields[1].type"),
+                        "geography(srid:4326, karney)"),
+          "in a v3 table schemaV2 takes variant and geography inside a list of structs");
     cJSON_Delete(md);
 #endif
 }

@@ -197,3 +197,55 @@ TEST(reach_keeps_live_entries_and_frees_deleted_ones_too)
         free(m.data[i]);
     cJSON_Delete(snapshot);
 }
+
+/* Writes a v3 delete manifest into slot k: two deletion vectors in one Puffin file (one live, one
+ * DELETED) and a live one in another, as Spark's merge-on-read writes them. */
+static int put_deletion_vector_manifest(memory_reader_t *m, size_t k, const char *path)
+{
+    static const struct {
+        const char *puffin, *data;
+        int32_t status;
+        int64_t offset;
+    } rows[] = {{"s3://w/data/dv-a.puffin", "s3://w/data/d1.parquet", FLOE_ICEBERG_ENTRY_ADDED, 4},
+                {"s3://w/data/dv-a.puffin", "s3://w/data/d2.parquet", FLOE_ICEBERG_ENTRY_DELETED, 77},
+                {"s3://w/data/dv-b.puffin", "s3://w/data/d3.parquet", FLOE_ICEBERG_ENTRY_EXISTING, 4}};
+    floe_iceberg_manifest_entry_t e[3];
+    floe_iceberg_manifest_t man = {.schema_json = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}",
+                                   .partition_spec_json = "[]", .format_version = 3, .content = 1, .entries = e,
+                                   .n_entries = 3};
+    char err[256];
+
+    for (size_t i = 0; i < 3; i++)
+        e[i] = (floe_iceberg_manifest_entry_t){
+            .status = rows[i].status, .has_snapshot_id = true, .snapshot_id = 3,
+            .file = {.content = FLOE_ICEBERG_CONTENT_POSITION_DELETES, .file_path = (char *)rows[i].puffin,
+                     .file_format = "PUFFIN", .record_count = 2, .file_size_in_bytes = 200,
+                     .referenced_data_file = (char *)rows[i].data, .has_content_offset = true,
+                     .content_offset = rows[i].offset, .has_content_size_in_bytes = true,
+                     .content_size_in_bytes = 73}};
+    m->paths[k] = path;
+    return floe_iceberg_manifest_write(&man, &m->data[k], &m->len[k], err, sizeof(err));
+}
+
+TEST(reach_counts_puffin_files_of_live_deletion_vectors)
+{
+    memory_reader_t m = {.super = {memory_read, memory_fail}};
+    cJSON *snapshot = cJSON_Parse("{\"snapshot-id\":3,\"manifest-list\":\"s3://w/metadata/snap-3.avro\"}");
+    const cJSON *snapshots[] = {snapshot};
+    floe_reach_t kept = {0};
+
+    CHECK(put_deletion_vector_manifest(&m, 0, "s3://w/metadata/m-dv.avro") == 0 &&
+              put_list(&m, 1, "s3://w/metadata/snap-3.avro", 1) == 0,
+          "a v3 delete manifest of deletion vectors and its list are written");
+    CHECK(floe_reach_snapshots_from(&m.super, snapshots, 1, FLOE_REACH_LIVE_ENTRIES, NULL, &kept) == FLOE_OK,
+          "the snapshot's reach is read");
+    floe_reach_set_seal(&kept.files);
+    CHECK(kept.files.n == 2 && floe_reach_set_has(&kept.files, "s3://w/data/dv-a.puffin") &&
+              floe_reach_set_has(&kept.files, "s3://w/data/dv-b.puffin"),
+          "each Puffin file a live deletion vector points into is referenced, once, though a DELETED vector "
+          "shares one of them");
+    floe_reach_dispose(&kept);
+    for (size_t i = 0; i < READER_FILES; i++)
+        free(m.data[i]);
+    cJSON_Delete(snapshot);
+}
