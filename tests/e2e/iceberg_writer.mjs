@@ -1,5 +1,5 @@
 // Writes real Iceberg tables into a running Floe the way an engine does, for the maintenance tests
-// (tests/e2e/9N-issue-12-*.mjs) and anyone else who needs a table with snapshots, manifests and
+// (tests/e2e/9N-maintenance-*.mjs) and anyone else who needs a table with snapshots, manifests and
 // Parquet files in it: Parquet data files from hyparquet-writer (with Iceberg field ids), Avro
 // manifests (with column statistics: value and null counts, lower and upper bounds in Iceberg's
 // single-value binary form) and manifest lists from avsc, PUT into the table's warehouse with

@@ -9,10 +9,10 @@
 // a table with a burst of appends is followed by a restart after which the replica catches up
 // with every row exactly once and no file half-written. Snapshot expiration on the source prunes
 // the replica: its copies of what only the expired snapshots reached, and metadata files that fell
-// out of its metadata-log, answer 404, while the files both tables still use stay. 98-issue-13-replication.py covers
+// out of its metadata-log, answer 404, while the files both tables still use stay. 98-replication-boto3.py covers
 // the S3 Tables API side with boto3.
 //
-// Run: cd tests/e2e && npm ci && node --test 99-issue-13-replication.mjs
+// Run: cd tests/e2e && npm ci && node --test 99-replication-engines.mjs
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
