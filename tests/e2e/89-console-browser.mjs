@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 
 import { ARTIFACTS, Browser, chromiumMissing } from "./console_browser.mjs";
 import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
+import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -34,22 +34,6 @@ const SCHEMA = {
       { id: 5, name: "zip", type: "int", required: false }] } },
     { id: 6, name: "labels", required: false, type: { type: "list", "element-id": 7, element: "string", "element-required": false } },
     { id: 8, name: "scores", required: false, type: { type: "map", "key-id": 9, key: "string", "value-id": 10, value: "double", "value-required": false } },
-  ],
-};
-
-const MANIFEST_ENTRY = {
-  type: "record", name: "manifest_entry", fields: [
-    { name: "status", type: "int", "field-id": 0 },
-    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
-    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
-    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
-    { name: "data_file", "field-id": 2, type: { type: "record", name: "r2", fields: [
-      { name: "content", type: "int", "field-id": 134 },
-      { name: "file_path", type: "string", "field-id": 100 },
-      { name: "file_format", type: "string", "field-id": 101 },
-      { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
-      { name: "record_count", type: "long", "field-id": 103 },
-      { name: "file_size_in_bytes", type: "long", "field-id": 104 }] } },
   ],
 };
 

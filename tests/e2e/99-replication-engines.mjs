@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
-import { MANIFEST_FILE, avroFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
+import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -44,29 +44,6 @@ const SCHEMA = {
   fields: [
     { id: 1, name: "id", type: "long", required: true },
     { id: 2, name: "name", type: "string", required: false },
-  ],
-};
-
-// ---- Avro schemas of the Iceberg spec ("Manifests", "Manifest Lists"), format version 2 ----
-
-const MANIFEST_ENTRY = {
-  type: "record", name: "manifest_entry", fields: [
-    { name: "status", type: "int", "field-id": 0 },
-    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
-    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
-    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
-    {
-      name: "data_file", "field-id": 2, type: {
-        type: "record", name: "r2", fields: [
-          { name: "content", type: "int", "field-id": 134 },
-          { name: "file_path", type: "string", "field-id": 100 },
-          { name: "file_format", type: "string", "field-id": 101 },
-          { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
-          { name: "record_count", type: "long", "field-id": 103 },
-          { name: "file_size_in_bytes", type: "long", "field-id": 104 },
-        ],
-      },
-    },
   ],
 };
 
