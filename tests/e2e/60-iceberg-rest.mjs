@@ -14,7 +14,9 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, REGION, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, icebirdFetch, readAvro } from "./iceberg_writer.mjs";
+import {
+  ID_NAME_SCHEMA, MANIFEST_ENTRY, MANIFEST_FILE, avroFile, icebirdFetch, idNameParquetFile, readAvro, splitS3,
+} from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -27,36 +29,8 @@ const missing = [["iceberg-js", iceberg], ["@aws-sdk/client-s3", s3sdk], ["@aws-
   ["avsc", avro], ["hyparquet-writer", parquet], ["icebird", icebird], ["@smithy/signature-v4", sigv4]]
   .filter(([, mod]) => !mod).map(([name]) => name);
 
-const SCHEMA = {
-  type: "struct", "schema-id": 0,
-  fields: [
-    { id: 1, name: "id", type: "long", required: true },
-    { id: 2, name: "name", type: "string", required: false },
-  ],
-};
-
-/** A Parquet file of rows {id: bigint, name: string} with the Iceberg field ids of SCHEMA. */
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
-  }));
-}
-
-/** "s3://bucket/key" -> {bucket, key}. */
-function splitS3(url) {
-  const rest = url.slice("s3://".length);
-  const slash = rest.indexOf("/");
-  return { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) };
-}
+const SCHEMA = ID_NAME_SCHEMA;
+const parquetFile = idNameParquetFile;
 
 /** A SHA-256 for @smithy/signature-v4 (the SDK's own hash packages are not direct dependencies). */
 class Sha256 {

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
-import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
+import { ID_NAME_SCHEMA, MANIFEST_ENTRY, MANIFEST_FILE, avroFile, idNameParquetFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -39,28 +39,8 @@ const WAIT_MS = 15000;
 const DAY_MS = 86400000;
 const BURST = 6;
 
-const SCHEMA = {
-  type: "struct", "schema-id": 0,
-  fields: [
-    { id: 1, name: "id", type: "long", required: true },
-    { id: 2, name: "name", type: "string", required: false },
-  ],
-};
-
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
-  }));
-}
+const SCHEMA = ID_NAME_SCHEMA;
+const parquetFile = idNameParquetFile;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const byId = (rows) => rows.map((r) => ({ id: r.id, name: r.name ?? null })).sort((a, b) => Number(a.id - b.id));

@@ -257,6 +257,31 @@ export function parquetFile(rows) {
   }));
 }
 
+/** The smallest table schema: an id and a name (what a plain append writes). */
+export const ID_NAME_SCHEMA = {
+  type: "struct", "schema-id": 0,
+  fields: [
+    { id: 1, name: "id", type: "long", required: true },
+    { id: 2, name: "name", type: "string", required: false },
+  ],
+};
+
+/** A Parquet file of rows {id: bigint, name: string} with ID_NAME_SCHEMA's field ids. */
+export function idNameParquetFile(rows) {
+  return Buffer.from(parquet.parquetWriteBuffer({
+    columnData: [
+      { name: "id", data: rows.map((r) => r.id), nullable: false },
+      { name: "name", data: rows.map((r) => r.name) },
+    ],
+    schema: [
+      { name: "table", num_children: 2 },
+      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
+    ],
+    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(ID_NAME_SCHEMA) }],
+  }));
+}
+
 /** The column statistics of `rows` for a manifest entry: counts and id/ts bounds. */
 function columnStats(rows) {
   const ids = rows.map((r) => BigInt(r.id));
