@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 
 import { ARTIFACTS, Browser, chromiumMissing } from "./console_browser.mjs";
 import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
+import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, idNameParquetFile, readAvro } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -37,20 +37,7 @@ const SCHEMA = {
   ],
 };
 
-/** A Parquet file of rows {id, name} (the optional nested columns are absent, as Iceberg allows). */
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-  }));
-}
+const parquetFile = (rows) => idNameParquetFile(rows, SCHEMA);
 
 describe("the console in headless chromium", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
   let server, s3, s3tables, catalog, browser, page, bucketArn;

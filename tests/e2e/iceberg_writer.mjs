@@ -266,8 +266,9 @@ export const ID_NAME_SCHEMA = {
   ],
 };
 
-/** A Parquet file of rows {id: bigint, name: string} with ID_NAME_SCHEMA's field ids. */
-export function idNameParquetFile(rows) {
+/** A Parquet file of rows {id: bigint, name: string} with ID_NAME_SCHEMA's field ids, in a table of
+ * `schema` (ID_NAME_SCHEMA, or a wider one whose other columns are absent, as Iceberg allows). */
+export function idNameParquetFile(rows, schema = ID_NAME_SCHEMA) {
   return Buffer.from(parquet.parquetWriteBuffer({
     columnData: [
       { name: "id", data: rows.map((r) => r.id), nullable: false },
@@ -278,7 +279,7 @@ export function idNameParquetFile(rows) {
       { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
       { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
     ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(ID_NAME_SCHEMA) }],
+    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(schema) }],
   }));
 }
 
