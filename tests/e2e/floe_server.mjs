@@ -42,11 +42,6 @@ export function modeled(name, status) {
   };
 }
 
-/** Whether this run is CI, where a skipped test counts as a failure. */
-export function inCi() {
-  return Boolean(process.env.CI || process.env.FLOE_CI);
-}
-
 /**
  * Imports an npm package from tests/e2e/node_modules (`npm ci` there installs them). Returns null
  * when it is not installed, so the caller can skip with a reason (tests/e2e/run fails a skip in CI).

@@ -38,10 +38,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-def in_ci():
-    return bool(os.environ.get("CI") or os.environ.get("FLOE_CI"))
-
-
 class FloeServer:
     """One `floe serve` process on a free port over its own data directory."""
 
