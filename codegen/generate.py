@@ -338,22 +338,8 @@ class CModel:
 
     def parsed_shapes(self):
         """Aggregates reachable from JSON request bodies (query lists are parsed in place)."""
-        seen = {}
-
-        def visit(s):
-            if s.id in seen or not s.is_aggregate:
-                return
-            seen[s.id] = s
-            for m in s.members:
-                visit(m.target)
-            for m in (s.member, s.key, s.value):
-                if m is not None:
-                    visit(m.target)
-
-        for route in self.routes:
-            for m in route.members_at("body"):
-                visit(m.target)
-        return sorted(seen.values(), key=lambda s: s.name)
+        return smithy.reach([m.target for route in self.routes for m in route.members_at("body")],
+                            lambda s: s.is_aggregate)
 
     def validated_shapes(self):
         """Aggregates the validators walk: operation inputs and what their members reach."""
@@ -365,23 +351,8 @@ class CModel:
         return sorted((s for s in shapes.values() if self.needs_validation(s)), key=lambda s: s.name)
 
     def serialized_shapes(self):
-        seen = {}
-
-        def visit(s):
-            if s.id in seen or not s.is_aggregate:
-                return
-            seen[s.id] = s
-            for m in s.members:
-                visit(m.target)
-            for m in (s.member, s.key, s.value):
-                if m is not None:
-                    visit(m.target)
-
-        for op in self.operations:
-            if op.output is not None:
-                for m in op.output.members:
-                    visit(m.target)
-        return sorted(seen.values(), key=lambda s: s.name)
+        return smithy.reach([m.target for op in self.operations if op.output is not None for m in op.output.members],
+                            lambda s: s.is_aggregate)
 
     def constraint_rows(self):
         rows = []

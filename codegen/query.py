@@ -159,21 +159,7 @@ class QueryCModel:
 
     def parsed_shapes(self):
         """Aggregates reachable from operation inputs, the inputs included: all come from the form."""
-        seen = {}
-
-        def visit(s):
-            if s.id in seen or not s.is_aggregate:
-                return
-            seen[s.id] = s
-            for m in s.members:
-                visit(m.target)
-            for m in (s.member, s.key, s.value):
-                if m is not None:
-                    visit(m.target)
-
-        for op in self.operations:
-            visit(op.input)
-        return sorted(seen.values(), key=lambda s: s.name)
+        return smithy.reach([op.input for op in self.operations], lambda s: s.is_aggregate)
 
     def list_item_name(self, shape):
         """The element or key segment of one list item: "member", or the list member's @xmlName."""

@@ -316,25 +316,10 @@ class Model:
 
     def reachable_shapes(self):
         """Every shape an operation's input, output or errors reach, sorted by name."""
-        seen = {}
-
-        def visit(s):
-            if s.id in seen or s.prelude:
-                return
-            seen[s.id] = s
-            for m in s.members:
-                visit(m.target)
-            for m in (s.member, s.key, s.value):
-                if m is not None:
-                    visit(m.target)
-
+        roots = []
         for op in self.operations:
-            visit(op.input)
-            if op.output is not None:
-                visit(op.output)
-            for e in op.errors:
-                visit(e)
-        return sorted(seen.values(), key=lambda s: s.name)
+            roots += [op.input] + ([op.output] if op.output is not None else []) + list(op.errors)
+        return reach(roots, lambda s: not s.prelude)
 
     def errors(self):
         found = {}
@@ -349,6 +334,27 @@ class Model:
                 raise ModelError("%s: error without @httpError" % e.id)
             result.append(e)
         return result
+
+
+def reach(roots, enter):
+    """Every shape reachable from roots through members, list members and map keys and values,
+    entering only shapes for which enter(shape) holds; sorted by name. The one shape walk that the
+    generators' shape lists (reachable, parsed, serialized) share."""
+    seen = {}
+
+    def visit(s):
+        if s.id in seen or not enter(s):
+            return
+        seen[s.id] = s
+        for m in s.members:
+            visit(m.target)
+        for m in (s.member, s.key, s.value):
+            if m is not None:
+                visit(m.target)
+
+    for r in roots:
+        visit(r)
+    return sorted(seen.values(), key=lambda s: s.name)
 
 
 def load(path, protocol="restJson1"):

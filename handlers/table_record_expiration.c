@@ -25,9 +25,6 @@
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
 
-/* The job type's name in the job runs (maintenance/job.h). */
-#define RECORD_EXPIRATION_JOB "recordExpiration"
-
 /* The table's configuration as the API shows it: the stored one, or AWS's default (disabled, no
  * settings). */
 static int read_expiration(floe_call_t *call, int64_t table_id, floe_TableRecordExpirationConfigurationValue **out)
@@ -118,7 +115,7 @@ int floe_handle_GetTableRecordExpirationJobStatus(floe_call_t *call,
         out->status = FLOE_TableRecordExpirationJobStatus_DISABLED;
         return FLOE_OK;
     }
-    if (floe_maintenance_run_get(call, table.id, RECORD_EXPIRATION_JOB, &run, &found))
+    if (floe_maintenance_run_get(call, table.id, FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB, &run, &found))
         return FLOE_EFAIL;
     if (!found) {
         out->status = FLOE_TableRecordExpirationJobStatus_NOT_YET_RUN;

@@ -17,6 +17,10 @@
 
 #include "call.h"
 
+/** Record expiration's job type, as its runs are stored and POST /_floe/maintenance/run names it
+ * (the other job types are named by the model's TableMaintenanceJobType; this one is not). */
+#define FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB "recordExpiration"
+
 /** The status a run leaves (JobStatus wire values). */
 #define FLOE_MAINTENANCE_RUN_SUCCESSFUL "Successful"
 #define FLOE_MAINTENANCE_RUN_FAILED "Failed"

@@ -9,6 +9,7 @@
 #ifndef FLOE_CONSOLE_ROOMS_H
 #define FLOE_CONSOLE_ROOMS_H
 
+#include "catalog/table.h"
 #include "console/request.h"
 
 /** GET session: strict signatures or not, the signer's account, the server's default scope. */
@@ -27,6 +28,9 @@ int floe_console_namespaces(floe_console_req_t *r);
 /** GET tables?arn&namespace&prefix&limit&token: a page of a bucket's tables (of one namespace, or
  * all), by (namespace, name); `prefix` is the search over table names. */
 int floe_console_tables(floe_console_req_t *r);
+/** Writes the members a table has both in the table list and on its own page (name, namespace,
+ * arn, format, type, createdAt, modifiedAt) into the JSON object json is inside. */
+void floe_console_write_table_summary(floe_json_t *json, const floe_table_row_t *t);
 
 /** GET table?arn: one table: its row, its current metadata.json, maintenance, replication (and,
  * for a replica, its source), encryption, storage class, policy and tags. */

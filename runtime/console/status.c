@@ -135,14 +135,14 @@ static int write_removal(floe_call_t *call, floe_json_t *json, const floe_table_
     return FLOE_OK;
 }
 
-/* Record expiration, a job of its own ("recordExpiration" to the maintenance route). */
+/* Record expiration, a job of its own (FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB). */
 static int write_expiration(floe_call_t *call, floe_json_t *json, int64_t table_id)
 {
     floe_record_expiration_t expiration;
 
     if (floe_maintenance_read_expiration(call, table_id, &expiration))
         return FLOE_EFAIL;
-    floe_json_key(json, "recordExpiration");
+    floe_json_key(json, FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB);
     floe_json_object_begin(json);
     floe_json_key(json, "status");
     floe_json_string(json, expiration.is_enabled ? "enabled" : "disabled");
@@ -153,7 +153,7 @@ static int write_expiration(floe_call_t *call, floe_json_t *json, int64_t table_
         floe_json_int(json, expiration.days);
     }
     floe_json_object_end(json);
-    if (write_job(call, json, table_id, "recordExpiration", expiration.is_enabled))
+    if (write_job(call, json, table_id, FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB, expiration.is_enabled))
         return FLOE_EFAIL;
     floe_json_object_end(json);
     return FLOE_OK;

@@ -83,18 +83,9 @@ static void write_table_fields(floe_console_req_t *r, floe_json_t *json, const f
 {
     floe_json_key(json, "table");
     floe_json_object_begin(json);
-    floe_json_key(json, "name");
-    floe_json_string(json, t->name);
-    floe_json_key(json, "namespace");
-    floe_json_string(json, t->ns.name);
-    floe_json_key(json, "arn");
-    floe_json_string(json, t->arn);
+    floe_console_write_table_summary(json, t);
     floe_json_key(json, "tableId");
     floe_json_string(json, t->table_id);
-    floe_json_key(json, "format");
-    floe_json_string(json, t->format);
-    floe_json_key(json, "type");
-    floe_json_string(json, t->type);
     floe_json_key(json, "versionToken");
     floe_json_string(json, t->version_token);
     floe_json_key(json, "metadataLocation");
@@ -104,12 +95,8 @@ static void write_table_fields(floe_console_req_t *r, floe_json_t *json, const f
         floe_json_raw(json, "null");
     floe_json_key(json, "warehouseLocation");
     floe_json_string(json, floe_table_warehouse_location(&r->call, t));
-    floe_json_key(json, "createdAt");
-    floe_json_timestamp(json, t->created_at);
     floe_json_key(json, "createdBy");
     floe_json_string(json, t->created_by);
-    floe_json_key(json, "modifiedAt");
-    floe_json_timestamp(json, t->modified_at);
     floe_json_key(json, "modifiedBy");
     floe_json_string(json, t->modified_by);
     floe_json_object_end(json);

@@ -85,9 +85,8 @@ int floe_console_namespaces(floe_console_req_t *r)
     return floe_console_send_json(r);
 }
 
-static void write_table_row(floe_json_t *json, const floe_table_row_t *t)
+void floe_console_write_table_summary(floe_json_t *json, const floe_table_row_t *t)
 {
-    floe_json_object_begin(json);
     floe_json_key(json, "name");
     floe_json_string(json, t->name);
     floe_json_key(json, "namespace");
@@ -102,7 +101,6 @@ static void write_table_row(floe_json_t *json, const floe_table_row_t *t)
     floe_json_timestamp(json, t->created_at);
     floe_json_key(json, "modifiedAt");
     floe_json_timestamp(json, t->modified_at);
-    floe_json_object_end(json);
 }
 
 /* Splits a table cursor "namespace/name" (a namespace name has no '/') into q's after_* fields. */
@@ -149,8 +147,11 @@ int floe_console_tables(floe_console_req_t *r)
     floe_json_object_begin(json);
     floe_json_key(json, "items");
     floe_json_array_begin(json);
-    for (size_t i = 0; i < n; i++)
-        write_table_row(json, &rows[i]);
+    for (size_t i = 0; i < n; i++) {
+        floe_json_object_begin(json);
+        floe_console_write_table_summary(json, &rows[i]);
+        floe_json_object_end(json);
+    }
     floe_json_array_end(json);
     write_next(json, next);
     floe_json_object_end(json);

@@ -287,7 +287,7 @@ static cJSON *snapshot_json(const floe_iceberg_metadata_t *md, const new_snapsho
     SUMMARY_INT("total-records", s->total_records);
     SUMMARY_INT("total-files-size", s->total_size);
 #undef SUMMARY_INT
-    cJSON_AddStringToObject(summary, "floe.maintenance", "recordExpiration");
+    cJSON_AddStringToObject(summary, "floe.maintenance", floe_job_type_name(FLOE_JOB_RECORD_EXPIRATION));
     cJSON_AddItemToObject(snap, "summary", summary);
     floe_iceberg_json_set_int(snap, "schema-id", md->current_schema_id);
     return snap;

@@ -21,6 +21,7 @@
 #include <openssl/evp.h>
 
 #include "catalog/lookup.h"
+#include "catalog/maintenance_job.h"
 #include "catalog/table.h"
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_metadata.h"
@@ -45,7 +46,8 @@ struct floe_job_private {
 };
 
 static const char *const type_names[FLOE_JOB_TYPE_COUNT + 1] = {
-    NULL, "icebergCompaction", "icebergSnapshotManagement", "icebergUnreferencedFileRemoval", "recordExpiration",
+    NULL, "icebergCompaction", "icebergSnapshotManagement", "icebergUnreferencedFileRemoval",
+    FLOE_MAINTENANCE_RECORD_EXPIRATION_JOB,
 };
 
 const char *floe_job_type_name(floe_job_type_t type)

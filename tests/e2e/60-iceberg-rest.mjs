@@ -14,7 +14,9 @@ import { createHash, createHmac, randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, REGION, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { icebirdFetch } from "./iceberg_writer.mjs";
+import {
+  ID_NAME_SCHEMA, MANIFEST_ENTRY, MANIFEST_FILE, avroFile, icebirdFetch, idNameParquetFile, readAvro, splitS3,
+} from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -27,104 +29,8 @@ const missing = [["iceberg-js", iceberg], ["@aws-sdk/client-s3", s3sdk], ["@aws-
   ["avsc", avro], ["hyparquet-writer", parquet], ["icebird", icebird], ["@smithy/signature-v4", sigv4]]
   .filter(([, mod]) => !mod).map(([name]) => name);
 
-const SCHEMA = {
-  type: "struct", "schema-id": 0,
-  fields: [
-    { id: 1, name: "id", type: "long", required: true },
-    { id: 2, name: "name", type: "string", required: false },
-  ],
-};
-
-// ---- Avro schemas of the Iceberg spec ("Manifests", "Manifest Lists"), format version 2 ----
-
-const MANIFEST_ENTRY = {
-  type: "record", name: "manifest_entry", fields: [
-    { name: "status", type: "int", "field-id": 0 },
-    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
-    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
-    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
-    {
-      name: "data_file", "field-id": 2, type: {
-        type: "record", name: "r2", fields: [
-          { name: "content", type: "int", "field-id": 134 },
-          { name: "file_path", type: "string", "field-id": 100 },
-          { name: "file_format", type: "string", "field-id": 101 },
-          { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
-          { name: "record_count", type: "long", "field-id": 103 },
-          { name: "file_size_in_bytes", type: "long", "field-id": 104 },
-        ],
-      },
-    },
-  ],
-};
-
-const MANIFEST_FILE = {
-  type: "record", name: "manifest_file", fields: [
-    { name: "manifest_path", type: "string", "field-id": 500 },
-    { name: "manifest_length", type: "long", "field-id": 501 },
-    { name: "partition_spec_id", type: "int", "field-id": 502 },
-    { name: "content", type: "int", "field-id": 517 },
-    { name: "sequence_number", type: "long", "field-id": 515 },
-    { name: "min_sequence_number", type: "long", "field-id": 516 },
-    { name: "added_snapshot_id", type: "long", "field-id": 503 },
-    { name: "added_files_count", type: "int", "field-id": 504 },
-    { name: "existing_files_count", type: "int", "field-id": 505 },
-    { name: "deleted_files_count", type: "int", "field-id": 506 },
-    { name: "added_rows_count", type: "long", "field-id": 512 },
-    { name: "existing_rows_count", type: "long", "field-id": 513 },
-    { name: "deleted_rows_count", type: "long", "field-id": 514 },
-  ],
-};
-
-/** An Avro object container file of `records`, with the header metadata Iceberg readers look for. */
-function avroFile(schema, records, metadata) {
-  return new Promise((resolve, reject) => {
-    const meta = Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)]));
-    const encoder = new avro.streams.BlockEncoder(schema, { metadata: meta });
-    const chunks = [];
-    encoder.on("data", (chunk) => chunks.push(chunk));
-    encoder.on("end", () => resolve(Buffer.concat(chunks)));
-    encoder.on("error", reject);
-    for (const record of records)
-      encoder.write(record);
-    encoder.end();
-  });
-}
-
-/** The records of an Avro object container file. */
-function readAvro(buffer) {
-  return new Promise((resolve, reject) => {
-    const decoder = new avro.streams.BlockDecoder();
-    const records = [];
-    decoder.on("data", (record) => records.push(record));
-    decoder.on("end", () => resolve(records));
-    decoder.on("error", reject);
-    decoder.end(buffer);
-  });
-}
-
-/** A Parquet file of rows {id: bigint, name: string} with the Iceberg field ids of SCHEMA. */
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
-  }));
-}
-
-/** "s3://bucket/key" -> {bucket, key}. */
-function splitS3(url) {
-  const rest = url.slice("s3://".length);
-  const slash = rest.indexOf("/");
-  return { bucket: rest.slice(0, slash), key: rest.slice(slash + 1) };
-}
+const SCHEMA = ID_NAME_SCHEMA;
+const parquetFile = idNameParquetFile;
 
 /** A SHA-256 for @smithy/signature-v4 (the SDK's own hash packages are not direct dependencies). */
 class Sha256 {

@@ -28,8 +28,8 @@ so the server is killed and started before each. The restart test stops the serv
 and kill -9) after faults and with a fault still on, and checks that it opens the data
 directory again with everything acknowledged intact.
 
-FLOE_FAULT_SHIM names the shim (CTest sets it); without it the test fails in CI and skips
-elsewhere. FLOE_FAULT_SWEEP=all gives every S3 Tables Get and List operation a read fault at each
+FLOE_FAULT_SHIM names the shim (CTest sets it); without it the test skips (tests/e2e/run fails the
+skip in CI). FLOE_FAULT_SWEEP=all gives every S3 Tables Get and List operation a read fault at each
 of its page reads (the suite sweeps the table operations).
 """
 
@@ -50,7 +50,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from floe_server import FLOE_BIN, FloeServer, FloeTestCase, client_env, in_ci, main  # noqa: E402
+from floe_server import FLOE_BIN, FloeServer, FloeTestCase, client_env, main  # noqa: E402
 
 SHIM = os.environ.get("FLOE_FAULT_SHIM", os.path.join(os.environ.get("FLOE_BUILD_DIR", ""), "tests",
                                                       "libfloe_fault_shim.so"))
@@ -156,8 +156,6 @@ class FaultTestCase(FloeTestCase):
         # FloeTestCase.setUpClass, with a FaultyServer and no client retries: a retried 500 would
         # hide which request answered what.
         if not os.path.exists(SHIM):
-            if in_ci():
-                raise RuntimeError("the fault shim %s is missing (skips count as failures in CI)" % SHIM)
             raise unittest.SkipTest("the fault shim is not built (%s)" % SHIM)
         cls.server = FaultyServer(*cls.server_args).start()
         os.environ.update(client_env(cls.server))

@@ -1,5 +1,5 @@
 // Writes real Iceberg tables into a running Floe the way an engine does, for the maintenance tests
-// (tests/e2e/9N-issue-12-*.mjs) and anyone else who needs a table with snapshots, manifests and
+// (tests/e2e/9N-maintenance-*.mjs) and anyone else who needs a table with snapshots, manifests and
 // Parquet files in it: Parquet data files from hyparquet-writer (with Iceberg field ids), Avro
 // manifests (with column statistics: value and null counts, lower and upper bounds in Iceberg's
 // single-value binary form) and manifest lists from avsc, PUT into the table's warehouse with
@@ -254,6 +254,32 @@ export function parquetFile(rows) {
       { name: "ts", type: "INT64", converted_type: "TIMESTAMP_MICROS", repetition_type: "OPTIONAL", field_id: 3 },
     ],
     kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
+  }));
+}
+
+/** The smallest table schema: an id and a name (what a plain append writes). */
+export const ID_NAME_SCHEMA = {
+  type: "struct", "schema-id": 0,
+  fields: [
+    { id: 1, name: "id", type: "long", required: true },
+    { id: 2, name: "name", type: "string", required: false },
+  ],
+};
+
+/** A Parquet file of rows {id: bigint, name: string} with ID_NAME_SCHEMA's field ids, in a table of
+ * `schema` (ID_NAME_SCHEMA, or a wider one whose other columns are absent, as Iceberg allows). */
+export function idNameParquetFile(rows, schema = ID_NAME_SCHEMA) {
+  return Buffer.from(parquet.parquetWriteBuffer({
+    columnData: [
+      { name: "id", data: rows.map((r) => r.id), nullable: false },
+      { name: "name", data: rows.map((r) => r.name) },
+    ],
+    schema: [
+      { name: "table", num_children: 2 },
+      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
+    ],
+    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(schema) }],
   }));
 }
 

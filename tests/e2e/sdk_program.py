@@ -18,7 +18,7 @@ import subprocess
 import time
 import unittest
 
-from floe_server import SOURCE_DIR, FloeServer, in_ci
+from floe_server import SOURCE_DIR, FloeServer
 
 CACHE_DIR = os.path.join(os.path.expanduser("~"), ".cache", "floe-sdk-tests")
 SDK_DIR = os.path.join(SOURCE_DIR, "tests", "sdk")
@@ -39,9 +39,7 @@ def find_tool(name, *fallbacks):
 
 
 def tool_missing(reason):
-    """Skips the test class, or fails it in CI, where a skip counts as a failure."""
-    if in_ci():
-        raise RuntimeError("%s (skips count as failures in CI)" % reason)
+    """Skips the test class; tests/e2e/run fails a skip in CI."""
     raise unittest.SkipTest(reason)
 
 

@@ -15,7 +15,7 @@ What it is not for: installing Spark. scripts/setup-deps puts PySpark and the pi
 import os
 import sys
 
-from floe_server import client_env, in_ci
+from floe_server import client_env
 
 BUILD_DIR = os.environ.get("FLOE_BUILD_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build-asan"))
 SPARK_DIR = os.environ.get("FLOE_SPARK_DIR", os.path.join(BUILD_DIR, "engines-spark"))
@@ -36,11 +36,9 @@ def missing_reason():
 
 
 def require_spark(testcase):
-    """Skips (or, in CI, fails) the calling test class when Spark is not installed."""
+    """Skips the calling test class when Spark is not installed; tests/e2e/run fails a skip in CI."""
     reason = missing_reason()
     if reason:
-        if in_ci():
-            raise AssertionError(reason + " (skips count as failures in CI)")
         import unittest
         raise unittest.SkipTest(reason)
 

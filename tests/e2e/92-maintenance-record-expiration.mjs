@@ -5,7 +5,7 @@
 // (a documented difference: AWS rewrites straddling files). GetTableRecordExpirationJobStatus
 // reports the run with real metrics.
 //
-// Run: cd tests/e2e && npm ci && node --test 92-issue-12-record-expiration.mjs
+// Run: cd tests/e2e && npm ci && node --test 92-maintenance-record-expiration.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

@@ -8,7 +8,7 @@
 // snapshots that held them live expire (unreferenced file removal finds nothing keeping them), and
 // every live file stays.
 //
-// Run: cd tests/e2e && npm ci && node --test 97-issue-12-compaction.mjs
+// Run: cd tests/e2e && npm ci && node --test 97-maintenance-compaction.mjs
 
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";

@@ -4,7 +4,7 @@
 // table references (data files, manifests, manifest lists, metadata files in the log) stays.
 // The job's answer reports what it marked and what it deleted.
 //
-// Run: cd tests/e2e && npm ci && node --test 91-issue-12-unreferenced-files.mjs
+// Run: cd tests/e2e && npm ci && node --test 91-maintenance-unreferenced-files.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

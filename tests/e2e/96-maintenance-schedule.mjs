@@ -3,7 +3,7 @@
 // request, GetTableMaintenanceJobStatus shows the run, a disabled job stays Disabled, requests are
 // answered meanwhile, and the server stops cleanly (SIGTERM, exit 0) with the thread joined.
 //
-// Run: cd tests/e2e && npm ci && node --test 96-issue-12-schedule.mjs
+// Run: cd tests/e2e && npm ci && node --test 96-maintenance-schedule.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

@@ -7,7 +7,7 @@
 //    the table reads in full, the job runs to success, and unreferenced file removal collects what
 //    the killed runs left behind without touching the table.
 //
-// Run: cd tests/e2e && npm ci && node --test 95-issue-12-races.mjs
+// Run: cd tests/e2e && npm ci && node --test 95-maintenance-races.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

@@ -5,7 +5,7 @@
 // afterwards), keeps everything the retained snapshots need (icebird still reads every row), keeps
 // a tag's snapshot, and reports the run in GetTableMaintenanceJobStatus.
 //
-// Run: cd tests/e2e && npm ci && node --test 90-issue-12-snapshot-expiration.mjs
+// Run: cd tests/e2e && npm ci && node --test 90-maintenance-snapshot-expiration.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

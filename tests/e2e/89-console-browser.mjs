@@ -12,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 
 import { ARTIFACTS, Browser, chromiumMissing } from "./console_browser.mjs";
 import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { MANIFEST_FILE, avroFile, readAvro } from "./iceberg_writer.mjs";
+import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, idNameParquetFile, readAvro } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -37,36 +37,7 @@ const SCHEMA = {
   ],
 };
 
-const MANIFEST_ENTRY = {
-  type: "record", name: "manifest_entry", fields: [
-    { name: "status", type: "int", "field-id": 0 },
-    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
-    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
-    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
-    { name: "data_file", "field-id": 2, type: { type: "record", name: "r2", fields: [
-      { name: "content", type: "int", "field-id": 134 },
-      { name: "file_path", type: "string", "field-id": 100 },
-      { name: "file_format", type: "string", "field-id": 101 },
-      { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
-      { name: "record_count", type: "long", "field-id": 103 },
-      { name: "file_size_in_bytes", type: "long", "field-id": 104 }] } },
-  ],
-};
-
-/** A Parquet file of rows {id, name} (the optional nested columns are absent, as Iceberg allows). */
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-  }));
-}
+const parquetFile = (rows) => idNameParquetFile(rows, SCHEMA);
 
 describe("the console in headless chromium", { skip: missing.length ? `missing: ${missing.join(", ")}` : false }, () => {
   let server, s3, s3tables, catalog, browser, page, bucketArn;

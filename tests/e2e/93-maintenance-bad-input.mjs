@@ -3,7 +3,7 @@
 // for another method); a corrupt manifest fails the job cleanly (Failed with a message in the
 // answer and in GetTableMaintenanceJobStatus), leaves the table untouched and the server healthy.
 //
-// Run: cd tests/e2e && npm ci && node --test 93-issue-12-bad-input.mjs
+// Run: cd tests/e2e && npm ci && node --test 93-maintenance-bad-input.mjs
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";

@@ -5,7 +5,7 @@ A table's configuration creates a read-only replica with the same namespace and 
 destination, its own warehouse, metadata location and version token, and every later commit
 follows within 200 ms. A destination that does not exist is failed with a message, and the source
 is unaffected. Deleting the configuration stops replication and deleting the source leaves the
-replica. With --threads 2, a commit made on either serving thread reaches the replica within 200 ms. 99-issue-13-replication.mjs writes rows with real Iceberg writers, reads the replica
+replica. With --threads 2, a commit made on either serving thread reaches the replica within 200 ms. 99-replication-engines.mjs writes rows with real Iceberg writers, reads the replica
 with icebird and kills the server in the middle of replicating."""
 
 import json

@@ -9,10 +9,10 @@
 // a table with a burst of appends is followed by a restart after which the replica catches up
 // with every row exactly once and no file half-written. Snapshot expiration on the source prunes
 // the replica: its copies of what only the expired snapshots reached, and metadata files that fell
-// out of its metadata-log, answer 404, while the files both tables still use stay. 98-issue-13-replication.py covers
+// out of its metadata-log, answer 404, while the files both tables still use stay. 98-replication-boto3.py covers
 // the S3 Tables API side with boto3.
 //
-// Run: cd tests/e2e && npm ci && node --test 99-issue-13-replication.mjs
+// Run: cd tests/e2e && npm ci && node --test 99-replication-engines.mjs
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 
 import { FloeServer, importOrSkip } from "./floe_server.mjs";
-import { MANIFEST_FILE, avroFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
+import { ID_NAME_SCHEMA, MANIFEST_ENTRY, MANIFEST_FILE, avroFile, idNameParquetFile, icebirdFetch, readAvro, runMaintenance, splitS3 } from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -39,51 +39,8 @@ const WAIT_MS = 15000;
 const DAY_MS = 86400000;
 const BURST = 6;
 
-const SCHEMA = {
-  type: "struct", "schema-id": 0,
-  fields: [
-    { id: 1, name: "id", type: "long", required: true },
-    { id: 2, name: "name", type: "string", required: false },
-  ],
-};
-
-// ---- Avro schemas of the Iceberg spec ("Manifests", "Manifest Lists"), format version 2 ----
-
-const MANIFEST_ENTRY = {
-  type: "record", name: "manifest_entry", fields: [
-    { name: "status", type: "int", "field-id": 0 },
-    { name: "snapshot_id", type: ["null", "long"], default: null, "field-id": 1 },
-    { name: "sequence_number", type: ["null", "long"], default: null, "field-id": 3 },
-    { name: "file_sequence_number", type: ["null", "long"], default: null, "field-id": 4 },
-    {
-      name: "data_file", "field-id": 2, type: {
-        type: "record", name: "r2", fields: [
-          { name: "content", type: "int", "field-id": 134 },
-          { name: "file_path", type: "string", "field-id": 100 },
-          { name: "file_format", type: "string", "field-id": 101 },
-          { name: "partition", type: { type: "record", name: "r102", fields: [] }, "field-id": 102 },
-          { name: "record_count", type: "long", "field-id": 103 },
-          { name: "file_size_in_bytes", type: "long", "field-id": 104 },
-        ],
-      },
-    },
-  ],
-};
-
-function parquetFile(rows) {
-  return Buffer.from(parquet.parquetWriteBuffer({
-    columnData: [
-      { name: "id", data: rows.map((r) => r.id), nullable: false },
-      { name: "name", data: rows.map((r) => r.name) },
-    ],
-    schema: [
-      { name: "table", num_children: 2 },
-      { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
-      { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
-    ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
-  }));
-}
+const SCHEMA = ID_NAME_SCHEMA;
+const parquetFile = idNameParquetFile;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const byId = (rows) => rows.map((r) => ({ id: r.id, name: r.name ?? null })).sort((a, b) => Number(a.id - b.id));
