@@ -29,6 +29,7 @@
 
 #include <openssl/crypto.h>
 
+#include "pool_text.h"
 #include "router.h"
 #include "sigv4.h"
 #include "sigv4_sign.h"
@@ -47,57 +48,22 @@ typedef struct signed_request {
     long expires_s;             /* presigned only; -1 otherwise */
 } signed_request_t;
 
-/* A growable string in the request pool. */
-typedef struct strbuf {
-    h2o_mem_pool_t *pool;
-    char *p;
-    size_t len, cap;
-} strbuf_t;
-
-static void sb_add(strbuf_t *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        char *np;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        np = h2o_mem_alloc_pool(b->pool, cap);
-        if (b->len)
-            memcpy(np, b->p, b->len);
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_str(strbuf_t *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
-static void sb_char(strbuf_t *b, char c)
-{
-    sb_add(b, &c, 1);
-}
-
 static int is_unreserved(unsigned char c)
 {
     return isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
 }
 
 /* AWS's UriEncode: every byte but the unreserved ones (and '/' when keep_slash) as %XX. */
-static void sb_uri_encode(strbuf_t *b, const char *s, size_t n, int keep_slash)
+static void sb_uri_encode(floe_pool_text_t *b, const char *s, size_t n, int keep_slash)
 {
     static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (is_unreserved(c) || (keep_slash && c == '/')) {
-            sb_char(b, (char)c);
+            floe_pool_text_char(b, (char)c);
         } else {
             char esc[3] = {'%', hex[c >> 4], hex[c & 15]};
-            sb_add(b, esc, 3);
+            floe_pool_text_add(b, esc, 3);
         }
     }
 }
@@ -183,15 +149,15 @@ static int64_t amz_date_seconds(h2o_iovec_t d)
 
 /* ---- the canonical request ---- */
 
-static void add_canonical_uri(strbuf_t *b, h2o_req_t *req, int is_s3)
+static void add_canonical_uri(floe_pool_text_t *b, h2o_req_t *req, int is_s3)
 {
     size_t path_len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
     if (path_len == 0) {
-        sb_char(b, '/');
+        floe_pool_text_char(b, '/');
         return;
     }
     if (is_s3)
-        sb_add(b, req->input.path.base, path_len);
+        floe_pool_text_add(b, req->input.path.base, path_len);
     else
         sb_uri_encode(b, req->input.path.base, path_len, 1);
 }
@@ -207,7 +173,7 @@ static int compare_kv(const void *a, const void *b)
     return c ? c : strcmp(x->value, y->value);
 }
 
-static int add_canonical_query(strbuf_t *b, h2o_req_t *req)
+static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
 {
     const char *q, *end;
     size_t n = 0, cap = 1;
@@ -230,7 +196,7 @@ static int add_canonical_query(strbuf_t *b, h2o_req_t *req)
             if (key == NULL || value == NULL)
                 return -1;
             if (strcmp(key, "X-Amz-Signature") != 0) {
-                strbuf_t k = {&req->pool, NULL, 0, 0}, v = {&req->pool, NULL, 0, 0};
+                floe_pool_text_t k = {&req->pool, NULL, 0, 0}, v = {&req->pool, NULL, 0, 0};
                 sb_uri_encode(&k, key, strlen(key), 0);
                 sb_uri_encode(&v, value, strlen(value), 0);
                 pairs[n].key = k.p ? k.p : "";
@@ -242,16 +208,16 @@ static int add_canonical_query(strbuf_t *b, h2o_req_t *req)
     qsort(pairs, n, sizeof(*pairs), compare_kv);
     for (size_t i = 0; i < n; i++) {
         if (i)
-            sb_char(b, '&');
-        sb_str(b, pairs[i].key);
-        sb_char(b, '=');
-        sb_str(b, pairs[i].value);
+            floe_pool_text_char(b, '&');
+        floe_pool_text_str(b, pairs[i].key);
+        floe_pool_text_char(b, '=');
+        floe_pool_text_str(b, pairs[i].value);
     }
     return 0;
 }
 
 /* Appends a header value trimmed, with runs of spaces folded to one (AWS's Trimall). */
-static void add_trimmed(strbuf_t *b, h2o_iovec_t v)
+static void add_trimmed(floe_pool_text_t *b, h2o_iovec_t v)
 {
     size_t i = 0, n = v.len;
     while (i < n && isspace((unsigned char)v.base[i]))
@@ -264,13 +230,13 @@ static void add_trimmed(strbuf_t *b, h2o_iovec_t v)
             continue;
         }
         if (space)
-            sb_char(b, ' ');
+            floe_pool_text_char(b, ' ');
         space = 0;
-        sb_char(b, v.base[i]);
+        floe_pool_text_char(b, v.base[i]);
     }
 }
 
-static void add_header_values(strbuf_t *b, h2o_req_t *req, const char *name, size_t n)
+static void add_header_values(floe_pool_text_t *b, h2o_req_t *req, const char *name, size_t n)
 {
     int seen = 0;
     if (h2o_memis(name, n, H2O_STRLIT("host"))) {
@@ -282,7 +248,7 @@ static void add_header_values(strbuf_t *b, h2o_req_t *req, const char *name, siz
         if (h->name->len != n || strncasecmp(h->name->base, name, n) != 0)
             continue;
         if (seen++)
-            sb_char(b, ',');
+            floe_pool_text_char(b, ',');
         add_trimmed(b, h->value);
     }
     /* h2o 2.2 keeps Content-Length out of req->headers and buffers the whole body, so the length
@@ -290,19 +256,19 @@ static void add_header_values(strbuf_t *b, h2o_req_t *req, const char *name, siz
     if (!seen && h2o_memis(name, n, H2O_STRLIT("content-length"))) {
         char len[24];
         snprintf(len, sizeof(len), "%zu", req->entity.len);
-        sb_add(b, len, strlen(len));
+        floe_pool_text_add(b, len, strlen(len));
     }
 }
 
-static void add_canonical_headers(strbuf_t *b, h2o_req_t *req, h2o_iovec_t signed_headers)
+static void add_canonical_headers(floe_pool_text_t *b, h2o_req_t *req, h2o_iovec_t signed_headers)
 {
     const char *p = signed_headers.base, *end = p + signed_headers.len;
     while (p < end) {
         const char *semi = memchr(p, ';', (size_t)(end - p)), *stop = semi ? semi : end;
-        sb_add(b, p, (size_t)(stop - p));
-        sb_char(b, ':');
+        floe_pool_text_add(b, p, (size_t)(stop - p));
+        floe_pool_text_char(b, ':');
         add_header_values(b, req, p, (size_t)(stop - p));
-        sb_char(b, '\n');
+        floe_pool_text_char(b, '\n');
         p = stop + 1;
     }
 }
@@ -380,7 +346,7 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
 {
     signed_request_t s;
     floe_sigv4_scope_t scope;
-    strbuf_t canonical = {&req->pool, NULL, 0, 0}, to_sign = {&req->pool, NULL, 0, 0};
+    floe_pool_text_t canonical = {&req->pool, NULL, 0, 0}, to_sign = {&req->pool, NULL, 0, 0};
     const char *secret, *payload;
     char canonical_hash[65], expected[65];
     int rc = read_signed_request(req, &s);
@@ -398,30 +364,30 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
         return FLOE_SIGV4_EXPIRED;
     payload = payload_hash(req, is_s3, s.expires_s >= 0);
 
-    sb_add(&canonical, req->input.method.base, req->input.method.len);
-    sb_char(&canonical, '\n');
+    floe_pool_text_add(&canonical, req->input.method.base, req->input.method.len);
+    floe_pool_text_char(&canonical, '\n');
     add_canonical_uri(&canonical, req, is_s3);
-    sb_char(&canonical, '\n');
+    floe_pool_text_char(&canonical, '\n');
     if (add_canonical_query(&canonical, req) != 0)
         return FLOE_SIGV4_MALFORMED;
-    sb_char(&canonical, '\n');
+    floe_pool_text_char(&canonical, '\n');
     add_canonical_headers(&canonical, req, s.signed_headers);
-    sb_char(&canonical, '\n');
-    sb_add(&canonical, s.signed_headers.base, s.signed_headers.len);
-    sb_char(&canonical, '\n');
-    sb_str(&canonical, payload);
+    floe_pool_text_char(&canonical, '\n');
+    floe_pool_text_add(&canonical, s.signed_headers.base, s.signed_headers.len);
+    floe_pool_text_char(&canonical, '\n');
+    floe_pool_text_str(&canonical, payload);
     floe_sigv4_sha256_hex(canonical.p, canonical.len, canonical_hash);
 
-    sb_str(&to_sign, ALGORITHM "\n");
-    sb_add(&to_sign, s.amz_date.base, s.amz_date.len);
-    sb_char(&to_sign, '\n');
-    sb_add(&to_sign, scope.date.base, scope.date.len);
-    sb_char(&to_sign, '/');
-    sb_add(&to_sign, scope.region.base, scope.region.len);
-    sb_char(&to_sign, '/');
-    sb_add(&to_sign, scope.service.base, scope.service.len);
-    sb_str(&to_sign, "/aws4_request\n");
-    sb_str(&to_sign, canonical_hash);
+    floe_pool_text_str(&to_sign, ALGORITHM "\n");
+    floe_pool_text_add(&to_sign, s.amz_date.base, s.amz_date.len);
+    floe_pool_text_char(&to_sign, '\n');
+    floe_pool_text_add(&to_sign, scope.date.base, scope.date.len);
+    floe_pool_text_char(&to_sign, '/');
+    floe_pool_text_add(&to_sign, scope.region.base, scope.region.len);
+    floe_pool_text_char(&to_sign, '/');
+    floe_pool_text_add(&to_sign, scope.service.base, scope.service.len);
+    floe_pool_text_str(&to_sign, "/aws4_request\n");
+    floe_pool_text_str(&to_sign, canonical_hash);
     floe_sigv4_signature(secret, &scope, to_sign.p, expected);
 
     if (s.signature.len != 64 || CRYPTO_memcmp(expected, s.signature.base, 64) != 0)

@@ -24,6 +24,7 @@
 #include <openssl/hmac.h>
 
 #include "codec.h"
+#include "pool_text.h"
 #include "router.h"
 #include "s3/address.h"
 #include "s3/sigv2.h"
@@ -40,35 +41,6 @@ static const char *const signed_subresources[] = {
     "response-content-language", "response-content-type", "response-expires", "restore", "select", "select-type",
     "storageClass", "tagging", "torrent", "uploadId", "uploads", "versionId", "versioning", "versions", "website",
 };
-
-typedef struct strbuf {
-    h2o_mem_pool_t *pool;
-    char *p;
-    size_t len, cap;
-} strbuf_t;
-
-static void sb_add(strbuf_t *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        char *np;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        np = h2o_mem_alloc_pool(b->pool, cap);
-        if (b->len)
-            memcpy(np, b->p, b->len);
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_str(strbuf_t *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
 
 typedef struct presigned {
     floe_query_param_t *query; /* decoded */
@@ -107,16 +79,16 @@ static h2o_iovec_t find_header(h2o_req_t *req, const char *name)
 }
 
 /* Design note 1: the header's value, else the query parameter's, else "". */
-static void add_standard(strbuf_t *b, h2o_req_t *req, const presigned_t *p, const char *name)
+static void add_standard(floe_pool_text_t *b, h2o_req_t *req, const presigned_t *p, const char *name)
 {
     h2o_iovec_t v = find_header(req, name);
     const char *q;
 
     if (v.base != NULL)
-        sb_add(b, v.base, v.len);
+        floe_pool_text_add(b, v.base, v.len);
     else if ((q = query_value(p, name)) != NULL)
-        sb_str(b, q);
-    sb_add(b, "\n", 1);
+        floe_pool_text_str(b, q);
+    floe_pool_text_add(b, "\n", 1);
 }
 
 typedef struct pair {
@@ -151,7 +123,7 @@ static bool has_pair(const pair_t *pairs, size_t n, const char *name)
 
 /* "name:value\n" for each x-amz-* header (then x-amz-* query parameter), sorted by name; values of
  * one header name repeated are joined with ','. */
-static void add_amz_headers(strbuf_t *b, h2o_req_t *req, const presigned_t *p)
+static void add_amz_headers(floe_pool_text_t *b, h2o_req_t *req, const presigned_t *p)
 {
     size_t cap = req->headers.size + (size_t)p->n_query, n = 0;
     pair_t *pairs = h2o_mem_alloc_pool(&req->pool, (cap ? cap : 1) * sizeof(*pairs));
@@ -172,13 +144,13 @@ static void add_amz_headers(strbuf_t *b, h2o_req_t *req, const presigned_t *p)
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && strcmp(pairs[i].name, pairs[i - 1].name) == 0) {
             b->len--; /* the previous line's '\n' */
-            sb_add(b, ",", 1);
+            floe_pool_text_add(b, ",", 1);
         } else {
-            sb_str(b, pairs[i].name);
-            sb_add(b, ":", 1);
+            floe_pool_text_str(b, pairs[i].name);
+            floe_pool_text_add(b, ":", 1);
         }
-        sb_add(b, pairs[i].value, pairs[i].value_len);
-        sb_add(b, "\n", 1);
+        floe_pool_text_add(b, pairs[i].value, pairs[i].value_len);
+        floe_pool_text_add(b, "\n", 1);
     }
 }
 
@@ -192,7 +164,7 @@ static bool is_signed_subresource(const char *name, size_t n)
 }
 
 /* Design note 2. -1 for a sub-resource value that is not validly percent-encoded. */
-static int add_resource(strbuf_t *b, h2o_req_t *req)
+static int add_resource(floe_pool_text_t *b, h2o_req_t *req)
 {
     size_t path_len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
     size_t vhost = floe_s3_virtual_host_bucket(req->input.authority.base, req->input.authority.len), n = 0;
@@ -200,12 +172,12 @@ static int add_resource(strbuf_t *b, h2o_req_t *req)
     pair_t *pairs;
 
     if (vhost > 0) {
-        sb_add(b, "/", 1);
-        sb_add(b, req->input.authority.base, vhost);
+        floe_pool_text_add(b, "/", 1);
+        floe_pool_text_add(b, req->input.authority.base, vhost);
     }
-    sb_add(b, path_len > 0 ? req->input.path.base : "/", path_len > 0 ? path_len : 1);
+    floe_pool_text_add(b, path_len > 0 ? req->input.path.base : "/", path_len > 0 ? path_len : 1);
     if (vhost == 0 && path_len > 1 && memchr(req->input.path.base + 1, '/', path_len - 1) == NULL)
-        sb_add(b, "/", 1); /* a path-style bucket ("/b") is signed as "/b/", as botocore signs it */
+        floe_pool_text_add(b, "/", 1); /* a path-style bucket ("/b") is signed as "/b/", as botocore signs it */
     if (req->input.query_at == SIZE_MAX)
         return 0;
     q = req->input.path.base + req->input.query_at + 1;
@@ -225,11 +197,11 @@ static int add_resource(strbuf_t *b, h2o_req_t *req)
     }
     qsort(pairs, n, sizeof(*pairs), compare_pairs);
     for (size_t i = 0; i < n; i++) {
-        sb_add(b, i == 0 ? "?" : "&", 1);
-        sb_str(b, pairs[i].name);
+        floe_pool_text_add(b, i == 0 ? "?" : "&", 1);
+        floe_pool_text_str(b, pairs[i].name);
         if (pairs[i].has_equals) {
-            sb_add(b, "=", 1);
-            sb_add(b, pairs[i].value, pairs[i].value_len);
+            floe_pool_text_add(b, "=", 1);
+            floe_pool_text_add(b, pairs[i].value, pairs[i].value_len);
         }
     }
     return 0;
@@ -247,7 +219,7 @@ static void sign(const char *secret, const char *text, size_t n, char out[BASE64
 floe_sigv4_result_t floe_s3_sigv2_verify(h2o_req_t *req, const floe_config_t *config, int64_t now_s)
 {
     presigned_t p;
-    strbuf_t text = {&req->pool, NULL, 0, 0};
+    floe_pool_text_t text = {&req->pool, NULL, 0, 0};
     const char *access_key, *signature, *expires, *secret;
     char expected[BASE64_SHA1_LEN + 1], *end;
     long long expires_s;
@@ -262,12 +234,12 @@ floe_sigv4_result_t floe_s3_sigv2_verify(h2o_req_t *req, const floe_config_t *co
         return FLOE_SIGV4_UNKNOWN_KEY;
     if (now_s > expires_s)
         return FLOE_SIGV4_EXPIRED;
-    sb_add(&text, req->input.method.base, req->input.method.len);
-    sb_add(&text, "\n", 1);
+    floe_pool_text_add(&text, req->input.method.base, req->input.method.len);
+    floe_pool_text_add(&text, "\n", 1);
     add_standard(&text, req, &p, "content-md5");
     add_standard(&text, req, &p, "content-type");
-    sb_str(&text, expires);
-    sb_add(&text, "\n", 1);
+    floe_pool_text_str(&text, expires);
+    floe_pool_text_add(&text, "\n", 1);
     add_amz_headers(&text, req, &p);
     if (add_resource(&text, req) != 0)
         return FLOE_SIGV4_MALFORMED;
