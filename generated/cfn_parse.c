@@ -9,7 +9,7 @@
  * validators' job (cfn_validate.c).
  */
 #include "cfn_codec.h"
-#include "call.h"
+#include "http/call.h"
 #include "query/query_text.h"
 
 static int parse_AccountList(floe_call_t *call, const floe_query_form_t *form, const char *key, floe_cfn_AccountList *out, const floe_path_t *path, floe_violation_t *v);

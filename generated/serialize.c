@@ -5,7 +5,7 @@
  * the dispatcher's job.
  */
 #include "floe_codec.h"
-#include "json.h"
+#include "base/json.h"
 
 static void serialize_EncryptionConfiguration(const floe_EncryptionConfiguration *x, floe_json_t *w);
 static void serialize_IcebergCompactionSettings(const floe_IcebergCompactionSettings *x, floe_json_t *w);

@@ -9,7 +9,7 @@
  * validators' job (sts_validate.c).
  */
 #include "sts_codec.h"
-#include "call.h"
+#include "http/call.h"
 #include "query/query_text.h"
 
 static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *form, const char *key, floe_sts_AssumeRoleRequest *out, const floe_path_t *path, floe_violation_t *v);

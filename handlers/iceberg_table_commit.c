@@ -52,7 +52,7 @@
 #include "replication.h"
 #include "catalog/replication_queue.h"
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "ids.h"
+#include "base/ids.h"
 #include "store/store.h"
 #include "table.h"
 

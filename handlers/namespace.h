@@ -5,7 +5,7 @@
 #ifndef FLOE_NAMESPACE_H
 #define FLOE_NAMESPACE_H
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 
 /**

@@ -15,7 +15,7 @@
  * bucket's maintenance setting (runtime/maintenance/); Floe publishes no metrics and stores every
  * object the same way whatever the storage class.
  */
-#include "bucket_name.h"
+#include "base/bucket_name.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/rules.h"

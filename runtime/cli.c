@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "scope.h"
-#include "config.h"
+#include "base/scope.h"
+#include "base/config.h"
 #include "floe_api.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
 #include "server.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define MAX_THREADS 64
 

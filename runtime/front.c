@@ -5,10 +5,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "dispatch.h"
-#include "log.h"
-#include "response.h"
-#include "sigv4_verify.h"
+#include "s3tables/dispatch.h"
+#include "http/log.h"
+#include "http/response.h"
+#include "http/sigv4_verify.h"
 #include "front.h"
 #include "health.h"
 #include "console/route.h"
@@ -16,7 +16,7 @@
 #include "maintenance/route.h"
 #include "query/query.h"
 #include "s3/s3.h"
-#include "sigv4.h"
+#include "http/sigv4.h"
 #include "unemulated.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"

@@ -2,11 +2,11 @@
  * The health route of health.h. It touches no state, so it measures the bare cost of a request
  * through Floe (the benchmark compares API routes against it).
  */
-#include "config.h"
+#include "base/config.h"
 #include "health.h"
-#include "log.h"
+#include "http/log.h"
 #include "query/query.h"
-#include "response.h"
+#include "http/response.h"
 #include "s3/s3.h"
 
 /* The awsQuery services (CloudFormation, STS), each under its signing name, as clients name them. */

@@ -44,25 +44,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "background.h"
+#include "background/background.h"
 #include "replication/replicator.h"
-#include "codec.h"
+#include "http/codec.h"
 #include "floe_codec.h"
 #include "front.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_engine.h"
-#include "log.h"
+#include "http/log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
-#include "router.h"
+#include "s3tables/router.h"
 #include "s3/s3.h"
 #include "s3/spill.h"
 #include "server.h"
 #include "store/store.h"
-#include "worker.h"
-#include "xalloc.h"
+#include "http/worker.h"
+#include "base/xalloc.h"
 
 #define STOP_POLL_MS 200
 #define DRAIN_TIMEOUT_MS 3000

@@ -5,7 +5,7 @@
 #ifndef FLOE_SERVER_H
 #define FLOE_SERVER_H
 
-#include "config.h"
+#include "base/config.h"
 
 /**
  * Binds, serves until SIGINT or SIGTERM, then shuts down. Returns the process exit code:

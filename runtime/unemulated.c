@@ -8,11 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ids.h"
-#include "log.h"
-#include "response.h"
+#include "base/ids.h"
+#include "http/log.h"
+#include "http/response.h"
 #include "unemulated.h"
-#include "xml_writer.h"
+#include "http/xml_writer.h"
 
 #define S3_FAMILY_PREFIX "s3"
 #define ERROR_CODE "NotImplemented"

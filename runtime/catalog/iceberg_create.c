@@ -15,7 +15,7 @@
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* Java's newTableMetadata ids: the first schema and spec are 0, the first real sort order 1. */
 #define INITIAL_SCHEMA_ID 0

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "catalog/janitor.h"
-#include "log.h"
+#include "http/log.h"
 #include "store/store.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define TICK_MS 200
 #define BUCKETS_PER_TICK 4

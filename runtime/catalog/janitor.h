@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "catalog/state.h"
-#include "worker.h"
+#include "http/worker.h"
 
 /**
  * Retires warehouse bucket `bucket` and queues it for removal. Retiring renames it to

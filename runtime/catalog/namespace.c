@@ -15,7 +15,7 @@
 #include "catalog/namespace.h"
 #include "catalog/sql.h"
 #include "catalog/state.h"
-#include "ids.h"
+#include "base/ids.h"
 
 /* The first capacity of a list that grows: enough for most buckets' namespaces at once. */
 

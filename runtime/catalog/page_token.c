@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "codec.h"
+#include "http/codec.h"
 #include "catalog/page_token.h"
 
 #define TOKEN_TAG "floe1:"

@@ -26,8 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "ids.h"
+#include "http/call.h"
+#include "base/ids.h"
 
 /** Whose replication a configuration is. */
 typedef enum floe_replication_owner {

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 
 /** One queued source commit. */
 typedef struct floe_replication_work {

@@ -11,7 +11,7 @@
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
 #include "catalog/sql.h"
-#include "ids.h"
+#include "base/ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */
 static const char *sql_for(const floe_resource_t *owner, const char *bucket_sql, const char *table_sql)

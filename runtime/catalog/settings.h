@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 
 /* ---- encryption: a table bucket's default, a table's own ---- */

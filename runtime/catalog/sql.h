@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/state.h"
 
 /**

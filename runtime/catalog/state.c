@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "catalog/state.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define BUSY_TIMEOUT_MS 10000
 #define STMT_CACHE_SLOTS 256 /* power of two, well above the number of distinct statements */

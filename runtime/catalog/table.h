@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
-#include "ids.h"
+#include "base/ids.h"
 
 /** How a change of table state ended. */
 typedef enum floe_table_rc {

@@ -11,7 +11,7 @@
 #include "catalog/page_token.h"
 #include "catalog/sql.h"
 #include "catalog/table_bucket.h"
-#include "ids.h"
+#include "base/ids.h"
 
 FLOE_SQL(sql_insert_bucket,
     "INSERT INTO table_bucket (name, bucket_id, type, created_at, account_id, region)"

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 #include "catalog/state.h"
-#include "scope.h"
+#include "base/scope.h"
 
 /* Outcomes beside FLOE_OK and FLOE_EFAIL; the call is not failed. */
 enum {

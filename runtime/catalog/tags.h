@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 
 /** Adds each of `tags` to `owner`, replacing the value of a key it already has. */

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-/* The house return codes (runtime/call.h has the same two lines; this wing does not include h2o). */
+/* The house return codes (runtime/http/call.h has the same two lines; this wing does not include h2o). */
 #ifndef FLOE_OK
 #define FLOE_OK 0
 #define FLOE_EFAIL (-1)

@@ -13,7 +13,7 @@
 #include "cloudformation/intrinsic.h"
 #include "cloudformation/references.h"
 #include "cloudformation/template.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* t->condition_state values. */
 enum { CONDITION_UNSET = 0, CONDITION_EVALUATING, CONDITION_FALSE, CONDITION_TRUE };

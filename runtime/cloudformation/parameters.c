@@ -17,7 +17,7 @@
 
 #include "cloudformation/intrinsic.h"
 #include "cloudformation/parameters.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static const char *const parameter_keys[] = {
     "Type",      "Default",   "NoEcho",   "AllowedValues", "AllowedPattern", "MaxLength",

@@ -7,7 +7,7 @@
 
 #include "cloudformation/plan.h"
 #include "cloudformation/references.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 typedef struct collect {
     floe_cfn_template_t *t;

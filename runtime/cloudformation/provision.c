@@ -19,7 +19,7 @@
 #include "cloudformation/provision.h"
 #include "cloudformation/provision_props.h"
 #include "floe_codec.h"
-#include "ids.h"
+#include "base/ids.h"
 
 #define TYPE_TABLE_BUCKET "AWS::S3Tables::TableBucket"
 #define TYPE_NAMESPACE "AWS::S3Tables::Namespace"

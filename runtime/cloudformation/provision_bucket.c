@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "bucket_name.h"
+#include "base/bucket_name.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
@@ -22,7 +22,7 @@
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/provision_props.h"
-#include "ids.h"
+#include "base/ids.h"
 
 #define NAMESPACE_ID_SEPARATOR '|'
 

@@ -6,7 +6,7 @@
 
 #include "cloudformation/references.h"
 #include "cloudformation/template.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The functions Floe evaluates, in the order AWS lists them in its refusal. */
 static const char *const supported[] = {

@@ -14,7 +14,7 @@
 
 #include "cloudformation/intrinsic.h"
 #include "cloudformation/resource_types.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The deepest property path written in a message; deeper paths are cut. */
 #define PATH_MAX_LEN 512

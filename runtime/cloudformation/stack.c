@@ -29,7 +29,7 @@
 #include "cloudformation/stack_status.h"
 #include "cloudformation/stack_store.h"
 #include "cloudformation/stack_template.h"
-#include "ids.h"
+#include "base/ids.h"
 
 #define USER_INITIATED "User Initiated"
 #define NO_ECHO_MASK "****"

@@ -24,7 +24,7 @@
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define ATTRIBUTE_PROPERTIES "Properties"
 #define ATTRIBUTE_TAGS "Tags"

@@ -16,8 +16,8 @@
 
 #include "cloudformation/stack_api.h"
 #include "cloudformation/stack_template.h"
-#include "log.h"
-#include "xalloc.h"
+#include "http/log.h"
+#include "base/xalloc.h"
 
 typedef struct details_ctx {
     floe_call_t *call;

@@ -30,9 +30,9 @@
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
-#include "ids.h"
-#include "log.h"
-#include "xalloc.h"
+#include "base/ids.h"
+#include "http/log.h"
+#include "base/xalloc.h"
 
 #define IDLE_WAIT_MS 1000
 #define INITIAL_CAPACITY 8

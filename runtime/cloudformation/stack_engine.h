@@ -17,7 +17,7 @@
 #ifndef FLOE_STACK_ENGINE_H
 #define FLOE_STACK_ENGINE_H
 
-#include "background.h"
+#include "background/background.h"
 
 typedef struct floe_stack_engine floe_stack_engine_t;
 

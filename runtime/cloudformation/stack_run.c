@@ -40,7 +40,7 @@
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define RESTART_REASON "The server restarted during the operation."
 #define ROLLBACK_REQUESTED "Rollback requested by user."

@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "background.h"
+#include "background/background.h"
 #include "cloudformation/stack_store.h"
 #include "cloudformation/stack_template.h"
 

@@ -15,7 +15,7 @@
 #include "catalog/sql.h"
 #include "catalog/state.h"
 #include "cloudformation/stack_store.h"
-#include "ids.h"
+#include "base/ids.h"
 
 #define ARN_PREFIX "arn:"
 

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "scope.h"
+#include "http/call.h"
+#include "base/scope.h"
 
 /** A stack (cfn_stack). JSON columns are JSON text. */
 typedef struct floe_stack_row {

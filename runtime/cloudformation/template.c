@@ -22,7 +22,7 @@
 #include "cloudformation/references.h"
 #include "cloudformation/template.h"
 #include "cloudformation/yaml.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The top-level sections AWS accepts (Rules and Hooks are refused below, Transform too). */
 static const char *const sections[] = {

@@ -11,7 +11,7 @@
 #include <yaml.h>
 
 #include "cloudformation/yaml.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define YAML_STR_TAG "tag:yaml.org,2002:str"
 #define YAML_TAG_PREFIX "tag:yaml.org,2002:"

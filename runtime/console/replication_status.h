@@ -8,7 +8,7 @@
 
 #include "catalog/lookup.h"
 #include "console/request.h"
-#include "json.h"
+#include "base/json.h"
 
 /**
  * Writes "replicationStatus": one entry per destination of the table's and its bucket's

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "console/request.h"
-#include "log.h"
-#include "response.h"
+#include "http/log.h"
+#include "http/response.h"
 
 #define ARN_PREFIX "arn:aws:s3tables:"
 #define MESSAGE_MAX 512

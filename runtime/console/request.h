@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "codec.h"
-#include "scope.h"
-#include "worker.h"
+#include "http/call.h"
+#include "http/codec.h"
+#include "base/scope.h"
+#include "http/worker.h"
 
 #define FLOE_CONSOLE_DEFAULT_PAGE 100
 #define FLOE_CONSOLE_MAX_PAGE 1000

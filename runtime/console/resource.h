@@ -8,7 +8,7 @@
 
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
-#include "json.h"
+#include "base/json.h"
 
 /**
  * Writes "encryption", "storageClass", "policy", "replication" and "tags" members for `owner`, a

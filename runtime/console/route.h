@@ -7,7 +7,7 @@
 #ifndef FLOE_CONSOLE_ROUTE_H
 #define FLOE_CONSOLE_ROUTE_H
 
-#include "worker.h"
+#include "http/worker.h"
 
 #define FLOE_CONSOLE_BASE "/_floe/ui"
 

@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 #include "catalog/settings.h"
-#include "json.h"
+#include "base/json.h"
 
 /**
  * The bucket's maintenance configuration of `type` as GetTableBucketMaintenanceConfiguration

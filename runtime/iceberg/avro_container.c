@@ -13,7 +13,7 @@
 
 #include <zlib.h>
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /** Raw deflate, no zlib header (zlib's windowBits of -15). */
 #define RAW_DEFLATE_WINDOW_BITS (-15)

@@ -14,7 +14,7 @@
 
 #include "iceberg/avro_container.h"
 #include "iceberg/avro_datum.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /** The most named types one schema may define. */
 #define NAMES_MAX 4096

@@ -13,7 +13,7 @@
 #include "iceberg/compact.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_stitch.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* ---- plan -------------------------------------------------------------------------------- */
 

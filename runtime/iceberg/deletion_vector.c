@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #include "iceberg/deletion_vector.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define DV_MAGIC_LEN 4
 #define SERIAL_COOKIE_NO_RUN 12346

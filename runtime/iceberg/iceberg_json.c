@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "iceberg/iceberg_json.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* 2^53: every integer below this magnitude is exact in a double. At 2^53 itself a double may be a
  * rounded 2^53 + 1, so from there on integers are held as Raw digits. */

@@ -6,7 +6,7 @@
  * so ids survive a read-modify-write byte for byte. Smaller integers stay ordinary cJSON numbers.
  *
  * Also: typed member readers that report a one-sentence error, and a compact writer over
- * runtime/json.h. Not for Iceberg semantics (iceberg_metadata.h and friends).
+ * runtime/base/json.h. Not for Iceberg semantics (iceberg_metadata.h and friends).
  */
 #ifndef FLOE_ICEBERG_JSON_H
 #define FLOE_ICEBERG_JSON_H
@@ -18,7 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "iceberg/iceberg_error.h"
-#include "json.h"
+#include "base/json.h"
 
 /** Deepest nesting accepted: the writer (json.h) tracks commas for FLOE_JSON_MAX_DEPTH levels. */
 #define FLOE_ICEBERG_JSON_MAX_DEPTH (FLOE_JSON_MAX_DEPTH - 2)

@@ -11,7 +11,7 @@
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_spec.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define WHERE "metadata.json"
 #define WHERE_MAX 96

@@ -8,7 +8,7 @@
 
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define WHERE_MAX 200
 #define INITIAL_FIELDS 16

@@ -20,8 +20,8 @@
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
 #include "iceberg/iceberg_update.h"
-#include "ids.h"
-#include "xalloc.h"
+#include "base/ids.h"
+#include "base/xalloc.h"
 
 #define LAST_ADDED (-1)
 #define UNSORTED_ORDER_ID 0

@@ -17,7 +17,7 @@
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/avro_container.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /** The most partition fields a spec may have here. */
 #define PARTITION_FIELDS_MAX 1024

@@ -14,7 +14,7 @@
 #include "iceberg/manifest_binary.h"
 #include "iceberg/manifest_schema.h"
 #include "iceberg/manifest_write.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /** Union branches of the ["null", T] fields Floe writes. */
 #define BRANCH_NULL 0

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "iceberg/parquet_arena.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* Most footers fit in one block. */
 #define BLOCK_SIZE ((size_t)32 * 1024)

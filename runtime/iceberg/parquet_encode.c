@@ -7,7 +7,7 @@
 
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_thrift.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 typedef floe_parquet_thrift_writer_t writer_t;
 

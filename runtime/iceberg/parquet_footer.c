@@ -15,7 +15,7 @@
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_thrift.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* An on_field result: the field is not modelled; read_struct keeps it in extra. */
 #define NOT_MINE 1

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "iceberg/parquet_thrift.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A 64-bit varint takes at most 10 bytes; the 10th may only carry the top bit. */
 #define VARINT_MAX_BYTES 10

@@ -11,7 +11,7 @@
 
 #include "iceberg/iceberg_json.h"
 #include "iceberg/puffin.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define FOOTER_TAIL (4 + 4 + FLOE_PUFFIN_MAGIC_LEN) /* payload size, flags, magic */
 #define FLAG_COMPRESSED 0x01

@@ -33,10 +33,10 @@
 #include "iceberg_rest/iceberg_rest_call.h"
 #include "iceberg_rest/iceberg_rest_error.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "log.h"
-#include "response.h"
-#include "router.h"
-#include "sigv4.h"
+#include "http/log.h"
+#include "http/response.h"
+#include "s3tables/router.h"
+#include "http/sigv4.h"
 
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
 #define MESSAGE_MAX 200

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "worker.h"
+#include "http/worker.h"
 
 /** The base path of the signed routes (requests signed for s3tables). */
 #define FLOE_ICEBERG_REST_BASE "/iceberg"

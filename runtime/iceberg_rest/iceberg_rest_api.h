@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "http/call.h"
 
 typedef struct cJSON cJSON;
 struct floe_query_param;

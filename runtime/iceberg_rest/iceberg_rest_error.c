@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "iceberg_rest/iceberg_rest_error.h"
-#include "response.h"
+#include "http/response.h"
 
 typedef struct error_info {
     const char *type;

@@ -14,7 +14,7 @@
 
 #include "maintenance/client.h"
 #include "maintenance/route.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define HOST_MAX 256
 #define PORT_MAX 8

@@ -6,7 +6,7 @@
 #ifndef FLOE_MAINTENANCE_CLIENT_H
 #define FLOE_MAINTENANCE_CLIENT_H
 
-#include "sigv4_sign.h"
+#include "http/sigv4_sign.h"
 
 /**
  * Sends {"arn","type","now"?} to `endpoint` ("http://host:port"), signed with SigV4 by `signer`

@@ -59,7 +59,7 @@
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
 #include "maintenance/job.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define MIB ((uint64_t)1024 * 1024)
 #define AVRO_ERR_MAX 256

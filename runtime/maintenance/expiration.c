@@ -32,9 +32,9 @@
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/manifest.h"
-#include "ids.h"
+#include "base/ids.h"
 #include "maintenance/job.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define MS_PER_DAY (24LL * 3600 * 1000)
 #define ERR_MAX 256

@@ -35,9 +35,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "background.h"
-#include "object_door.h"
-#include "scope.h"
+#include "background/background.h"
+#include "background/object_door.h"
+#include "base/scope.h"
 
 #define FLOE_JOB_MESSAGE_MAX 512
 

@@ -24,10 +24,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "background.h"
-#include "config.h"
+#include "background/background.h"
+#include "base/config.h"
 #include "maintenance/job.h"
-#include "worker.h"
+#include "http/worker.h"
 
 typedef struct floe_maintenance floe_maintenance_t;
 

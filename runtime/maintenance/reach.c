@@ -9,7 +9,7 @@
 #include "iceberg/manifest.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define ERR_MAX 256
 

@@ -10,12 +10,12 @@
 
 #include <cjson/cJSON.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "maintenance/maintenance.h"
 #include "maintenance/route.h"
-#include "response.h"
-#include "sigv4.h"
-#include "sigv4_verify.h"
+#include "http/response.h"
+#include "http/sigv4.h"
+#include "http/sigv4_verify.h"
 
 #define OPERATION "Maintenance:Run"
 #define MESSAGE_MAX 512

@@ -21,9 +21,9 @@
 #include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
-#include "log.h"
+#include "http/log.h"
 #include "maintenance/maintenance.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 typedef int (*job_entry_fn)(floe_job_t *job);
 

@@ -8,7 +8,7 @@
 
 #include "iceberg/iceberg_json.h"
 #include "maintenance/snapshot_select.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define PROPERTY_MAX_REF_AGE "history.expire.max-ref-age-ms"
 #define NO_LIMIT INT64_MAX

@@ -25,7 +25,7 @@
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
 #include "maintenance/snapshot_select.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define MS_PER_HOUR (3600LL * 1000)
 

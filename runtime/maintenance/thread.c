@@ -22,9 +22,9 @@
 #include <time.h>
 
 #include "catalog/maintenance_job.h"
-#include "log.h"
+#include "http/log.h"
 #include "maintenance/maintenance.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define SWEEP_BATCH 64   /* tables read per serving-thread step while sweeping */
 #define DETACH_TURN_MS 10

@@ -25,8 +25,8 @@
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
-#include "object_door.h"
-#include "xalloc.h"
+#include "background/object_door.h"
+#include "base/xalloc.h"
 
 #define MS_PER_DAY (24LL * 3600 * 1000)
 #define LIST_BATCH 1000

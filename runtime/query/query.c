@@ -29,11 +29,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "query/query.h"
 #include "query/query_answer.h"
 #include "query/query_hold.h"
-#include "sigv4.h"
+#include "http/sigv4.h"
 
 /* The largest form parsed. CloudFormation's largest input is an inline template (51,200 bytes,
  * up to three times that once form-encoded) with its parameters; far below this. */

@@ -8,8 +8,8 @@
 #define FLOE_QUERY_H
 
 #include "query/query_service.h"
-#include "sigv4.h"
-#include "worker.h"
+#include "http/sigv4.h"
+#include "http/worker.h"
 
 /** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
 int floe_query_init(void);

@@ -2,9 +2,9 @@
  * The documents of query_answer.h, written with the shared XML writer into a malloc'ed buffer
  * that floe_response_send_with_id copies into the request pool.
  */
-#include "ids.h"
+#include "base/ids.h"
 #include "query/query_answer.h"
-#include "response.h"
+#include "http/response.h"
 
 #define CONTENT_TYPE "text/xml" /* what AWS's query services answer with */
 

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "call.h"
-#include "codec.h"
+#include "http/call.h"
+#include "http/codec.h"
 
 typedef struct floe_query_form {
     const floe_query_param_t *pairs; /* sorted by key, bytewise; of a repeated key the first stays */

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec.h"
+#include "http/codec.h"
 #include "query/query_call.h"
 #include "query/query_form.h"
-#include "xml_writer.h"
+#include "http/xml_writer.h"
 
 /** One error of a service, indexed by its generated error enum. */
 typedef struct floe_query_error_info {

@@ -7,7 +7,7 @@
 #ifndef FLOE_QUERY_TEXT_H
 #define FLOE_QUERY_TEXT_H
 
-#include "codec.h"
+#include "http/codec.h"
 
 /** "2024-01-02T03:04:05Z", with optional fractional seconds and a "+hh:mm" offset instead of Z;
  * also whole or fractional epoch seconds ("1704164645.5"). *out is milliseconds since the epoch. */

@@ -13,10 +13,10 @@
 
 #include "iceberg/iceberg_json.h"
 #include "maintenance/reach.h"
-#include "object_door.h"
+#include "background/object_door.h"
 #include "replication/prune.h"
 #include "replication/rewrite.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static int prune_fail(floe_prune_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int prune_fail(floe_prune_t *p, const char *fmt, ...)

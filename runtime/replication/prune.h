@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "background.h"
+#include "background/background.h"
 
 /** One prune of one replica. */
 typedef struct floe_prune {

@@ -27,8 +27,8 @@
 #ifndef FLOE_REPLICATION_REPLICA_H
 #define FLOE_REPLICATION_REPLICA_H
 
-#include "background.h"
-#include "config.h"
+#include "background/background.h"
+#include "base/config.h"
 
 /**
  * Replicates the oldest queued source commit to every destination of its source's configurations

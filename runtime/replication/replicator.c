@@ -12,10 +12,10 @@
 
 #include <sqlite3.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "replication/replica.h"
 #include "replication/replicator.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define IDLE_WAIT_MS 1000
 #define QUEUE_TABLE "replication_queue"

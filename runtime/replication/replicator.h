@@ -19,9 +19,9 @@
 #ifndef FLOE_REPLICATOR_H
 #define FLOE_REPLICATOR_H
 
-#include "background.h"
+#include "background/background.h"
 #include "catalog/state.h"
-#include "config.h"
+#include "base/config.h"
 
 typedef struct floe_replicator floe_replicator_t;
 

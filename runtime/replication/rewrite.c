@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "replication/rewrite.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 const char *floe_rewrite_key(const char *location, const char *path)
 {

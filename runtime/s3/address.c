@@ -9,8 +9,8 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "codec.h"
-#include "router.h"
+#include "http/codec.h"
+#include "s3tables/router.h"
 #include "s3/address.h"
 #include "s3/error.h"
 

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "bucket_name.h"
+#include "base/bucket_name.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"

@@ -13,13 +13,13 @@
 
 #include <openssl/evp.h>
 
-#include "router.h"
+#include "s3tables/router.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
 #include "s3/meta.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define HASH_BUF ((size_t)1 << 20)
 

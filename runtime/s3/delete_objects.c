@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "codec.h"
+#include "http/codec.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "http/codec.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"

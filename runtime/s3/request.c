@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "response.h"
+#include "http/response.h"
 #include "s3/request.h"
-#include "sigv4.h"
+#include "http/sigv4.h"
 
 /* A complete body goes out in one h2o_send, so this generator needs no callbacks. */
 static h2o_generator_t complete_generator = {NULL, NULL};

@@ -7,8 +7,8 @@
 #include <assert.h>
 #include <string.h>
 
-#include "log.h"
-#include "router.h"
+#include "http/log.h"
+#include "s3tables/router.h"
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/route.h"

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "log.h"
-#include "response.h"
+#include "http/log.h"
+#include "http/response.h"
 #include "s3/s3.h"
 #include "s3/address.h"
 #include "s3/request.h"

@@ -7,7 +7,7 @@
 #define FLOE_S3_H
 
 #include "s3/sigv2.h" /* floe_s3_sigv2_verify, for the front door's strict mode */
-#include "worker.h"
+#include "http/worker.h"
 
 /** Process-wide set-up (the XML parser); call once before threads start. 0 or -1. */
 int floe_s3_init(void);

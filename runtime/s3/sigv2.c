@@ -23,9 +23,9 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "codec.h"
-#include "pool_text.h"
-#include "router.h"
+#include "http/codec.h"
+#include "base/pool_text.h"
+#include "s3tables/router.h"
 #include "s3/address.h"
 #include "s3/sigv2.h"
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "sigv4_verify.h"
-#include "worker.h"
+#include "base/config.h"
+#include "http/sigv4_verify.h"
+#include "http/worker.h"
 
 /**
  * Verifies a SigV2 presigned URL as S3 does: HMAC-SHA1 over the method, Content-MD5,

@@ -14,7 +14,7 @@
 
 #include <h2o/memory.h>
 
-#include "xml_writer.h"
+#include "http/xml_writer.h"
 
 /* ---- writer (xml_write.c) ---- */
 

@@ -1,6 +1,6 @@
 /*
  * The writer half of xml.h: S3's namespace, its owner and ETag elements, its whole-second times
- * and its URL encoding. Writing and escaping are the shared writer's (runtime/xml_writer.c),
+ * and its URL encoding. Writing and escaping are the shared writer's (runtime/http/xml_writer.c),
  * which these functions call.
  */
 #include <stdio.h>

@@ -16,10 +16,10 @@
 
 #include <openssl/evp.h>
 
-#include "ids.h"
-#include "log.h"
+#include "base/ids.h"
+#include "http/log.h"
 #include "store/blob.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
 #define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */

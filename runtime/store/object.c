@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "store/object.h"
 #include "store/share.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */
 #define OBJECT_COLUMNS "key, file_id, size, etag, content_type, headers, checksum_algorithm, checksum, last_modified"

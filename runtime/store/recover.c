@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "store/recover.h"
 #include "store/sql.h"
 

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "store/sql.h"
 
 static void log_failure(floe_state_t *st, sqlite3_stmt *stmt, const char *what)

@@ -39,9 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "http/log.h"
 #include "store/store.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 floe_store_rc_t floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms)
 {

@@ -23,7 +23,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "ids.h"
+#include "base/ids.h"
 #include "store/share.h"
 #include "store/upload.h"
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "http/codec.h"
 #include "query/query_call.h"
 #include "query/query_service.h"
-#include "xml_writer.h"
+#include "http/xml_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "floe_codec.h"
-#include "router.h"
+#include "s3tables/router.h"
 
 static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "HEAD", "PATCH"};
 

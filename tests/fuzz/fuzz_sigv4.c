@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sigv4.h"
-#include "sigv4_verify.h"
+#include "http/sigv4.h"
+#include "http/sigv4_verify.h"
 #include "s3/sigv2.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,7 +7,7 @@
 
 #include <expat.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "cfn_codec.h"
 #include "harness.h"
 #include "sts_codec.h"

@@ -12,7 +12,7 @@
 #include <h2o/memory.h>
 #include <sqlite3.h>
 
-#include "call.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 #include "catalog/state.h"
 #include "catalog/table.h"

@@ -3,7 +3,7 @@
 
 #include "harness.h"
 #include "iceberg_rest/iceberg_rest_response.h"
-#include "json.h"
+#include "base/json.h"
 
 TEST(iceberg_rest_update_properties_answer_always_names_missing)
 {

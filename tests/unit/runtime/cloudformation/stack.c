@@ -15,8 +15,8 @@
 #include <h2o/memory.h>
 #include <sqlite3.h>
 
-#include "background.h"
-#include "call.h"
+#include "background/background.h"
+#include "http/call.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/settings.h"
@@ -29,7 +29,7 @@
 #include "cloudformation/stack_status.h"
 #include "harness.h"
 #include "store/store.h"
-#include "worker.h"
+#include "http/worker.h"
 
 #include "runtime/cloudformation/template_double.c"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "iceberg/manifest.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #include "harness.h"
 #include "maintenance/reach.h"

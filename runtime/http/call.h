@@ -1,0 +1,90 @@
+/*
+ * The context of one S3 Tables operation call, as handlers see it: memory from the request pool,
+ * the thread's SQLite state, the settings, the call's clock, and floe_fail() to answer with one
+ * of the operation's modeled errors.
+ *
+ * Ownership: everything allocated through a call lives until the response has been sent; handlers
+ * never malloc or free. Text a library hands back malloc'ed is given to the call with
+ * floe_call_keep, which frees it when the request's pool is cleared.
+ */
+#ifndef FLOE_CALL_H
+#define FLOE_CALL_H
+
+#include <stddef.h>
+
+#include <h2o/memory.h>
+
+#include "base/config.h"
+#include "floe_api.h"
+#include "base/scope.h"
+
+#define FLOE_OK 0
+#define FLOE_EFAIL (-1)
+
+struct floe_state;
+
+struct floe_call {
+    h2o_mem_pool_t *pool;
+    struct floe_state *state;
+    const floe_config_t *config;
+    floe_timestamp_t now;
+    floe_scope_t scope;             /* the account and region the call acts in */
+    const char *arn_bucket_prefix;  /* "arn:aws:s3tables:{region}:{account}:bucket/", in the pool */
+    const char *operation;  /* the S3 Tables operation served, which AWS's authorization names as the
+                               action "s3tables:<operation>"; NULL off that API (REST catalog,
+                               background steps, stacks) */
+    floe_error_t error;     /* set by floe_fail */
+    const char *error_message;
+};
+
+/** Prepares a call over `pool`; `state` and `config` may be NULL in tests that need neither. */
+void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config);
+
+/** Sets the account and region the call acts in (the server's defaults until then). */
+void floe_call_set_scope(floe_call_t *call, const floe_scope_t *scope);
+/** The call's account id (12 digits) and region, owned by the call. */
+char *floe_call_account(floe_call_t *call);
+char *floe_call_region(floe_call_t *call);
+
+/** Zeroed memory from the call's pool. */
+void *floe_call_alloc(floe_call_t *call, size_t size);
+/**
+ * Room for one more element of `size` bytes in `items` (n in use, *cap allocated): the same
+ * array while it has room, else a doubled copy in the call's pool (*cap updated). For lists a
+ * call builds row by row.
+ */
+void *floe_call_grow(floe_call_t *call, void *items, size_t n, size_t *cap /* IN/OUT */, size_t size);
+
+/** A copy of s in the call's pool (NULL stays NULL). */
+char *floe_call_strdup(floe_call_t *call, const char *s);
+/** A copy of the first n bytes of s, NUL-terminated, in the call's pool. */
+char *floe_call_strndup(floe_call_t *call, const char *s, size_t n);
+/** printf into the call's pool. */
+char *floe_call_printf(floe_call_t *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Takes ownership of `malloced` (may be NULL): it is freed when the request's pool is cleared,
+ * after the response has been sent. Returns `malloced`, so `char *s = floe_call_keep(call, f());`. */
+void *floe_call_keep(floe_call_t *call, void *malloced);
+
+/** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
+int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** Logs `context` and fails the call with InternalServerErrorException, which every operation lists. */
+int floe_fail_internal(floe_call_t *call, const char *context);
+
+/**
+ * Runs body(call, arg) inside one SQLite transaction (BEGIN IMMEDIATE): committed when it returns
+ * FLOE_OK, rolled back otherwise. Returns what body returned, or fails the call with
+ * InternalServerErrorException when SQLite cannot begin or commit. For mutations that read, check
+ * and write, such as a version-token compare-and-swap.
+ */
+int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);
+
+/** The thread's SQLite state. */
+struct floe_state *floe_call_state(floe_call_t *call);
+/** The process settings (region, account id, ...). */
+const floe_config_t *floe_call_config(floe_call_t *call);
+/** The call's clock: one value for the whole call, so every timestamp it writes agrees. */
+floe_timestamp_t floe_call_now(floe_call_t *call);
+
+#endif

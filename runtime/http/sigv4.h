@@ -1,0 +1,45 @@
+/*
+ * AWS Signature Version 4, the parts Floe reads: the credential scope of a request
+ * (access key / date / region / service / aws4_request), from the Authorization header or a
+ * presigned URL's X-Amz-Credential. The service name decides which API a request is for.
+ * Signature verification (--strict-signatures) builds on this and lives here too once it exists.
+ */
+#ifndef FLOE_SIGV4_H
+#define FLOE_SIGV4_H
+
+#include <stddef.h>
+
+#include "base/scope.h"
+#include "http/worker.h"
+
+typedef struct floe_sigv4_scope {
+    h2o_iovec_t access_key;
+    h2o_iovec_t date;
+    h2o_iovec_t region;
+    h2o_iovec_t service;
+} floe_sigv4_scope_t;
+
+/**
+ * Parses "AK/20240101/us-east-1/s3tables/aws4_request" (n bytes, not decoded). Returns 0 and
+ * fills *out with slices of `credential`, or -1 if it is not a SigV4 scope.
+ */
+int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_scope_t *out /* OUT */);
+
+/**
+ * The credential scope of a request: from "Authorization: AWS4-HMAC-SHA256 Credential=...", or
+ * from the X-Amz-Credential query parameter of a presigned URL (decoded into the pool).
+ * Returns 0 and fills *out, or -1 for an unsigned (or non-SigV4) request.
+ */
+int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out /* OUT */);
+
+/** The account and region the request acts in (scope.h): its credential's, else the defaults. */
+void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out /* OUT */);
+
+/** The account and region of a credential scope already read (floe_sigv4_request_scope), so that
+ * a request whose scope the front door has read is not parsed again. */
+void floe_sigv4_account_scope(const floe_config_t *config, const floe_sigv4_scope_t *scope, floe_scope_t *out /* OUT */);
+
+/** True when `scope` is for `service` (e.g. "s3tables"). */
+int floe_sigv4_scope_is_for(const floe_sigv4_scope_t *scope, const char *service);
+
+#endif

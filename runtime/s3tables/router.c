@@ -1,0 +1,185 @@
+/*
+ * The route table and matcher of router.h.
+ *
+ * Design notes:
+ *  1. The table is built from operations.def and is read-only after floe_router_init(), so every
+ *     thread matches against it without locks.
+ *  2. Matching works on the raw path: split on '/', compare literal segments byte for byte, and
+ *     percent-decode only the label segments. A label is never empty. Templates are compiled and
+ *     compared by route_template.c, which the Iceberg REST router shares.
+ *  3. When several routes match path and method, the one with the most literal segments wins,
+ *     then the one whose required query keys are all present, then the one requiring more keys
+ *     (as LocalStack's op_router breaks ties).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "s3tables/router.h"
+
+static floe_route_t routes[] = {
+#define FLOE_ROUTE(name, method, uri, required_query, parse) {FLOE_OP_##name, #method, uri, required_query, parse, {0}},
+#include "operations.def"
+};
+
+#define N_ROUTES (sizeof(routes) / sizeof(routes[0]))
+
+int floe_router_init(void)
+{
+    for (size_t i = 0; i < N_ROUTES; i++) {
+        floe_route_t *r = &routes[i];
+        if (floe_route_template_compile(&r->template, r->uri) != 0)
+            return -1;
+        if (r->template.n_segments - r->template.n_literals > FLOE_ROUTE_MAX_LABELS) {
+            fprintf(stderr, "floe: route %s has more labels than the router holds\n", r->uri);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const floe_route_t *floe_router_routes(size_t *n)
+{
+    *n = N_ROUTES;
+    return routes;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+char *floe_percent_decode(h2o_mem_pool_t *pool, const char *src, size_t n, int plus_is_space)
+{
+    char *out = h2o_mem_alloc_pool(pool, n + 1);
+    size_t len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        if (c == '%') {
+            int hi, lo;
+            if (i + 2 >= n || (hi = hex_value(src[i + 1])) < 0 || (lo = hex_value(src[i + 2])) < 0)
+                return NULL;
+            c = (char)(hi << 4 | lo);
+            if (c == '\0')
+                return NULL;
+            i += 2;
+        } else if (c == '+' && plus_is_space) {
+            c = ' ';
+        }
+        out[len++] = c;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+long floe_query_parse(h2o_mem_pool_t *pool, const char *query, size_t n, floe_query_param_t **out)
+{
+    size_t count = 0, cap = 1;
+    floe_query_param_t *pairs;
+
+    for (size_t i = 0; i < n; i++)
+        cap += query[i] == '&';
+    pairs = h2o_mem_alloc_pool(pool, cap * sizeof(*pairs));
+    for (size_t start = 0; start < n;) {
+        const char *amp = memchr(query + start, '&', n - start);
+        size_t end = amp ? (size_t)(amp - query) : n;
+        const char *eq = memchr(query + start, '=', end - start);
+        size_t key_end = eq ? (size_t)(eq - query) : end;
+        if (end > start) {
+            pairs[count].key = floe_percent_decode(pool, query + start, key_end - start, 1);
+            pairs[count].value = eq ? floe_percent_decode(pool, eq + 1, end - key_end - 1, 1) : "";
+            if (pairs[count].key == NULL || pairs[count].value == NULL)
+                return -1;
+            count++;
+        }
+        start = end + 1;
+    }
+    *out = pairs;
+    return (long)count;
+}
+
+static int has_query_key(const floe_query_param_t *query, size_t n_query, const char *key, size_t key_len)
+{
+    for (size_t i = 0; i < n_query; i++) {
+        if (strlen(query[i].key) == key_len && memcmp(query[i].key, key, key_len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* How well the query satisfies a route's required keys: (all present, number required). */
+static int query_score(const floe_route_t *r, const floe_query_param_t *query, size_t n_query)
+{
+    int n_required = 0, all_present = 1;
+    for (const char *p = r->required_query; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        n_required++;
+        all_present &= has_query_key(query, n_query, p, len);
+        p += len + (comma ? 1 : 0);
+    }
+    return all_present * 1000 + n_required;
+}
+
+size_t floe_path_split(const char *path, size_t len, size_t max, const char **seg, size_t *seg_len)
+{
+    size_t n = 0, i = (len > 0 && path[0] == '/') ? 1 : 0;
+    if (i >= len)
+        return 0;
+    while (n <= max) {
+        const char *slash = memchr(path + i, '/', len - i);
+        size_t end = slash ? (size_t)(slash - path) : len;
+        seg[n] = path + i;
+        seg_len[n] = end - i;
+        n++;
+        if (!slash)
+            break;
+        i = end + 1;
+    }
+    return n;
+}
+
+floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, size_t method_len, const char *path,
+                                      size_t path_len, const floe_query_param_t *query, size_t n_query,
+                                      floe_route_match_t *out)
+{
+    const char *seg[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t seg_len[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1];
+    size_t n = floe_path_split(path, path_len, FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS, seg, seg_len);
+    const floe_route_t *best = NULL;
+    int best_score = -1, path_seen = 0;
+
+    if (n > FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS)
+        return FLOE_ROUTE_NO_PATH;
+    for (size_t i = 0; i < N_ROUTES; i++) {
+        const floe_route_t *r = &routes[i];
+        int score;
+        if (!floe_route_template_matches(&r->template, seg, seg_len, n))
+            continue;
+        path_seen = 1;
+        if (strlen(r->method) != method_len || memcmp(r->method, method, method_len) != 0)
+            continue;
+        score = (int)r->template.n_literals * 100000 + query_score(r, query, n_query);
+        if (score > best_score) {
+            best = r;
+            best_score = score;
+        }
+    }
+    if (best == NULL)
+        return path_seen ? FLOE_ROUTE_NO_METHOD : FLOE_ROUTE_NO_PATH;
+    out->route = best;
+    out->n_labels = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!best->template.segments[i].is_label)
+            continue;
+        if ((out->labels[out->n_labels++] = floe_percent_decode(pool, seg[i], seg_len[i], 0)) == NULL)
+            return FLOE_ROUTE_BAD_ENCODING;
+    }
+    return FLOE_ROUTE_FOUND;
+}
