@@ -1,7 +1,7 @@
 /*
  * The naming rules of S3 bucket names, for the two kinds Floe serves: general purpose buckets
  * (CreateBucket over S3, runtime/s3/bucket.c) and table buckets (CreateTableBucket,
- * handlers/table_bucket.c). Both kinds share most of the rules; each caller picks its kind and
+ * handlers/s3tables/table_bucket.c). Both kinds share most of the rules; each caller picks its kind and
  * answers with its own protocol's error. A pure function: no state, no I/O.
  */
 #ifndef FLOE_BUCKET_NAME_H

@@ -2,7 +2,7 @@
  * A table's maintenance settings (table_maintenance: compaction and snapshot management) and its
  * record expiration setting (table_record_expiration): what the API records and what a maintenance
  * engine reads to know what to do with a table. A table bucket's own maintenance settings are not
- * here (handlers/table_bucket.c).
+ * here (handlers/s3tables/table_bucket.c).
  *
  * What a table without a row has is part of the state's meaning, so it is answered here too:
  * AWS maintains every table with compaction and snapshot management, both enabled by default
@@ -11,7 +11,7 @@
  * 120 hours expired; "by default, records in your S3 tables don't expire"
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-record-expiration.html).
  * Which values a request may set, and the messages for those it may not, are the API's
- * (handlers/table_maintenance.c, handlers/table_record_expiration.c).
+ * (handlers/s3tables/table_maintenance.c, handlers/s3tables/table_record_expiration.c).
  *
  * The types here hold no shape that only some models have, so a maintenance engine can use them
  * whatever the model: enumerations the model added later are their wire values (strategy) or a

@@ -4,7 +4,7 @@
  * reads them to know where to copy what.
  *
  * This is state only: the version-token check, the rules a destination must meet and their
- * messages are the API's (handlers/replication.c). The two owners keep the same columns in their
+ * messages are the API's (handlers/s3tables/replication.c). The two owners keep the same columns in their
  * own tables (table_bucket_replication*, table_replication*), so every function takes the owner's
  * kind and row id. The types hold no shape of the model, so they read the same whatever the model.
  * Every function fails the call with InternalServerErrorException (a 500) when SQLite fails, and

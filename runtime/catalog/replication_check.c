@@ -1,6 +1,6 @@
 /*
  * The rules every replication destination meets, whoever configures it: the S3 Tables API
- * (handlers/table_bucket_replication.c, handlers/table_replication.c) and a CloudFormation
+ * (handlers/s3tables/table_bucket_replication.c, handlers/s3tables/table_replication.c) and a CloudFormation
  * TableBucket's ReplicationConfiguration (cloudformation/provision_bucket.c). They read the state
  * (does the destination bucket exist?), so they live in the catalog, declared in replication.h.
  */

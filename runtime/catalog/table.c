@@ -1,6 +1,6 @@
 /*
  * The table catalog of table.h: the s3table rows, their warehouse buckets and the statements that
- * change them. Called by handlers/table.c (S3 Tables) and handlers/iceberg_*.c (Iceberg REST).
+ * change them. Called by handlers/s3tables/table.c (S3 Tables) and handlers/iceberg_rest/iceberg_*.c (Iceberg REST).
  *
  * Design notes:
  *  1. A table is a row of s3table plus a warehouse bucket in the S3 store, named as AWS names them

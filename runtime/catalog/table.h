@@ -1,6 +1,6 @@
 /*
  * The table catalog: every change to a table's state and every table query, shared by the S3
- * Tables handlers (handlers/table.c) and the Iceberg REST catalog (handlers/iceberg_*.c), so both
+ * Tables handlers (handlers/s3tables/table.c) and the Iceberg REST catalog (handlers/iceberg_rest/iceberg_*.c), so both
  * APIs see one table with one warehouse bucket, one metadata pointer and one version token. The
  * SQL lives in table.c; lookups by name or ARN are in lookup.h.
  *

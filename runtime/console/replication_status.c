@@ -3,7 +3,7 @@
  * page, each destination's status; on a table bucket's page, each destination of the bucket's
  * configuration with the statuses of the tables it covers added up; on a replica's page, its source
  * and how replication into it stands. Every status is the one GetTableReplicationStatus
- * (handlers/table_replication.c) reports, derived from the same row (design note 3 of
+ * (handlers/s3tables/table_replication.c) reports, derived from the same row (design note 3 of
  * catalog/replication_queue.h): failed while the last attempt failed, completed once the replica
  * holds the source's current metadata, else pending.
  *
@@ -29,7 +29,7 @@ typedef struct tally {
 } tally_t;
 
 /* Adds the destinations of `rules` not yet in the list (a table replicates to its own and to its
- * bucket's, each once: GetTableReplicationStatus, handlers/table_replication.c). */
+ * bucket's, each once: GetTableReplicationStatus, handlers/s3tables/table_replication.c). */
 static void add_destinations(floe_call_t *call, const floe_replication_rule_t *rules, size_t n_rules, char ***list,
                              size_t *n, size_t *cap)
 {

@@ -1,7 +1,7 @@
 /*
  * What a table's maintenance is doing, as the table page shows it (status.h): each job type's
  * configuration and last run, the ones GetTableMaintenanceConfiguration and
- * GetTableMaintenanceJobStatus (handlers/table_maintenance.c) report, read from the same rows
+ * GetTableMaintenanceJobStatus (handlers/s3tables/table_maintenance.c) report, read from the same rows
  * (catalog/maintenance.h, catalog/maintenance_job.h); and a bucket's maintenance configuration as
  * GetTableBucketMaintenanceConfiguration reports it. Not for replication (replication_status.c)
  * nor for the configurations a bucket and a table both own (resource.c).
@@ -16,7 +16,7 @@
 
 /*
  * Writes "jobStatus" (and "lastRun" once the job ran) for job `type` of the table, as
- * GetTableMaintenanceJobStatus answers it (handlers/table_maintenance.c): Disabled while the
+ * GetTableMaintenanceJobStatus answers it (handlers/s3tables/table_maintenance.c): Disabled while the
  * configuration is disabled, else the last run the maintenance engine recorded
  * (catalog/maintenance_job.h), or Not_Yet_Run.
  */

@@ -1,5 +1,5 @@
 /*
- * What the Iceberg REST catalog's handlers (handlers/iceberg_*.c) are written against: the call
+ * What the Iceberg REST catalog's handlers (handlers/iceberg_rest/iceberg_*.c) are written against: the call
  * context, the error types of the spec, each served operation's typed input (`floe_iceberg_<op>_in`)
  * and each response schema's typed output (`floe_iceberg_<Schema>`, named as in the OpenAPI spec),
  * and the prototypes of the handlers the generated route table (generated/iceberg_routes.def)

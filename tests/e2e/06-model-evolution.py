@@ -121,7 +121,7 @@ class OldModelTests(FloeTestCase):
 class GuardTests(unittest.TestCase):
     def test_handlers_and_runtime_need_no_model_guards(self):
         found = []
-        for path in glob.glob(os.path.join(SOURCE_DIR, "handlers", "*.[ch]")) + \
+        for path in glob.glob(os.path.join(SOURCE_DIR, "handlers", "**", "*.[ch]"), recursive=True) + \
                 glob.glob(os.path.join(SOURCE_DIR, "runtime", "**", "*.[ch]"), recursive=True):
             with open(path) as f:
                 found += ["%s:%d" % (os.path.relpath(path, SOURCE_DIR), n + 1)

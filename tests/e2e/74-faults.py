@@ -416,7 +416,7 @@ class S3TablesFaultTests(FaultTestCase):
 
     def test_create_table_with_a_one_off_fault_at_each_database_write(self):
         """A passing fault (one write fails, the next ones succeed) lets the refused CreateTable
-        hand its warehouse to the janitor at once, as note 2 of handlers/table.c draws it."""
+        hand its warehouse to the janitor at once, as note 2 of handlers/s3tables/table.c draws it."""
         def request(k):
             return self.attempt(self.checkS3TablesInternal, "CreateTable", self.create_table, "once_%d" % k)
 

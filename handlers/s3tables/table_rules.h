@@ -1,5 +1,5 @@
 /*
- * What table.c lends the Iceberg REST handlers (handlers/iceberg_*.c) so that both APIs apply AWS's
+ * What table.c lends the Iceberg REST handlers (handlers/iceberg_rest/iceberg_*.c) so that both APIs apply AWS's
  * rules for tables the same way: the table name rule and the messages a refused change answers
  * with. The table state itself (drafts, inserts, the metadata pointer's compare-and-swap, deletes,
  * renames, listings) is the catalog's: catalog/table.h.

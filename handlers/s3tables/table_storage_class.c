@@ -14,7 +14,7 @@
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "floe_api.h"
-#include "table_bucket.h"
+#include "bucket_settings.h"
 #include "table_storage_class.h"
 
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,

@@ -8,7 +8,7 @@
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/replication_queue.h"
-#include "replication.h"
+#include "replication_rules.h"
 
 int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t)
 {

@@ -24,7 +24,7 @@
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
 #include "catalog/rules.h"
-#include "table_bucket.h"
+#include "bucket_settings.h"
 
 /* AWS's limits, from the user guide page cited above (shared with CloudFormation). */
 #define MIN_TARGET_FILE_SIZE_MB FLOE_RULES_MIN_TARGET_FILE_SIZE_MB

@@ -20,11 +20,11 @@
 #include "floe_api.h"
 #include "catalog/iceberg_create.h"
 #include "catalog/replication_queue.h"
-#include "replication.h"
-#include "table.h"
+#include "replication_rules.h"
+#include "table_rules.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
-#include "tags.h"
+#include "tag_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 

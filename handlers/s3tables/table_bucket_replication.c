@@ -29,7 +29,7 @@
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
-#include "replication.h"
+#include "replication_rules.h"
 
 /* What PutTableBucketReplication reports: the copy runs later, on the replication worker, so
  * "pending" (the model's ReplicationStatus wording). */

@@ -20,7 +20,7 @@
 #include "catalog/page_token.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "namespace.h"
+#include "../s3tables/namespace_rules.h"
 
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16

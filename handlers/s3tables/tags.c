@@ -11,7 +11,7 @@
 #include "catalog/rules.h"
 #include "catalog/tags.h"
 #include "floe_api.h"
-#include "tags.h"
+#include "tag_rules.h"
 
 /* The rules (reserved keys, the count limit) are catalog/rules.h's, shared with CloudFormation. */
 int floe_tags_add(floe_call_t *call, const floe_resource_t *resource, const floe_Tags *tags)

@@ -22,9 +22,9 @@
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "floe_api.h"
-#include "table_bucket.h"
+#include "bucket_settings.h"
 #include "table_bucket_encryption.h"
-#include "tags.h"
+#include "tag_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 

@@ -1,5 +1,5 @@
 /*
- * What the CloudFormation handlers (handlers/cloudformation_*.c) share: answering the stack API's
+ * What the CloudFormation handlers (handlers/cloudformation/cloudformation_*.c) share: answering the stack API's
  * outcomes (cloudformation/stack.h) as CloudFormation errors, and turning the generated request
  * and response shapes into the stack API's plain structures and back.
  */

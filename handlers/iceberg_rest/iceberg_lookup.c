@@ -7,7 +7,7 @@
 
 #include "iceberg_lookup.h"
 #include "store/store.h"
-#include "table.h"
+#include "../s3tables/table_rules.h"
 
 int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict)
 {

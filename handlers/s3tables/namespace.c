@@ -3,7 +3,7 @@
  *
  * A namespace is a row of namespace, unique by (bucket, name), kept by catalog/namespace.c.
  * floe_namespace_create and floe_namespace_delete (namespace.h) are shared with the Iceberg REST
- * catalog, which adds properties (handlers/iceberg_namespace.c). Names follow AWS's rules
+ * catalog, which adds properties (handlers/iceberg_rest/iceberg_namespace.c). Names follow AWS's rules
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html#naming-rules-namespace):
  * the model checks length and characters, namespace_name_is_allowed() the rest.
  */
@@ -14,7 +14,7 @@
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/rules.h"
-#include "namespace.h"
+#include "namespace_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 

@@ -1,7 +1,7 @@
 /*
  * Resolving what an Iceberg REST request names (the warehouse a prefix names, a namespace, a
  * table) with the spec's not-found errors, and reading a table's current metadata.json. Shared by
- * the handlers/iceberg_*.c files. A miss fails the call (NoSuchWarehouseException,
+ * the handlers/iceberg_rest/iceberg_*.c files. A miss fails the call (NoSuchWarehouseException,
  * NoSuchNamespaceException, NoSuchTableException), so a handler can simply
  * `if (floe_iceberg_lookup_...) return FLOE_EFAIL;`.
  *
