@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/state.h"
 #include "background/background.h"
 #include "replication/replicator.h"
 #include "http/codec.h"

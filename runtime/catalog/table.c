@@ -45,6 +45,7 @@
 #include "catalog/sql.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
+#include "catalog/transaction.h"
 #include "store/store.h"
 
 #define VERSION_TOKEN_LEN 32

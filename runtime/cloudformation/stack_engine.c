@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "catalog/sql.h"
+#include "catalog/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_engine.h"
 #include "cloudformation/stack_run.h"

@@ -29,7 +29,7 @@
 #include "base/json.h"
 #include "http/log.h"
 #include "http/response.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
 

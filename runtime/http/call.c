@@ -10,7 +10,6 @@
 #include <sys/time.h>
 
 #include "http/call.h"
-#include "catalog/state.h"
 
 void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config)
 {
@@ -165,19 +164,6 @@ int floe_fail_internal(floe_call_t *call, const char *context)
 {
     fprintf(stderr, "floe: internal error: %s\n", context);
     return floe_fail(call, FLOE_ERR_InternalServerErrorException, "The server encountered an internal error.");
-}
-
-int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
-{
-    if (floe_state_begin(call->state))
-        return floe_fail_internal(call, floe_state_errmsg(call->state));
-    if (body(call, arg) != FLOE_OK) {
-        floe_state_rollback(call->state);
-        return FLOE_EFAIL;
-    }
-    if (floe_state_commit(call->state))
-        return floe_fail_internal(call, floe_state_errmsg(call->state));
-    return FLOE_OK;
 }
 
 struct floe_state *floe_call_state(floe_call_t *call)

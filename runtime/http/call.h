@@ -72,14 +72,6 @@ int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...) __att
 /** Logs `context` and fails the call with InternalServerErrorException, which every operation lists. */
 int floe_fail_internal(floe_call_t *call, const char *context);
 
-/**
- * Runs body(call, arg) inside one SQLite transaction (BEGIN IMMEDIATE): committed when it returns
- * FLOE_OK, rolled back otherwise. Returns what body returned, or fails the call with
- * InternalServerErrorException when SQLite cannot begin or commit. For mutations that read, check
- * and write, such as a version-token compare-and-swap.
- */
-int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);
-
 /** The thread's SQLite state. */
 struct floe_state *floe_call_state(floe_call_t *call);
 /** The process settings (region, account id, ...). */

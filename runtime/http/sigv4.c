@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "http/sigv4.h"
 
 #define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"

@@ -30,7 +30,7 @@
 #include <openssl/crypto.h>
 
 #include "base/pool_text.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "http/sigv4.h"
 #include "http/sigv4_sign.h"
 #include "http/sigv4_verify.h"

@@ -11,12 +11,13 @@
 
 #include "base/config.h"
 #include "base/json.h"
-#include "catalog/state.h"
+
+struct floe_state;
 
 typedef struct floe_worker {
     h2o_context_t super;
     const floe_config_t *config;
-    floe_state_t *state;
+    struct floe_state *state; /* catalog/state.h: the thread's SQLite connection */
     floe_json_t json; /* serializer scratch, reset for every response */
     int index;
     h2o_linklist_t conns; /* open client sockets (server.c), so shutdown can close them */

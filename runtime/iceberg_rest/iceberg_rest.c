@@ -28,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/state.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "iceberg_rest/iceberg_rest_call.h"
@@ -35,7 +36,7 @@
 #include "iceberg_rest/iceberg_rest_router.h"
 #include "http/log.h"
 #include "http/response.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "http/sigv4.h"
 
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */

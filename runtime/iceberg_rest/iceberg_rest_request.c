@@ -22,7 +22,7 @@
 
 #include "floe_codec.h"
 #include "iceberg_rest/iceberg_rest_request.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 
 #define DEFAULT_PAGE_SIZE 100
 #define MAX_PAGE_SIZE 1000

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/state.h"
 #include "http/log.h"
 #include "query/query.h"
 #include "query/query_answer.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "query/query_form.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 
 #define INDEX_DIGITS_MAX 24 /* a size_t in decimal, with room for the NUL */
 

@@ -13,6 +13,7 @@
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
 #include "catalog/table.h"
+#include "catalog/transaction.h"
 #include "iceberg/manifest.h"
 #include "http/log.h"
 #include "background/object_door.h"

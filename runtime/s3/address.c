@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "http/codec.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "s3/address.h"
 #include "s3/error.h"
 

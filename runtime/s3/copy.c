@@ -13,7 +13,7 @@
 
 #include <openssl/evp.h>
 
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
 #include "s3/meta.h"

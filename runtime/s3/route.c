@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "http/log.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "s3/error.h"
 #include "s3/ops.h"
 #include "s3/route.h"

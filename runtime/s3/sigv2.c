@@ -25,7 +25,7 @@
 
 #include "http/codec.h"
 #include "base/pool_text.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 #include "s3/address.h"
 #include "s3/sigv2.h"
 

@@ -23,12 +23,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog/state.h"
 #include "http/call.h"
 #include "s3tables/dispatch.h"
 #include "http/log.h"
 #include "http/response.h"
 #include "s3tables/router.h"
 #include "http/sigv4.h"
+#include "http/uri.h"
 
 /* The largest S3 Tables request body parsed. AWS documents no limit beyond 20 KB for a policy; the
  * largest real bodies are CreateTable's Iceberg schemas, far below this. cJSON spends about 40

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "http/uri.h"
 #include "s3tables/router.h"
 
 static floe_route_t routes[] = {
@@ -43,67 +44,6 @@ const floe_route_t *floe_router_routes(size_t *n)
     return routes;
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-char *floe_percent_decode(h2o_mem_pool_t *pool, const char *src, size_t n, int plus_is_space)
-{
-    char *out = h2o_mem_alloc_pool(pool, n + 1);
-    size_t len = 0;
-
-    for (size_t i = 0; i < n; i++) {
-        char c = src[i];
-        if (c == '%') {
-            int hi, lo;
-            if (i + 2 >= n || (hi = hex_value(src[i + 1])) < 0 || (lo = hex_value(src[i + 2])) < 0)
-                return NULL;
-            c = (char)(hi << 4 | lo);
-            if (c == '\0')
-                return NULL;
-            i += 2;
-        } else if (c == '+' && plus_is_space) {
-            c = ' ';
-        }
-        out[len++] = c;
-    }
-    out[len] = '\0';
-    return out;
-}
-
-long floe_query_parse(h2o_mem_pool_t *pool, const char *query, size_t n, floe_query_param_t **out)
-{
-    size_t count = 0, cap = 1;
-    floe_query_param_t *pairs;
-
-    for (size_t i = 0; i < n; i++)
-        cap += query[i] == '&';
-    pairs = h2o_mem_alloc_pool(pool, cap * sizeof(*pairs));
-    for (size_t start = 0; start < n;) {
-        const char *amp = memchr(query + start, '&', n - start);
-        size_t end = amp ? (size_t)(amp - query) : n;
-        const char *eq = memchr(query + start, '=', end - start);
-        size_t key_end = eq ? (size_t)(eq - query) : end;
-        if (end > start) {
-            pairs[count].key = floe_percent_decode(pool, query + start, key_end - start, 1);
-            pairs[count].value = eq ? floe_percent_decode(pool, eq + 1, end - key_end - 1, 1) : "";
-            if (pairs[count].key == NULL || pairs[count].value == NULL)
-                return -1;
-            count++;
-        }
-        start = end + 1;
-    }
-    *out = pairs;
-    return (long)count;
-}
-
 static int has_query_key(const floe_query_param_t *query, size_t n_query, const char *key, size_t key_len)
 {
     for (size_t i = 0; i < n_query; i++) {
@@ -125,24 +65,6 @@ static int query_score(const floe_route_t *r, const floe_query_param_t *query, s
         p += len + (comma ? 1 : 0);
     }
     return all_present * 1000 + n_required;
-}
-
-size_t floe_path_split(const char *path, size_t len, size_t max, const char **seg, size_t *seg_len)
-{
-    size_t n = 0, i = (len > 0 && path[0] == '/') ? 1 : 0;
-    if (i >= len)
-        return 0;
-    while (n <= max) {
-        const char *slash = memchr(path + i, '/', len - i);
-        size_t end = slash ? (size_t)(slash - path) : len;
-        seg[n] = path + i;
-        seg_len[n] = end - i;
-        n++;
-        if (!slash)
-            break;
-        i = end + 1;
-    }
-    return n;
 }
 
 floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, size_t method_len, const char *path,

@@ -5,6 +5,7 @@
 
 #include "floe_codec.h"
 #include "harness.h"
+#include "http/uri.h"
 #include "s3tables/router.h"
 
 static floe_route_result_t match(h2o_mem_pool_t *pool, const char *method, const char *path, floe_route_match_t *m)

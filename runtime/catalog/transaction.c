@@ -1,0 +1,18 @@
+/*
+ * The transaction helper of transaction.h: BEGIN IMMEDIATE, the body, then COMMIT or ROLLBACK.
+ */
+#include "catalog/state.h"
+#include "catalog/transaction.h"
+
+int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
+{
+    if (floe_state_begin(call->state))
+        return floe_fail_internal(call, floe_state_errmsg(call->state));
+    if (body(call, arg) != FLOE_OK) {
+        floe_state_rollback(call->state);
+        return FLOE_EFAIL;
+    }
+    if (floe_state_commit(call->state))
+        return floe_fail_internal(call, floe_state_errmsg(call->state));
+    return FLOE_OK;
+}
