@@ -12,18 +12,16 @@
  *  3. A step that fails because the door is closing (or SQLite fails) aborts the run: nothing more
  *     is written, the work stays queued and started, and the next start takes it again (see the
  *     restart note in stack_engine.h).
- *  4. The wake-up is a counter under a mutex (process-wide, like the engine: one per process):
- *     the API bumps it after queueing work; the thread also looks every IDLE_WAIT_MS, so work
- *     queued by another thread's connection or left by a restart is never stranded.
+ *  4. The thread is a background loop (background/loop.h) on a process-wide bell (one engine per
+ *     process): the API kicks it after queueing work; the thread also looks every IDLE_WAIT_MS, so
+ *     work queued by another thread's connection or left by a restart is never stranded.
  */
 #include <assert.h>
-#include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "background/loop.h"
 #include "catalog/sql.h"
 #include "catalog/transaction.h"
 #include "cloudformation/provision.h"
@@ -41,21 +39,15 @@
 
 struct floe_stack_engine {
     floe_background_t *bg;
-    pthread_t thread;
-    bool is_stopping; /* under kick_mutex */
+    floe_loop_t loop;
 };
 
 /* Design note 4. */
-static pthread_mutex_t kick_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t kick_cond = PTHREAD_COND_INITIALIZER;
-static unsigned long kicks;
+static floe_loop_bell_t bell = FLOE_LOOP_BELL_INIT;
 
 void floe_stack_engine_kick(void)
 {
-    pthread_mutex_lock(&kick_mutex);
-    kicks++;
-    pthread_cond_broadcast(&kick_cond);
-    pthread_mutex_unlock(&kick_mutex);
+    floe_loop_kick(&bell);
 }
 
 /* ---- small helpers (stack_run.h) ---- */
@@ -942,40 +934,10 @@ static int take_one(floe_stack_engine_t *e)
     return rc;
 }
 
-static bool should_stop(floe_stack_engine_t *e, unsigned long *seen)
+/* The loop's take (background/loop.h): at once again after work, else a look every IDLE_WAIT_MS. */
+static int64_t take(void *arg)
 {
-    pthread_mutex_lock(&kick_mutex);
-    bool is_stopping = e->is_stopping;
-    *seen = kicks;
-    pthread_mutex_unlock(&kick_mutex);
-    return is_stopping;
-}
-
-/* Waits for a kick newer than `seen`, the stop, or IDLE_WAIT_MS. */
-static void wait_for_work(floe_stack_engine_t *e, unsigned long seen)
-{
-    struct timespec deadline;
-
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += IDLE_WAIT_MS / 1000;
-    pthread_mutex_lock(&kick_mutex);
-    while (kicks == seen && !e->is_stopping) {
-        if (pthread_cond_timedwait(&kick_cond, &kick_mutex, &deadline) == ETIMEDOUT)
-            break;
-    }
-    pthread_mutex_unlock(&kick_mutex);
-}
-
-static void *run_engine(void *arg)
-{
-    floe_stack_engine_t *e = arg;
-    unsigned long seen;
-
-    while (!should_stop(e, &seen)) {
-        if (take_one(e) <= 0)
-            wait_for_work(e, seen);
-    }
-    return NULL;
+    return take_one(arg) > 0 ? FLOE_LOOP_AGAIN : IDLE_WAIT_MS;
 }
 
 floe_stack_engine_t *floe_stack_engine_start(floe_background_t *bg)
@@ -983,8 +945,7 @@ floe_stack_engine_t *floe_stack_engine_start(floe_background_t *bg)
     floe_stack_engine_t *e = floe_xcalloc(1, sizeof(*e));
 
     e->bg = bg;
-    if (pthread_create(&e->thread, NULL, run_engine, e) != 0) {
-        floe_log("cannot start the stack engine's thread");
+    if (floe_loop_start(&e->loop, "stack engine", &bell, take, e) != FLOE_OK) {
         free(e);
         return NULL;
     }
@@ -996,10 +957,6 @@ void floe_stack_engine_stop(floe_stack_engine_t *e)
     if (e == NULL)
         return;
     assert(floe_background_is_stopping(e->bg)); /* its steps fail at once: it stops between two */
-    pthread_mutex_lock(&kick_mutex);
-    e->is_stopping = true;
-    pthread_cond_broadcast(&kick_cond);
-    pthread_mutex_unlock(&kick_mutex);
-    pthread_join(e->thread, NULL);
+    floe_loop_stop(&e->loop);
     free(e);
 }

@@ -4,8 +4,9 @@
  * maintenance.h).
  *
  * Design notes:
- *  1. The queue and the stop flag are guarded by m->mutex; the thread sleeps on m->cond until a
- *     request arrives, the next sweep is due, or the server stops.
+ *  1. The queue and the stop flag are guarded by m->mutex. The thread is a background loop
+ *     (background/loop.h) on m->bell: it sleeps until a request rings it, the next sweep is due,
+ *     or the server stops.
  *  2. A door belongs to one worker and is touched only on that worker's thread (its in_flight
  *     count included); the maintenance thread only sends it messages.
  *  3. A waiting request is tied to its pending entry by a token in the request's pool: when h2o
@@ -14,13 +15,13 @@
  *     worker's thread.
  */
 #include <assert.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "background/loop.h"
 #include "catalog/maintenance_job.h"
 #include "http/log.h"
 #include "maintenance/maintenance.h"
@@ -32,10 +33,11 @@
 struct floe_maintenance {
     const floe_config_t *config;
     floe_background_t *bg;
-    pthread_t thread;
+    floe_loop_t loop;
+    floe_loop_bell_t bell;  /* rung by floe_maintenance_submit */
+    int64_t next_due;       /* wall clock (ms) of the next sweep; the thread's own */
     bool is_started;
     pthread_mutex_t mutex;
-    pthread_cond_t cond;
     volatile int stopping;
     h2o_linklist_t queue; /* pending_t.link, oldest first */
 };
@@ -170,40 +172,45 @@ static void sweep(floe_maintenance_t *m)
     }
 }
 
-static void *run_thread(void *arg)
+/* Answers every request still queued: the server is stopping (design note 3 in maintenance.h). */
+static void answer_queued(floe_maintenance_t *m)
 {
-    floe_maintenance_t *m = arg;
-    int64_t interval_ms = (int64_t)m->config->maintenance_interval_s * 1000;
-    int64_t next_due = wall_ms() + interval_ms;
-
     pthread_mutex_lock(&m->mutex);
-    while (!m->stopping) {
-        if (!h2o_linklist_is_empty(&m->queue)) {
-            drain_queue(m);
-            continue;
-        }
-        if (interval_ms > 0 && wall_ms() >= next_due) {
-            pthread_mutex_unlock(&m->mutex);
-            sweep(m);
-            pthread_mutex_lock(&m->mutex);
-            next_due = wall_ms() + interval_ms;
-            continue;
-        }
-        if (interval_ms > 0) {
-            struct timespec until = {.tv_sec = next_due / 1000, .tv_nsec = (next_due % 1000) * 1000000};
-            pthread_cond_timedwait(&m->cond, &m->mutex, &until);
-        } else {
-            pthread_cond_wait(&m->cond, &m->mutex);
-        }
-    }
-    while (!h2o_linklist_is_empty(&m->queue)) { /* design note 3 in maintenance.h */
+    while (!h2o_linklist_is_empty(&m->queue)) {
         pending_t *p = H2O_STRUCT_FROM_MEMBER(pending_t, link, m->queue.next);
         h2o_linklist_unlink(&p->link);
         answer_stopping(&p->result);
         h2o_multithread_send_message(&p->door->receiver, &p->super);
     }
     pthread_mutex_unlock(&m->mutex);
-    return NULL;
+}
+
+static int64_t interval_ms(const floe_maintenance_t *m)
+{
+    return (int64_t)m->config->maintenance_interval_s * 1000;
+}
+
+/* The loop's take (background/loop.h): the queued requests first, then a sweep when one is due;
+ * otherwise a wait until the next sweep, or until a request without a schedule. */
+static int64_t take(void *arg)
+{
+    floe_maintenance_t *m = arg;
+    int64_t now;
+
+    pthread_mutex_lock(&m->mutex);
+    if (!h2o_linklist_is_empty(&m->queue)) {
+        drain_queue(m);
+        pthread_mutex_unlock(&m->mutex);
+        return FLOE_LOOP_AGAIN;
+    }
+    pthread_mutex_unlock(&m->mutex);
+    if (interval_ms(m) <= 0)
+        return FLOE_LOOP_FOREVER;
+    if ((now = wall_ms()) < m->next_due)
+        return m->next_due - now;
+    sweep(m);
+    m->next_due = wall_ms() + interval_ms(m);
+    return FLOE_LOOP_AGAIN;
 }
 
 /* ---- life cycle ---- */
@@ -214,7 +221,7 @@ floe_maintenance_t *floe_maintenance_new(const floe_config_t *config)
 
     m->config = config;
     pthread_mutex_init(&m->mutex, NULL);
-    pthread_cond_init(&m->cond, NULL);
+    floe_loop_bell_init(&m->bell);
     h2o_linklist_init_anchor(&m->queue);
     return m;
 }
@@ -222,10 +229,9 @@ floe_maintenance_t *floe_maintenance_new(const floe_config_t *config)
 int floe_maintenance_start(floe_maintenance_t *m, floe_background_t *bg)
 {
     m->bg = bg;
-    if (pthread_create(&m->thread, NULL, run_thread, m) != 0) {
-        floe_log("maintenance: cannot start the maintenance thread: %s", strerror(errno));
+    m->next_due = wall_ms() + interval_ms(m);
+    if (floe_loop_start(&m->loop, "maintenance", &m->bell, take, m) != FLOE_OK)
         return -1;
-    }
     pthread_mutex_lock(&m->mutex);
     m->is_started = true;
     pthread_mutex_unlock(&m->mutex);
@@ -237,14 +243,15 @@ void floe_maintenance_stop(floe_maintenance_t *m, floe_background_t *bg)
     if (m != NULL) {
         pthread_mutex_lock(&m->mutex);
         m->stopping = 1;
-        pthread_cond_broadcast(&m->cond);
         pthread_mutex_unlock(&m->mutex);
+        floe_loop_ask_stop(&m->loop);
     }
     if (bg != NULL)
         floe_background_stop(bg); /* the job's steps in flight finish; later ones fail at once */
     if (m != NULL && m->is_started) {
-        pthread_join(m->thread, NULL);
+        floe_loop_join(&m->loop);
         m->is_started = false;
+        answer_queued(m);
     }
 }
 
@@ -254,7 +261,7 @@ void floe_maintenance_free(floe_maintenance_t *m)
         return;
     assert(h2o_linklist_is_empty(&m->queue));
     pthread_mutex_destroy(&m->mutex);
-    pthread_cond_destroy(&m->cond);
+    floe_loop_bell_dispose(&m->bell);
     free(m);
 }
 
@@ -336,6 +343,6 @@ void floe_maintenance_submit(floe_worker_t *w, h2o_req_t *req, const floe_mainte
     p->token->pending = p;
     door->in_flight++;
     h2o_linklist_insert(&m->queue, &p->link);
-    pthread_cond_signal(&m->cond);
     pthread_mutex_unlock(&m->mutex);
+    floe_loop_kick(&m->bell);
 }

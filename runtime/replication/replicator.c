@@ -3,16 +3,13 @@
  * trigger it.
  */
 #include <assert.h>
-#include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
-#include "http/log.h"
+#include "background/loop.h"
 #include "replication/replica.h"
 #include "replication/replicator.h"
 #include "base/xalloc.h"
@@ -26,21 +23,15 @@
 struct floe_replicator {
     floe_background_t *bg;
     const floe_config_t *config;
-    pthread_t thread;
-    bool is_stopping; /* under kick_mutex */
+    floe_loop_t loop;
 };
 
-/* The wake-up: a counter under a mutex, process-wide like the worker. */
-static pthread_mutex_t kick_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t kick_cond = PTHREAD_COND_INITIALIZER;
-static unsigned long kicks;
+/* The wake-up: a bell (background/loop.h), process-wide like the worker. */
+static floe_loop_bell_t bell = FLOE_LOOP_BELL_INIT;
 
 void floe_replicator_kick(void)
 {
-    pthread_mutex_lock(&kick_mutex);
-    kicks++;
-    pthread_cond_broadcast(&kick_cond);
-    pthread_mutex_unlock(&kick_mutex);
+    floe_loop_kick(&bell);
 }
 
 /* Whether the open transaction of this thread's connection queued work (design note 1). A
@@ -85,40 +76,12 @@ void floe_replicator_watch(floe_state_t *st)
     sqlite3_wal_hook(db, on_commit, NULL);
 }
 
-static bool should_stop(floe_replicator_t *r, unsigned long *seen)
-{
-    pthread_mutex_lock(&kick_mutex);
-    bool is_stopping = r->is_stopping;
-    *seen = kicks;
-    pthread_mutex_unlock(&kick_mutex);
-    return is_stopping;
-}
-
-/* Waits for a kick newer than `seen`, the stop, or IDLE_WAIT_MS. */
-static void wait_for_work(floe_replicator_t *r, unsigned long seen)
-{
-    struct timespec deadline;
-
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += IDLE_WAIT_MS / 1000;
-    pthread_mutex_lock(&kick_mutex);
-    while (kicks == seen && !r->is_stopping) {
-        if (pthread_cond_timedwait(&kick_cond, &kick_mutex, &deadline) == ETIMEDOUT)
-            break;
-    }
-    pthread_mutex_unlock(&kick_mutex);
-}
-
-static void *run_replicator(void *arg)
+/* The loop's take: at once again after a commit replicated, else a look every IDLE_WAIT_MS. */
+static int64_t take(void *arg)
 {
     floe_replicator_t *r = arg;
-    unsigned long seen;
 
-    while (!should_stop(r, &seen)) {
-        if (floe_replica_take_one(r->bg, r->config) <= 0)
-            wait_for_work(r, seen);
-    }
-    return NULL;
+    return floe_replica_take_one(r->bg, r->config) > 0 ? FLOE_LOOP_AGAIN : IDLE_WAIT_MS;
 }
 
 floe_replicator_t *floe_replicator_start(floe_background_t *bg, const floe_config_t *config)
@@ -127,8 +90,7 @@ floe_replicator_t *floe_replicator_start(floe_background_t *bg, const floe_confi
 
     r->bg = bg;
     r->config = config;
-    if (pthread_create(&r->thread, NULL, run_replicator, r) != 0) {
-        floe_log("cannot start the replication thread");
+    if (floe_loop_start(&r->loop, "replication", &bell, take, r) != FLOE_OK) {
         free(r);
         return NULL;
     }
@@ -140,10 +102,6 @@ void floe_replicator_stop(floe_replicator_t *r)
     if (r == NULL)
         return;
     assert(floe_background_is_stopping(r->bg)); /* its steps fail at once: it stops between two */
-    pthread_mutex_lock(&kick_mutex);
-    r->is_stopping = true;
-    pthread_cond_broadcast(&kick_cond);
-    pthread_mutex_unlock(&kick_mutex);
-    pthread_join(r->thread, NULL);
+    floe_loop_stop(&r->loop);
     free(r);
 }
