@@ -15,9 +15,9 @@
 #include "cli.h"
 #include "base/scope.h"
 #include "base/config.h"
-#include "floe_api.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
+#include "s3tables/dispatch.h"
 #include "server.h"
 #include "base/xalloc.h"
 
@@ -493,7 +493,8 @@ int floe_cli_main(int argc, char **argv)
     if (strcmp(argv[1], "maintenance") == 0)
         return cmd_maintenance(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
-        printf("floe %s (S3 Tables model %s, sha256 %.12s)\n", FLOE_VERSION, FLOE_MODEL_VERSION, FLOE_MODEL_SHA256);
+        printf("floe %s (S3 Tables model %s, sha256 %.12s)\n", FLOE_VERSION, floe_s3tables_model_version(),
+               floe_s3tables_model_sha256());
         return 0;
     }
     fprintf(stderr, "floe: unknown command %s\n\n%s", argv[1], usage);

@@ -47,8 +47,6 @@
 #include "catalog/state.h"
 #include "background/background.h"
 #include "replication/replicator.h"
-#include "http/codec.h"
-#include "floe_codec.h"
 #include "front.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "catalog/janitor.h"
@@ -57,7 +55,7 @@
 #include "http/log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
-#include "s3tables/router.h"
+#include "s3tables/dispatch.h"
 #include "s3/s3.h"
 #include "s3/spill.h"
 #include "server.h"
@@ -324,7 +322,7 @@ int floe_server_run(const floe_config_t *config)
     floe_state_t *first_state = NULL;
     int fd, lock_fd;
 
-    if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
+    if (floe_s3tables_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
         floe_query_init() != 0 ||
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "floe_codec.h"
+#include "http/codec.h"
 #include "base/ids.h"
 #include "base/scope.h"
 #include "store/store.h"

@@ -174,3 +174,18 @@ void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_s
     http.body_len = req->entity.len;
     run_operation(&d, &match, &http);
 }
+
+int floe_s3tables_init(void)
+{
+    return floe_codec_init() != 0 || floe_router_init() != 0 ? -1 : 0;
+}
+
+const char *floe_s3tables_model_version(void)
+{
+    return FLOE_MODEL_VERSION;
+}
+
+const char *floe_s3tables_model_sha256(void)
+{
+    return FLOE_MODEL_SHA256;
+}

@@ -8,6 +8,13 @@
 #include "http/sigv4.h"
 #include "http/worker.h"
 
+/** Compiles the S3 Tables route table and the model's patterns: once, before serving. 0 or -1. */
+int floe_s3tables_init(void);
+
+/** The S3 Tables model this build serves (`floe version`): its version date and its SHA-256. */
+const char *floe_s3tables_model_version(void);
+const char *floe_s3tables_model_sha256(void);
+
 /** Answers one request signed for s3tables (not under /iceberg); `scope` is its credential
  * scope, as the front door read it (it decides the call's account and region). */
 void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_scope_t *scope);
