@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""The folders of runtime/ and handlers/ include each other as docs/design.md's include table says:
+every `#include "..."` of a hand-written file reaches only its own folder or what the table lists
+for that folder, the folders include each other without a cycle, and no two headers share a file
+name. The table is the one place the rules are written; this test reads it, so the design stays
+true as the code moves. Nothing is built or served."""
+
+import collections
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from floe_server import SOURCE_DIR  # noqa: E402
+
+DESIGN = os.path.join(SOURCE_DIR, "docs", "design.md")
+SOURCE_TREES = ("runtime", "handlers")
+INCLUDE_PATH = ("runtime", "generated")  # CMakeLists.txt: floe_core's include directories
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# The one cycle the table names (its `runtime/store/` row): the store reaches the connection through
+# catalog/state.h until the two SQL layers are one. Drop it here when that include goes.
+KNOWN_CYCLE = {("runtime/store/", "runtime/catalog/state.h")}
+
+
+def folder_of(path):
+    """runtime/x.c -> runtime/; runtime/catalog/x.c -> runtime/catalog/; generated/x.h -> generated/"""
+    parts = path.split("/")
+    return "/".join(parts[:-1]) + "/" if parts[0] in SOURCE_TREES else parts[0] + "/"
+
+
+def read_table():
+    """{folder: set of allowed folders and files}, from the table under 'What each folder may include'."""
+    with open(DESIGN) as f:
+        text = f.read()
+    start = text.index("What each folder may include")
+    rules = {}
+    for line in text[start:].splitlines()[1:]:
+        if rules and not line.startswith("|"):
+            break
+        cells = line.split("|")
+        if len(cells) < 4 or not cells[1].strip().startswith("`"):
+            continue
+        folder = re.match(r"\s*`([^`]+)`", cells[1]).group(1)
+        allowed = {t for t in re.findall(r"`([^`]+)`", "|".join(cells[2:]))
+                   if t.startswith(("runtime/", "handlers/", "generated/"))}
+        rules[folder] = allowed
+    return rules
+
+
+def source_files():
+    for tree in SOURCE_TREES:
+        for d, _, names in os.walk(os.path.join(SOURCE_DIR, tree)):
+            for name in sorted(names):
+                if name.endswith((".c", ".h")):
+                    yield os.path.relpath(os.path.join(d, name), SOURCE_DIR)
+
+
+def resolve(including, name):
+    """The repository path an include names, as the compiler finds it: the including file's folder
+    first, then the include path. None for a system header that happens to be quoted."""
+    for base in (os.path.dirname(including),) + INCLUDE_PATH:
+        path = os.path.normpath(os.path.join(base, name))
+        if os.path.isfile(os.path.join(SOURCE_DIR, path)):
+            return path
+    return None
+
+
+def includes():
+    """[(including file, included path)] for every quoted include of runtime/ and handlers/."""
+    found = []
+    for path in source_files():
+        with open(os.path.join(SOURCE_DIR, path)) as f:
+            for name in INCLUDE.findall(f.read()):
+                target = resolve(path, name)
+                if target is not None:
+                    found.append((path, target))
+    return found
+
+
+def is_named_bare(path):
+    """Whether a header is included by its file name alone: generated/, the runtime root, handlers/."""
+    return path.startswith(("generated/", "handlers/")) or folder_of(path) == "runtime/"
+
+
+def is_allowed(target, allowed):
+    return target in allowed or folder_of(target) in allowed
+
+
+class IncludeRules(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = read_table()
+        cls.includes = includes()
+
+    def test_every_folder_has_a_row(self):
+        folders = {folder_of(path) for path in source_files()}
+        missing = sorted(folders - set(self.rules))
+        self.assertEqual(missing, [], "every folder of runtime/ and handlers/ has a row in docs/design.md's "
+                                      "include table (add one for a new wing or service)")
+
+    def test_every_include_is_one_the_table_allows(self):
+        wrong = ["%s includes %s" % (path, target) for path, target in self.includes
+                 if folder_of(path) != folder_of(target)
+                 and not is_allowed(target, self.rules.get(folder_of(path), set()))]
+        self.assertEqual(wrong, [], "a file includes only its own folder and what docs/design.md's table "
+                                    "lists for its folder")
+
+    def test_folders_include_each_other_without_a_cycle(self):
+        graph = collections.defaultdict(set)
+        for path, target in self.includes:
+            a, b = folder_of(path), folder_of(target)
+            if a != b and b != "generated/" and (a, target) not in KNOWN_CYCLE:
+                graph[a].add(b)
+        cycle = find_cycle(graph)
+        self.assertEqual(cycle, [], "the folders form layers: no folder includes one that includes it back")
+
+    def test_the_table_itself_has_no_cycle_but_the_named_one(self):
+        graph = collections.defaultdict(set)
+        for folder, allowed in self.rules.items():
+            for item in allowed:
+                if item.startswith("generated/") or (folder, item) in KNOWN_CYCLE:
+                    continue
+                graph[folder].add(item if item.endswith("/") else folder_of(item))
+        self.assertEqual(find_cycle(graph), [], "docs/design.md's include table draws layers, one way")
+
+    def test_no_include_name_means_two_headers(self):
+        """A wing's header is named by its path ("catalog/table.h"); a header named bare (a generated
+        one, the entry's, a handler's within its service) has a file name no other header has."""
+        headers = [os.path.join(d, name) for tree in SOURCE_TREES + ("generated",)
+                   for d, _, names in os.walk(os.path.join(SOURCE_DIR, tree))
+                   for name in names if name.endswith((".h", ".def"))]
+        by_name = collections.defaultdict(list)
+        for path in headers:
+            by_name[os.path.basename(path)].append(os.path.relpath(path, SOURCE_DIR))
+        twice = {name: paths for name, paths in by_name.items() if len(paths) > 1
+                 and any(is_named_bare(p) for p in paths)}
+        self.assertEqual(twice, {}, "an include by a bare name means one header")
+
+    def test_the_entry_includes_no_generated_header(self):
+        wrong = ["%s includes %s" % (path, target) for path, target in self.includes
+                 if folder_of(path) == "runtime/" and target.startswith("generated/")]
+        self.assertEqual(wrong, [], "the runtime root reaches generated code only through the protocol wings")
+
+
+def find_cycle(graph):
+    """One cycle of `graph` as a list of nodes, or []."""
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt, stack)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = "done"
+        return []
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node, [])
+            if found:
+                return found
+    return []
+
+
+if __name__ == "__main__":
+    unittest.main()
