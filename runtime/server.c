@@ -19,7 +19,7 @@
  *     main thread joins the others.
  *  5. Background threads (stacks, maintenance, replication) reach the state only through the first
  *     worker's background door (background.h), which shutdown closes before the janitor stops;
- *     the CloudFormation stack engine (cloudformation/stack_engine.h) is joined right after.
+ *     the CloudFormation stack engine (cloudformation/stack_thread.h) is joined right after.
  *  6. Before any thread starts, floe_store_recover() removes what a crash left in the object store
  *     (store.h) and floe_janitor_recover() queues the warehouse buckets a crash left without a
  *     table (janitor.h), both on the first worker's connection, opened first so that start-up
@@ -51,7 +51,7 @@
 #include "iceberg_rest/iceberg_rest.h"
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
-#include "cloudformation/stack_engine.h"
+#include "cloudformation/stack_thread.h"
 #include "http/log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"

@@ -26,7 +26,7 @@
 #include "catalog/transaction.h"
 #include "cloudformation/stack.h"
 #include "cloudformation/stack_api.h"
-#include "cloudformation/stack_engine.h"
+#include "cloudformation/stack_thread.h"
 #include "cloudformation/stack_status.h"
 #include "cloudformation/stack_store.h"
 #include "cloudformation/stack_template.h"

@@ -3,7 +3,7 @@
  * operation, taking plain C arguments and answering with plain C structures, called on the
  * serving thread. A function checks the request against the stack's state and the template
  * (parsed and validated through stack_template.h), records the request in one transaction and
- * queues the work for the stack engine (stack_engine.h), which does it in the background;
+ * queues the work for the stack engine (stack_thread.h), which does it in the background;
  * clients then poll, as on AWS.
  *
  * Outcomes: a function returns FLOE_STACK_DONE, FLOE_STACK_FAILED (the call holds the error, a

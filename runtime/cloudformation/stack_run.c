@@ -1,7 +1,7 @@
 /*
  * The phases of a stack (stack_run.h): what the engine does in each in-progress status, and the
  * status each phase leaves the stack in. The status is the program counter: it is stored with
- * every transition, so a restart resumes from it (stack_engine.h).
+ * every transition, so a restart resumes from it (stack_thread.h).
  *
  * Design notes:
  *

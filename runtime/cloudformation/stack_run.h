@@ -1,6 +1,6 @@
 /*
- * One piece of stack work as the engine's thread holds it (private to stack_engine.c,
- * stack_run.c and stack_changes.c): the stack and its resources copied off the serving thread,
+ * One piece of stack work as the engine's thread holds it (private to stack_run_steps.c,
+ * stack_run.c, stack_changes.c and stack_thread.c): the stack and its resources copied off the serving thread,
  * the parsed template, and the steps that write back through the background door.
  *
  * Memory: everything in a run is malloc'ed and owned by the run (run_free), because a step's call
@@ -62,7 +62,7 @@ typedef struct floe_run_event {
     const char *logical_id, *physical_id, *type, *status, *reason, *props;
 } floe_run_event_t;
 
-/* ---- runs (stack_engine.c) ---- */
+/* ---- runs (stack_run_steps.c) ---- */
 
 /** A copy of `s` (NULL stays NULL), malloc'ed. */
 char *floe_run_dup(const char *s);
@@ -99,7 +99,7 @@ void floe_run_add_stack_tags(const char *type, const char *stack_tags, cJSON *pr
 /** Whether a resolved tree holds an unknown value anywhere. */
 bool floe_run_has_unknown(const floe_run_t *run, const cJSON *node);
 
-/* ---- steps (stack_engine.c); each returns 0, or -1 with run->is_aborted set or *err filled ---- */
+/* ---- steps (stack_run_steps.c); each returns 0, or -1 with run->is_aborted set or *err filled ---- */
 
 /** Sets the stack's status and reason, saves the stack row (every field of run->stack) and
  * appends the stack's event, in one transaction. -1 only when aborted. */
@@ -169,6 +169,13 @@ int floe_run_stack_deleted(floe_run_t *run);
 
 /** Removes the run's work from the queue; with a change set executing, sets its execution status. */
 int floe_run_finish(floe_run_t *run, const char *execution_status);
+
+/**
+ * Claims the next piece of queued work, loads it into a run and hands it to run_work (the
+ * engine's thread picks the phases or the change set), then frees the run. 1 when there was work,
+ * 0 when the queue was empty, -1 when the door refused (stopping) or the run was aborted.
+ */
+int floe_run_take_one(floe_background_t *bg, void (*run_work)(floe_run_t *run));
 
 /* ---- the phases (stack_run.c) ---- */
 

@@ -2,11 +2,11 @@
  * CloudFormation's durable state: stacks, their resources and events, change sets, exports and
  * imports, and the queue of stack work (the cfn_* tables of migration 7, catalog/schema.c). All of
  * the stack engine's SQL is here, run through catalog/sql.h; stack.c (the API) and
- * stack_engine.c (the worker, through the background door) call these functions on the serving
+ * stack_run_steps.c (the worker, through the background door) call these functions on the serving
  * thread only.
  *
  * State only: which transitions are allowed and what a client is told is stack.c's and
- * stack_engine.c's. Rows are read into the call's pool; every function fails the call with
+ * stack_run_steps.c's. Rows are read into the call's pool; every function fails the call with
  * InternalServerErrorException when SQLite fails and returns FLOE_OK or FLOE_EFAIL. Stacks,
  * change sets and exports are read in the call's account and region (floe_call_account/region);
  * a stack's row id is only ever taken from a row read that way.
@@ -46,7 +46,7 @@ typedef struct floe_stack_resource_row {
     char *properties, *attributes; /* JSON objects */
     char *deletion_policy, *update_replace_policy;
     floe_timestamp_t updated_at;
-    char *update_action; /* NULL, "add", "modify", "replace", "remove" or "discard" (stack_engine.c) */
+    char *update_action; /* NULL, "add", "modify", "replace", "remove" or "discard" (stack_run_steps.c) */
     char *old_type, *old_physical_id, *old_properties, *old_attributes;
 } floe_stack_resource_row_t;
 

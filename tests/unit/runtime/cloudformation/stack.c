@@ -1,5 +1,5 @@
 /*
- * Tests of runtime/cloudformation/ (stack.c, stack_engine.c, stack_run.c, stack_changes.c,
+ * Tests of runtime/cloudformation/ (stack.c, stack_thread.c, stack_run_steps.c, stack_run.c, stack_changes.c,
  * provision*.c): a real catalog on a temporary database, a background door on this thread's event
  * loop (this thread plays the serving thread and turns the loop while it waits), the engine's
  * thread, and the JSON-only template double. Stacks are created, updated, rolled back, deleted
@@ -24,7 +24,7 @@
 #include "catalog/table_bucket.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack.h"
-#include "cloudformation/stack_engine.h"
+#include "cloudformation/stack_thread.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "harness.h"

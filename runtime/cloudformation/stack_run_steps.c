@@ -1,7 +1,8 @@
 /*
- * The engine of stack_engine.h: its thread, the wake-up, and the run plumbing of stack_run.h
- * (loading a run, the steps that write back, the resolver over the run's resources). The phases
- * of a stack are stack_run.c's, the changes of a change set stack_changes.c's.
+ * A run's plumbing (stack_run.h): taking the next queued piece of work, loading it, the steps
+ * that write back, and the resolver over the run's resources. The engine's thread is
+ * stack_thread.c's, the phases of a stack stack_run.c's, the changes of a change set
+ * stack_changes.c's; this file calls none of them.
  *
  * Design notes:
  *  1. One thread takes the queue in order, so two operations on one stack never overlap, and a
@@ -11,21 +12,16 @@
  *     the stack's record never claims a resource that does not exist.
  *  3. A step that fails because the door is closing (or SQLite fails) aborts the run: nothing more
  *     is written, the work stays queued and started, and the next start takes it again (see the
- *     restart note in stack_engine.h).
- *  4. The thread is a background loop (background/loop.h) on a process-wide bell (one engine per
- *     process): the API kicks it after queueing work; the thread also looks every IDLE_WAIT_MS, so
- *     work queued by another thread's connection or left by a restart is never stranded.
+ *     restart note in stack_thread.h).
  */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "background/loop.h"
 #include "catalog/sql.h"
 #include "catalog/transaction.h"
 #include "cloudformation/provision.h"
-#include "cloudformation/stack_engine.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
@@ -33,22 +29,8 @@
 #include "http/log.h"
 #include "base/xalloc.h"
 
-#define IDLE_WAIT_MS 1000
 #define INITIAL_CAPACITY 8
 #define REQUEST_ID_LEN 16
-
-struct floe_stack_engine {
-    floe_background_t *bg;
-    floe_loop_t loop;
-};
-
-/* Design note 4. */
-static floe_loop_bell_t bell = FLOE_LOOP_BELL_INIT;
-
-void floe_stack_engine_kick(void)
-{
-    floe_loop_kick(&bell);
-}
 
 /* ---- small helpers (stack_run.h) ---- */
 
@@ -910,53 +892,22 @@ int floe_run_finish(floe_run_t *run, const char *execution_status)
     return call_step(run, step_finish, &f, NULL) == 0 ? 0 : -1;
 }
 
-/* ---- the thread ---- */
+/* ---- taking work ---- */
 
-/* Takes one piece of work and runs it. 1 when there was work, 0 when the queue was empty, -1
- * when the door refused (stopping) or the run was aborted. */
-static int take_one(floe_stack_engine_t *e)
+int floe_run_take_one(floe_background_t *bg, void (*run_work)(floe_run_t *run))
 {
-    floe_run_t run = {.bg = e->bg, .ops = floe_stack_template_ops()};
+    floe_run_t run = {.bg = bg, .ops = floe_stack_template_ops()};
     floe_background_error_t err;
     int rc;
 
     if (run.ops == NULL) /* no template library: nothing can run (and the API queues nothing) */
         return 0;
-    if (floe_background_call(e->bg, NULL, step_claim, &run, &err) != FLOE_OK)
+    if (floe_background_call(bg, NULL, step_claim, &run, &err) != FLOE_OK)
         return err.error == FLOE_ERR_NotFoundException ? 0 : -1;
     rc = call_step(&run, step_load, &run, NULL);
-    if (rc == 0 && run.work.change_set_row_id != 0)
-        floe_run_change_set(&run);
-    else if (rc == 0)
-        floe_run_stack(&run);
+    if (rc == 0)
+        run_work(&run);
     rc = run.is_aborted ? -1 : 1;
     run_free(&run);
     return rc;
-}
-
-/* The loop's take (background/loop.h): at once again after work, else a look every IDLE_WAIT_MS. */
-static int64_t take(void *arg)
-{
-    return take_one(arg) > 0 ? FLOE_LOOP_AGAIN : IDLE_WAIT_MS;
-}
-
-floe_stack_engine_t *floe_stack_engine_start(floe_background_t *bg)
-{
-    floe_stack_engine_t *e = floe_xcalloc(1, sizeof(*e));
-
-    e->bg = bg;
-    if (floe_loop_start(&e->loop, "stack engine", &bell, take, e) != FLOE_OK) {
-        free(e);
-        return NULL;
-    }
-    return e;
-}
-
-void floe_stack_engine_stop(floe_stack_engine_t *e)
-{
-    if (e == NULL)
-        return;
-    assert(floe_background_is_stopping(e->bg)); /* its steps fail at once: it stops between two */
-    floe_loop_stop(&e->loop);
-    free(e);
 }
