@@ -12,11 +12,8 @@
 
 #include "cloudformation/intrinsic.h"
 #include "cloudformation/references.h"
-#include "cloudformation/template.h"
+#include "cloudformation/template_model.h"
 #include "base/xalloc.h"
-
-/* t->condition_state values. */
-enum { CONDITION_UNSET = 0, CONDITION_EVALUATING, CONDITION_FALSE, CONDITION_TRUE };
 
 /* Fn::GetAZs: the zones Floe reports for any region, as <region>a, b and c. */
 static const char *const az_suffixes[] = {"a", "b", "c"};
@@ -50,34 +47,11 @@ static cJSON *unknown(void)
     return cJSON_CreateRaw("null");
 }
 
-bool floe_cfn_is_unknown(const cJSON *node)
-{
-    return node != NULL && (node->type & 0xFF) == cJSON_Raw;
-}
-
 /* Deletes a result, which may be NO_VALUE or NULL. */
 static void drop(cJSON *node)
 {
     if (node != NO_VALUE)
         cJSON_Delete(node);
-}
-
-const char *floe_cfn_scalar_text(const cJSON *node, char *buf, size_t size)
-{
-    if (cJSON_IsString(node))
-        return node->valuestring;
-    if (cJSON_IsBool(node))
-        return cJSON_IsTrue(node) ? "true" : "false";
-    if (!cJSON_IsNumber(node))
-        return NULL;
-    if (node->valuestring != NULL) /* read from YAML: as written */
-        return node->valuestring;
-    double v = node->valuedouble;
-    if (v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, size, "%.0f", v);
-    else if (snprintf(buf, size, "%.15g", v) > 0 && strtod(buf, NULL) != v)
-        snprintf(buf, size, "%.17g", v); /* the shortest text that reads back as v */
-    return buf;
 }
 
 static cJSON *unresolved(eval_t *e, const char *name)
@@ -494,24 +468,6 @@ static cJSON *fn_split(eval_t *e, const cJSON *arg)
 
 /* ---- conditions ------------------------------------------------------------------------------- */
 
-int floe_cfn_condition_index(const floe_cfn_template_t *t, const char *name)
-{
-    for (size_t i = 0; i < t->n_conditions; i++)
-        if (strcmp(t->condition_names[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
-int floe_cfn_template_condition(const floe_cfn_template_t *t, const char *name, bool *value)
-{
-    int i = floe_cfn_condition_index(t, name);
-
-    if (i < 0 || t->condition_state[i] < CONDITION_FALSE)
-        return FLOE_EFAIL;
-    *value = t->condition_state[i] == CONDITION_TRUE;
-    return FLOE_OK;
-}
-
 static cJSON *circular_conditions(eval_t *e)
 {
     const char *names[64];
@@ -519,7 +475,7 @@ static cJSON *circular_conditions(eval_t *e)
     char list[FLOE_CFN_MESSAGE_MAX / 2];
 
     for (size_t i = 0; i < e->t->n_conditions && n < sizeof(names) / sizeof(names[0]); i++)
-        if (e->condition_state[i] == CONDITION_EVALUATING)
+        if (e->condition_state[i] == FLOE_CFN_CONDITION_EVALUATING)
             names[n++] = e->t->condition_names[i];
     floe_cfn_format_names(list, sizeof(list), names, n);
     return fail(e, "Template format error: Circular dependency between conditions: [%s]", list);
@@ -531,13 +487,13 @@ static cJSON *condition_value(eval_t *e, int i)
     const char *name = e->t->condition_names[i];
     cJSON *v;
 
-    if (e->t->condition_state[i] >= CONDITION_FALSE)
-        return cJSON_CreateBool(e->t->condition_state[i] == CONDITION_TRUE);
+    if (e->t->condition_state[i] >= FLOE_CFN_CONDITION_FALSE)
+        return cJSON_CreateBool(e->t->condition_state[i] == FLOE_CFN_CONDITION_TRUE);
     if (e->condition_state == NULL)
         return unknown();
-    if (e->condition_state[i] == CONDITION_EVALUATING)
+    if (e->condition_state[i] == FLOE_CFN_CONDITION_EVALUATING)
         return circular_conditions(e);
-    e->condition_state[i] = CONDITION_EVALUATING;
+    e->condition_state[i] = FLOE_CFN_CONDITION_EVALUATING;
     v = eval(e, cJSON_GetObjectItemCaseSensitive(e->t->conditions, name), true);
     if (v == NULL)
         return NULL;
@@ -546,7 +502,7 @@ static cJSON *condition_value(eval_t *e, int i)
         return fail(e, "Template format error: Condition %s must be a condition function (Fn::And, Fn::Equals, "
                        "Fn::Not, Fn::Or or Condition) that evaluates to true or false", name);
     }
-    e->condition_state[i] = cJSON_IsTrue(v) ? CONDITION_TRUE : CONDITION_FALSE;
+    e->condition_state[i] = cJSON_IsTrue(v) ? FLOE_CFN_CONDITION_TRUE : FLOE_CFN_CONDITION_FALSE;
     return v;
 }
 
@@ -867,11 +823,11 @@ int floe_cfn_conditions_evaluate(floe_cfn_template_t *t, floe_cfn_template_error
 
     if (t->n_conditions == 0)
         return FLOE_OK;
-    memset(t->condition_state, CONDITION_UNSET, t->n_conditions);
+    memset(t->condition_state, FLOE_CFN_CONDITION_UNSET, t->n_conditions);
     for (size_t i = 0; i < t->n_conditions; i++) {
         cJSON *v = condition_value(&e, (int)i);
         if (v == NULL) {
-            memset(t->condition_state, CONDITION_UNSET, t->n_conditions);
+            memset(t->condition_state, FLOE_CFN_CONDITION_UNSET, t->n_conditions);
             return FLOE_EFAIL;
         }
         cJSON_Delete(v);

@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 
 #include "cloudformation/error.h"
+#include "cloudformation/value.h"
 
 /** Longest string a function may build. */
 #define FLOE_CFN_MAX_VALUE_LEN (1024 * 1024)
@@ -62,25 +63,12 @@ typedef struct floe_cfn_resolver {
 int floe_cfn_resolve(const struct floe_cfn_template *t, const cJSON *node, const char *block,
                      const floe_cfn_resolver_t *resolver, cJSON **out /* OUT */, floe_cfn_template_error_t *err /* OUT */);
 
-/** Whether a resolved node is unknown (design note 1). */
-bool floe_cfn_is_unknown(const cJSON *node);
-
-/**
- * The text of a scalar as CloudFormation sees it: a string itself, a number as written in YAML or
- * in its shortest form ("5", "1.5"), a boolean as "true"/"false". Returns the string's own buffer
- * or buf (size 32 or more), or NULL for anything that is not a scalar.
- */
-const char *floe_cfn_scalar_text(const cJSON *node, char *buf, size_t size);
-
 /**
  * Evaluates every condition of the template (parameters bound), in template order, following
  * {"Condition": name} to other conditions. Returns FLOE_OK, or FLOE_EFAIL with err set (a cycle
  * between conditions, a condition that is not a boolean, an error in its functions).
  */
 int floe_cfn_conditions_evaluate(struct floe_cfn_template *t, floe_cfn_template_error_t *err /* OUT */);
-
-/** The index of a condition in t->condition_names, or -1. */
-int floe_cfn_condition_index(const struct floe_cfn_template *t, const char *name);
 
 /** Whether `name` is a pseudo parameter (AWS::Region, AWS::NoValue, ...). */
 bool floe_cfn_is_pseudo_parameter(const char *name);

@@ -15,8 +15,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "cloudformation/intrinsic.h"
 #include "cloudformation/parameters.h"
+#include "cloudformation/value.h"
 #include "base/xalloc.h"
 
 static const char *const parameter_keys[] = {

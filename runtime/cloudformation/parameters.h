@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "cloudformation/error.h"
-#include "cloudformation/template.h"
+#include "cloudformation/template_model.h"
 
 /** Reads the Parameters section (NULL when absent) into t->parameters. FLOE_OK or FLOE_EFAIL. */
 int floe_cfn_parameters_parse(floe_cfn_template_t *t, const cJSON *section, floe_cfn_template_error_t *err /* OUT */);

@@ -9,7 +9,7 @@
 #define FLOE_CFN_PLAN_H
 
 #include "cloudformation/error.h"
-#include "cloudformation/template.h"
+#include "cloudformation/template_model.h"
 
 /**
  * At parse: computes every resource's needs with both branches of every Fn::If, and refuses a

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cloudformation/references.h"
-#include "cloudformation/template.h"
+#include "cloudformation/template_model.h"
 #include "base/xalloc.h"
 
 /* The functions Floe evaluates, in the order AWS lists them in its refusal. */

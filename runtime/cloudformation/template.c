@@ -63,22 +63,6 @@ static bool is_alphanumeric(const char *s)
 
 /* ---- lookups ---------------------------------------------------------------------------------- */
 
-floe_cfn_resource_t *floe_cfn_template_resource(const floe_cfn_template_t *t, const char *logical_id)
-{
-    for (size_t i = 0; i < t->n_resources; i++)
-        if (strcmp(t->resources[i].logical_id, logical_id) == 0)
-            return &t->resources[i];
-    return NULL;
-}
-
-floe_cfn_parameter_t *floe_cfn_template_parameter(const floe_cfn_template_t *t, const char *name)
-{
-    for (size_t i = 0; i < t->n_parameters; i++)
-        if (strcmp(t->parameters[i].name, name) == 0)
-            return &t->parameters[i];
-    return NULL;
-}
-
 size_t floe_cfn_template_resource_types(const floe_cfn_template_t *t, const char **types)
 {
     size_t n = 0;
