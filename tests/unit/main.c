@@ -36,6 +36,7 @@ int floe_test_failures;
 #include "runtime/store.c"
 #include "runtime/store_share.c"
 #include "runtime/background/object_door.c"
+#include "runtime/background/loop.c"
 #include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
 #include "runtime/catalog_table.c"
