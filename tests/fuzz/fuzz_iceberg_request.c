@@ -14,7 +14,7 @@
 #include "iceberg_rest/iceberg_rest_call.h"
 #include "iceberg_rest/iceberg_rest_request.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "s3tables/router.h"
+#include "http/uri.h"
 
 static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "HEAD", "PATCH"};
 

@@ -8,6 +8,7 @@
 
 #include "http/call.h"
 #include "floe_codec.h"
+#include "http/uri.h"
 #include "s3tables/router.h"
 
 static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "HEAD", "PATCH"};
