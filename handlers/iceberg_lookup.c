@@ -82,7 +82,7 @@ int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t
         return floe_iceberg_call_fail_internal(call, "a table's metadata location is outside its warehouse");
     key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;
     if (floe_store_read_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
-                               t->warehouse_bucket, key, json, &len) != FLOE_STORE_OK)
+                               t->warehouse_bucket, key, json, &len) != FLOE_OK)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError,
                                       "The table's metadata file %s cannot be read.", t->metadata_location);
     floe_iceberg_call_keep(call, *json);

@@ -146,7 +146,7 @@ static int write_file(floe_iceberg_call_t *call, const prepared_commit_t *p)
 
     if (floe_store_put_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
                               p->table.warehouse_bucket, p->key, p->json, strlen(p->json), "application/json",
-                              floe_call_now(&call->super), etag) != FLOE_STORE_OK)
+                              floe_call_now(&call->super), etag) != FLOE_OK)
         return floe_iceberg_call_fail_internal(call, "cannot write a table's next metadata file");
     return FLOE_OK;
 }

@@ -10,7 +10,7 @@
 #include <sys/time.h>
 
 #include "call.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config)
 {

@@ -15,11 +15,9 @@
 #include <h2o/memory.h>
 
 #include "config.h"
+#include "failure.h"
 #include "floe_api.h"
 #include "scope.h"
-
-#define FLOE_OK 0
-#define FLOE_EFAIL (-1)
 
 struct floe_state;
 

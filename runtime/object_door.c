@@ -38,8 +38,8 @@ static int do_step(floe_call_t *call, void *arg)
     if (s->d->warehouse == NULL)
         return s->body(call, s->d, s->d->bucket_id, false, s->arg);
     switch (floe_store_bucket_get(floe_call_state(call), call->pool, s->d->warehouse, &bucket)) {
-    case FLOE_STORE_OK: return s->body(call, s->d, bucket.id, false, s->arg);
-    case FLOE_STORE_NOT_FOUND: return s->body(call, s->d, 0, true, s->arg);
+    case FLOE_OK: return s->body(call, s->d, bucket.id, false, s->arg);
+    case FLOE_ENOTFOUND: return s->body(call, s->d, 0, true, s->arg);
     default: return step_fail(call, s->d, "cannot find a warehouse");
     }
 }
@@ -64,12 +64,12 @@ static int find_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
 
     for (size_t i = 0; !is_gone && i < s->n; i++) {
         switch (floe_store_object_get(floe_call_state(call), call->pool, bucket_id, s->keys[i], &obj)) {
-        case FLOE_STORE_OK:
+        case FLOE_OK:
             s->found[i].is_found = true;
             memcpy(s->found[i].file_id, obj.file_id, sizeof(s->found[i].file_id));
             s->found[i].size = obj.size;
             break;
-        case FLOE_STORE_NOT_FOUND: s->found[i].is_found = false; break;
+        case FLOE_ENOTFOUND: s->found[i].is_found = false; break;
         default: return step_fail(call, d, "cannot look an object up");
         }
     }
@@ -79,7 +79,7 @@ static int find_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
 typedef struct commit_step {
     const floe_store_object_t *obj;
     bool must_not_exist;
-    floe_store_rc_t rc;
+    int rc;
 } commit_step_t;
 
 static int commit_body(floe_call_t *call, const floe_object_door_t *d, int64_t bucket_id, bool is_gone, void *arg)
@@ -87,10 +87,10 @@ static int commit_body(floe_call_t *call, const floe_object_door_t *d, int64_t b
     commit_step_t *s = arg;
     floe_store_precondition_t pre = {.must_not_exist = true};
 
-    s->rc = is_gone ? FLOE_STORE_NOT_FOUND
+    s->rc = is_gone ? FLOE_ENOTFOUND
                     : floe_store_object_commit(floe_call_state(call), d->data_dir, bucket_id, s->obj,
                                                s->must_not_exist ? &pre : NULL);
-    if (s->rc == FLOE_STORE_ERROR)
+    if (s->rc == FLOE_EFAIL)
         return step_fail(call, d, "cannot publish a new object");
     return FLOE_OK;
 }
@@ -107,19 +107,19 @@ static int delete_body(floe_call_t *call, const floe_object_door_t *d, int64_t b
     delete_step_t *s = arg;
     floe_state_t *st = floe_call_state(call);
     floe_store_object_t obj;
-    floe_store_rc_t rc;
+    int rc;
 
     if (is_gone)
         return FLOE_OK;
     for (size_t i = 0; s->is_counted && i < s->n; i++) {
-        if ((rc = floe_store_object_get(st, call->pool, bucket_id, s->keys[i], &obj)) == FLOE_STORE_OK) {
+        if ((rc = floe_store_object_get(st, call->pool, bucket_id, s->keys[i], &obj)) == FLOE_OK) {
             s->files++;
             s->bytes += obj.size;
-        } else if (rc != FLOE_STORE_NOT_FOUND) {
+        } else if (rc != FLOE_ENOTFOUND) {
             return step_fail(call, d, "cannot look an object up");
         }
     }
-    if (floe_store_object_delete_many(st, d->data_dir, bucket_id, s->keys, s->n) != FLOE_STORE_OK)
+    if (floe_store_object_delete_many(st, d->data_dir, bucket_id, s->keys, s->n) != FLOE_OK)
         return step_fail(call, d, "cannot delete objects");
     return FLOE_OK;
 }
@@ -136,13 +136,13 @@ static int list_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
     list_step_t *s = arg;
     floe_store_cursor_t cursor;
     floe_store_object_t obj;
-    floe_store_rc_t rc = FLOE_STORE_OK;
+    int rc = FLOE_OK;
 
     if (is_gone)
         return FLOE_OK;
-    if (floe_store_cursor_open(&cursor, floe_call_state(call), call->pool, bucket_id, NULL, s->after) != FLOE_STORE_OK)
+    if (floe_store_cursor_open(&cursor, floe_call_state(call), call->pool, bucket_id, NULL, s->after) != FLOE_OK)
         return step_fail(call, d, "cannot list a warehouse");
-    while (s->n_listed < s->max && (rc = floe_store_cursor_next(&cursor, call->pool, &obj)) == FLOE_STORE_OK) {
+    while (s->n_listed < s->max && (rc = floe_store_cursor_next(&cursor, call->pool, &obj)) == FLOE_OK) {
         *s->entries = floe_xrealloc(*s->entries, (*s->n + 1) * sizeof(**s->entries));
         (*s->entries)[*s->n].key = floe_xstrdup(obj.key);
         (*s->entries)[*s->n].last_modified_ms = obj.last_modified_ms;
@@ -150,7 +150,7 @@ static int list_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
         s->n_listed++;
     }
     floe_store_cursor_close(&cursor);
-    if (rc == FLOE_STORE_ERROR)
+    if (rc == FLOE_EFAIL)
         return step_fail(call, d, "cannot list a warehouse");
     return FLOE_OK;
 }
@@ -226,9 +226,9 @@ floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d
 }
 
 int floe_object_door_commit(const floe_object_door_t *d, const floe_store_object_t *obj, bool must_not_exist,
-                            floe_store_rc_t *rc, floe_background_error_t *err)
+                            int *rc, floe_background_error_t *err)
 {
-    commit_step_t s = {.obj = obj, .must_not_exist = must_not_exist, .rc = FLOE_STORE_ERROR};
+    commit_step_t s = {.obj = obj, .must_not_exist = must_not_exist, .rc = FLOE_EFAIL};
     int ret = run(d, commit_body, &s, err);
 
     *rc = s.rc;

@@ -85,12 +85,12 @@ floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d
 
 /**
  * Makes the published blob obj->file_id the content of obj->key, in one step (store/object.h's
- * commit; with must_not_exist the key must be free). *rc: FLOE_STORE_OK, FLOE_STORE_EXISTS (the
- * key is taken) or FLOE_STORE_NOT_FOUND (the warehouse is gone); the blob is the caller's to
- * discard on any but FLOE_STORE_OK. FLOE_EFAIL with *err (may be NULL) when the step failed.
+ * commit; with must_not_exist the key must be free). *rc: FLOE_OK, FLOE_EEXISTS (the
+ * key is taken) or FLOE_ENOTFOUND (the warehouse is gone); the blob is the caller's to
+ * discard on any but FLOE_OK. FLOE_EFAIL with *err (may be NULL) when the step failed.
  */
 int floe_object_door_commit(const floe_object_door_t *d, const floe_store_object_t *obj, bool must_not_exist,
-                            floe_store_rc_t *rc /* OUT */, floe_background_error_t *err /* OUT, may be NULL */);
+                            int *rc /* OUT */, floe_background_error_t *err /* OUT, may be NULL */);
 
 /**
  * Deletes the objects keys[0..n) (missing ones, or a missing warehouse, are fine), in steps of

@@ -11,7 +11,7 @@
 
 #include "config.h"
 #include "json.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 typedef struct floe_worker {
     h2o_context_t super;

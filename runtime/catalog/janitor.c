@@ -36,7 +36,7 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
 {
     char retired[FLOE_JANITOR_RETIRED_MAX];
     sqlite3_stmt *stmt;
-    floe_store_rc_t renamed;
+    int renamed;
 
     /* A name already retired (a retried removal) is queued as it is. */
     if (strncmp(bucket, FLOE_JANITOR_RETIRED_PREFIX, strlen(FLOE_JANITOR_RETIRED_PREFIX)) == 0) {
@@ -45,7 +45,7 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
         if ((size_t)snprintf(retired, sizeof(retired), "%s%s", FLOE_JANITOR_RETIRED_PREFIX, bucket) >= sizeof(retired))
             return -1;
         renamed = floe_store_bucket_rename(st, bucket, retired);
-        if (renamed != FLOE_STORE_OK && renamed != FLOE_STORE_NOT_FOUND) /* never written: nothing to retire */
+        if (renamed != FLOE_OK && renamed != FLOE_ENOTFOUND) /* never written: nothing to retire */
             return -1;
     }
     if ((stmt = floe_state_stmt(st, sql_enqueue)) == NULL || sqlite3_bind_text(stmt, 1, retired, -1, SQLITE_TRANSIENT) ||
@@ -89,7 +89,7 @@ int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max)
     if ((n = next_batch(st, max, names)) < 0)
         return -1;
     for (int i = 0; i < n; i++) {
-        if (rc == 0 && floe_store_delete_bucket_recursive(st, data_dir, names[i]) == FLOE_STORE_OK &&
+        if (rc == 0 && floe_store_delete_bucket_recursive(st, data_dir, names[i]) == FLOE_OK &&
             mark_done(st, names[i]) == 0) {
             removed++;
         } else if (rc == 0) {

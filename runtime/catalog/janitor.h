@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "worker.h"
 
 /**

@@ -2,7 +2,7 @@
  * The lookups of lookup.h. Messages are AWS's (as seen from the service and mirrored by moto):
  * "The specified bucket does not exist.", "The specified namespace does not exist." and
  * "The specified table does not exist." Only "no row" is a miss: any other SQLite failure is a 500
- * (sql.h).
+ * (call_sql.h).
  */
 #include <assert.h>
 
@@ -10,8 +10,8 @@
 
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "call_sql.h"
+#include "db/state.h"
 #include "catalog/table_columns.h"
 
 #define MESSAGE_NO_BUCKET "The specified bucket does not exist."
@@ -66,11 +66,9 @@ static int step_lookup(floe_call_t *call, sqlite3_stmt *stmt)
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     if (rc != SQLITE_ROW)
         sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT) /* a read cannot meet one: whatever happened is internal */
-        return floe_fail_internal(call, "a lookup hit a constraint");
     return rc;
 }
 

@@ -3,7 +3,7 @@
  * 500, never "no row".
  */
 #include "catalog/owned_row.h"
-#include "catalog/sql.h"
+#include "call_sql.h"
 
 int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id)
 {
@@ -16,15 +16,12 @@ int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3
 
     if (stmt == NULL)
         return -1;
-    switch (floe_sql_step(call, stmt)) {
+    switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         *out = stmt;
         return 1;
     case SQLITE_DONE:
         return 0;
-    case SQLITE_CONSTRAINT: /* a read checks no constraint; anything else here is SQLite's failure */
-        floe_fail_internal(call, "a read of an owned row reported a constraint failure");
-        return -1;
     default:
         return -1;
     }

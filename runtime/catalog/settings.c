@@ -10,7 +10,7 @@
 
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
-#include "catalog/sql.h"
+#include "call_sql.h"
 #include "ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */
@@ -253,14 +253,12 @@ int floe_settings_bucket_maintenance_get(floe_call_t *call, int64_t bucket_id, f
                          floe_TableBucketMaintenanceType_values[type]);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    switch (floe_sql_step(call, stmt)) {
+    switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_DONE:
         *out = (floe_bucket_maintenance_t){0};
         return FLOE_OK;
     case SQLITE_ROW:
         break;
-    case SQLITE_CONSTRAINT:
-        return floe_fail_internal(call, "a read of a maintenance configuration reported a constraint failure");
     default:
         return FLOE_EFAIL;
     }

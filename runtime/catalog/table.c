@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "catalog/janitor.h"
-#include "catalog/sql.h"
+#include "call_sql.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
 #include "store/store.h"
@@ -126,25 +126,23 @@ int floe_table_location_is_inside(const floe_table_row_t *table, const char *loc
 /* ---- one-row statements ---- */
 
 /* Steps a statement bound by floe_sql_bind (NULL: the bind failed the call) once and resets it:
- * SQLITE_ROW, SQLITE_DONE, SQLITE_CONSTRAINT when `is_constraint_expected`, or FLOE_EFAIL with the
- * call failed (500). */
-static int step_once(floe_call_t *call, sqlite3_stmt *stmt, bool is_constraint_expected)
+ * SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in `expect` (db/sql.h), or FLOE_EFAIL with
+ * the call failed (500). */
+static int step_once(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
 {
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, expect);
     /* A write that RETURNs a row commits (outside a transaction) only when it steps to its end:
      * stop at the row and a failed commit would go unseen, and the write be answered as done. */
     if (rc == SQLITE_ROW) {
-        int end = floe_sql_step(call, stmt);
+        int end = floe_sql_step(call, stmt, FLOE_DB_NONE);
         if (end != SQLITE_DONE && end != SQLITE_ROW)
             rc = end;
     }
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT && !is_constraint_expected)
-        return floe_fail_internal(call, "a statement that writes no constrained column hit a constraint");
     return rc;
 }
 
@@ -152,7 +150,7 @@ static int step_once(floe_call_t *call, sqlite3_stmt *stmt, bool is_constraint_e
  * FLOE_EFAIL with the call failed. */
 static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
 {
-    switch (step_once(call, stmt, false)) {
+    switch (step_once(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW: return 1;
     case SQLITE_DONE: return 0;
     default: return FLOE_EFAIL;
@@ -264,12 +262,12 @@ int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, co
     char file_id[FLOE_UUID_LEN + 1], etag[33], *key;
 
     assert(t->warehouse != NULL && t->metadata_location == NULL);
-    if (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call)) != FLOE_STORE_OK)
+    if (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, "cannot create a warehouse bucket");
     floe_uuid_v4(file_id);
     key = floe_call_printf(call, FIRST_METADATA_PREFIX "%s" METADATA_SUFFIX, file_id);
     if (floe_store_put_object(st, floe_call_config(call)->data_dir, t->warehouse, key, json, strlen(json),
-                              "application/json", floe_call_now(call), etag) != FLOE_STORE_OK) {
+                              "application/json", floe_call_now(call), etag) != FLOE_OK) {
         floe_janitor_enqueue(st, t->warehouse, floe_call_now(call)); /* else floe_janitor_recover finds it */
         return floe_fail_internal(call, "cannot write a table's first metadata file");
     }
@@ -294,17 +292,17 @@ static int insert_body(floe_call_t *call, void *arg)
     int rc;
 
     if (t->metadata_location == NULL &&
-        floe_store_create_bucket(floe_call_state(call), t->warehouse, true, floe_call_now(call)) != FLOE_STORE_OK)
+        floe_store_create_bucket(floe_call_state(call), t->warehouse, true, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, "cannot create a warehouse bucket");
     stmt = floe_sql_bind(call, sql_insert_table, "iittttttit", t->bucket.id, t->ns.id, t->name, t->table_id,
                          t->format, t->version_token, t->metadata_location, t->warehouse, (int64_t)floe_call_now(call),
                          floe_call_account(call));
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
     row_id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT) { /* the name (or the adopted table id) was taken meanwhile */
+    if (rc == FLOE_EUNIQUE) { /* the name (or the adopted table id) was taken meanwhile */
         a->rc = FLOE_TABLE_NAME_TAKEN;
         return FLOE_EFAIL;
     }
@@ -459,11 +457,11 @@ floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, 
     assert(t->id > 0 && t->ns.id > 0 && t->name != NULL && dest->id > 0 && new_name != NULL);
     renamed = step_once(call, floe_sql_bind(call, sql_rename_table, "itititit", dest->id, new_name,
                                             (int64_t)floe_call_now(call), floe_call_account(call), t->id,
-                                            token, t->ns.id, t->name), true);
+                                            token, t->ns.id, t->name), FLOE_DB_UNIQUE);
     switch (renamed) {
     case SQLITE_ROW: return FLOE_TABLE_DONE;
     case SQLITE_DONE: return refused_change(call, t);
-    case SQLITE_CONSTRAINT: return FLOE_TABLE_NAME_TAKEN;
+    case FLOE_EUNIQUE: return FLOE_TABLE_NAME_TAKEN;
     default: return FLOE_TABLE_FAILED;
     }
 }
@@ -487,14 +485,14 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
                                          after_ns, after_name, q->limit);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count].bucket = *q->bucket;
         floe_table_columns_read(call, stmt, &found[count++]);
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "a table listing hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *rows = found;
     *n = count;
     return FLOE_OK;
@@ -510,13 +508,13 @@ int floe_table_list_names(floe_call_t *call, const floe_namespace_row_t *ns, con
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count++] = floe_sql_text(call, stmt, 0);
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "a table listing hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *names = found;
     *n = count;
     return FLOE_OK;

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog/sql.h"
+#include "call_sql.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_engine.h"
 #include "cloudformation/stack_run.h"

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "console/assets.h"
 #include "console/rooms.h"
 #include "console/route.h"

@@ -329,7 +329,7 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
     floe_job_t *job = w->job;
     floe_object_door_t door = floe_job_door(job);
     floe_store_object_t obj = {0};
-    floe_store_rc_t rc;
+    int rc;
     floe_background_error_t err;
     char hex[33];
     char *loc;
@@ -345,10 +345,10 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
     obj.etag = hex;
     obj.content_type = (char *)OBJECT_CONTENT_TYPE;
     obj.last_modified_ms = (int64_t)time(NULL) * 1000;
-    if (floe_object_door_commit(&door, &obj, true, &rc, &err) || rc != FLOE_STORE_OK) {
+    if (floe_object_door_commit(&door, &obj, true, &rc, &err) || rc != FLOE_OK) {
         release_writer(w, true);
         return floe_job_fail(job, "cannot publish %s: %s", key,
-                             rc == FLOE_STORE_EXISTS ? "the key is taken" : rc == FLOE_STORE_NOT_FOUND
+                             rc == FLOE_EEXISTS ? "the key is taken" : rc == FLOE_ENOTFOUND
                                                                                 ? "the warehouse is gone"
                                                                                 : err.message);
     }

@@ -132,7 +132,7 @@ static int step_take(floe_call_t *call, void *arg)
     job->metadata_location = floe_xstrdup(work.metadata_location);
     if (floe_replication_source_read(call, work.table_id, &src, &found))
         return FLOE_EFAIL;
-    if (!found || floe_store_bucket_get(call->state, call->pool, src.warehouse, &warehouse) != FLOE_STORE_OK) {
+    if (!found || floe_store_bucket_get(call->state, call->pool, src.warehouse, &warehouse) != FLOE_OK) {
         job->is_skipped = true; /* the source was deleted: its replicas stay as they are */
         return FLOE_OK;
     }
@@ -266,7 +266,7 @@ static int step_prepare(floe_call_t *call, void *arg)
     if (ensure_namespace(call, &bucket, c->job->namespace_name, &ns) || ensure_replica(call, c, &bucket, &ns, &t) ||
         is_current(call, c, &t, &c->is_current))
         return FLOE_EFAIL;
-    if (floe_store_bucket_get(call->state, call->pool, t.warehouse_bucket, &warehouse) != FLOE_STORE_OK)
+    if (floe_store_bucket_get(call->state, call->pool, t.warehouse_bucket, &warehouse) != FLOE_OK)
         return floe_fail_internal(call, "the replica's warehouse bucket is missing");
     c->replica_arn = floe_xstrdup(t.arn);
     c->replica_warehouse = floe_xstrdup(t.warehouse_bucket);
@@ -290,8 +290,8 @@ static int step_share(floe_call_t *call, void *arg)
     for (size_t i = 0; i < s->n; i++) {
         switch (floe_store_object_share(call->state, call->config->data_dir, s->from, s->keys[i], s->to, s->keys[i],
                                         floe_call_now(call))) {
-        case FLOE_STORE_OK: break;
-        case FLOE_STORE_NOT_FOUND:
+        case FLOE_OK: break;
+        case FLOE_ENOTFOUND:
             return floe_fail(call, FLOE_ERR_NotFoundException, "The source table's file %s is missing.", s->keys[i]);
         default: return floe_fail_internal(call, "cannot share a data file");
         }
@@ -341,7 +341,7 @@ static int publish(copy_t *c, const char *key, const void *data, size_t len, con
     floe_object_door_t door = door_to(c, c->replica_store_bucket);
     floe_store_object_t obj = {0};
     floe_store_blob_t blob;
-    floe_store_rc_t rc;
+    int rc;
     floe_background_error_t err;
     char etag[33];
     int ret = 0;
@@ -355,7 +355,7 @@ static int publish(copy_t *c, const char *key, const void *data, size_t len, con
     obj.content_type = (char *)content_type;
     if (floe_object_door_commit(&door, &obj, false, &rc, &err) != FLOE_OK)
         ret = step_failed(c, err.message);
-    else if (rc == FLOE_STORE_NOT_FOUND)
+    else if (rc == FLOE_ENOTFOUND)
         ret = step_failed(c, "The replica's warehouse is gone.");
     if (ret != 0)
         floe_store_blob_discard(&blob);

@@ -21,8 +21,8 @@
 int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out)
 {
     switch (floe_store_bucket_get(r->st, &r->req->pool, r->bucket, out)) {
-    case FLOE_STORE_OK: return 0;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: return 0;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the bucket up");
     }
 }
@@ -55,7 +55,7 @@ static int refuse_taken_name(floe_s3_req_t *r)
     floe_store_bucket_t b;
 
     switch (floe_store_bucket_get(r->st, &r->req->pool, r->bucket, &b)) {
-    case FLOE_STORE_OK:
+    case FLOE_OK:
         return floe_s3_fail(r, strcmp(b.owner, r->scope.account_id) == 0 ? FLOE_S3_BucketAlreadyOwnedByYou
                                                                            : FLOE_S3_BucketAlreadyExists,
                             NULL);
@@ -72,8 +72,8 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
     if ((region = location_constraint(r)) == NULL)
         return -1;
     switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->scope.account_id, r->now_ms)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_EXISTS: return refuse_taken_name(r);
+    case FLOE_OK: break;
+    case FLOE_EEXISTS: return refuse_taken_name(r);
     default: return floe_s3_fail_internal(r, "cannot create the bucket");
     }
     floe_s3_add_header(r, "Location", floe_s3_printf(r, "/%s", r->bucket));
@@ -107,8 +107,8 @@ int floe_s3_delete_bucket(floe_s3_req_t *r)
     if (b.is_warehouse)
         return floe_s3_fail(r, FLOE_S3_AccessDenied, NULL);
     switch (floe_store_bucket_delete(r->st, r->data_dir, b.id)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_EXISTS: return floe_s3_fail(r, FLOE_S3_BucketNotEmpty, NULL);
+    case FLOE_OK: break;
+    case FLOE_EEXISTS: return floe_s3_fail(r, FLOE_S3_BucketNotEmpty, NULL);
     default: return floe_s3_fail_internal(r, "cannot delete the bucket");
     }
     floe_s3_reply(r, 204, NULL, 0);
@@ -121,7 +121,7 @@ int floe_s3_list_buckets(floe_s3_req_t *r)
     floe_s3_xml_t x;
     size_t n;
 
-    if (floe_store_bucket_list(r->st, &r->req->pool, r->scope.account_id, &buckets, &n) != FLOE_STORE_OK)
+    if (floe_store_bucket_list(r->st, &r->req->pool, r->scope.account_id, &buckets, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list buckets");
     floe_s3_xml_begin(&x, "ListAllMyBucketsResult");
     floe_s3_xml_owner(&x, "Owner");

@@ -199,8 +199,8 @@ int floe_s3_copy_object(floe_s3_req_t *r)
     }
     dst.last_modified_ms = r->now_ms;
     switch (floe_store_object_commit(r->st, r->data_dir, db.id, &dst, NULL)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot commit the copy");
     }
     reply_copied(r, &dst);

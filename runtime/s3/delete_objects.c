@@ -92,7 +92,7 @@ int floe_s3_delete_objects(floe_s3_req_t *r)
         (n = read_request(r, &is_quiet, &items)) < 0)
         return -1;
     keys = keys_to_delete(r, items, n, &n_keys);
-    if (floe_store_object_delete_many(r->st, r->data_dir, b.id, keys, n_keys) != FLOE_STORE_OK)
+    if (floe_store_object_delete_many(r->st, r->data_dir, b.id, keys, n_keys) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot delete the objects");
     write_result(r, items, n, is_quiet);
     return 0;

@@ -125,7 +125,7 @@ static void page_add_prefix(list_page_t *page, char *cp)
 }
 
 /* Moves the cursor past every key starting with cp. */
-static floe_store_rc_t skip_prefix(floe_s3_req_t *r, floe_store_cursor_t *c, const char *cp)
+static int skip_prefix(floe_s3_req_t *r, floe_store_cursor_t *c, const char *cp)
 {
     return floe_store_cursor_seek(c, floe_s3_printf(r, "%s" KEY_UPPER_BYTE, cp));
 }
@@ -135,16 +135,16 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
 {
     floe_store_cursor_t c;
     floe_store_object_t obj;
-    floe_store_rc_t rc;
+    int rc;
     size_t n = 0;
 
     page->objects = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->objects));
     page->prefixes = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->prefixes));
     if (p->max_keys == 0)
         return 0;
-    if (floe_store_cursor_open(&c, r->st, &r->req->pool, bucket_id, p->prefix, p->after) != FLOE_STORE_OK)
+    if (floe_store_cursor_open(&c, r->st, &r->req->pool, bucket_id, p->prefix, p->after) != FLOE_OK)
         return -1;
-    while ((rc = floe_store_cursor_next(&c, &r->req->pool, &obj)) == FLOE_STORE_OK) {
+    while ((rc = floe_store_cursor_next(&c, &r->req->pool, &obj)) == FLOE_OK) {
         char *cp = common_prefix_of(r, p, obj.key);
         /* The resume point is this very prefix: the previous page returned it. (A resume point
          * inside a prefix, e.g. marker "photos/2024/x", still returns "photos/", as S3 does.) */
@@ -158,7 +158,7 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
                 page_add_prefix(page, cp);
                 n++;
             }
-            if ((rc = skip_prefix(r, &c, cp)) != FLOE_STORE_OK)
+            if ((rc = skip_prefix(r, &c, cp)) != FLOE_OK)
                 break;
             continue;
         }
@@ -167,7 +167,7 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
         n++;
     }
     floe_store_cursor_close(&c);
-    return rc == FLOE_STORE_ERROR ? -1 : 0;
+    return rc == FLOE_EFAIL ? -1 : 0;
 }
 
 /* Writes text, URL-encoded when the request asked for encoding-type=url. */

@@ -36,9 +36,9 @@ static int upload_lookup(floe_s3_req_t *r, int64_t bucket_id, floe_store_upload_
 {
     const char *id = floe_s3_query(r, "uploadId");
 
-    switch (id != NULL ? floe_store_upload_get(r->st, &r->req->pool, bucket_id, r->key, id, up) : FLOE_STORE_NOT_FOUND) {
-    case FLOE_STORE_OK: return 0;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    switch (id != NULL ? floe_store_upload_get(r->st, &r->req->pool, bucket_id, r->key, id, up) : FLOE_ENOTFOUND) {
+    case FLOE_OK: return 0;
+    case FLOE_ENOTFOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the upload up");
     }
 }
@@ -59,8 +59,8 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     up.headers = meta.headers;
     up.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
     switch (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL); /* deleted meanwhile */
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL); /* deleted meanwhile */
     default: return floe_s3_fail_internal(r, "cannot start the upload");
     }
     if (alg != FLOE_S3_CK_NONE)
@@ -97,8 +97,8 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     part.checksum = d.checksum_alg != FLOE_S3_CK_NONE ? d.checksum : NULL;
     part.last_modified_ms = r->now_ms;
     switch (floe_store_part_commit(r->st, r->data_dir, up.id, &part)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot record the part");
     }
     floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, d.md5_hex));
@@ -116,8 +116,8 @@ int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0)
         return -1;
     switch (floe_store_upload_abort(r->st, r->data_dir, up.id)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
     default: return floe_s3_fail_internal(r, "cannot abort the upload");
     }
     floe_s3_reply(r, 204, NULL, 0);
@@ -155,7 +155,7 @@ static int match_parts(floe_s3_req_t *r, const floe_store_upload_t *up, complete
 
     memset(by_number, 0, by_number_size);
     if (floe_store_part_list(r->st, &r->req->pool, up->id, 0, FLOE_S3_MAX_PART_NUMBER, &stored, &n_stored) !=
-        FLOE_STORE_OK)
+        FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the parts");
     for (size_t i = 0; i < n_stored; i++)
         by_number[stored[i].part_number] = &stored[i];
@@ -307,12 +307,12 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
         obj.checksum_algorithm = up.checksum_algorithm;
     obj.last_modified_ms = r->now_ms;
     switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj, is_adopted)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND:
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND:
         if (!is_adopted) /* an adopted part file stays the upload's (or the winner's) */
             floe_store_blob_discard(&blob);
         return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
-    case FLOE_STORE_CHANGED: return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL); /* as when assemble finds it gone */
+    case FLOE_ECHANGED: return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL); /* as when assemble finds it gone */
     default:
         if (!is_adopted)
             floe_store_blob_discard(&blob);

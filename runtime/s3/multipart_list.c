@@ -67,11 +67,11 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     if (floe_s3_bucket_lookup(r, &b) != 0)
         return -1;
     switch (floe_store_upload_get(r->st, &r->req->pool, b.id, r->key, id, &up)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the upload up");
     }
-    if (floe_store_part_list(r->st, &r->req->pool, up.id, (int)marker, (size_t)max + 1, &parts, &n) != FLOE_STORE_OK)
+    if (floe_store_part_list(r->st, &r->req->pool, up.id, (int)marker, (size_t)max + 1, &parts, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the parts");
     if ((is_truncated = n > (size_t)max))
         n = (size_t)max;
@@ -133,7 +133,7 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     if (floe_s3_bucket_lookup(r, &b) != 0)
         return -1;
     if (floe_store_upload_list(r->st, &r->req->pool, b.id, prefix, key_marker && *key_marker ? key_marker : NULL,
-                               id_marker && *id_marker ? id_marker : NULL, (size_t)max + 1, &ups, &n) != FLOE_STORE_OK)
+                               id_marker && *id_marker ? id_marker : NULL, (size_t)max + 1, &ups, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the uploads");
     if ((is_truncated = n > (size_t)max))
         n = (size_t)max;

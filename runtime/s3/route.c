@@ -222,8 +222,8 @@ int floe_s3_warehouse_refused(floe_s3_req_t *r)
 
     assert(warehouse != NULL); /* warehouse_refuses routed here only for one */
     switch (floe_store_bucket_get(r->st, &r->req->pool, warehouse, &b)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the warehouse up");
     }
     if (!r->w->config->quiet)

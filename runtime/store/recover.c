@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db/sql.h"
 #include "log.h"
 #include "store/recover.h"
-#include "store/sql.h"
 
 FLOE_SQL(sql_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
@@ -55,11 +55,11 @@ static size_t empty_dir(const char *dir)
     return n;
 }
 
-/* Whether a row names file `id`: FLOE_STORE_OK if one does, FLOE_STORE_NOT_FOUND if none,
- * FLOE_STORE_ERROR (logged) when SQLite fails; only a definite "none" lets the file go. */
-static floe_store_rc_t file_is_named(floe_state_t *st, const char *id)
+/* Whether a row names file `id`: FLOE_OK if one does, FLOE_ENOTFOUND if none,
+ * FLOE_EFAIL (logged) when SQLite fails; only a definite "none" lets the file go. */
+static int file_is_named(floe_state_t *st, const char *id)
 {
-    return floe_store_probe(st, sql_file_is_named, "t", id);
+    return floe_db_probe(st, sql_file_is_named, "t", id);
 }
 
 /* Removes the unnamed files of one fan-out directory; returns how many. */
@@ -73,7 +73,7 @@ static size_t sweep_fanout_dir(floe_state_t *st, const char *dir)
     if (d == NULL)
         return 0;
     while ((e = readdir(d)) != NULL) {
-        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != FLOE_STORE_NOT_FOUND)
+        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != FLOE_ENOTFOUND)
             continue;
         if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path) && unlink(path) == 0)
             n++;

@@ -5,7 +5,7 @@
 #ifndef FLOE_STORE_RECOVER_H
 #define FLOE_STORE_RECOVER_H
 
-#include "catalog/state.h"
+#include "db/state.h"
 
 /**
  * Makes the data directory ready for the store and removes what a crash left behind: creates

@@ -22,8 +22,8 @@
 
 #include <stdint.h>
 
+#include "db/sql.h"
 #include "store/blob.h"
-#include "store/sql.h"
 
 /** Inside the caller's transaction, after its row changes: 1 when no object or part row names
  * file `file_id` (it may go after COMMIT), 0 when one does, -1 when SQLite fails (logged). */
@@ -37,10 +37,10 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list);
  * Makes (dst_bucket_id, dst_key) name the file of (src_bucket_id, src_key), with its size, ETag,
  * content type, headers and checksum, in one transaction of its own (the caller holds none); the
  * file the destination named before goes after COMMIT when no row names it any more.
- * FLOE_STORE_NOT_FOUND when the source object or the destination bucket does not exist; sharing an
+ * FLOE_ENOTFOUND when the source object or the destination bucket does not exist; sharing an
  * object with the row it already has changes nothing (a replayed share is harmless).
  */
-floe_store_rc_t floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
+int floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
                                         const char *src_key, int64_t dst_bucket_id, const char *dst_key,
                                         int64_t now_ms);
 

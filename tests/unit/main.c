@@ -38,6 +38,7 @@ int floe_test_failures;
 #include "runtime/object_door.c"
 #include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
+#include "runtime/db/sql.c"
 #include "runtime/catalog_table.c"
 #include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"

@@ -14,7 +14,7 @@
 
 #include "call.h"
 #include "catalog/lookup.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "catalog/table.h"
 #include "harness.h"
 

@@ -20,7 +20,7 @@ static floe_object_door_found_t put_and_find(store_fixture_t *f, const char *key
     floe_store_create_bucket(f->st, WAREHOUSE, true, 1);
     floe_store_put_object(f->st, f->dir, WAREHOUSE, key, text, strlen(text), NULL, 2, etag);
     h2o_mem_init_pool(&pool);
-    if (floe_store_object_find(f->st, &pool, WAREHOUSE, key, &b, &obj) == FLOE_STORE_OK && obj.key != NULL) {
+    if (floe_store_object_find(f->st, &pool, WAREHOUSE, key, &b, &obj) == FLOE_OK && obj.key != NULL) {
         found.is_found = true;
         memcpy(found.file_id, obj.file_id, sizeof(found.file_id));
         found.size = obj.size;

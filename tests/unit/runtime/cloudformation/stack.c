@@ -20,7 +20,7 @@
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/settings.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack.h"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "xalloc.h"
 
 #define BUSY_TIMEOUT_MS 10000

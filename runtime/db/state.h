@@ -1,8 +1,9 @@
 /*
  * Floe's durable state: one SQLite database in the data directory, one connection per thread.
- * This module owns connections, the schema migrations, transactions and the prepared-statement
- * cache. The SQL of each resource lives in the catalog file that owns its table (catalog/),
- * declared with FLOE_SQL.
+ * This module (the db/ wing, below catalog/ and store/, which both use it) owns connections, the
+ * schema migrations (schema.c), transactions and the prepared-statement cache; sql.h runs
+ * statements on it. The SQL of each resource lives in the file that owns its table (catalog/,
+ * store/, cloudformation/stack_store.c), declared with FLOE_SQL.
  */
 #ifndef FLOE_STATE_H
 #define FLOE_STATE_H
@@ -56,7 +57,7 @@ sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
  * Binds parameters 1..n of `stmt` from `ap`, one letter of `types` each: 't' text (const char *,
  * NULL binds NULL, SQLITE_STATIC: it must outlive the statement's use), 'T' text copied by
  * SQLite, 'i' int64_t, 'n' int. Returns SQLITE_OK or the first bind's error code. The one bind
- * loop behind catalog/sql.h and store/sql.h.
+ * loop behind db/sql.h.
  */
 int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap);
 

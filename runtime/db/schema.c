@@ -30,8 +30,8 @@
  */
 #include <stdio.h>
 
-#include "catalog/schema_snapshot.h"
-#include "catalog/state.h"
+#include "db/schema_snapshot.h"
+#include "db/state.h"
 
 static const char *const migrations[] = {
     /* 1: table buckets and namespaces */
