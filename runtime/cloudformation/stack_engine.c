@@ -345,11 +345,11 @@ static int resolve_import(void *ctx, const char *export_name, const char **value
         if (strcmp(run->export_names[i], export_name) == 0) {
             note_import(run, export_name);
             *value = run->export_values[i];
-            return 0;
+            return FLOE_OK;
         }
     }
     snprintf(err->message, sizeof(err->message), "No export named %s found.", export_name);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out)
@@ -571,11 +571,11 @@ int floe_run_write_res(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next,
 
     if (call_step(run, step_write, &w, NULL) != 0) {
         floe_run_res_dispose(next);
-        return -1;
+        return FLOE_EFAIL;
     }
     floe_run_res_dispose(r);
     *r = *next;
-    return 0;
+    return FLOE_OK;
 }
 
 /* ---- provisioning ---- */

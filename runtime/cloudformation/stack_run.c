@@ -40,6 +40,7 @@
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
+#include "failure.h"
 #include "xalloc.h"
 
 #define RESTART_REASON "The server restarted during the operation."
@@ -461,9 +462,9 @@ static int mark_removed(floe_run_t *run)
         floe_run_res_copy(&next, r);
         floe_run_set(&next.update_action, FLOE_ACTION_REMOVE);
         if (floe_run_write_res(run, r, &next, false, NULL, 0) < 0)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int fail_update(floe_run_t *run, const char *reason)

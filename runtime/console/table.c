@@ -15,10 +15,11 @@
 #include <cjson/cJSON.h>
 
 #include "catalog/table.h"
+#include "console/replication_status.h"
 #include "console/resource.h"
 #include "console/rooms.h"
-#include "console/replication_status.h"
 #include "console/status.h"
+#include "failure.h"
 #include "store/store.h"
 
 #define S3_SCHEME "s3://"
@@ -43,10 +44,10 @@ static int split_location(floe_call_t *call, const char *location, char **bucket
 
     if (strncmp(location, S3_SCHEME, strlen(S3_SCHEME)) != 0 || (slash = strchr(b, '/')) == NULL || slash == b ||
         slash[1] == '\0')
-        return -1;
+        return FLOE_EFAIL;
     *bucket = floe_call_strndup(call, b, (size_t)(slash - b));
     *key = floe_call_strdup(call, slash + 1);
-    return 0;
+    return FLOE_OK;
 }
 
 /* Writes "metadata": the stored metadata.json as it is, or null with "metadataError" saying why. */

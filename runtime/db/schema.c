@@ -32,6 +32,7 @@
 
 #include "db/schema_snapshot.h"
 #include "db/state.h"
+#include "failure.h"
 
 static const char *const migrations[] = {
     /* 1: table buckets and namespaces */
@@ -489,9 +490,9 @@ static int replay(sqlite3 *db, int from)
 {
     for (int v = from; v < N_MIGRATIONS; v++) {
         if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_schema_replay(sqlite3 *db)
@@ -540,15 +541,15 @@ int floe_schema_migrate(sqlite3 *db)
         fprintf(stderr, "floe: the data directory has schema version %d; this build knows up to %d\n", version,
                 N_MIGRATIONS);
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (version < N_MIGRATIONS && (apply(db, version) || foreign_keys_hold(db) != 0))
         goto Error;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto Error;
-    return 0;
+    return FLOE_OK;
 Error:
     fprintf(stderr, "floe: schema migration failed: %s\n", sqlite3_errmsg(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
+    return FLOE_EFAIL;
 }

@@ -12,6 +12,8 @@
 
 #include <sqlite3.h>
 
+#include "failure.h"
+
 typedef struct floe_state floe_state_t;
 
 #define FLOE_STATE_FILE "floe.db"
@@ -34,12 +36,12 @@ void floe_sql_each(void (*fn)(const char *sql, void *arg), void *arg);
  * With `is_sole_connection` the connection takes SQLite's exclusive locking mode: it keeps its file
  * lock and WAL index for its whole life instead of taking and dropping them (four fcntl(2) calls)
  * around every statement. Only valid when no other connection will ever open the database while
- * this one lives (a single serving thread). Returns 0 and sets *out, which the caller releases with
- * floe_state_close; -1 on error (logged).
+ * this one lives (a single serving thread). Returns FLOE_OK and sets *out, which the caller releases with
+ * floe_state_close; FLOE_EFAIL on error (logged).
  */
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out /* OUT */);
 
-/** Makes every later commit on this connection wait for fsync (synchronous=FULL). 0 or -1. */
+/** Makes every later commit on this connection wait for fsync (synchronous=FULL). FLOE_OK or FLOE_EFAIL. */
 int floe_state_fsync_commits(floe_state_t *st);
 void floe_state_close(floe_state_t *st);
 
@@ -61,9 +63,9 @@ sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
  */
 int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap);
 
-/** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. 0 or -1. */
+/** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. FLOE_OK or FLOE_EFAIL. */
 int floe_state_begin(floe_state_t *st);
-/** COMMIT. 0 or -1 (the transaction is then rolled back). */
+/** COMMIT. FLOE_OK or FLOE_EFAIL (the transaction is then rolled back). */
 int floe_state_commit(floe_state_t *st);
 /** ROLLBACK if a transaction is open. */
 void floe_state_rollback(floe_state_t *st);
@@ -77,7 +79,7 @@ int floe_state_end_call(floe_state_t *st);
 /** The last SQLite error message of this connection. */
 const char *floe_state_errmsg(floe_state_t *st);
 
-/** Applies every migration the database lacks (schema.c). 0 or -1. */
+/** Applies every migration the database lacks (schema.c). FLOE_OK or FLOE_EFAIL. */
 int floe_schema_migrate(sqlite3 *db);
 /** The schema version this build writes. */
 int floe_schema_version(void);

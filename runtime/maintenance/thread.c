@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "catalog/maintenance_job.h"
+#include "failure.h"
 #include "log.h"
 #include "maintenance/maintenance.h"
 #include "xalloc.h"
@@ -224,12 +225,12 @@ int floe_maintenance_start(floe_maintenance_t *m, floe_background_t *bg)
     m->bg = bg;
     if (pthread_create(&m->thread, NULL, run_thread, m) != 0) {
         floe_log("maintenance: cannot start the maintenance thread: %s", strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
     pthread_mutex_lock(&m->mutex);
     m->is_started = true;
     pthread_mutex_unlock(&m->mutex);
-    return 0;
+    return FLOE_OK;
 }
 
 void floe_maintenance_stop(floe_maintenance_t *m, floe_background_t *bg)

@@ -13,6 +13,7 @@
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
 #include "catalog/table.h"
+#include "failure.h"
 #include "iceberg/manifest.h"
 #include "log.h"
 #include "object_door.h"
@@ -67,7 +68,7 @@ static int copy_fail(copy_t *c, const char *fmt, ...)
         va_end(ap);
     }
     c->is_failed = true;
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* Records why a step failed, and notes a stopping server (design note 1). */
@@ -554,7 +555,7 @@ static int copy_metadata(copy_t *c, cJSON *md, const char *key)
     floe_rewrite_visit_manifests(md, on_v1_manifest, c);
     floe_rewrite_visit_statistics(md, on_statistics, c);
     if (c->is_failed)
-        return -1;
+        return FLOE_EFAIL;
     floe_rewrite_metadata(&c->rw, md);
     json = cJSON_PrintUnformatted(md);
     rc = publish(c, key, json, strlen(json), METADATA_CONTENT_TYPE);
@@ -698,10 +699,10 @@ int floe_replica_take_one(floe_background_t *bg, const floe_config_t *config)
     if (floe_background_call(bg, NULL, step_take, &job, &err) != FLOE_OK) {
         job_dispose(&job);
         if (err.error == FLOE_ERR_NotFoundException && !floe_background_is_stopping(bg))
-            return 0;
+            return FLOE_OK;
         if (!floe_background_is_stopping(bg))
             floe_log("replication: cannot take work: %s", err.message);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (!job.is_skipped) {
         job.location = floe_xmalloc(strlen(job.warehouse) + 6);

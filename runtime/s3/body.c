@@ -14,6 +14,7 @@
 
 #include <openssl/evp.h>
 
+#include "failure.h"
 #include "s3/body.h"
 #include "s3/chunked.h"
 #include "s3/error.h"
@@ -312,7 +313,7 @@ int floe_s3_body_store(floe_s3_req_t *r, floe_s3_checksum_alg_t default_alg, flo
     memset(digest, 0, sizeof(*digest));
     blob->id[0] = '\0';
     if (read_expectations(&j, default_alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_blob_open(r->data_dir, blob) != 0)
         return floe_s3_fail_internal(r, "cannot create an object file");
     job_start(&j);
@@ -339,7 +340,7 @@ int floe_s3_body_verify_small(floe_s3_req_t *r)
     int rc;
 
     if (read_expectations(&j, FLOE_S3_CK_NONE) != 0)
-        return -1;
+        return FLOE_EFAIL;
     j.is_chunked = false; /* XML bodies come whole */
     job_start(&j);
     digest_slice(&j, body, r->req->entity.len);

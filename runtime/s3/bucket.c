@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bucket_name.h"
+#include "failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -91,10 +92,10 @@ int floe_s3_head_bucket(floe_s3_req_t *r)
     floe_store_bucket_t b;
 
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     floe_s3_add_header(r, "x-amz-bucket-region", region_of(&b));
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_delete_bucket(floe_s3_req_t *r)
@@ -102,7 +103,7 @@ int floe_s3_delete_bucket(floe_s3_req_t *r)
     floe_store_bucket_t b;
 
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     /* A table's warehouse goes with its table (DeleteTable), never over S3: AWS denies it too. */
     if (b.is_warehouse)
         return floe_s3_fail(r, FLOE_S3_AccessDenied, NULL);
@@ -112,7 +113,7 @@ int floe_s3_delete_bucket(floe_s3_req_t *r)
     default: return floe_s3_fail_internal(r, "cannot delete the bucket");
     }
     floe_s3_reply(r, 204, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_list_buckets(floe_s3_req_t *r)
@@ -145,12 +146,12 @@ int floe_s3_get_bucket_location(floe_s3_req_t *r)
     floe_s3_xml_t x;
 
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     /* us-east-1 answers an empty LocationConstraint (a null LocationConstraint in the SDKs). */
     floe_s3_xml_begin(&x, "LocationConstraint");
     floe_s3_xml_text(&x, b.region, strlen(b.region));
     floe_s3_xml_close(&x, "LocationConstraint");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }

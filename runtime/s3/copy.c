@@ -13,6 +13,7 @@
 
 #include <openssl/evp.h>
 
+#include "failure.h"
 #include "router.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
@@ -139,13 +140,13 @@ static int choose_metadata(floe_s3_req_t *r, const copy_source_t *s, const floe_
                                 "or encryption attributes.");
         dst->content_type = src->content_type;
         dst->headers = src->headers;
-        return 0;
+        return FLOE_OK;
     }
     if (floe_s3_meta_from_request(r, &meta) != 0)
-        return -1;
+        return FLOE_EFAIL;
     dst->content_type = meta.content_type;
     dst->headers = meta.headers;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Opens the source object; errors name the source, as S3's do. -1 after answering. */
@@ -183,13 +184,13 @@ int floe_s3_copy_object(floe_s3_req_t *r)
     int fd, rc;
 
     if (parse_source(r, &s) != 0 || floe_s3_bucket_lookup(r, &db) != 0 || (fd = open_source(r, &s, &src)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     rc = check_source_conditions(r, &src) || choose_metadata(r, &s, &src, &dst) || copy_bytes(r, fd, &src, &blob, &dst)
              ? -1
              : 0;
     close(fd);
     if (rc != 0)
-        return -1;
+        return FLOE_EFAIL;
     dst.key = r->key;
     memcpy(dst.file_id, blob.id, sizeof(dst.file_id));
     dst.size = src.size;
@@ -204,5 +205,5 @@ int floe_s3_copy_object(floe_s3_req_t *r)
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot commit the copy");
     }
     reply_copied(r, &dst);
-    return 0;
+    return FLOE_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "failure.h"
 #include "log.h"
 #include "s3/error.h"
 #include "s3/xml.h"
@@ -38,7 +39,7 @@ static int reply_error(floe_s3_req_t *r, floe_s3_error_t e, const char *message,
 
     if (errors[e].status == 304) { /* Not Modified has no body, whatever the method */
         floe_s3_reply(r, 304, NULL, 0);
-        return -1;
+        return FLOE_EFAIL;
     }
     floe_s3_xml_begin_plain(&x, "Error");
     floe_s3_xml_elem(&x, "Code", errors[e].code);
@@ -52,7 +53,7 @@ static int reply_error(floe_s3_req_t *r, floe_s3_error_t e, const char *message,
     floe_s3_xml_close(&x, "Error");
     floe_s3_reply(r, errors[e].status, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...)
@@ -61,7 +62,7 @@ int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, 
     va_start(ap, message);
     reply_error(r, e, message, ap);
     va_end(ap);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message)

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "failure.h"
 #include "s3/checksum.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
@@ -203,14 +204,14 @@ static int serve(floe_s3_req_t *r, bool with_body)
     int status, fd = -1;
 
     if (check_subresources(r) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (with_body ? (fd = floe_s3_object_open(r, r->bucket, r->key, &obj)) < 0
                   : floe_s3_object_lookup(r, r->bucket, r->key, &obj) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (check_conditions(r, &obj) != 0 || choose_range(r, &obj, &status, &first, &len) != 0) {
         if (fd >= 0)
             close(fd);
-        return -1;
+        return FLOE_EFAIL;
     }
     add_object_headers(r, &obj, status == 200);
     floe_s3_begin_reply(r, status);
@@ -219,10 +220,10 @@ static int serve(floe_s3_req_t *r, bool with_body)
         r->req->res.content_length = len;
         h2o_start_response(r->req, &no_body);
         h2o_send(r->req, NULL, 0, H2O_SEND_STATE_FINAL);
-        return 0;
+        return FLOE_OK;
     }
     stream_file(r, fd, first, len);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_get_object(floe_s3_req_t *r)

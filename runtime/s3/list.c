@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "failure.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -221,7 +222,7 @@ static int list(floe_s3_req_t *r, bool is_v2)
     floe_s3_xml_t x;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || read_params(r, is_v2, &p) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (walk(r, b.id, &p, &page) != 0)
         return floe_s3_fail_internal(r, "cannot list the bucket");
     floe_s3_xml_begin(&x, "ListBucketResult");
@@ -236,7 +237,7 @@ static int list(floe_s3_req_t *r, bool is_v2)
     floe_s3_xml_close(&x, "ListBucketResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_list_objects(floe_s3_req_t *r)

@@ -17,6 +17,7 @@
 
 #include <openssl/evp.h>
 
+#include "failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -53,7 +54,7 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0 ||
         floe_s3_body_requested_checksum(r, &alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     up.key = r->key;
     up.content_type = meta.content_type;
     up.headers = meta.headers;
@@ -72,7 +73,7 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "InitiateMultipartUploadResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_upload_part(floe_s3_req_t *r)
@@ -89,7 +90,7 @@ int floe_s3_upload_part(floe_s3_req_t *r)
                                  "inclusive", "ArgumentName", "partNumber", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 ||
         floe_s3_body_store(r, floe_s3_checksum_from_name(up.checksum_algorithm), &blob, &d) != 0)
-        return -1;
+        return FLOE_EFAIL;
     part.part_number = number;
     memcpy(part.file_id, blob.id, sizeof(part.file_id));
     part.size = (int64_t)d.size;
@@ -105,7 +106,7 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     if (d.checksum_alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, floe_s3_checksum_header(d.checksum_alg), d.checksum);
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
@@ -114,14 +115,14 @@ int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
     floe_store_upload_t up;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_store_upload_abort(r->st, r->data_dir, up.id)) {
     case FLOE_OK: break;
     case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
     default: return floe_s3_fail_internal(r, "cannot abort the upload");
     }
     floe_s3_reply(r, 204, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 /* ---- CompleteMultipartUpload ---- */
@@ -286,14 +287,14 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
         (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0)
-        return -1;
+        return FLOE_EFAIL;
     /* One part is the object as it stands: its file, durable since UploadPart, is adopted rather
      * than copied and synced again (floe_store_upload_complete checks it is still the part's). */
     if ((is_adopted = n == 1)) {
         memcpy(obj.file_id, parts[0].stored->file_id, sizeof(obj.file_id));
         obj.size = parts[0].stored->size;
     } else if (assemble(r, parts, n, &blob) != 0) {
-        return -1;
+        return FLOE_EFAIL;
     } else {
         memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
         obj.size = (int64_t)blob.size;
@@ -319,5 +320,5 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
         return floe_s3_fail_internal(r, "cannot complete the upload");
     }
     reply_completed(r, &obj, alg);
-    return 0;
+    return FLOE_OK;
 }

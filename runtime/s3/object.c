@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -91,10 +92,10 @@ int floe_s3_put_object(floe_s3_req_t *r)
     floe_store_object_t obj = {0};
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0)
-        return -1;
+        return FLOE_EFAIL;
     write_precondition(r, &pre);
     if (floe_s3_body_store(r, FLOE_S3_CK_NONE, &blob, &digest) != 0)
-        return -1;
+        return FLOE_EFAIL;
     obj.key = r->key;
     memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
     obj.size = (int64_t)digest.size;
@@ -105,10 +106,10 @@ int floe_s3_put_object(floe_s3_req_t *r)
     obj.checksum = digest.checksum_alg != FLOE_S3_CK_NONE ? digest.checksum : NULL;
     obj.last_modified_ms = r->now_ms;
     if (commit(r, b.id, &blob, &obj, &pre) != 0)
-        return -1;
+        return FLOE_EFAIL;
     add_write_headers(r, digest.md5_hex, digest.checksum_alg, digest.checksum);
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_delete_object(floe_s3_req_t *r)
@@ -116,9 +117,9 @@ int floe_s3_delete_object(floe_s3_req_t *r)
     floe_store_bucket_t b;
 
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_object_delete(r->st, r->data_dir, b.id, r->key) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot delete the object");
     floe_s3_reply(r, 204, NULL, 0); /* also for a key that was not there: S3's DeleteObject is idempotent */
-    return 0;
+    return FLOE_OK;
 }

@@ -16,6 +16,7 @@
 
 #include <openssl/evp.h>
 
+#include "failure.h"
 #include "ids.h"
 #include "log.h"
 #include "store/blob.h"
@@ -59,9 +60,9 @@ int floe_store_blob_open(const char *data_dir, floe_store_blob_t *b)
     tmp_path(data_dir, b->id, path, sizeof(path));
     if ((b->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
         floe_log("store: cannot create %s: %s", path, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Starts writeback of what was written since the last call (without waiting), so the disk works
@@ -85,14 +86,14 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
             continue;
         if (n < 0) {
             floe_log("store: cannot write object file %s: %s", b->id, strerror(errno));
-            return -1;
+            return FLOE_EFAIL;
         }
         p += n;
         len -= (size_t)n;
         b->size += (uint64_t)n;
     }
     start_writeback(b);
-    return 0;
+    return FLOE_OK;
 }
 
 /* The portable copy, for file systems where copy_file_range is refused. */
@@ -144,7 +145,7 @@ static int fsync_dir(const char *path)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
     if (fd < 0)
-        return -1;
+        return FLOE_EFAIL;
     rc = fsync(fd);
     close(fd);
     return rc;
@@ -172,15 +173,15 @@ int floe_store_blob_finish(floe_store_blob_t *b)
     if (fdatasync(b->fd) != 0 || close(b->fd) != 0) {
         floe_log("store: cannot sync %s: %s", from, strerror(errno));
         b->fd = -1;
-        return -1;
+        return FLOE_EFAIL;
     }
     b->fd = -1;
     if (ensure_fanout_dir(b->data_dir, dir) != 0 || rename(from, to) != 0 || fsync_dir(dir) != 0) {
         floe_log("store: cannot publish %s as %s: %s", from, to, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
     b->is_published = true;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe_store_blob_t *b, char md5_hex[33])
@@ -189,15 +190,15 @@ int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe
     unsigned int n = 0;
 
     if (floe_store_blob_open(data_dir, b))
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_blob_write(b, data, len) || floe_store_blob_finish(b)) {
         floe_store_blob_discard(b);
-        return -1;
+        return FLOE_EFAIL;
     }
     EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
     for (unsigned int i = 0; i < n; i++)
         snprintf(md5_hex + 2 * i, 3, "%02x", digest[i]);
-    return 0;
+    return FLOE_OK;
 }
 
 void floe_store_blob_discard(floe_store_blob_t *b)

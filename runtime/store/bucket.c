@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "failure.h"
 #include "store/bucket.h"
 #include "store/row_ids.h"
 #include "store/share.h"
@@ -128,13 +129,13 @@ static int delete_bucket_rows(floe_state_t *st, int64_t bucket_id, bool with_obj
 {
     if (collect_files(st, sql_bucket_part_files, bucket_id, files) ||
         (with_objects && collect_files(st, sql_bucket_object_files, bucket_id, files)))
-        return -1;
+        return FLOE_EFAIL;
     if (floe_db_exec(st, sql_bucket_delete_parts, "i", bucket_id) ||
         floe_db_exec(st, sql_bucket_delete_uploads, "i", bucket_id) ||
         (with_objects && floe_db_exec(st, sql_bucket_delete_objects, "i", bucket_id)) ||
         floe_db_exec(st, sql_bucket_delete, "i", bucket_id))
-        return -1;
-    return 0;
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
 /* Deletes the bucket, with its objects or only when it has none (FLOE_EEXISTS otherwise). */

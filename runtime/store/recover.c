@@ -25,9 +25,9 @@ static int ensure_dir(const char *data_dir, const char *name)
     snprintf(path, sizeof(path), "%s/%s", data_dir, name);
     if (mkdir(path, 0755) != 0 && errno != EEXIST) {
         floe_log("cannot create %s: %s", path, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static bool is_dot(const char *name)
@@ -108,12 +108,12 @@ int floe_store_recover(floe_state_t *st, const char *data_dir)
     size_t n_tmp, n_orphans;
 
     if (ensure_dir(data_dir, "objects") || ensure_dir(data_dir, "tmp"))
-        return -1;
+        return FLOE_EFAIL;
     snprintf(tmp, sizeof(tmp), "%s/tmp", data_dir);
     n_tmp = empty_dir(tmp);
     n_orphans = sweep_objects(st, data_dir);
     floe_state_end_call(st);
     if (n_tmp > 0 || n_orphans > 0)
         floe_log("recovered the object store: removed %zu unfinished and %zu orphaned files", n_tmp, n_orphans);
-    return 0;
+    return FLOE_OK;
 }

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "failure.h"
 #include "h2o/memory.h"
 #include "store/object.h"
 #include "store/share.h"
@@ -28,13 +29,13 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
     for (size_t i = 0; i < list->n; i++) {
         int is_unnamed = floe_store_file_is_unnamed(st, list->ids[i]);
         if (is_unnamed < 0)
-            return -1;
+            return FLOE_EFAIL;
         if (is_unnamed && kept != i)
             memcpy(list->ids[kept], list->ids[i], sizeof(list->ids[i]));
         kept += (size_t)is_unnamed;
     }
     list->n = kept;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Inside the share's transaction: the destination row naming the source's file. *old_file gets

@@ -30,7 +30,7 @@
 int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id);
 
 /** Inside the caller's transaction, after its row changes: drops from `list` every file that a row
- * still names, so that only files no row names are removed after COMMIT. 0 or -1 (logged). */
+ * still names, so that only files no row names are removed after COMMIT. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list);
 
 /**

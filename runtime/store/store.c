@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "failure.h"
 #include "log.h"
 #include "store/store.h"
 #include "xalloc.h"
@@ -116,13 +117,13 @@ static int read_whole(int fd, size_t size, char **data)
             continue;
         if (n <= 0) {
             free(buf);
-            return -1;
+            return FLOE_EFAIL;
         }
         got += (size_t)n;
     }
     buf[size] = '\0';
     *data = buf;
-    return 0;
+    return FLOE_OK;
 }
 
 #define READ_RETRIES 3 /* a concurrent overwrite can unlink the file between the row and open() */

@@ -23,6 +23,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "failure.h"
 #include "ids.h"
 #include "store/row_ids.h"
 #include "store/share.h"
@@ -182,8 +183,8 @@ static int delete_upload_rows(floe_state_t *st, int64_t upload_row_id, floe_stor
 {
     if (collect_part_files(st, upload_row_id, 0, files) || floe_db_exec(st, sql_parts_delete, "i", upload_row_id) ||
         floe_db_exec(st, sql_upload_delete, "i", upload_row_id))
-        return -1;
-    return 0;
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
 static bool ids_contain(const floe_store_ids_t *list, const char *id)
