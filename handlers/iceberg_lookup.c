@@ -22,15 +22,15 @@ int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not
     }
 }
 
-int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, floe_table_rc_t rc, floe_iceberg_err_t taken)
+int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg_err_t taken)
 {
     switch (rc) {
-    case FLOE_TABLE_NAME_TAKEN: return floe_iceberg_call_fail(call, taken, "%s", FLOE_TABLE_MESSAGE_EXISTS);
-    case FLOE_TABLE_GONE:
-    case FLOE_TABLE_STALE:
+    case FLOE_EEXISTS: return floe_iceberg_call_fail(call, taken, "%s", FLOE_TABLE_MESSAGE_EXISTS);
+    case FLOE_ENOTFOUND:
+    case FLOE_ECHANGED:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "%s", FLOE_TABLE_MESSAGE_NOT_FOUND);
     default:
-        assert(rc == FLOE_TABLE_FAILED && call->super.error != FLOE_ERR_NONE);
+        assert(rc == FLOE_EFAIL && call->super.error != FLOE_ERR_NONE);
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException, taken);
     }
 }

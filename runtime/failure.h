@@ -24,6 +24,8 @@
 #define FLOE_EINUSE (-9)
 /** The request names something the state cannot take (a page token of another listing). */
 #define FLOE_EINVAL (-10)
+/** What the request names is in a state that does not allow it (a change set already executed). */
+#define FLOE_ESTATE (-11)
 /* A constraint refused a write (db/sql.h): returned only when the caller said it expects that kind. */
 #define FLOE_EUNIQUE (-5)     /* UNIQUE or PRIMARY KEY */
 #define FLOE_ENOTNULL (-6)    /* NOT NULL */

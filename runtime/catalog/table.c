@@ -28,8 +28,8 @@
  *     the name and namespace looked up. A rename does not change the token, so without the name in
  *     the guard K racing renames on one token could all succeed (seen with tests/e2e/71-races.py
  *     on --threads 2). When the guard matches nothing, refused_change() says why as a later
- *     request would see it: FLOE_TABLE_GONE if the name no longer names the table, else
- *     FLOE_TABLE_STALE.
+ *     request would see it: FLOE_ENOTFOUND if the name no longer names the table, else
+ *     FLOE_ECHANGED.
  *
  * Invariants (asserted where the code relies on them):
  *  1. A metadata pointer, once set, lies inside its table's warehouse: every swap is given such a
@@ -159,7 +159,7 @@ static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
 
 /* ---- creating a table (design note 2) ---- */
 
-floe_table_rc_t floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
                                  const char *name, const char *format, floe_table_draft_t *t)
 {
     int taken;
@@ -172,13 +172,13 @@ floe_table_rc_t floe_table_draft(floe_call_t *call, const floe_bucket_row_t *buc
     t->format = format;
     taken = read_once(call, floe_sql_bind(call, sql_table_exists, "it", ns->id, name));
     if (taken < 0)
-        return FLOE_TABLE_FAILED;
+        return FLOE_EFAIL;
     if (taken)
-        return FLOE_TABLE_NAME_TAKEN;
+        return FLOE_EEXISTS;
     floe_uuid_v4(t->table_id);
     t->warehouse = warehouse_bucket_name(call, t->table_id);
     t->version_token = new_version_token(call);
-    return FLOE_TABLE_DONE;
+    return FLOE_OK;
 }
 
 static bool is_lower_hex(char c)
@@ -279,7 +279,7 @@ typedef struct insert_args {
     const floe_table_draft_t *t;
     floe_table_settings_fn settings;
     const void *settings_ctx;
-    floe_table_rc_t rc; /* NAME_TAKEN when the body gave up for that reason */
+    int rc; /* FLOE_EEXISTS when the body gave up for that reason */
 } insert_args_t;
 
 /* The body of floe_table_insert's transaction. */
@@ -303,7 +303,7 @@ static int insert_body(floe_call_t *call, void *arg)
     row_id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
     sqlite3_reset(stmt);
     if (rc == FLOE_EUNIQUE) { /* the name (or the adopted table id) was taken meanwhile */
-        a->rc = FLOE_TABLE_NAME_TAKEN;
+        a->rc = FLOE_EEXISTS;
         return FLOE_EFAIL;
     }
     if (rc == SQLITE_DONE)
@@ -313,17 +313,17 @@ static int insert_body(floe_call_t *call, void *arg)
     return a->settings != NULL ? a->settings(call, row_id, t->bucket.id, a->settings_ctx) : FLOE_OK;
 }
 
-floe_table_rc_t floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
+int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
                                   const void *settings_ctx)
 {
-    insert_args_t a = {t, settings, settings_ctx, FLOE_TABLE_FAILED};
+    insert_args_t a = {t, settings, settings_ctx, FLOE_EFAIL};
 
     assert(t->version_token != NULL && t->warehouse != NULL); /* invariant 2 */
     assert(t->metadata_location == NULL || is_inside_warehouse(t->warehouse, t->metadata_location)); /* invariant 1 */
     if (floe_call_in_transaction(call, insert_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
+        return FLOE_OK;
     if (abandon_warehouse(call, t) != FLOE_OK)
-        return FLOE_TABLE_FAILED;
+        return FLOE_EFAIL;
     return a.rc;
 }
 
@@ -340,25 +340,25 @@ static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *e
                                          expected_token));
 }
 
-/* Why a swap changed nothing: the row is still there (STALE) or not (GONE). */
-static floe_table_rc_t refused_swap(floe_call_t *call, const floe_table_row_t *t)
+/* Why a swap changed nothing: the row is still there (FLOE_ECHANGED) or not (FLOE_ENOTFOUND). */
+static int refused_swap(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_row_exists, "i", t->id))) {
-    case 1: return FLOE_TABLE_STALE;
-    case 0: return FLOE_TABLE_GONE;
-    default: return FLOE_TABLE_FAILED;
+    case 1: return FLOE_ECHANGED;
+    case 0: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
 }
 
-floe_table_rc_t floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
+int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
                                          const char *metadata_location, char **new_token)
 {
     char *token = new_version_token(call);
 
     switch (swap_once(call, t, expected_token, metadata_location, token)) {
-    case 1: *new_token = token; return FLOE_TABLE_DONE;
+    case 1: *new_token = token; return FLOE_OK;
     case 0: return refused_swap(call, t);
-    default: return FLOE_TABLE_FAILED;
+    default: return FLOE_EFAIL;
     }
 }
 
@@ -366,7 +366,7 @@ typedef struct swap_all_args {
     floe_table_swap_t *swaps;
     size_t n;
     size_t failed;      /* the swap that stopped the transaction */
-    floe_table_rc_t rc; /* and why */
+    int rc; /* and why */
 } swap_all_args_t;
 
 static int swap_all_body(floe_call_t *call, void *arg)
@@ -388,15 +388,15 @@ static int swap_all_body(floe_call_t *call, void *arg)
     return FLOE_OK;
 }
 
-floe_table_rc_t floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n, size_t *failed)
+int floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n, size_t *failed)
 {
-    swap_all_args_t a = {swaps, n, 0, FLOE_TABLE_FAILED};
+    swap_all_args_t a = {swaps, n, 0, FLOE_EFAIL};
 
     if (floe_call_in_transaction(call, swap_all_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
+        return FLOE_OK;
     for (size_t i = 0; i < n; i++)
         swaps[i].new_token = NULL; /* rolled back: no token guards anything */
-    if (a.rc == FLOE_TABLE_STALE || a.rc == FLOE_TABLE_GONE) {
+    if (a.rc == FLOE_ECHANGED || a.rc == FLOE_ENOTFOUND) {
         assert(a.failed < n);
         *failed = a.failed;
     }
@@ -406,13 +406,13 @@ floe_table_rc_t floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_
 /* ---- deleting and renaming (design note 5) ---- */
 
 /* Why a guarded delete or rename of table `t` changed nothing: the name the request gave no longer
- * names the table (GONE), or its token moved on (STALE). */
-static floe_table_rc_t refused_change(floe_call_t *call, const floe_table_row_t *t)
+ * names the table (FLOE_ENOTFOUND), or its token moved on (FLOE_ECHANGED). */
+static int refused_change(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_still_named, "iit", t->id, t->ns.id, t->name))) {
-    case 1: return FLOE_TABLE_STALE;
-    case 0: return FLOE_TABLE_GONE;
-    default: return FLOE_TABLE_FAILED;
+    case 1: return FLOE_ECHANGED;
+    case 0: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
 }
 
@@ -439,17 +439,17 @@ static int delete_body(floe_call_t *call, void *arg)
     return FLOE_OK;
 }
 
-floe_table_rc_t floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token)
+int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token)
 {
     delete_args_t a = {t, token, false};
 
     assert(t->id > 0 && t->ns.id > 0 && t->name != NULL && t->warehouse_bucket != NULL);
     if (floe_call_in_transaction(call, delete_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
-    return a.is_refused ? refused_change(call, t) : FLOE_TABLE_FAILED;
+        return FLOE_OK;
+    return a.is_refused ? refused_change(call, t) : FLOE_EFAIL;
 }
 
-floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
+int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
                                   const char *new_name, const char *token)
 {
     int renamed;
@@ -459,10 +459,10 @@ floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, 
                                             (int64_t)floe_call_now(call), floe_call_account(call), t->id,
                                             token, t->ns.id, t->name), FLOE_DB_UNIQUE);
     switch (renamed) {
-    case SQLITE_ROW: return FLOE_TABLE_DONE;
+    case SQLITE_ROW: return FLOE_OK;
     case SQLITE_DONE: return refused_change(call, t);
-    case FLOE_EUNIQUE: return FLOE_TABLE_NAME_TAKEN;
-    default: return FLOE_TABLE_FAILED;
+    case FLOE_EUNIQUE: return FLOE_EEXISTS;
+    default: return FLOE_EFAIL;
     }
 }
 

@@ -412,7 +412,7 @@ typedef struct table_step {
     char *location; /* malloc'ed copies */
     char *token;
     const char *new_location; /* for do_swap */
-    floe_table_rc_t swap_rc;
+    int swap_rc;
 } table_step_t;
 
 static int do_read_table(floe_call_t *call, void *arg)
@@ -455,13 +455,13 @@ static int do_swap(floe_call_t *call, void *arg)
 
     if (floe_lookup_table_by_arn(call, s->table_arn, &t)) {
         if (call->error == FLOE_ERR_NotFoundException) {
-            s->swap_rc = FLOE_TABLE_GONE;
+            s->swap_rc = FLOE_ENOTFOUND;
             return FLOE_OK;
         }
         return FLOE_EFAIL;
     }
     s->swap_rc = floe_table_swap_metadata(call, &t, s->token, s->new_location, &new_token);
-    return s->swap_rc == FLOE_TABLE_FAILED ? FLOE_EFAIL : FLOE_OK;
+    return s->swap_rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
 }
 
 /* Deletes what a lost attempt wrote (design note 2) and forgets it. */
@@ -554,11 +554,11 @@ static attempt_rc_t attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
     if (floe_background_call(job->bg, &job->scope, do_swap, &s, &err)) {
         rc = ATTEMPT_FAILED;
         floe_job_fail(job, "cannot move the metadata pointer: %s", err.message);
-    } else if (s.swap_rc == FLOE_TABLE_DONE) {
+    } else if (s.swap_rc == FLOE_OK) {
         rc = ATTEMPT_DONE;
         job->new_metadata_location = (char *)s.new_location;
         s.new_location = NULL;
-    } else if (s.swap_rc == FLOE_TABLE_GONE) {
+    } else if (s.swap_rc == FLOE_ENOTFOUND) {
         rc = ATTEMPT_FAILED;
         floe_job_fail(job, "the table was deleted while the job ran");
     } else {

@@ -222,13 +222,13 @@ static int ensure_replica(floe_call_t *call, copy_t *c, const floe_bucket_row_t 
         return FLOE_EFAIL;
     clear_miss(call);
     switch (floe_table_draft(call, bucket, ns, c->job->name, TABLE_FORMAT, &draft)) {
-    case FLOE_TABLE_DONE: break;
-    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    case FLOE_OK: break;
+    case FLOE_EFAIL: return FLOE_EFAIL;
     default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
     }
     switch (floe_table_insert(call, &draft, on_replica_created, c)) {
-    case FLOE_TABLE_DONE: break;
-    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    case FLOE_OK: break;
+    case FLOE_EFAIL: return FLOE_EFAIL;
     default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
     }
     return floe_lookup_table_in(call, bucket, ns, c->job->name, t);
@@ -580,8 +580,8 @@ static int point_body(floe_call_t *call, void *arg)
         return FLOE_EFAIL;
     if (t.metadata_location == NULL || strcmp(t.metadata_location, p->location) != 0) {
         switch (floe_table_swap_metadata(call, &t, t.version_token, p->location, &token)) {
-        case FLOE_TABLE_DONE: break;
-        case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+        case FLOE_OK: break;
+        case FLOE_EFAIL: return FLOE_EFAIL;
         default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table changed while it was updated.");
         }
     }
