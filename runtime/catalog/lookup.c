@@ -157,8 +157,8 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
     return step_table(call, floe_sql_bind(call, sql_table_by_name, "it", ns->id, name), out);
 }
 
-/* Fills *out when bucket, namespace and table all exist: 1; 0 when one of them does not; -1 when
- * the call failed. */
+/* Fills *out when bucket, namespace and table all exist: FLOE_OK; FLOE_ENOTFOUND when one of them
+ * does not; FLOE_EFAIL when the call failed. */
 static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, const char *ns, const char *name,
                                 floe_table_row_t *out)
 {
@@ -167,8 +167,8 @@ static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, cons
 
     switch (step_lookup(call, stmt)) {
     case SQLITE_ROW: break;
-    case SQLITE_DONE: return 0;
-    default: return -1;
+    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
     out->bucket.name = floe_call_strdup(call, bucket_name);
     out->bucket.arn = floe_arn_table_bucket(call, bucket_name);
@@ -178,7 +178,7 @@ static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, cons
     out->bucket.created_at = sqlite3_column_int64(stmt, FLOE_TABLE_N_COLUMNS + 3);
     floe_table_columns_read(call, stmt, out);
     sqlite3_reset(stmt);
-    return 1;
+    return FLOE_OK;
 }
 
 int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
@@ -187,10 +187,10 @@ int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns,
     char *bucket_name = floe_arn_parse_table_bucket(call, bucket_arn);
     floe_bucket_row_t bucket;
     floe_namespace_row_t namespace;
-    int found = bucket_name != NULL ? lookup_table_at_once(call, bucket_name, ns, name, out) : 0;
+    int found = bucket_name != NULL ? lookup_table_at_once(call, bucket_name, ns, name, out) : FLOE_ENOTFOUND;
 
-    if (found != 0)
-        return found > 0 ? FLOE_OK : FLOE_EFAIL;
+    if (found != FLOE_ENOTFOUND)
+        return found;
     /* Something is missing: the step-by-step lookups say which, with AWS's message for it. */
     if (floe_lookup_bucket(call, bucket_arn, &bucket) || floe_lookup_namespace(call, &bucket, ns, &namespace))
         return FLOE_EFAIL;

@@ -15,14 +15,14 @@ int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3
     sqlite3_stmt *stmt = floe_sql_bind(call, sql, "i", owner_id);
 
     if (stmt == NULL)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         *out = stmt;
-        return 1;
+        return FLOE_OK;
     case SQLITE_DONE:
-        return 0;
+        return FLOE_ENOTFOUND;
     default:
-        return -1;
+        return FLOE_EFAIL;
     }
 }

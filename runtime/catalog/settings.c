@@ -36,8 +36,8 @@ static int stored_enum(floe_call_t *call, sqlite3_stmt *stmt, int col, const cha
     return 0;
 }
 
-/* Steps an owned row's read: 1 on its row, 0 when there is none, -1 when the call failed. The
- * statement is reset by the caller once it has read the row. */
+/* Steps an owned row's read: FLOE_OK on its row, FLOE_ENOTFOUND when there is none, FLOE_EFAIL
+ * when the call failed. The statement is reset by the caller once it has read the row. */
 static int read_owned(floe_call_t *call, const floe_resource_t *owner, const char *bucket_sql, const char *table_sql,
                       sqlite3_stmt **stmt)
 {
@@ -68,10 +68,10 @@ int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner
     sqlite3_stmt *stmt;
 
     switch (read_owned(call, owner, sql_bucket_encryption_get, sql_table_encryption_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *out = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         break;
     default:
         return FLOE_EFAIL;
@@ -121,10 +121,10 @@ int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *ow
     int storage_class;
 
     switch (read_owned(call, owner, sql_bucket_storage_class_get, sql_table_storage_class_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *out = (floe_StorageClass)0;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         break;
     default:
         return FLOE_EFAIL;
@@ -167,10 +167,10 @@ int floe_settings_policy_get(floe_call_t *call, const floe_resource_t *owner, ch
     sqlite3_stmt *stmt;
 
     switch (read_owned(call, owner, sql_bucket_policy_get, sql_table_policy_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *document = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         *document = floe_sql_text(call, stmt, 0);
         sqlite3_reset(stmt);
         return FLOE_OK;
@@ -206,10 +206,10 @@ int floe_settings_bucket_metrics_get(floe_call_t *call, int64_t bucket_id, char 
     sqlite3_stmt *stmt;
 
     switch (floe_owned_row(call, sql_bucket_metrics_get, bucket_id, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *configuration_id = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         *configuration_id = floe_sql_text(call, stmt, 0);
         sqlite3_reset(stmt);
         return FLOE_OK;

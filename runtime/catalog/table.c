@@ -146,13 +146,13 @@ static int step_once(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
     return rc;
 }
 
-/* A statement's first row (a query's, or what a write RETURNs): 1 when there is one, 0 when not,
- * FLOE_EFAIL with the call failed. */
+/* A statement's first row (a query's, or what a write RETURNs): FLOE_OK when there is one,
+ * FLOE_ENOTFOUND when not, FLOE_EFAIL with the call failed. */
 static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
 {
     switch (step_once(call, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW: return 1;
-    case SQLITE_DONE: return 0;
+    case SQLITE_ROW: return FLOE_OK;
+    case SQLITE_DONE: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
@@ -171,10 +171,10 @@ int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const f
     t->name = name;
     t->format = format;
     taken = read_once(call, floe_sql_bind(call, sql_table_exists, "it", ns->id, name));
-    if (taken < 0)
-        return FLOE_EFAIL;
-    if (taken)
+    if (taken == FLOE_OK)
         return FLOE_EEXISTS;
+    if (taken != FLOE_ENOTFOUND)
+        return FLOE_EFAIL;
     floe_uuid_v4(t->table_id);
     t->warehouse = warehouse_bucket_name(call, t->table_id);
     t->version_token = new_version_token(call);
@@ -329,7 +329,8 @@ int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table
 
 /* ---- the metadata pointer (design note 3) ---- */
 
-/* One guarded UPDATE: 1 when it swapped, 0 when the guard matched nothing, FLOE_EFAIL. */
+/* One guarded UPDATE: FLOE_OK when it swapped, FLOE_ENOTFOUND when the guard matched nothing,
+ * FLOE_EFAIL. */
 static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *expected_token, const char *location,
                      const char *token)
 {
@@ -344,8 +345,8 @@ static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *e
 static int refused_swap(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_row_exists, "i", t->id))) {
-    case 1: return FLOE_ECHANGED;
-    case 0: return FLOE_ENOTFOUND;
+    case FLOE_OK: return FLOE_ECHANGED;
+    case FLOE_ENOTFOUND: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
@@ -356,8 +357,8 @@ int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const
     char *token = new_version_token(call);
 
     switch (swap_once(call, t, expected_token, metadata_location, token)) {
-    case 1: *new_token = token; return FLOE_OK;
-    case 0: return refused_swap(call, t);
+    case FLOE_OK: *new_token = token; return FLOE_OK;
+    case FLOE_ENOTFOUND: return refused_swap(call, t);
     default: return FLOE_EFAIL;
     }
 }
@@ -377,9 +378,9 @@ static int swap_all_body(floe_call_t *call, void *arg)
         floe_table_swap_t *s = &a->swaps[a->failed];
         char *token = new_version_token(call);
         int swapped = swap_once(call, s->table, s->expected_token, s->metadata_location, token);
-        if (swapped < 0)
+        if (swapped == FLOE_EFAIL)
             return FLOE_EFAIL;
-        if (swapped == 0) {
+        if (swapped == FLOE_ENOTFOUND) {
             a->rc = refused_swap(call, s->table);
             return FLOE_EFAIL;
         }
@@ -410,8 +411,8 @@ int floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, si
 static int refused_change(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_still_named, "iit", t->id, t->ns.id, t->name))) {
-    case 1: return FLOE_ECHANGED;
-    case 0: return FLOE_ENOTFOUND;
+    case FLOE_OK: return FLOE_ECHANGED;
+    case FLOE_ENOTFOUND: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
@@ -428,9 +429,9 @@ static int delete_body(floe_call_t *call, void *arg)
     int deleted = read_once(call, floe_sql_bind(call, sql_delete_table, "itit", a->t->id, a->token, a->t->ns.id,
                                                 a->t->name));
 
-    if (deleted < 0)
+    if (deleted == FLOE_EFAIL)
         return FLOE_EFAIL;
-    if (deleted == 0) {
+    if (deleted == FLOE_ENOTFOUND) {
         a->is_refused = true;
         return FLOE_EFAIL;
     }

@@ -105,20 +105,20 @@ int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *k
     int found;
 
     if (stmt == NULL)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         floe_store_column_id(stmt, 0, file_id);
-        found = 1;
+        found = FLOE_OK;
         if (etag != NULL && (text = (const char *)sqlite3_column_text(stmt, 1)) == NULL) {
             floe_log("store: cannot read an ETag: %s", floe_state_errmsg(st)); /* NOT NULL column: out of memory */
-            found = -1;
+            found = FLOE_EFAIL;
         } else if (etag != NULL) {
             *etag = floe_xstrdup(text);
         }
         break;
-    case SQLITE_DONE: found = 0; break;
-    default: found = -1; break;
+    case SQLITE_DONE: found = FLOE_ENOTFOUND; break;
+    default: found = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return found;
@@ -157,8 +157,9 @@ int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t buc
     if ((result = floe_db_probe(st, sql_bucket_exists, "i", bucket_id)) != FLOE_OK)
         goto Exit;
     result = FLOE_EFAIL;
-    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) < 0)
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) == FLOE_EFAIL)
         goto Exit;
+    found = found == FLOE_OK; /* from here: whether a row was replaced */
     if (!precondition_holds(pre, found, old_etag)) {
         result = FLOE_EEXISTS;
         goto Exit;
@@ -177,18 +178,19 @@ Exit:
     return result;
 }
 
-/* Deletes one row inside the caller's transaction, remembering its file. 0 or -1. */
+/* Deletes one row, if there is one, inside the caller's transaction, remembering its file.
+ * FLOE_OK or FLOE_EFAIL. */
 static int delete_row(floe_state_t *st, int64_t bucket_id, const char *key, floe_store_ids_t *files)
 {
     char file_id[FLOE_STORE_ID_LEN + 1];
     int found = floe_store_object_current(st, bucket_id, key, file_id, NULL);
 
-    if (found <= 0)
-        return found;
+    if (found != FLOE_OK)
+        return found == FLOE_ENOTFOUND ? FLOE_OK : FLOE_EFAIL;
     if (floe_db_exec(st, sql_object_delete, "it", bucket_id, key))
-        return -1;
+        return FLOE_EFAIL;
     floe_store_ids_add(files, file_id);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,

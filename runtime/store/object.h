@@ -86,7 +86,7 @@ void floe_store_cursor_close(floe_store_cursor_t *c);
 int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj);
 /**
  * Reads the current file id and ETag of (bucket_id, key) inside the caller's transaction:
- * 1 found, 0 absent, -1 error (logged). etag (may be NULL) gets a malloc'ed copy the caller frees.
+ * FLOE_OK found, FLOE_ENOTFOUND absent, FLOE_EFAIL (logged). etag (may be NULL) gets a malloc'ed copy the caller frees.
  */
 int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key,
                               char file_id[FLOE_STORE_ID_LEN + 1] /* OUT */, char **etag /* OUT */);

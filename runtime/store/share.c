@@ -51,8 +51,9 @@ static int share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_
     if ((rc = floe_db_probe(st, sql_share_bucket_exists, "i", dst_bucket_id)) != FLOE_OK ||
         (rc = floe_store_object_get(st, pool, src_bucket_id, src_key, &obj)) != FLOE_OK)
         return rc;
-    if ((found = floe_store_object_current(st, dst_bucket_id, dst_key, old_file, NULL)) < 0)
+    if ((found = floe_store_object_current(st, dst_bucket_id, dst_key, old_file, NULL)) == FLOE_EFAIL)
         return FLOE_EFAIL;
+    found = found == FLOE_OK; /* from here: whether the destination had a row */
     if (!found || strcmp(old_file, obj.file_id) == 0) {
         old_file[0] = '\0'; /* nothing replaced, or already shared: a replay */
         if (found)

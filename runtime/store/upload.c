@@ -213,10 +213,10 @@ int floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t b
     if (is_part_file && !ids_contain(&files, obj->file_id))
         return finish(st, data_dir, FLOE_ECHANGED, &files);
     /* the adopted file stays in `files`: finish() keeps every file a row (now the object's) names */
-    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) == FLOE_EFAIL ||
         floe_store_object_upsert(st, bucket_id, obj))
         return finish(st, data_dir, FLOE_EFAIL, &files);
-    if (found && !ids_contain(&files, old_file))
+    if (found == FLOE_OK && !ids_contain(&files, old_file))
         floe_store_ids_add(&files, old_file);
     return finish(st, data_dir, FLOE_OK, &files);
 }
