@@ -131,7 +131,7 @@ int floe_replication_status_complete(floe_call_t *call, int64_t table_id, const 
                          metadata_location, (int64_t)at);
 }
 
-int floe_replication_status_fail(floe_call_t *call, int64_t table_id, const char *destination_arn,
+int floe_replication_status_failed(floe_call_t *call, int64_t table_id, const char *destination_arn,
                                  const char *message)
 {
     return floe_sql_exec(call, sql_status_fail, "itt", table_id, destination_arn, message);

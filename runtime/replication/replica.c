@@ -618,7 +618,7 @@ static void prune(copy_t *c, const char *previous, const char *current)
 static int step_record_failure(floe_call_t *call, void *arg)
 {
     const copy_t *c = arg;
-    return floe_replication_status_fail(call, c->job->table_id, c->destination, c->err);
+    return floe_replication_status_failed(call, c->job->table_id, c->destination, c->err);
 }
 
 /* ---- one destination ---- */

@@ -122,10 +122,10 @@ int floe_s3_address(floe_s3_req_t *r)
         r->bucket = floe_s3_strndup(r, req->input.authority.base, vhost_len);
     }
     if (split_path(r, req->input.path.base, path_len) != 0 || parse_query(r) != 0)
-        return floe_s3_fail(r, FLOE_S3_InvalidURI, NULL);
+        return floe_s3_fail(r, FLOE_S3_InvalidURI, NULL, NULL);
     if (r->key != NULL && !floe_codec_utf8_valid(r->key, strlen(r->key)))
-        return floe_s3_fail(r, FLOE_S3_InvalidURI, "Object keys must be valid UTF-8.");
+        return floe_s3_fail(r, FLOE_S3_InvalidURI, "Object keys must be valid UTF-8.", NULL);
     if (r->key != NULL && strlen(r->key) > FLOE_S3_MAX_KEY_BYTES)
-        return floe_s3_fail(r, FLOE_S3_KeyTooLongError, NULL);
+        return floe_s3_fail(r, FLOE_S3_KeyTooLongError, NULL, NULL);
     return 0;
 }

@@ -92,7 +92,7 @@ char *floe_s3_body_content_encoding(floe_s3_req_t *r)
 
 static int invalid_request(floe_s3_req_t *r, const char *message)
 {
-    return floe_s3_fail(r, FLOE_S3_InvalidRequest, message);
+    return floe_s3_fail(r, FLOE_S3_InvalidRequest, message, NULL);
 }
 
 /* The algorithm an x-amz-trailer header names, or NONE / -1. */
@@ -175,7 +175,7 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
     j->is_spilled = floe_s3_spill_is_spilled(r->req->entity.len);
     if (md5 != NULL &&
         !(j->has_md5 = floe_s3_base64_decode(md5, strlen(md5), j->expected_md5, MD5_LEN) == MD5_LEN))
-        return floe_s3_fail(r, FLOE_S3_InvalidDigest, NULL);
+        return floe_s3_fail(r, FLOE_S3_InvalidDigest, NULL, NULL);
     j->has_sha256 = !j->is_chunked && parse_sha256_hex(sha, j->expected_sha256);
     if (decoded != NULL) {
         char *end;
@@ -254,9 +254,9 @@ static int copy_payload(body_job_t *j, floe_store_blob_t *blob)
     }
     if (rc < 0)
         return floe_s3_fail(j->r, FLOE_S3_IncompleteBody,
-                            floe_s3_printf(j->r, "The aws-chunked body is malformed: %s.", j->chunked.error));
+                            floe_s3_printf(j->r, "The aws-chunked body is malformed: %s.", j->chunked.error), NULL);
     if (j->is_chunked && j->has_decoded_length && j->decoded_length != j->chunked.decoded)
-        return floe_s3_fail(j->r, FLOE_S3_IncompleteBody, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_IncompleteBody, NULL, NULL);
     return 0;
 }
 
@@ -285,9 +285,9 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     }
     d->md5_hex[32] = '\0';
     if (j->has_md5 && memcmp(j->expected_md5, d->md5, MD5_LEN) != 0)
-        return floe_s3_fail(j->r, FLOE_S3_BadDigest, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_BadDigest, NULL, NULL);
     if (j->has_sha256 && (EVP_DigestFinal_ex(j->sha256, sha, &n), memcmp(sha, j->expected_sha256, 32) != 0))
-        return floe_s3_fail(j->r, FLOE_S3_XAmzContentSHA256Mismatch, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_XAmzContentSHA256Mismatch, NULL, NULL);
     d->checksum_alg = j->alg;
     if (j->alg == FLOE_S3_CK_NONE)
         return 0;
@@ -300,7 +300,7 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     if (strcmp(announced, d->checksum) != 0)
         return floe_s3_fail(j->r, FLOE_S3_BadDigest,
                             floe_s3_printf(j->r, "The %s you specified did not match the calculated checksum.",
-                                           floe_s3_checksum_name(j->alg)));
+                                           floe_s3_checksum_name(j->alg)), NULL);
     return 0;
 }
 

@@ -23,7 +23,7 @@ int floe_s3_bucket_lookup(floe_s3_req_t *r, floe_store_bucket_t *out)
 {
     switch (floe_store_bucket_get(r->st, &r->req->pool, r->bucket, out)) {
     case FLOE_OK: return 0;
-    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the bucket up");
     }
 }
@@ -37,13 +37,13 @@ static const char *location_constraint(floe_s3_req_t *r)
                                                          &region);
 
     if (!rc.is_ok) {
-        floe_s3_fail(r, rc.error, NULL);
+        floe_s3_fail(r, rc.error, NULL, NULL);
         return NULL;
     }
     /* S3 refuses "us-east-1" spelled out: it is the default, and has no constraint. */
     if (strcmp(region, US_EAST_1) == 0 || strlen(region) > REGION_MAX_LEN ||
         strspn(region, "abcdefghijklmnopqrstuvwxyzEU0123456789-") != strlen(region)) {
-        floe_s3_fail(r, FLOE_S3_InvalidLocationConstraint, NULL);
+        floe_s3_fail(r, FLOE_S3_InvalidLocationConstraint, NULL, NULL);
         return NULL;
     }
     return region;
@@ -59,7 +59,7 @@ static int refuse_taken_name(floe_s3_req_t *r)
     case FLOE_OK:
         return floe_s3_fail(r, strcmp(b.owner, r->scope.account_id) == 0 ? FLOE_S3_BucketAlreadyOwnedByYou
                                                                            : FLOE_S3_BucketAlreadyExists,
-                            NULL);
+                            NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot read the bucket that holds the name");
     }
 }
@@ -69,7 +69,7 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
     const char *region;
 
     if (!floe_bucket_name_is_valid(r->bucket, FLOE_BUCKET_NAME_GENERAL_PURPOSE))
-        return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL);
+        return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL, NULL);
     if ((region = location_constraint(r)) == NULL)
         return -1;
     switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->scope.account_id, r->now_ms)) {
@@ -106,10 +106,10 @@ int floe_s3_delete_bucket(floe_s3_req_t *r)
         return FLOE_EFAIL;
     /* A table's warehouse goes with its table (DeleteTable), never over S3: AWS denies it too. */
     if (b.is_warehouse)
-        return floe_s3_fail(r, FLOE_S3_AccessDenied, NULL);
+        return floe_s3_fail(r, FLOE_S3_AccessDenied, NULL, NULL);
     switch (floe_store_bucket_delete(r->st, r->data_dir, b.id)) {
     case FLOE_OK: break;
-    case FLOE_EEXISTS: return floe_s3_fail(r, FLOE_S3_BucketNotEmpty, NULL);
+    case FLOE_EEXISTS: return floe_s3_fail(r, FLOE_S3_BucketNotEmpty, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot delete the bucket");
     }
     floe_s3_reply(r, 204, NULL, 0);

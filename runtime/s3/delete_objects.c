@@ -29,7 +29,7 @@ static long read_request(floe_s3_req_t *r, bool *is_quiet, delete_item_t **items
                                                        &n, is_quiet);
 
     if (!rc.is_ok)
-        return floe_s3_fail(r, rc.error, NULL);
+        return floe_s3_fail(r, rc.error, NULL, NULL);
     *items = h2o_mem_alloc_pool(&r->req->pool, n * sizeof(**items));
     for (size_t i = 0; i < n; i++)
         (*items)[i] = (delete_item_t){keys[i], NULL, NULL};

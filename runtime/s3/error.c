@@ -56,7 +56,7 @@ static int reply_error(floe_s3_req_t *r, floe_s3_error_t e, const char *message,
     return FLOE_EFAIL;
 }
 
-int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...)
+int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...)
 {
     va_list ap;
     va_start(ap, message);
@@ -65,16 +65,11 @@ int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, 
     return FLOE_EFAIL;
 }
 
-int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message)
-{
-    return floe_s3_fail_with(r, e, message, NULL);
-}
-
 int floe_s3_fail_internal(floe_s3_req_t *r, const char *what)
 {
     int err = errno; /* the system error, if `what` came from one; SQLite keeps its own */
 
     floe_log("%s %s: %s (sqlite: %s; system: %s)", r->op, r->bucket ? r->bucket : "-", what,
              floe_state_errmsg(r->st), strerror(err));
-    return floe_s3_fail(r, FLOE_S3_InternalError, NULL);
+    return floe_s3_fail(r, FLOE_S3_InternalError, NULL, NULL);
 }

@@ -146,10 +146,10 @@ static int check_subresources(floe_s3_req_t *r)
     const char *version = floe_s3_query(r, "versionId"), *part = floe_s3_query(r, "partNumber");
 
     if (version != NULL && strcmp(version, "null") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid version id specified", "ArgumentName",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid version id specified", "ArgumentName",
                                  "versionId", "ArgumentValue", version, NULL);
     if (part != NULL && strcmp(part, "1") != 0)
-        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe serves GetObject with partNumber=1 only.");
+        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe serves GetObject with partNumber=1 only.", NULL);
     return 0;
 }
 
@@ -167,8 +167,8 @@ static int check_conditions(floe_s3_req_t *r, const floe_store_object_t *obj)
         floe_s3_http_date(obj->last_modified_ms, date, sizeof(date));
         floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, obj->etag));
         floe_s3_add_header(r, "Last-Modified", date);
-        return floe_s3_fail(r, FLOE_S3_NotModified, NULL);
-    default: return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
+        return floe_s3_fail(r, FLOE_S3_NotModified, NULL, NULL);
+    default: return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
     }
 }
 
@@ -191,7 +191,7 @@ static int choose_range(floe_s3_req_t *r, const floe_store_object_t *obj, int *s
         return 0;
     default:
         floe_s3_add_header(r, "Content-Range", floe_s3_printf(r, "bytes */%" PRIu64, size));
-        return floe_s3_fail_with(r, FLOE_S3_InvalidRange, NULL, "RangeRequested", range, "ActualObjectSize",
+        return floe_s3_fail(r, FLOE_S3_InvalidRange, NULL, "RangeRequested", range, "ActualObjectSize",
                                  floe_s3_printf(r, "%" PRIu64, size), NULL);
     }
 }

@@ -88,10 +88,10 @@ static int read_params(floe_s3_req_t *r, bool is_v2, list_params_t *p)
     if (p->delimiter != NULL && *p->delimiter == '\0')
         p->delimiter = NULL;
     if ((p->max_keys = parse_max_keys(floe_s3_query(r, "max-keys"))) < 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Provided max-keys not an integer or within integer range",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Provided max-keys not an integer or within integer range",
                                  "ArgumentName", "max-keys", NULL);
     if (encoding != NULL && strcmp(encoding, "url") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid Encoding Method specified in Request",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid Encoding Method specified in Request",
                                  "ArgumentName", "encoding-type", NULL);
     p->is_url = encoding != NULL;
     if (!is_v2) {
@@ -103,7 +103,7 @@ static int read_params(floe_s3_req_t *r, bool is_v2, list_params_t *p)
     p->after = p->start_after = floe_s3_query(r, "start-after");
     if ((p->token = floe_s3_query(r, "continuation-token")) != NULL &&
         (p->after = token_decode(r, p->token)) == NULL)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "The continuation token provided is incorrect",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "The continuation token provided is incorrect",
                                  "ArgumentName", "continuation-token", NULL);
     return 0;
 }
@@ -249,7 +249,7 @@ int floe_s3_list_objects_v2(floe_s3_req_t *r)
 {
     const char *type = floe_s3_query(r, "list-type");
     if (strcmp(type, "2") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid List Type specified in Request", "ArgumentName",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid List Type specified in Request", "ArgumentName",
                                  "list-type", NULL);
     return list(r, true);
 }

@@ -31,7 +31,7 @@ static long parse_count(const char *s, long fallback, long cap)
 
 static int invalid_argument(floe_s3_req_t *r, const char *name)
 {
-    return floe_s3_fail_with(r, FLOE_S3_InvalidArgument,
+    return floe_s3_fail(r, FLOE_S3_InvalidArgument,
                              floe_s3_printf(r, "Provided %s not an integer or within integer range", name), "ArgumentName",
                              name, NULL);
 }
@@ -68,7 +68,7 @@ int floe_s3_list_parts(floe_s3_req_t *r)
         return -1;
     switch (floe_store_upload_get(r->st, &r->req->pool, b.id, r->key, id, &up)) {
     case FLOE_OK: break;
-    case FLOE_ENOTFOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the upload up");
     }
     if (floe_store_part_list(r->st, &r->req->pool, up.id, (int)marker, (size_t)max + 1, &parts, &n) != FLOE_OK)
@@ -129,7 +129,7 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     if (max < 0)
         return invalid_argument(r, "max-uploads");
     if (delimiter != NULL && *delimiter != '\0')
-        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe does not implement ListMultipartUploads with a delimiter.");
+        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe does not implement ListMultipartUploads with a delimiter.", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0)
         return -1;
     if (floe_store_upload_list(r->st, &r->req->pool, b.id, prefix, key_marker && *key_marker ? key_marker : NULL,

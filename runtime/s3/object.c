@@ -20,8 +20,8 @@ int floe_s3_object_lookup(floe_s3_req_t *r, const char *bucket, const char *key,
     floe_store_bucket_t b;
 
     switch (floe_store_object_find(r->st, &r->req->pool, bucket, key, &b, obj)) {
-    case FLOE_OK: return obj->key != NULL ? 0 : floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL);
-    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: return obj->key != NULL ? 0 : floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL, NULL);
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the object up");
     }
 }
@@ -75,10 +75,10 @@ static int commit(floe_s3_req_t *r, int64_t bucket_id, floe_store_blob_t *blob, 
         return 0;
     floe_store_blob_discard(blob);
     if (rc == FLOE_EEXISTS)
-        return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition",
+        return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition",
                                  pre->must_not_exist ? "If-None-Match" : "If-Match", NULL);
     if (rc == FLOE_ENOTFOUND)
-        return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+        return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     return floe_s3_fail_internal(r, "cannot commit the object");
 }
 
