@@ -160,7 +160,7 @@ static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
 /* ---- creating a table (design note 2) ---- */
 
 int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
-                                 const char *name, const char *format, floe_table_draft_t *t)
+                     const char *name, const char *format, floe_table_draft_t *t)
 {
     int taken;
 
@@ -314,7 +314,7 @@ static int insert_body(floe_call_t *call, void *arg)
 }
 
 int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
-                                  const void *settings_ctx)
+                      const void *settings_ctx)
 {
     insert_args_t a = {t, settings, settings_ctx, FLOE_EFAIL};
 
@@ -352,7 +352,7 @@ static int refused_swap(floe_call_t *call, const floe_table_row_t *t)
 }
 
 int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
-                                         const char *metadata_location, char **new_token)
+                             const char *metadata_location, char **new_token)
 {
     char *token = new_version_token(call);
 
@@ -451,7 +451,7 @@ int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *
 }
 
 int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
-                                  const char *new_name, const char *token)
+                      const char *new_name, const char *token)
 {
     int renamed;
 

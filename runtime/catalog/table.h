@@ -58,7 +58,7 @@ typedef int (*floe_table_settings_fn)(floe_call_t *call, int64_t table_row_id, i
  * warehouse bucket name and version token picked in *out. Nothing is stored yet.
  */
 int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
-                                 const char *name, const char *format, floe_table_draft_t *out /* OUT */);
+                     const char *name, const char *format, floe_table_draft_t *out /* OUT */);
 
 /**
  * Adopts the ids a REST create transaction already chose: `table_uuid` (the assign-uuid update's,
@@ -80,7 +80,7 @@ int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, co
  * fails (FLOE_EFAIL, the call holding the settings' error).
  */
 int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
-                                  const void *settings_ctx);
+                      const void *settings_ctx);
 
 /* ---- the metadata pointer (design note 3) ---- */
 
@@ -91,7 +91,7 @@ int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table
  * FLOE_ECHANGED, FLOE_ENOTFOUND (the row was deleted) or FLOE_EFAIL.
  */
 int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
-                                         const char *metadata_location, char **new_token /* OUT */);
+                             const char *metadata_location, char **new_token /* OUT */);
 
 /** One pointer move of floe_table_swap_metadata_all. */
 typedef struct floe_table_swap {
@@ -107,7 +107,7 @@ typedef struct floe_table_swap {
  * with *failed its index (nothing moved); or FLOE_EFAIL.
  */
 int floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n,
-                                             size_t *failed /* OUT */);
+                                 size_t *failed /* OUT */);
 
 /* ---- deleting and renaming (design note 5) ---- */
 
@@ -125,7 +125,7 @@ int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *
  * FLOE_ECHANGED or FLOE_EFAIL.
  */
 int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
-                                  const char *new_name, const char *token);
+                      const char *new_name, const char *token);
 
 /* ---- listing ---- */
 

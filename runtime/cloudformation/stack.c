@@ -54,7 +54,7 @@ int floe_stack_refuse(floe_call_t *call, int rc, char **why, const char *fmt, ..
 }
 
 int floe_stack_find(floe_call_t *call, const char *stack_name, bool may_be_deleted, floe_stack_row_t *out,
-                                char **why)
+                    char **why)
 {
     bool found;
 
@@ -171,7 +171,7 @@ static const char *previous_value(floe_call_t *call, const floe_stack_row_t *pre
 
 /* The parameter values of the request, previous values taken in. */
 static int given_values(floe_call_t *call, const floe_stack_template_input_t *in,
-                                    const floe_stack_row_t *previous, floe_stack_param_value_t **out, char **why)
+                        const floe_stack_row_t *previous, floe_stack_param_value_t **out, char **why)
 {
     floe_stack_param_value_t *values = floe_call_alloc(call, (in->n_parameters + 1) * sizeof(*values));
 
@@ -229,7 +229,7 @@ static char *tags_json(floe_call_t *call, const floe_stack_template_input_t *in,
 /* The template body the request names: its own, or the stack's with UsePreviousTemplate. Only
  * an inline body is held to 51,200 bytes; one read from TemplateURL may reach 1 MB. */
 static int template_body(floe_call_t *call, const floe_stack_template_input_t *in,
-                                     const floe_stack_row_t *previous, const char **body, char **why)
+                         const floe_stack_row_t *previous, const char **body, char **why)
 {
     if (in->use_previous_template && in->template_body != NULL)
         return floe_stack_refuse(call, FLOE_EINVAL, why,
@@ -249,8 +249,8 @@ static int template_body(floe_call_t *call, const floe_stack_template_input_t *i
 
 /* Parses and validates the request's template for stack `name` / `stack_id` (design note 1). */
 static int prepare(floe_call_t *call, const floe_stack_template_input_t *in,
-                               const floe_stack_row_t *previous, const char *name, const char *stack_id,
-                               prepared_t *out, char **why)
+                   const floe_stack_row_t *previous, const char *name, const char *stack_id,
+                   prepared_t *out, char **why)
 {
     const floe_stack_template_ops_t *ops = floe_stack_template_ops();
     floe_stack_pseudo_t pseudo = {floe_call_account(call), floe_call_region(call), name, stack_id};
@@ -503,7 +503,7 @@ static int delete_body(floe_call_t *call, void *arg)
 }
 
 int floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **stack_id, char **why)
+                      char **stack_id, char **why)
 {
     delete_args_t a = {stack_name, retain, n_retain, stack_id, why};
     return in_transaction(call, delete_body, &a);
@@ -601,7 +601,7 @@ static int change_set_body(floe_call_t *call, void *arg)
 }
 
 int floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_input_t *in,
-                                             char **change_set_id, char **stack_id, char **why)
+                                 char **change_set_id, char **stack_id, char **why)
 {
     change_set_args_t a = {in, change_set_id, stack_id, why};
     int rc;
@@ -623,7 +623,7 @@ int floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_
 /* ---- finding a change set ---- */
 
 int floe_stack_find_change_set(floe_call_t *call, const char *change_set, const char *stack_name,
-                                           floe_change_set_row_t *out, char **why)
+                               floe_change_set_row_t *out, char **why)
 {
     bool is_arn = strncmp(change_set, "arn:", 4) == 0, found;
     floe_stack_row_t s = {0};
@@ -654,7 +654,7 @@ typedef struct execute_args {
 
 /* Moves the change set's stack into CREATE_IN_PROGRESS or UPDATE_IN_PROGRESS with its template. */
 static int begin_execution(floe_call_t *call, execute_args_t *a, const floe_change_set_row_t *cs,
-                                       floe_stack_row_t *s)
+                           floe_stack_row_t *s)
 {
     prepared_t p = {cs->template_body, cs->parameters, cs->tags, NULL};
     const char *description = s->description;
@@ -706,8 +706,8 @@ static int execute_body(floe_call_t *call, void *arg)
 }
 
 int floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback, char **stack_id,
-                                              char **why)
+                                  bool has_disable_rollback, bool disable_rollback, char **stack_id,
+                                  char **why)
 {
     execute_args_t a = {change_set, stack_name, has_disable_rollback, disable_rollback, stack_id, why};
     return in_transaction(call, execute_body, &a);
@@ -752,7 +752,7 @@ static int delete_change_set_body(floe_call_t *call, void *arg)
 }
 
 int floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
-                                             char **why)
+                                 char **why)
 {
     delete_change_set_args_t a = {change_set, stack_name, why};
     return in_transaction(call, delete_change_set_body, &a);

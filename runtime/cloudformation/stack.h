@@ -159,11 +159,11 @@ typedef struct floe_stack_export {
 
 /** CreateStack: the stack is CREATE_IN_PROGRESS when this returns; *stack_id is its ARN. */
 int floe_stack_create(floe_call_t *call, const floe_stack_create_input_t *in, char **stack_id /* OUT */,
-                                  char **why /* OUT */);
+                      char **why /* OUT */);
 
 /** UpdateStack: the stack is UPDATE_IN_PROGRESS when this returns. */
 int floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, char **stack_id /* OUT */,
-                                  char **why /* OUT */);
+                      char **why /* OUT */);
 
 /**
  * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
@@ -172,7 +172,7 @@ int floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, ch
  * is the ARN of the stack whose deletion was queued, and stays NULL when none was.
  */
 int floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+                      char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /**
  * True when no operation of the stack `stack_id` (an ARN) is queued or running, so it is in a
@@ -185,20 +185,20 @@ bool floe_stack_is_settled(floe_call_t *call, const char *stack_id);
 /** DescribeStacks: the stack `stack_name` names (a name: live stacks; an ARN: deleted ones too),
  * or every live stack when it is NULL. */
 int floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks /* OUT */,
-                                    size_t *n /* OUT */, char **why /* OUT */);
+                        size_t *n /* OUT */, char **why /* OUT */);
 
 /** ListStacks: every stack of the scope, deleted ones too, keeping those whose status is one of
  * `statuses` (n_statuses 0: all); without parameters, outputs and tags. */
 int floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
-                                floe_stack_info_t **stacks /* OUT */, size_t *n /* OUT */);
+                    floe_stack_info_t **stacks /* OUT */, size_t *n /* OUT */);
 
 /** DescribeStackEvents: newest first. */
 int floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
-                                  size_t *n /* OUT */, char **why /* OUT */);
+                      size_t *n /* OUT */, char **why /* OUT */);
 
 /** DescribeStackResource, with the resource's Metadata and Description. */
 int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                    floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
+                        floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
 
 /**
  * DescribeStackResources and ListStackResources: the resources of `stack_name`, or of the stack
@@ -206,17 +206,17 @@ int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *l
  * resources of a live stack are not listed.
  */
 int floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources /* OUT */,
-                                     size_t *n /* OUT */, char **why /* OUT */);
+                         const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                         size_t *n /* OUT */, char **why /* OUT */);
 
 /** DescribeStackResources: floe_stack_resources with each resource's Metadata and Description. */
 int floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                              const char *physical_id, floe_stack_resource_t **resources /* OUT */,
-                                              size_t *n /* OUT */, char **why /* OUT */);
+                                  const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                                  size_t *n /* OUT */, char **why /* OUT */);
 
 /** GetTemplate: the stack's template (or, with `change_set_name`, that change set's), as given. */
 int floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,
-                                    char **body /* OUT */, char **why /* OUT */);
+                        char **body /* OUT */, char **why /* OUT */);
 
 /** ListExports: the exports of the scope, by name. */
 int floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports /* OUT */, size_t *n /* OUT */);
@@ -229,27 +229,27 @@ int floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports /* OUT *
  * REVIEW_IN_PROGRESS.
  */
 int floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_input_t *in,
-                                             char **change_set_id /* OUT */, char **stack_id /* OUT */,
-                                             char **why /* OUT */);
+                                 char **change_set_id /* OUT */, char **stack_id /* OUT */,
+                                 char **why /* OUT */);
 
 /** DescribeChangeSet: `change_set` is an ARN, or a name with `stack_name`. */
 int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
-                                               floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
+                                   floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
 
 /** ExecuteChangeSet: the stack (*stack_id, its ARN, when not NULL) is CREATE_IN_PROGRESS or
  * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS. */
 int floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback,
-                                              char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+                                  bool has_disable_rollback, bool disable_rollback,
+                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is
  * already gone is no error while its stack exists (FLOE_EINVAL when the stack does not). */
 int floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
-                                             char **why /* OUT */);
+                                 char **why /* OUT */);
 
 /** ListChangeSets: the stack's change sets, oldest first, without their changes. */
 int floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
-                                           floe_stack_change_set_t **change_sets /* OUT */, size_t *n /* OUT */,
-                                           char **why /* OUT */);
+                               floe_stack_change_set_t **change_sets /* OUT */, size_t *n /* OUT */,
+                               char **why /* OUT */);
 
 #endif

@@ -20,12 +20,12 @@ int floe_stack_refuse(floe_call_t *call, int rc, char **why, const char *fmt, ..
  * when it is deleted); FLOE_EFAIL.
  */
 int floe_stack_find(floe_call_t *call, const char *stack_name, bool may_be_deleted,
-                                floe_stack_row_t *out /* OUT */, char **why /* OUT */);
+                    floe_stack_row_t *out /* OUT */, char **why /* OUT */);
 
 /** The change set `change_set` (an ARN, or a name of the stack `stack_name`) names: DONE with *out,
  * FLOE_ENOTFOUND or FLOE_EINVAL with AWS's message, or FAILED. */
 int floe_stack_find_change_set(floe_call_t *call, const char *change_set, const char *stack_name,
-                                           floe_change_set_row_t *out /* OUT */, char **why /* OUT */);
+                               floe_change_set_row_t *out /* OUT */, char **why /* OUT */);
 
 /** Stored parameters (JSON [{ParameterKey, ParameterValue, NoEcho}]) as the API shows them. */
 void floe_stack_read_parameters(floe_call_t *call, const char *json, floe_stack_parameter_t **out /* OUT */,

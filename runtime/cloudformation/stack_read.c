@@ -64,7 +64,7 @@ static void stack_info(floe_call_t *call, const floe_stack_row_t *s, bool is_sum
 }
 
 int floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks, size_t *n,
-                                    char **why)
+                        char **why)
 {
     floe_stack_row_t *rows, one;
     int rc;
@@ -93,7 +93,7 @@ static bool is_listed(const char *status, const char *const *statuses, size_t n)
 }
 
 int floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
-                                floe_stack_info_t **stacks, size_t *n)
+                    floe_stack_info_t **stacks, size_t *n)
 {
     floe_stack_row_t *rows;
     size_t n_rows, k = 0;
@@ -110,7 +110,7 @@ int floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_sta
 }
 
 int floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events, size_t *n,
-                                  char **why)
+                      char **why)
 {
     floe_stack_event_row_t *rows;
     floe_stack_row_t s;
@@ -155,7 +155,7 @@ static void resource_info(const floe_stack_row_t *s, const floe_stack_resource_r
 
 /* The stack `stack_name` names, or the one holding `physical_id`. */
 static int resources_stack(floe_call_t *call, const char *stack_name, const char *physical_id,
-                                       floe_stack_row_t *s, char **why)
+                           floe_stack_row_t *s, char **why)
 {
     bool found;
 
@@ -185,8 +185,8 @@ bool floe_stack_is_settled(floe_call_t *call, const char *stack_id)
 
 /* floe_stack_resources, with the resources' Metadata and Description when `with_details`. */
 static int list_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                      const char *physical_id, bool with_details, floe_stack_resource_t **resources,
-                                      size_t *n, char **why)
+                          const char *physical_id, bool with_details, floe_stack_resource_t **resources,
+                          size_t *n, char **why)
 {
     floe_stack_resource_row_t *rows;
     floe_stack_row_t s;
@@ -211,21 +211,21 @@ static int list_resources(floe_call_t *call, const char *stack_name, const char 
 }
 
 int floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                     char **why)
+                         const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                         char **why)
 {
     return list_resources(call, stack_name, logical_id, physical_id, false, resources, n, why);
 }
 
 int floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                              const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                              char **why)
+                                  const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                  char **why)
 {
     return list_resources(call, stack_name, logical_id, physical_id, true, resources, n, why);
 }
 
 int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                    floe_stack_resource_t *out, char **why)
+                        floe_stack_resource_t *out, char **why)
 {
     floe_stack_resource_t *list;
     int rc;
@@ -241,7 +241,7 @@ int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *l
 }
 
 int floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name, char **body,
-                                    char **why)
+                        char **why)
 {
     floe_change_set_row_t cs;
     floe_stack_row_t s;
@@ -340,7 +340,7 @@ static void change_set_info(floe_call_t *call, const floe_change_set_row_t *cs, 
 }
 
 int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
-                                               floe_stack_change_set_t *out, char **why)
+                                   floe_stack_change_set_t *out, char **why)
 {
     floe_change_set_row_t cs;
     floe_stack_row_t s;
@@ -355,7 +355,7 @@ int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, co
 }
 
 int floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
-                                           floe_stack_change_set_t **change_sets, size_t *n, char **why)
+                               floe_stack_change_set_t **change_sets, size_t *n, char **why)
 {
     floe_change_set_row_t *rows;
     floe_stack_row_t s;

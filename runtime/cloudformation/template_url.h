@@ -43,6 +43,6 @@ bool floe_template_url_parse(floe_call_t *call, const char *url, char **bucket /
  * the store fails. Runs on the serving thread (it reads through the call's state).
  */
 int floe_stack_template_from_url(floe_call_t *call, const char *url, char **body /* OUT */,
-                                             char **why /* OUT */);
+                                 char **why /* OUT */);
 
 #endif

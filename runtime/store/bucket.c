@@ -30,7 +30,7 @@ FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
 #define BUCKET_LIST_FIRST_CAP 16
 
 int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         const char *owner, int64_t now_ms)
+                             const char *owner, int64_t now_ms)
 {
     sqlite3_stmt *stmt;
     int rc;
@@ -64,7 +64,7 @@ int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to)
 }
 
 int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
-                                      floe_store_bucket_t *out)
+                          floe_store_bucket_t *out)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_get, "t", name);
     int result;
@@ -88,7 +88,7 @@ int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *na
 }
 
 int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
-                                       floe_store_bucket_entry_t **out, size_t *n_out)
+                           floe_store_bucket_entry_t **out, size_t *n_out)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_list, "t", owner);
     floe_store_bucket_entry_t *items = NULL;

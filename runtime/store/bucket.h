@@ -33,10 +33,10 @@ typedef struct floe_store_bucket_entry {
  * account lists). FLOE_EEXISTS if the name is taken, in any account: S3 names are global.
  */
 int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         const char *owner, int64_t now_ms);
+                             const char *owner, int64_t now_ms);
 /** Looks bucket `name` up; strings in `pool`. FLOE_ENOTFOUND if absent. */
 int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
-                                      floe_store_bucket_t *out /* OUT */);
+                          floe_store_bucket_t *out /* OUT */);
 /** Deletes an empty bucket (and its abandoned multipart uploads). FLOE_EEXISTS if it holds objects. Joins the
  * caller's transaction when one is open, leaving the files to the start-up sweep then. */
 int floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id);
@@ -48,6 +48,6 @@ int floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t buck
 int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to);
 /** Every bucket of account `owner` that is not a warehouse, by name; array and strings in `pool`. */
 int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
-                                       floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);
+                           floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);
 
 #endif

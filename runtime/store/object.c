@@ -57,7 +57,7 @@ static void read_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object
 }
 
 int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      floe_store_object_t *out)
+                          floe_store_object_t *out)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_object_get, "it", bucket_id, key);
     int result;
@@ -74,7 +74,7 @@ int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket
 }
 
 int floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
-                                       floe_store_bucket_t *bucket, floe_store_object_t *obj)
+                           floe_store_bucket_t *bucket, floe_store_object_t *obj)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_object_find, "tt", bucket_name, key);
     int result;
@@ -145,7 +145,7 @@ static bool precondition_holds(const floe_store_precondition_t *pre, int found, 
 }
 
 int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                         const floe_store_object_t *obj, const floe_store_precondition_t *pre)
+                             const floe_store_object_t *obj, const floe_store_precondition_t *pre)
 {
     char old_file[FLOE_STORE_ID_LEN + 1] = "";
     char *old_etag = NULL;
@@ -194,7 +194,7 @@ static int delete_row(floe_state_t *st, int64_t bucket_id, const char *key, floe
 }
 
 int floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                              const char *const *keys, size_t n_keys)
+                                  const char *const *keys, size_t n_keys)
 {
     floe_store_ids_t files = {0};
 
@@ -229,7 +229,7 @@ static int cursor_start(floe_store_cursor_t *c, const char *sql, const char *low
 }
 
 int floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                       const char *prefix, const char *after)
+                           const char *prefix, const char *after)
 {
     size_t n = prefix != NULL ? strlen(prefix) : 0;
 

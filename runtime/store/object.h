@@ -39,11 +39,11 @@ typedef struct floe_store_precondition {
  * obj->key NULL when the bucket has no such key. Strings in `pool`.
  */
 int floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
-                                       floe_store_bucket_t *bucket /* OUT */, floe_store_object_t *obj /* OUT */);
+                           floe_store_bucket_t *bucket /* OUT */, floe_store_object_t *obj /* OUT */);
 
 /** FLOE_OK and the object row (strings in `pool`), or FLOE_ENOTFOUND. */
 int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      floe_store_object_t *out /* OUT */);
+                          floe_store_object_t *out /* OUT */);
 
 /**
  * Makes the published blob obj->file_id the content of (bucket_id, obj->key) in one transaction,
@@ -53,14 +53,14 @@ int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket
  * holds no transaction.
  */
 int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                         const floe_store_object_t *obj, const floe_store_precondition_t *pre);
+                             const floe_store_object_t *obj, const floe_store_precondition_t *pre);
 
 /** Deletes the object if present (then its file). FLOE_OK either way, as S3's DeleteObject. */
 int floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key);
 
 /** Deletes several keys in one transaction, then their files. */
 int floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                              const char *const *keys, size_t n_keys);
+                                  const char *const *keys, size_t n_keys);
 
 /** A cursor over a bucket's objects in key (UTF-8 byte) order, for listings. */
 typedef struct floe_store_cursor {
@@ -72,7 +72,7 @@ typedef struct floe_store_cursor {
 
 /** Starts a cursor at the first key > after (NULL: from the start) that starts with prefix (NULL: any). */
 int floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                       const char *prefix, const char *after);
+                           const char *prefix, const char *after);
 /** Moves the cursor to the first key >= from (still within the prefix): skips a common prefix. */
 int floe_store_cursor_seek(floe_store_cursor_t *c, const char *from);
 /** The next object (strings in pool): FLOE_OK, or FLOE_ENOTFOUND at the end. */

@@ -41,8 +41,8 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
 /* Inside the share's transaction: the destination row naming the source's file. *old_file gets
  * the file to remove after COMMIT ("" for none). */
 static int share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_id, const char *src_key,
-                                 int64_t dst_bucket_id, const char *dst_key, int64_t now_ms,
-                                 char old_file[FLOE_STORE_ID_LEN + 1])
+                     int64_t dst_bucket_id, const char *dst_key, int64_t now_ms,
+                     char old_file[FLOE_STORE_ID_LEN + 1])
 {
     floe_store_object_t obj;
     int rc;
@@ -71,8 +71,8 @@ static int share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_
 }
 
 int floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
-                                        const char *src_key, int64_t dst_bucket_id, const char *dst_key,
-                                        int64_t now_ms)
+                            const char *src_key, int64_t dst_bucket_id, const char *dst_key,
+                            int64_t now_ms)
 {
     char old_file[FLOE_STORE_ID_LEN + 1] = "";
     h2o_mem_pool_t pool;

@@ -41,7 +41,7 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list);
  * object with the row it already has changes nothing (a replayed share is harmless).
  */
 int floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
-                                        const char *src_key, int64_t dst_bucket_id, const char *dst_key,
-                                        int64_t now_ms);
+                            const char *src_key, int64_t dst_bucket_id, const char *dst_key,
+                            int64_t now_ms);
 
 #endif

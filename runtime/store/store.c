@@ -69,8 +69,8 @@ int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, c
 /* ---- whole objects from memory (the contract functions) ---- */
 
 int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                      const void *data, size_t len, const char *content_type, int64_t now_ms,
-                                      char etag[33])
+                          const void *data, size_t len, const char *content_type, int64_t now_ms,
+                          char etag[33])
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
@@ -129,7 +129,7 @@ static int read_whole(int fd, size_t size, char **data)
 #define READ_RETRIES 3 /* a concurrent overwrite can unlink the file between the row and open() */
 
 int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                       char **data, size_t *len)
+                           char **data, size_t *len)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;

@@ -42,17 +42,17 @@ int floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehou
  * quotes) in etag. Must NOT be called inside an open transaction (it fsyncs). FLOE_ENOTFOUND if the bucket
  * does not exist. */
 int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                      const void *data, size_t len, const char *content_type, int64_t now_ms,
-                                      char etag[33] /* OUT */);
+                          const void *data, size_t len, const char *content_type, int64_t now_ms,
+                          char etag[33] /* OUT */);
 
 /** Reads a whole object into a malloc'ed buffer the caller frees. FLOE_ENOTFOUND if the bucket or key does not
  * exist. An empty object gives a non-NULL buffer of length 0. */
 int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                       char **data /* OUT */, size_t *len /* OUT */);
+                           char **data /* OUT */, size_t *len /* OUT */);
 
 /** FLOE_OK if the object exists, FLOE_ENOTFOUND if not. */
 int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key,
-                                       size_t *len /* OUT, may be NULL */);
+                           size_t *len /* OUT, may be NULL */);
 
 /** Deletes every object of the bucket (rows, then files), its multipart uploads, and the bucket. For the asynchronous
  * deletion of a table's warehouse. Idempotent: a missing bucket is FLOE_OK. Called inside an open transaction

@@ -67,7 +67,7 @@ static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store
 }
 
 int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                         floe_store_upload_t *up, int64_t now_ms)
+                             floe_store_upload_t *up, int64_t now_ms)
 {
     char *id = h2o_mem_alloc_pool(pool, FLOE_STORE_UPLOAD_ID_LEN + 1);
     sqlite3_stmt *stmt;
@@ -92,7 +92,7 @@ int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t buc
 }
 
 int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      const char *upload_id, floe_store_upload_t *out)
+                          const char *upload_id, floe_store_upload_t *out)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
     int result;
@@ -137,7 +137,7 @@ static int finish(floe_state_t *st, const char *data_dir, int result, floe_store
 }
 
 int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
-                                       const floe_store_part_t *part)
+                           const floe_store_part_t *part)
 {
     floe_store_ids_t replaced = {0};
     int result;
@@ -152,7 +152,7 @@ int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t uploa
 }
 
 int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
-                                     floe_store_part_t **out, size_t *n_out)
+                         floe_store_part_t **out, size_t *n_out)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
     floe_store_part_t *parts = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*parts));
@@ -196,7 +196,7 @@ static bool ids_contain(const floe_store_ids_t *list, const char *id)
 }
 
 int floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file)
+                               int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file)
 {
     floe_store_ids_t files = {0};
     char old_file[FLOE_STORE_ID_LEN + 1];
@@ -261,8 +261,8 @@ static int resume_point(floe_state_t *st, int64_t bucket_id, const char *key_mar
 }
 
 int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
-                                       const char *key_marker, const char *upload_id_marker, size_t max,
-                                       floe_store_upload_t **out, size_t *n_out)
+                           const char *key_marker, const char *upload_id_marker, size_t max,
+                           floe_store_upload_t **out, size_t *n_out)
 {
     floe_store_upload_t *items = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*items));
     size_t prefix_len = prefix != NULL ? strlen(prefix) : 0, n = 0;

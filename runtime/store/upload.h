@@ -38,17 +38,17 @@ typedef struct floe_store_part {
 /** Starts an upload: fills up->upload_id (in pool) and up->id. FLOE_ENOTFOUND: the bucket was deleted
  * meanwhile. */
 int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                         floe_store_upload_t *up /* IN: key, metadata; OUT: ids */, int64_t now_ms);
+                             floe_store_upload_t *up /* IN: key, metadata; OUT: ids */, int64_t now_ms);
 /** The upload `upload_id` of (bucket_id, key); FLOE_ENOTFOUND if there is none. */
 int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      const char *upload_id, floe_store_upload_t *out /* OUT */);
+                          const char *upload_id, floe_store_upload_t *out /* OUT */);
 /** Records a published part blob, replacing (and then removing) an earlier part with its number.
  * FLOE_ENOTFOUND: the upload was completed or aborted meanwhile (the blob is the caller's). */
 int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
-                                       const floe_store_part_t *part);
+                           const floe_store_part_t *part);
 /** Parts with number > after, in order, at most max (array and strings in pool). */
 int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
-                                     floe_store_part_t **out /* OUT */, size_t *n_out /* OUT */);
+                         floe_store_part_t **out /* OUT */, size_t *n_out /* OUT */);
 /**
  * Completes an upload: in one transaction, checks the upload still exists, makes the published
  * blob obj->file_id the object, deletes the upload and its parts; then removes every part file
@@ -58,14 +58,14 @@ int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_
  * FLOE_ECHANGED: a concurrent UploadPart replaced that part meanwhile (nothing changed).
  */
 int floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file);
+                               int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file);
 /** Aborts an upload: rows, then part files. FLOE_ENOTFOUND if it is gone. */
 int floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id);
 
 /** In-progress uploads of a bucket ordered by (key, initiation), starting after (key_marker, upload_id_marker)
  * (NULL: from the start), keys starting with prefix (NULL: any); at most max. */
 int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
-                                       const char *key_marker, const char *upload_id_marker, size_t max,
-                                       floe_store_upload_t **out /* OUT */, size_t *n_out /* OUT */);
+                           const char *key_marker, const char *upload_id_marker, size_t max,
+                           floe_store_upload_t **out /* OUT */, size_t *n_out /* OUT */);
 
 #endif

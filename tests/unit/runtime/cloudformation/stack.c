@@ -571,7 +571,7 @@ TEST(stack_refuses_what_aws_refuses)
 /* ---- change sets ---- */
 
 static int cfn_change_set(cfn_fixture_t *f, const char *stack, const char *name, const char *type,
-                                      const char *template_text, char **change_set_id)
+                          const char *template_text, char **change_set_id)
 {
     floe_stack_change_set_input_t in = {.stack_name = stack, .change_set_name = name, .change_set_type = type};
     char *stack_id;
