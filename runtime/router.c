@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "failure.h"
 #include "router.h"
 
 static floe_route_t routes[] = {
@@ -28,13 +29,13 @@ int floe_router_init(void)
     for (size_t i = 0; i < N_ROUTES; i++) {
         floe_route_t *r = &routes[i];
         if (floe_route_template_compile(&r->template, r->uri) != 0)
-            return -1;
+            return FLOE_EFAIL;
         if (r->template.n_segments - r->template.n_literals > FLOE_ROUTE_MAX_LABELS) {
             fprintf(stderr, "floe: route %s has more labels than the router holds\n", r->uri);
-            return -1;
+            return FLOE_EFAIL;
         }
     }
-    return 0;
+    return FLOE_OK;
 }
 
 const floe_route_t *floe_router_routes(size_t *n)

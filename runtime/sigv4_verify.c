@@ -29,6 +29,7 @@
 
 #include <openssl/crypto.h>
 
+#include "failure.h"
 #include "pool_text.h"
 #include "router.h"
 #include "sigv4.h"
@@ -180,7 +181,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
     kv_t *pairs;
 
     if (req->input.query_at == SIZE_MAX)
-        return 0;
+        return FLOE_OK;
     q = req->input.path.base + req->input.query_at + 1;
     end = req->input.path.base + req->input.path.len;
     for (const char *p = q; p < end; p++)
@@ -194,7 +195,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
             char *key = floe_percent_decode(&req->pool, q, (size_t)(key_end - q), 0);
             char *value = eq ? floe_percent_decode(&req->pool, eq + 1, (size_t)(stop - eq - 1), 0) : "";
             if (key == NULL || value == NULL)
-                return -1;
+                return FLOE_EFAIL;
             if (strcmp(key, "X-Amz-Signature") != 0) {
                 floe_pool_text_t k = {&req->pool, NULL, 0, 0}, v = {&req->pool, NULL, 0, 0};
                 sb_uri_encode(&k, key, strlen(key), 0);
@@ -213,7 +214,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
         floe_pool_text_char(b, '=');
         floe_pool_text_str(b, pairs[i].value);
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Appends a header value trimmed, with runs of spaces folded to one (AWS's Trimall). */
