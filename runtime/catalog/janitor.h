@@ -16,7 +16,7 @@
  * FLOE_JANITOR_RETIRED_PREFIX + name, which no S3 request can address (a bucket name has no '/'),
  * so the warehouse answers NoSuchBucket as soon as the table is gone, as on AWS, while its bytes
  * wait for the janitor. Call it inside the transaction that deletes the table (or gives up on a
- * new one), so both commit exactly when that does. 0 or -1.
+ * new one), so both commit exactly when that does. FLOE_OK or FLOE_EFAIL (logged).
  */
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
 
@@ -36,7 +36,8 @@ void floe_janitor_start(floe_worker_t *w);
 /** Stops it; call before disposing the worker's context. */
 void floe_janitor_stop(floe_worker_t *w);
 
-/** Removes up to `max` queued buckets now; returns how many were removed, or -1 on an error. */
-int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max);
+/** Removes up to `max` queued buckets now, *removed of them: FLOE_OK, or FLOE_EFAIL (logged) when
+ * one could not be removed yet (it stays queued). */
+int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *removed /* OUT */);
 
 #endif

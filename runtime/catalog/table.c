@@ -251,7 +251,7 @@ static int abandon_warehouse(floe_call_t *call, const floe_table_draft_t *t)
 {
     if (t->metadata_location == NULL)
         return FLOE_OK;
-    if (floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call)) != 0)
+    if (floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     return FLOE_OK;
 }
@@ -435,7 +435,7 @@ static int delete_body(floe_call_t *call, void *arg)
         a->is_refused = true;
         return FLOE_EFAIL;
     }
-    if (floe_janitor_enqueue(floe_call_state(call), a->t->warehouse_bucket, floe_call_now(call)) != 0)
+    if (floe_janitor_enqueue(floe_call_state(call), a->t->warehouse_bucket, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     return FLOE_OK;
 }
