@@ -10,8 +10,8 @@
 #include <h2o.h>
 
 #include "config.h"
-#include "json.h"
 #include "db/state.h"
+#include "json.h"
 
 typedef struct floe_worker {
     h2o_context_t super;

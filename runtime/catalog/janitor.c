@@ -97,21 +97,16 @@ int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *
 
 int floe_janitor_recover(floe_state_t *st, int64_t now_ms)
 {
-    sqlite3_stmt *stmt;
-    int queued = -1;
+    int rc = floe_db_exec(st, sql_queue_orphans, "i", now_ms);
+    int queued = rc == FLOE_OK ? sqlite3_changes(floe_state_db(st)) : 0;
 
-    if ((stmt = floe_state_stmt(st, sql_queue_orphans)) != NULL) {
-        sqlite3_bind_int64(stmt, 1, now_ms);
-        if (sqlite3_step(stmt) == SQLITE_DONE)
-            queued = sqlite3_changes(floe_state_db(st));
-        else
-            floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
-    }
     floe_state_end_call(st);
-    if (queued > 0)
+    if (rc != FLOE_OK)
+        floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
+    else if (queued > 0)
         floe_log("recovered %d warehouse bucket%s that no table names; the janitor removes them", queued,
                  queued == 1 ? "" : "s");
-    return queued;
+    return rc;
 }
 
 static void on_tick(h2o_timeout_entry_t *entry)

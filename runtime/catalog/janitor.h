@@ -26,8 +26,8 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
  * Start-up, before any request is served: queues every warehouse bucket that no table names and
  * that is not queued yet. A crash inside CreateTable after the warehouse and its first metadata
  * file were written but before the table row committed leaves such a bucket, which no client can
- * see and nothing else would ever remove. Runs on the caller's connection `st`. Returns how many
- * were queued, or -1 (logged).
+ * see and nothing else would ever remove. Runs on the caller's connection `st`. FLOE_OK (how
+ * many were queued is logged), or FLOE_EFAIL (logged).
  */
 int floe_janitor_recover(floe_state_t *st, int64_t now_ms);
 

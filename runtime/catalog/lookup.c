@@ -8,11 +8,11 @@
 
 #include <sqlite3.h>
 
+#include "call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
-#include "call_sql.h"
-#include "db/state.h"
 #include "catalog/table_columns.h"
+#include "db/state.h"
 
 #define MESSAGE_NO_BUCKET "The specified bucket does not exist."
 #define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."

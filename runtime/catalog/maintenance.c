@@ -13,8 +13,8 @@
 #include <assert.h>
 #include <string.h>
 
-#include "catalog/maintenance.h"
 #include "call_sql.h"
+#include "catalog/maintenance.h"
 #include "db/state.h"
 
 /* TableRecordExpirationStatus wire values (design note 3). */

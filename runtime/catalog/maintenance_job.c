@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
-#include "catalog/maintenance_job.h"
 #include "call_sql.h"
+#include "catalog/maintenance_job.h"
 #include "db/state.h"
 
 FLOE_SQL(sql_put_run,

@@ -12,8 +12,8 @@
 #include <assert.h>
 #include <string.h>
 
-#include "catalog/namespace.h"
 #include "call_sql.h"
+#include "catalog/namespace.h"
 #include "db/state.h"
 #include "ids.h"
 

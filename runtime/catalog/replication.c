@@ -4,8 +4,8 @@
  */
 #include <assert.h>
 
-#include "catalog/replication.h"
 #include "call_sql.h"
+#include "catalog/replication.h"
 #include "db/state.h"
 
 /* Beside each destination: how many its rule has, and how many rules there are (design note 2). */

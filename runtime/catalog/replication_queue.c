@@ -3,8 +3,8 @@
  */
 #include <assert.h>
 
-#include "catalog/replication_queue.h"
 #include "call_sql.h"
+#include "catalog/replication_queue.h"
 #include "db/state.h"
 
 FLOE_SQL(sql_source_read,

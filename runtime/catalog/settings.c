@@ -8,9 +8,9 @@
 #include <assert.h>
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
-#include "call_sql.h"
 #include "ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */

@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "catalog/janitor.h"
 #include "call_sql.h"
+#include "catalog/janitor.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
 #include "store/store.h"

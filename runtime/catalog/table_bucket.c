@@ -7,9 +7,9 @@
 #include <assert.h>
 #include <stdio.h>
 
+#include "call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/page_token.h"
-#include "call_sql.h"
 #include "catalog/table_bucket.h"
 #include "ids.h"
 
@@ -153,32 +153,20 @@ int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_sco
     return FLOE_OK;
 }
 
-/* One UPDATE outside any call (there is no request at start-up); its row count, or -1. */
-static int adopt(floe_state_t *st, const char *sql, const char *account_id, const char *region)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
-    int rc;
-
-    if (stmt == NULL || sqlite3_bind_text(stmt, 1, account_id, -1, SQLITE_STATIC) != SQLITE_OK ||
-        (region != NULL && sqlite3_bind_text(stmt, 2, region, -1, SQLITE_STATIC) != SQLITE_OK))
-        return -1;
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? sqlite3_changes(floe_state_db(st)) : -1;
-}
-
 int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region)
 {
-    int adopted = -1;
+    /* Outside any call (there is no request at start-up): the connection's own checked statements. */
+    int rc = floe_state_begin(st);
 
-    if (floe_state_begin(st) == 0) {
-        adopted = adopt(st, sql_adopt_buckets, account_id, region);
-        if (adopted < 0 || adopt(st, sql_adopt_s3_buckets, account_id, NULL) < 0 || floe_state_commit(st) != 0)
-            adopted = -1;
-    }
-    if (adopted < 0)
+    if (rc == FLOE_OK)
+        rc = floe_db_exec(st, sql_adopt_buckets, "tt", account_id, region);
+    if (rc == FLOE_OK)
+        rc = floe_db_exec(st, sql_adopt_s3_buckets, "t", account_id);
+    if (rc == FLOE_OK)
+        rc = floe_state_commit(st);
+    if (rc != FLOE_OK)
         fprintf(stderr, "floe: cannot give existing buckets the default account and region: %s\n",
                 floe_state_errmsg(st));
     floe_state_end_call(st);
-    return adopted;
+    return rc;
 }

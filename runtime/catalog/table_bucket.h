@@ -60,8 +60,7 @@ int floe_table_bucket_delete(floe_call_t *call, int64_t id);
  * At start-up, before any thread serves: gives the table buckets and S3 buckets a data directory
  * held before accounts and regions existed (migration 7: account '') the server's default account
  * and region, so they keep answering to the clients that made them. Runs on the caller's
- * connection `st` (the first worker's, before any thread starts). Returns the number of table
- * buckets adopted, or -1 (logged).
+ * connection `st` (the first worker's, before any thread starts). FLOE_OK, or FLOE_EFAIL (logged).
  */
 int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region);
 

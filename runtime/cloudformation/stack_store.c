@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "call_sql.h"
-#include "db/state.h"
 #include "cloudformation/stack_store.h"
+#include "db/state.h"
 #include "ids.h"
 
 #define ARN_PREFIX "arn:"

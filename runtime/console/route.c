@@ -22,10 +22,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "db/state.h"
 #include "console/assets.h"
 #include "console/rooms.h"
 #include "console/route.h"
+#include "db/state.h"
 #include "json.h"
 #include "log.h"
 #include "response.h"

@@ -20,8 +20,8 @@
 #define FLOE_REPLICATOR_H
 
 #include "background.h"
-#include "db/state.h"
 #include "config.h"
+#include "db/state.h"
 
 typedef struct floe_replicator floe_replicator_t;
 

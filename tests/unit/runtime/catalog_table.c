@@ -14,8 +14,8 @@
 
 #include "call.h"
 #include "catalog/lookup.h"
-#include "db/state.h"
 #include "catalog/table.h"
+#include "db/state.h"
 #include "harness.h"
 
 typedef struct catalog_fixture {
