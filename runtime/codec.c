@@ -198,7 +198,7 @@ int floe_codec_string(floe_call_t *call, const cJSON *j, const floe_path_t *path
 {
     if (!cJSON_IsString(j) || j->valuestring == NULL) {
         floe_violation_type(v, path, "a string");
-        return -1;
+        return FLOE_EFAIL;
     }
     return floe_codec_text_string(call, j->valuestring, path, out, v);
 }
@@ -310,7 +310,7 @@ int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *
 {
     if (!cJSON_IsString(j) || j->valuestring == NULL) {
         floe_violation_type(v, path, "a string");
-        return -1;
+        return FLOE_EFAIL;
     }
     return lookup_enum(j->valuestring, path, values, count, message, out, v);
 }

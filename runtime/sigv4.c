@@ -41,7 +41,7 @@ static int scope_from_authorization(const h2o_iovec_t *value, floe_sigv4_scope_t
     const char *p = value->base, *end = value->base + value->len;
 
     if (value->len < sizeof(SIGV4_ALGORITHM) - 1 || memcmp(p, SIGV4_ALGORITHM, sizeof(SIGV4_ALGORITHM) - 1) != 0)
-        return -1;
+        return FLOE_EFAIL;
     for (p += sizeof(SIGV4_ALGORITHM) - 1; p + sizeof(key) - 1 <= end; p++) {
         if (memcmp(p, key, sizeof(key) - 1) == 0) {
             const char *start = p + sizeof(key) - 1, *stop = start;
@@ -50,7 +50,7 @@ static int scope_from_authorization(const h2o_iovec_t *value, floe_sigv4_scope_t
             return floe_sigv4_parse_credential(start, (size_t)(stop - start), out);
         }
     }
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int scope_from_query(h2o_req_t *req, floe_sigv4_scope_t *out)
@@ -59,14 +59,14 @@ static int scope_from_query(h2o_req_t *req, floe_sigv4_scope_t *out)
     long n;
 
     if (req->input.query_at == SIZE_MAX)
-        return -1;
+        return FLOE_EFAIL;
     n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                          req->input.path.len - req->input.query_at - 1, &pairs);
     for (long i = 0; i < n; i++) {
         if (strcmp(pairs[i].key, "X-Amz-Credential") == 0)
             return floe_sigv4_parse_credential(pairs[i].value, strlen(pairs[i].value), out);
     }
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out)

@@ -88,7 +88,7 @@ static int read_authorization(h2o_iovec_t v, signed_request_t *out)
     const char *p = v.base + sizeof(ALGORITHM) - 1, *end = v.base + v.len;
 
     if (v.len < sizeof(ALGORITHM) || memcmp(v.base, ALGORITHM " ", sizeof(ALGORITHM)) != 0)
-        return -1;
+        return FLOE_EFAIL;
     while (p < end) {
         const char *eq, *stop;
         while (p < end && (*p == ' ' || *p == ','))
@@ -106,7 +106,7 @@ static int read_authorization(h2o_iovec_t v, signed_request_t *out)
             out->signature = h2o_iovec_init(eq + 1, (size_t)(stop - eq - 1));
         p = stop;
     }
-    return out->credential.base && out->signed_headers.base && out->signature.base ? 0 : -1;
+    return out->credential.base && out->signed_headers.base && out->signature.base ? FLOE_OK : FLOE_EFAIL;
 }
 
 static int read_presigned(const floe_query_param_t *q, long n, signed_request_t *out)
@@ -129,9 +129,9 @@ static int read_presigned(const floe_query_param_t *q, long n, signed_request_t 
     }
     if (algorithm == NULL || strcmp(algorithm, ALGORITHM) != 0 || !out->credential.base || !out->signed_headers.base ||
         !out->signature.base || !out->amz_date.base || expires == NULL)
-        return -1;
+        return FLOE_EFAIL;
     out->expires_s = strtol(expires, NULL, 10);
-    return out->expires_s > 0 && out->expires_s <= MAX_PRESIGN_EXPIRES_S ? 0 : -1;
+    return out->expires_s > 0 && out->expires_s <= MAX_PRESIGN_EXPIRES_S ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* "20240101T000000Z" as seconds since the epoch, or -1. */

@@ -75,9 +75,9 @@ static int check_statements(const cJSON *statements, char *why, size_t why_len)
         return refuse(why, why_len, "Missing required field Statement");
     cJSON_ArrayForEach(statement, statements) {
         if (check_statement(statement, why, why_len))
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_policy_check(const char *doc, char *why, size_t why_len)

@@ -521,7 +521,7 @@ static int stack_status(floe_run_t *run, const char *status, const char *reason,
         w.execution = floe_run_execution_status(run, status);
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, reason);
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 const char *floe_run_execution_status(const floe_run_t *run, const char *status)
@@ -549,7 +549,7 @@ int floe_run_stack_status_via(floe_run_t *run, const char *passed, const char *p
 
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, NULL);
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_run_begin_delete(floe_run_t *run)
@@ -561,7 +561,7 @@ int floe_run_begin_delete(floe_run_t *run)
 int floe_run_save_stack(floe_run_t *run)
 {
     write_step_t w = {run, true, NULL, false, NULL, 0, false, NULL};
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_run_write_res(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next, bool is_deleted,
@@ -886,7 +886,7 @@ int floe_run_stack_deleted(floe_run_t *run)
 {
     floe_run_set(&run->stack.status, FLOE_DELETE_COMPLETE);
     floe_run_set(&run->stack.status_reason, NULL);
-    return call_step(run, step_deleted, run, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_deleted, run, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* ---- finishing ---- */
@@ -914,7 +914,7 @@ static int step_finish(floe_call_t *call, void *arg)
 int floe_run_finish(floe_run_t *run, const char *execution_status)
 {
     finish_step_t f = {run, execution_status};
-    return call_step(run, step_finish, &f, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_finish, &f, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* ---- the thread ---- */

@@ -230,7 +230,7 @@ static int run_create(floe_run_t *run)
         run->ops->resource(run->tmpl, i, &tr);
         if ((rc = create_resource(run, &tr, (int)i, NULL)) != 0) {
             if (rc < 0)
-                return -1;
+                return FLOE_EFAIL;
             reason = failed_reason("create", tr.logical_id);
             rc = fail_create(run, reason);
             free(reason);
@@ -492,7 +492,7 @@ static int run_update(floe_run_t *run)
         run->ops->resource(run->tmpl, i, &tr);
         if ((rc = update_resource(run, &tr, (int)i, &verb)) != 0) {
             if (rc < 0)
-                return -1;
+                return FLOE_EFAIL;
             reason = failed_reason(verb, tr.logical_id);
             rc = fail_update(run, reason);
             free(reason);
@@ -500,7 +500,7 @@ static int run_update(floe_run_t *run)
         }
     }
     if (mark_removed(run) < 0)
-        return -1;
+        return FLOE_EFAIL;
     if ((rc = floe_run_outputs(run, &reason)) != 0) {
         rc = rc < 0 ? -1 : fail_update(run, reason);
         free(reason);
@@ -596,7 +596,7 @@ static int run_cleanup(floe_run_t *run)
     }
     free(order);
     if (rc < 0)
-        return -1;
+        return FLOE_EFAIL;
     forget_previous(run);
     return floe_run_stack_status(run, FLOE_UPDATE_COMPLETE, NULL);
 }
@@ -703,7 +703,7 @@ static int run_rollback_cleanup(floe_run_t *run)
     }
     free(order);
     if (rc < 0)
-        return -1;
+        return FLOE_EFAIL;
     forget_previous(run);
     return floe_run_stack_status(run, FLOE_UPDATE_ROLLBACK_COMPLETE, NULL);
 }

@@ -461,13 +461,13 @@ static int read_version(sqlite3 *db, int *version)
 
     if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL, NULL) !=
         SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     if (sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &stmt, NULL) != SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     rc = sqlite3_step(stmt);
     *version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : 0;
     sqlite3_finalize(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Migrations run with foreign keys off (a table rebuild must not cascade its DROP), so the
@@ -478,12 +478,12 @@ static int foreign_keys_hold(sqlite3 *db)
     int rc;
 
     if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     rc = sqlite3_step(stmt);
     sqlite3_finalize(stmt);
     if (rc == SQLITE_ROW)
         fprintf(stderr, "floe: a migration left a reference dangling\n");
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 static int replay(sqlite3 *db, int from)
@@ -521,11 +521,11 @@ static int apply(sqlite3 *db, int from)
     int empty = from == 0 ? is_empty(db) : 0;
 
     if (empty < 0)
-        return -1;
+        return FLOE_EFAIL;
     if (empty ? sqlite3_exec(db, floe_schema_snapshot, NULL, NULL, NULL) != SQLITE_OK : replay(db, from) != 0)
-        return -1;
+        return FLOE_EFAIL;
     snprintf(sql, sizeof(sql), "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", N_MIGRATIONS);
-    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_schema_migrate(sqlite3 *db)

@@ -320,10 +320,10 @@ static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, 
     floe_object_door_found_t f;
 
     if (find(c, c->job->store_bucket, key, &f))
-        return -1;
+        return FLOE_EFAIL;
     *found = f.is_found;
     if (!f.is_found)
-        return 0;
+        return FLOE_OK;
     if ((size_t)f.size > FILE_MAX)
         return copy_fail(c, "The source table's file %s could not be read.", key);
     switch (floe_object_door_read(&door, &f, data)) {
@@ -333,7 +333,7 @@ static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, 
     default: return copy_fail(c, "The source table's file %s could not be read.", key);
     }
     *len = (size_t)f.size;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Writes a new replica file under `key`: published here, committed by a step (design note 4). */

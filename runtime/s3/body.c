@@ -124,7 +124,7 @@ int floe_s3_body_requested_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t *al
         found = (floe_s3_checksum_alg_t)a;
     }
     if (trailer_checksum(r, &trailer) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (found == FLOE_S3_CK_NONE)
         found = trailer;
     if (found == FLOE_S3_CK_NONE && ((named = floe_s3_header(r, "x-amz-sdk-checksum-algorithm")) != NULL ||
@@ -134,7 +134,7 @@ int floe_s3_body_requested_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t *al
                                       "valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]");
     }
     *alg = found;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Checks a base64 checksum value has the algorithm's digest length. */
@@ -185,14 +185,14 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
         j->has_decoded_length = true;
     }
     if (floe_s3_body_requested_checksum(r, &j->alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     j->has_declared_trailer = j->is_chunked && floe_s3_header(r, "x-amz-trailer") != NULL;
     if (j->alg == FLOE_S3_CK_NONE)
         j->alg = default_alg;
     if (j->alg != FLOE_S3_CK_NONE && (j->expected_checksum = floe_s3_header(r, floe_s3_checksum_header(j->alg))) &&
         !checksum_value_is_valid(j->alg, j->expected_checksum))
         return invalid_request(r, floe_s3_printf(r, "Value for %s header is invalid.", floe_s3_checksum_header(j->alg)));
-    return 0;
+    return FLOE_OK;
 }
 
 static void job_start(body_job_t *j)

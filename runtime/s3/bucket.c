@@ -71,7 +71,7 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
     if (!floe_bucket_name_is_valid(r->bucket, FLOE_BUCKET_NAME_GENERAL_PURPOSE))
         return floe_s3_fail(r, FLOE_S3_InvalidBucketName, NULL, NULL);
     if ((region = location_constraint(r)) == NULL)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_store_bucket_create(r->st, r->bucket, false, region, r->scope.account_id, r->now_ms)) {
     case FLOE_OK: break;
     case FLOE_EEXISTS: return refuse_taken_name(r);
@@ -79,7 +79,7 @@ int floe_s3_create_bucket(floe_s3_req_t *r)
     }
     floe_s3_add_header(r, "Location", floe_s3_printf(r, "/%s", r->bucket));
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 static const char *region_of(const floe_store_bucket_t *b)

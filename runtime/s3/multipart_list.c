@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failure.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -65,7 +66,7 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     if (marker < 0)
         return invalid_argument(r, "part-number-marker");
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_store_upload_get(r->st, &r->req->pool, b.id, r->key, id, &up)) {
     case FLOE_OK: break;
     case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
@@ -93,7 +94,7 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "ListPartsResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 static const char *maybe_encoded(floe_s3_req_t *r, bool is_url, const char *text)
@@ -131,7 +132,7 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     if (delimiter != NULL && *delimiter != '\0')
         return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe does not implement ListMultipartUploads with a delimiter.", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_upload_list(r->st, &r->req->pool, b.id, prefix, key_marker && *key_marker ? key_marker : NULL,
                                id_marker && *id_marker ? id_marker : NULL, (size_t)max + 1, &ups, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the uploads");
@@ -154,5 +155,5 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "ListMultipartUploadsResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }

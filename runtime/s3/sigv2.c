@@ -62,10 +62,10 @@ static int read_query(h2o_req_t *req, presigned_t *out)
     out->n_query = 0;
     out->query = NULL;
     if (req->input.query_at == SIZE_MAX)
-        return -1;
+        return FLOE_EFAIL;
     out->n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                                     req->input.path.len - req->input.query_at - 1, &out->query);
-    return out->n_query > 0 ? 0 : -1;
+    return out->n_query > 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 static h2o_iovec_t find_header(h2o_req_t *req, const char *name)

@@ -131,14 +131,14 @@ int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off,
             return copy_by_reading(b, src_fd, src_off, len);
         if (n <= 0) {
             floe_log("store: cannot copy into object file %s: %s", b->id, n < 0 ? strerror(errno) : "short source");
-            return -1;
+            return FLOE_EFAIL;
         }
         *src_off += (uint64_t)n;
         b->size += (uint64_t)n;
         len -= (uint64_t)n;
         start_writeback(b);
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int fsync_dir(const char *path)
@@ -157,7 +157,7 @@ static int ensure_fanout_dir(const char *data_dir, const char *dir)
     char parent[PATH_MAX];
 
     if (mkdir(dir, 0755) != 0)
-        return errno == EEXIST ? 0 : -1;
+        return errno == EEXIST ? FLOE_OK : FLOE_EFAIL;
     snprintf(parent, sizeof(parent), "%s/objects", data_dir);
     return fsync_dir(parent);
 }

@@ -165,11 +165,11 @@ int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t buc
         goto Exit;
     }
     if (floe_store_object_upsert(st, bucket_id, obj) ||
-        (found && (found = floe_store_file_is_unnamed(st, old_file)) < 0) || /* kept while a replica names it */
+        (found && (found = floe_store_file_lookup_name(st, old_file)) == FLOE_EFAIL) || /* kept while a replica names it */
         floe_state_commit(st))
         goto Exit;
     result = FLOE_OK;
-    if (found)
+    if (found == FLOE_ENOTFOUND)
         floe_store_file_remove(data_dir, old_file);
 Exit:
     if (result != FLOE_OK)

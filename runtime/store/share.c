@@ -13,13 +13,9 @@ FLOE_SQL(sql_share_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
 FLOE_SQL(sql_share_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
 
-int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id)
+int floe_store_file_lookup_name(floe_state_t *st, const char *file_id)
 {
-    switch (floe_db_probe(st, sql_share_file_is_named, "t", file_id)) {
-    case FLOE_ENOTFOUND: return 1;
-    case FLOE_OK: return 0;
-    default: return -1;
-    }
+    return floe_db_probe(st, sql_share_file_is_named, "t", file_id);
 }
 
 int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
@@ -27,8 +23,9 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
     size_t kept = 0;
 
     for (size_t i = 0; i < list->n; i++) {
-        int is_unnamed = floe_store_file_is_unnamed(st, list->ids[i]);
-        if (is_unnamed < 0)
+        int named = floe_store_file_lookup_name(st, list->ids[i]);
+        bool is_unnamed = named == FLOE_ENOTFOUND;
+        if (named == FLOE_EFAIL)
             return FLOE_EFAIL;
         if (is_unnamed && kept != i)
             memcpy(list->ids[kept], list->ids[i], sizeof(list->ids[i]));
@@ -63,9 +60,9 @@ static int share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_
     obj.last_modified_ms = now_ms;
     if (floe_store_object_upsert(st, dst_bucket_id, &obj) != 0)
         return FLOE_EFAIL;
-    if (old_file[0] != '\0' && (found = floe_store_file_is_unnamed(st, old_file)) <= 0) {
-        old_file[0] = '\0';
-        return found < 0 ? FLOE_EFAIL : FLOE_OK;
+    if (old_file[0] != '\0' && (found = floe_store_file_lookup_name(st, old_file)) != FLOE_ENOTFOUND) {
+        old_file[0] = '\0'; /* still named (by a replica), or SQLite failed */
+        return found == FLOE_OK ? FLOE_OK : FLOE_EFAIL;
     }
     return FLOE_OK;
 }

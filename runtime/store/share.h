@@ -25,9 +25,10 @@
 #include "db/sql.h"
 #include "store/blob.h"
 
-/** Inside the caller's transaction, after its row changes: 1 when no object or part row names
- * file `file_id` (it may go after COMMIT), 0 when one does, -1 when SQLite fails (logged). */
-int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id);
+/** Inside the caller's transaction, after its row changes: FLOE_OK when an object or part row
+ * names file `file_id`, FLOE_ENOTFOUND when none does (it may go after COMMIT), FLOE_EFAIL when
+ * SQLite fails (logged). */
+int floe_store_file_lookup_name(floe_state_t *st, const char *file_id);
 
 /** Inside the caller's transaction, after its row changes: drops from `list` every file that a row
  * still names, so that only files no row names are removed after COMMIT. FLOE_OK or FLOE_EFAIL (logged). */

@@ -242,11 +242,11 @@ static int upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upl
     int rc;
 
     if (stmt == NULL)
-        return -1;
+        return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_NONE);
     *id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
     sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Where a listing resumes: S3 resumes after every upload of key-marker alone, and after the
