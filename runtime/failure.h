@@ -26,6 +26,8 @@
 #define FLOE_EINVAL (-10)
 /** What the request names is in a state that does not allow it (a change set already executed). */
 #define FLOE_ESTATE (-11)
+/** A file could not be opened or read; errno says why (0: it is shorter than its row says). */
+#define FLOE_EIO (-12)
 /* A constraint refused a write (db/sql.h): returned only when the caller said it expects that kind. */
 #define FLOE_EUNIQUE (-5)     /* UNIQUE or PRIMARY KEY */
 #define FLOE_ENOTNULL (-6)    /* NOT NULL */

@@ -166,7 +166,7 @@ int floe_object_door_find(const floe_object_door_t *d, const char *const *keys, 
     return run(d, find_body, &s, err);
 }
 
-floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
+int floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
                                                  uint8_t **data)
 {
     size_t done = 0, size = (size_t)f->size;
@@ -174,7 +174,7 @@ floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, co
     int fd, saved;
 
     if ((fd = floe_store_file_open(d->data_dir, f->file_id)) < 0)
-        return FLOE_OBJECT_DOOR_CANNOT_OPEN;
+        return FLOE_EIO;
     buf = floe_xmalloc(size + 1);
     while (done < size) {
         ssize_t n = pread(fd, buf + done, size - done, (off_t)done);
@@ -185,40 +185,40 @@ floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, co
             close(fd);
             free(buf);
             errno = saved;
-            return FLOE_OBJECT_DOOR_CANNOT_READ;
+            return FLOE_EIO;
         }
         done += (size_t)n;
     }
     close(fd);
     buf[size] = '\0';
     *data = buf;
-    return FLOE_OBJECT_DOOR_READ_OK;
+    return FLOE_OK;
 }
 
-floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
+int floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
                                                      bool is_missing_ok, uint8_t **data, size_t *len, size_t *at,
                                                      floe_background_error_t *err)
 {
     floe_object_door_found_t *found = floe_xcalloc(n + 1, sizeof(*found));
-    floe_object_door_read_rc_t rc = FLOE_OBJECT_DOOR_READ_OK;
+    int rc = FLOE_OK;
     size_t i = 0;
     int saved;
 
     if (floe_object_door_find(d, keys, n, found, err) != FLOE_OK)
-        rc = FLOE_OBJECT_DOOR_STEP_FAILED;
-    for (; i < n && rc == FLOE_OBJECT_DOOR_READ_OK; i++) {
+        rc = FLOE_EFAIL;
+    for (; i < n && rc == FLOE_OK; i++) {
         data[i] = NULL;
         len[i] = 0;
         if (!found[i].is_found && !is_missing_ok)
-            rc = FLOE_OBJECT_DOOR_MISSING;
-        else if (found[i].is_found && (rc = floe_object_door_read(d, &found[i], &data[i])) == FLOE_OBJECT_DOOR_READ_OK)
+            rc = FLOE_ENOTFOUND;
+        else if (found[i].is_found && (rc = floe_object_door_read(d, &found[i], &data[i])) == FLOE_OK)
             len[i] = (size_t)found[i].size;
-        if (rc != FLOE_OBJECT_DOOR_READ_OK)
+        if (rc != FLOE_OK)
             break;
     }
-    *at = rc == FLOE_OBJECT_DOOR_READ_OK ? n : i;
+    *at = rc == FLOE_OK ? n : i;
     saved = errno;
-    for (size_t k = 0; rc != FLOE_OBJECT_DOOR_READ_OK && k < i; k++) /* nothing left allocated on failure */
+    for (size_t k = 0; rc != FLOE_OK && k < i; k++) /* nothing left allocated on failure */
         free(data[k]);
     free(found);
     errno = saved;

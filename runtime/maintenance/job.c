@@ -194,19 +194,18 @@ static int read_locations(floe_job_t *job, const char *const *locations, const c
     floe_object_door_t door = floe_job_door(job);
     floe_background_error_t err;
     size_t at;
-    floe_object_door_read_rc_t rc = floe_object_door_read_all(&door, keys, n, false, data, len, &at, &err);
+    int rc = floe_object_door_read_all(&door, keys, n, false, data, len, &at, &err);
 
     for (size_t i = 0; i < at; i++) {
         job->stats.files_read++;
         job->stats.bytes_read += (int64_t)len[i];
     }
     switch (rc) {
-    case FLOE_OBJECT_DOOR_READ_OK: return FLOE_OK;
-    case FLOE_OBJECT_DOOR_STEP_FAILED:
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_EFAIL:
         return is_one ? floe_job_fail(job, "cannot look up %s: %s", keys[0], err.message)
                       : floe_job_fail(job, "cannot look objects up: %s", err.message);
-    case FLOE_OBJECT_DOOR_MISSING: return floe_job_fail(job, "%s does not exist", locations[at]);
-    case FLOE_OBJECT_DOOR_CANNOT_OPEN: return floe_job_fail(job, "cannot open %s: %s", locations[at], strerror(errno));
+    case FLOE_ENOTFOUND: return floe_job_fail(job, "%s does not exist", locations[at]);
     default:
         return floe_job_fail(job, "cannot read %s: %s", locations[at], errno != 0 ? strerror(errno) : "truncated");
     }

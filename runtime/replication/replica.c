@@ -327,9 +327,11 @@ static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, 
     if ((size_t)f.size > FILE_MAX)
         return copy_fail(c, "The source table's file %s could not be read.", key);
     switch (floe_object_door_read(&door, &f, data)) {
-    case FLOE_OBJECT_DOOR_READ_OK: break;
-    case FLOE_OBJECT_DOOR_CANNOT_OPEN:
-        return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+    case FLOE_OK: break;
+    case FLOE_EIO:
+        if (errno != 0) /* 0: shorter than its row, which says nothing more */
+            return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+        return copy_fail(c, "The source table's file %s could not be read.", key);
     default: return copy_fail(c, "The source table's file %s could not be read.", key);
     }
     *len = (size_t)f.size;
