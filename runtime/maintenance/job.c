@@ -480,11 +480,12 @@ static void drop_attempt(floe_job_t *job, bool delete_objects)
     p->n_attempt_written = 0;
 }
 
-typedef enum attempt_rc { ATTEMPT_DONE, ATTEMPT_NOTHING, ATTEMPT_STALE, ATTEMPT_FAILED } attempt_rc_t;
+/* An attempt ends FLOE_OK (committed), FLOE_ENOTFOUND (the plan found nothing to change),
+ * FLOE_ECHANGED (a client committed first) or FLOE_EFAIL (the job holds why). */
 
 /* Runs the plan on `json` and the commit engine on its updates; *next (malloc'ed) is the result. */
-static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg, const char *json,
-                              const char *location, char **next)
+static int plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg, const char *json,
+                     const char *location, char **next)
 {
     cJSON *updates = NULL, *requirements = NULL;
     floe_iceberg_error_t ierr;
@@ -497,11 +498,11 @@ static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg,
     if (rc != FLOE_OK) {
         cJSON_Delete(updates);
         cJSON_Delete(requirements);
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     }
     if (updates == NULL) {
         cJSON_Delete(requirements);
-        return ATTEMPT_NOTHING;
+        return FLOE_ENOTFOUND;
     }
     ci.requirements = requirements;
     ci.updates = updates;
@@ -510,32 +511,32 @@ static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg,
     cJSON_Delete(updates);
     cJSON_Delete(requirements);
     if (rc == FLOE_ICEBERG_ECONFLICT)
-        return ATTEMPT_STALE;
+        return FLOE_ECHANGED;
     if (rc != FLOE_ICEBERG_OK) {
         floe_job_fail(job, "cannot compute the next metadata: %s", ierr.message);
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     }
-    return ATTEMPT_DONE;
+    return FLOE_OK;
 }
 
 /* One attempt of floe_job_commit. */
-static attempt_rc_t attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
+static int attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
 {
     char *json = NULL, *location = NULL, *token = NULL, *next = NULL, *file_name = NULL, *key = NULL;
     char *written = NULL;
     char uuid[FLOE_UUID_LEN + 1];
     table_step_t s = {.table_arn = job->table_arn};
     floe_background_error_t err;
-    attempt_rc_t rc;
+    int rc;
 
     if (floe_job_read_metadata(job, &json, &location, &token))
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     if (json == NULL) {
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "the table has no metadata yet");
         goto Exit;
     }
-    if ((rc = plan_next(job, plan, arg, json, location, &next)) != ATTEMPT_DONE)
+    if ((rc = plan_next(job, plan, arg, json, location, &next)) != FLOE_OK)
         goto Exit;
     floe_uuid_v4(uuid);
     file_name = floe_iceberg_metadata_next_file_name(location, uuid);
@@ -544,24 +545,24 @@ static attempt_rc_t attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
     job->priv->in_plan = true; /* the metadata file too is the attempt's: deleted if the swap loses */
     if (floe_job_write_object(job, key, next, strlen(next), &written)) {
         job->priv->in_plan = false;
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         goto Exit;
     }
     job->priv->in_plan = false;
     s.new_location = written;
     s.token = token;
     if (floe_background_call(job->bg, &job->scope, do_swap, &s, &err)) {
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "cannot move the metadata pointer: %s", err.message);
     } else if (s.swap_rc == FLOE_OK) {
-        rc = ATTEMPT_DONE;
+        rc = FLOE_OK;
         job->new_metadata_location = (char *)s.new_location;
         s.new_location = NULL;
     } else if (s.swap_rc == FLOE_ENOTFOUND) {
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "the table was deleted while the job ran");
     } else {
-        rc = ATTEMPT_STALE;
+        rc = FLOE_ECHANGED;
     }
 Exit:
     free((char *)s.new_location);
@@ -598,19 +599,19 @@ int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *com
     if (committed != NULL)
         *committed = false;
     for (int i = 0; i < FLOE_JOB_COMMIT_ATTEMPTS; i++) {
-        attempt_rc_t rc;
+        int rc;
         if (floe_job_is_stopping(job))
             return floe_job_fail(job, "stopped: the server is shutting down");
         rc = attempt(job, plan, arg);
-        drop_attempt(job, rc == ATTEMPT_STALE || rc == ATTEMPT_FAILED);
+        drop_attempt(job, rc == FLOE_ECHANGED || rc == FLOE_EFAIL);
         switch (rc) {
-        case ATTEMPT_DONE:
+        case FLOE_OK:
             if (committed != NULL)
                 *committed = true;
             return FLOE_OK;
-        case ATTEMPT_NOTHING: return FLOE_OK;
-        case ATTEMPT_FAILED: return FLOE_EFAIL;
-        case ATTEMPT_STALE: /* a client committed first: re-read and re-plan (design note 2) */
+        case FLOE_ENOTFOUND: return FLOE_OK;
+        case FLOE_EFAIL: return FLOE_EFAIL;
+        case FLOE_ECHANGED: /* a client committed first: re-read and re-plan (design note 2) */
             if (i + 1 < FLOE_JOB_COMMIT_ATTEMPTS)
                 pause_after_lost_race(i + 1);
             break;

@@ -67,7 +67,7 @@ static int check_source_conditions(floe_s3_req_t *r, const floe_store_object_t *
     return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
 }
 
-/* Copies and hashes len bytes of fd into the blob; writes the MD5 in hex. 0 or -1. */
+/* Copies and hashes len bytes of fd into the blob; writes the MD5 in hex. FLOE_OK or FLOE_EFAIL. */
 static int copy_hashing(int fd, uint64_t len, floe_store_blob_t *blob, char md5_hex[33])
 {
     /* on the heap for this call only: a thread-local array would be resident in every thread
@@ -99,7 +99,7 @@ Exit:
     return rc;
 }
 
-/* Writes the source's bytes into a published blob and sets the copy's ETag. 0 or -1 (answered). */
+/* Writes the source's bytes into a published blob and sets the copy's ETag. FLOE_OK or FLOE_EFAIL (answered). */
 static int copy_bytes(floe_s3_req_t *r, int fd, const floe_store_object_t *src, floe_store_blob_t *blob,
                       floe_store_object_t *dst)
 {

@@ -117,7 +117,7 @@ int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *o
     return FLOE_OK;
 }
 
-/* Collects the file ids a query over ?1 = bucket_id returns. 0 or -1. */
+/* Collects the file ids a query over ?1 = bucket_id returns. FLOE_OK or FLOE_EFAIL. */
 static int collect_files(floe_state_t *st, const char *sql, int64_t bucket_id, floe_store_ids_t *files)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql, "i", bucket_id);

@@ -82,7 +82,7 @@ void floe_store_cursor_close(floe_store_cursor_t *c);
 
 /* ---- For the store's own files (upload.c completes an upload inside its own transaction) ---- */
 
-/** Upserts an object row; the caller holds the transaction. 0 or -1 (logged). */
+/** Upserts an object row; the caller holds the transaction. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj);
 /**
  * Reads the current file id and ETag of (bucket_id, key) inside the caller's transaction:

@@ -105,7 +105,7 @@ Exit:
     return result;
 }
 
-/* Reads a whole open file of `size` bytes into a malloc'ed buffer. 0 or -1. */
+/* Reads a whole open file of `size` bytes into a malloc'ed buffer. FLOE_OK or FLOE_EFAIL. */
 static int read_whole(int fd, size_t size, char **data)
 {
     char *buf = floe_xmalloc(size + 1);

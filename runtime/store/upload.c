@@ -108,7 +108,7 @@ int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket
     return result;
 }
 
-/* Collects the file of part `part_number` (0: every part) of an upload. 0 or -1. */
+/* Collects the file of part `part_number` (0: every part) of an upload. FLOE_OK or FLOE_EFAIL. */
 static int collect_part_files(floe_state_t *st, int64_t upload_row_id, int part_number, floe_store_ids_t *files)
 {
     sqlite3_stmt *stmt = part_number > 0 ? floe_db_bind(st, sql_part_file, "in", upload_row_id, part_number)
@@ -235,7 +235,7 @@ int floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t uplo
 }
 
 /* The row id of `upload_id` into *id, or INT64_MAX when it is unknown (resume after the whole
- * key). 0 or -1 (logged). */
+ * key). FLOE_OK or FLOE_EFAIL (logged). */
 static int upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id, int64_t *id)
 {
     sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
