@@ -1,5 +1,5 @@
 /*
- * Build-time tool: replays every migration of runtime/catalog/schema.c on an empty in-memory
+ * Build-time tool: replays every migration of runtime/db/schema.c on an empty in-memory
  * database and writes the schema it ends with as a C file defining floe_schema_snapshot, the
  * SQL that creates the current schema in one script. schema.c runs it on a fresh database
  * instead of the migrations one by one (each rebuilt table, each ALTER, makes SQLite re-read
@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "catalog/schema_snapshot.h"
+#include "db/schema_snapshot.h"
 
 /* schema.c refers to the snapshot; this tool is what makes it, so it links an empty one. */
 const char floe_schema_snapshot[] = "";
@@ -51,8 +51,8 @@ int main(int argc, char **argv)
         goto Exit;
     if ((out = fopen(argv[1], "w")) == NULL)
         goto Exit;
-    fputs("/* Written by codegen/schema_snapshot.c from the migrations in runtime/catalog/schema.c. */\n"
-          "#include \"catalog/schema_snapshot.h\"\n\nconst char floe_schema_snapshot[] =\n",
+    fputs("/* Written by codegen/schema_snapshot.c from the migrations in runtime/db/schema.c. */\n"
+          "#include \"db/schema_snapshot.h\"\n\nconst char floe_schema_snapshot[] =\n",
           out);
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
         write_literal(out, (const char *)sqlite3_column_text(stmt, 0));

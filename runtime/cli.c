@@ -15,9 +15,11 @@
 #include "cli.h"
 #include "base/scope.h"
 #include "base/config.h"
+#include "base/failure.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
 #include "s3tables/dispatch.h"
+#include "base/scope.h"
 #include "server.h"
 #include "base/xalloc.h"
 
@@ -71,10 +73,10 @@ static int parse_warehouse_s3(const char *mode, const char *source, floe_config_
 {
     if (strcmp(mode, "full") == 0 || strcmp(mode, "table") == 0) {
         c->warehouse_s3_full = strcmp(mode, "full") == 0;
-        return 0;
+        return FLOE_OK;
     }
     fprintf(stderr, "floe: %s must be 'table' or 'full', not '%s'\n", source, mode);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int env_flag(const char *name)
@@ -96,9 +98,9 @@ static int parse_int(const char *text, int lo, int hi, int *out)
     errno = 0;
     v = strtol(text, &end, 10);
     if (*text == '\0' || *end != '\0' || errno || v < lo || v > hi)
-        return -1;
+        return FLOE_EFAIL;
     *out = (int)v;
-    return 0;
+    return FLOE_OK;
 }
 
 static char *default_data_dir(void)
@@ -156,17 +158,17 @@ static int check_config(const floe_config_t *c)
 {
     if (!floe_scope_is_account_id(c->account_id, strlen(c->account_id))) {
         fprintf(stderr, "floe: --account-id must be 12 digits\n");
-        return -1;
+        return FLOE_EFAIL;
     }
     if (!floe_scope_is_region(c->region, strlen(c->region))) {
         fprintf(stderr, "floe: --region must be 1 to %d lower-case letters, digits and '-'\n", FLOE_REGION_MAX_LEN);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (c->strict_signatures && c->n_credentials == 0) {
         fprintf(stderr, "floe: --strict-signatures needs at least one --credentials ACCESS_KEY:SECRET_KEY\n");
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Applies FLOE_PORT / FLOE_THREADS / FLOE_CREDENTIALS, which need parsing. */
@@ -175,22 +177,22 @@ static int config_numbers_from_env(floe_config_t *c)
     const char *port = getenv("FLOE_PORT"), *threads = getenv("FLOE_THREADS"), *creds = getenv("FLOE_CREDENTIALS");
     const char *warehouse = getenv("FLOE_WAREHOUSE_S3"), *interval = getenv("FLOE_MAINTENANCE_INTERVAL");
     if (creds != NULL && *creds && add_credentials(c, creds))
-        return -1;
+        return FLOE_EFAIL;
     if (warehouse != NULL && *warehouse && parse_warehouse_s3(warehouse, "FLOE_WAREHOUSE_S3", c))
-        return -1;
+        return FLOE_EFAIL;
     if (port != NULL && *port && parse_int(port, 0, 65535, &c->port)) {
         fprintf(stderr, "floe: FLOE_PORT must be a port number\n");
-        return -1;
+        return FLOE_EFAIL;
     }
     if (threads != NULL && *threads && parse_int(threads, 1, MAX_THREADS, &c->threads)) {
         fprintf(stderr, "floe: FLOE_THREADS must be 1..%d\n", MAX_THREADS);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (interval != NULL && *interval && parse_int(interval, 0, INT_MAX, &c->maintenance_interval_s)) {
         fprintf(stderr, "floe: FLOE_MAINTENANCE_INTERVAL must be a number of seconds (0: off)\n");
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 enum {
@@ -228,7 +230,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_PORT:
             if (parse_int(optarg, 0, 65535, &c->port)) {
                 fprintf(stderr, "floe: --port must be a port number\n");
-                return -1;
+                return FLOE_EFAIL;
             }
             break;
         case OPT_DATA_DIR: free(c->data_dir); c->data_dir = floe_xstrdup(optarg); break;
@@ -236,7 +238,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_THREADS:
             if (parse_int(optarg, 1, MAX_THREADS, &c->threads)) {
                 fprintf(stderr, "floe: --threads must be 1..%d\n", MAX_THREADS);
-                return -1;
+                return FLOE_EFAIL;
             }
             break;
         case OPT_REGION: free(c->region); c->region = floe_xstrdup(optarg); break;
@@ -247,27 +249,27 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_ICEBERG_STAGE_CREATE: c->iceberg_stage_create = true; break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
-                return -1;
+                return FLOE_EFAIL;
             break;
         case OPT_WAREHOUSE_S3:
             if (parse_warehouse_s3(optarg, "--warehouse-s3", c))
-                return -1;
+                return FLOE_EFAIL;
             break;
         case OPT_MAINTENANCE_INTERVAL:
             if (parse_int(optarg, 0, INT_MAX, &c->maintenance_interval_s)) {
                 fprintf(stderr, "floe: --maintenance-interval must be a number of seconds (0: off)\n");
-                return -1;
+                return FLOE_EFAIL;
             }
             break;
         case 'h': fputs(usage, stdout); exit(0);
-        default: fputs(usage, stderr); return -1;
+        default: fputs(usage, stderr); return FLOE_EFAIL;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "floe: unexpected argument %s\n", argv[optind]);
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Adds "AK:SK[,AK2:SK2...]" to the accepted credentials. */
@@ -324,7 +326,7 @@ static int prepare_data_dir(floe_config_t *c)
         snprintf(path, sizeof(path), "%s/floe-XXXXXX", base);
         if (mkdtemp(path) == NULL) {
             perror("floe: cannot create a temporary data directory");
-            return -1;
+            return FLOE_EFAIL;
         }
         free(c->data_dir);
         c->data_dir = floe_xstrdup(path);
@@ -333,16 +335,16 @@ static int prepare_data_dir(floe_config_t *c)
     }
     if (mkdir_p(c->data_dir) != 0 || realpath(c->data_dir, resolved) == NULL) {
         fprintf(stderr, "floe: cannot use data directory %s: %s\n", c->data_dir, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
     free(c->data_dir);
     c->data_dir = floe_xstrdup(resolved);
     snprintf(path, sizeof(path), "%s/tmp", c->data_dir);
     if (mkdir_p(path) != 0) {
         fprintf(stderr, "floe: cannot create %s: %s\n", path, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int cmd_serve(int argc, char **argv)

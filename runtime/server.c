@@ -44,7 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "background/background.h"
 #include "replication/replicator.h"
 #include "front.h"

@@ -9,19 +9,19 @@
 #include "cfn_api.h"
 #include "cloudformation/stack.h"
 
-/** FLOE_OK for FLOE_STACK_DONE; otherwise fails the call with the error `rc` names and `why`
- * (FLOE_STACK_FAILED: the call has already failed) and returns FLOE_EFAIL. `why` is passed by
+/** FLOE_OK for FLOE_OK; otherwise fails the call with the error `rc` names and `why`
+ * (FLOE_EFAIL: the call has already failed) and returns FLOE_EFAIL. `why` is passed by
  * address because the engine call filling it is an argument too: C leaves their order open. */
-int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why);
+int floe_cfnh_answer(floe_query_call_t *call, int rc, char *const *why);
 
 /**
  * As floe_cfnh_answer, for a change the stack engine carries out in the background (CreateStack,
- * UpdateStack, DeleteStack, CreateChangeSet, ExecuteChangeSet): on FLOE_STACK_DONE the answer is
+ * UpdateStack, DeleteStack, CreateChangeSet, ExecuteChangeSet): on FLOE_OK the answer is
  * held until the stack *stack_id names (when set) has settled (floe_stack_is_settled), for up to
  * FLOE_QUERY_HOLD_MAX_MS. The answer is AWS's either way; a client that polls right after it (the
  * CLI's and SDKs' waiters poll at once, then sleep up to 30 s) then finds a quick change done.
  */
-int floe_cfnh_answer_settled(floe_query_call_t *call, floe_stack_rc_t rc, char *const *stack_id, char *const *why);
+int floe_cfnh_answer_settled(floe_query_call_t *call, int rc, char *const *stack_id, char *const *why);
 
 /** Fills `out` from a request's template members, reading a TemplateURL from Floe's own S3
  * (cloudformation/template_url.h); FLOE_EFAIL with the ValidationError recorded for a URL that

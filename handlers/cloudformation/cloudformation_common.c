@@ -8,22 +8,22 @@
 #include "cloudformation.h"
 #include "cloudformation/template_url.h"
 
-int floe_cfnh_answer(floe_query_call_t *call, floe_stack_rc_t rc, char *const *why_set)
+int floe_cfnh_answer(floe_query_call_t *call, int rc, char *const *why_set)
 {
     /* Read only now: `why` is filled by the engine call that is this function's own argument. */
     const char *why = why_set != NULL && *why_set != NULL ? *why_set : "The request was refused.";
     switch (rc) {
-    case FLOE_STACK_DONE:
+    case FLOE_OK:
         return FLOE_OK;
-    case FLOE_STACK_FAILED:
+    case FLOE_EFAIL:
         return FLOE_EFAIL;
-    case FLOE_STACK_INVALID:
+    case FLOE_EINVAL:
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "%s", why);
-    case FLOE_STACK_ALREADY_EXISTS:
+    case FLOE_EEXISTS:
         return floe_cfn_fail(call, FLOE_CFN_ERR_AlreadyExistsException, "%s", why);
-    case FLOE_STACK_CHANGE_SET_NOT_FOUND:
+    case FLOE_ENOTFOUND:
         return floe_cfn_fail(call, FLOE_CFN_ERR_ChangeSetNotFoundException, "%s", why);
-    case FLOE_STACK_INVALID_CHANGE_SET_STATUS:
+    case FLOE_ESTATE:
         return floe_cfn_fail(call, FLOE_CFN_ERR_InvalidChangeSetStatusException, "%s", why);
     }
     return floe_cfn_fail_internal(call, "stack API answered an unknown outcome");
@@ -34,7 +34,7 @@ static bool stack_is_settled(floe_query_call_t *call, void *stack_id)
     return floe_stack_is_settled(&call->super, stack_id);
 }
 
-int floe_cfnh_answer_settled(floe_query_call_t *call, floe_stack_rc_t rc, char *const *stack_id, char *const *why)
+int floe_cfnh_answer_settled(floe_query_call_t *call, int rc, char *const *stack_id, char *const *why)
 {
     if (floe_cfnh_answer(call, rc, why) != FLOE_OK)
         return FLOE_EFAIL;

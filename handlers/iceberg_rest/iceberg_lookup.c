@@ -22,15 +22,15 @@ int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not
     }
 }
 
-int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, floe_table_rc_t rc, floe_iceberg_err_t taken)
+int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg_err_t taken)
 {
     switch (rc) {
-    case FLOE_TABLE_NAME_TAKEN: return floe_iceberg_call_fail(call, taken, "%s", FLOE_TABLE_MESSAGE_EXISTS);
-    case FLOE_TABLE_GONE:
-    case FLOE_TABLE_STALE:
+    case FLOE_EEXISTS: return floe_iceberg_call_fail(call, taken, "%s", FLOE_TABLE_MESSAGE_EXISTS);
+    case FLOE_ENOTFOUND:
+    case FLOE_ECHANGED:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "%s", FLOE_TABLE_MESSAGE_NOT_FOUND);
     default:
-        assert(rc == FLOE_TABLE_FAILED && call->super.error != FLOE_ERR_NONE);
+        assert(rc == FLOE_EFAIL && call->super.error != FLOE_ERR_NONE);
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException, taken);
     }
 }
@@ -82,7 +82,7 @@ int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t
         return floe_iceberg_call_fail_internal(call, "a table's metadata location is outside its warehouse");
     key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;
     if (floe_store_read_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
-                               t->warehouse_bucket, key, json, &len) != FLOE_STORE_OK)
+                               t->warehouse_bucket, key, json, &len) != FLOE_OK)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError,
                                       "The table's metadata file %s cannot be read.", t->metadata_location);
     floe_iceberg_call_keep(call, *json);

@@ -44,12 +44,12 @@ int floe_iceberg_read_metadata(floe_iceberg_call_t *call, const floe_table_row_t
 int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict);
 
 /**
- * Fails the REST call for a table catalog outcome `rc` other than FLOE_TABLE_DONE:
- * FLOE_TABLE_NAME_TAKEN becomes `taken` (AlreadyExistsException, or CommitFailedException for a
- * create transaction) with AWS's message, FLOE_TABLE_GONE and FLOE_TABLE_STALE (the table moved
- * away from its name) NoSuchTableException, FLOE_TABLE_FAILED what the call's S3 Tables error maps
+ * Fails the REST call for a table catalog outcome `rc` other than FLOE_OK:
+ * FLOE_EEXISTS becomes `taken` (AlreadyExistsException, or CommitFailedException for a
+ * create transaction) with AWS's message, FLOE_ENOTFOUND and FLOE_ECHANGED (the table moved
+ * away from its name) NoSuchTableException, FLOE_EFAIL what the call's S3 Tables error maps
  * to (a 500 for SQLite failing). Returns FLOE_EFAIL.
  */
-int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, floe_table_rc_t rc, floe_iceberg_err_t taken);
+int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg_err_t taken);
 
 #endif

@@ -107,7 +107,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
     floe_table_draft_t t;
-    floe_table_rc_t rc;
+    int rc;
     char *json;
 
     if (in->location != NULL)
@@ -120,7 +120,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     if (floe_table_check_name(&call->super, in->name))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_AlreadyExistsException);
-    if ((rc = floe_table_draft(&call->super, &bucket, &ns, in->name, TABLE_FORMAT, &t)) != FLOE_TABLE_DONE)
+    if ((rc = floe_table_draft(&call->super, &bucket, &ns, in->name, TABLE_FORMAT, &t)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     if (render_metadata(call, in, &t, &json))
         return FLOE_EFAIL;
@@ -128,7 +128,7 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
         if (floe_table_store_first_metadata(&call->super, &t, json))
             return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                               FLOE_ICEBERG_ERR_AlreadyExistsException);
-        if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_TABLE_DONE)
+        if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_OK)
             return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     }
     out->metadata_location = t.metadata_location; /* NULL for a staged create */
@@ -197,9 +197,9 @@ int floe_iceberg_handle_dropTable(floe_iceberg_call_t *call, const floe_iceberg_
     if (floe_iceberg_lookup_table(call, in->table.warehouse, in->table.namespace, in->table.table, &t))
         return FLOE_EFAIL;
     switch (floe_table_delete(&call->super, &t, NULL)) {
-    case FLOE_TABLE_DONE: return FLOE_OK;
-    case FLOE_TABLE_GONE:
-    case FLOE_TABLE_STALE: /* no token was given: the table was renamed away from its name */
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_ENOTFOUND:
+    case FLOE_ECHANGED: /* no token was given: the table was renamed away from its name */
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table was dropped meanwhile.");
     default:
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
@@ -213,7 +213,7 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
     floe_bucket_row_t bucket;
     floe_namespace_row_t dest;
     floe_table_row_t t;
-    floe_table_rc_t rc;
+    int rc;
     (void)out;
 
     if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t) ||
@@ -227,7 +227,7 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
     if (floe_table_check_name(&call->super, in->destination.name))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
                                           FLOE_ICEBERG_ERR_AlreadyExistsException);
-    if ((rc = floe_table_rename(&call->super, &t, &dest, in->destination.name, NULL)) != FLOE_TABLE_DONE)
+    if ((rc = floe_table_rename(&call->super, &t, &dest, in->destination.name, NULL)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     return FLOE_OK;
 }

@@ -146,19 +146,19 @@ static int write_file(floe_iceberg_call_t *call, const prepared_commit_t *p)
 
     if (floe_store_put_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
                               p->table.warehouse_bucket, p->key, p->json, strlen(p->json), "application/json",
-                              floe_call_now(&call->super), etag) != FLOE_STORE_OK)
+                              floe_call_now(&call->super), etag) != FLOE_OK)
         return floe_iceberg_call_fail_internal(call, "cannot write a table's next metadata file");
     return FLOE_OK;
 }
 
 /* Why the swap of p's table did not happen: the spec's error for it. */
-static int fail_swap(floe_iceberg_call_t *call, const prepared_commit_t *p, floe_table_rc_t rc)
+static int fail_swap(floe_iceberg_call_t *call, const prepared_commit_t *p, int rc)
 {
     switch (rc) {
-    case FLOE_TABLE_STALE:
+    case FLOE_ECHANGED:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_CommitFailedException, MESSAGE_STALE, p->table.ns.name,
                                       p->table.name);
-    case FLOE_TABLE_GONE:
+    case FLOE_ENOTFOUND:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table %s.%s was dropped.",
                                       p->table.ns.name, p->table.name);
     default:
@@ -171,8 +171,8 @@ static int fail_swap(floe_iceberg_call_t *call, const prepared_commit_t *p, floe
 static int swap(floe_iceberg_call_t *call, const prepared_commit_t *p)
 {
     char *token;
-    floe_table_rc_t rc = floe_table_swap_metadata(&call->super, &p->table, p->table.version_token, p->location, &token);
-    return rc == FLOE_TABLE_DONE ? FLOE_OK : fail_swap(call, p, rc);
+    int rc = floe_table_swap_metadata(&call->super, &p->table, p->table.version_token, p->location, &token);
+    return rc == FLOE_OK ? FLOE_OK : fail_swap(call, p, rc);
 }
 
 /* ---- updateTable ---- */
@@ -183,13 +183,13 @@ static int create_by_commit(floe_iceberg_call_t *call, const floe_bucket_row_t *
                             const floe_iceberg_updateTable_in *in, floe_iceberg_CommitTableResponse *out)
 {
     floe_table_draft_t t;
-    floe_table_rc_t rc;
+    int rc;
     const char *json;
 
     if (floe_table_check_name(&call->super, in->table.table))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_CommitFailedException);
-    if ((rc = floe_table_draft(&call->super, bucket, ns, in->table.table, TABLE_FORMAT, &t)) != FLOE_TABLE_DONE)
+    if ((rc = floe_table_draft(&call->super, bucket, ns, in->table.table, TABLE_FORMAT, &t)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
     if (floe_table_draft_adopt(&call->super, &t, in->change.assigned_uuid, in->change.new_location))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
@@ -199,7 +199,7 @@ static int create_by_commit(floe_iceberg_call_t *call, const floe_bucket_row_t *
     if (floe_table_store_first_metadata(&call->super, &t, json))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                           FLOE_ICEBERG_ERR_CommitFailedException);
-    if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_TABLE_DONE)
+    if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
     out->metadata_location = t.metadata_location;
     out->metadata_json = json;
@@ -258,7 +258,7 @@ static int prepare_change(floe_iceberg_call_t *call, const char *warehouse, cons
 static int swap_all(floe_iceberg_call_t *call, const prepared_commit_t *p, size_t n)
 {
     floe_table_swap_t *swaps = floe_call_alloc(&call->super, n * sizeof(*swaps));
-    floe_table_rc_t rc;
+    int rc;
     size_t failed;
 
     for (size_t i = 0; i < n; i++) {
@@ -267,9 +267,9 @@ static int swap_all(floe_iceberg_call_t *call, const prepared_commit_t *p, size_
         swaps[i].metadata_location = p[i].location;
     }
     switch ((rc = floe_table_swap_metadata_all(&call->super, swaps, n, &failed))) {
-    case FLOE_TABLE_DONE: return FLOE_OK;
-    case FLOE_TABLE_STALE:
-    case FLOE_TABLE_GONE: return fail_swap(call, &p[failed], rc);
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_ECHANGED:
+    case FLOE_ENOTFOUND: return fail_swap(call, &p[failed], rc);
     default:
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
                                           FLOE_ICEBERG_ERR_InternalServerError);

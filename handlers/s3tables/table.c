@@ -37,15 +37,15 @@ int floe_table_check_name(floe_call_t *call, const char *name)
     return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_TABLE_NAME);
 }
 
-/* The error a catalog outcome other than FLOE_TABLE_DONE answers with. */
-static int fail_from_catalog(floe_call_t *call, floe_table_rc_t rc)
+/* The error a catalog outcome other than FLOE_OK answers with. */
+static int fail_from_catalog(floe_call_t *call, int rc)
 {
     switch (rc) {
-    case FLOE_TABLE_STALE: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_STALE_TOKEN);
-    case FLOE_TABLE_GONE: return floe_fail(call, FLOE_ERR_NotFoundException, FLOE_TABLE_MESSAGE_NOT_FOUND);
-    case FLOE_TABLE_NAME_TAKEN: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_EXISTS);
+    case FLOE_ECHANGED: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_STALE_TOKEN);
+    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ERR_NotFoundException, FLOE_TABLE_MESSAGE_NOT_FOUND);
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_EXISTS);
     default:
-        assert(rc == FLOE_TABLE_FAILED && call->error != FLOE_ERR_NONE); /* the call holds its error */
+        assert(rc == FLOE_EFAIL && call->error != FLOE_ERR_NONE); /* the call holds its error */
         return FLOE_EFAIL;
     }
 }
@@ -88,7 +88,7 @@ static int render_metadata(floe_call_t *call, const floe_CreateTableRequest *in,
 static int store_table(floe_call_t *call, const floe_CreateTableRequest *in, floe_table_draft_t *t)
 {
     char *json;
-    floe_table_rc_t rc;
+    int rc;
     int stored;
 
     if (render_metadata(call, in, t, &json))
@@ -98,7 +98,7 @@ static int store_table(floe_call_t *call, const floe_CreateTableRequest *in, flo
     if (stored != FLOE_OK)
         return FLOE_EFAIL;
     rc = floe_table_insert(call, t, apply_creation_settings, in);
-    return rc == FLOE_TABLE_DONE ? FLOE_OK : fail_from_catalog(call, rc);
+    return rc == FLOE_OK ? FLOE_OK : fail_from_catalog(call, rc);
 }
 
 int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in, floe_CreateTableResponse *out)
@@ -106,14 +106,14 @@ int floe_handle_CreateTable(floe_call_t *call, const floe_CreateTableRequest *in
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
     floe_table_draft_t t;
-    floe_table_rc_t rc;
+    int rc;
 
     if (floe_table_check_name(call, in->name))
         return FLOE_EFAIL;
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) || floe_lookup_namespace(call, &bucket, in->namespace, &ns))
         return FLOE_EFAIL;
     rc = floe_table_draft(call, &bucket, &ns, in->name, floe_OpenTableFormat_values[in->format], &t);
-    if (rc != FLOE_TABLE_DONE)
+    if (rc != FLOE_OK)
         return fail_from_catalog(call, rc);
     if (store_table(call, in, &t))
         return FLOE_EFAIL;
@@ -277,7 +277,7 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
                                             floe_UpdateTableMetadataLocationResponse *out)
 {
     floe_table_row_t t;
-    floe_table_rc_t rc;
+    int rc;
     char *token;
 
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t) ||
@@ -288,7 +288,7 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
                          "The specified metadata location is not valid: it must be inside the table's warehouse %s.",
                          floe_table_warehouse_location(call, &t));
     rc = floe_table_swap_metadata(call, &t, in->versionToken, in->metadataLocation, &token);
-    if (rc != FLOE_TABLE_DONE)
+    if (rc != FLOE_OK)
         return fail_from_catalog(call, rc);
     out->name = t.name;
     out->tableARN = t.arn;
@@ -301,20 +301,20 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
 int floe_handle_DeleteTable(floe_call_t *call, const floe_DeleteTableRequest *in, floe_Unit *out)
 {
     floe_table_row_t t;
-    floe_table_rc_t rc;
+    int rc;
     (void)out;
 
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &t))
         return FLOE_EFAIL;
     rc = floe_table_delete(call, &t, in->versionToken);
-    return rc == FLOE_TABLE_DONE ? FLOE_OK : fail_from_catalog(call, rc);
+    return rc == FLOE_OK ? FLOE_OK : fail_from_catalog(call, rc);
 }
 
 int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in, floe_Unit *out)
 {
     floe_namespace_row_t dest;
     floe_table_row_t t;
-    floe_table_rc_t rc;
+    int rc;
     (void)out;
 
     if (in->newNamespaceName == NULL && in->newName == NULL)
@@ -331,5 +331,5 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
                    ? floe_fail(call, FLOE_ERR_NotFoundException, "The specified destination namespace does not exist.")
                    : FLOE_EFAIL;
     rc = floe_table_rename(call, &t, &dest, in->newName != NULL ? in->newName : t.name, in->versionToken);
-    return rc == FLOE_TABLE_DONE ? FLOE_OK : fail_from_catalog(call, rc);
+    return rc == FLOE_OK ? FLOE_OK : fail_from_catalog(call, rc);
 }

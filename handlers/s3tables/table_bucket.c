@@ -39,7 +39,7 @@ static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
     switch (floe_table_bucket_create(call, name, id)) {
     case FLOE_OK:
         return FLOE_OK;
-    case FLOE_TABLE_BUCKET_NAME_TAKEN:
+    case FLOE_EEXISTS:
         return floe_fail(call, FLOE_ERR_ConflictException,
                          "The bucket that you tried to create already exists, and you own it.");
     default:
@@ -134,7 +134,7 @@ int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsR
     switch (floe_table_bucket_list(call, in->prefix, list_type(in), in->continuationToken, page_size, &page)) {
     case FLOE_OK:
         break;
-    case FLOE_TABLE_BUCKET_TOKEN_INVALID:
+    case FLOE_EINVAL:
         return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
     default:
         return FLOE_EFAIL;
@@ -157,7 +157,7 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
     switch (floe_table_bucket_delete(call, bucket.id)) {
     case FLOE_OK:
         return FLOE_OK;
-    case FLOE_TABLE_BUCKET_NOT_EMPTY:
+    case FLOE_EINUSE:
         return floe_fail(call, FLOE_ERR_ConflictException, "The bucket that you tried to delete is not empty.");
     default:
         return FLOE_EFAIL;

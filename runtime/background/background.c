@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "background/background.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "base/xalloc.h"
 
 #define STOP_TURN_MS 10

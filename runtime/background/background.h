@@ -6,7 +6,7 @@
  * (reading and writing object files) stay on the background thread.
  *
  * Why not a second SQLite connection: with one serving thread the connection holds SQLite's
- * exclusive lock for its whole life (catalog/state.h), which is what keeps requests fast; a second
+ * exclusive lock for its whole life (db/state.h), which is what keeps requests fast; a second
  * connection could never open the database. Steps are short, so requests never wait long.
  *
  * Design notes:

@@ -38,8 +38,8 @@ static int do_step(floe_call_t *call, void *arg)
     if (s->d->warehouse == NULL)
         return s->body(call, s->d, s->d->bucket_id, false, s->arg);
     switch (floe_store_bucket_get(floe_call_state(call), call->pool, s->d->warehouse, &bucket)) {
-    case FLOE_STORE_OK: return s->body(call, s->d, bucket.id, false, s->arg);
-    case FLOE_STORE_NOT_FOUND: return s->body(call, s->d, 0, true, s->arg);
+    case FLOE_OK: return s->body(call, s->d, bucket.id, false, s->arg);
+    case FLOE_ENOTFOUND: return s->body(call, s->d, 0, true, s->arg);
     default: return step_fail(call, s->d, "cannot find a warehouse");
     }
 }
@@ -64,12 +64,12 @@ static int find_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
 
     for (size_t i = 0; !is_gone && i < s->n; i++) {
         switch (floe_store_object_get(floe_call_state(call), call->pool, bucket_id, s->keys[i], &obj)) {
-        case FLOE_STORE_OK:
+        case FLOE_OK:
             s->found[i].is_found = true;
             memcpy(s->found[i].file_id, obj.file_id, sizeof(s->found[i].file_id));
             s->found[i].size = obj.size;
             break;
-        case FLOE_STORE_NOT_FOUND: s->found[i].is_found = false; break;
+        case FLOE_ENOTFOUND: s->found[i].is_found = false; break;
         default: return step_fail(call, d, "cannot look an object up");
         }
     }
@@ -79,7 +79,7 @@ static int find_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
 typedef struct commit_step {
     const floe_store_object_t *obj;
     bool must_not_exist;
-    floe_store_rc_t rc;
+    int rc;
 } commit_step_t;
 
 static int commit_body(floe_call_t *call, const floe_object_door_t *d, int64_t bucket_id, bool is_gone, void *arg)
@@ -87,10 +87,10 @@ static int commit_body(floe_call_t *call, const floe_object_door_t *d, int64_t b
     commit_step_t *s = arg;
     floe_store_precondition_t pre = {.must_not_exist = true};
 
-    s->rc = is_gone ? FLOE_STORE_NOT_FOUND
+    s->rc = is_gone ? FLOE_ENOTFOUND
                     : floe_store_object_commit(floe_call_state(call), d->data_dir, bucket_id, s->obj,
                                                s->must_not_exist ? &pre : NULL);
-    if (s->rc == FLOE_STORE_ERROR)
+    if (s->rc == FLOE_EFAIL)
         return step_fail(call, d, "cannot publish a new object");
     return FLOE_OK;
 }
@@ -107,19 +107,19 @@ static int delete_body(floe_call_t *call, const floe_object_door_t *d, int64_t b
     delete_step_t *s = arg;
     floe_state_t *st = floe_call_state(call);
     floe_store_object_t obj;
-    floe_store_rc_t rc;
+    int rc;
 
     if (is_gone)
         return FLOE_OK;
     for (size_t i = 0; s->is_counted && i < s->n; i++) {
-        if ((rc = floe_store_object_get(st, call->pool, bucket_id, s->keys[i], &obj)) == FLOE_STORE_OK) {
+        if ((rc = floe_store_object_get(st, call->pool, bucket_id, s->keys[i], &obj)) == FLOE_OK) {
             s->files++;
             s->bytes += obj.size;
-        } else if (rc != FLOE_STORE_NOT_FOUND) {
+        } else if (rc != FLOE_ENOTFOUND) {
             return step_fail(call, d, "cannot look an object up");
         }
     }
-    if (floe_store_object_delete_many(st, d->data_dir, bucket_id, s->keys, s->n) != FLOE_STORE_OK)
+    if (floe_store_object_delete_many(st, d->data_dir, bucket_id, s->keys, s->n) != FLOE_OK)
         return step_fail(call, d, "cannot delete objects");
     return FLOE_OK;
 }
@@ -136,13 +136,13 @@ static int list_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
     list_step_t *s = arg;
     floe_store_cursor_t cursor;
     floe_store_object_t obj;
-    floe_store_rc_t rc = FLOE_STORE_OK;
+    int rc = FLOE_OK;
 
     if (is_gone)
         return FLOE_OK;
-    if (floe_store_cursor_open(&cursor, floe_call_state(call), call->pool, bucket_id, NULL, s->after) != FLOE_STORE_OK)
+    if (floe_store_cursor_open(&cursor, floe_call_state(call), call->pool, bucket_id, NULL, s->after) != FLOE_OK)
         return step_fail(call, d, "cannot list a warehouse");
-    while (s->n_listed < s->max && (rc = floe_store_cursor_next(&cursor, call->pool, &obj)) == FLOE_STORE_OK) {
+    while (s->n_listed < s->max && (rc = floe_store_cursor_next(&cursor, call->pool, &obj)) == FLOE_OK) {
         *s->entries = floe_xrealloc(*s->entries, (*s->n + 1) * sizeof(**s->entries));
         (*s->entries)[*s->n].key = floe_xstrdup(obj.key);
         (*s->entries)[*s->n].last_modified_ms = obj.last_modified_ms;
@@ -150,7 +150,7 @@ static int list_body(floe_call_t *call, const floe_object_door_t *d, int64_t buc
         s->n_listed++;
     }
     floe_store_cursor_close(&cursor);
-    if (rc == FLOE_STORE_ERROR)
+    if (rc == FLOE_EFAIL)
         return step_fail(call, d, "cannot list a warehouse");
     return FLOE_OK;
 }
@@ -166,7 +166,7 @@ int floe_object_door_find(const floe_object_door_t *d, const char *const *keys, 
     return run(d, find_body, &s, err);
 }
 
-floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
+int floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
                                                  uint8_t **data)
 {
     size_t done = 0, size = (size_t)f->size;
@@ -174,7 +174,7 @@ floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, co
     int fd, saved;
 
     if ((fd = floe_store_file_open(d->data_dir, f->file_id)) < 0)
-        return FLOE_OBJECT_DOOR_CANNOT_OPEN;
+        return FLOE_EIO;
     buf = floe_xmalloc(size + 1);
     while (done < size) {
         ssize_t n = pread(fd, buf + done, size - done, (off_t)done);
@@ -185,40 +185,40 @@ floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, co
             close(fd);
             free(buf);
             errno = saved;
-            return FLOE_OBJECT_DOOR_CANNOT_READ;
+            return FLOE_EIO;
         }
         done += (size_t)n;
     }
     close(fd);
     buf[size] = '\0';
     *data = buf;
-    return FLOE_OBJECT_DOOR_READ_OK;
+    return FLOE_OK;
 }
 
-floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
+int floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
                                                      bool is_missing_ok, uint8_t **data, size_t *len, size_t *at,
                                                      floe_background_error_t *err)
 {
     floe_object_door_found_t *found = floe_xcalloc(n + 1, sizeof(*found));
-    floe_object_door_read_rc_t rc = FLOE_OBJECT_DOOR_READ_OK;
+    int rc = FLOE_OK;
     size_t i = 0;
     int saved;
 
     if (floe_object_door_find(d, keys, n, found, err) != FLOE_OK)
-        rc = FLOE_OBJECT_DOOR_STEP_FAILED;
-    for (; i < n && rc == FLOE_OBJECT_DOOR_READ_OK; i++) {
+        rc = FLOE_EFAIL;
+    for (; i < n && rc == FLOE_OK; i++) {
         data[i] = NULL;
         len[i] = 0;
         if (!found[i].is_found && !is_missing_ok)
-            rc = FLOE_OBJECT_DOOR_MISSING;
-        else if (found[i].is_found && (rc = floe_object_door_read(d, &found[i], &data[i])) == FLOE_OBJECT_DOOR_READ_OK)
+            rc = FLOE_ENOTFOUND;
+        else if (found[i].is_found && (rc = floe_object_door_read(d, &found[i], &data[i])) == FLOE_OK)
             len[i] = (size_t)found[i].size;
-        if (rc != FLOE_OBJECT_DOOR_READ_OK)
+        if (rc != FLOE_OK)
             break;
     }
-    *at = rc == FLOE_OBJECT_DOOR_READ_OK ? n : i;
+    *at = rc == FLOE_OK ? n : i;
     saved = errno;
-    for (size_t k = 0; rc != FLOE_OBJECT_DOOR_READ_OK && k < i; k++) /* nothing left allocated on failure */
+    for (size_t k = 0; rc != FLOE_OK && k < i; k++) /* nothing left allocated on failure */
         free(data[k]);
     free(found);
     errno = saved;
@@ -226,9 +226,9 @@ floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d
 }
 
 int floe_object_door_commit(const floe_object_door_t *d, const floe_store_object_t *obj, bool must_not_exist,
-                            floe_store_rc_t *rc, floe_background_error_t *err)
+                            int *rc, floe_background_error_t *err)
 {
-    commit_step_t s = {.obj = obj, .must_not_exist = must_not_exist, .rc = FLOE_STORE_ERROR};
+    commit_step_t s = {.obj = obj, .must_not_exist = must_not_exist, .rc = FLOE_EFAIL};
     int ret = run(d, commit_body, &s, err);
 
     *rc = s.rc;

@@ -55,20 +55,20 @@ int floe_object_door_find(const floe_object_door_t *d, const char *const *keys, 
                           floe_object_door_found_t *found /* OUT: n entries */,
                           floe_background_error_t *err /* OUT, may be NULL */);
 
-typedef enum floe_object_door_read_rc {
-    FLOE_OBJECT_DOOR_READ_OK = 0,
-    FLOE_OBJECT_DOOR_STEP_FAILED, /* the look-up step failed: *err says why */
-    FLOE_OBJECT_DOOR_MISSING,     /* no object has the key */
-    FLOE_OBJECT_DOOR_CANNOT_OPEN, /* errno says why */
-    FLOE_OBJECT_DOOR_CANNOT_READ, /* errno says why; 0 when the file is shorter than its row */
-} floe_object_door_read_rc_t;
+/*
+ * How a read ends, in the house codes (failure.h):
+ *   FLOE_OK          read whole
+ *   FLOE_EFAIL       the look-up step failed: *err says why
+ *   FLOE_ENOTFOUND   no object has the key
+ *   FLOE_EIO         the file could not be opened or read: errno says why (0: shorter than its row)
+ */
 
 /**
  * Reads the whole file of a found object (design note 2) on the calling thread: *data is malloc'ed
  * (the caller frees it), f->size bytes followed by a NUL, so text can be parsed in place. Nothing
  * is left allocated on failure.
  */
-floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
+int floe_object_door_read(const floe_object_door_t *d, const floe_object_door_found_t *f,
                                                  uint8_t **data /* OUT */);
 
 /**
@@ -78,19 +78,19 @@ floe_object_door_read_rc_t floe_object_door_read(const floe_object_door_t *d, co
  * failure *at is the key that failed (0 for a failed step), nothing is left allocated, and
  * len[0..*at) still say what was read before it. *at is n on success.
  */
-floe_object_door_read_rc_t floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
+int floe_object_door_read_all(const floe_object_door_t *d, const char *const *keys, size_t n,
                                                      bool is_missing_ok, uint8_t **data /* OUT */,
                                                      size_t *len /* OUT */, size_t *at /* OUT */,
                                                      floe_background_error_t *err /* OUT, may be NULL */);
 
 /**
  * Makes the published blob obj->file_id the content of obj->key, in one step (store/object.h's
- * commit; with must_not_exist the key must be free). *rc: FLOE_STORE_OK, FLOE_STORE_EXISTS (the
- * key is taken) or FLOE_STORE_NOT_FOUND (the warehouse is gone); the blob is the caller's to
- * discard on any but FLOE_STORE_OK. FLOE_EFAIL with *err (may be NULL) when the step failed.
+ * commit; with must_not_exist the key must be free). *rc: FLOE_OK, FLOE_EEXISTS (the
+ * key is taken) or FLOE_ENOTFOUND (the warehouse is gone); the blob is the caller's to
+ * discard on any but FLOE_OK. FLOE_EFAIL with *err (may be NULL) when the step failed.
  */
 int floe_object_door_commit(const floe_object_door_t *d, const floe_store_object_t *obj, bool must_not_exist,
-                            floe_store_rc_t *rc /* OUT */, floe_background_error_t *err /* OUT, may be NULL */);
+                            int *rc /* OUT */, floe_background_error_t *err /* OUT, may be NULL */);
 
 /**
  * Deletes the objects keys[0..n) (missing ones, or a missing warehouse, are fine), in steps of

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "catalog/arn.h"
+#include "base/failure.h"
 
 #define TABLE_MARKER "/table/"
 
@@ -52,12 +53,12 @@ int floe_arn_parse_table(floe_call_t *call, const char *arn, char **bucket, char
     const char *rest = after_prefix(call, arn), *mark;
 
     if (rest == NULL || (mark = strstr(rest, marker)) == NULL || mark == rest)
-        return -1;
+        return FLOE_EFAIL;
     if (mark[sizeof(marker) - 1] == '\0' || strchr(mark + sizeof(marker) - 1, '/') != NULL)
-        return -1;
+        return FLOE_EFAIL;
     *bucket = floe_call_strndup(call, rest, (size_t)(mark - rest));
     *table_id = floe_call_strdup(call, mark + sizeof(marker) - 1);
-    return 0;
+    return FLOE_OK;
 }
 
 /* The ARN's fields are arn:partition:service:region:account:resource. */

@@ -18,6 +18,7 @@
 
 #include "catalog/janitor.h"
 #include "http/log.h"
+#include "db/sql.h"
 #include "store/store.h"
 #include "base/xalloc.h"
 
@@ -35,96 +36,85 @@ FLOE_SQL(sql_queue_orphans,
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
 {
     char retired[FLOE_JANITOR_RETIRED_MAX];
-    sqlite3_stmt *stmt;
-    floe_store_rc_t renamed;
+    int renamed;
 
     /* A name already retired (a retried removal) is queued as it is. */
     if (strncmp(bucket, FLOE_JANITOR_RETIRED_PREFIX, strlen(FLOE_JANITOR_RETIRED_PREFIX)) == 0) {
         snprintf(retired, sizeof(retired), "%s", bucket);
     } else {
         if ((size_t)snprintf(retired, sizeof(retired), "%s%s", FLOE_JANITOR_RETIRED_PREFIX, bucket) >= sizeof(retired))
-            return -1;
+            return FLOE_EFAIL;
         renamed = floe_store_bucket_rename(st, bucket, retired);
-        if (renamed != FLOE_STORE_OK && renamed != FLOE_STORE_NOT_FOUND) /* never written: nothing to retire */
-            return -1;
+        if (renamed != FLOE_OK && renamed != FLOE_ENOTFOUND) /* never written: nothing to retire */
+            return FLOE_EFAIL;
     }
-    if ((stmt = floe_state_stmt(st, sql_enqueue)) == NULL || sqlite3_bind_text(stmt, 1, retired, -1, SQLITE_TRANSIENT) ||
-        sqlite3_bind_int64(stmt, 2, now_ms))
-        return -1;
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return floe_db_exec(st, sql_enqueue, "Ti", retired, now_ms);
 }
 
-/* Reads up to max queued bucket names into names (each strdup'ed; the caller frees). */
-static int next_batch(floe_state_t *st, int max, char **names)
+/* Reads up to max queued bucket names into names (each strdup'ed; the caller frees *n of them).
+ * FLOE_OK, or FLOE_EFAIL (logged) with nothing left allocated. */
+static int next_batch(floe_state_t *st, int max, char **names, int *n_names)
 {
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_next);
-    int n = 0;
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_next, "n", max);
+    int n = 0, rc = SQLITE_DONE;
+
     if (stmt == NULL)
-        return -1;
-    sqlite3_bind_int(stmt, 1, max);
-    while (n < max && sqlite3_step(stmt) == SQLITE_ROW)
+        return FLOE_EFAIL;
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
         names[n++] = floe_xstrdup((const char *)sqlite3_column_text(stmt, 0));
     sqlite3_reset(stmt);
-    return n;
+    if (rc == FLOE_EFAIL) {
+        while (n > 0)
+            free(names[--n]);
+        return FLOE_EFAIL;
+    }
+    *n_names = n;
+    return FLOE_OK;
 }
 
-static int mark_done(floe_state_t *st, const char *bucket)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql_done);
-    if (stmt == NULL)
-        return -1;
-    sqlite3_bind_text(stmt, 1, bucket, -1, SQLITE_STATIC);
-    return sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
-}
-
-int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max)
+int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *removed)
 {
     char *names[BUCKETS_PER_TICK * 4];
-    int n, removed = 0, rc = 0;
+    int n = 0, rc;
 
+    *removed = 0;
     if (max > (int)(sizeof(names) / sizeof(names[0])))
         max = (int)(sizeof(names) / sizeof(names[0]));
-    if ((n = next_batch(st, max, names)) < 0)
-        return -1;
+    rc = next_batch(st, max, names, &n);
     for (int i = 0; i < n; i++) {
-        if (rc == 0 && floe_store_delete_bucket_recursive(st, data_dir, names[i]) == FLOE_STORE_OK &&
-            mark_done(st, names[i]) == 0) {
-            removed++;
-        } else if (rc == 0) {
+        if (rc == FLOE_OK && floe_store_delete_bucket_recursive(st, data_dir, names[i]) == FLOE_OK &&
+            floe_db_exec(st, sql_done, "t", names[i]) == FLOE_OK) {
+            (*removed)++;
+        } else if (rc == FLOE_OK) {
             floe_log("janitor: could not remove warehouse bucket %s yet: %s", names[i], floe_state_errmsg(st));
-            rc = -1;
+            rc = FLOE_EFAIL;
         }
         free(names[i]);
     }
     floe_state_end_call(st);
-    return rc == 0 ? removed : -1;
+    return rc;
 }
 
 int floe_janitor_recover(floe_state_t *st, int64_t now_ms)
 {
-    sqlite3_stmt *stmt;
-    int queued = -1;
+    int rc = floe_db_exec(st, sql_queue_orphans, "i", now_ms);
+    int queued = rc == FLOE_OK ? sqlite3_changes(floe_state_db(st)) : 0;
 
-    if ((stmt = floe_state_stmt(st, sql_queue_orphans)) != NULL) {
-        sqlite3_bind_int64(stmt, 1, now_ms);
-        if (sqlite3_step(stmt) == SQLITE_DONE)
-            queued = sqlite3_changes(floe_state_db(st));
-        else
-            floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
-    }
     floe_state_end_call(st);
-    if (queued > 0)
+    if (rc != FLOE_OK)
+        floe_log("janitor: cannot queue orphaned warehouse buckets: %s", floe_state_errmsg(st));
+    else if (queued > 0)
         floe_log("recovered %d warehouse bucket%s that no table names; the janitor removes them", queued,
                  queued == 1 ? "" : "s");
-    return queued;
+    return rc;
 }
 
 static void on_tick(h2o_timeout_entry_t *entry)
 {
     floe_worker_t *w = H2O_STRUCT_FROM_MEMBER(floe_worker_t, janitor_entry, entry);
-    floe_janitor_run_once(w->state, w->config->data_dir, BUCKETS_PER_TICK);
+    int removed;
+
+    floe_janitor_run_once(w->state, w->config->data_dir, BUCKETS_PER_TICK, &removed); /* logged; retried next tick */
     h2o_timeout_link(w->super.loop, &w->janitor_timeout, &w->janitor_entry);
 }
 

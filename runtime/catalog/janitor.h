@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "http/worker.h"
 
 /**
@@ -16,7 +16,7 @@
  * FLOE_JANITOR_RETIRED_PREFIX + name, which no S3 request can address (a bucket name has no '/'),
  * so the warehouse answers NoSuchBucket as soon as the table is gone, as on AWS, while its bytes
  * wait for the janitor. Call it inside the transaction that deletes the table (or gives up on a
- * new one), so both commit exactly when that does. 0 or -1.
+ * new one), so both commit exactly when that does. FLOE_OK or FLOE_EFAIL (logged).
  */
 int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
 
@@ -26,8 +26,8 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms);
  * Start-up, before any request is served: queues every warehouse bucket that no table names and
  * that is not queued yet. A crash inside CreateTable after the warehouse and its first metadata
  * file were written but before the table row committed leaves such a bucket, which no client can
- * see and nothing else would ever remove. Runs on the caller's connection `st`. Returns how many
- * were queued, or -1 (logged).
+ * see and nothing else would ever remove. Runs on the caller's connection `st`. FLOE_OK (how
+ * many were queued is logged), or FLOE_EFAIL (logged).
  */
 int floe_janitor_recover(floe_state_t *st, int64_t now_ms);
 
@@ -36,7 +36,8 @@ void floe_janitor_start(floe_worker_t *w);
 /** Stops it; call before disposing the worker's context. */
 void floe_janitor_stop(floe_worker_t *w);
 
-/** Removes up to `max` queued buckets now; returns how many were removed, or -1 on an error. */
-int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max);
+/** Removes up to `max` queued buckets now, *removed of them: FLOE_OK, or FLOE_EFAIL (logged) when
+ * one could not be removed yet (it stays queued). */
+int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *removed /* OUT */);
 
 #endif

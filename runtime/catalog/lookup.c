@@ -2,17 +2,17 @@
  * The lookups of lookup.h. Messages are AWS's (as seen from the service and mirrored by moto):
  * "The specified bucket does not exist.", "The specified namespace does not exist." and
  * "The specified table does not exist." Only "no row" is a miss: any other SQLite failure is a 500
- * (sql.h).
+ * (call_sql.h).
  */
 #include <assert.h>
 
 #include <sqlite3.h>
 
+#include "call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
 #include "catalog/table_columns.h"
+#include "db/state.h"
 
 #define MESSAGE_NO_BUCKET "The specified bucket does not exist."
 #define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."
@@ -66,11 +66,9 @@ static int step_lookup(floe_call_t *call, sqlite3_stmt *stmt)
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     if (rc != SQLITE_ROW)
         sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT) /* a read cannot meet one: whatever happened is internal */
-        return floe_fail_internal(call, "a lookup hit a constraint");
     return rc;
 }
 
@@ -159,8 +157,8 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
     return step_table(call, floe_sql_bind(call, sql_table_by_name, "it", ns->id, name), out);
 }
 
-/* Fills *out when bucket, namespace and table all exist: 1; 0 when one of them does not; -1 when
- * the call failed. */
+/* Fills *out when bucket, namespace and table all exist: FLOE_OK; FLOE_ENOTFOUND when one of them
+ * does not; FLOE_EFAIL when the call failed. */
 static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, const char *ns, const char *name,
                                 floe_table_row_t *out)
 {
@@ -169,8 +167,8 @@ static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, cons
 
     switch (step_lookup(call, stmt)) {
     case SQLITE_ROW: break;
-    case SQLITE_DONE: return 0;
-    default: return -1;
+    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
     out->bucket.name = floe_call_strdup(call, bucket_name);
     out->bucket.arn = floe_arn_table_bucket(call, bucket_name);
@@ -180,7 +178,7 @@ static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, cons
     out->bucket.created_at = sqlite3_column_int64(stmt, FLOE_TABLE_N_COLUMNS + 3);
     floe_table_columns_read(call, stmt, out);
     sqlite3_reset(stmt);
-    return 1;
+    return FLOE_OK;
 }
 
 int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns, const char *name,
@@ -189,10 +187,10 @@ int floe_lookup_table(floe_call_t *call, const char *bucket_arn, const char *ns,
     char *bucket_name = floe_arn_parse_table_bucket(call, bucket_arn);
     floe_bucket_row_t bucket;
     floe_namespace_row_t namespace;
-    int found = bucket_name != NULL ? lookup_table_at_once(call, bucket_name, ns, name, out) : 0;
+    int found = bucket_name != NULL ? lookup_table_at_once(call, bucket_name, ns, name, out) : FLOE_ENOTFOUND;
 
-    if (found != 0)
-        return found > 0 ? FLOE_OK : FLOE_EFAIL;
+    if (found != FLOE_ENOTFOUND)
+        return found;
     /* Something is missing: the step-by-step lookups say which, with AWS's message for it. */
     if (floe_lookup_bucket(call, bucket_arn, &bucket) || floe_lookup_namespace(call, &bucket, ns, &namespace))
         return FLOE_EFAIL;

@@ -13,9 +13,9 @@
 #include <assert.h>
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/maintenance.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 /* TableRecordExpirationStatus wire values (design note 3). */
 #define EXPIRATION_ENABLED "enabled"
@@ -76,8 +76,7 @@ int floe_maintenance_read(floe_call_t *call, int64_t table_id, floe_TableMainten
     stmt = floe_sql_bind(call, sql_get_maintenance, "it", table_id, floe_TableMaintenanceType_values[type]);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT); /* a read checks no constraint */
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     if (rc == SQLITE_DONE)
         floe_maintenance_default(type, out); /* design note 1 */
     if (rc == SQLITE_ROW) {
@@ -116,8 +115,7 @@ int floe_maintenance_read_expiration(floe_call_t *call, int64_t table_id, floe_r
     if (stmt == NULL)
         return FLOE_EFAIL;
     memset(out, 0, sizeof(*out)); /* no row: disabled, without days (design note 1) */
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT); /* a read checks no constraint */
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     if (rc == SQLITE_ROW) {
         const char *status = (const char *)sqlite3_column_text(stmt, 0);
         out->is_enabled = status != NULL && strcmp(status, EXPIRATION_ENABLED) == 0;

@@ -11,9 +11,9 @@
  */
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/maintenance_job.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 FLOE_SQL(sql_put_run,
     "INSERT INTO maintenance_job_run (table_id, type, status, last_run, failure_message, files_read, bytes_read,"
@@ -66,7 +66,7 @@ int floe_maintenance_run_get(floe_call_t *call, int64_t table_id, const char *ty
     if (stmt == NULL)
         return FLOE_EFAIL;
     memset(out, 0, sizeof(*out));
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     *found = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW) {
         out->type = floe_call_strdup(call, type);
@@ -97,7 +97,7 @@ int floe_maintenance_noncurrent_list(floe_call_t *call, int64_t table_id, char *
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         k = floe_call_grow(call, k, count, &cap_keys, sizeof(*k));
         m = floe_call_grow(call, m, count, &cap_marks, sizeof(*m));
         k[count] = floe_sql_text(call, stmt, 0);
@@ -133,7 +133,7 @@ int floe_maintenance_tables_after(floe_call_t *call, int64_t after_id, int limit
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         r = floe_call_grow(call, r, count, &cap, sizeof(*r));
         r[count].id = sqlite3_column_int64(stmt, 0);
         r[count].arn = floe_sql_text(call, stmt, 1);
@@ -158,7 +158,7 @@ int floe_maintenance_tables_of_bucket(floe_call_t *call, int64_t bucket_id, char
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         a = floe_call_grow(call, a, count, &cap, sizeof(*a));
         a[count++] = floe_sql_text(call, stmt, 0);
     }

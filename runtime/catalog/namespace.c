@@ -12,9 +12,10 @@
 #include <assert.h>
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/namespace.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "catalog/call_sql.h"
+#include "db/state.h"
 #include "base/ids.h"
 
 /* The first capacity of a list that grows: enough for most buckets' namespaces at once. */
@@ -52,11 +53,11 @@ int floe_namespace_insert(floe_call_t *call, int64_t bucket_id, const char *name
                          created_by);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
     sqlite3_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
-    *is_taken = rc == SQLITE_CONSTRAINT; /* design note 1 */
+    *is_taken = rc == FLOE_EUNIQUE; /* design note 1 */
     if (*is_taken)
         return FLOE_OK;
     assert(rc == SQLITE_DONE);
@@ -75,12 +76,12 @@ int floe_namespace_remove(floe_call_t *call, int64_t namespace_id, bool *has_tab
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_FOREIGNKEY);
     sqlite3_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
-    assert(rc == SQLITE_DONE || rc == SQLITE_CONSTRAINT);
-    *has_tables = rc == SQLITE_CONSTRAINT; /* design note 2 */
+    assert(rc == SQLITE_DONE || rc == FLOE_EFOREIGNKEY);
+    *has_tables = rc == FLOE_EFOREIGNKEY; /* design note 2 */
     return FLOE_OK;
 }
 
@@ -96,7 +97,7 @@ int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after,
     assert(after != NULL && limit >= FLOE_NAMESPACE_LIST_ALL);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         floe_namespace_row_t *row;
         list = floe_call_grow(call, list, n, &cap, sizeof(*list));
         row = &list[n++];
@@ -124,7 +125,7 @@ int floe_namespace_read_properties(floe_call_t *call, int64_t namespace_id, floe
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         keys = floe_call_grow(call, keys, n, &cap_keys, sizeof(*keys));
         values = floe_call_grow(call, values, n, &cap_values, sizeof(*values));
         keys[n] = floe_sql_text(call, stmt, 0);

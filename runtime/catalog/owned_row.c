@@ -2,8 +2,8 @@
  * The owned-row steps of owned_row.h, on the checked statements of sql.h: a SQLite failure is a
  * 500, never "no row".
  */
+#include "call_sql.h"
 #include "catalog/owned_row.h"
-#include "catalog/sql.h"
 
 int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id)
 {
@@ -15,17 +15,14 @@ int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3
     sqlite3_stmt *stmt = floe_sql_bind(call, sql, "i", owner_id);
 
     if (stmt == NULL)
-        return -1;
-    switch (floe_sql_step(call, stmt)) {
+        return FLOE_EFAIL;
+    switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         *out = stmt;
-        return 1;
+        return FLOE_OK;
     case SQLITE_DONE:
-        return 0;
-    case SQLITE_CONSTRAINT: /* a read checks no constraint; anything else here is SQLite's failure */
-        floe_fail_internal(call, "a read of an owned row reported a constraint failure");
-        return -1;
+        return FLOE_ENOTFOUND;
     default:
-        return -1;
+        return FLOE_EFAIL;
     }
 }

@@ -20,8 +20,9 @@ int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id);
 
 /**
  * Steps `sql` (declared with FLOE_SQL; its only parameter ?1 is the owner's row id) to its first
- * row. Returns 1 with *stmt on the row (read its columns before the next statement; the cache
- * still owns it), 0 when there is none, or -1 when the call failed (InternalServerErrorException).
+ * row. Returns FLOE_OK with *stmt on the row (read its columns before the next statement; the
+ * cache still owns it), FLOE_ENOTFOUND when there is none, or FLOE_EFAIL when the call failed
+ * (InternalServerErrorException).
  */
 int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3_stmt **stmt /* OUT */);
 

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "catalog/policy.h"
+#include "base/failure.h"
 
 /* The policy language versions AWS accepts (IAM JSON policy elements: Version). */
 static const char *const versions[] = {"2012-10-17", "2008-10-17"};
@@ -18,7 +19,7 @@ static const char *const versions[] = {"2012-10-17", "2008-10-17"};
 static int refuse(char *why, size_t why_len, const char *sentence)
 {
     snprintf(why, why_len, "%s", sentence);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* Policy element names are case-sensitive, unlike cJSON_HasObjectItem. */
@@ -74,9 +75,9 @@ static int check_statements(const cJSON *statements, char *why, size_t why_len)
         return refuse(why, why_len, "Missing required field Statement");
     cJSON_ArrayForEach(statement, statements) {
         if (check_statement(statement, why, why_len))
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_policy_check(const char *doc, char *why, size_t why_len)

@@ -4,9 +4,9 @@
  */
 #include <assert.h>
 
+#include "call_sql.h"
 #include "catalog/replication.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 /* Beside each destination: how many its rule has, and how many rules there are (design note 2). */
 #define SIZES "COUNT(*) OVER (PARTITION BY rule_index), MAX(rule_index) OVER () + 1"
@@ -83,8 +83,7 @@ int floe_replication_read(floe_call_t *call, floe_replication_owner_t owner, int
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT); /* a read checks no constraint */
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     out->is_configured = rc == SQLITE_ROW;
     out->version_token = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 0) : NULL;
     out->role = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 1) : NULL;
@@ -122,10 +121,9 @@ int floe_replication_read_rules(floe_call_t *call, floe_replication_owner_t owne
     /* One statement, so one snapshot: the sizes agree with the rows. */
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW)
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
         read_destination(call, stmt, &list, &n);
     sqlite3_reset(stmt);
-    assert(rc != SQLITE_CONSTRAINT); /* a read checks no constraint */
     if (rc != SQLITE_DONE)
         return FLOE_EFAIL;
     *rules = list;

@@ -3,9 +3,9 @@
  */
 #include <assert.h>
 
+#include "call_sql.h"
 #include "catalog/replication_queue.h"
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "db/state.h"
 
 FLOE_SQL(sql_source_read,
     "SELECT t.table_bucket_id, b.region, b.account_id, b.name, t.table_id, n.name, t.name, t.warehouse_bucket,"
@@ -53,8 +53,7 @@ int floe_replication_source_read(floe_call_t *call, int64_t table_id, floe_repli
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     *found = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW) {
         out->table_id = table_id;
@@ -88,8 +87,7 @@ int floe_replication_queue_next(floe_call_t *call, floe_replication_work_t *out,
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT); /* a read checks no constraint */
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     *found = rc == SQLITE_ROW;
     if (rc == SQLITE_ROW) {
         out->id = sqlite3_column_int64(stmt, 0);
@@ -113,8 +111,7 @@ int floe_replication_status_read(floe_call_t *call, int64_t table_id, const char
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     *out = (floe_replication_status_row_t){.is_known = rc == SQLITE_ROW};
     if (rc == SQLITE_ROW) {
         out->is_failed = sqlite3_column_int(stmt, 0) != 0;
@@ -134,7 +131,7 @@ int floe_replication_status_complete(floe_call_t *call, int64_t table_id, const 
                          metadata_location, (int64_t)at);
 }
 
-int floe_replication_status_fail(floe_call_t *call, int64_t table_id, const char *destination_arn,
+int floe_replication_status_failed(floe_call_t *call, int64_t table_id, const char *destination_arn,
                                  const char *message)
 {
     return floe_sql_exec(call, sql_status_fail, "itt", table_id, destination_arn, message);
@@ -152,8 +149,7 @@ int floe_replication_source_of(floe_call_t *call, int64_t table_id, char **sourc
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
-    assert(rc != SQLITE_CONSTRAINT);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     *source_arn = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 0) : NULL;
     sqlite3_reset(stmt);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;

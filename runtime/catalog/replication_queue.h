@@ -77,7 +77,7 @@ int floe_replication_status_complete(floe_call_t *call, int64_t table_id, const 
                                      const char *replica_arn, const char *metadata_location, floe_timestamp_t at);
 
 /** Records that the pair's last attempt failed with `message` (keeping its last success). */
-int floe_replication_status_fail(floe_call_t *call, int64_t table_id, const char *destination_arn,
+int floe_replication_status_failed(floe_call_t *call, int64_t table_id, const char *destination_arn,
                                  const char *message);
 
 /** Marks table `table_id` as a replica of `source_arn` (inside the transaction that creates it). */

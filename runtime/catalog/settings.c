@@ -8,9 +8,10 @@
 #include <assert.h>
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
-#include "catalog/sql.h"
+#include "catalog/call_sql.h"
 #include "base/ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */
@@ -36,8 +37,8 @@ static int stored_enum(floe_call_t *call, sqlite3_stmt *stmt, int col, const cha
     return 0;
 }
 
-/* Steps an owned row's read: 1 on its row, 0 when there is none, -1 when the call failed. The
- * statement is reset by the caller once it has read the row. */
+/* Steps an owned row's read: FLOE_OK on its row, FLOE_ENOTFOUND when there is none, FLOE_EFAIL
+ * when the call failed. The statement is reset by the caller once it has read the row. */
 static int read_owned(floe_call_t *call, const floe_resource_t *owner, const char *bucket_sql, const char *table_sql,
                       sqlite3_stmt **stmt)
 {
@@ -68,10 +69,10 @@ int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner
     sqlite3_stmt *stmt;
 
     switch (read_owned(call, owner, sql_bucket_encryption_get, sql_table_encryption_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *out = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         break;
     default:
         return FLOE_EFAIL;
@@ -121,10 +122,10 @@ int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *ow
     int storage_class;
 
     switch (read_owned(call, owner, sql_bucket_storage_class_get, sql_table_storage_class_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *out = (floe_StorageClass)0;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         break;
     default:
         return FLOE_EFAIL;
@@ -167,10 +168,10 @@ int floe_settings_policy_get(floe_call_t *call, const floe_resource_t *owner, ch
     sqlite3_stmt *stmt;
 
     switch (read_owned(call, owner, sql_bucket_policy_get, sql_table_policy_get, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *document = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         *document = floe_sql_text(call, stmt, 0);
         sqlite3_reset(stmt);
         return FLOE_OK;
@@ -206,10 +207,10 @@ int floe_settings_bucket_metrics_get(floe_call_t *call, int64_t bucket_id, char 
     sqlite3_stmt *stmt;
 
     switch (floe_owned_row(call, sql_bucket_metrics_get, bucket_id, &stmt)) {
-    case 0:
+    case FLOE_ENOTFOUND:
         *configuration_id = NULL;
         return FLOE_OK;
-    case 1:
+    case FLOE_OK:
         *configuration_id = floe_sql_text(call, stmt, 0);
         sqlite3_reset(stmt);
         return FLOE_OK;
@@ -253,14 +254,12 @@ int floe_settings_bucket_maintenance_get(floe_call_t *call, int64_t bucket_id, f
                          floe_TableBucketMaintenanceType_values[type]);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    switch (floe_sql_step(call, stmt)) {
+    switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
     case SQLITE_DONE:
         *out = (floe_bucket_maintenance_t){0};
         return FLOE_OK;
     case SQLITE_ROW:
         break;
-    case SQLITE_CONSTRAINT:
-        return floe_fail_internal(call, "a read of a maintenance configuration reported a constraint failure");
     default:
         return FLOE_EFAIL;
     }

@@ -28,8 +28,8 @@
  *     the name and namespace looked up. A rename does not change the token, so without the name in
  *     the guard K racing renames on one token could all succeed (seen with tests/e2e/71-races.py
  *     on --threads 2). When the guard matches nothing, refused_change() says why as a later
- *     request would see it: FLOE_TABLE_GONE if the name no longer names the table, else
- *     FLOE_TABLE_STALE.
+ *     request would see it: FLOE_ENOTFOUND if the name no longer names the table, else
+ *     FLOE_ECHANGED.
  *
  * Invariants (asserted where the code relies on them):
  *  1. A metadata pointer, once set, lies inside its table's warehouse: every swap is given such a
@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "call_sql.h"
 #include "catalog/janitor.h"
-#include "catalog/sql.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
 #include "catalog/transaction.h"
@@ -127,43 +127,41 @@ int floe_table_location_is_inside(const floe_table_row_t *table, const char *loc
 /* ---- one-row statements ---- */
 
 /* Steps a statement bound by floe_sql_bind (NULL: the bind failed the call) once and resets it:
- * SQLITE_ROW, SQLITE_DONE, SQLITE_CONSTRAINT when `is_constraint_expected`, or FLOE_EFAIL with the
- * call failed (500). */
-static int step_once(floe_call_t *call, sqlite3_stmt *stmt, bool is_constraint_expected)
+ * SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in `expect` (db/sql.h), or FLOE_EFAIL with
+ * the call failed (500). */
+static int step_once(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
 {
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, expect);
     /* A write that RETURNs a row commits (outside a transaction) only when it steps to its end:
      * stop at the row and a failed commit would go unseen, and the write be answered as done. */
     if (rc == SQLITE_ROW) {
-        int end = floe_sql_step(call, stmt);
+        int end = floe_sql_step(call, stmt, FLOE_DB_NONE);
         if (end != SQLITE_DONE && end != SQLITE_ROW)
             rc = end;
     }
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT && !is_constraint_expected)
-        return floe_fail_internal(call, "a statement that writes no constrained column hit a constraint");
     return rc;
 }
 
-/* A statement's first row (a query's, or what a write RETURNs): 1 when there is one, 0 when not,
- * FLOE_EFAIL with the call failed. */
+/* A statement's first row (a query's, or what a write RETURNs): FLOE_OK when there is one,
+ * FLOE_ENOTFOUND when not, FLOE_EFAIL with the call failed. */
 static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
 {
-    switch (step_once(call, stmt, false)) {
-    case SQLITE_ROW: return 1;
-    case SQLITE_DONE: return 0;
+    switch (step_once(call, stmt, FLOE_DB_NONE)) {
+    case SQLITE_ROW: return FLOE_OK;
+    case SQLITE_DONE: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
 
 /* ---- creating a table (design note 2) ---- */
 
-floe_table_rc_t floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
-                                 const char *name, const char *format, floe_table_draft_t *t)
+int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                     const char *name, const char *format, floe_table_draft_t *t)
 {
     int taken;
 
@@ -174,14 +172,14 @@ floe_table_rc_t floe_table_draft(floe_call_t *call, const floe_bucket_row_t *buc
     t->name = name;
     t->format = format;
     taken = read_once(call, floe_sql_bind(call, sql_table_exists, "it", ns->id, name));
-    if (taken < 0)
-        return FLOE_TABLE_FAILED;
-    if (taken)
-        return FLOE_TABLE_NAME_TAKEN;
+    if (taken == FLOE_OK)
+        return FLOE_EEXISTS;
+    if (taken != FLOE_ENOTFOUND)
+        return FLOE_EFAIL;
     floe_uuid_v4(t->table_id);
     t->warehouse = warehouse_bucket_name(call, t->table_id);
     t->version_token = new_version_token(call);
-    return FLOE_TABLE_DONE;
+    return FLOE_OK;
 }
 
 static bool is_lower_hex(char c)
@@ -254,7 +252,7 @@ static int abandon_warehouse(floe_call_t *call, const floe_table_draft_t *t)
 {
     if (t->metadata_location == NULL)
         return FLOE_OK;
-    if (floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call)) != 0)
+    if (floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     return FLOE_OK;
 }
@@ -265,12 +263,12 @@ int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, co
     char file_id[FLOE_UUID_LEN + 1], etag[33], *key;
 
     assert(t->warehouse != NULL && t->metadata_location == NULL);
-    if (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call)) != FLOE_STORE_OK)
+    if (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, "cannot create a warehouse bucket");
     floe_uuid_v4(file_id);
     key = floe_call_printf(call, FIRST_METADATA_PREFIX "%s" METADATA_SUFFIX, file_id);
     if (floe_store_put_object(st, floe_call_config(call)->data_dir, t->warehouse, key, json, strlen(json),
-                              "application/json", floe_call_now(call), etag) != FLOE_STORE_OK) {
+                              "application/json", floe_call_now(call), etag) != FLOE_OK) {
         floe_janitor_enqueue(st, t->warehouse, floe_call_now(call)); /* else floe_janitor_recover finds it */
         return floe_fail_internal(call, "cannot write a table's first metadata file");
     }
@@ -282,7 +280,7 @@ typedef struct insert_args {
     const floe_table_draft_t *t;
     floe_table_settings_fn settings;
     const void *settings_ctx;
-    floe_table_rc_t rc; /* NAME_TAKEN when the body gave up for that reason */
+    int rc; /* FLOE_EEXISTS when the body gave up for that reason */
 } insert_args_t;
 
 /* The body of floe_table_insert's transaction. */
@@ -295,18 +293,18 @@ static int insert_body(floe_call_t *call, void *arg)
     int rc;
 
     if (t->metadata_location == NULL &&
-        floe_store_create_bucket(floe_call_state(call), t->warehouse, true, floe_call_now(call)) != FLOE_STORE_OK)
+        floe_store_create_bucket(floe_call_state(call), t->warehouse, true, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, "cannot create a warehouse bucket");
     stmt = floe_sql_bind(call, sql_insert_table, "iittttttit", t->bucket.id, t->ns.id, t->name, t->table_id,
                          t->format, t->version_token, t->metadata_location, t->warehouse, (int64_t)floe_call_now(call),
                          floe_call_account(call));
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
     row_id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT) { /* the name (or the adopted table id) was taken meanwhile */
-        a->rc = FLOE_TABLE_NAME_TAKEN;
+    if (rc == FLOE_EUNIQUE) { /* the name (or the adopted table id) was taken meanwhile */
+        a->rc = FLOE_EEXISTS;
         return FLOE_EFAIL;
     }
     if (rc == SQLITE_DONE)
@@ -316,23 +314,24 @@ static int insert_body(floe_call_t *call, void *arg)
     return a->settings != NULL ? a->settings(call, row_id, t->bucket.id, a->settings_ctx) : FLOE_OK;
 }
 
-floe_table_rc_t floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
-                                  const void *settings_ctx)
+int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
+                      const void *settings_ctx)
 {
-    insert_args_t a = {t, settings, settings_ctx, FLOE_TABLE_FAILED};
+    insert_args_t a = {t, settings, settings_ctx, FLOE_EFAIL};
 
     assert(t->version_token != NULL && t->warehouse != NULL); /* invariant 2 */
     assert(t->metadata_location == NULL || is_inside_warehouse(t->warehouse, t->metadata_location)); /* invariant 1 */
     if (floe_call_in_transaction(call, insert_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
+        return FLOE_OK;
     if (abandon_warehouse(call, t) != FLOE_OK)
-        return FLOE_TABLE_FAILED;
+        return FLOE_EFAIL;
     return a.rc;
 }
 
 /* ---- the metadata pointer (design note 3) ---- */
 
-/* One guarded UPDATE: 1 when it swapped, 0 when the guard matched nothing, FLOE_EFAIL. */
+/* One guarded UPDATE: FLOE_OK when it swapped, FLOE_ENOTFOUND when the guard matched nothing,
+ * FLOE_EFAIL. */
 static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *expected_token, const char *location,
                      const char *token)
 {
@@ -343,25 +342,25 @@ static int swap_once(floe_call_t *call, const floe_table_row_t *t, const char *e
                                          expected_token));
 }
 
-/* Why a swap changed nothing: the row is still there (STALE) or not (GONE). */
-static floe_table_rc_t refused_swap(floe_call_t *call, const floe_table_row_t *t)
+/* Why a swap changed nothing: the row is still there (FLOE_ECHANGED) or not (FLOE_ENOTFOUND). */
+static int refused_swap(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_row_exists, "i", t->id))) {
-    case 1: return FLOE_TABLE_STALE;
-    case 0: return FLOE_TABLE_GONE;
-    default: return FLOE_TABLE_FAILED;
+    case FLOE_OK: return FLOE_ECHANGED;
+    case FLOE_ENOTFOUND: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
 }
 
-floe_table_rc_t floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
-                                         const char *metadata_location, char **new_token)
+int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
+                             const char *metadata_location, char **new_token)
 {
     char *token = new_version_token(call);
 
     switch (swap_once(call, t, expected_token, metadata_location, token)) {
-    case 1: *new_token = token; return FLOE_TABLE_DONE;
-    case 0: return refused_swap(call, t);
-    default: return FLOE_TABLE_FAILED;
+    case FLOE_OK: *new_token = token; return FLOE_OK;
+    case FLOE_ENOTFOUND: return refused_swap(call, t);
+    default: return FLOE_EFAIL;
     }
 }
 
@@ -369,7 +368,7 @@ typedef struct swap_all_args {
     floe_table_swap_t *swaps;
     size_t n;
     size_t failed;      /* the swap that stopped the transaction */
-    floe_table_rc_t rc; /* and why */
+    int rc; /* and why */
 } swap_all_args_t;
 
 static int swap_all_body(floe_call_t *call, void *arg)
@@ -380,9 +379,9 @@ static int swap_all_body(floe_call_t *call, void *arg)
         floe_table_swap_t *s = &a->swaps[a->failed];
         char *token = new_version_token(call);
         int swapped = swap_once(call, s->table, s->expected_token, s->metadata_location, token);
-        if (swapped < 0)
+        if (swapped == FLOE_EFAIL)
             return FLOE_EFAIL;
-        if (swapped == 0) {
+        if (swapped == FLOE_ENOTFOUND) {
             a->rc = refused_swap(call, s->table);
             return FLOE_EFAIL;
         }
@@ -391,15 +390,15 @@ static int swap_all_body(floe_call_t *call, void *arg)
     return FLOE_OK;
 }
 
-floe_table_rc_t floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n, size_t *failed)
+int floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n, size_t *failed)
 {
-    swap_all_args_t a = {swaps, n, 0, FLOE_TABLE_FAILED};
+    swap_all_args_t a = {swaps, n, 0, FLOE_EFAIL};
 
     if (floe_call_in_transaction(call, swap_all_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
+        return FLOE_OK;
     for (size_t i = 0; i < n; i++)
         swaps[i].new_token = NULL; /* rolled back: no token guards anything */
-    if (a.rc == FLOE_TABLE_STALE || a.rc == FLOE_TABLE_GONE) {
+    if (a.rc == FLOE_ECHANGED || a.rc == FLOE_ENOTFOUND) {
         assert(a.failed < n);
         *failed = a.failed;
     }
@@ -409,13 +408,13 @@ floe_table_rc_t floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_
 /* ---- deleting and renaming (design note 5) ---- */
 
 /* Why a guarded delete or rename of table `t` changed nothing: the name the request gave no longer
- * names the table (GONE), or its token moved on (STALE). */
-static floe_table_rc_t refused_change(floe_call_t *call, const floe_table_row_t *t)
+ * names the table (FLOE_ENOTFOUND), or its token moved on (FLOE_ECHANGED). */
+static int refused_change(floe_call_t *call, const floe_table_row_t *t)
 {
     switch (read_once(call, floe_sql_bind(call, sql_table_still_named, "iit", t->id, t->ns.id, t->name))) {
-    case 1: return FLOE_TABLE_STALE;
-    case 0: return FLOE_TABLE_GONE;
-    default: return FLOE_TABLE_FAILED;
+    case FLOE_OK: return FLOE_ECHANGED;
+    case FLOE_ENOTFOUND: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
 }
 
@@ -431,41 +430,41 @@ static int delete_body(floe_call_t *call, void *arg)
     int deleted = read_once(call, floe_sql_bind(call, sql_delete_table, "itit", a->t->id, a->token, a->t->ns.id,
                                                 a->t->name));
 
-    if (deleted < 0)
+    if (deleted == FLOE_EFAIL)
         return FLOE_EFAIL;
-    if (deleted == 0) {
+    if (deleted == FLOE_ENOTFOUND) {
         a->is_refused = true;
         return FLOE_EFAIL;
     }
-    if (floe_janitor_enqueue(floe_call_state(call), a->t->warehouse_bucket, floe_call_now(call)) != 0)
+    if (floe_janitor_enqueue(floe_call_state(call), a->t->warehouse_bucket, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     return FLOE_OK;
 }
 
-floe_table_rc_t floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token)
+int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token)
 {
     delete_args_t a = {t, token, false};
 
     assert(t->id > 0 && t->ns.id > 0 && t->name != NULL && t->warehouse_bucket != NULL);
     if (floe_call_in_transaction(call, delete_body, &a) == FLOE_OK)
-        return FLOE_TABLE_DONE;
-    return a.is_refused ? refused_change(call, t) : FLOE_TABLE_FAILED;
+        return FLOE_OK;
+    return a.is_refused ? refused_change(call, t) : FLOE_EFAIL;
 }
 
-floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
-                                  const char *new_name, const char *token)
+int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
+                      const char *new_name, const char *token)
 {
     int renamed;
 
     assert(t->id > 0 && t->ns.id > 0 && t->name != NULL && dest->id > 0 && new_name != NULL);
     renamed = step_once(call, floe_sql_bind(call, sql_rename_table, "itititit", dest->id, new_name,
                                             (int64_t)floe_call_now(call), floe_call_account(call), t->id,
-                                            token, t->ns.id, t->name), true);
+                                            token, t->ns.id, t->name), FLOE_DB_UNIQUE);
     switch (renamed) {
-    case SQLITE_ROW: return FLOE_TABLE_DONE;
+    case SQLITE_ROW: return FLOE_OK;
     case SQLITE_DONE: return refused_change(call, t);
-    case SQLITE_CONSTRAINT: return FLOE_TABLE_NAME_TAKEN;
-    default: return FLOE_TABLE_FAILED;
+    case FLOE_EUNIQUE: return FLOE_EEXISTS;
+    default: return FLOE_EFAIL;
     }
 }
 
@@ -488,14 +487,14 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
                                          after_ns, after_name, q->limit);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count].bucket = *q->bucket;
         floe_table_columns_read(call, stmt, &found[count++]);
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "a table listing hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *rows = found;
     *n = count;
     return FLOE_OK;
@@ -511,13 +510,13 @@ int floe_table_list_names(floe_call_t *call, const floe_namespace_row_t *ns, con
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count++] = floe_sql_text(call, stmt, 0);
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "a table listing hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *names = found;
     *n = count;
     return FLOE_OK;

@@ -6,10 +6,10 @@
  *
  * Not for the rules of either API: a table name's syntax, a metadata location a request may give,
  * and the errors and messages each outcome becomes belong to the handlers. A function that can end
- * in more than one way a client must hear about returns a floe_table_rc_t and leaves the call
- * untouched unless it returns FLOE_TABLE_FAILED; SQLite failing (anything but "no row") fails the
+ * in more than one way a client must hear about returns a int and leaves the call
+ * untouched unless it returns FLOE_EFAIL; SQLite failing (anything but "no row") fails the
  * call as InternalServerErrorException (a 500 in the service's shape) and returns
- * FLOE_TABLE_FAILED.
+ * FLOE_EFAIL.
  */
 #ifndef FLOE_CATALOG_TABLE_H
 #define FLOE_CATALOG_TABLE_H
@@ -21,14 +21,14 @@
 #include "catalog/lookup.h"
 #include "base/ids.h"
 
-/** How a change of table state ended. */
-typedef enum floe_table_rc {
-    FLOE_TABLE_FAILED = FLOE_EFAIL, /* the call failed and holds its error (500 when SQLite failed) */
-    FLOE_TABLE_DONE = FLOE_OK,
-    FLOE_TABLE_STALE,      /* the table's version token is no longer the one the caller gave */
-    FLOE_TABLE_GONE,       /* the table was deleted, or renamed away from the name it was looked up by */
-    FLOE_TABLE_NAME_TAKEN, /* another table of the namespace has the name */
-} floe_table_rc_t;
+/*
+ * How a change of table state ends, in the house codes (failure.h); only FLOE_EFAIL fails the call:
+ *   FLOE_OK          done
+ *   FLOE_ECHANGED    the table's version token is no longer the one the caller gave
+ *   FLOE_ENOTFOUND   the table was deleted, or renamed away from the name it was looked up by
+ *   FLOE_EEXISTS     another table of the namespace has the name
+ *   FLOE_EFAIL       the call failed and holds its error (500 when SQLite failed)
+ */
 
 /* ---- creating a table (design note 2 in table.c) ---- */
 
@@ -54,11 +54,11 @@ typedef int (*floe_table_settings_fn)(floe_call_t *call, int64_t table_row_id, i
 
 /**
  * Starts creating table `name` (whose syntax the caller has checked) of `format` in namespace `ns`
- * of `bucket`: FLOE_TABLE_NAME_TAKEN if a table has the name, else FLOE_TABLE_DONE with a table id,
+ * of `bucket`: FLOE_EEXISTS if a table has the name, else FLOE_OK with a table id,
  * warehouse bucket name and version token picked in *out. Nothing is stored yet.
  */
-floe_table_rc_t floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
-                                 const char *name, const char *format, floe_table_draft_t *out /* OUT */);
+int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const floe_namespace_row_t *ns,
+                     const char *name, const char *format, floe_table_draft_t *out /* OUT */);
 
 /**
  * Adopts the ids a REST create transaction already chose: `table_uuid` (the assign-uuid update's,
@@ -75,23 +75,23 @@ int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, co
 
 /**
  * Inserts the draft's row (and, without metadata, its warehouse bucket) in one transaction with
- * `settings` (may be NULL). FLOE_TABLE_NAME_TAKEN if the name was taken meanwhile; a warehouse
+ * `settings` (may be NULL). FLOE_EEXISTS if the name was taken meanwhile; a warehouse
  * that floe_table_store_first_metadata made then goes to the janitor, as it does when `settings`
- * fails (FLOE_TABLE_FAILED, the call holding the settings' error).
+ * fails (FLOE_EFAIL, the call holding the settings' error).
  */
-floe_table_rc_t floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
-                                  const void *settings_ctx);
+int floe_table_insert(floe_call_t *call, const floe_table_draft_t *t, floe_table_settings_fn settings,
+                      const void *settings_ctx);
 
 /* ---- the metadata pointer (design note 3) ---- */
 
 /**
  * Points table `t` at `metadata_location` (inside its warehouse) if and only if its version token
  * is still `expected_token`, in one statement: of K callers racing on one token, exactly one
- * swaps. FLOE_TABLE_DONE with *new_token (in the call's pool) the token that now guards the table,
- * FLOE_TABLE_STALE, FLOE_TABLE_GONE (the row was deleted) or FLOE_TABLE_FAILED.
+ * swaps. FLOE_OK with *new_token (in the call's pool) the token that now guards the table,
+ * FLOE_ECHANGED, FLOE_ENOTFOUND (the row was deleted) or FLOE_EFAIL.
  */
-floe_table_rc_t floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
-                                         const char *metadata_location, char **new_token /* OUT */);
+int floe_table_swap_metadata(floe_call_t *call, const floe_table_row_t *t, const char *expected_token,
+                             const char *metadata_location, char **new_token /* OUT */);
 
 /** One pointer move of floe_table_swap_metadata_all. */
 typedef struct floe_table_swap {
@@ -103,29 +103,29 @@ typedef struct floe_table_swap {
 
 /**
  * The swaps of swaps[0..n) in one SQLite transaction: every pointer moves, or none. Returns
- * FLOE_TABLE_DONE; FLOE_TABLE_STALE or FLOE_TABLE_GONE for the first swap that could not happen,
- * with *failed its index (nothing moved); or FLOE_TABLE_FAILED.
+ * FLOE_OK; FLOE_ECHANGED or FLOE_ENOTFOUND for the first swap that could not happen,
+ * with *failed its index (nothing moved); or FLOE_EFAIL.
  */
-floe_table_rc_t floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n,
-                                             size_t *failed /* OUT */);
+int floe_table_swap_metadata_all(floe_call_t *call, floe_table_swap_t *swaps, size_t n,
+                                 size_t *failed /* OUT */);
 
 /* ---- deleting and renaming (design note 5) ---- */
 
 /**
  * Deletes table `t` if its version token is still `token` (NULL: any) and it still has the name it
- * was looked up by, and queues its warehouse for the janitor, in one transaction. FLOE_TABLE_DONE,
- * FLOE_TABLE_GONE (the name no longer names the table), FLOE_TABLE_STALE or FLOE_TABLE_FAILED.
+ * was looked up by, and queues its warehouse for the janitor, in one transaction. FLOE_OK,
+ * FLOE_ENOTFOUND (the name no longer names the table), FLOE_ECHANGED or FLOE_EFAIL.
  */
-floe_table_rc_t floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token);
+int floe_table_delete(floe_call_t *call, const floe_table_row_t *t, const char *token);
 
 /**
  * Moves table `t` to namespace `dest` (of the same bucket) under `new_name` (whose syntax the
  * caller has checked), if its version token is still `token` (NULL: any) and it still has the
- * name it was looked up by. FLOE_TABLE_DONE, FLOE_TABLE_NAME_TAKEN, FLOE_TABLE_GONE,
- * FLOE_TABLE_STALE or FLOE_TABLE_FAILED.
+ * name it was looked up by. FLOE_OK, FLOE_EEXISTS, FLOE_ENOTFOUND,
+ * FLOE_ECHANGED or FLOE_EFAIL.
  */
-floe_table_rc_t floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
-                                  const char *new_name, const char *token);
+int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_namespace_row_t *dest,
+                      const char *new_name, const char *token);
 
 /* ---- listing ---- */
 

@@ -7,9 +7,9 @@
 #include <assert.h>
 #include <stdio.h>
 
+#include "call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/page_token.h"
-#include "catalog/sql.h"
 #include "catalog/table_bucket.h"
 #include "base/ids.h"
 
@@ -31,11 +31,11 @@ FLOE_SQL(sql_bucket_scopes,
     "SELECT DISTINCT account_id, region FROM table_bucket WHERE account_id <> ''"
     " AND (?1 IS NULL OR account_id = ?1) ORDER BY account_id, region");
 
-/* Steps a write that returns no rows: SQLITE_DONE, SQLITE_CONSTRAINT (the call not failed), or
- * FLOE_EFAIL with the call failed. Leaves the statement reset. */
-static int step_write(floe_call_t *call, sqlite3_stmt *stmt)
+/* Steps a write that returns no rows: SQLITE_DONE, the code of a constraint kind in `expect` (the
+ * call not failed), or FLOE_EFAIL with the call failed. Leaves the statement reset. */
+static int step_write(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
 {
-    int rc = floe_sql_step(call, stmt);
+    int rc = floe_sql_step(call, stmt, expect);
 
     sqlite3_reset(stmt);
     if (rc == SQLITE_ROW)
@@ -53,12 +53,12 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id)
                          floe_call_account(call), floe_call_region(call));
     if (stmt == NULL)
         return FLOE_EFAIL;
-    switch (step_write(call, stmt)) {
+    switch (step_write(call, stmt, FLOE_DB_UNIQUE)) {
     case SQLITE_DONE:
         *id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
         return FLOE_OK;
-    case SQLITE_CONSTRAINT: /* the UNIQUE name; the UUID is fresh */
-        return FLOE_TABLE_BUCKET_NAME_TAKEN;
+    case FLOE_EUNIQUE: /* the UNIQUE name; the UUID is fresh */
+        return FLOE_EEXISTS;
     default:
         return FLOE_EFAIL;
     }
@@ -70,11 +70,11 @@ int floe_table_bucket_delete(floe_call_t *call, int64_t id)
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    switch (step_write(call, stmt)) {
+    switch (step_write(call, stmt, FLOE_DB_FOREIGNKEY)) {
     case SQLITE_DONE:
         return FLOE_OK;
-    case SQLITE_CONSTRAINT: /* a namespace's foreign key */
-        return FLOE_TABLE_BUCKET_NOT_EMPTY;
+    case FLOE_EFOREIGNKEY: /* a namespace's foreign key */
+        return FLOE_EINUSE;
     default:
         return FLOE_EFAIL;
     }
@@ -101,7 +101,7 @@ static int read_page(floe_call_t *call, sqlite3_stmt *stmt, const char *listing,
     out->items = floe_call_alloc(call, (size_t)page_size * sizeof(*out->items));
     out->n = 0;
     out->continuation_token = NULL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         if (out->n == (size_t)page_size) {
             out->continuation_token = floe_page_token_encode(call, listing, out->items[out->n - 1].name);
             break;
@@ -109,8 +109,6 @@ static int read_page(floe_call_t *call, sqlite3_stmt *stmt, const char *listing,
         read_bucket_row(call, stmt, &out->items[out->n++]);
     }
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT)
-        return floe_fail_internal(call, "listing table buckets reported a constraint failure");
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
@@ -123,7 +121,7 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
 
     assert(page_size >= 1);
     if (continuation_token != NULL && (after = floe_page_token_decode(call, listing, continuation_token)) == NULL)
-        return FLOE_TABLE_BUCKET_TOKEN_INVALID;
+        return FLOE_EINVAL;
     /* One row more than the page tells whether another page follows. */
     if ((stmt = floe_sql_bind(call, sql_list_buckets, "tttntt", after, prefix, type, page_size + 1,
                               floe_call_account(call), floe_call_region(call))) == NULL)
@@ -140,7 +138,7 @@ int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_sco
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         snprintf(found[count].account_id, sizeof(found[count].account_id), "%s",
                  (const char *)sqlite3_column_text(stmt, 0));
@@ -149,38 +147,26 @@ int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_sco
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "listing scopes hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *scopes = found;
     *n = count;
     return FLOE_OK;
 }
 
-/* One UPDATE outside any call (there is no request at start-up); its row count, or -1. */
-static int adopt(floe_state_t *st, const char *sql, const char *account_id, const char *region)
-{
-    sqlite3_stmt *stmt = floe_state_stmt(st, sql);
-    int rc;
-
-    if (stmt == NULL || sqlite3_bind_text(stmt, 1, account_id, -1, SQLITE_STATIC) != SQLITE_OK ||
-        (region != NULL && sqlite3_bind_text(stmt, 2, region, -1, SQLITE_STATIC) != SQLITE_OK))
-        return -1;
-    rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? sqlite3_changes(floe_state_db(st)) : -1;
-}
-
 int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region)
 {
-    int adopted = -1;
+    /* Outside any call (there is no request at start-up): the connection's own checked statements. */
+    int rc = floe_state_begin(st);
 
-    if (floe_state_begin(st) == 0) {
-        adopted = adopt(st, sql_adopt_buckets, account_id, region);
-        if (adopted < 0 || adopt(st, sql_adopt_s3_buckets, account_id, NULL) < 0 || floe_state_commit(st) != 0)
-            adopted = -1;
-    }
-    if (adopted < 0)
+    if (rc == FLOE_OK)
+        rc = floe_db_exec(st, sql_adopt_buckets, "tt", account_id, region);
+    if (rc == FLOE_OK)
+        rc = floe_db_exec(st, sql_adopt_s3_buckets, "t", account_id);
+    if (rc == FLOE_OK)
+        rc = floe_state_commit(st);
+    if (rc != FLOE_OK)
         fprintf(stderr, "floe: cannot give existing buckets the default account and region: %s\n",
                 floe_state_errmsg(st));
     floe_state_end_call(st);
-    return adopted;
+    return rc;
 }

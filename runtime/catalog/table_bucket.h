@@ -15,15 +15,8 @@
 
 #include "http/call.h"
 #include "catalog/lookup.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "base/scope.h"
-
-/* Outcomes beside FLOE_OK and FLOE_EFAIL; the call is not failed. */
-enum {
-    FLOE_TABLE_BUCKET_NAME_TAKEN = 1, /* floe_table_bucket_create: a table bucket has that name */
-    FLOE_TABLE_BUCKET_NOT_EMPTY,      /* floe_table_bucket_delete: the bucket still has namespaces */
-    FLOE_TABLE_BUCKET_TOKEN_INVALID,  /* floe_table_bucket_list: not a token of this listing */
-};
 
 /** What floe_table_bucket_list returns: one page of buckets, by name. */
 typedef struct floe_table_bucket_page {
@@ -34,7 +27,8 @@ typedef struct floe_table_bucket_page {
 
 /**
  * Stores a new customer table bucket named `name` with a fresh tableBucketId, created now (the
- * call's clock). Returns FLOE_OK with *id its row id, FLOE_TABLE_BUCKET_NAME_TAKEN, or FLOE_EFAIL.
+ * call's clock). Returns FLOE_OK with *id its row id, FLOE_EEXISTS (a table bucket has that name;
+ * the call is not failed), or FLOE_EFAIL.
  * Run it inside the transaction that also stores the settings the bucket is created with.
  */
 int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id /* OUT */);
@@ -43,7 +37,8 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id /*
  * The page of table buckets, sorted by name, that `continuation_token` (NULL: the first page)
  * resumes, at most `page_size` (at least 1) of them, keeping those whose name starts with `prefix`
  * and whose type is `type` ("customer" or "aws"); NULL keeps all. A token is good only for the
- * same prefix and type. Returns FLOE_OK, FLOE_TABLE_BUCKET_TOKEN_INVALID, or FLOE_EFAIL.
+ * same prefix and type. Returns FLOE_OK, FLOE_EINVAL (not a token of this listing;
+ * the call is not failed), or FLOE_EFAIL.
  */
 int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *type, const char *continuation_token,
                            int page_size, floe_table_bucket_page_t *out /* OUT */);
@@ -57,7 +52,7 @@ int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_sco
 
 /**
  * Deletes the table bucket with row id `id` with its settings and tags. Returns FLOE_OK,
- * FLOE_TABLE_BUCKET_NOT_EMPTY (it still has a namespace; nothing is deleted), or FLOE_EFAIL.
+ * FLOE_EINUSE (it still has a namespace; nothing is deleted; the call is not failed), or FLOE_EFAIL.
  */
 int floe_table_bucket_delete(floe_call_t *call, int64_t id);
 
@@ -65,8 +60,7 @@ int floe_table_bucket_delete(floe_call_t *call, int64_t id);
  * At start-up, before any thread serves: gives the table buckets and S3 buckets a data directory
  * held before accounts and regions existed (migration 7: account '') the server's default account
  * and region, so they keep answering to the clients that made them. Runs on the caller's
- * connection `st` (the first worker's, before any thread starts). Returns the number of table
- * buckets adopted, or -1 (logged).
+ * connection `st` (the first worker's, before any thread starts). FLOE_OK, or FLOE_EFAIL (logged).
  */
 int floe_table_bucket_adopt_unscoped(floe_state_t *st, const char *account_id, const char *region);
 

@@ -4,7 +4,7 @@
  */
 #include <assert.h>
 
-#include "catalog/sql.h"
+#include "call_sql.h"
 #include "catalog/tags.h"
 
 /* The statements on one kind of owner's tag table. ?1 is always the owner's row id. */
@@ -86,7 +86,7 @@ int floe_tags_count(floe_call_t *call, const floe_resource_t *owner, int64_t *n)
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    if ((rc = floe_sql_step(call, stmt)) != SQLITE_ROW) {
+    if ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) != SQLITE_ROW) {
         sqlite3_reset(stmt);
         /* COUNT(*) always has its row: anything else is SQLite failing. */
         return rc == FLOE_EFAIL ? FLOE_EFAIL : floe_fail_internal(call, "counting tags returned no row");
@@ -106,14 +106,12 @@ int floe_tags_list(floe_call_t *call, const floe_resource_t *owner, size_t max, 
     if (stmt == NULL)
         return FLOE_EFAIL;
     tags = floe_Tags_new(call, max);
-    while (n < max && (rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while (n < max && (rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         tags->keys[n] = floe_sql_text(call, stmt, 0);
         tags->values[n] = floe_sql_text(call, stmt, 1);
         n++;
     }
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT)
-        return floe_fail_internal(call, "listing tags reported a constraint failure");
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return FLOE_EFAIL;
     tags->n = n;

@@ -1,6 +1,6 @@
 /*
  * The one helper every mutation runs in: a body run inside one SQLite transaction on the call's
- * connection. It lives with the connection (catalog/state.h), not with the call, so the call
+ * connection. It lives with the connection (db/state.h), not with the call, so the call
  * (http/call.h) stays below the catalog.
  */
 #ifndef FLOE_CATALOG_TRANSACTION_H

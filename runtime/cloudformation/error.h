@@ -11,15 +11,7 @@
 
 #include <stddef.h>
 
-/* The house return codes (runtime/http/call.h has the same two lines; this wing does not include h2o). */
-#ifndef FLOE_OK
-#define FLOE_OK 0
-#define FLOE_EFAIL (-1)
-/** The 1-based line and column of byte `offset` in text (columns count bytes), for the
- * "(line L, column C)" AWS appends to a not-well-formed template. */
-void floe_cfn_text_position(const char *text, size_t len, size_t offset, int *line /* OUT */, int *column /* OUT */);
-
-#endif
+#include "base/failure.h"
 
 /** Longest message kept, with its NUL; longer ones (a list of many names) are cut. */
 #define FLOE_CFN_MESSAGE_MAX 2048

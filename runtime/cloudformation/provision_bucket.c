@@ -266,7 +266,7 @@ static int create_bucket(floe_call_t *call, void *arg)
     switch (floe_table_bucket_create(call, name, &id)) {
     case FLOE_OK:
         break;
-    case FLOE_TABLE_BUCKET_NAME_TAKEN:
+    case FLOE_EEXISTS:
         return floe_fail(call, FLOE_ERR_ConflictException,
                          "The bucket that you tried to create already exists, and you own it.");
     default:
@@ -317,7 +317,7 @@ static int delete_bucket(floe_call_t *call, void *arg)
     switch (floe_table_bucket_delete(call, bucket.id)) {
     case FLOE_OK:
         return floe_provision_report(call, a->sink, a->physical_id, NULL);
-    case FLOE_TABLE_BUCKET_NOT_EMPTY:
+    case FLOE_EINUSE:
         return floe_fail(call, FLOE_ERR_ConflictException, "The bucket that you tried to delete is not empty.");
     default:
         return FLOE_EFAIL;

@@ -386,8 +386,8 @@ int floe_provision_table_create(floe_call_t *call, const cJSON *props, const flo
     if (resolve_target(call, props, &bucket, &ns, &name) || floe_provision_storage_class(call, props, &a.storage_class))
         return FLOE_EFAIL;
     switch (floe_table_draft(call, &bucket, &ns, name, FORMAT_ICEBERG, &t)) {
-    case FLOE_TABLE_DONE: break;
-    case FLOE_TABLE_NAME_TAKEN: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    case FLOE_OK: break;
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
     default: return FLOE_EFAIL;
     }
     if (render_metadata(call, props, &t, &json))
@@ -399,8 +399,8 @@ int floe_provision_table_create(floe_call_t *call, const cJSON *props, const flo
         return FLOE_EFAIL;
     a.draft = &t;
     switch (floe_table_insert(call, &t, configure_new_table, &a)) {
-    case FLOE_TABLE_DONE: return FLOE_OK;
-    case FLOE_TABLE_NAME_TAKEN: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
     default: return FLOE_EFAIL;
     }
 }
@@ -427,10 +427,10 @@ static int rename_table(floe_call_t *call, const floe_table_row_t *t, const cJSO
                    ? floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_DESTINATION)
                    : FLOE_EFAIL;
     switch (floe_table_rename(call, t, &dest, name, NULL)) {
-    case FLOE_TABLE_DONE: return FLOE_OK;
-    case FLOE_TABLE_NAME_TAKEN: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
-    case FLOE_TABLE_GONE: return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
-    case FLOE_TABLE_STALE: /* no token was given: a rename cannot be stale */
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    case FLOE_ECHANGED: /* no token was given: a rename cannot be stale */
     default: return FLOE_EFAIL;
     }
 }
@@ -486,8 +486,8 @@ int floe_provision_table_delete(floe_call_t *call, const char *physical_id, cons
         return floe_call_in_transaction(call, record_deleted, &a);
     }
     switch (floe_table_delete(call, &t, NULL)) {
-    case FLOE_TABLE_DONE:
-    case FLOE_TABLE_GONE:
+    case FLOE_OK:
+    case FLOE_ENOTFOUND:
         return floe_call_in_transaction(call, record_deleted, &a);
     default:
         return FLOE_EFAIL;

@@ -6,7 +6,7 @@
  * queues the work for the stack engine (stack_thread.h), which does it in the background;
  * clients then poll, as on AWS.
  *
- * Outcomes: a function returns FLOE_STACK_DONE, FLOE_STACK_FAILED (the call holds the error, a
+ * Outcomes: a function returns FLOE_OK, FLOE_EFAIL (the call holds the error, a
  * 500), or one of the refusals below with *why set to AWS's message (in the call's pool); the
  * handler answers it as the named CloudFormation error. Nothing is changed by a refusal.
  * Everything handed out lives in the call's pool. Stacks belong to the call's account and region.
@@ -25,14 +25,16 @@
 /** The longest stack name (same page). */
 #define FLOE_STACK_NAME_MAX 128
 
-typedef enum floe_stack_rc {
-    FLOE_STACK_FAILED = FLOE_EFAIL,
-    FLOE_STACK_DONE = FLOE_OK,
-    FLOE_STACK_INVALID,                   /* ValidationError (400) */
-    FLOE_STACK_ALREADY_EXISTS,            /* AlreadyExistsException (400) */
-    FLOE_STACK_CHANGE_SET_NOT_FOUND,      /* ChangeSetNotFound (404) */
-    FLOE_STACK_INVALID_CHANGE_SET_STATUS, /* InvalidChangeSetStatus (400) */
-} floe_stack_rc_t;
+/*
+ * The stack API answers in the house codes (failure.h), with the client's message in *why when it
+ * refuses; handlers/cloudformation_common.c (floe_cfnh_answer) turns each into its modeled error:
+ *   FLOE_OK          done
+ *   FLOE_EINVAL      ValidationError (400)
+ *   FLOE_EEXISTS     AlreadyExistsException (400)
+ *   FLOE_ENOTFOUND   ChangeSetNotFound (404)
+ *   FLOE_ESTATE      InvalidChangeSetStatus (400)
+ *   FLOE_EFAIL       the call failed and holds its error (a 500)
+ */
 
 /* ---- inputs (borrowed for the call) ---- */
 
@@ -156,12 +158,12 @@ typedef struct floe_stack_export {
 /* ---- stacks ---- */
 
 /** CreateStack: the stack is CREATE_IN_PROGRESS when this returns; *stack_id is its ARN. */
-floe_stack_rc_t floe_stack_create(floe_call_t *call, const floe_stack_create_input_t *in, char **stack_id /* OUT */,
-                                  char **why /* OUT */);
+int floe_stack_create(floe_call_t *call, const floe_stack_create_input_t *in, char **stack_id /* OUT */,
+                      char **why /* OUT */);
 
 /** UpdateStack: the stack is UPDATE_IN_PROGRESS when this returns. */
-floe_stack_rc_t floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, char **stack_id /* OUT */,
-                                  char **why /* OUT */);
+int floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, char **stack_id /* OUT */,
+                      char **why /* OUT */);
 
 /**
  * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
@@ -169,8 +171,8 @@ floe_stack_rc_t floe_stack_update(floe_call_t *call, const floe_stack_update_inp
  * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED. *stack_id (may be NULL)
  * is the ARN of the stack whose deletion was queued, and stays NULL when none was.
  */
-floe_stack_rc_t floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+int floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
+                      char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /**
  * True when no operation of the stack `stack_id` (an ARN) is queued or running, so it is in a
@@ -182,42 +184,42 @@ bool floe_stack_is_settled(floe_call_t *call, const char *stack_id);
 
 /** DescribeStacks: the stack `stack_name` names (a name: live stacks; an ARN: deleted ones too),
  * or every live stack when it is NULL. */
-floe_stack_rc_t floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks /* OUT */,
-                                    size_t *n /* OUT */, char **why /* OUT */);
+int floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks /* OUT */,
+                        size_t *n /* OUT */, char **why /* OUT */);
 
 /** ListStacks: every stack of the scope, deleted ones too, keeping those whose status is one of
  * `statuses` (n_statuses 0: all); without parameters, outputs and tags. */
-floe_stack_rc_t floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
-                                floe_stack_info_t **stacks /* OUT */, size_t *n /* OUT */);
+int floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
+                    floe_stack_info_t **stacks /* OUT */, size_t *n /* OUT */);
 
 /** DescribeStackEvents: newest first. */
-floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
-                                  size_t *n /* OUT */, char **why /* OUT */);
+int floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events /* OUT */,
+                      size_t *n /* OUT */, char **why /* OUT */);
 
 /** DescribeStackResource, with the resource's Metadata and Description. */
-floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                    floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
+int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
+                        floe_stack_resource_t *out /* OUT */, char **why /* OUT */);
 
 /**
  * DescribeStackResources and ListStackResources: the resources of `stack_name`, or of the stack
  * that holds `physical_id` when stack_name is NULL; only `logical_id` when it is not NULL. Deleted
  * resources of a live stack are not listed.
  */
-floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources /* OUT */,
-                                     size_t *n /* OUT */, char **why /* OUT */);
+int floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                         const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                         size_t *n /* OUT */, char **why /* OUT */);
 
 /** DescribeStackResources: floe_stack_resources with each resource's Metadata and Description. */
-floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                              const char *physical_id, floe_stack_resource_t **resources /* OUT */,
-                                              size_t *n /* OUT */, char **why /* OUT */);
+int floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                  const char *physical_id, floe_stack_resource_t **resources /* OUT */,
+                                  size_t *n /* OUT */, char **why /* OUT */);
 
 /** GetTemplate: the stack's template (or, with `change_set_name`, that change set's), as given. */
-floe_stack_rc_t floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,
-                                    char **body /* OUT */, char **why /* OUT */);
+int floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name,
+                        char **body /* OUT */, char **why /* OUT */);
 
 /** ListExports: the exports of the scope, by name. */
-floe_stack_rc_t floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports /* OUT */, size_t *n /* OUT */);
+int floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports /* OUT */, size_t *n /* OUT */);
 
 /* ---- change sets ---- */
 
@@ -226,28 +228,28 @@ floe_stack_rc_t floe_stack_exports(floe_call_t *call, floe_stack_export_t **expo
  * changes. A CREATE change set of a stack that does not exist makes the stack, in
  * REVIEW_IN_PROGRESS.
  */
-floe_stack_rc_t floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_input_t *in,
-                                             char **change_set_id /* OUT */, char **stack_id /* OUT */,
-                                             char **why /* OUT */);
+int floe_stack_change_set_create(floe_call_t *call, const floe_stack_change_set_input_t *in,
+                                 char **change_set_id /* OUT */, char **stack_id /* OUT */,
+                                 char **why /* OUT */);
 
 /** DescribeChangeSet: `change_set` is an ARN, or a name with `stack_name`. */
-floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
-                                               floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
+int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
+                                   floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
 
 /** ExecuteChangeSet: the stack (*stack_id, its ARN, when not NULL) is CREATE_IN_PROGRESS or
  * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS. */
-floe_stack_rc_t floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                              bool has_disable_rollback, bool disable_rollback,
-                                              char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+int floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
+                                  bool has_disable_rollback, bool disable_rollback,
+                                  char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is
- * already gone is no error while its stack exists (FLOE_STACK_INVALID when the stack does not). */
-floe_stack_rc_t floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
-                                             char **why /* OUT */);
+ * already gone is no error while its stack exists (FLOE_EINVAL when the stack does not). */
+int floe_stack_change_set_delete(floe_call_t *call, const char *change_set, const char *stack_name,
+                                 char **why /* OUT */);
 
 /** ListChangeSets: the stack's change sets, oldest first, without their changes. */
-floe_stack_rc_t floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
-                                           floe_stack_change_set_t **change_sets /* OUT */, size_t *n /* OUT */,
-                                           char **why /* OUT */);
+int floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
+                               floe_stack_change_set_t **change_sets /* OUT */, size_t *n /* OUT */,
+                               char **why /* OUT */);
 
 #endif

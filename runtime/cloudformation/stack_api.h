@@ -11,21 +11,21 @@
 #include "cloudformation/stack_store.h"
 
 /** Sets *why to the printf message (in the call's pool) and returns `rc`. */
-floe_stack_rc_t floe_stack_refuse(floe_call_t *call, floe_stack_rc_t rc, char **why, const char *fmt, ...)
+int floe_stack_refuse(floe_call_t *call, int rc, char **why, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /**
- * The stack `stack_name` (a name or an ARN) names. FLOE_STACK_DONE with *out; FLOE_STACK_INVALID
+ * The stack `stack_name` (a name or an ARN) names. FLOE_OK with *out; FLOE_EINVAL
  * with AWS's "Stack with id X does not exist" when there is none (or, unless `may_be_deleted`,
- * when it is deleted); FLOE_STACK_FAILED.
+ * when it is deleted); FLOE_EFAIL.
  */
-floe_stack_rc_t floe_stack_find(floe_call_t *call, const char *stack_name, bool may_be_deleted,
-                                floe_stack_row_t *out /* OUT */, char **why /* OUT */);
+int floe_stack_find(floe_call_t *call, const char *stack_name, bool may_be_deleted,
+                    floe_stack_row_t *out /* OUT */, char **why /* OUT */);
 
 /** The change set `change_set` (an ARN, or a name of the stack `stack_name`) names: DONE with *out,
- * FLOE_STACK_CHANGE_SET_NOT_FOUND or FLOE_STACK_INVALID with AWS's message, or FAILED. */
-floe_stack_rc_t floe_stack_find_change_set(floe_call_t *call, const char *change_set, const char *stack_name,
-                                           floe_change_set_row_t *out /* OUT */, char **why /* OUT */);
+ * FLOE_ENOTFOUND or FLOE_EINVAL with AWS's message, or FAILED. */
+int floe_stack_find_change_set(floe_call_t *call, const char *change_set, const char *stack_name,
+                               floe_change_set_row_t *out /* OUT */, char **why /* OUT */);
 
 /** Stored parameters (JSON [{ParameterKey, ParameterValue, NoEcho}]) as the API shows them. */
 void floe_stack_read_parameters(floe_call_t *call, const char *json, floe_stack_parameter_t **out /* OUT */,

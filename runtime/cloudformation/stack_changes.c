@@ -26,6 +26,7 @@
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "base/xalloc.h"
+#include "base/failure.h"
 
 #define ATTRIBUTE_PROPERTIES "Properties"
 #define ATTRIBUTE_TAGS "Tags"
@@ -366,9 +367,9 @@ static int save_change_set(floe_run_t *run, change_set_t *cs, const char *status
     cs->row.execution_status = (char *)execution;
     if (floe_background_call(run->bg, &run->work.scope, step_save, &a, &err) != FLOE_OK) {
         run->is_aborted = true;
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Whether the outputs, tags and description stay as the stack has them (design note 3). */

@@ -63,24 +63,24 @@ static void stack_info(floe_call_t *call, const floe_stack_row_t *s, bool is_sum
     floe_stack_read_tags(call, s->tags, &out->tags, &out->n_tags);
 }
 
-floe_stack_rc_t floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks, size_t *n,
-                                    char **why)
+int floe_stack_describe(floe_call_t *call, const char *stack_name, floe_stack_info_t **stacks, size_t *n,
+                        char **why)
 {
     floe_stack_row_t *rows, one;
-    floe_stack_rc_t rc;
+    int rc;
     size_t n_rows = 1;
 
     if (stack_name != NULL) {
-        if ((rc = floe_stack_find(call, stack_name, true, &one, why)) != FLOE_STACK_DONE)
+        if ((rc = floe_stack_find(call, stack_name, true, &one, why)) != FLOE_OK)
             return rc;
         rows = &one;
     } else if (floe_stack_store_list(call, false, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *stacks = floe_call_alloc(call, (n_rows + 1) * sizeof(**stacks));
     for (size_t i = 0; i < n_rows; i++)
         stack_info(call, &rows[i], false, &(*stacks)[i]);
     *n = n_rows;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
 static bool is_listed(const char *status, const char *const *statuses, size_t n)
@@ -92,35 +92,35 @@ static bool is_listed(const char *status, const char *const *statuses, size_t n)
     return n == 0;
 }
 
-floe_stack_rc_t floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
-                                floe_stack_info_t **stacks, size_t *n)
+int floe_stack_list(floe_call_t *call, const char *const *statuses, size_t n_statuses,
+                    floe_stack_info_t **stacks, size_t *n)
 {
     floe_stack_row_t *rows;
     size_t n_rows, k = 0;
 
     if (floe_stack_store_list(call, true, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *stacks = floe_call_alloc(call, (n_rows + 1) * sizeof(**stacks));
     for (size_t i = 0; i < n_rows; i++) {
         if (is_listed(rows[i].status, statuses, n_statuses))
             stack_info(call, &rows[i], true, &(*stacks)[k++]);
     }
     *n = k;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
-floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events, size_t *n,
-                                  char **why)
+int floe_stack_events(floe_call_t *call, const char *stack_name, floe_stack_event_t **events, size_t *n,
+                      char **why)
 {
     floe_stack_event_row_t *rows;
     floe_stack_row_t s;
-    floe_stack_rc_t rc;
+    int rc;
     size_t n_rows;
 
-    if ((rc = floe_stack_find(call, stack_name, true, &s, why)) != FLOE_STACK_DONE)
+    if ((rc = floe_stack_find(call, stack_name, true, &s, why)) != FLOE_OK)
         return rc;
     if (floe_stack_store_events(call, s.id, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *events = floe_call_alloc(call, (n_rows + 1) * sizeof(**events));
     for (size_t i = 0; i < n_rows; i++) {
         floe_stack_event_t *e = &(*events)[i];
@@ -136,7 +136,7 @@ floe_stack_rc_t floe_stack_events(floe_call_t *call, const char *stack_name, flo
         e->at = rows[i].at;
     }
     *n = n_rows;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
 /* ---- resources ---- */
@@ -154,21 +154,21 @@ static void resource_info(const floe_stack_row_t *s, const floe_stack_resource_r
 }
 
 /* The stack `stack_name` names, or the one holding `physical_id`. */
-static floe_stack_rc_t resources_stack(floe_call_t *call, const char *stack_name, const char *physical_id,
-                                       floe_stack_row_t *s, char **why)
+static int resources_stack(floe_call_t *call, const char *stack_name, const char *physical_id,
+                           floe_stack_row_t *s, char **why)
 {
     bool found;
 
     if (stack_name != NULL)
         return floe_stack_find(call, stack_name, true, s, why);
     if (physical_id == NULL)
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why,
+        return floe_stack_refuse(call, FLOE_EINVAL, why,
                                  "Either StackName or PhysicalResourceId must be specified.");
     if (floe_stack_store_find_by_physical_id(call, physical_id, s, &found))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     if (!found)
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Stack for %s does not exist", physical_id);
-    return FLOE_STACK_DONE;
+        return floe_stack_refuse(call, FLOE_EINVAL, why, "Stack for %s does not exist", physical_id);
+    return FLOE_OK;
 }
 
 bool floe_stack_is_settled(floe_call_t *call, const char *stack_id)
@@ -184,19 +184,19 @@ bool floe_stack_is_settled(floe_call_t *call, const char *stack_id)
 }
 
 /* floe_stack_resources, with the resources' Metadata and Description when `with_details`. */
-static floe_stack_rc_t list_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                      const char *physical_id, bool with_details, floe_stack_resource_t **resources,
-                                      size_t *n, char **why)
+static int list_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                          const char *physical_id, bool with_details, floe_stack_resource_t **resources,
+                          size_t *n, char **why)
 {
     floe_stack_resource_row_t *rows;
     floe_stack_row_t s;
-    floe_stack_rc_t rc;
+    int rc;
     size_t n_rows, k = 0;
 
-    if ((rc = resources_stack(call, stack_name, physical_id, &s, why)) != FLOE_STACK_DONE)
+    if ((rc = resources_stack(call, stack_name, physical_id, &s, why)) != FLOE_OK)
         return rc;
     if (floe_stack_store_resources(call, s.id, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *resources = floe_call_alloc(call, (n_rows + 1) * sizeof(**resources));
     for (size_t i = 0; i < n_rows; i++) {
         bool is_gone = eq(rows[i].status, FLOE_DELETE_COMPLETE) && !eq(s.status, FLOE_DELETE_COMPLETE);
@@ -207,70 +207,70 @@ static floe_stack_rc_t list_resources(floe_call_t *call, const char *stack_name,
     if (with_details && k > 0)
         floe_stack_resource_details(call, &s, rows, n_rows, *resources, k);
     *n = k;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
-floe_stack_rc_t floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                     const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                     char **why)
+int floe_stack_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                         const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                         char **why)
 {
     return list_resources(call, stack_name, logical_id, physical_id, false, resources, n, why);
 }
 
-floe_stack_rc_t floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                              const char *physical_id, floe_stack_resource_t **resources, size_t *n,
-                                              char **why)
+int floe_stack_describe_resources(floe_call_t *call, const char *stack_name, const char *logical_id,
+                                  const char *physical_id, floe_stack_resource_t **resources, size_t *n,
+                                  char **why)
 {
     return list_resources(call, stack_name, logical_id, physical_id, true, resources, n, why);
 }
 
-floe_stack_rc_t floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
-                                    floe_stack_resource_t *out, char **why)
+int floe_stack_resource(floe_call_t *call, const char *stack_name, const char *logical_id,
+                        floe_stack_resource_t *out, char **why)
 {
     floe_stack_resource_t *list;
-    floe_stack_rc_t rc;
+    int rc;
     size_t n;
 
-    if ((rc = list_resources(call, stack_name, logical_id, NULL, true, &list, &n, why)) != FLOE_STACK_DONE)
+    if ((rc = list_resources(call, stack_name, logical_id, NULL, true, &list, &n, why)) != FLOE_OK)
         return rc;
     if (n == 0)
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Resource %s does not exist for stack %s", logical_id,
+        return floe_stack_refuse(call, FLOE_EINVAL, why, "Resource %s does not exist for stack %s", logical_id,
                                  stack_name);
     *out = list[0];
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
-floe_stack_rc_t floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name, char **body,
-                                    char **why)
+int floe_stack_template(floe_call_t *call, const char *stack_name, const char *change_set_name, char **body,
+                        char **why)
 {
     floe_change_set_row_t cs;
     floe_stack_row_t s;
-    floe_stack_rc_t rc;
+    int rc;
 
     if (change_set_name != NULL) {
-        if ((rc = floe_stack_find_change_set(call, change_set_name, stack_name, &cs, why)) != FLOE_STACK_DONE)
+        if ((rc = floe_stack_find_change_set(call, change_set_name, stack_name, &cs, why)) != FLOE_OK)
             return rc;
         *body = cs.template_body;
-        return FLOE_STACK_DONE;
+        return FLOE_OK;
     }
-    if ((rc = floe_stack_find(call, stack_name, true, &s, why)) != FLOE_STACK_DONE)
+    if ((rc = floe_stack_find(call, stack_name, true, &s, why)) != FLOE_OK)
         return rc;
     *body = s.template_body;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
-floe_stack_rc_t floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports, size_t *n)
+int floe_stack_exports(floe_call_t *call, floe_stack_export_t **exports, size_t *n)
 {
     floe_stack_export_row_t *rows;
     size_t n_rows;
 
     if (floe_stack_store_exports(call, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *exports = floe_call_alloc(call, (n_rows + 1) * sizeof(**exports));
     for (size_t i = 0; i < n_rows; i++)
         (*exports)[i] = (floe_stack_export_t){rows[i].name, rows[i].value, rows[i].stack_id};
     *n = n_rows;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
 /* ---- change sets ---- */
@@ -339,36 +339,36 @@ static void change_set_info(floe_call_t *call, const floe_change_set_row_t *cs, 
     read_changes(call, cs->changes, out);
 }
 
-floe_stack_rc_t floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
-                                               floe_stack_change_set_t *out, char **why)
+int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, const char *stack_name,
+                                   floe_stack_change_set_t *out, char **why)
 {
     floe_change_set_row_t cs;
     floe_stack_row_t s;
-    floe_stack_rc_t rc;
+    int rc;
 
-    if ((rc = floe_stack_find_change_set(call, change_set, stack_name, &cs, why)) != FLOE_STACK_DONE)
+    if ((rc = floe_stack_find_change_set(call, change_set, stack_name, &cs, why)) != FLOE_OK)
         return rc;
     if (floe_stack_store_get(call, cs.stack_row_id, &s))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     change_set_info(call, &cs, &s, true, out);
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }
 
-floe_stack_rc_t floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
-                                           floe_stack_change_set_t **change_sets, size_t *n, char **why)
+int floe_stack_change_set_list(floe_call_t *call, const char *stack_name,
+                               floe_stack_change_set_t **change_sets, size_t *n, char **why)
 {
     floe_change_set_row_t *rows;
     floe_stack_row_t s;
-    floe_stack_rc_t rc;
+    int rc;
     size_t n_rows;
 
-    if ((rc = floe_stack_find(call, stack_name, false, &s, why)) != FLOE_STACK_DONE)
+    if ((rc = floe_stack_find(call, stack_name, false, &s, why)) != FLOE_OK)
         return rc;
     if (floe_stack_store_change_sets(call, s.id, &rows, &n_rows))
-        return FLOE_STACK_FAILED;
+        return FLOE_EFAIL;
     *change_sets = floe_call_alloc(call, (n_rows + 1) * sizeof(**change_sets));
     for (size_t i = 0; i < n_rows; i++)
         change_set_info(call, &rows[i], &s, false, &(*change_sets)[i]);
     *n = n_rows;
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }

@@ -41,6 +41,7 @@
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "base/xalloc.h"
+#include "base/failure.h"
 
 #define RESTART_REASON "The server restarted during the operation."
 #define ROLLBACK_REQUESTED "Rollback requested by user."
@@ -229,7 +230,7 @@ static int run_create(floe_run_t *run)
         run->ops->resource(run->tmpl, i, &tr);
         if ((rc = create_resource(run, &tr, (int)i, NULL)) != 0) {
             if (rc < 0)
-                return -1;
+                return FLOE_EFAIL;
             reason = failed_reason("create", tr.logical_id);
             rc = fail_create(run, reason);
             free(reason);
@@ -461,9 +462,9 @@ static int mark_removed(floe_run_t *run)
         floe_run_res_copy(&next, r);
         floe_run_set(&next.update_action, FLOE_ACTION_REMOVE);
         if (floe_run_write_res(run, r, &next, false, NULL, 0) < 0)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int fail_update(floe_run_t *run, const char *reason)
@@ -491,7 +492,7 @@ static int run_update(floe_run_t *run)
         run->ops->resource(run->tmpl, i, &tr);
         if ((rc = update_resource(run, &tr, (int)i, &verb)) != 0) {
             if (rc < 0)
-                return -1;
+                return FLOE_EFAIL;
             reason = failed_reason(verb, tr.logical_id);
             rc = fail_update(run, reason);
             free(reason);
@@ -499,7 +500,7 @@ static int run_update(floe_run_t *run)
         }
     }
     if (mark_removed(run) < 0)
-        return -1;
+        return FLOE_EFAIL;
     if ((rc = floe_run_outputs(run, &reason)) != 0) {
         rc = rc < 0 ? -1 : fail_update(run, reason);
         free(reason);
@@ -595,7 +596,7 @@ static int run_cleanup(floe_run_t *run)
     }
     free(order);
     if (rc < 0)
-        return -1;
+        return FLOE_EFAIL;
     forget_previous(run);
     return floe_run_stack_status(run, FLOE_UPDATE_COMPLETE, NULL);
 }
@@ -702,7 +703,7 @@ static int run_rollback_cleanup(floe_run_t *run)
     }
     free(order);
     if (rc < 0)
-        return -1;
+        return FLOE_EFAIL;
     forget_previous(run);
     return floe_run_stack_status(run, FLOE_UPDATE_ROLLBACK_COMPLETE, NULL);
 }

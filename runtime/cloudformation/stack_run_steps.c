@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/sql.h"
+#include "catalog/call_sql.h"
 #include "catalog/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
@@ -320,11 +320,11 @@ static int resolve_import(void *ctx, const char *export_name, const char **value
         if (strcmp(run->export_names[i], export_name) == 0) {
             note_import(run, export_name);
             *value = run->export_values[i];
-            return 0;
+            return FLOE_OK;
         }
     }
     snprintf(err->message, sizeof(err->message), "No export named %s found.", export_name);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_run_resolver(floe_run_t *run, floe_stack_resolver_t *out)
@@ -496,7 +496,7 @@ static int stack_status(floe_run_t *run, const char *status, const char *reason,
         w.execution = floe_run_execution_status(run, status);
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, reason);
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 const char *floe_run_execution_status(const floe_run_t *run, const char *status)
@@ -524,7 +524,7 @@ int floe_run_stack_status_via(floe_run_t *run, const char *passed, const char *p
 
     floe_run_set(&run->stack.status, status);
     floe_run_set(&run->stack.status_reason, NULL);
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_run_begin_delete(floe_run_t *run)
@@ -536,7 +536,7 @@ int floe_run_begin_delete(floe_run_t *run)
 int floe_run_save_stack(floe_run_t *run)
 {
     write_step_t w = {run, true, NULL, false, NULL, 0, false, NULL};
-    return call_step(run, step_write, &w, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_write, &w, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_run_write_res(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next, bool is_deleted,
@@ -546,11 +546,11 @@ int floe_run_write_res(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next,
 
     if (call_step(run, step_write, &w, NULL) != 0) {
         floe_run_res_dispose(next);
-        return -1;
+        return FLOE_EFAIL;
     }
     floe_run_res_dispose(r);
     *r = *next;
-    return 0;
+    return FLOE_OK;
 }
 
 /* ---- provisioning ---- */
@@ -861,7 +861,7 @@ int floe_run_stack_deleted(floe_run_t *run)
 {
     floe_run_set(&run->stack.status, FLOE_DELETE_COMPLETE);
     floe_run_set(&run->stack.status_reason, NULL);
-    return call_step(run, step_deleted, run, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_deleted, run, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* ---- finishing ---- */
@@ -889,7 +889,7 @@ static int step_finish(floe_call_t *call, void *arg)
 int floe_run_finish(floe_run_t *run, const char *execution_status)
 {
     finish_step_t f = {run, execution_status};
-    return call_step(run, step_finish, &f, NULL) == 0 ? 0 : -1;
+    return call_step(run, step_finish, &f, NULL) == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* ---- taking work ---- */

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog/sql.h"
-#include "catalog/state.h"
+#include "catalog/call_sql.h"
 #include "cloudformation/stack_store.h"
 #include "base/ids.h"
+#include "db/state.h"
 
 #define ARN_PREFIX "arn:"
 
@@ -199,12 +199,10 @@ static int read_one(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_cal
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
     if (rc == SQLITE_ROW)
         read(call, stmt, out);
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT)
-        return floe_fail_internal(call, "a read hit a constraint");
     return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : FLOE_EFAIL;
 }
 
@@ -218,14 +216,14 @@ static int read_all(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_cal
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         items = floe_call_grow(call, items, n, &cap, size);
         read(call, stmt, items + n * size);
         n++;
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return rc == SQLITE_CONSTRAINT ? floe_fail_internal(call, "a read hit a constraint") : FLOE_EFAIL;
+        return FLOE_EFAIL;
     *rows = items;
     *n_rows = n;
     return FLOE_OK;
@@ -271,11 +269,11 @@ int floe_stack_store_insert(floe_call_t *call, floe_stack_row_t *row, bool *is_t
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
     sqlite3_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
-    *is_taken = rc == SQLITE_CONSTRAINT; /* design note 1 */
+    *is_taken = rc == FLOE_EUNIQUE; /* design note 1 */
     if (rc == SQLITE_DONE)
         row->id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
     return FLOE_OK;
@@ -450,11 +448,11 @@ int floe_stack_store_change_set_insert(floe_call_t *call, floe_change_set_row_t 
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt);
+    rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
     sqlite3_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
-    *is_taken = rc == SQLITE_CONSTRAINT;
+    *is_taken = rc == FLOE_EUNIQUE;
     if (rc == SQLITE_DONE)
         r->id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
     return FLOE_OK;

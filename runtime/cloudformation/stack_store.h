@@ -1,7 +1,7 @@
 /*
  * CloudFormation's durable state: stacks, their resources and events, change sets, exports and
- * imports, and the queue of stack work (the cfn_* tables of migration 7, catalog/schema.c). All of
- * the stack engine's SQL is here, run through catalog/sql.h; stack.c (the API) and
+ * imports, and the queue of stack work (the cfn_* tables of migration 7, db/schema.c). All of
+ * the stack engine's SQL is here, run through catalog/call_sql.h; stack.c (the API) and
  * stack_run_steps.c (the worker, through the background door) call these functions on the serving
  * thread only.
  *

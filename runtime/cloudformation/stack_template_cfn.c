@@ -9,6 +9,7 @@
 #include "cloudformation/references.h"
 #include "cloudformation/stack_template.h"
 #include "cloudformation/template.h"
+#include "base/failure.h"
 
 /* The library's handle behind the engine's opaque one. */
 static floe_cfn_template_t *lib(const floe_stack_template_t *t)
@@ -20,7 +21,7 @@ static int pass_error(int rc, const floe_cfn_template_error_t *from, floe_stack_
 {
     if (rc != 0 && to != NULL)
         snprintf(to->message, sizeof(to->message), "%s", from->message);
-    return rc == 0 ? 0 : -1;
+    return rc == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* ---- the engine's resolver, seen through the library's ---- */
@@ -156,7 +157,7 @@ static int cfn_resource_details(const floe_stack_template_t *t, const char *logi
 
     if (res == NULL || !res->is_active) {
         snprintf(err->message, sizeof(err->message), "Resource %s is not in the template.", logical_id);
-        return -1;
+        return FLOE_EFAIL;
     }
     *description = res->description;
     return pass_error(floe_cfn_resource_metadata(lib(t), res, &r, metadata, &e), &e, err);

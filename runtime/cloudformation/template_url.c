@@ -171,25 +171,25 @@ bool floe_template_url_parse(floe_call_t *call, const char *url, char **bucket, 
     return *bucket != NULL && *key != NULL && (*bucket)[0] != '\0' && (*key)[0] != '\0';
 }
 
-floe_stack_rc_t floe_stack_template_from_url(floe_call_t *call, const char *url, char **body, char **why)
+int floe_stack_template_from_url(floe_call_t *call, const char *url, char **body, char **why)
 {
     char *bucket, *key, *data = NULL;
     size_t len = 0;
-    floe_store_rc_t rc;
+    int rc;
 
     if (!floe_template_url_parse(call, url, &bucket, &key))
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why, MSG_NOT_S3);
+        return floe_stack_refuse(call, FLOE_EINVAL, why, MSG_NOT_S3);
     rc = floe_store_head_object(floe_call_state(call), bucket, key, &len);
-    if (rc == FLOE_STORE_OK && len > FLOE_STACK_TEMPLATE_URL_BODY_MAX)
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why, "Template may not exceed %d bytes in size.",
+    if (rc == FLOE_OK && len > FLOE_STACK_TEMPLATE_URL_BODY_MAX)
+        return floe_stack_refuse(call, FLOE_EINVAL, why, "Template may not exceed %d bytes in size.",
                                  FLOE_STACK_TEMPLATE_URL_BODY_MAX);
-    if (rc == FLOE_STORE_OK)
+    if (rc == FLOE_OK)
         rc = floe_store_read_object(floe_call_state(call), floe_call_config(call)->data_dir, bucket, key, &data, &len);
-    if (rc == FLOE_STORE_NOT_FOUND)
-        return floe_stack_refuse(call, FLOE_STACK_INVALID, why, MSG_NO_OBJECT);
-    if (rc != FLOE_STORE_OK)
-        return (floe_stack_rc_t)floe_fail_internal(call, "reading a TemplateURL object failed");
+    if (rc == FLOE_ENOTFOUND)
+        return floe_stack_refuse(call, FLOE_EINVAL, why, MSG_NO_OBJECT);
+    if (rc != FLOE_OK)
+        return (int)floe_fail_internal(call, "reading a TemplateURL object failed");
     *body = floe_call_strndup(call, data, len);
     free(data);
-    return FLOE_STACK_DONE;
+    return FLOE_OK;
 }

@@ -36,13 +36,13 @@
 bool floe_template_url_parse(floe_call_t *call, const char *url, char **bucket /* OUT */, char **key /* OUT */);
 
 /**
- * The template `url` names, read whole from Floe's S3: FLOE_STACK_DONE with *body (in the call's
- * pool); FLOE_STACK_INVALID with AWS's message for a URL that is not S3's ("TemplateURL must be an
+ * The template `url` names, read whole from Floe's S3: FLOE_OK with *body (in the call's
+ * pool); FLOE_EINVAL with AWS's message for a URL that is not S3's ("TemplateURL must be an
  * Amazon S3 URL."), a missing bucket or object ("TemplateURL must reference a valid S3 object to
- * which you have access.") or one over FLOE_STACK_TEMPLATE_URL_BODY_MAX; FLOE_STACK_FAILED when
+ * which you have access.") or one over FLOE_STACK_TEMPLATE_URL_BODY_MAX; FLOE_EFAIL when
  * the store fails. Runs on the serving thread (it reads through the call's state).
  */
-floe_stack_rc_t floe_stack_template_from_url(floe_call_t *call, const char *url, char **body /* OUT */,
-                                             char **why /* OUT */);
+int floe_stack_template_from_url(floe_call_t *call, const char *url, char **body /* OUT */,
+                                 char **why /* OUT */);
 
 #endif

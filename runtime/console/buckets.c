@@ -36,7 +36,7 @@ int floe_console_buckets(floe_console_req_t *r)
         return FLOE_EFAIL;
     rc = floe_table_bucket_list(&r->call, floe_console_param(r, "prefix"), NULL, floe_console_param(r, "token"),
                                 page_size, &page);
-    if (rc == FLOE_TABLE_BUCKET_TOKEN_INVALID)
+    if (rc == FLOE_EINVAL)
         return floe_console_fail(r, 400, "The continuation token is not one of this listing.");
     if (rc != FLOE_OK)
         return floe_console_fail_call(r);

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "catalog/state.h"
 #include "console/assets.h"
 #include "console/rooms.h"
 #include "console/route.h"
@@ -32,6 +31,7 @@
 #include "http/uri.h"
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
+#include "db/state.h"
 
 #define API_PREFIX FLOE_CONSOLE_BASE "/api/"
 #define INDEX_FILE "index.html"

@@ -15,10 +15,11 @@
 #include <cjson/cJSON.h>
 
 #include "catalog/table.h"
+#include "console/replication_status.h"
 #include "console/resource.h"
 #include "console/rooms.h"
-#include "console/replication_status.h"
 #include "console/status.h"
+#include "base/failure.h"
 #include "store/store.h"
 
 #define S3_SCHEME "s3://"
@@ -43,10 +44,10 @@ static int split_location(floe_call_t *call, const char *location, char **bucket
 
     if (strncmp(location, S3_SCHEME, strlen(S3_SCHEME)) != 0 || (slash = strchr(b, '/')) == NULL || slash == b ||
         slash[1] == '\0')
-        return -1;
+        return FLOE_EFAIL;
     *bucket = floe_call_strndup(call, b, (size_t)(slash - b));
     *key = floe_call_strdup(call, slash + 1);
-    return 0;
+    return FLOE_OK;
 }
 
 /* Writes "metadata": the stored metadata.json as it is, or null with "metadataError" saying why. */
@@ -61,7 +62,7 @@ static void write_metadata(floe_console_req_t *r, floe_json_t *json, const floe_
         why = "The metadata file cannot be read.";
         if (split_location(&r->call, t->metadata_location, &bucket, &key) == 0 &&
             floe_store_read_object(floe_call_state(&r->call), r->w->config->data_dir, bucket, key, &data, &len) ==
-                FLOE_STORE_OK) {
+                FLOE_OK) {
             floe_call_keep(&r->call, data);
             why = "The metadata file is not JSON.";
             parsed = cJSON_ParseWithLength(data, len);
@@ -137,24 +138,24 @@ int floe_console_object(floe_console_req_t *r)
     const char *location;
     char *bucket, *key, *data;
     size_t len;
-    floe_store_rc_t rc;
+    int rc;
 
     if (enter_table(r, &table) || (location = floe_console_required(r, "location")) == NULL)
         return FLOE_EFAIL;
     if (split_location(&r->call, location, &bucket, &key) != 0 || !floe_table_location_is_inside(&table, location))
         return floe_console_fail(r, 400, "The location '%.200s' is not inside the table's warehouse.", location);
     rc = floe_store_head_object(floe_call_state(&r->call), bucket, key, &len);
-    if (rc == FLOE_STORE_NOT_FOUND)
+    if (rc == FLOE_ENOTFOUND)
         return floe_console_fail(r, 404, "The object '%.200s' does not exist.", location);
-    if (rc != FLOE_STORE_OK)
+    if (rc != FLOE_OK)
         return floe_console_fail(r, 500, "The server encountered an internal error.");
     if (len > MAX_OBJECT_BYTES)
         return floe_console_fail(r, 400, "The object is %zu bytes; the console reads objects of at most %u.", len,
                                  MAX_OBJECT_BYTES);
     rc = floe_store_read_object(floe_call_state(&r->call), r->w->config->data_dir, bucket, key, &data, &len);
-    if (rc == FLOE_STORE_NOT_FOUND)
+    if (rc == FLOE_ENOTFOUND)
         return floe_console_fail(r, 404, "The object '%.200s' does not exist.", location);
-    if (rc != FLOE_STORE_OK)
+    if (rc != FLOE_OK)
         return floe_console_fail(r, 500, "The server encountered an internal error.");
     floe_call_keep(&r->call, data);
     return floe_console_send_bytes(r, "application/octet-stream", data, len);

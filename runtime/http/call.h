@@ -15,11 +15,9 @@
 #include <h2o/memory.h>
 
 #include "base/config.h"
+#include "base/failure.h"
 #include "floe_api.h"
 #include "base/scope.h"
-
-#define FLOE_OK 0
-#define FLOE_EFAIL (-1)
 
 struct floe_state;
 

@@ -146,18 +146,18 @@ int floe_codec_body(const floe_http_input_t *http, cJSON **out, floe_violation_t
 
     *out = NULL;
     if (http->body == NULL)
-        return 0;
+        return FLOE_OK;
     while (start < http->body_len && strchr(" \t\r\n", http->body[start]) != NULL)
         start++;
     if (start == http->body_len)
-        return 0;
+        return FLOE_OK;
     if (!floe_codec_utf8_valid(http->body, http->body_len)) {
         snprintf(v->message, sizeof(v->message), "The request body is not valid UTF-8 JSON");
-        return -1;
+        return FLOE_EFAIL;
     }
     if (has_escaped_nul(http->body, http->body_len)) {
         snprintf(v->message, sizeof(v->message), "The request body must not contain NUL characters (\\u0000)");
-        return -1;
+        return FLOE_EFAIL;
     }
     *out = cJSON_ParseWithLengthOpts(http->body, http->body_len, &end, false);
     /* cJSON stops after the first value: anything but whitespace after it makes the body not JSON */
@@ -168,9 +168,9 @@ int floe_codec_body(const floe_http_input_t *http, cJSON **out, floe_violation_t
     if (*out == NULL) {
         snprintf(v->message, sizeof(v->message), "The request body is not valid JSON (at byte %zu)",
                  end != NULL && end >= http->body ? (size_t)(end - http->body) : (size_t)0);
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 bool floe_codec_is_absent(const cJSON *item)
@@ -181,24 +181,24 @@ bool floe_codec_is_absent(const cJSON *item)
 int floe_codec_expect_object(const cJSON *j, const floe_path_t *path, floe_violation_t *v)
 {
     if (cJSON_IsObject(j))
-        return 0;
+        return FLOE_OK;
     floe_violation_type(v, path, "a JSON object");
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_codec_expect_array(const cJSON *j, const floe_path_t *path, floe_violation_t *v)
 {
     if (cJSON_IsArray(j))
-        return 0;
+        return FLOE_OK;
     floe_violation_type(v, path, "a JSON array");
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_codec_string(floe_call_t *call, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v)
 {
     if (!cJSON_IsString(j) || j->valuestring == NULL) {
         floe_violation_type(v, path, "a string");
-        return -1;
+        return FLOE_EFAIL;
     }
     return floe_codec_text_string(call, j->valuestring, path, out, v);
 }
@@ -219,19 +219,19 @@ static int read_integer(const cJSON *j, const floe_path_t *path, double lo, doub
     if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || floor(j->valuedouble) != j->valuedouble ||
         j->valuedouble < lo || j->valuedouble > hi) {
         floe_violation_type(v, path, what);
-        return -1;
+        return FLOE_EFAIL;
     }
     *out = (int64_t)j->valuedouble;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_codec_int32(const cJSON *j, const floe_path_t *path, int32_t *out, floe_violation_t *v)
 {
     int64_t value;
     if (read_integer(j, path, INT32_MIN, INT32_MAX, "an integer", &value, v))
-        return -1;
+        return FLOE_EFAIL;
     *out = (int32_t)value;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_codec_int64(const cJSON *j, const floe_path_t *path, int64_t *out, floe_violation_t *v)
@@ -244,10 +244,10 @@ int floe_codec_bool(const cJSON *j, const floe_path_t *path, bool *out, floe_vio
 {
     if (!cJSON_IsBool(j)) {
         floe_violation_type(v, path, "a boolean");
-        return -1;
+        return FLOE_EFAIL;
     }
     *out = cJSON_IsTrue(j);
-    return 0;
+    return FLOE_OK;
 }
 
 static int parse_rfc3339(const char *s, int64_t *out_ms)
@@ -257,7 +257,7 @@ static int parse_rfc3339(const char *s, int64_t *out_ms)
     struct tm tm = {0};
 
     if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6)
-        return -1;
+        return FLOE_EFAIL;
     s += n;
     if (*s == '.') {
         int digits = 0;
@@ -269,7 +269,7 @@ static int parse_rfc3339(const char *s, int64_t *out_ms)
             millis *= 10;
     }
     if (strcmp(s, "Z") != 0 && strcmp(s, "+00:00") != 0)
-        return -1;
+        return FLOE_EFAIL;
     tm.tm_year = y - 1900;
     tm.tm_mon = mo - 1;
     tm.tm_mday = d;
@@ -277,19 +277,19 @@ static int parse_rfc3339(const char *s, int64_t *out_ms)
     tm.tm_min = mi;
     tm.tm_sec = sec;
     *out_ms = (int64_t)timegm(&tm) * 1000 + millis;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_codec_timestamp(const cJSON *j, const floe_path_t *path, floe_timestamp_t *out, floe_violation_t *v)
 {
     if (cJSON_IsNumber(j) && isfinite(j->valuedouble)) {
         *out = (floe_timestamp_t)(j->valuedouble * 1000.0);
-        return 0;
+        return FLOE_OK;
     }
     if (cJSON_IsString(j) && parse_rfc3339(j->valuestring, out) == 0)
-        return 0;
+        return FLOE_OK;
     floe_violation_type(v, path, "an RFC 3339 timestamp");
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int lookup_enum(const char *text, const floe_path_t *path, const char *const *values, int count,
@@ -298,11 +298,11 @@ static int lookup_enum(const char *text, const floe_path_t *path, const char *co
     for (int i = 1; i <= count; i++) {
         if (values[i] != NULL && strcmp(text, values[i]) == 0) { /* NULL: not in this model version */
             *out = i;
-            return 0;
+            return FLOE_OK;
         }
     }
     floe_violation_set(v, path, text, message);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *values, int count,
@@ -310,7 +310,7 @@ int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *
 {
     if (!cJSON_IsString(j) || j->valuestring == NULL) {
         floe_violation_type(v, path, "a string");
-        return -1;
+        return FLOE_EFAIL;
     }
     return lookup_enum(j->valuestring, path, values, count, message, out, v);
 }
@@ -321,10 +321,10 @@ int floe_codec_text_string(floe_call_t *call, const char *text, const floe_path_
 {
     if (!floe_codec_utf8_valid(text, strlen(text))) {
         floe_violation_type(v, path, "valid UTF-8");
-        return -1;
+        return FLOE_EFAIL;
     }
     *out = floe_call_strdup(call, text);
-    return 0;
+    return FLOE_OK;
 }
 
 static int text_integer(const char *text, const floe_path_t *path, int64_t lo, int64_t hi, const char *what,
@@ -337,19 +337,19 @@ static int text_integer(const char *text, const floe_path_t *path, int64_t lo, i
     value = strtoll(text, &end, 10);
     if (*text == '\0' || *end != '\0' || errno != 0 || value < lo || value > hi || text[0] == ' ' || text[0] == '+') {
         floe_violation_type(v, path, what);
-        return -1;
+        return FLOE_EFAIL;
     }
     *out = value;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_codec_text_int32(const char *text, const floe_path_t *path, int32_t *out, floe_violation_t *v)
 {
     int64_t value;
     if (text_integer(text, path, INT32_MIN, INT32_MAX, "an integer", &value, v))
-        return -1;
+        return FLOE_EFAIL;
     *out = (int32_t)value;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_codec_text_int64(const char *text, const floe_path_t *path, int64_t *out, floe_violation_t *v)
@@ -361,10 +361,10 @@ int floe_codec_text_bool(const char *text, const floe_path_t *path, bool *out, f
 {
     if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0) {
         *out = text[0] == 't';
-        return 0;
+        return FLOE_OK;
     }
     floe_violation_type(v, path, "true or false");
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_codec_text_enum(const char *text, const floe_path_t *path, const char *const *values, int count,

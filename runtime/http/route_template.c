@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http/route_template.h"
+#include "base/failure.h"
 
 int floe_route_template_compile(floe_route_template_t *t, const char *uri)
 {
@@ -18,7 +19,7 @@ int floe_route_template_compile(floe_route_template_t *t, const char *uri)
         floe_route_segment_t *s = &t->segments[t->n_segments];
         if (t->n_segments == FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS) {
             fprintf(stderr, "floe: route %s has more segments than the router holds\n", uri);
-            return -1;
+            return FLOE_EFAIL;
         }
         s->text = p;
         s->len = len;
@@ -27,7 +28,7 @@ int floe_route_template_compile(floe_route_template_t *t, const char *uri)
         t->n_segments++;
         p += len + (end != NULL ? 1 : 0);
     }
-    return 0;
+    return FLOE_OK;
 }
 
 bool floe_route_template_matches(const floe_route_template_t *t, const char *const *seg, const size_t *seg_len,

@@ -6,6 +6,7 @@
 
 #include "http/uri.h"
 #include "http/sigv4.h"
+#include "base/failure.h"
 
 #define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
 #define SCOPE_TERMINATOR "aws4_request"
@@ -18,19 +19,19 @@ int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_sco
     for (size_t i = 0; i <= n; i++) {
         if (i == n || credential[i] == '/') {
             if (n_parts == 5)
-                return -1;
+                return FLOE_EFAIL;
             parts[n_parts++] = h2o_iovec_init(credential + start, i - start);
             start = i + 1;
         }
     }
     if (n_parts != 5 || parts[0].len == 0 || parts[3].len == 0 ||
         !h2o_memis(parts[4].base, parts[4].len, H2O_STRLIT(SCOPE_TERMINATOR)))
-        return -1;
+        return FLOE_EFAIL;
     out->access_key = parts[0];
     out->date = parts[1];
     out->region = parts[2];
     out->service = parts[3];
-    return 0;
+    return FLOE_OK;
 }
 
 /* The value of "Credential=" inside an Authorization header, up to the next ',' or space. */
@@ -40,7 +41,7 @@ static int scope_from_authorization(const h2o_iovec_t *value, floe_sigv4_scope_t
     const char *p = value->base, *end = value->base + value->len;
 
     if (value->len < sizeof(SIGV4_ALGORITHM) - 1 || memcmp(p, SIGV4_ALGORITHM, sizeof(SIGV4_ALGORITHM) - 1) != 0)
-        return -1;
+        return FLOE_EFAIL;
     for (p += sizeof(SIGV4_ALGORITHM) - 1; p + sizeof(key) - 1 <= end; p++) {
         if (memcmp(p, key, sizeof(key) - 1) == 0) {
             const char *start = p + sizeof(key) - 1, *stop = start;
@@ -49,7 +50,7 @@ static int scope_from_authorization(const h2o_iovec_t *value, floe_sigv4_scope_t
             return floe_sigv4_parse_credential(start, (size_t)(stop - start), out);
         }
     }
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int scope_from_query(h2o_req_t *req, floe_sigv4_scope_t *out)
@@ -58,14 +59,14 @@ static int scope_from_query(h2o_req_t *req, floe_sigv4_scope_t *out)
     long n;
 
     if (req->input.query_at == SIZE_MAX)
-        return -1;
+        return FLOE_EFAIL;
     n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                          req->input.path.len - req->input.query_at - 1, &pairs);
     for (long i = 0; i < n; i++) {
         if (strcmp(pairs[i].key, "X-Amz-Credential") == 0)
             return floe_sigv4_parse_credential(pairs[i].value, strlen(pairs[i].value), out);
     }
-    return -1;
+    return FLOE_EFAIL;
 }
 
 int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out)
@@ -90,21 +91,21 @@ static int access_key_v2(h2o_req_t *req, h2o_iovec_t *out)
         const char *colon;
         if (v->len <= sizeof(prefix) - 1 || memcmp(v->base, prefix, sizeof(prefix) - 1) != 0 ||
             (colon = memchr(v->base, ':', v->len)) == NULL)
-            return -1;
+            return FLOE_EFAIL;
         *out = h2o_iovec_init(v->base + sizeof(prefix) - 1, (size_t)(colon - v->base) - (sizeof(prefix) - 1));
-        return 0;
+        return FLOE_OK;
     }
     if (req->input.query_at == SIZE_MAX)
-        return -1;
+        return FLOE_EFAIL;
     n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                          req->input.path.len - req->input.query_at - 1, &pairs);
     for (long k = 0; k < n; k++) {
         if (strcmp(pairs[k].key, "AWSAccessKeyId") == 0) {
             *out = h2o_iovec_init(pairs[k].value, strlen(pairs[k].value));
-            return 0;
+            return FLOE_OK;
         }
     }
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out)

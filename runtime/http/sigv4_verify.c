@@ -34,6 +34,7 @@
 #include "http/sigv4.h"
 #include "http/sigv4_sign.h"
 #include "http/sigv4_verify.h"
+#include "base/failure.h"
 
 #define ALGORITHM FLOE_SIGV4_ALGORITHM
 #define MAX_PRESIGN_EXPIRES_S 604800 /* seven days, AWS's limit */
@@ -87,7 +88,7 @@ static int read_authorization(h2o_iovec_t v, signed_request_t *out)
     const char *p = v.base + sizeof(ALGORITHM) - 1, *end = v.base + v.len;
 
     if (v.len < sizeof(ALGORITHM) || memcmp(v.base, ALGORITHM " ", sizeof(ALGORITHM)) != 0)
-        return -1;
+        return FLOE_EFAIL;
     while (p < end) {
         const char *eq, *stop;
         while (p < end && (*p == ' ' || *p == ','))
@@ -105,7 +106,7 @@ static int read_authorization(h2o_iovec_t v, signed_request_t *out)
             out->signature = h2o_iovec_init(eq + 1, (size_t)(stop - eq - 1));
         p = stop;
     }
-    return out->credential.base && out->signed_headers.base && out->signature.base ? 0 : -1;
+    return out->credential.base && out->signed_headers.base && out->signature.base ? FLOE_OK : FLOE_EFAIL;
 }
 
 static int read_presigned(const floe_query_param_t *q, long n, signed_request_t *out)
@@ -128,9 +129,9 @@ static int read_presigned(const floe_query_param_t *q, long n, signed_request_t 
     }
     if (algorithm == NULL || strcmp(algorithm, ALGORITHM) != 0 || !out->credential.base || !out->signed_headers.base ||
         !out->signature.base || !out->amz_date.base || expires == NULL)
-        return -1;
+        return FLOE_EFAIL;
     out->expires_s = strtol(expires, NULL, 10);
-    return out->expires_s > 0 && out->expires_s <= MAX_PRESIGN_EXPIRES_S ? 0 : -1;
+    return out->expires_s > 0 && out->expires_s <= MAX_PRESIGN_EXPIRES_S ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* "20240101T000000Z" as seconds since the epoch, or -1. */
@@ -180,7 +181,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
     kv_t *pairs;
 
     if (req->input.query_at == SIZE_MAX)
-        return 0;
+        return FLOE_OK;
     q = req->input.path.base + req->input.query_at + 1;
     end = req->input.path.base + req->input.path.len;
     for (const char *p = q; p < end; p++)
@@ -194,7 +195,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
             char *key = floe_percent_decode(&req->pool, q, (size_t)(key_end - q), 0);
             char *value = eq ? floe_percent_decode(&req->pool, eq + 1, (size_t)(stop - eq - 1), 0) : "";
             if (key == NULL || value == NULL)
-                return -1;
+                return FLOE_EFAIL;
             if (strcmp(key, "X-Amz-Signature") != 0) {
                 floe_pool_text_t k = {&req->pool, NULL, 0, 0}, v = {&req->pool, NULL, 0, 0};
                 sb_uri_encode(&k, key, strlen(key), 0);
@@ -213,7 +214,7 @@ static int add_canonical_query(floe_pool_text_t *b, h2o_req_t *req)
         floe_pool_text_char(b, '=');
         floe_pool_text_str(b, pairs[i].value);
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Appends a header value trimmed, with runs of spaces folded to one (AWS's Trimall). */

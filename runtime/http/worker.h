@@ -17,7 +17,7 @@ struct floe_state;
 typedef struct floe_worker {
     h2o_context_t super;
     const floe_config_t *config;
-    struct floe_state *state; /* catalog/state.h: the thread's SQLite connection */
+    struct floe_state *state; /* db/state.h: the thread's SQLite connection */
     floe_json_t json; /* serializer scratch, reset for every response */
     int index;
     h2o_linklist_t conns; /* open client sockets (server.c), so shutdown can close them */

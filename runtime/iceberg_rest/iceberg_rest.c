@@ -28,7 +28,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
+#include "base/failure.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "iceberg_rest/iceberg_rest_call.h"
@@ -129,12 +130,12 @@ static int parse_body(rest_ctx_t *d, cJSON **body)
 
     *body = NULL;
     if (d->req->entity.base == NULL || d->req->entity.len == 0)
-        return 0;
+        return FLOE_OK;
     if ((*body = floe_iceberg_json_parse(d->req->entity.base, d->req->entity.len, &err)) == NULL) {
         answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, "The request body is not valid JSON.");
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_iceberg_call_t *call,

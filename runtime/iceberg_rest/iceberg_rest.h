@@ -16,7 +16,7 @@
 /** The base path of the unsigned alias. */
 #define FLOE_ICEBERG_REST_UNSIGNED_BASE "/_floe/iceberg"
 
-/** Builds the route table; call once before serving. 0 or -1. */
+/** Builds the route table; call once before serving. FLOE_OK or FLOE_EFAIL. */
 int floe_iceberg_rest_init(void);
 
 /** Answers one request whose path starts with a base path `base_len` bytes long. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "iceberg_rest/iceberg_rest_request.h"
 #include "iceberg_rest/iceberg_rest_response.h"
 #include "iceberg_rest/iceberg_rest_router.h"
@@ -71,13 +72,13 @@ int floe_iceberg_rest_router_init(void)
     for (size_t i = 0; i < N_ROUTES; i++) {
         floe_iceberg_route_t *r = &routes[i];
         if (floe_route_template_compile(&r->template, r->path) != 0)
-            return -1;
+            return FLOE_EFAIL;
         for (size_t s = 0; s < r->template.n_segments; s++) {
             const floe_route_segment_t *seg = &r->template.segments[s];
             r->params[s] = seg->is_label ? param_of(seg) : FLOE_ICEBERG_PARAM_NONE;
         }
     }
-    return 0;
+    return FLOE_OK;
 }
 
 const floe_iceberg_route_t *floe_iceberg_rest_routes(size_t *n)
@@ -97,7 +98,7 @@ static int decode_params(h2o_mem_pool_t *pool, const floe_iceberg_route_t *r, co
         if (!r->template.segments[i].is_label)
             continue;
         if ((value = floe_percent_decode(pool, seg[i], seg_len[i], 0)) == NULL)
-            return -1;
+            return FLOE_EFAIL;
         switch (r->params[i]) {
         case FLOE_ICEBERG_PARAM_PREFIX: out->prefix = value; break;
         case FLOE_ICEBERG_PARAM_NAMESPACE: out->namespace = value; break;
@@ -105,7 +106,7 @@ static int decode_params(h2o_mem_pool_t *pool, const floe_iceberg_route_t *r, co
         default: break;
         }
     }
-    return 0;
+    return FLOE_OK;
 }
 
 floe_iceberg_route_result_t floe_iceberg_rest_route(h2o_mem_pool_t *pool, const char *method, size_t method_len,

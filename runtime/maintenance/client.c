@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/failure.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
 #include "base/xalloc.h"
@@ -28,7 +29,7 @@ static int parse_endpoint(const char *endpoint, char host[HOST_MAX], char port[P
 
     if (strncmp(p, "http://", 7) != 0) {
         fprintf(stderr, "floe: --endpoint must be http://HOST[:PORT], not %s\n", endpoint);
-        return -1;
+        return FLOE_EFAIL;
     }
     p += 7;
     end = p + strcspn(p, "/");
@@ -36,14 +37,14 @@ static int parse_endpoint(const char *endpoint, char host[HOST_MAX], char port[P
     if ((colon != NULL ? colon : end) - p >= HOST_MAX || (colon != NULL && end - colon - 1 >= PORT_MAX) ||
         (colon != NULL ? colon : end) == p) {
         fprintf(stderr, "floe: cannot read the endpoint %s\n", endpoint);
-        return -1;
+        return FLOE_EFAIL;
     }
     snprintf(host, HOST_MAX, "%.*s", (int)((colon != NULL ? colon : end) - p), p);
     if (colon != NULL)
         snprintf(port, PORT_MAX, "%.*s", (int)(end - colon - 1), colon + 1);
     else
         snprintf(port, PORT_MAX, "%s", DEFAULT_HTTP_PORT);
-    return 0;
+    return FLOE_OK;
 }
 
 static int connect_to(const char *host, const char *port)
@@ -75,11 +76,11 @@ static int send_all(int fd, const char *data, size_t len)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return -1;
+            return FLOE_EFAIL;
         data += n;
         len -= (size_t)n;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Reads until the server closes the connection (the request asked it to). */
@@ -144,7 +145,7 @@ int floe_maintenance_client_run(const char *endpoint, const floe_sigv4_signer_t 
     int fd, n;
 
     if (parse_endpoint(endpoint, host, port) || (fd = connect_to(host, port)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     json = request_body(arn, type, now);
     snprintf(authority, sizeof(authority), "%s:%s", host, port);
     auth = auth_headers(signer, authority, json);
@@ -157,7 +158,7 @@ int floe_maintenance_client_run(const char *endpoint, const floe_sigv4_signer_t 
         fprintf(stderr, "floe: cannot send the request: %s\n", strerror(errno));
         free(json);
         close(fd);
-        return -1;
+        return FLOE_EFAIL;
     }
     free(json);
     answer = read_all(fd, &len);
@@ -165,9 +166,9 @@ int floe_maintenance_client_run(const char *endpoint, const floe_sigv4_signer_t 
     if (sscanf(answer, "HTTP/1.%*d %d", status) != 1 || (sep = strstr(answer, "\r\n\r\n")) == NULL) {
         fprintf(stderr, "floe: the server's answer is not HTTP\n");
         free(answer);
-        return -1;
+        return FLOE_EFAIL;
     }
     *body = floe_xstrdup(sep + 4);
     free(answer);
-    return 0;
+    return FLOE_OK;
 }

@@ -194,19 +194,18 @@ static int read_locations(floe_job_t *job, const char *const *locations, const c
     floe_object_door_t door = floe_job_door(job);
     floe_background_error_t err;
     size_t at;
-    floe_object_door_read_rc_t rc = floe_object_door_read_all(&door, keys, n, false, data, len, &at, &err);
+    int rc = floe_object_door_read_all(&door, keys, n, false, data, len, &at, &err);
 
     for (size_t i = 0; i < at; i++) {
         job->stats.files_read++;
         job->stats.bytes_read += (int64_t)len[i];
     }
     switch (rc) {
-    case FLOE_OBJECT_DOOR_READ_OK: return FLOE_OK;
-    case FLOE_OBJECT_DOOR_STEP_FAILED:
+    case FLOE_OK: return FLOE_OK;
+    case FLOE_EFAIL:
         return is_one ? floe_job_fail(job, "cannot look up %s: %s", keys[0], err.message)
                       : floe_job_fail(job, "cannot look objects up: %s", err.message);
-    case FLOE_OBJECT_DOOR_MISSING: return floe_job_fail(job, "%s does not exist", locations[at]);
-    case FLOE_OBJECT_DOOR_CANNOT_OPEN: return floe_job_fail(job, "cannot open %s: %s", locations[at], strerror(errno));
+    case FLOE_ENOTFOUND: return floe_job_fail(job, "%s does not exist", locations[at]);
     default:
         return floe_job_fail(job, "cannot read %s: %s", locations[at], errno != 0 ? strerror(errno) : "truncated");
     }
@@ -329,7 +328,7 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
     floe_job_t *job = w->job;
     floe_object_door_t door = floe_job_door(job);
     floe_store_object_t obj = {0};
-    floe_store_rc_t rc;
+    int rc;
     floe_background_error_t err;
     char hex[33];
     char *loc;
@@ -345,10 +344,10 @@ int floe_job_writer_finish(floe_job_writer_t *w, const char *key, char **locatio
     obj.etag = hex;
     obj.content_type = (char *)OBJECT_CONTENT_TYPE;
     obj.last_modified_ms = (int64_t)time(NULL) * 1000;
-    if (floe_object_door_commit(&door, &obj, true, &rc, &err) || rc != FLOE_STORE_OK) {
+    if (floe_object_door_commit(&door, &obj, true, &rc, &err) || rc != FLOE_OK) {
         release_writer(w, true);
         return floe_job_fail(job, "cannot publish %s: %s", key,
-                             rc == FLOE_STORE_EXISTS ? "the key is taken" : rc == FLOE_STORE_NOT_FOUND
+                             rc == FLOE_EEXISTS ? "the key is taken" : rc == FLOE_ENOTFOUND
                                                                                 ? "the warehouse is gone"
                                                                                 : err.message);
     }
@@ -412,7 +411,7 @@ typedef struct table_step {
     char *location; /* malloc'ed copies */
     char *token;
     const char *new_location; /* for do_swap */
-    floe_table_rc_t swap_rc;
+    int swap_rc;
 } table_step_t;
 
 static int do_read_table(floe_call_t *call, void *arg)
@@ -455,13 +454,13 @@ static int do_swap(floe_call_t *call, void *arg)
 
     if (floe_lookup_table_by_arn(call, s->table_arn, &t)) {
         if (call->error == FLOE_ERR_NotFoundException) {
-            s->swap_rc = FLOE_TABLE_GONE;
+            s->swap_rc = FLOE_ENOTFOUND;
             return FLOE_OK;
         }
         return FLOE_EFAIL;
     }
     s->swap_rc = floe_table_swap_metadata(call, &t, s->token, s->new_location, &new_token);
-    return s->swap_rc == FLOE_TABLE_FAILED ? FLOE_EFAIL : FLOE_OK;
+    return s->swap_rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
 }
 
 /* Deletes what a lost attempt wrote (design note 2) and forgets it. */
@@ -481,11 +480,12 @@ static void drop_attempt(floe_job_t *job, bool delete_objects)
     p->n_attempt_written = 0;
 }
 
-typedef enum attempt_rc { ATTEMPT_DONE, ATTEMPT_NOTHING, ATTEMPT_STALE, ATTEMPT_FAILED } attempt_rc_t;
+/* An attempt ends FLOE_OK (committed), FLOE_ENOTFOUND (the plan found nothing to change),
+ * FLOE_ECHANGED (a client committed first) or FLOE_EFAIL (the job holds why). */
 
 /* Runs the plan on `json` and the commit engine on its updates; *next (malloc'ed) is the result. */
-static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg, const char *json,
-                              const char *location, char **next)
+static int plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg, const char *json,
+                     const char *location, char **next)
 {
     cJSON *updates = NULL, *requirements = NULL;
     floe_iceberg_error_t ierr;
@@ -498,11 +498,11 @@ static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg,
     if (rc != FLOE_OK) {
         cJSON_Delete(updates);
         cJSON_Delete(requirements);
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     }
     if (updates == NULL) {
         cJSON_Delete(requirements);
-        return ATTEMPT_NOTHING;
+        return FLOE_ENOTFOUND;
     }
     ci.requirements = requirements;
     ci.updates = updates;
@@ -511,32 +511,32 @@ static attempt_rc_t plan_next(floe_job_t *job, floe_job_plan_fn plan, void *arg,
     cJSON_Delete(updates);
     cJSON_Delete(requirements);
     if (rc == FLOE_ICEBERG_ECONFLICT)
-        return ATTEMPT_STALE;
+        return FLOE_ECHANGED;
     if (rc != FLOE_ICEBERG_OK) {
         floe_job_fail(job, "cannot compute the next metadata: %s", ierr.message);
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     }
-    return ATTEMPT_DONE;
+    return FLOE_OK;
 }
 
 /* One attempt of floe_job_commit. */
-static attempt_rc_t attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
+static int attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
 {
     char *json = NULL, *location = NULL, *token = NULL, *next = NULL, *file_name = NULL, *key = NULL;
     char *written = NULL;
     char uuid[FLOE_UUID_LEN + 1];
     table_step_t s = {.table_arn = job->table_arn};
     floe_background_error_t err;
-    attempt_rc_t rc;
+    int rc;
 
     if (floe_job_read_metadata(job, &json, &location, &token))
-        return ATTEMPT_FAILED;
+        return FLOE_EFAIL;
     if (json == NULL) {
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "the table has no metadata yet");
         goto Exit;
     }
-    if ((rc = plan_next(job, plan, arg, json, location, &next)) != ATTEMPT_DONE)
+    if ((rc = plan_next(job, plan, arg, json, location, &next)) != FLOE_OK)
         goto Exit;
     floe_uuid_v4(uuid);
     file_name = floe_iceberg_metadata_next_file_name(location, uuid);
@@ -545,24 +545,24 @@ static attempt_rc_t attempt(floe_job_t *job, floe_job_plan_fn plan, void *arg)
     job->priv->in_plan = true; /* the metadata file too is the attempt's: deleted if the swap loses */
     if (floe_job_write_object(job, key, next, strlen(next), &written)) {
         job->priv->in_plan = false;
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         goto Exit;
     }
     job->priv->in_plan = false;
     s.new_location = written;
     s.token = token;
     if (floe_background_call(job->bg, &job->scope, do_swap, &s, &err)) {
-        rc = ATTEMPT_FAILED;
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "cannot move the metadata pointer: %s", err.message);
-    } else if (s.swap_rc == FLOE_TABLE_DONE) {
-        rc = ATTEMPT_DONE;
+    } else if (s.swap_rc == FLOE_OK) {
+        rc = FLOE_OK;
         job->new_metadata_location = (char *)s.new_location;
         s.new_location = NULL;
-    } else if (s.swap_rc == FLOE_TABLE_GONE) {
-        rc = ATTEMPT_FAILED;
+    } else if (s.swap_rc == FLOE_ENOTFOUND) {
+        rc = FLOE_EFAIL;
         floe_job_fail(job, "the table was deleted while the job ran");
     } else {
-        rc = ATTEMPT_STALE;
+        rc = FLOE_ECHANGED;
     }
 Exit:
     free((char *)s.new_location);
@@ -599,19 +599,19 @@ int floe_job_commit(floe_job_t *job, floe_job_plan_fn plan, void *arg, bool *com
     if (committed != NULL)
         *committed = false;
     for (int i = 0; i < FLOE_JOB_COMMIT_ATTEMPTS; i++) {
-        attempt_rc_t rc;
+        int rc;
         if (floe_job_is_stopping(job))
             return floe_job_fail(job, "stopped: the server is shutting down");
         rc = attempt(job, plan, arg);
-        drop_attempt(job, rc == ATTEMPT_STALE || rc == ATTEMPT_FAILED);
+        drop_attempt(job, rc == FLOE_ECHANGED || rc == FLOE_EFAIL);
         switch (rc) {
-        case ATTEMPT_DONE:
+        case FLOE_OK:
             if (committed != NULL)
                 *committed = true;
             return FLOE_OK;
-        case ATTEMPT_NOTHING: return FLOE_OK;
-        case ATTEMPT_FAILED: return FLOE_EFAIL;
-        case ATTEMPT_STALE: /* a client committed first: re-read and re-plan (design note 2) */
+        case FLOE_ENOTFOUND: return FLOE_OK;
+        case FLOE_EFAIL: return FLOE_EFAIL;
+        case FLOE_ECHANGED: /* a client committed first: re-read and re-plan (design note 2) */
             if (i + 1 < FLOE_JOB_COMMIT_ATTEMPTS)
                 pause_after_lost_race(i + 1);
             break;

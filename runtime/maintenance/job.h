@@ -51,12 +51,6 @@ typedef enum floe_job_type {
 
 #define FLOE_JOB_TYPE_COUNT 4
 
-/** How a run ended, as the job status reports it. */
-typedef enum floe_job_outcome {
-    FLOE_JOB_SUCCESSFUL = 1,
-    FLOE_JOB_FAILED,
-} floe_job_outcome_t;
-
 /** The job's settings: each type reads its own fields (the table's or bucket's configuration,
  * with AWS's defaults filled in). */
 typedef struct floe_job_settings {

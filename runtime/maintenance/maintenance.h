@@ -47,7 +47,7 @@ typedef struct floe_maintenance_result {
 
 /** A new, stopped maintenance service for the server's settings. Freed by floe_maintenance_free. */
 floe_maintenance_t *floe_maintenance_new(const floe_config_t *config);
-/** Starts the maintenance thread over the first worker's background door. 0 or -1 (logged). */
+/** Starts the maintenance thread over the first worker's background door. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_maintenance_start(floe_maintenance_t *m, floe_background_t *bg);
 /** Design note 3: stops the thread (closing `bg`, the door it uses) and joins it. Safe on a NULL
  * or never-started m (then it only stops bg). Call on the first worker's thread. */

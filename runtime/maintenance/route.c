@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "http/log.h"
+#include "base/failure.h"
 #include "maintenance/maintenance.h"
 #include "maintenance/route.h"
 #include "http/response.h"
@@ -56,22 +57,22 @@ static int parse_body(h2o_req_t *req, cJSON *body, floe_maintenance_request_t *o
     if (!cJSON_IsObject(body) || !cJSON_IsString(arn) || !cJSON_IsString(type)) {
         refuse(req, 400, "The body must be a JSON object with the string members \"arn\" and \"type\" (and "
                          "optionally \"now\").");
-        return -1;
+        return FLOE_EFAIL;
     }
     if ((out->type = floe_job_type_from_name(type->valuestring)) == 0) {
         refuse(req, 400, "Unknown maintenance job type: \"type\" must be icebergCompaction, "
                          "icebergSnapshotManagement, icebergUnreferencedFileRemoval or recordExpiration.");
-        return -1;
+        return FLOE_EFAIL;
     }
     if (now != NULL && !cJSON_IsNull(now)) {
         if (!cJSON_IsString(now) || floe_maintenance_parse_time(now->valuestring, &out->now_ms)) {
             refuse(req, 400, "\"now\" must be an RFC 3339 time, such as 2026-12-03T10:00:00Z.");
-            return -1;
+            return FLOE_EFAIL;
         }
         out->has_now = true;
     }
     out->arn = arn->valuestring;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Strict mode: answers 403 (400 for a body that is not the one signed) and returns -1 unless the
@@ -85,15 +86,15 @@ static int check_signature(floe_worker_t *w, h2o_req_t *req)
     int is_s3;
 
     if (!w->config->strict_signatures)
-        return 0;
+        return FLOE_OK;
     is_s3 = floe_sigv4_request_scope(req, &scope) == 0 && floe_sigv4_scope_is_for(&scope, "s3");
     if ((r = floe_sigv4_verify(req, w->config, is_s3, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
-        return 0;
+        return FLOE_OK;
     snprintf(message, sizeof(message),
              "The maintenance route needs a request signed with a configured key (strict signatures are on): %s",
              floe_sigv4_result_message(r));
     refuse(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, message);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* Strict mode: a signed caller acts in its own account only (the account its key names, as for
@@ -104,15 +105,15 @@ static int check_account(floe_worker_t *w, h2o_req_t *req, const char *arn)
     char message[MESSAGE_MAX];
 
     if (!w->config->strict_signatures)
-        return 0;
+        return FLOE_OK;
     floe_sigv4_request_account_scope(req, w->config, &signer);
     floe_scope_from_arn(w->config, arn, &target);
     if (strcmp(signer.account_id, target.account_id) == 0)
-        return 0;
+        return FLOE_OK;
     snprintf(message, sizeof(message), "The credentials of account %s cannot run maintenance in account %s.",
              signer.account_id, target.account_id);
     refuse(req, 403, message);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)

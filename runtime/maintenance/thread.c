@@ -24,6 +24,7 @@
 #include "background/loop.h"
 #include "catalog/maintenance_job.h"
 #include "http/log.h"
+#include "base/failure.h"
 #include "maintenance/maintenance.h"
 #include "base/xalloc.h"
 
@@ -231,11 +232,11 @@ int floe_maintenance_start(floe_maintenance_t *m, floe_background_t *bg)
     m->bg = bg;
     m->next_due = wall_ms() + interval_ms(m);
     if (floe_loop_start(&m->loop, "maintenance", &m->bell, take, m) != FLOE_OK)
-        return -1;
+        return FLOE_EFAIL;
     pthread_mutex_lock(&m->mutex);
     m->is_started = true;
     pthread_mutex_unlock(&m->mutex);
-    return 0;
+    return FLOE_OK;
 }
 
 void floe_maintenance_stop(floe_maintenance_t *m, floe_background_t *bg)

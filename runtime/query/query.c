@@ -29,8 +29,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "http/log.h"
+#include "base/failure.h"
 #include "query/query.h"
 #include "query/query_answer.h"
 #include "query/query_hold.h"
@@ -65,9 +66,9 @@ int floe_query_init(void)
 {
     for (size_t i = 0; i < N_SERVICES; i++) {
         if (services[i]->init() != 0)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 const floe_query_service_t *const *floe_query_services(size_t *n)
@@ -212,9 +213,9 @@ static int decode_form(query_ctx_t *q, floe_query_form_t *form)
     }
     if (floe_query_form_decode(&req->pool, query, query_len, body, body_len, form) != 0) {
         answer_error(q, 404, "MalformedQueryString", "The query string contains a syntax error.");
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc,

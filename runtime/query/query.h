@@ -11,7 +11,7 @@
 #include "http/sigv4.h"
 #include "http/worker.h"
 
-/** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
+/** Compiles every awsQuery service's patterns; call once before serving. FLOE_OK or FLOE_EFAIL. */
 int floe_query_init(void);
 
 /** Every awsQuery service Floe serves (*n of them), in query_services.def's order; static. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "query/query_form.h"
 #include "http/uri.h"
 
@@ -56,18 +57,18 @@ int floe_query_form_decode(h2o_mem_pool_t *pool, const char *query, size_t query
     /* The splitter refuses an encoded NUL; a raw one would cut its key or value short. */
     if ((query != NULL && memchr(query, '\0', query_len) != NULL) ||
         (body != NULL && memchr(body, '\0', body_len) != NULL))
-        return -1;
+        return FLOE_EFAIL;
     if (query != NULL && (n_query = floe_query_parse(pool, query, query_len, &from_query)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     if (body != NULL && (n_body = floe_query_parse(pool, body, body_len, &from_body)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     all = h2o_mem_alloc_pool(pool, ((size_t)(n_query + n_body) + 1) * sizeof(*all));
     if (n_query > 0)
         memcpy(all, from_query, (size_t)n_query * sizeof(*all));
     if (n_body > 0)
         memcpy(all + n_query, from_body, (size_t)n_body * sizeof(*all));
     sort_pairs(pool, all, (size_t)(n_query + n_body), out);
-    return 0;
+    return FLOE_OK;
 }
 
 /* A key being looked for, in up to three pieces (NULL for a missing one), so that list items

@@ -10,7 +10,7 @@
  *     connections), the entry is unlinked, so no tick ever reaches freed memory.
  *  3. The answer sent is the one the operation built when it ran; only its timing changes.
  */
-#include "catalog/state.h"
+#include "db/state.h"
 #include "http/log.h"
 #include "query/query_answer.h"
 #include "query/query_call.h"

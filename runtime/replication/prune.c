@@ -64,11 +64,11 @@ static int read_objects(floe_prune_t *p, bool is_missing_ok, const char *const *
     }
     if (rc == FLOE_OK) {
         switch (floe_object_door_read_all(&door, keys, n, is_missing_ok, data, len, &at, &err)) {
-        case FLOE_OBJECT_DOOR_READ_OK: break;
-        case FLOE_OBJECT_DOOR_STEP_FAILED:
+        case FLOE_OK: break;
+        case FLOE_EFAIL:
             rc = prune_fail(p, "cannot look the replica's files up: %s", err.message);
             break;
-        case FLOE_OBJECT_DOOR_MISSING: rc = prune_fail(p, "the replica's file %s is missing", locations[at]); break;
+        case FLOE_ENOTFOUND: rc = prune_fail(p, "the replica's file %s is missing", locations[at]); break;
         default: rc = prune_fail(p, "the replica's file %s could not be read", locations[at]); break;
         }
     }

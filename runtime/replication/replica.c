@@ -14,6 +14,7 @@
 #include "catalog/replication_queue.h"
 #include "catalog/table.h"
 #include "catalog/transaction.h"
+#include "base/failure.h"
 #include "iceberg/manifest.h"
 #include "http/log.h"
 #include "background/object_door.h"
@@ -68,7 +69,7 @@ static int copy_fail(copy_t *c, const char *fmt, ...)
         va_end(ap);
     }
     c->is_failed = true;
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* Records why a step failed, and notes a stopping server (design note 1). */
@@ -133,7 +134,7 @@ static int step_take(floe_call_t *call, void *arg)
     job->metadata_location = floe_xstrdup(work.metadata_location);
     if (floe_replication_source_read(call, work.table_id, &src, &found))
         return FLOE_EFAIL;
-    if (!found || floe_store_bucket_get(call->state, call->pool, src.warehouse, &warehouse) != FLOE_STORE_OK) {
+    if (!found || floe_store_bucket_get(call->state, call->pool, src.warehouse, &warehouse) != FLOE_OK) {
         job->is_skipped = true; /* the source was deleted: its replicas stay as they are */
         return FLOE_OK;
     }
@@ -222,13 +223,13 @@ static int ensure_replica(floe_call_t *call, copy_t *c, const floe_bucket_row_t 
         return FLOE_EFAIL;
     clear_miss(call);
     switch (floe_table_draft(call, bucket, ns, c->job->name, TABLE_FORMAT, &draft)) {
-    case FLOE_TABLE_DONE: break;
-    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    case FLOE_OK: break;
+    case FLOE_EFAIL: return FLOE_EFAIL;
     default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
     }
     switch (floe_table_insert(call, &draft, on_replica_created, c)) {
-    case FLOE_TABLE_DONE: break;
-    case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+    case FLOE_OK: break;
+    case FLOE_EFAIL: return FLOE_EFAIL;
     default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
     }
     return floe_lookup_table_in(call, bucket, ns, c->job->name, t);
@@ -267,7 +268,7 @@ static int step_prepare(floe_call_t *call, void *arg)
     if (ensure_namespace(call, &bucket, c->job->namespace_name, &ns) || ensure_replica(call, c, &bucket, &ns, &t) ||
         is_current(call, c, &t, &c->is_current))
         return FLOE_EFAIL;
-    if (floe_store_bucket_get(call->state, call->pool, t.warehouse_bucket, &warehouse) != FLOE_STORE_OK)
+    if (floe_store_bucket_get(call->state, call->pool, t.warehouse_bucket, &warehouse) != FLOE_OK)
         return floe_fail_internal(call, "the replica's warehouse bucket is missing");
     c->replica_arn = floe_xstrdup(t.arn);
     c->replica_warehouse = floe_xstrdup(t.warehouse_bucket);
@@ -291,8 +292,8 @@ static int step_share(floe_call_t *call, void *arg)
     for (size_t i = 0; i < s->n; i++) {
         switch (floe_store_object_share(call->state, call->config->data_dir, s->from, s->keys[i], s->to, s->keys[i],
                                         floe_call_now(call))) {
-        case FLOE_STORE_OK: break;
-        case FLOE_STORE_NOT_FOUND:
+        case FLOE_OK: break;
+        case FLOE_ENOTFOUND:
             return floe_fail(call, FLOE_ERR_NotFoundException, "The source table's file %s is missing.", s->keys[i]);
         default: return floe_fail_internal(call, "cannot share a data file");
         }
@@ -320,20 +321,22 @@ static int read_source(copy_t *c, const char *key, uint8_t **data, size_t *len, 
     floe_object_door_found_t f;
 
     if (find(c, c->job->store_bucket, key, &f))
-        return -1;
+        return FLOE_EFAIL;
     *found = f.is_found;
     if (!f.is_found)
-        return 0;
+        return FLOE_OK;
     if ((size_t)f.size > FILE_MAX)
         return copy_fail(c, "The source table's file %s could not be read.", key);
     switch (floe_object_door_read(&door, &f, data)) {
-    case FLOE_OBJECT_DOOR_READ_OK: break;
-    case FLOE_OBJECT_DOOR_CANNOT_OPEN:
-        return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+    case FLOE_OK: break;
+    case FLOE_EIO:
+        if (errno != 0) /* 0: shorter than its row, which says nothing more */
+            return copy_fail(c, "The source table's file %s could not be read: %s", key, strerror(errno));
+        return copy_fail(c, "The source table's file %s could not be read.", key);
     default: return copy_fail(c, "The source table's file %s could not be read.", key);
     }
     *len = (size_t)f.size;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Writes a new replica file under `key`: published here, committed by a step (design note 4). */
@@ -342,7 +345,7 @@ static int publish(copy_t *c, const char *key, const void *data, size_t len, con
     floe_object_door_t door = door_to(c, c->replica_store_bucket);
     floe_store_object_t obj = {0};
     floe_store_blob_t blob;
-    floe_store_rc_t rc;
+    int rc;
     floe_background_error_t err;
     char etag[33];
     int ret = 0;
@@ -356,7 +359,7 @@ static int publish(copy_t *c, const char *key, const void *data, size_t len, con
     obj.content_type = (char *)content_type;
     if (floe_object_door_commit(&door, &obj, false, &rc, &err) != FLOE_OK)
         ret = step_failed(c, err.message);
-    else if (rc == FLOE_STORE_NOT_FOUND)
+    else if (rc == FLOE_ENOTFOUND)
         ret = step_failed(c, "The replica's warehouse is gone.");
     if (ret != 0)
         floe_store_blob_discard(&blob);
@@ -555,7 +558,7 @@ static int copy_metadata(copy_t *c, cJSON *md, const char *key)
     floe_rewrite_visit_manifests(md, on_v1_manifest, c);
     floe_rewrite_visit_statistics(md, on_statistics, c);
     if (c->is_failed)
-        return -1;
+        return FLOE_EFAIL;
     floe_rewrite_metadata(&c->rw, md);
     json = cJSON_PrintUnformatted(md);
     rc = publish(c, key, json, strlen(json), METADATA_CONTENT_TYPE);
@@ -580,8 +583,8 @@ static int point_body(floe_call_t *call, void *arg)
         return FLOE_EFAIL;
     if (t.metadata_location == NULL || strcmp(t.metadata_location, p->location) != 0) {
         switch (floe_table_swap_metadata(call, &t, t.version_token, p->location, &token)) {
-        case FLOE_TABLE_DONE: break;
-        case FLOE_TABLE_FAILED: return FLOE_EFAIL;
+        case FLOE_OK: break;
+        case FLOE_EFAIL: return FLOE_EFAIL;
         default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table changed while it was updated.");
         }
     }
@@ -618,7 +621,7 @@ static void prune(copy_t *c, const char *previous, const char *current)
 static int step_record_failure(floe_call_t *call, void *arg)
 {
     const copy_t *c = arg;
-    return floe_replication_status_fail(call, c->job->table_id, c->destination, c->err);
+    return floe_replication_status_failed(call, c->job->table_id, c->destination, c->err);
 }
 
 /* ---- one destination ---- */
@@ -699,10 +702,10 @@ int floe_replica_take_one(floe_background_t *bg, const floe_config_t *config)
     if (floe_background_call(bg, NULL, step_take, &job, &err) != FLOE_OK) {
         job_dispose(&job);
         if (err.error == FLOE_ERR_NotFoundException && !floe_background_is_stopping(bg))
-            return 0;
+            return FLOE_OK;
         if (!floe_background_is_stopping(bg))
             floe_log("replication: cannot take work: %s", err.message);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (!job.is_skipped) {
         job.location = floe_xmalloc(strlen(job.warehouse) + 6);

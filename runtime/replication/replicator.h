@@ -20,7 +20,7 @@
 #define FLOE_REPLICATOR_H
 
 #include "background/background.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "base/config.h"
 
 typedef struct floe_replicator floe_replicator_t;

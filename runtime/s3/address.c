@@ -11,6 +11,7 @@
 
 #include "http/codec.h"
 #include "http/uri.h"
+#include "base/failure.h"
 #include "s3/address.h"
 #include "s3/error.h"
 
@@ -73,16 +74,16 @@ static int split_path(floe_s3_req_t *r, const char *path, size_t n)
     const char *slash;
 
     if (n == 0 || path[0] != '/')
-        return -1;
+        return FLOE_EFAIL;
     path++;
     n--;
     if (!r->is_virtual_host) {
         if (n == 0)
-            return 0; /* the service: ListBuckets */
+            return FLOE_OK; /* the service: ListBuckets */
         slash = memchr(path, '/', n);
         size_t bucket_len = slash != NULL ? (size_t)(slash - path) : n;
         if ((r->bucket = floe_percent_decode(pool, path, bucket_len, 0)) == NULL)
-            return -1;
+            return FLOE_EFAIL;
         path += bucket_len;
         n -= bucket_len;
         if (n > 0) { /* skip the '/' after the bucket */
@@ -91,8 +92,8 @@ static int split_path(floe_s3_req_t *r, const char *path, size_t n)
         }
     }
     if (n > 0 && (r->key = floe_percent_decode(pool, path, n, 0)) == NULL)
-        return -1;
-    return 0;
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
 static int parse_query(floe_s3_req_t *r)
@@ -101,13 +102,13 @@ static int parse_query(floe_s3_req_t *r)
     long n;
 
     if (req->input.query_at == SIZE_MAX)
-        return 0;
+        return FLOE_OK;
     n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                          req->input.path.len - req->input.query_at - 1, &r->query);
     if (n < 0)
-        return -1;
+        return FLOE_EFAIL;
     r->n_query = (size_t)n;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_address(floe_s3_req_t *r)
@@ -121,10 +122,10 @@ int floe_s3_address(floe_s3_req_t *r)
         r->bucket = floe_s3_strndup(r, req->input.authority.base, vhost_len);
     }
     if (split_path(r, req->input.path.base, path_len) != 0 || parse_query(r) != 0)
-        return floe_s3_fail(r, FLOE_S3_InvalidURI, NULL);
+        return floe_s3_fail(r, FLOE_S3_InvalidURI, NULL, NULL);
     if (r->key != NULL && !floe_codec_utf8_valid(r->key, strlen(r->key)))
-        return floe_s3_fail(r, FLOE_S3_InvalidURI, "Object keys must be valid UTF-8.");
+        return floe_s3_fail(r, FLOE_S3_InvalidURI, "Object keys must be valid UTF-8.", NULL);
     if (r->key != NULL && strlen(r->key) > FLOE_S3_MAX_KEY_BYTES)
-        return floe_s3_fail(r, FLOE_S3_KeyTooLongError, NULL);
+        return floe_s3_fail(r, FLOE_S3_KeyTooLongError, NULL, NULL);
     return 0;
 }

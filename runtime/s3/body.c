@@ -14,6 +14,7 @@
 
 #include <openssl/evp.h>
 
+#include "base/failure.h"
 #include "s3/body.h"
 #include "s3/chunked.h"
 #include "s3/error.h"
@@ -91,7 +92,7 @@ char *floe_s3_body_content_encoding(floe_s3_req_t *r)
 
 static int invalid_request(floe_s3_req_t *r, const char *message)
 {
-    return floe_s3_fail(r, FLOE_S3_InvalidRequest, message);
+    return floe_s3_fail(r, FLOE_S3_InvalidRequest, message, NULL);
 }
 
 /* The algorithm an x-amz-trailer header names, or NONE / -1. */
@@ -123,7 +124,7 @@ int floe_s3_body_requested_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t *al
         found = (floe_s3_checksum_alg_t)a;
     }
     if (trailer_checksum(r, &trailer) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (found == FLOE_S3_CK_NONE)
         found = trailer;
     if (found == FLOE_S3_CK_NONE && ((named = floe_s3_header(r, "x-amz-sdk-checksum-algorithm")) != NULL ||
@@ -133,7 +134,7 @@ int floe_s3_body_requested_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t *al
                                       "valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]");
     }
     *alg = found;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Checks a base64 checksum value has the algorithm's digest length. */
@@ -174,7 +175,7 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
     j->is_spilled = floe_s3_spill_is_spilled(r->req->entity.len);
     if (md5 != NULL &&
         !(j->has_md5 = floe_s3_base64_decode(md5, strlen(md5), j->expected_md5, MD5_LEN) == MD5_LEN))
-        return floe_s3_fail(r, FLOE_S3_InvalidDigest, NULL);
+        return floe_s3_fail(r, FLOE_S3_InvalidDigest, NULL, NULL);
     j->has_sha256 = !j->is_chunked && parse_sha256_hex(sha, j->expected_sha256);
     if (decoded != NULL) {
         char *end;
@@ -184,14 +185,14 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
         j->has_decoded_length = true;
     }
     if (floe_s3_body_requested_checksum(r, &j->alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     j->has_declared_trailer = j->is_chunked && floe_s3_header(r, "x-amz-trailer") != NULL;
     if (j->alg == FLOE_S3_CK_NONE)
         j->alg = default_alg;
     if (j->alg != FLOE_S3_CK_NONE && (j->expected_checksum = floe_s3_header(r, floe_s3_checksum_header(j->alg))) &&
         !checksum_value_is_valid(j->alg, j->expected_checksum))
         return invalid_request(r, floe_s3_printf(r, "Value for %s header is invalid.", floe_s3_checksum_header(j->alg)));
-    return 0;
+    return FLOE_OK;
 }
 
 static void job_start(body_job_t *j)
@@ -253,9 +254,9 @@ static int copy_payload(body_job_t *j, floe_store_blob_t *blob)
     }
     if (rc < 0)
         return floe_s3_fail(j->r, FLOE_S3_IncompleteBody,
-                            floe_s3_printf(j->r, "The aws-chunked body is malformed: %s.", j->chunked.error));
+                            floe_s3_printf(j->r, "The aws-chunked body is malformed: %s.", j->chunked.error), NULL);
     if (j->is_chunked && j->has_decoded_length && j->decoded_length != j->chunked.decoded)
-        return floe_s3_fail(j->r, FLOE_S3_IncompleteBody, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_IncompleteBody, NULL, NULL);
     return 0;
 }
 
@@ -284,9 +285,9 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     }
     d->md5_hex[32] = '\0';
     if (j->has_md5 && memcmp(j->expected_md5, d->md5, MD5_LEN) != 0)
-        return floe_s3_fail(j->r, FLOE_S3_BadDigest, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_BadDigest, NULL, NULL);
     if (j->has_sha256 && (EVP_DigestFinal_ex(j->sha256, sha, &n), memcmp(sha, j->expected_sha256, 32) != 0))
-        return floe_s3_fail(j->r, FLOE_S3_XAmzContentSHA256Mismatch, NULL);
+        return floe_s3_fail(j->r, FLOE_S3_XAmzContentSHA256Mismatch, NULL, NULL);
     d->checksum_alg = j->alg;
     if (j->alg == FLOE_S3_CK_NONE)
         return 0;
@@ -299,7 +300,7 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     if (strcmp(announced, d->checksum) != 0)
         return floe_s3_fail(j->r, FLOE_S3_BadDigest,
                             floe_s3_printf(j->r, "The %s you specified did not match the calculated checksum.",
-                                           floe_s3_checksum_name(j->alg)));
+                                           floe_s3_checksum_name(j->alg)), NULL);
     return 0;
 }
 
@@ -312,7 +313,7 @@ int floe_s3_body_store(floe_s3_req_t *r, floe_s3_checksum_alg_t default_alg, flo
     memset(digest, 0, sizeof(*digest));
     blob->id[0] = '\0';
     if (read_expectations(&j, default_alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_blob_open(r->data_dir, blob) != 0)
         return floe_s3_fail_internal(r, "cannot create an object file");
     job_start(&j);
@@ -339,7 +340,7 @@ int floe_s3_body_verify_small(floe_s3_req_t *r)
     int rc;
 
     if (read_expectations(&j, FLOE_S3_CK_NONE) != 0)
-        return -1;
+        return FLOE_EFAIL;
     j.is_chunked = false; /* XML bodies come whole */
     job_start(&j);
     digest_slice(&j, body, r->req->entity.len);

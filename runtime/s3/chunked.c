@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/failure.h"
 #include "s3/chunked.h"
 
 #define MAX_LINE 4096          /* a size line with a signature is ~90 bytes; a trailer ~60 */
@@ -29,7 +30,7 @@ static int fail(floe_s3_chunked_t *d, const char *why)
 {
     d->state = FLOE_S3_CHUNKED_ERROR;
     d->error = why;
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* Finds the "\r\n" that ends the line at d->p; sets *len to the line's length without it. */
@@ -61,13 +62,13 @@ static int parse_size_line(const char *line, size_t len, uint64_t *size)
     for (; i < len && line[i] != ';'; i++) {
         int h = hex_digit(line[i]);
         if (h < 0 || i >= MAX_SIZE_DIGITS)
-            return -1;
+            return FLOE_EFAIL;
         v = v << 4 | (uint64_t)h;
     }
     if (i == 0)
-        return -1;
+        return FLOE_EFAIL;
     *size = v;
-    return 0;
+    return FLOE_OK;
 }
 
 static int do_header(floe_s3_chunked_t *d)

@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include "http/uri.h"
+#include "base/failure.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -36,14 +37,14 @@ static int parse_source(floe_s3_req_t *r, copy_source_t *src)
 
     if ((q = strstr(raw, version_param)) != NULL) {
         if (strcmp(q + sizeof(version_param) - 1, "null") != 0)
-            return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid version id specified");
+            return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid version id specified", NULL);
         *q = '\0';
     }
     decoded = floe_percent_decode(&r->req->pool, raw, strlen(raw), 0);
     if (decoded != NULL && *decoded == '/')
         decoded++;
     if (decoded == NULL || (slash = strchr(decoded, '/')) == NULL || slash == decoded || slash[1] == '\0')
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument,
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument,
                                  "Copy Source must mention the source bucket and key: sourcebucket/sourcekey",
                                  "ArgumentName", "x-amz-copy-source", NULL);
     *slash = '\0';
@@ -63,10 +64,10 @@ static int check_source_conditions(floe_s3_req_t *r, const floe_store_object_t *
 
     if (floe_s3_conditional_evaluate(&h, obj->etag, obj->last_modified_ms, &failed) == FLOE_S3_COND_PASS)
         return 0;
-    return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
+    return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
 }
 
-/* Copies and hashes len bytes of fd into the blob; writes the MD5 in hex. 0 or -1. */
+/* Copies and hashes len bytes of fd into the blob; writes the MD5 in hex. FLOE_OK or FLOE_EFAIL. */
 static int copy_hashing(int fd, uint64_t len, floe_store_blob_t *blob, char md5_hex[33])
 {
     /* on the heap for this call only: a thread-local array would be resident in every thread
@@ -98,7 +99,7 @@ Exit:
     return rc;
 }
 
-/* Writes the source's bytes into a published blob and sets the copy's ETag. 0 or -1 (answered). */
+/* Writes the source's bytes into a published blob and sets the copy's ETag. FLOE_OK or FLOE_EFAIL (answered). */
 static int copy_bytes(floe_s3_req_t *r, int fd, const floe_store_object_t *src, floe_store_blob_t *blob,
                       floe_store_object_t *dst)
 {
@@ -130,22 +131,22 @@ static int choose_metadata(floe_s3_req_t *r, const copy_source_t *s, const floe_
     floe_s3_meta_t meta;
 
     if (directive != NULL && strcmp(directive, "COPY") != 0 && strcmp(directive, "REPLACE") != 0)
-        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Unknown metadata directive.");
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Unknown metadata directive.", NULL);
     if (directive == NULL || strcmp(directive, "COPY") == 0) {
         if (strcmp(s->bucket, r->bucket) == 0 && strcmp(s->key, r->key) == 0)
             return floe_s3_fail(r, FLOE_S3_InvalidRequest,
                                 "This copy request is illegal because it is trying to copy an object to itself "
                                 "without changing the object's metadata, storage class, website redirect location "
-                                "or encryption attributes.");
+                                "or encryption attributes.", NULL);
         dst->content_type = src->content_type;
         dst->headers = src->headers;
-        return 0;
+        return FLOE_OK;
     }
     if (floe_s3_meta_from_request(r, &meta) != 0)
-        return -1;
+        return FLOE_EFAIL;
     dst->content_type = meta.content_type;
     dst->headers = meta.headers;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Opens the source object; errors name the source, as S3's do. -1 after answering. */
@@ -183,13 +184,13 @@ int floe_s3_copy_object(floe_s3_req_t *r)
     int fd, rc;
 
     if (parse_source(r, &s) != 0 || floe_s3_bucket_lookup(r, &db) != 0 || (fd = open_source(r, &s, &src)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     rc = check_source_conditions(r, &src) || choose_metadata(r, &s, &src, &dst) || copy_bytes(r, fd, &src, &blob, &dst)
              ? -1
              : 0;
     close(fd);
     if (rc != 0)
-        return -1;
+        return FLOE_EFAIL;
     dst.key = r->key;
     memcpy(dst.file_id, blob.id, sizeof(dst.file_id));
     dst.size = src.size;
@@ -199,10 +200,10 @@ int floe_s3_copy_object(floe_s3_req_t *r)
     }
     dst.last_modified_ms = r->now_ms;
     switch (floe_store_object_commit(r->st, r->data_dir, db.id, &dst, NULL)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot commit the copy");
     }
     reply_copied(r, &dst);
-    return 0;
+    return FLOE_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http/codec.h"
+#include "base/failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -28,7 +29,7 @@ static long read_request(floe_s3_req_t *r, bool *is_quiet, delete_item_t **items
                                                        &n, is_quiet);
 
     if (!rc.is_ok)
-        return floe_s3_fail(r, rc.error, NULL);
+        return floe_s3_fail(r, rc.error, NULL, NULL);
     *items = h2o_mem_alloc_pool(&r->req->pool, n * sizeof(**items));
     for (size_t i = 0; i < n; i++)
         (*items)[i] = (delete_item_t){keys[i], NULL, NULL};
@@ -90,10 +91,10 @@ int floe_s3_delete_objects(floe_s3_req_t *r)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_body_verify_small(r) != 0 ||
         (n = read_request(r, &is_quiet, &items)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     keys = keys_to_delete(r, items, n, &n_keys);
-    if (floe_store_object_delete_many(r->st, r->data_dir, b.id, keys, n_keys) != FLOE_STORE_OK)
+    if (floe_store_object_delete_many(r->st, r->data_dir, b.id, keys, n_keys) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot delete the objects");
     write_result(r, items, n, is_quiet);
-    return 0;
+    return FLOE_OK;
 }

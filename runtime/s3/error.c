@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "http/log.h"
+#include "base/failure.h"
 #include "s3/error.h"
 #include "s3/xml.h"
 
@@ -38,7 +39,7 @@ static int reply_error(floe_s3_req_t *r, floe_s3_error_t e, const char *message,
 
     if (errors[e].status == 304) { /* Not Modified has no body, whatever the method */
         floe_s3_reply(r, 304, NULL, 0);
-        return -1;
+        return FLOE_EFAIL;
     }
     floe_s3_xml_begin_plain(&x, "Error");
     floe_s3_xml_elem(&x, "Code", errors[e].code);
@@ -52,21 +53,16 @@ static int reply_error(floe_s3_req_t *r, floe_s3_error_t e, const char *message,
     floe_s3_xml_close(&x, "Error");
     floe_s3_reply(r, errors[e].status, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return -1;
+    return FLOE_EFAIL;
 }
 
-int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...)
+int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...)
 {
     va_list ap;
     va_start(ap, message);
     reply_error(r, e, message, ap);
     va_end(ap);
-    return -1;
-}
-
-int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message)
-{
-    return floe_s3_fail_with(r, e, message, NULL);
+    return FLOE_EFAIL;
 }
 
 int floe_s3_fail_internal(floe_s3_req_t *r, const char *what)
@@ -75,5 +71,5 @@ int floe_s3_fail_internal(floe_s3_req_t *r, const char *what)
 
     floe_log("%s %s: %s (sqlite: %s; system: %s)", r->op, r->bucket ? r->bucket : "-", what,
              floe_state_errmsg(r->st), strerror(err));
-    return floe_s3_fail(r, FLOE_S3_InternalError, NULL);
+    return floe_s3_fail(r, FLOE_S3_InternalError, NULL, NULL);
 }

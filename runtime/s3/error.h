@@ -66,18 +66,14 @@ const char *floe_s3_error_code(floe_s3_error_t e);
 const char *floe_s3_error_message(floe_s3_error_t e);
 
 /**
- * Answers with error e. message NULL takes AWS's default. The body names r->key and r->bucket
- * when they are set. Returns -1, so operations can `return floe_s3_fail(...)`.
+ * Answers with error e. message NULL takes AWS's default. Then extra elements: NULL-terminated
+ * pairs of element name and text, e.g. "Condition", "If-Match", NULL; a lone NULL for none. The
+ * body names r->key and r->bucket when they are set. Returns FLOE_EFAIL, so operations can
+ * `return floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL, NULL)`.
  */
-int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message);
+int floe_s3_fail(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...) __attribute__((sentinel));
 
-/**
- * As floe_s3_fail, with extra elements: NULL-terminated pairs of element name and text, e.g.
- * "Condition", "If-Match", NULL.
- */
-int floe_s3_fail_with(floe_s3_req_t *r, floe_s3_error_t e, const char *message, ...) __attribute__((sentinel));
-
-/** Logs `what` with the SQLite or system error and answers 500 InternalError. Returns -1. */
+/** Logs `what` with the SQLite or system error and answers 500 InternalError. Returns FLOE_EFAIL. */
 int floe_s3_fail_internal(floe_s3_req_t *r, const char *what);
 
 #endif

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/failure.h"
 #include "s3/checksum.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
@@ -145,10 +146,10 @@ static int check_subresources(floe_s3_req_t *r)
     const char *version = floe_s3_query(r, "versionId"), *part = floe_s3_query(r, "partNumber");
 
     if (version != NULL && strcmp(version, "null") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid version id specified", "ArgumentName",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid version id specified", "ArgumentName",
                                  "versionId", "ArgumentValue", version, NULL);
     if (part != NULL && strcmp(part, "1") != 0)
-        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe serves GetObject with partNumber=1 only.");
+        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe serves GetObject with partNumber=1 only.", NULL);
     return 0;
 }
 
@@ -166,8 +167,8 @@ static int check_conditions(floe_s3_req_t *r, const floe_store_object_t *obj)
         floe_s3_http_date(obj->last_modified_ms, date, sizeof(date));
         floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, obj->etag));
         floe_s3_add_header(r, "Last-Modified", date);
-        return floe_s3_fail(r, FLOE_S3_NotModified, NULL);
-    default: return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
+        return floe_s3_fail(r, FLOE_S3_NotModified, NULL, NULL);
+    default: return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition", failed, NULL);
     }
 }
 
@@ -190,7 +191,7 @@ static int choose_range(floe_s3_req_t *r, const floe_store_object_t *obj, int *s
         return 0;
     default:
         floe_s3_add_header(r, "Content-Range", floe_s3_printf(r, "bytes */%" PRIu64, size));
-        return floe_s3_fail_with(r, FLOE_S3_InvalidRange, NULL, "RangeRequested", range, "ActualObjectSize",
+        return floe_s3_fail(r, FLOE_S3_InvalidRange, NULL, "RangeRequested", range, "ActualObjectSize",
                                  floe_s3_printf(r, "%" PRIu64, size), NULL);
     }
 }
@@ -203,14 +204,14 @@ static int serve(floe_s3_req_t *r, bool with_body)
     int status, fd = -1;
 
     if (check_subresources(r) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (with_body ? (fd = floe_s3_object_open(r, r->bucket, r->key, &obj)) < 0
                   : floe_s3_object_lookup(r, r->bucket, r->key, &obj) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (check_conditions(r, &obj) != 0 || choose_range(r, &obj, &status, &first, &len) != 0) {
         if (fd >= 0)
             close(fd);
-        return -1;
+        return FLOE_EFAIL;
     }
     add_object_headers(r, &obj, status == 200);
     floe_s3_begin_reply(r, status);
@@ -219,10 +220,10 @@ static int serve(floe_s3_req_t *r, bool with_body)
         r->req->res.content_length = len;
         h2o_start_response(r->req, &no_body);
         h2o_send(r->req, NULL, 0, H2O_SEND_STATE_FINAL);
-        return 0;
+        return FLOE_OK;
     }
     stream_file(r, fd, first, len);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_get_object(floe_s3_req_t *r)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "http/codec.h"
+#include "base/failure.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -87,10 +88,10 @@ static int read_params(floe_s3_req_t *r, bool is_v2, list_params_t *p)
     if (p->delimiter != NULL && *p->delimiter == '\0')
         p->delimiter = NULL;
     if ((p->max_keys = parse_max_keys(floe_s3_query(r, "max-keys"))) < 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Provided max-keys not an integer or within integer range",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Provided max-keys not an integer or within integer range",
                                  "ArgumentName", "max-keys", NULL);
     if (encoding != NULL && strcmp(encoding, "url") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid Encoding Method specified in Request",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid Encoding Method specified in Request",
                                  "ArgumentName", "encoding-type", NULL);
     p->is_url = encoding != NULL;
     if (!is_v2) {
@@ -102,7 +103,7 @@ static int read_params(floe_s3_req_t *r, bool is_v2, list_params_t *p)
     p->after = p->start_after = floe_s3_query(r, "start-after");
     if ((p->token = floe_s3_query(r, "continuation-token")) != NULL &&
         (p->after = token_decode(r, p->token)) == NULL)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "The continuation token provided is incorrect",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "The continuation token provided is incorrect",
                                  "ArgumentName", "continuation-token", NULL);
     return 0;
 }
@@ -125,7 +126,7 @@ static void page_add_prefix(list_page_t *page, char *cp)
 }
 
 /* Moves the cursor past every key starting with cp. */
-static floe_store_rc_t skip_prefix(floe_s3_req_t *r, floe_store_cursor_t *c, const char *cp)
+static int skip_prefix(floe_s3_req_t *r, floe_store_cursor_t *c, const char *cp)
 {
     return floe_store_cursor_seek(c, floe_s3_printf(r, "%s" KEY_UPPER_BYTE, cp));
 }
@@ -135,16 +136,16 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
 {
     floe_store_cursor_t c;
     floe_store_object_t obj;
-    floe_store_rc_t rc;
+    int rc;
     size_t n = 0;
 
     page->objects = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->objects));
     page->prefixes = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->prefixes));
     if (p->max_keys == 0)
         return 0;
-    if (floe_store_cursor_open(&c, r->st, &r->req->pool, bucket_id, p->prefix, p->after) != FLOE_STORE_OK)
+    if (floe_store_cursor_open(&c, r->st, &r->req->pool, bucket_id, p->prefix, p->after) != FLOE_OK)
         return -1;
-    while ((rc = floe_store_cursor_next(&c, &r->req->pool, &obj)) == FLOE_STORE_OK) {
+    while ((rc = floe_store_cursor_next(&c, &r->req->pool, &obj)) == FLOE_OK) {
         char *cp = common_prefix_of(r, p, obj.key);
         /* The resume point is this very prefix: the previous page returned it. (A resume point
          * inside a prefix, e.g. marker "photos/2024/x", still returns "photos/", as S3 does.) */
@@ -158,7 +159,7 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
                 page_add_prefix(page, cp);
                 n++;
             }
-            if ((rc = skip_prefix(r, &c, cp)) != FLOE_STORE_OK)
+            if ((rc = skip_prefix(r, &c, cp)) != FLOE_OK)
                 break;
             continue;
         }
@@ -167,7 +168,7 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
         n++;
     }
     floe_store_cursor_close(&c);
-    return rc == FLOE_STORE_ERROR ? -1 : 0;
+    return rc == FLOE_EFAIL ? -1 : 0;
 }
 
 /* Writes text, URL-encoded when the request asked for encoding-type=url. */
@@ -221,7 +222,7 @@ static int list(floe_s3_req_t *r, bool is_v2)
     floe_s3_xml_t x;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || read_params(r, is_v2, &p) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (walk(r, b.id, &p, &page) != 0)
         return floe_s3_fail_internal(r, "cannot list the bucket");
     floe_s3_xml_begin(&x, "ListBucketResult");
@@ -236,7 +237,7 @@ static int list(floe_s3_req_t *r, bool is_v2)
     floe_s3_xml_close(&x, "ListBucketResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_list_objects(floe_s3_req_t *r)
@@ -248,7 +249,7 @@ int floe_s3_list_objects_v2(floe_s3_req_t *r)
 {
     const char *type = floe_s3_query(r, "list-type");
     if (strcmp(type, "2") != 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Invalid List Type specified in Request", "ArgumentName",
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Invalid List Type specified in Request", "ArgumentName",
                                  "list-type", NULL);
     return list(r, true);
 }

@@ -65,7 +65,7 @@ int floe_s3_meta_from_request(floe_s3_req_t *r, floe_s3_meta_t *out)
     }
     cJSON_Delete(json);
     if (user_bytes > FLOE_S3_MAX_USER_METADATA)
-        return floe_s3_fail(r, FLOE_S3_MetadataTooLarge, NULL);
+        return floe_s3_fail(r, FLOE_S3_MetadataTooLarge, NULL, NULL);
     return 0;
 }
 

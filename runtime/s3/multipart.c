@@ -17,6 +17,7 @@
 
 #include <openssl/evp.h>
 
+#include "base/failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -36,9 +37,9 @@ static int upload_lookup(floe_s3_req_t *r, int64_t bucket_id, floe_store_upload_
 {
     const char *id = floe_s3_query(r, "uploadId");
 
-    switch (id != NULL ? floe_store_upload_get(r->st, &r->req->pool, bucket_id, r->key, id, up) : FLOE_STORE_NOT_FOUND) {
-    case FLOE_STORE_OK: return 0;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    switch (id != NULL ? floe_store_upload_get(r->st, &r->req->pool, bucket_id, r->key, id, up) : FLOE_ENOTFOUND) {
+    case FLOE_OK: return 0;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the upload up");
     }
 }
@@ -53,14 +54,14 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0 ||
         floe_s3_body_requested_checksum(r, &alg) != 0)
-        return -1;
+        return FLOE_EFAIL;
     up.key = r->key;
     up.content_type = meta.content_type;
     up.headers = meta.headers;
     up.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
     switch (floe_store_upload_create(r->st, &r->req->pool, b.id, &up, r->now_ms)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL); /* deleted meanwhile */
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL); /* deleted meanwhile */
     default: return floe_s3_fail_internal(r, "cannot start the upload");
     }
     if (alg != FLOE_S3_CK_NONE)
@@ -72,7 +73,7 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "InitiateMultipartUploadResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_upload_part(floe_s3_req_t *r)
@@ -85,11 +86,11 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     int number = floe_s3_part_number_parse(floe_s3_query(r, "partNumber"));
 
     if (number == 0)
-        return floe_s3_fail_with(r, FLOE_S3_InvalidArgument, "Part number must be an integer between 1 and 10000, "
+        return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Part number must be an integer between 1 and 10000, "
                                  "inclusive", "ArgumentName", "partNumber", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 ||
         floe_s3_body_store(r, floe_s3_checksum_from_name(up.checksum_algorithm), &blob, &d) != 0)
-        return -1;
+        return FLOE_EFAIL;
     part.part_number = number;
     memcpy(part.file_id, blob.id, sizeof(part.file_id));
     part.size = (int64_t)d.size;
@@ -97,15 +98,15 @@ int floe_s3_upload_part(floe_s3_req_t *r)
     part.checksum = d.checksum_alg != FLOE_S3_CK_NONE ? d.checksum : NULL;
     part.last_modified_ms = r->now_ms;
     switch (floe_store_part_commit(r->st, r->data_dir, up.id, &part)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: floe_store_blob_discard(&blob); return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, NULL);
     default: floe_store_blob_discard(&blob); return floe_s3_fail_internal(r, "cannot record the part");
     }
     floe_s3_add_header(r, "ETag", floe_s3_quoted_etag(r, d.md5_hex));
     if (d.checksum_alg != FLOE_S3_CK_NONE)
         floe_s3_add_header(r, floe_s3_checksum_header(d.checksum_alg), d.checksum);
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
@@ -114,14 +115,14 @@ int floe_s3_abort_multipart_upload(floe_s3_req_t *r)
     floe_store_upload_t up;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_store_upload_abort(r->st, r->data_dir, up.id)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot abort the upload");
     }
     floe_s3_reply(r, 204, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 /* ---- CompleteMultipartUpload ---- */
@@ -137,7 +138,7 @@ static long read_parts(floe_s3_req_t *r, complete_part_t **out)
                                                          &listed, &n);
 
     if (!rc.is_ok)
-        return floe_s3_fail(r, rc.error, NULL);
+        return floe_s3_fail(r, rc.error, NULL, NULL);
     parts = h2o_mem_alloc_pool(&r->req->pool, n * sizeof(*parts));
     for (size_t i = 0; i < n; i++)
         parts[i] = (complete_part_t){listed[i], NULL};
@@ -155,7 +156,7 @@ static int match_parts(floe_s3_req_t *r, const floe_store_upload_t *up, complete
 
     memset(by_number, 0, by_number_size);
     if (floe_store_part_list(r->st, &r->req->pool, up->id, 0, FLOE_S3_MAX_PART_NUMBER, &stored, &n_stored) !=
-        FLOE_STORE_OK)
+        FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the parts");
     for (size_t i = 0; i < n_stored; i++)
         by_number[stored[i].part_number] = &stored[i];
@@ -163,10 +164,10 @@ static int match_parts(floe_s3_req_t *r, const floe_store_upload_t *up, complete
         const floe_s3_listed_part_t *listed = &parts[i].listed;
         const floe_store_part_t *p = by_number[listed->number];
         if (p == NULL || strcmp(p->etag, listed->etag) != 0)
-            return floe_s3_fail_with(r, FLOE_S3_InvalidPart, NULL, "UploadId", up->upload_id, "PartNumber",
+            return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL, "UploadId", up->upload_id, "PartNumber",
                                      floe_s3_printf(r, "%d", listed->number), "ETag", listed->etag, NULL);
         if (i < n - 1 && p->size < MIN_PART_SIZE)
-            return floe_s3_fail_with(r, FLOE_S3_EntityTooSmall, NULL, "ProposedSize",
+            return floe_s3_fail(r, FLOE_S3_EntityTooSmall, NULL, "ProposedSize",
                                      floe_s3_printf(r, "%" PRId64, p->size), "MinSizeAllowed",
                                      floe_s3_printf(r, "%" PRId64, MIN_PART_SIZE), "PartNumber",
                                      floe_s3_printf(r, "%d", listed->number), "ETag", listed->etag, NULL);
@@ -237,7 +238,7 @@ static int assemble(floe_s3_req_t *r, const complete_part_t *parts, long n, floe
         int fd = floe_store_file_open(r->data_dir, parts[i].stored->file_id), rc;
         if (fd < 0) { /* replaced by a concurrent UploadPart */
             floe_store_blob_discard(blob);
-            return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL);
+            return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL, NULL);
         }
         rc = floe_store_blob_copy_fd(blob, fd, &off, (uint64_t)parts[i].stored->size);
         close(fd);
@@ -286,14 +287,14 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
         (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0)
-        return -1;
+        return FLOE_EFAIL;
     /* One part is the object as it stands: its file, durable since UploadPart, is adopted rather
      * than copied and synced again (floe_store_upload_complete checks it is still the part's). */
     if ((is_adopted = n == 1)) {
         memcpy(obj.file_id, parts[0].stored->file_id, sizeof(obj.file_id));
         obj.size = parts[0].stored->size;
     } else if (assemble(r, parts, n, &blob) != 0) {
-        return -1;
+        return FLOE_EFAIL;
     } else {
         memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
         obj.size = (int64_t)blob.size;
@@ -307,17 +308,17 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
         obj.checksum_algorithm = up.checksum_algorithm;
     obj.last_modified_ms = r->now_ms;
     switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj, is_adopted)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND:
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND:
         if (!is_adopted) /* an adopted part file stays the upload's (or the winner's) */
             floe_store_blob_discard(&blob);
-        return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL);
-    case FLOE_STORE_CHANGED: return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL); /* as when assemble finds it gone */
+        return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, NULL);
+    case FLOE_ECHANGED: return floe_s3_fail(r, FLOE_S3_InvalidPart, NULL, NULL); /* as when assemble finds it gone */
     default:
         if (!is_adopted)
             floe_store_blob_discard(&blob);
         return floe_s3_fail_internal(r, "cannot complete the upload");
     }
     reply_completed(r, &obj, alg);
-    return 0;
+    return FLOE_OK;
 }

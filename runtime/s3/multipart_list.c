@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"
@@ -31,7 +32,7 @@ static long parse_count(const char *s, long fallback, long cap)
 
 static int invalid_argument(floe_s3_req_t *r, const char *name)
 {
-    return floe_s3_fail_with(r, FLOE_S3_InvalidArgument,
+    return floe_s3_fail(r, FLOE_S3_InvalidArgument,
                              floe_s3_printf(r, "Provided %s not an integer or within integer range", name), "ArgumentName",
                              name, NULL);
 }
@@ -65,13 +66,13 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     if (marker < 0)
         return invalid_argument(r, "part-number-marker");
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     switch (floe_store_upload_get(r->st, &r->req->pool, b.id, r->key, id, &up)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail_with(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchUpload, NULL, "UploadId", id, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the upload up");
     }
-    if (floe_store_part_list(r->st, &r->req->pool, up.id, (int)marker, (size_t)max + 1, &parts, &n) != FLOE_STORE_OK)
+    if (floe_store_part_list(r->st, &r->req->pool, up.id, (int)marker, (size_t)max + 1, &parts, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the parts");
     if ((is_truncated = n > (size_t)max))
         n = (size_t)max;
@@ -93,7 +94,7 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "ListPartsResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }
 
 static const char *maybe_encoded(floe_s3_req_t *r, bool is_url, const char *text)
@@ -129,11 +130,11 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     if (max < 0)
         return invalid_argument(r, "max-uploads");
     if (delimiter != NULL && *delimiter != '\0')
-        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe does not implement ListMultipartUploads with a delimiter.");
+        return floe_s3_fail(r, FLOE_S3_NotImplemented, "Floe does not implement ListMultipartUploads with a delimiter.", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_upload_list(r->st, &r->req->pool, b.id, prefix, key_marker && *key_marker ? key_marker : NULL,
-                               id_marker && *id_marker ? id_marker : NULL, (size_t)max + 1, &ups, &n) != FLOE_STORE_OK)
+                               id_marker && *id_marker ? id_marker : NULL, (size_t)max + 1, &ups, &n) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the uploads");
     if ((is_truncated = n > (size_t)max))
         n = (size_t)max;
@@ -154,5 +155,5 @@ int floe_s3_list_multipart_uploads(floe_s3_req_t *r)
     floe_s3_xml_close(&x, "ListMultipartUploadsResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
-    return 0;
+    return FLOE_OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/failure.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/meta.h"
@@ -19,8 +20,8 @@ int floe_s3_object_lookup(floe_s3_req_t *r, const char *bucket, const char *key,
     floe_store_bucket_t b;
 
     switch (floe_store_object_find(r->st, &r->req->pool, bucket, key, &b, obj)) {
-    case FLOE_STORE_OK: return obj->key != NULL ? 0 : floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL);
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: return obj->key != NULL ? 0 : floe_s3_fail(r, FLOE_S3_NoSuchKey, NULL, NULL);
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the object up");
     }
 }
@@ -68,16 +69,16 @@ static void add_write_headers(floe_s3_req_t *r, const char *etag, floe_s3_checks
 static int commit(floe_s3_req_t *r, int64_t bucket_id, floe_store_blob_t *blob, floe_store_object_t *obj,
                   const floe_store_precondition_t *pre)
 {
-    floe_store_rc_t rc = floe_store_object_commit(r->st, r->data_dir, bucket_id, obj, pre);
+    int rc = floe_store_object_commit(r->st, r->data_dir, bucket_id, obj, pre);
 
-    if (rc == FLOE_STORE_OK)
+    if (rc == FLOE_OK)
         return 0;
     floe_store_blob_discard(blob);
-    if (rc == FLOE_STORE_EXISTS)
-        return floe_s3_fail_with(r, FLOE_S3_PreconditionFailed, NULL, "Condition",
+    if (rc == FLOE_EEXISTS)
+        return floe_s3_fail(r, FLOE_S3_PreconditionFailed, NULL, "Condition",
                                  pre->must_not_exist ? "If-None-Match" : "If-Match", NULL);
-    if (rc == FLOE_STORE_NOT_FOUND)
-        return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    if (rc == FLOE_ENOTFOUND)
+        return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     return floe_s3_fail_internal(r, "cannot commit the object");
 }
 
@@ -91,10 +92,10 @@ int floe_s3_put_object(floe_s3_req_t *r)
     floe_store_object_t obj = {0};
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0)
-        return -1;
+        return FLOE_EFAIL;
     write_precondition(r, &pre);
     if (floe_s3_body_store(r, FLOE_S3_CK_NONE, &blob, &digest) != 0)
-        return -1;
+        return FLOE_EFAIL;
     obj.key = r->key;
     memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
     obj.size = (int64_t)digest.size;
@@ -105,10 +106,10 @@ int floe_s3_put_object(floe_s3_req_t *r)
     obj.checksum = digest.checksum_alg != FLOE_S3_CK_NONE ? digest.checksum : NULL;
     obj.last_modified_ms = r->now_ms;
     if (commit(r, b.id, &blob, &obj, &pre) != 0)
-        return -1;
+        return FLOE_EFAIL;
     add_write_headers(r, digest.md5_hex, digest.checksum_alg, digest.checksum);
     floe_s3_reply(r, 200, NULL, 0);
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_delete_object(floe_s3_req_t *r)
@@ -116,9 +117,9 @@ int floe_s3_delete_object(floe_s3_req_t *r)
     floe_store_bucket_t b;
 
     if (floe_s3_bucket_lookup(r, &b) != 0)
-        return -1;
-    if (floe_store_object_delete(r->st, r->data_dir, b.id, r->key) != FLOE_STORE_OK)
+        return FLOE_EFAIL;
+    if (floe_store_object_delete(r->st, r->data_dir, b.id, r->key) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot delete the object");
     floe_s3_reply(r, 204, NULL, 0); /* also for a key that was not there: S3's DeleteObject is idempotent */
-    return 0;
+    return FLOE_OK;
 }

@@ -222,15 +222,15 @@ int floe_s3_warehouse_refused(floe_s3_req_t *r)
 
     assert(warehouse != NULL); /* warehouse_refuses routed here only for one */
     switch (floe_store_bucket_get(r->st, &r->req->pool, warehouse, &b)) {
-    case FLOE_STORE_OK: break;
-    case FLOE_STORE_NOT_FOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL);
+    case FLOE_OK: break;
+    case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL);
     default: return floe_s3_fail_internal(r, "cannot look the warehouse up");
     }
     if (!r->w->config->quiet)
         floe_log("%s on table storage %s refused with 405: S3 Tables serves only GetObject, HeadObject, PutObject "
                  "and the multipart upload operations there (floe serve --warehouse-s3 full lifts this for debugging)",
                  strcmp(r->op, "-") == 0 ? "this method" : r->op, warehouse);
-    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method",
+    return floe_s3_fail(r, FLOE_S3_MethodNotAllowed, NULL, "Method",
                              floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len), "ResourceType",
                              r->key != NULL ? "OBJECT" : "BUCKET", NULL);
 }
@@ -238,7 +238,7 @@ int floe_s3_warehouse_refused(floe_s3_req_t *r)
 int floe_s3_not_implemented(floe_s3_req_t *r)
 {
     return floe_s3_fail(r, FLOE_S3_NotImplemented,
-                        floe_s3_printf(r, "Floe does not implement %s; see docs/s3.md for what it serves.", r->op));
+                        floe_s3_printf(r, "Floe does not implement %s; see docs/s3.md for what it serves.", r->op), NULL);
 }
 
 int floe_s3_method_not_allowed(floe_s3_req_t *r)
@@ -246,7 +246,7 @@ int floe_s3_method_not_allowed(floe_s3_req_t *r)
     const char *method = floe_s3_strndup(r, r->req->input.method.base, r->req->input.method.len);
 
     if (r->bucket == NULL)
-        return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, NULL);
-    return floe_s3_fail_with(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, "ResourceType",
+        return floe_s3_fail(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, NULL);
+    return floe_s3_fail(r, FLOE_S3_MethodNotAllowed, NULL, "Method", method, "ResourceType",
                              r->key != NULL ? "OBJECT" : "BUCKET", NULL);
 }

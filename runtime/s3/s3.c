@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "http/log.h"
 #include "http/response.h"
 #include "s3/s3.h"

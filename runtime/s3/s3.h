@@ -9,7 +9,7 @@
 #include "s3/sigv2.h" /* floe_s3_sigv2_verify, for the front door's strict mode */
 #include "http/worker.h"
 
-/** Process-wide set-up (the XML parser); call once before threads start. 0 or -1. */
+/** Process-wide set-up (the XML parser); call once before threads start. FLOE_OK or FLOE_EFAIL. */
 int floe_s3_init(void);
 /** Answers one S3 request. */
 void floe_s3_handle(floe_worker_t *w, h2o_req_t *req);

@@ -26,6 +26,7 @@
 #include "http/codec.h"
 #include "base/pool_text.h"
 #include "http/uri.h"
+#include "base/failure.h"
 #include "s3/address.h"
 #include "s3/sigv2.h"
 
@@ -61,10 +62,10 @@ static int read_query(h2o_req_t *req, presigned_t *out)
     out->n_query = 0;
     out->query = NULL;
     if (req->input.query_at == SIZE_MAX)
-        return -1;
+        return FLOE_EFAIL;
     out->n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
                                     req->input.path.len - req->input.query_at - 1, &out->query);
-    return out->n_query > 0 ? 0 : -1;
+    return out->n_query > 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 static h2o_iovec_t find_header(h2o_req_t *req, const char *name)
@@ -179,7 +180,7 @@ static int add_resource(floe_pool_text_t *b, h2o_req_t *req)
     if (vhost == 0 && path_len > 1 && memchr(req->input.path.base + 1, '/', path_len - 1) == NULL)
         floe_pool_text_add(b, "/", 1); /* a path-style bucket ("/b") is signed as "/b/", as botocore signs it */
     if (req->input.query_at == SIZE_MAX)
-        return 0;
+        return FLOE_OK;
     q = req->input.path.base + req->input.query_at + 1;
     end = req->input.path.base + req->input.path.len;
     pairs = h2o_mem_alloc_pool(&req->pool, ((size_t)(end - q) / 2 + 1) * sizeof(*pairs));
@@ -189,7 +190,7 @@ static int add_resource(floe_pool_text_t *b, h2o_req_t *req)
         if (is_signed_subresource(q, (size_t)(key_end - q))) {
             char *value = eq ? floe_percent_decode(&req->pool, eq + 1, (size_t)(stop - eq - 1), 0) : "";
             if (value == NULL)
-                return -1;
+                return FLOE_EFAIL;
             pairs[n++] = (pair_t){h2o_strdup(&req->pool, q, (size_t)(key_end - q)).base, value, strlen(value),
                                   eq != NULL};
         }
@@ -204,7 +205,7 @@ static int add_resource(floe_pool_text_t *b, h2o_req_t *req)
             floe_pool_text_add(b, pairs[i].value, pairs[i].value_len);
         }
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static void sign(const char *secret, const char *text, size_t n, char out[BASE64_SHA1_LEN + 1])

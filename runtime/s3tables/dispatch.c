@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "http/call.h"
 #include "s3tables/dispatch.h"
 #include "http/log.h"

@@ -16,6 +16,7 @@
 
 #include "http/uri.h"
 #include "s3tables/router.h"
+#include "base/failure.h"
 
 static floe_route_t routes[] = {
 #define FLOE_ROUTE(name, method, uri, required_query, parse) {FLOE_OP_##name, #method, uri, required_query, parse, {0}},
@@ -29,13 +30,13 @@ int floe_router_init(void)
     for (size_t i = 0; i < N_ROUTES; i++) {
         floe_route_t *r = &routes[i];
         if (floe_route_template_compile(&r->template, r->uri) != 0)
-            return -1;
+            return FLOE_EFAIL;
         if (r->template.n_segments - r->template.n_literals > FLOE_ROUTE_MAX_LABELS) {
             fprintf(stderr, "floe: route %s has more labels than the router holds\n", r->uri);
-            return -1;
+            return FLOE_EFAIL;
         }
     }
-    return 0;
+    return FLOE_OK;
 }
 
 const floe_route_t *floe_router_routes(size_t *n)

@@ -37,7 +37,7 @@ typedef struct floe_route_match {
     size_t n_labels;
 } floe_route_match_t;
 
-/** Compiles the route table's templates; call once before serving. 0 or -1 (a route beyond the limits). */
+/** Compiles the route table's templates; call once before serving. FLOE_OK or FLOE_EFAIL (a route beyond the limits). */
 int floe_router_init(void);
 
 /** The route table, for tests and docs. */

@@ -18,6 +18,7 @@
 
 #include "base/ids.h"
 #include "http/log.h"
+#include "base/failure.h"
 #include "store/blob.h"
 #include "base/xalloc.h"
 
@@ -59,9 +60,9 @@ int floe_store_blob_open(const char *data_dir, floe_store_blob_t *b)
     tmp_path(data_dir, b->id, path, sizeof(path));
     if ((b->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0) {
         floe_log("store: cannot create %s: %s", path, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Starts writeback of what was written since the last call (without waiting), so the disk works
@@ -85,14 +86,14 @@ int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len)
             continue;
         if (n < 0) {
             floe_log("store: cannot write object file %s: %s", b->id, strerror(errno));
-            return -1;
+            return FLOE_EFAIL;
         }
         p += n;
         len -= (size_t)n;
         b->size += (uint64_t)n;
     }
     start_writeback(b);
-    return 0;
+    return FLOE_OK;
 }
 
 /* The portable copy, for file systems where copy_file_range is refused. */
@@ -130,21 +131,21 @@ int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off,
             return copy_by_reading(b, src_fd, src_off, len);
         if (n <= 0) {
             floe_log("store: cannot copy into object file %s: %s", b->id, n < 0 ? strerror(errno) : "short source");
-            return -1;
+            return FLOE_EFAIL;
         }
         *src_off += (uint64_t)n;
         b->size += (uint64_t)n;
         len -= (uint64_t)n;
         start_writeback(b);
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int fsync_dir(const char *path)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
     if (fd < 0)
-        return -1;
+        return FLOE_EFAIL;
     rc = fsync(fd);
     close(fd);
     return rc;
@@ -156,7 +157,7 @@ static int ensure_fanout_dir(const char *data_dir, const char *dir)
     char parent[PATH_MAX];
 
     if (mkdir(dir, 0755) != 0)
-        return errno == EEXIST ? 0 : -1;
+        return errno == EEXIST ? FLOE_OK : FLOE_EFAIL;
     snprintf(parent, sizeof(parent), "%s/objects", data_dir);
     return fsync_dir(parent);
 }
@@ -172,15 +173,15 @@ int floe_store_blob_finish(floe_store_blob_t *b)
     if (fdatasync(b->fd) != 0 || close(b->fd) != 0) {
         floe_log("store: cannot sync %s: %s", from, strerror(errno));
         b->fd = -1;
-        return -1;
+        return FLOE_EFAIL;
     }
     b->fd = -1;
     if (ensure_fanout_dir(b->data_dir, dir) != 0 || rename(from, to) != 0 || fsync_dir(dir) != 0) {
         floe_log("store: cannot publish %s as %s: %s", from, to, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
     b->is_published = true;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe_store_blob_t *b, char md5_hex[33])
@@ -189,15 +190,15 @@ int floe_store_blob_put(const char *data_dir, const void *data, size_t len, floe
     unsigned int n = 0;
 
     if (floe_store_blob_open(data_dir, b))
-        return -1;
+        return FLOE_EFAIL;
     if (floe_store_blob_write(b, data, len) || floe_store_blob_finish(b)) {
         floe_store_blob_discard(b);
-        return -1;
+        return FLOE_EFAIL;
     }
     EVP_Digest(data, len, digest, &n, EVP_md5(), NULL);
     for (unsigned int i = 0; i < n; i++)
         snprintf(md5_hex + 2 * i, 3, "%02x", digest[i]);
-    return 0;
+    return FLOE_OK;
 }
 
 void floe_store_blob_discard(floe_store_blob_t *b)

@@ -24,13 +24,13 @@ typedef struct floe_store_blob {
     bool is_published;
 } floe_store_blob_t;
 
-/** Creates an empty temp file with a fresh id. 0 or -1 (logged). */
+/** Creates an empty temp file with a fresh id. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_blob_open(const char *data_dir, floe_store_blob_t *b /* OUT */);
-/** Appends len bytes. 0 or -1 (logged). */
+/** Appends len bytes. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_blob_write(floe_store_blob_t *b, const void *data, size_t len);
-/** Appends len bytes read from src_fd at *src_off (advanced), copied inside the kernel. 0 or -1. */
+/** Appends len bytes read from src_fd at *src_off (advanced), copied inside the kernel. FLOE_OK or FLOE_EFAIL. */
 int floe_store_blob_copy_fd(floe_store_blob_t *b, int src_fd, uint64_t *src_off, uint64_t len);
-/** fsyncs the file, renames it into objects/ and fsyncs that directory. 0 or -1 (logged). */
+/** fsyncs the file, renames it into objects/ and fsyncs that directory. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_blob_finish(floe_store_blob_t *b);
 /** Writes `len` bytes as a new published file (open, write, finish) and gives its MD5 in hex, the
  * ETag S3 answers. 0, or -1 with nothing left behind (logged). */

@@ -6,7 +6,9 @@
 #include <assert.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "store/bucket.h"
+#include "store/row_ids.h"
 #include "store/share.h"
 
 FLOE_SQL(sql_bucket_insert,
@@ -27,75 +29,75 @@ FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
 
 #define BUCKET_LIST_FIRST_CAP 16
 
-floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         const char *owner, int64_t now_ms)
+int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
+                             const char *owner, int64_t now_ms)
 {
     sqlite3_stmt *stmt;
     int rc;
 
     assert(name != NULL);
-    stmt = floe_store_bind(st, sql_bucket_insert, "tntit", name, (int)is_warehouse, region != NULL ? region : "",
+    stmt = floe_db_bind(st, sql_bucket_insert, "tntit", name, (int)is_warehouse, region != NULL ? region : "",
                            now_ms, owner != NULL ? owner : "");
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    rc = floe_store_step(st, stmt);
+        return FLOE_EFAIL;
+    rc = floe_db_step(st, stmt, FLOE_DB_UNIQUE);
     sqlite3_reset(stmt);
     switch (rc) {
-    case SQLITE_DONE: return FLOE_STORE_OK;
-    case SQLITE_CONSTRAINT: return FLOE_STORE_EXISTS; /* the UNIQUE name */
-    default: return FLOE_STORE_ERROR;
+    case SQLITE_DONE: return FLOE_OK;
+    case FLOE_EUNIQUE: return FLOE_EEXISTS; /* the UNIQUE name */
+    default: return FLOE_EFAIL;
     }
 }
 
-floe_store_rc_t floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to)
+int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_rename, "tt", from, to);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_rename, "tt", from, to);
     int rc;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    rc = floe_store_step(st, stmt);
+        return FLOE_EFAIL;
+    rc = floe_db_step(st, stmt, FLOE_DB_NONE);
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return FLOE_STORE_ERROR;
-    return sqlite3_changes(floe_state_db(st)) > 0 ? FLOE_STORE_OK : FLOE_STORE_NOT_FOUND;
+        return FLOE_EFAIL;
+    return sqlite3_changes(floe_state_db(st)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
 }
 
-floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
-                                      floe_store_bucket_t *out)
+int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
+                          floe_store_bucket_t *out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_get, "t", name);
-    floe_store_rc_t result;
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_get, "t", name);
+    int result;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    switch (floe_store_step(st, stmt)) {
+        return FLOE_EFAIL;
+    switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         out->id = sqlite3_column_int64(stmt, 0);
         out->is_warehouse = sqlite3_column_int(stmt, 1) != 0;
-        out->region = floe_store_column_dup(pool, stmt, 2);
+        out->region = floe_db_text(pool, stmt, 2);
         out->created_ms = sqlite3_column_int64(stmt, 3);
-        out->owner = floe_store_column_dup(pool, stmt, 4);
-        result = FLOE_STORE_OK;
+        out->owner = floe_db_text(pool, stmt, 4);
+        result = FLOE_OK;
         break;
-    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
-    default: result = FLOE_STORE_ERROR; break;
+    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    default: result = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return result;
 }
 
-floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
-                                       floe_store_bucket_entry_t **out, size_t *n_out)
+int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
+                           floe_store_bucket_entry_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_bucket_list, "t", owner);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_list, "t", owner);
     floe_store_bucket_entry_t *items = NULL;
     size_t n = 0, cap = 0;
     int rc;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    while ((rc = floe_store_step(st, stmt)) == SQLITE_ROW) {
+        return FLOE_EFAIL;
+    while ((rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         if (n == cap) {
             cap = cap ? cap * 2 : BUCKET_LIST_FIRST_CAP;
             floe_store_bucket_entry_t *bigger = h2o_mem_alloc_pool(pool, cap * sizeof(*items));
@@ -103,22 +105,22 @@ floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, c
                 memcpy(bigger, items, n * sizeof(*items));
             items = bigger;
         }
-        items[n].name = floe_store_column_dup(pool, stmt, 0);
+        items[n].name = floe_db_text(pool, stmt, 0);
         items[n].created_ms = sqlite3_column_int64(stmt, 1);
         n++;
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE)
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     *out = items;
     *n_out = n;
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 }
 
-/* Collects the file ids a query over ?1 = bucket_id returns. 0 or -1. */
+/* Collects the file ids a query over ?1 = bucket_id returns. FLOE_OK or FLOE_EFAIL. */
 static int collect_files(floe_state_t *st, const char *sql, int64_t bucket_id, floe_store_ids_t *files)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql, "i", bucket_id);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql, "i", bucket_id);
     return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
 }
 
@@ -127,51 +129,51 @@ static int delete_bucket_rows(floe_state_t *st, int64_t bucket_id, bool with_obj
 {
     if (collect_files(st, sql_bucket_part_files, bucket_id, files) ||
         (with_objects && collect_files(st, sql_bucket_object_files, bucket_id, files)))
-        return -1;
-    if (floe_store_exec(st, sql_bucket_delete_parts, "i", bucket_id) ||
-        floe_store_exec(st, sql_bucket_delete_uploads, "i", bucket_id) ||
-        (with_objects && floe_store_exec(st, sql_bucket_delete_objects, "i", bucket_id)) ||
-        floe_store_exec(st, sql_bucket_delete, "i", bucket_id))
-        return -1;
-    return 0;
+        return FLOE_EFAIL;
+    if (floe_db_exec(st, sql_bucket_delete_parts, "i", bucket_id) ||
+        floe_db_exec(st, sql_bucket_delete_uploads, "i", bucket_id) ||
+        (with_objects && floe_db_exec(st, sql_bucket_delete_objects, "i", bucket_id)) ||
+        floe_db_exec(st, sql_bucket_delete, "i", bucket_id))
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
-/* Deletes the bucket, with its objects or only when it has none (FLOE_STORE_EXISTS otherwise). */
-static floe_store_rc_t delete_bucket(floe_state_t *st, const char *data_dir, int64_t bucket_id, bool with_objects)
+/* Deletes the bucket, with its objects or only when it has none (FLOE_EEXISTS otherwise). */
+static int delete_bucket(floe_state_t *st, const char *data_dir, int64_t bucket_id, bool with_objects)
 {
     floe_store_ids_t files = {0};
-    floe_store_rc_t result;
+    int result;
     int is_own;
 
-    if (floe_store_begin(st, &is_own))
-        return FLOE_STORE_ERROR;
-    if (!with_objects && (result = floe_store_probe(st, sql_bucket_has_object, "i", bucket_id)) != FLOE_STORE_NOT_FOUND) {
-        if (result == FLOE_STORE_OK)
-            result = FLOE_STORE_EXISTS;
+    if (floe_db_begin(st, &is_own))
+        return FLOE_EFAIL;
+    if (!with_objects && (result = floe_db_probe(st, sql_bucket_has_object, "i", bucket_id)) != FLOE_ENOTFOUND) {
+        if (result == FLOE_OK)
+            result = FLOE_EEXISTS;
         goto Exit;
     }
     /* S3 deletes a bucket whose only content is unfinished multipart uploads; so do we. */
-    result = FLOE_STORE_ERROR;
+    result = FLOE_EFAIL;
     if (delete_bucket_rows(st, bucket_id, with_objects, &files) || floe_store_ids_drop_named(st, &files) ||
-        floe_store_commit(st, is_own))
+        floe_db_commit(st, is_own))
         goto Exit;
-    result = FLOE_STORE_OK;
+    result = FLOE_OK;
 Exit:
-    if (result != FLOE_STORE_OK)
-        floe_store_rollback(st, is_own);
-    if (result == FLOE_STORE_OK && is_own)
+    if (result != FLOE_OK)
+        floe_db_rollback(st, is_own);
+    if (result == FLOE_OK && is_own)
         floe_store_ids_remove_files(&files, data_dir);
     else
         floe_store_ids_dispose(&files); /* a joined transaction may still roll back: the start-up sweep removes them */
     return result;
 }
 
-floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id)
+int floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id)
 {
     return delete_bucket(st, data_dir, bucket_id, false);
 }
 
-floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id)
+int floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id)
 {
     return delete_bucket(st, data_dir, bucket_id, true);
 }

@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "store/sql.h"
+#include "db/sql.h"
+#include "store/blob.h"
 
 typedef struct floe_store_bucket {
     int64_t id;
@@ -29,24 +30,24 @@ typedef struct floe_store_bucket_entry {
  * Creates bucket `name` with a LocationConstraint ("" or NULL for none). is_warehouse: the bucket
  * backs an S3 Tables table (see floe_store_create_bucket). One INSERT: inside the caller's
  * transaction it simply joins it. `owner` is the creating account (NULL for a warehouse, which no
- * account lists). FLOE_STORE_EXISTS if the name is taken, in any account: S3 names are global.
+ * account lists). FLOE_EEXISTS if the name is taken, in any account: S3 names are global.
  */
-floe_store_rc_t floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
-                                         const char *owner, int64_t now_ms);
-/** Looks bucket `name` up; strings in `pool`. FLOE_STORE_NOT_FOUND if absent. */
-floe_store_rc_t floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
-                                      floe_store_bucket_t *out /* OUT */);
-/** Deletes an empty bucket (and its abandoned multipart uploads). FLOE_STORE_EXISTS if it holds objects. Joins the
+int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
+                             const char *owner, int64_t now_ms);
+/** Looks bucket `name` up; strings in `pool`. FLOE_ENOTFOUND if absent. */
+int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
+                          floe_store_bucket_t *out /* OUT */);
+/** Deletes an empty bucket (and its abandoned multipart uploads). FLOE_EEXISTS if it holds objects. Joins the
  * caller's transaction when one is open, leaving the files to the start-up sweep then. */
-floe_store_rc_t floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+int floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id);
 /** Deletes the bucket with every object and multipart upload in it, rows first, then files. Joins the caller's
  * transaction as floe_store_bucket_delete does. */
-floe_store_rc_t floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
-/** Renames bucket `from` to `to` (the janitor retires warehouses this way). FLOE_STORE_NOT_FOUND
+int floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+/** Renames bucket `from` to `to` (the janitor retires warehouses this way). FLOE_ENOTFOUND
  * if there is no bucket `from`. Joins the caller's transaction. */
-floe_store_rc_t floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to);
+int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to);
 /** Every bucket of account `owner` that is not a warehouse, by name; array and strings in `pool`. */
-floe_store_rc_t floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
-                                       floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);
+int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
+                           floe_store_bucket_entry_t **out /* OUT */, size_t *n_out /* OUT */);
 
 #endif

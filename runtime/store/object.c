@@ -9,6 +9,7 @@
 
 #include "http/log.h"
 #include "store/object.h"
+#include "store/row_ids.h"
 #include "store/share.h"
 #include "base/xalloc.h"
 
@@ -44,53 +45,53 @@ FLOE_SQL(sql_cursor_from, "SELECT " OBJECT_COLUMNS " FROM s3_object"
 /* Reads one row of OBJECT_COLUMNS (starting at column 0) into out; strings in pool. */
 static void read_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object_t *out)
 {
-    out->key = floe_store_column_dup(pool, stmt, 0);
+    out->key = floe_db_text(pool, stmt, 0);
     floe_store_column_id(stmt, 1, out->file_id);
     out->size = sqlite3_column_int64(stmt, 2);
-    out->etag = floe_store_column_dup(pool, stmt, 3);
-    out->content_type = floe_store_column_dup(pool, stmt, 4);
-    out->headers = floe_store_column_dup(pool, stmt, 5);
-    out->checksum_algorithm = floe_store_column_dup(pool, stmt, 6);
-    out->checksum = floe_store_column_dup(pool, stmt, 7);
+    out->etag = floe_db_text(pool, stmt, 3);
+    out->content_type = floe_db_text(pool, stmt, 4);
+    out->headers = floe_db_text(pool, stmt, 5);
+    out->checksum_algorithm = floe_db_text(pool, stmt, 6);
+    out->checksum = floe_db_text(pool, stmt, 7);
     out->last_modified_ms = sqlite3_column_int64(stmt, 8);
 }
 
-floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      floe_store_object_t *out)
+int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                          floe_store_object_t *out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_get, "it", bucket_id, key);
-    floe_store_rc_t result;
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_get, "it", bucket_id, key);
+    int result;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    switch (floe_store_step(st, stmt)) {
-    case SQLITE_ROW: read_row(pool, stmt, out); result = FLOE_STORE_OK; break;
-    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
-    default: result = FLOE_STORE_ERROR; break;
+        return FLOE_EFAIL;
+    switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
+    case SQLITE_ROW: read_row(pool, stmt, out); result = FLOE_OK; break;
+    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    default: result = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return result;
 }
 
-floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
-                                       floe_store_bucket_t *bucket, floe_store_object_t *obj)
+int floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
+                           floe_store_bucket_t *bucket, floe_store_object_t *obj)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_find, "tt", bucket_name, key);
-    floe_store_rc_t result;
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_find, "tt", bucket_name, key);
+    int result;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    switch (floe_store_step(st, stmt)) {
+        return FLOE_EFAIL;
+    switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         read_row(pool, stmt, obj); /* obj->key is NULL when the LEFT JOIN found no object */
         bucket->id = sqlite3_column_int64(stmt, 9);
         bucket->is_warehouse = sqlite3_column_int(stmt, 10) != 0;
-        bucket->region = floe_store_column_dup(pool, stmt, 11);
+        bucket->region = floe_db_text(pool, stmt, 11);
         bucket->created_ms = sqlite3_column_int64(stmt, 12);
-        result = FLOE_STORE_OK;
+        result = FLOE_OK;
         break;
-    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
-    default: result = FLOE_STORE_ERROR; break;
+    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    default: result = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return result;
@@ -99,25 +100,25 @@ floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, c
 int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key, char file_id[FLOE_STORE_ID_LEN + 1],
                               char **etag)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_object_current, "it", bucket_id, key);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_current, "it", bucket_id, key);
     const char *text;
     int found;
 
     if (stmt == NULL)
-        return -1;
-    switch (floe_store_step(st, stmt)) {
+        return FLOE_EFAIL;
+    switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
     case SQLITE_ROW:
         floe_store_column_id(stmt, 0, file_id);
-        found = 1;
+        found = FLOE_OK;
         if (etag != NULL && (text = (const char *)sqlite3_column_text(stmt, 1)) == NULL) {
             floe_log("store: cannot read an ETag: %s", floe_state_errmsg(st)); /* NOT NULL column: out of memory */
-            found = -1;
+            found = FLOE_EFAIL;
         } else if (etag != NULL) {
             *etag = floe_xstrdup(text);
         }
         break;
-    case SQLITE_DONE: found = 0; break;
-    default: found = -1; break;
+    case SQLITE_DONE: found = FLOE_ENOTFOUND; break;
+    default: found = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return found;
@@ -126,7 +127,7 @@ int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *k
 int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj)
 {
     assert(obj->key != NULL && strlen(obj->file_id) == FLOE_STORE_ID_LEN && obj->etag != NULL);
-    return floe_store_exec(st, sql_object_upsert, "ittittttti", bucket_id, obj->key, obj->file_id, obj->size,
+    return floe_db_exec(st, sql_object_upsert, "ittittttti", bucket_id, obj->key, obj->file_id, obj->size,
                            obj->etag, obj->content_type, obj->headers, obj->checksum_algorithm, obj->checksum,
                            obj->last_modified_ms);
 }
@@ -143,60 +144,62 @@ static bool precondition_holds(const floe_store_precondition_t *pre, int found, 
     return true;
 }
 
-floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                         const floe_store_object_t *obj, const floe_store_precondition_t *pre)
+int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                             const floe_store_object_t *obj, const floe_store_precondition_t *pre)
 {
     char old_file[FLOE_STORE_ID_LEN + 1] = "";
     char *old_etag = NULL;
-    floe_store_rc_t result;
+    int result;
     int found;
 
-    if (floe_store_begin_own(st))
-        return FLOE_STORE_ERROR;
-    if ((result = floe_store_probe(st, sql_bucket_exists, "i", bucket_id)) != FLOE_STORE_OK)
+    if (floe_db_begin_own(st))
+        return FLOE_EFAIL;
+    if ((result = floe_db_probe(st, sql_bucket_exists, "i", bucket_id)) != FLOE_OK)
         goto Exit;
-    result = FLOE_STORE_ERROR;
-    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) < 0)
+    result = FLOE_EFAIL;
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, &old_etag)) == FLOE_EFAIL)
         goto Exit;
+    found = found == FLOE_OK; /* from here: whether a row was replaced */
     if (!precondition_holds(pre, found, old_etag)) {
-        result = FLOE_STORE_EXISTS;
+        result = FLOE_EEXISTS;
         goto Exit;
     }
     if (floe_store_object_upsert(st, bucket_id, obj) ||
-        (found && (found = floe_store_file_is_unnamed(st, old_file)) < 0) || /* kept while a replica names it */
+        (found && (found = floe_store_file_lookup_name(st, old_file)) == FLOE_EFAIL) || /* kept while a replica names it */
         floe_state_commit(st))
         goto Exit;
-    result = FLOE_STORE_OK;
-    if (found)
+    result = FLOE_OK;
+    if (found == FLOE_ENOTFOUND)
         floe_store_file_remove(data_dir, old_file);
 Exit:
-    if (result != FLOE_STORE_OK)
+    if (result != FLOE_OK)
         floe_state_rollback(st);
     free(old_etag);
     return result;
 }
 
-/* Deletes one row inside the caller's transaction, remembering its file. 0 or -1. */
+/* Deletes one row, if there is one, inside the caller's transaction, remembering its file.
+ * FLOE_OK or FLOE_EFAIL. */
 static int delete_row(floe_state_t *st, int64_t bucket_id, const char *key, floe_store_ids_t *files)
 {
     char file_id[FLOE_STORE_ID_LEN + 1];
     int found = floe_store_object_current(st, bucket_id, key, file_id, NULL);
 
-    if (found <= 0)
-        return found;
-    if (floe_store_exec(st, sql_object_delete, "it", bucket_id, key))
-        return -1;
+    if (found != FLOE_OK)
+        return found == FLOE_ENOTFOUND ? FLOE_OK : FLOE_EFAIL;
+    if (floe_db_exec(st, sql_object_delete, "it", bucket_id, key))
+        return FLOE_EFAIL;
     floe_store_ids_add(files, file_id);
-    return 0;
+    return FLOE_OK;
 }
 
-floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                              const char *const *keys, size_t n_keys)
+int floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                                  const char *const *keys, size_t n_keys)
 {
     floe_store_ids_t files = {0};
 
-    if (floe_store_begin_own(st))
-        return FLOE_STORE_ERROR;
+    if (floe_db_begin_own(st))
+        return FLOE_EFAIL;
     for (size_t i = 0; i < n_keys; i++) {
         if (delete_row(st, bucket_id, keys[i], &files))
             goto Error;
@@ -204,14 +207,14 @@ floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data
     if (floe_store_ids_drop_named(st, &files) || floe_state_commit(st))
         goto Error;
     floe_store_ids_remove_files(&files, data_dir);
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 Error:
     floe_state_rollback(st);
     floe_store_ids_dispose(&files);
-    return FLOE_STORE_ERROR;
+    return FLOE_EFAIL;
 }
 
-floe_store_rc_t floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key)
+int floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key)
 {
     return floe_store_object_delete_many(st, data_dir, bucket_id, &key, 1);
 }
@@ -219,14 +222,14 @@ floe_store_rc_t floe_store_object_delete(floe_state_t *st, const char *data_dir,
 /* ---- listing cursor ---- */
 
 /* Binds the cursor's statement from `lower` (copied: the caller's string may not outlive it). */
-static floe_store_rc_t cursor_start(floe_store_cursor_t *c, const char *sql, const char *lower)
+static int cursor_start(floe_store_cursor_t *c, const char *sql, const char *lower)
 {
-    c->stmt = floe_store_bind(c->st, sql, "iTt", c->bucket_id, lower, c->upper);
-    return c->stmt != NULL ? FLOE_STORE_OK : FLOE_STORE_ERROR;
+    c->stmt = floe_db_bind(c->st, sql, "iTt", c->bucket_id, lower, c->upper);
+    return c->stmt != NULL ? FLOE_OK : FLOE_EFAIL;
 }
 
-floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                       const char *prefix, const char *after)
+int floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                           const char *prefix, const char *after)
 {
     size_t n = prefix != NULL ? strlen(prefix) : 0;
 
@@ -242,19 +245,19 @@ floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st,
     return cursor_start(c, sql_cursor_from, prefix != NULL ? prefix : "");
 }
 
-floe_store_rc_t floe_store_cursor_seek(floe_store_cursor_t *c, const char *from)
+int floe_store_cursor_seek(floe_store_cursor_t *c, const char *from)
 {
     floe_store_cursor_close(c);
     return cursor_start(c, sql_cursor_from, from);
 }
 
-floe_store_rc_t floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out)
+int floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out)
 {
     assert(c->stmt != NULL); /* opened (or re-seeked) successfully */
-    switch (floe_store_step(c->st, c->stmt)) {
-    case SQLITE_ROW: read_row(pool, c->stmt, out); return FLOE_STORE_OK;
-    case SQLITE_DONE: return FLOE_STORE_NOT_FOUND;
-    default: return FLOE_STORE_ERROR;
+    switch (floe_db_step(c->st, c->stmt, FLOE_DB_NONE)) {
+    case SQLITE_ROW: read_row(pool, c->stmt, out); return FLOE_OK;
+    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    default: return FLOE_EFAIL;
     }
 }
 

@@ -11,8 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/sql.h"
+#include "store/blob.h"
 #include "store/bucket.h"
-#include "store/sql.h"
 
 typedef struct floe_store_object {
     char *key;
@@ -33,33 +34,33 @@ typedef struct floe_store_precondition {
 } floe_store_precondition_t;
 
 /**
- * Looks a bucket and one of its objects up in one read (GetObject's hot path): FLOE_STORE_NOT_FOUND
- * when the bucket does not exist; otherwise FLOE_STORE_OK with *bucket filled and *obj filled, or
+ * Looks a bucket and one of its objects up in one read (GetObject's hot path): FLOE_ENOTFOUND
+ * when the bucket does not exist; otherwise FLOE_OK with *bucket filled and *obj filled, or
  * obj->key NULL when the bucket has no such key. Strings in `pool`.
  */
-floe_store_rc_t floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
-                                       floe_store_bucket_t *bucket /* OUT */, floe_store_object_t *obj /* OUT */);
+int floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
+                           floe_store_bucket_t *bucket /* OUT */, floe_store_object_t *obj /* OUT */);
 
-/** FLOE_STORE_OK and the object row (strings in `pool`), or FLOE_STORE_NOT_FOUND. */
-floe_store_rc_t floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      floe_store_object_t *out /* OUT */);
+/** FLOE_OK and the object row (strings in `pool`), or FLOE_ENOTFOUND. */
+int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                          floe_store_object_t *out /* OUT */);
 
 /**
  * Makes the published blob obj->file_id the content of (bucket_id, obj->key) in one transaction,
  * then removes the file it replaced. `pre` (may be NULL) is checked inside the transaction:
- * FLOE_STORE_EXISTS when it does not hold. On any result but FLOE_STORE_OK the blob still belongs
- * to the caller (discard it). FLOE_STORE_NOT_FOUND: the bucket was deleted meanwhile. The caller
+ * FLOE_EEXISTS when it does not hold. On any result but FLOE_OK the blob still belongs
+ * to the caller (discard it). FLOE_ENOTFOUND: the bucket was deleted meanwhile. The caller
  * holds no transaction.
  */
-floe_store_rc_t floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                         const floe_store_object_t *obj, const floe_store_precondition_t *pre);
+int floe_store_object_commit(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                             const floe_store_object_t *obj, const floe_store_precondition_t *pre);
 
-/** Deletes the object if present (then its file). FLOE_STORE_OK either way, as S3's DeleteObject. */
-floe_store_rc_t floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key);
+/** Deletes the object if present (then its file). FLOE_OK either way, as S3's DeleteObject. */
+int floe_store_object_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id, const char *key);
 
 /** Deletes several keys in one transaction, then their files. */
-floe_store_rc_t floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                              const char *const *keys, size_t n_keys);
+int floe_store_object_delete_many(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                                  const char *const *keys, size_t n_keys);
 
 /** A cursor over a bucket's objects in key (UTF-8 byte) order, for listings. */
 typedef struct floe_store_cursor {
@@ -70,22 +71,22 @@ typedef struct floe_store_cursor {
 } floe_store_cursor_t;
 
 /** Starts a cursor at the first key > after (NULL: from the start) that starts with prefix (NULL: any). */
-floe_store_rc_t floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                       const char *prefix, const char *after);
+int floe_store_cursor_open(floe_store_cursor_t *c, floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                           const char *prefix, const char *after);
 /** Moves the cursor to the first key >= from (still within the prefix): skips a common prefix. */
-floe_store_rc_t floe_store_cursor_seek(floe_store_cursor_t *c, const char *from);
-/** The next object (strings in pool): FLOE_STORE_OK, or FLOE_STORE_NOT_FOUND at the end. */
-floe_store_rc_t floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out /* OUT */);
+int floe_store_cursor_seek(floe_store_cursor_t *c, const char *from);
+/** The next object (strings in pool): FLOE_OK, or FLOE_ENOTFOUND at the end. */
+int floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_store_object_t *out /* OUT */);
 /** Releases the cursor's read snapshot. */
 void floe_store_cursor_close(floe_store_cursor_t *c);
 
 /* ---- For the store's own files (upload.c completes an upload inside its own transaction) ---- */
 
-/** Upserts an object row; the caller holds the transaction. 0 or -1 (logged). */
+/** Upserts an object row; the caller holds the transaction. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_object_upsert(floe_state_t *st, int64_t bucket_id, const floe_store_object_t *obj);
 /**
  * Reads the current file id and ETag of (bucket_id, key) inside the caller's transaction:
- * 1 found, 0 absent, -1 error (logged). etag (may be NULL) gets a malloc'ed copy the caller frees.
+ * FLOE_OK found, FLOE_ENOTFOUND absent, FLOE_EFAIL (logged). etag (may be NULL) gets a malloc'ed copy the caller frees.
  */
 int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key,
                               char file_id[FLOE_STORE_ID_LEN + 1] /* OUT */, char **etag /* OUT */);

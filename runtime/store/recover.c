@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "http/log.h"
+#include "db/sql.h"
 #include "store/recover.h"
-#include "store/sql.h"
 
 FLOE_SQL(sql_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
@@ -25,9 +25,9 @@ static int ensure_dir(const char *data_dir, const char *name)
     snprintf(path, sizeof(path), "%s/%s", data_dir, name);
     if (mkdir(path, 0755) != 0 && errno != EEXIST) {
         floe_log("cannot create %s: %s", path, strerror(errno));
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static bool is_dot(const char *name)
@@ -55,11 +55,11 @@ static size_t empty_dir(const char *dir)
     return n;
 }
 
-/* Whether a row names file `id`: FLOE_STORE_OK if one does, FLOE_STORE_NOT_FOUND if none,
- * FLOE_STORE_ERROR (logged) when SQLite fails; only a definite "none" lets the file go. */
-static floe_store_rc_t file_is_named(floe_state_t *st, const char *id)
+/* Whether a row names file `id`: FLOE_OK if one does, FLOE_ENOTFOUND if none,
+ * FLOE_EFAIL (logged) when SQLite fails; only a definite "none" lets the file go. */
+static int file_is_named(floe_state_t *st, const char *id)
 {
-    return floe_store_probe(st, sql_file_is_named, "t", id);
+    return floe_db_probe(st, sql_file_is_named, "t", id);
 }
 
 /* Removes the unnamed files of one fan-out directory; returns how many. */
@@ -73,7 +73,7 @@ static size_t sweep_fanout_dir(floe_state_t *st, const char *dir)
     if (d == NULL)
         return 0;
     while ((e = readdir(d)) != NULL) {
-        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != FLOE_STORE_NOT_FOUND)
+        if (is_dot(e->d_name) || file_is_named(st, e->d_name) != FLOE_ENOTFOUND)
             continue;
         if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path) && unlink(path) == 0)
             n++;
@@ -108,12 +108,12 @@ int floe_store_recover(floe_state_t *st, const char *data_dir)
     size_t n_tmp, n_orphans;
 
     if (ensure_dir(data_dir, "objects") || ensure_dir(data_dir, "tmp"))
-        return -1;
+        return FLOE_EFAIL;
     snprintf(tmp, sizeof(tmp), "%s/tmp", data_dir);
     n_tmp = empty_dir(tmp);
     n_orphans = sweep_objects(st, data_dir);
     floe_state_end_call(st);
     if (n_tmp > 0 || n_orphans > 0)
         floe_log("recovered the object store: removed %zu unfinished and %zu orphaned files", n_tmp, n_orphans);
-    return 0;
+    return FLOE_OK;
 }

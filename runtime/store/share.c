@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "base/failure.h"
 #include "h2o/memory.h"
 #include "store/object.h"
 #include "store/share.h"
@@ -12,13 +13,9 @@ FLOE_SQL(sql_share_file_is_named,
     "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
 FLOE_SQL(sql_share_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
 
-int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id)
+int floe_store_file_lookup_name(floe_state_t *st, const char *file_id)
 {
-    switch (floe_store_probe(st, sql_share_file_is_named, "t", file_id)) {
-    case FLOE_STORE_NOT_FOUND: return 1;
-    case FLOE_STORE_OK: return 0;
-    default: return -1;
-    }
+    return floe_db_probe(st, sql_share_file_is_named, "t", file_id);
 }
 
 int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
@@ -26,65 +23,67 @@ int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
     size_t kept = 0;
 
     for (size_t i = 0; i < list->n; i++) {
-        int is_unnamed = floe_store_file_is_unnamed(st, list->ids[i]);
-        if (is_unnamed < 0)
-            return -1;
+        int named = floe_store_file_lookup_name(st, list->ids[i]);
+        bool is_unnamed = named == FLOE_ENOTFOUND;
+        if (named == FLOE_EFAIL)
+            return FLOE_EFAIL;
         if (is_unnamed && kept != i)
             memcpy(list->ids[kept], list->ids[i], sizeof(list->ids[i]));
         kept += (size_t)is_unnamed;
     }
     list->n = kept;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Inside the share's transaction: the destination row naming the source's file. *old_file gets
  * the file to remove after COMMIT ("" for none). */
-static floe_store_rc_t share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_id, const char *src_key,
-                                 int64_t dst_bucket_id, const char *dst_key, int64_t now_ms,
-                                 char old_file[FLOE_STORE_ID_LEN + 1])
+static int share_row(floe_state_t *st, h2o_mem_pool_t *pool, int64_t src_bucket_id, const char *src_key,
+                     int64_t dst_bucket_id, const char *dst_key, int64_t now_ms,
+                     char old_file[FLOE_STORE_ID_LEN + 1])
 {
     floe_store_object_t obj;
-    floe_store_rc_t rc;
+    int rc;
     int found;
 
-    if ((rc = floe_store_probe(st, sql_share_bucket_exists, "i", dst_bucket_id)) != FLOE_STORE_OK ||
-        (rc = floe_store_object_get(st, pool, src_bucket_id, src_key, &obj)) != FLOE_STORE_OK)
+    if ((rc = floe_db_probe(st, sql_share_bucket_exists, "i", dst_bucket_id)) != FLOE_OK ||
+        (rc = floe_store_object_get(st, pool, src_bucket_id, src_key, &obj)) != FLOE_OK)
         return rc;
-    if ((found = floe_store_object_current(st, dst_bucket_id, dst_key, old_file, NULL)) < 0)
-        return FLOE_STORE_ERROR;
+    if ((found = floe_store_object_current(st, dst_bucket_id, dst_key, old_file, NULL)) == FLOE_EFAIL)
+        return FLOE_EFAIL;
+    found = found == FLOE_OK; /* from here: whether the destination had a row */
     if (!found || strcmp(old_file, obj.file_id) == 0) {
         old_file[0] = '\0'; /* nothing replaced, or already shared: a replay */
         if (found)
-            return FLOE_STORE_OK;
+            return FLOE_OK;
     }
     obj.key = (char *)dst_key;
     obj.last_modified_ms = now_ms;
     if (floe_store_object_upsert(st, dst_bucket_id, &obj) != 0)
-        return FLOE_STORE_ERROR;
-    if (old_file[0] != '\0' && (found = floe_store_file_is_unnamed(st, old_file)) <= 0) {
-        old_file[0] = '\0';
-        return found < 0 ? FLOE_STORE_ERROR : FLOE_STORE_OK;
+        return FLOE_EFAIL;
+    if (old_file[0] != '\0' && (found = floe_store_file_lookup_name(st, old_file)) != FLOE_ENOTFOUND) {
+        old_file[0] = '\0'; /* still named (by a replica), or SQLite failed */
+        return found == FLOE_OK ? FLOE_OK : FLOE_EFAIL;
     }
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 }
 
-floe_store_rc_t floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
-                                        const char *src_key, int64_t dst_bucket_id, const char *dst_key,
-                                        int64_t now_ms)
+int floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
+                            const char *src_key, int64_t dst_bucket_id, const char *dst_key,
+                            int64_t now_ms)
 {
     char old_file[FLOE_STORE_ID_LEN + 1] = "";
     h2o_mem_pool_t pool;
-    floe_store_rc_t rc;
+    int rc;
 
     h2o_mem_init_pool(&pool);
-    if (floe_store_begin_own(st)) {
+    if (floe_db_begin_own(st)) {
         h2o_mem_clear_pool(&pool);
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     }
     rc = share_row(st, &pool, src_bucket_id, src_key, dst_bucket_id, dst_key, now_ms, old_file);
-    if (rc == FLOE_STORE_OK && floe_state_commit(st) != 0)
-        rc = FLOE_STORE_ERROR;
-    if (rc != FLOE_STORE_OK)
+    if (rc == FLOE_OK && floe_state_commit(st) != 0)
+        rc = FLOE_EFAIL;
+    if (rc != FLOE_OK)
         floe_state_rollback(st);
     else if (old_file[0] != '\0')
         floe_store_file_remove(data_dir, old_file);

@@ -22,26 +22,27 @@
 
 #include <stdint.h>
 
+#include "db/sql.h"
 #include "store/blob.h"
-#include "store/sql.h"
 
-/** Inside the caller's transaction, after its row changes: 1 when no object or part row names
- * file `file_id` (it may go after COMMIT), 0 when one does, -1 when SQLite fails (logged). */
-int floe_store_file_is_unnamed(floe_state_t *st, const char *file_id);
+/** Inside the caller's transaction, after its row changes: FLOE_OK when an object or part row
+ * names file `file_id`, FLOE_ENOTFOUND when none does (it may go after COMMIT), FLOE_EFAIL when
+ * SQLite fails (logged). */
+int floe_store_file_lookup_name(floe_state_t *st, const char *file_id);
 
 /** Inside the caller's transaction, after its row changes: drops from `list` every file that a row
- * still names, so that only files no row names are removed after COMMIT. 0 or -1 (logged). */
+ * still names, so that only files no row names are removed after COMMIT. FLOE_OK or FLOE_EFAIL (logged). */
 int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list);
 
 /**
  * Makes (dst_bucket_id, dst_key) name the file of (src_bucket_id, src_key), with its size, ETag,
  * content type, headers and checksum, in one transaction of its own (the caller holds none); the
  * file the destination named before goes after COMMIT when no row names it any more.
- * FLOE_STORE_NOT_FOUND when the source object or the destination bucket does not exist; sharing an
+ * FLOE_ENOTFOUND when the source object or the destination bucket does not exist; sharing an
  * object with the row it already has changes nothing (a replayed share is harmless).
  */
-floe_store_rc_t floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
-                                        const char *src_key, int64_t dst_bucket_id, const char *dst_key,
-                                        int64_t now_ms);
+int floe_store_object_share(floe_state_t *st, const char *data_dir, int64_t src_bucket_id,
+                            const char *src_key, int64_t dst_bucket_id, const char *dst_key,
+                            int64_t now_ms);
 
 #endif

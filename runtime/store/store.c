@@ -40,25 +40,26 @@
 #include <unistd.h>
 
 #include "http/log.h"
+#include "base/failure.h"
 #include "store/store.h"
 #include "base/xalloc.h"
 
-floe_store_rc_t floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms)
+int floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms)
 {
     /* One INSERT needs no transaction of its own, so inside the caller's it simply joins it. */
     return floe_store_bucket_create(st, name, is_warehouse, "", NULL, now_ms);
 }
 
-floe_store_rc_t floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket)
+int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
-    floe_store_rc_t result;
+    int result;
 
     h2o_mem_init_pool(&pool);
     switch (result = floe_store_bucket_get(st, &pool, bucket, &b)) {
-    case FLOE_STORE_OK: result = floe_store_bucket_purge(st, data_dir, b.id); break;
-    case FLOE_STORE_NOT_FOUND: result = FLOE_STORE_OK; break; /* already gone: idempotent */
+    case FLOE_OK: result = floe_store_bucket_purge(st, data_dir, b.id); break;
+    case FLOE_ENOTFOUND: result = FLOE_OK; break; /* already gone: idempotent */
     default: break;
     }
     h2o_mem_clear_pool(&pool);
@@ -67,25 +68,25 @@ floe_store_rc_t floe_store_delete_bucket_recursive(floe_state_t *st, const char 
 
 /* ---- whole objects from memory (the contract functions) ---- */
 
-floe_store_rc_t floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                      const void *data, size_t len, const char *content_type, int64_t now_ms,
-                                      char etag[33])
+int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                          const void *data, size_t len, const char *content_type, int64_t now_ms,
+                          char etag[33])
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
     floe_store_blob_t blob;
     floe_store_object_t obj = {0};
     char hex[33];
-    floe_store_rc_t result;
+    int result;
 
     if (!sqlite3_get_autocommit(floe_state_db(st))) {
         floe_log("store: floe_store_put_object called inside a transaction (it fsyncs); refused");
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     }
     h2o_mem_init_pool(&pool);
-    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) != FLOE_STORE_OK)
+    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) != FLOE_OK)
         goto Exit;
-    result = FLOE_STORE_ERROR;
+    result = FLOE_EFAIL;
     if (floe_store_blob_put(data_dir, data, len, &blob, hex))
         goto Exit;
     obj.key = (char *)key;
@@ -94,7 +95,7 @@ floe_store_rc_t floe_store_put_object(floe_state_t *st, const char *data_dir, co
     obj.etag = hex;
     obj.content_type = (char *)content_type;
     obj.last_modified_ms = now_ms;
-    if ((result = floe_store_object_commit(st, data_dir, b.id, &obj, NULL)) != FLOE_STORE_OK) {
+    if ((result = floe_store_object_commit(st, data_dir, b.id, &obj, NULL)) != FLOE_OK) {
         floe_store_blob_discard(&blob);
         goto Exit;
     }
@@ -104,7 +105,7 @@ Exit:
     return result;
 }
 
-/* Reads a whole open file of `size` bytes into a malloc'ed buffer. 0 or -1. */
+/* Reads a whole open file of `size` bytes into a malloc'ed buffer. FLOE_OK or FLOE_EFAIL. */
 static int read_whole(int fd, size_t size, char **data)
 {
     char *buf = floe_xmalloc(size + 1);
@@ -116,42 +117,42 @@ static int read_whole(int fd, size_t size, char **data)
             continue;
         if (n <= 0) {
             free(buf);
-            return -1;
+            return FLOE_EFAIL;
         }
         got += (size_t)n;
     }
     buf[size] = '\0';
     *data = buf;
-    return 0;
+    return FLOE_OK;
 }
 
 #define READ_RETRIES 3 /* a concurrent overwrite can unlink the file between the row and open() */
 
-floe_store_rc_t floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                       char **data, size_t *len)
+int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                           char **data, size_t *len)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
     floe_store_object_t obj;
-    floe_store_rc_t result;
+    int result;
     int fd = -1;
 
     h2o_mem_init_pool(&pool);
-    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) != FLOE_STORE_OK)
+    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) != FLOE_OK)
         goto Exit;
     for (int attempt = 0; attempt < READ_RETRIES && fd < 0; attempt++) {
-        if ((result = floe_store_object_get(st, &pool, b.id, key, &obj)) != FLOE_STORE_OK)
+        if ((result = floe_store_object_get(st, &pool, b.id, key, &obj)) != FLOE_OK)
             goto Exit;
         fd = floe_store_file_open(data_dir, obj.file_id);
     }
-    result = FLOE_STORE_ERROR;
+    result = FLOE_EFAIL;
     if (fd < 0) {
         floe_log("store: cannot open the file of %s/%s: %s", bucket, key, strerror(errno));
         goto Exit;
     }
     if (read_whole(fd, (size_t)obj.size, data) == 0) {
         *len = (size_t)obj.size;
-        result = FLOE_STORE_OK;
+        result = FLOE_OK;
     }
     close(fd);
 Exit:
@@ -159,16 +160,16 @@ Exit:
     return result;
 }
 
-floe_store_rc_t floe_store_head_object(floe_state_t *st, const char *bucket, const char *key, size_t *len)
+int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key, size_t *len)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
     floe_store_object_t obj;
-    floe_store_rc_t result;
+    int result;
 
     h2o_mem_init_pool(&pool);
-    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) == FLOE_STORE_OK &&
-        (result = floe_store_object_get(st, &pool, b.id, key, &obj)) == FLOE_STORE_OK && len != NULL)
+    if ((result = floe_store_bucket_get(st, &pool, bucket, &b)) == FLOE_OK &&
+        (result = floe_store_object_get(st, &pool, b.id, key, &obj)) == FLOE_OK && len != NULL)
         *len = (size_t)obj.size;
     h2o_mem_clear_pool(&pool);
     return result;

@@ -7,9 +7,10 @@
  * S3 Tables handlers call the contract functions below to manage warehouse buckets.
  *
  * This is the wing's front header: it declares the contract and brings in the rest of the API,
- * one header per concern, from the bottom up: blob.h (object files), sql.h (result codes and
- * checked statements), bucket.h, object.h, upload.h (the rows), share.h (files that several rows
- * name: replicas), recover.h (the start-up sweep).
+ * one header per concern, from the bottom up: blob.h (object files), row_ids.h (file ids read
+ * from rows), bucket.h, object.h, upload.h (the rows), share.h (files that several rows name:
+ * replicas), recover.h (the start-up sweep). Their SQL runs through db/sql.h (checked statements)
+ * and they answer in the house codes of failure.h (FLOE_ENOTFOUND, FLOE_EEXISTS, ...).
  * Files inside the wing include the headers they use, never this one.
  *
  * Threads: every function takes the calling thread's floe_state_t; files are shared by all
@@ -22,41 +23,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/sql.h"
 #include "store/blob.h"
 #include "store/bucket.h"
 #include "store/object.h"
 #include "store/recover.h"
 #include "store/share.h"
-#include "store/sql.h"
 #include "store/upload.h"
 
 /* ---- The API other modules call (a contract with the S3 Tables handlers) ---- */
 
 /** Creates bucket `name`. is_warehouse: the bucket backs an S3 Tables table: reachable by name over S3, never listed by
  * ListBuckets, not deletable over S3. Joins the caller's transaction when one is open (it must not BEGIN/COMMIT itself
- * then). FLOE_STORE_EXISTS if the name is taken. */
-floe_store_rc_t floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms);
+ * then). FLOE_EEXISTS if the name is taken. */
+int floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms);
 
 /** Writes a whole object from memory: temp file, fsync, rename, then the row; returns the ETag (32 hex digits, no
- * quotes) in etag. Must NOT be called inside an open transaction (it fsyncs). FLOE_STORE_NOT_FOUND if the bucket
+ * quotes) in etag. Must NOT be called inside an open transaction (it fsyncs). FLOE_ENOTFOUND if the bucket
  * does not exist. */
-floe_store_rc_t floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                      const void *data, size_t len, const char *content_type, int64_t now_ms,
-                                      char etag[33] /* OUT */);
+int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                          const void *data, size_t len, const char *content_type, int64_t now_ms,
+                          char etag[33] /* OUT */);
 
-/** Reads a whole object into a malloc'ed buffer the caller frees. FLOE_STORE_NOT_FOUND if the bucket or key does not
+/** Reads a whole object into a malloc'ed buffer the caller frees. FLOE_ENOTFOUND if the bucket or key does not
  * exist. An empty object gives a non-NULL buffer of length 0. */
-floe_store_rc_t floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                                       char **data /* OUT */, size_t *len /* OUT */);
+int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                           char **data /* OUT */, size_t *len /* OUT */);
 
-/** FLOE_STORE_OK if the object exists, FLOE_STORE_NOT_FOUND if not. */
-floe_store_rc_t floe_store_head_object(floe_state_t *st, const char *bucket, const char *key,
-                                       size_t *len /* OUT, may be NULL */);
+/** FLOE_OK if the object exists, FLOE_ENOTFOUND if not. */
+int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key,
+                           size_t *len /* OUT, may be NULL */);
 
 /** Deletes every object of the bucket (rows, then files), its multipart uploads, and the bucket. For the asynchronous
- * deletion of a table's warehouse. Idempotent: a missing bucket is FLOE_STORE_OK. Called inside an open transaction
+ * deletion of a table's warehouse. Idempotent: a missing bucket is FLOE_OK. Called inside an open transaction
  * it deletes the rows in that transaction and leaves the files to the start-up sweep (a rollback must not find its
  * objects' files gone). */
-floe_store_rc_t floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket);
+int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket);
 
 #endif

@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "base/ids.h"
+#include "base/failure.h"
+#include "store/row_ids.h"
 #include "store/share.h"
 #include "store/upload.h"
 
@@ -56,16 +58,16 @@ FLOE_SQL(sql_parts_delete, "DELETE FROM s3_part WHERE upload_id = ?1");
 static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_upload_t *out)
 {
     out->id = sqlite3_column_int64(stmt, 0);
-    out->upload_id = floe_store_column_dup(pool, stmt, 1);
-    out->key = floe_store_column_dup(pool, stmt, 2);
-    out->content_type = floe_store_column_dup(pool, stmt, 3);
-    out->headers = floe_store_column_dup(pool, stmt, 4);
-    out->checksum_algorithm = floe_store_column_dup(pool, stmt, 5);
+    out->upload_id = floe_db_text(pool, stmt, 1);
+    out->key = floe_db_text(pool, stmt, 2);
+    out->content_type = floe_db_text(pool, stmt, 3);
+    out->headers = floe_db_text(pool, stmt, 4);
+    out->checksum_algorithm = floe_db_text(pool, stmt, 5);
     out->initiated_ms = sqlite3_column_int64(stmt, 6);
 }
 
-floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                         floe_store_upload_t *up, int64_t now_ms)
+int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                             floe_store_upload_t *up, int64_t now_ms)
 {
     char *id = h2o_mem_alloc_pool(pool, FLOE_STORE_UPLOAD_ID_LEN + 1);
     sqlite3_stmt *stmt;
@@ -73,59 +75,59 @@ floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool,
 
     assert(up->key != NULL);
     floe_random_alnum(id, FLOE_STORE_UPLOAD_ID_LEN);
-    stmt = floe_store_bind(st, sql_upload_insert, "ittttti", bucket_id, id, up->key, up->content_type, up->headers,
+    stmt = floe_db_bind(st, sql_upload_insert, "ittttti", bucket_id, id, up->key, up->content_type, up->headers,
                            up->checksum_algorithm, now_ms);
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    rc = floe_store_step(st, stmt);
+        return FLOE_EFAIL;
+    rc = floe_db_step(st, stmt, FLOE_DB_FOREIGNKEY);
     sqlite3_reset(stmt);
-    if (rc == SQLITE_CONSTRAINT)
-        return FLOE_STORE_NOT_FOUND; /* the bucket's foreign key: it was deleted since the caller looked it up */
+    if (rc == FLOE_EFOREIGNKEY)
+        return FLOE_ENOTFOUND; /* the bucket's foreign key: it was deleted since the caller looked it up */
     if (rc != SQLITE_DONE)
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     up->id = sqlite3_last_insert_rowid(floe_state_db(st));
     up->upload_id = id;
     up->initiated_ms = now_ms;
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 }
 
-floe_store_rc_t floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      const char *upload_id, floe_store_upload_t *out)
+int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                          const char *upload_id, floe_store_upload_t *out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
-    floe_store_rc_t result;
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
+    int result;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    switch (floe_store_step(st, stmt)) {
-    case SQLITE_ROW: read_upload_row(pool, stmt, out); result = FLOE_STORE_OK; break;
-    case SQLITE_DONE: result = FLOE_STORE_NOT_FOUND; break;
-    default: result = FLOE_STORE_ERROR; break;
+        return FLOE_EFAIL;
+    switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
+    case SQLITE_ROW: read_upload_row(pool, stmt, out); result = FLOE_OK; break;
+    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    default: result = FLOE_EFAIL; break;
     }
     sqlite3_reset(stmt);
     return result;
 }
 
-/* Collects the file of part `part_number` (0: every part) of an upload. 0 or -1. */
+/* Collects the file of part `part_number` (0: every part) of an upload. FLOE_OK or FLOE_EFAIL. */
 static int collect_part_files(floe_state_t *st, int64_t upload_row_id, int part_number, floe_store_ids_t *files)
 {
-    sqlite3_stmt *stmt = part_number > 0 ? floe_store_bind(st, sql_part_file, "in", upload_row_id, part_number)
-                                         : floe_store_bind(st, sql_part_files, "i", upload_row_id);
+    sqlite3_stmt *stmt = part_number > 0 ? floe_db_bind(st, sql_part_file, "in", upload_row_id, part_number)
+                                         : floe_db_bind(st, sql_part_files, "i", upload_row_id);
     return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
 }
 
 static int upsert_part(floe_state_t *st, int64_t upload_row_id, const floe_store_part_t *part)
 {
-    return floe_store_exec(st, sql_part_upsert, "intitti", upload_row_id, part->part_number, part->file_id,
+    return floe_db_exec(st, sql_part_upsert, "intitti", upload_row_id, part->part_number, part->file_id,
                            part->size, part->etag, part->checksum, part->last_modified_ms);
 }
 
 /* Ends a transaction: on success commits and then removes `files`; otherwise rolls back. */
-static floe_store_rc_t finish(floe_state_t *st, const char *data_dir, floe_store_rc_t result, floe_store_ids_t *files)
+static int finish(floe_state_t *st, const char *data_dir, int result, floe_store_ids_t *files)
 {
-    if (result == FLOE_STORE_OK && (floe_store_ids_drop_named(st, files) || floe_state_commit(st) != 0))
-        result = FLOE_STORE_ERROR;
-    if (result == FLOE_STORE_OK) {
+    if (result == FLOE_OK && (floe_store_ids_drop_named(st, files) || floe_state_commit(st) != 0))
+        result = FLOE_EFAIL;
+    if (result == FLOE_OK) {
         floe_store_ids_remove_files(files, data_dir);
     } else {
         floe_state_rollback(st);
@@ -134,55 +136,55 @@ static floe_store_rc_t finish(floe_state_t *st, const char *data_dir, floe_store
     return result;
 }
 
-floe_store_rc_t floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
-                                       const floe_store_part_t *part)
+int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
+                           const floe_store_part_t *part)
 {
     floe_store_ids_t replaced = {0};
-    floe_store_rc_t result;
+    int result;
 
     assert(part->part_number >= 1 && strlen(part->file_id) == FLOE_STORE_ID_LEN && part->etag != NULL);
-    if (floe_store_begin_own(st))
-        return FLOE_STORE_ERROR;
-    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_STORE_OK &&
+    if (floe_db_begin_own(st))
+        return FLOE_EFAIL;
+    if ((result = floe_db_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_OK &&
         (collect_part_files(st, upload_row_id, part->part_number, &replaced) || upsert_part(st, upload_row_id, part)))
-        result = FLOE_STORE_ERROR;
+        result = FLOE_EFAIL;
     return finish(st, data_dir, result, &replaced);
 }
 
-floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
-                                     floe_store_part_t **out, size_t *n_out)
+int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
+                         floe_store_part_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
     floe_store_part_t *parts = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*parts));
     size_t n = 0;
     int rc = SQLITE_DONE;
 
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    while (n < max && (rc = floe_store_step(st, stmt)) == SQLITE_ROW) {
+        return FLOE_EFAIL;
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
         floe_store_part_t *p = &parts[n++];
         p->part_number = sqlite3_column_int(stmt, 0);
         floe_store_column_id(stmt, 1, p->file_id);
         p->size = sqlite3_column_int64(stmt, 2);
-        p->etag = floe_store_column_dup(pool, stmt, 3);
-        p->checksum = floe_store_column_dup(pool, stmt, 4);
+        p->etag = floe_db_text(pool, stmt, 3);
+        p->checksum = floe_db_text(pool, stmt, 4);
         p->last_modified_ms = sqlite3_column_int64(stmt, 5);
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     *out = parts;
     *n_out = n;
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 }
 
 /* Deletes the upload and its parts inside the caller's transaction, collecting the part files. */
 static int delete_upload_rows(floe_state_t *st, int64_t upload_row_id, floe_store_ids_t *files)
 {
-    if (collect_part_files(st, upload_row_id, 0, files) || floe_store_exec(st, sql_parts_delete, "i", upload_row_id) ||
-        floe_store_exec(st, sql_upload_delete, "i", upload_row_id))
-        return -1;
-    return 0;
+    if (collect_part_files(st, upload_row_id, 0, files) || floe_db_exec(st, sql_parts_delete, "i", upload_row_id) ||
+        floe_db_exec(st, sql_upload_delete, "i", upload_row_id))
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
 static bool ids_contain(const floe_store_ids_t *list, const char *id)
@@ -193,58 +195,58 @@ static bool ids_contain(const floe_store_ids_t *list, const char *id)
     return false;
 }
 
-floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file)
+int floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                               int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file)
 {
     floe_store_ids_t files = {0};
     char old_file[FLOE_STORE_ID_LEN + 1];
-    floe_store_rc_t result;
+    int result;
     int found = 0;
 
-    if (floe_store_begin_own(st))
-        return FLOE_STORE_ERROR;
-    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) != FLOE_STORE_OK)
+    if (floe_db_begin_own(st))
+        return FLOE_EFAIL;
+    if ((result = floe_db_probe(st, sql_upload_exists, "i", upload_row_id)) != FLOE_OK)
         return finish(st, data_dir, result, &files);
     if (delete_upload_rows(st, upload_row_id, &files))
-        return finish(st, data_dir, FLOE_STORE_ERROR, &files);
+        return finish(st, data_dir, FLOE_EFAIL, &files);
     /* an adopted part file must still be the part's: a replaced one is gone or about to go */
     if (is_part_file && !ids_contain(&files, obj->file_id))
-        return finish(st, data_dir, FLOE_STORE_CHANGED, &files);
+        return finish(st, data_dir, FLOE_ECHANGED, &files);
     /* the adopted file stays in `files`: finish() keeps every file a row (now the object's) names */
-    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) < 0 ||
+    if ((found = floe_store_object_current(st, bucket_id, obj->key, old_file, NULL)) == FLOE_EFAIL ||
         floe_store_object_upsert(st, bucket_id, obj))
-        return finish(st, data_dir, FLOE_STORE_ERROR, &files);
-    if (found && !ids_contain(&files, old_file))
+        return finish(st, data_dir, FLOE_EFAIL, &files);
+    if (found == FLOE_OK && !ids_contain(&files, old_file))
         floe_store_ids_add(&files, old_file);
-    return finish(st, data_dir, FLOE_STORE_OK, &files);
+    return finish(st, data_dir, FLOE_OK, &files);
 }
 
-floe_store_rc_t floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id)
+int floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id)
 {
     floe_store_ids_t files = {0};
-    floe_store_rc_t result;
+    int result;
 
-    if (floe_store_begin_own(st))
-        return FLOE_STORE_ERROR;
-    if ((result = floe_store_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_STORE_OK &&
+    if (floe_db_begin_own(st))
+        return FLOE_EFAIL;
+    if ((result = floe_db_probe(st, sql_upload_exists, "i", upload_row_id)) == FLOE_OK &&
         delete_upload_rows(st, upload_row_id, &files))
-        result = FLOE_STORE_ERROR;
+        result = FLOE_EFAIL;
     return finish(st, data_dir, result, &files);
 }
 
 /* The row id of `upload_id` into *id, or INT64_MAX when it is unknown (resume after the whole
- * key). 0 or -1 (logged). */
+ * key). FLOE_OK or FLOE_EFAIL (logged). */
 static int upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id, int64_t *id)
 {
-    sqlite3_stmt *stmt = floe_store_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
+    sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
     int rc;
 
     if (stmt == NULL)
-        return -1;
-    rc = floe_store_step(st, stmt);
+        return FLOE_EFAIL;
+    rc = floe_db_step(st, stmt, FLOE_DB_NONE);
     *id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
     sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Where a listing resumes: S3 resumes after every upload of key-marker alone, and after the
@@ -258,9 +260,9 @@ static int resume_point(floe_state_t *st, int64_t bucket_id, const char *key_mar
     return 0;
 }
 
-floe_store_rc_t floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
-                                       const char *key_marker, const char *upload_id_marker, size_t max,
-                                       floe_store_upload_t **out, size_t *n_out)
+int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
+                           const char *key_marker, const char *upload_id_marker, size_t max,
+                           floe_store_upload_t **out, size_t *n_out)
 {
     floe_store_upload_t *items = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*items));
     size_t prefix_len = prefix != NULL ? strlen(prefix) : 0, n = 0;
@@ -270,19 +272,19 @@ floe_store_rc_t floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, i
     int rc = SQLITE_DONE;
 
     if (resume_point(st, bucket_id, key_marker, upload_id_marker, &after_id))
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     memcpy(upper, prefix != NULL ? prefix : "", prefix_len);
     memcpy(upper + prefix_len, KEY_UPPER_BYTE, sizeof(KEY_UPPER_BYTE));
-    stmt = floe_store_bind(st, sql_upload_list, "itttii", bucket_id, prefix != NULL ? prefix : "", upper,
+    stmt = floe_db_bind(st, sql_upload_list, "itttii", bucket_id, prefix != NULL ? prefix : "", upper,
                            key_marker != NULL ? key_marker : "", after_id, (int64_t)max);
     if (stmt == NULL)
-        return FLOE_STORE_ERROR;
-    while (n < max && (rc = floe_store_step(st, stmt)) == SQLITE_ROW)
+        return FLOE_EFAIL;
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
         read_upload_row(pool, stmt, &items[n++]);
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return FLOE_STORE_ERROR;
+        return FLOE_EFAIL;
     *out = items;
     *n_out = n;
-    return FLOE_STORE_OK;
+    return FLOE_OK;
 }

@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db/sql.h"
+#include "store/blob.h"
 #include "store/object.h"
-#include "store/sql.h"
 
 #define FLOE_STORE_UPLOAD_ID_LEN 48
 
@@ -34,37 +35,37 @@ typedef struct floe_store_part {
     int64_t last_modified_ms;
 } floe_store_part_t;
 
-/** Starts an upload: fills up->upload_id (in pool) and up->id. FLOE_STORE_NOT_FOUND: the bucket was deleted
+/** Starts an upload: fills up->upload_id (in pool) and up->id. FLOE_ENOTFOUND: the bucket was deleted
  * meanwhile. */
-floe_store_rc_t floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
-                                         floe_store_upload_t *up /* IN: key, metadata; OUT: ids */, int64_t now_ms);
-/** The upload `upload_id` of (bucket_id, key); FLOE_STORE_NOT_FOUND if there is none. */
-floe_store_rc_t floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
-                                      const char *upload_id, floe_store_upload_t *out /* OUT */);
+int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
+                             floe_store_upload_t *up /* IN: key, metadata; OUT: ids */, int64_t now_ms);
+/** The upload `upload_id` of (bucket_id, key); FLOE_ENOTFOUND if there is none. */
+int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
+                          const char *upload_id, floe_store_upload_t *out /* OUT */);
 /** Records a published part blob, replacing (and then removing) an earlier part with its number.
- * FLOE_STORE_NOT_FOUND: the upload was completed or aborted meanwhile (the blob is the caller's). */
-floe_store_rc_t floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
-                                       const floe_store_part_t *part);
+ * FLOE_ENOTFOUND: the upload was completed or aborted meanwhile (the blob is the caller's). */
+int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t upload_row_id,
+                           const floe_store_part_t *part);
 /** Parts with number > after, in order, at most max (array and strings in pool). */
-floe_store_rc_t floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
-                                     floe_store_part_t **out /* OUT */, size_t *n_out /* OUT */);
+int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
+                         floe_store_part_t **out /* OUT */, size_t *n_out /* OUT */);
 /**
  * Completes an upload: in one transaction, checks the upload still exists, makes the published
  * blob obj->file_id the object, deletes the upload and its parts; then removes every part file
- * (but the one the object now names) and the replaced object file. FLOE_STORE_NOT_FOUND: the
+ * (but the one the object now names) and the replaced object file. FLOE_ENOTFOUND: the
  * upload is gone (the blob is the caller's). With `is_part_file`, obj->file_id is one of the
  * upload's part files, adopted as the object's file as it is (no copy, already durable);
- * FLOE_STORE_CHANGED: a concurrent UploadPart replaced that part meanwhile (nothing changed).
+ * FLOE_ECHANGED: a concurrent UploadPart replaced that part meanwhile (nothing changed).
  */
-floe_store_rc_t floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
-                                           int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file);
-/** Aborts an upload: rows, then part files. FLOE_STORE_NOT_FOUND if it is gone. */
-floe_store_rc_t floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id);
+int floe_store_upload_complete(floe_state_t *st, const char *data_dir, int64_t bucket_id,
+                               int64_t upload_row_id, const floe_store_object_t *obj, bool is_part_file);
+/** Aborts an upload: rows, then part files. FLOE_ENOTFOUND if it is gone. */
+int floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t upload_row_id);
 
 /** In-progress uploads of a bucket ordered by (key, initiation), starting after (key_marker, upload_id_marker)
  * (NULL: from the start), keys starting with prefix (NULL: any); at most max. */
-floe_store_rc_t floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
-                                       const char *key_marker, const char *upload_id_marker, size_t max,
-                                       floe_store_upload_t **out /* OUT */, size_t *n_out /* OUT */);
+int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *prefix,
+                           const char *key_marker, const char *upload_id_marker, size_t max,
+                           floe_store_upload_t **out /* OUT */, size_t *n_out /* OUT */);
 
 #endif

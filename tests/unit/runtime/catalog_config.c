@@ -14,7 +14,7 @@
 #include "catalog/maintenance.h"
 #include "catalog/namespace.h"
 #include "catalog/replication.h"
-#include "catalog/state.h"
+#include "db/state.h"
 #include "harness.h"
 
 typedef struct config_fixture {

@@ -11,7 +11,7 @@ static int commit_to(catalog_fixture_t *f, floe_table_row_t *t, int n)
 {
     char *token, *location = floe_call_printf(&f->call, "s3://%s/metadata/%05d-x.metadata.json", t->warehouse_bucket, n);
 
-    if (floe_table_swap_metadata(&f->call, t, t->version_token, location, &token) != FLOE_TABLE_DONE)
+    if (floe_table_swap_metadata(&f->call, t, t->version_token, location, &token) != FLOE_OK)
         return -1;
     t->version_token = token;
     t->metadata_location = location;

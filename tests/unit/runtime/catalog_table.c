@@ -14,8 +14,8 @@
 
 #include "http/call.h"
 #include "catalog/lookup.h"
-#include "catalog/state.h"
 #include "catalog/table.h"
+#include "db/state.h"
 #include "harness.h"
 
 typedef struct catalog_fixture {
@@ -77,8 +77,8 @@ static void catalog_fixture_close(catalog_fixture_t *f)
 static int catalog_create(catalog_fixture_t *f, const char *name, floe_table_row_t *t)
 {
     floe_table_draft_t d;
-    if (floe_table_draft(&f->call, &f->bucket, &f->ns, name, "ICEBERG", &d) != FLOE_TABLE_DONE ||
-        floe_table_insert(&f->call, &d, NULL, NULL) != FLOE_TABLE_DONE)
+    if (floe_table_draft(&f->call, &f->bucket, &f->ns, name, "ICEBERG", &d) != FLOE_OK ||
+        floe_table_insert(&f->call, &d, NULL, NULL) != FLOE_OK)
         return -1;
     return floe_lookup_table_in(&f->call, &f->bucket, &f->ns, name, t);
 }
@@ -93,17 +93,17 @@ TEST(table_swap_moves_the_pointer_once_per_token)
     CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
     CHECK(catalog_create(&f, "t", &t) == 0, "a table is drafted, inserted and found by its name");
     location = floe_call_printf(&f.call, "s3://%s/metadata/00001-a.metadata.json", t.warehouse_bucket);
-    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_TABLE_DONE,
+    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_OK,
           "the pointer moves when the token is the table's");
     CHECK(token != NULL && strcmp(token, t.version_token) != 0, "a move gives the table a new token");
-    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_TABLE_STALE,
+    CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token, location, &token) == FLOE_ECHANGED,
           "a second move with the same token is refused as stale");
-    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "t", "ICEBERG", &d) == FLOE_TABLE_NAME_TAKEN,
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "t", "ICEBERG", &d) == FLOE_EEXISTS,
           "a new table cannot take the name");
-    CHECK(floe_table_delete(&f.call, &t, token) == FLOE_TABLE_DONE, "the table is deleted with its current token");
-    CHECK(floe_table_swap_metadata(&f.call, &t, token, location, &token) == FLOE_TABLE_GONE,
+    CHECK(floe_table_delete(&f.call, &t, token) == FLOE_OK, "the table is deleted with its current token");
+    CHECK(floe_table_swap_metadata(&f.call, &t, token, location, &token) == FLOE_ENOTFOUND,
           "a move on a deleted table says it is gone");
-    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_TABLE_GONE, "a second delete says it is gone");
+    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_ENOTFOUND, "a second delete says it is gone");
     CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
     catalog_fixture_close(&f);
 }
@@ -115,15 +115,15 @@ TEST(table_rename_is_guarded_by_name_and_token)
 
     CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
     CHECK(catalog_create(&f, "t1", &t1) == 0 && catalog_create(&f, "t2", &t2) == 0, "two tables are created");
-    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t2", NULL) == FLOE_TABLE_NAME_TAKEN,
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t2", NULL) == FLOE_EEXISTS,
           "a rename onto another table's name is refused");
-    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", "not-the-token") == FLOE_TABLE_STALE,
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", "not-the-token") == FLOE_ECHANGED,
           "a rename with a stale token is refused");
-    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", t1.version_token) == FLOE_TABLE_DONE,
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t3", t1.version_token) == FLOE_OK,
           "a rename with the table's token happens");
-    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t4", NULL) == FLOE_TABLE_GONE,
+    CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t4", NULL) == FLOE_ENOTFOUND,
           "a rename by the old name finds nothing: the name no longer names the table");
-    CHECK(floe_table_delete(&f.call, &t1, NULL) == FLOE_TABLE_GONE, "so does a delete by the old name");
+    CHECK(floe_table_delete(&f.call, &t1, NULL) == FLOE_ENOTFOUND, "so does a delete by the old name");
     CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
     catalog_fixture_close(&f);
 }
@@ -144,7 +144,7 @@ TEST(table_catalog_answers_500_when_sqlite_fails)
     CHECK(catalog_fixture_open(&f) == 0, "a fresh catalog opens");
     CHECK(catalog_create(&f, "t", &t) == 0, "a table is created");
     sqlite3_progress_handler(floe_state_db(f.st), 1, interrupt_every_step, NULL);
-    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "u", "ICEBERG", &d) == FLOE_TABLE_FAILED &&
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "u", "ICEBERG", &d) == FLOE_EFAIL &&
               f.call.error == FLOE_ERR_InternalServerErrorException,
           "a draft whose name check fails is a 500, not a free name");
     f.call.error = FLOE_ERR_NONE;
@@ -154,11 +154,11 @@ TEST(table_catalog_answers_500_when_sqlite_fails)
     f.call.error = FLOE_ERR_NONE;
     CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token,
                                    floe_call_printf(&f.call, "s3://%s/m.json", t.warehouse_bucket),
-                                   &token) == FLOE_TABLE_FAILED &&
+                                   &token) == FLOE_EFAIL &&
               f.call.error == FLOE_ERR_InternalServerErrorException,
           "a swap that fails is a 500, not a stale token or a gone table");
     f.call.error = FLOE_ERR_NONE;
-    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_TABLE_FAILED &&
+    CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_EFAIL &&
               f.call.error == FLOE_ERR_InternalServerErrorException,
           "a delete that fails is a 500");
     sqlite3_progress_handler(floe_state_db(f.st), 0, NULL, NULL);

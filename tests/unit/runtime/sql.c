@@ -1,5 +1,5 @@
 /*
- * The statement test: every SQL statement the program declares (FLOE_SQL, catalog/state.h) is
+ * The statement test: every SQL statement the program declares (FLOE_SQL, db/state.h) is
  * prepared against a freshly migrated database, so a statement that names a column or table the
  * schema lacks fails here, not on the one request that runs it.
  */
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog/schema_snapshot.h"
-#include "catalog/state.h"
+#include "db/schema_snapshot.h"
+#include "db/state.h"
 #include "harness.h"
 
 typedef struct sql_check {

@@ -75,25 +75,25 @@ TEST(store_objects_round_trip)
     size_t len = 0;
 
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
-    CHECK(floe_store_create_bucket(f.st, "wh--table-s3", true, 1000) == FLOE_STORE_OK, "a warehouse bucket is created");
+    CHECK(floe_store_create_bucket(f.st, "wh--table-s3", true, 1000) == FLOE_OK, "a warehouse bucket is created");
     CHECK(floe_store_put_object(f.st, f.dir, "wh--table-s3", "metadata/00000-a.metadata.json", "{\"a\":1}", 7,
-                                "application/json", 2000, etag) == FLOE_STORE_OK,
+                                "application/json", 2000, etag) == FLOE_OK,
           "an object is written from memory");
     CHECK(strlen(etag) == 32 && strspn(etag, "0123456789abcdef") == 32, "the ETag is 32 lower-case hex digits");
     CHECK(floe_store_read_object(f.st, f.dir, "wh--table-s3", "metadata/00000-a.metadata.json", &data, &len) ==
-                  FLOE_STORE_OK &&
+                  FLOE_OK &&
               len == 7 && memcmp(data, "{\"a\":1}", 7) == 0,
           "the object reads back whole");
     free(data);
-    CHECK(floe_store_head_object(f.st, "wh--table-s3", "metadata/00000-a.metadata.json", &len) == FLOE_STORE_OK &&
+    CHECK(floe_store_head_object(f.st, "wh--table-s3", "metadata/00000-a.metadata.json", &len) == FLOE_OK &&
               len == 7,
           "head reports the size");
-    CHECK(floe_store_head_object(f.st, "wh--table-s3", "missing", NULL) == FLOE_STORE_NOT_FOUND,
+    CHECK(floe_store_head_object(f.st, "wh--table-s3", "missing", NULL) == FLOE_ENOTFOUND,
           "a missing key is NOT_FOUND");
-    CHECK(floe_store_put_object(f.st, f.dir, "no-bucket", "k", "x", 1, NULL, 0, etag) == FLOE_STORE_NOT_FOUND,
+    CHECK(floe_store_put_object(f.st, f.dir, "no-bucket", "k", "x", 1, NULL, 0, etag) == FLOE_ENOTFOUND,
           "writing into a missing bucket is NOT_FOUND");
     CHECK(floe_store_put_object(f.st, f.dir, "wh--table-s3", "metadata/00000-a.metadata.json", "{}", 2, NULL, 3000,
-                                etag) == FLOE_STORE_OK,
+                                etag) == FLOE_OK,
           "an overwrite succeeds");
     CHECK(count_object_files(&f) == 1, "the overwritten object's old file is gone");
     fixture_close(&f);
@@ -111,14 +111,14 @@ TEST(store_warehouse_buckets_are_not_listed)
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     floe_store_create_bucket(f.st, "tbl-0001--table-s3", true, 1);
     floe_store_bucket_create(f.st, "plain-bucket", false, "", "111111111111", 1);
-    CHECK(floe_store_bucket_create(f.st, "plain-bucket", false, "", "222222222222", 1) == FLOE_STORE_EXISTS,
+    CHECK(floe_store_bucket_create(f.st, "plain-bucket", false, "", "222222222222", 1) == FLOE_EEXISTS,
           "a taken name is EXISTS, whichever account asks");
-    CHECK(floe_store_bucket_list(f.st, &pool, "111111111111", &list, &n) == FLOE_STORE_OK && n == 1 &&
+    CHECK(floe_store_bucket_list(f.st, &pool, "111111111111", &list, &n) == FLOE_OK && n == 1 &&
               strcmp(list[0].name, "plain-bucket") == 0,
           "ListBuckets' view holds only the owner's plain bucket");
-    CHECK(floe_store_bucket_list(f.st, &pool, "222222222222", &list, &n) == FLOE_STORE_OK && n == 0,
+    CHECK(floe_store_bucket_list(f.st, &pool, "222222222222", &list, &n) == FLOE_OK && n == 0,
           "another account lists none of it");
-    CHECK(floe_store_bucket_get(f.st, &pool, "tbl-0001--table-s3", &b) == FLOE_STORE_OK && b.is_warehouse,
+    CHECK(floe_store_bucket_get(f.st, &pool, "tbl-0001--table-s3", &b) == FLOE_OK && b.is_warehouse,
           "the warehouse is found by name and marked as one");
     fixture_close(&f);
     h2o_mem_clear_pool(&pool);
@@ -133,13 +133,13 @@ TEST(store_create_bucket_joins_the_callers_transaction)
     h2o_mem_init_pool(&pool);
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     floe_state_begin(f.st);
-    CHECK(floe_store_create_bucket(f.st, "rolled-back--table-s3", true, 1) == FLOE_STORE_OK,
+    CHECK(floe_store_create_bucket(f.st, "rolled-back--table-s3", true, 1) == FLOE_OK,
           "creating inside an open transaction succeeds");
     floe_state_rollback(f.st);
-    CHECK(floe_store_bucket_get(f.st, &pool, "rolled-back--table-s3", &b) == FLOE_STORE_NOT_FOUND,
+    CHECK(floe_store_bucket_get(f.st, &pool, "rolled-back--table-s3", &b) == FLOE_ENOTFOUND,
           "the caller's rollback undoes the bucket: it joined, it did not commit on its own");
     floe_state_begin(f.st);
-    CHECK(floe_store_put_object(f.st, f.dir, "x", "k", "", 0, NULL, 0, (char[33]){0}) == FLOE_STORE_ERROR,
+    CHECK(floe_store_put_object(f.st, f.dir, "x", "k", "", 0, NULL, 0, (char[33]){0}) == FLOE_EFAIL,
           "put_object refuses to run inside a transaction");
     floe_state_rollback(f.st);
     fixture_close(&f);
@@ -166,7 +166,7 @@ TEST(store_delete_bucket_recursive_removes_everything)
     }
     floe_store_bucket_get(f.st, &pool, "doomed--table-s3", &b);
     up.key = "data/upload";
-    CHECK(floe_store_upload_create(f.st, &pool, b.id, &up, 1) == FLOE_STORE_OK, "an upload starts");
+    CHECK(floe_store_upload_create(f.st, &pool, b.id, &up, 1) == FLOE_OK, "an upload starts");
     floe_store_blob_open(f.dir, &blob);
     floe_store_blob_write(&blob, "part", 4);
     floe_store_blob_finish(&blob);
@@ -174,13 +174,13 @@ TEST(store_delete_bucket_recursive_removes_everything)
     memcpy(part.file_id, blob.id, sizeof(part.file_id));
     part.size = 4;
     part.etag = "00000000000000000000000000000000";
-    CHECK(floe_store_part_commit(f.st, f.dir, up.id, &part) == FLOE_STORE_OK, "a part is recorded");
+    CHECK(floe_store_part_commit(f.st, f.dir, up.id, &part) == FLOE_OK, "a part is recorded");
     CHECK(count_object_files(&f) == 4, "three objects and one part are on disk");
-    CHECK(floe_store_delete_bucket_recursive(f.st, f.dir, "doomed--table-s3") == FLOE_STORE_OK,
+    CHECK(floe_store_delete_bucket_recursive(f.st, f.dir, "doomed--table-s3") == FLOE_OK,
           "the warehouse is deleted with everything in it");
-    CHECK(floe_store_bucket_get(f.st, &pool, "doomed--table-s3", &b) == FLOE_STORE_NOT_FOUND, "the bucket is gone");
+    CHECK(floe_store_bucket_get(f.st, &pool, "doomed--table-s3", &b) == FLOE_ENOTFOUND, "the bucket is gone");
     CHECK(count_object_files(&f) == 0, "every object and part file is removed");
-    CHECK(floe_store_delete_bucket_recursive(f.st, f.dir, "doomed--table-s3") == FLOE_STORE_OK,
+    CHECK(floe_store_delete_bucket_recursive(f.st, f.dir, "doomed--table-s3") == FLOE_OK,
           "deleting it again is fine (idempotent)");
     fixture_close(&f);
     h2o_mem_clear_pool(&pool);
@@ -211,7 +211,7 @@ TEST(store_recover_sweeps_what_a_crash_leaves)
     CHECK(count_object_files(&f) == 1, "the orphan is removed");
     snprintf(path, sizeof(path), "%s/tmp/obj-unfinished", f.dir);
     CHECK(access(path, F_OK) != 0, "the unfinished temp file is removed");
-    CHECK(floe_store_read_object(f.st, f.dir, "kept", "k", &data, &len) == FLOE_STORE_OK && len == 10,
+    CHECK(floe_store_read_object(f.st, f.dir, "kept", "k", &data, &len) == FLOE_OK && len == 10,
           "the committed object is untouched");
     free(data);
     fixture_close(&f);
@@ -246,23 +246,23 @@ TEST(store_refused_binds_are_errors_not_misses)
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     floe_store_create_bucket(f.st, "plain", false, 1);
     floe_store_put_object(f.st, f.dir, "plain", "k", "x", 1, NULL, 1, etag);
-    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "the bucket is found");
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_OK, "the bucket is found");
     sqlite3_limit(floe_state_db(f.st), SQLITE_LIMIT_LENGTH, SMALL_VALUE_LIMIT);
-    CHECK(floe_store_object_get(f.st, &pool, b.id, key, &obj) == FLOE_STORE_ERROR,
+    CHECK(floe_store_object_get(f.st, &pool, b.id, key, &obj) == FLOE_EFAIL,
           "an object look-up whose key cannot be bound is an error, not NoSuchKey");
-    CHECK(floe_store_object_find(f.st, &pool, "plain", key, &b, &obj) == FLOE_STORE_ERROR,
+    CHECK(floe_store_object_find(f.st, &pool, "plain", key, &b, &obj) == FLOE_EFAIL,
           "GetObject's look-up whose key cannot be bound is an error, not NoSuchBucket or NoSuchKey");
-    CHECK(floe_store_bucket_get(f.st, &pool, key, &b) == FLOE_STORE_ERROR,
+    CHECK(floe_store_bucket_get(f.st, &pool, key, &b) == FLOE_EFAIL,
           "a bucket look-up whose name cannot be bound is an error, not NoSuchBucket");
-    CHECK(floe_store_head_object(f.st, "plain", key, NULL) == FLOE_STORE_ERROR,
+    CHECK(floe_store_head_object(f.st, "plain", key, NULL) == FLOE_EFAIL,
           "head_object passes the error on");
-    CHECK(floe_store_upload_get(f.st, &pool, b.id, "k", key, &up) == FLOE_STORE_ERROR,
+    CHECK(floe_store_upload_get(f.st, &pool, b.id, "k", key, &up) == FLOE_EFAIL,
           "an upload look-up whose id cannot be bound is an error, not NoSuchUpload");
-    CHECK(floe_store_upload_list(f.st, &pool, b.id, NULL, "k", key, 10, &ups, &n) == FLOE_STORE_ERROR,
+    CHECK(floe_store_upload_list(f.st, &pool, b.id, NULL, "k", key, 10, &ups, &n) == FLOE_EFAIL,
           "an upload listing whose resume point cannot be read is an error, not a listing from elsewhere");
-    CHECK(floe_store_cursor_open(&c, f.st, &pool, b.id, key, NULL) == FLOE_STORE_ERROR,
+    CHECK(floe_store_cursor_open(&c, f.st, &pool, b.id, key, NULL) == FLOE_EFAIL,
           "a listing whose prefix cannot be bound is an error, not an empty listing");
-    CHECK(floe_store_object_delete(f.st, f.dir, b.id, key) == FLOE_STORE_ERROR,
+    CHECK(floe_store_object_delete(f.st, f.dir, b.id, key) == FLOE_EFAIL,
           "a delete whose key cannot be bound is an error, not a silent success");
     sqlite3_limit(floe_state_db(f.st), SQLITE_LIMIT_LENGTH, 1000000000);
     fixture_close(&f);
@@ -284,22 +284,22 @@ TEST(store_failed_statements_are_errors_not_misses)
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     floe_store_create_bucket(f.st, "plain", false, 1);
     floe_store_put_object(f.st, f.dir, "plain", "k", "x", 1, NULL, 1, etag);
-    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "the bucket is found");
-    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_STORE_OK &&
-              floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_STORE_OK &&
-              floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_STORE_EXISTS,
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_OK, "the bucket is found");
+    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_OK &&
+              floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_OK &&
+              floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_EEXISTS,
           "the statements under test are prepared and cached");
     CHECK(sqlite3_exec(floe_state_db(f.st), "DROP TABLE s3_object", NULL, NULL, NULL) == SQLITE_OK,
           "the object table is dropped behind the store's back");
-    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_STORE_ERROR,
+    CHECK(floe_store_object_get(f.st, &pool, b.id, "k", &obj) == FLOE_EFAIL,
           "an object look-up that fails is an error, not NoSuchKey");
-    CHECK(floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_STORE_ERROR,
+    CHECK(floe_store_object_find(f.st, &pool, "plain", "k", &b, &obj) == FLOE_EFAIL,
           "GetObject's look-up that fails is an error, not NoSuchBucket");
-    CHECK(floe_store_read_object(f.st, f.dir, "plain", "k", &data, &len) == FLOE_STORE_ERROR,
+    CHECK(floe_store_read_object(f.st, f.dir, "plain", "k", &data, &len) == FLOE_EFAIL,
           "reading an object that cannot be looked up is an error");
-    CHECK(floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_STORE_ERROR,
+    CHECK(floe_store_bucket_delete(f.st, f.dir, b.id) == FLOE_EFAIL,
           "deleting a bucket whose emptiness cannot be checked is an error, not a deletion");
-    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_STORE_OK, "and the bucket is still there");
+    CHECK(floe_store_bucket_get(f.st, &pool, "plain", &b) == FLOE_OK, "and the bucket is still there");
     fixture_close(&f);
     h2o_mem_clear_pool(&pool);
 }

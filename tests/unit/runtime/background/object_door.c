@@ -20,7 +20,7 @@ static floe_object_door_found_t put_and_find(store_fixture_t *f, const char *key
     floe_store_create_bucket(f->st, WAREHOUSE, true, 1);
     floe_store_put_object(f->st, f->dir, WAREHOUSE, key, text, strlen(text), NULL, 2, etag);
     h2o_mem_init_pool(&pool);
-    if (floe_store_object_find(f->st, &pool, WAREHOUSE, key, &b, &obj) == FLOE_STORE_OK && obj.key != NULL) {
+    if (floe_store_object_find(f->st, &pool, WAREHOUSE, key, &b, &obj) == FLOE_OK && obj.key != NULL) {
         found.is_found = true;
         memcpy(found.file_id, obj.file_id, sizeof(found.file_id));
         found.size = obj.size;
@@ -40,7 +40,7 @@ TEST(object_door_reads_a_found_object_whole)
     door.data_dir = f.dir;
     found = put_and_find(&f, "metadata/m.json", "{\"a\":1}");
     CHECK(found.is_found && found.size == 7, "the object's row names its file and size");
-    CHECK(floe_object_door_read(&door, &found, &data) == FLOE_OBJECT_DOOR_READ_OK && memcmp(data, "{\"a\":1}", 7) == 0 &&
+    CHECK(floe_object_door_read(&door, &found, &data) == FLOE_OK && memcmp(data, "{\"a\":1}", 7) == 0 &&
               data[7] == '\0',
           "reads the bytes, followed by a NUL so text parses in place");
     free(data);
@@ -58,10 +58,10 @@ TEST(object_door_read_tells_a_gone_file_from_a_short_one)
     door.data_dir = f.dir;
     found = put_and_find(&f, "data/a", "abc");
     memset(gone.file_id, 'f', FLOE_STORE_ID_LEN);
-    CHECK(floe_object_door_read(&door, &gone, &data) == FLOE_OBJECT_DOOR_CANNOT_OPEN && errno == ENOENT,
+    CHECK(floe_object_door_read(&door, &gone, &data) == FLOE_EIO && errno == ENOENT,
           "a file that is gone cannot be opened (ENOENT)");
     found.size = 10;
-    CHECK(floe_object_door_read(&door, &found, &data) == FLOE_OBJECT_DOOR_CANNOT_READ && errno == 0,
+    CHECK(floe_object_door_read(&door, &found, &data) == FLOE_EIO && errno == 0,
           "a file shorter than its row is a failed read with errno 0 (truncated)");
     fixture_close(&f);
 }

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/state.h"
+#include "db/state.h"
 #include "base/xalloc.h"
 
 #define BUSY_TIMEOUT_MS 10000
@@ -43,19 +43,19 @@ static int exec(sqlite3 *db, const char *sql)
     if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
         fprintf(stderr, "floe: sqlite: %s: %s\n", sql, err ? err : sqlite3_errmsg(db));
         sqlite3_free(err);
-        return -1;
+        return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static int configure(sqlite3 *db, int is_sole_connection)
 {
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     if (is_sole_connection && exec(db, "PRAGMA locking_mode=EXCLUSIVE"))
-        return -1;
+        return FLOE_EFAIL;
     if (exec(db, "PRAGMA journal_mode=WAL") || exec(db, "PRAGMA synchronous=NORMAL"))
-        return -1;
-    return 0;
+        return FLOE_EFAIL;
+    return FLOE_OK;
 }
 
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
@@ -71,10 +71,10 @@ int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out
     if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db) || exec(st->db, "PRAGMA foreign_keys=ON"))
         goto Error;
     *out = st;
-    return 0;
+    return FLOE_OK;
 Error:
     floe_state_close(st);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_state_close(floe_state_t *st)
@@ -156,9 +156,9 @@ int floe_state_begin(floe_state_t *st)
 int floe_state_commit(floe_state_t *st)
 {
     if (exec(st->db, "COMMIT") == 0)
-        return 0;
+        return FLOE_OK;
     floe_state_rollback(st);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 void floe_state_rollback(floe_state_t *st)

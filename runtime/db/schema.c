@@ -30,8 +30,9 @@
  */
 #include <stdio.h>
 
-#include "catalog/schema_snapshot.h"
-#include "catalog/state.h"
+#include "db/schema_snapshot.h"
+#include "db/state.h"
+#include "base/failure.h"
 
 static const char *const migrations[] = {
     /* 1: table buckets and namespaces */
@@ -460,13 +461,13 @@ static int read_version(sqlite3 *db, int *version)
 
     if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", NULL, NULL, NULL) !=
         SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     if (sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &stmt, NULL) != SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     rc = sqlite3_step(stmt);
     *version = rc == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : 0;
     sqlite3_finalize(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Migrations run with foreign keys off (a table rebuild must not cascade its DROP), so the
@@ -477,21 +478,21 @@ static int foreign_keys_hold(sqlite3 *db)
     int rc;
 
     if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &stmt, NULL) != SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     rc = sqlite3_step(stmt);
     sqlite3_finalize(stmt);
     if (rc == SQLITE_ROW)
         fprintf(stderr, "floe: a migration left a reference dangling\n");
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 static int replay(sqlite3 *db, int from)
 {
     for (int v = from; v < N_MIGRATIONS; v++) {
         if (sqlite3_exec(db, migrations[v], NULL, NULL, NULL) != SQLITE_OK)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_schema_replay(sqlite3 *db)
@@ -520,11 +521,11 @@ static int apply(sqlite3 *db, int from)
     int empty = from == 0 ? is_empty(db) : 0;
 
     if (empty < 0)
-        return -1;
+        return FLOE_EFAIL;
     if (empty ? sqlite3_exec(db, floe_schema_snapshot, NULL, NULL, NULL) != SQLITE_OK : replay(db, from) != 0)
-        return -1;
+        return FLOE_EFAIL;
     snprintf(sql, sizeof(sql), "DELETE FROM schema_version; INSERT INTO schema_version VALUES (%d)", N_MIGRATIONS);
-    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_schema_migrate(sqlite3 *db)
@@ -540,15 +541,15 @@ int floe_schema_migrate(sqlite3 *db)
         fprintf(stderr, "floe: the data directory has schema version %d; this build knows up to %d\n", version,
                 N_MIGRATIONS);
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return -1;
+        return FLOE_EFAIL;
     }
     if (version < N_MIGRATIONS && (apply(db, version) || foreign_keys_hold(db) != 0))
         goto Error;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         goto Error;
-    return 0;
+    return FLOE_OK;
 Error:
     fprintf(stderr, "floe: schema migration failed: %s\n", sqlite3_errmsg(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    return -1;
+    return FLOE_EFAIL;
 }

@@ -12,7 +12,7 @@ extern const char floe_schema_snapshot[];
 
 /**
  * Applies every migration, one by one, to the empty database db, without a transaction or the
- * version row: what an upgrade from nothing would do. For the snapshot tool and tests. 0 or -1.
+ * version row: what an upgrade from nothing would do. For the snapshot tool and tests. FLOE_OK or FLOE_EFAIL.
  */
 int floe_schema_replay(sqlite3 *db);
 

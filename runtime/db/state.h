@@ -1,8 +1,9 @@
 /*
  * Floe's durable state: one SQLite database in the data directory, one connection per thread.
- * This module owns connections, the schema migrations, transactions and the prepared-statement
- * cache. The SQL of each resource lives in the catalog file that owns its table (catalog/),
- * declared with FLOE_SQL.
+ * This module (the db/ wing, below catalog/ and store/, which both use it) owns connections, the
+ * schema migrations (schema.c), transactions and the prepared-statement cache; sql.h runs
+ * statements on it. The SQL of each resource lives in the file that owns its table (catalog/,
+ * store/, cloudformation/stack_store.c), declared with FLOE_SQL.
  */
 #ifndef FLOE_STATE_H
 #define FLOE_STATE_H
@@ -10,6 +11,8 @@
 #include <stdarg.h>
 
 #include <sqlite3.h>
+
+#include "base/failure.h"
 
 typedef struct floe_state floe_state_t;
 
@@ -33,12 +36,12 @@ void floe_sql_each(void (*fn)(const char *sql, void *arg), void *arg);
  * With `is_sole_connection` the connection takes SQLite's exclusive locking mode: it keeps its file
  * lock and WAL index for its whole life instead of taking and dropping them (four fcntl(2) calls)
  * around every statement. Only valid when no other connection will ever open the database while
- * this one lives (a single serving thread). Returns 0 and sets *out, which the caller releases with
- * floe_state_close; -1 on error (logged).
+ * this one lives (a single serving thread). Returns FLOE_OK and sets *out, which the caller releases with
+ * floe_state_close; FLOE_EFAIL on error (logged).
  */
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out /* OUT */);
 
-/** Makes every later commit on this connection wait for fsync (synchronous=FULL). 0 or -1. */
+/** Makes every later commit on this connection wait for fsync (synchronous=FULL). FLOE_OK or FLOE_EFAIL. */
 int floe_state_fsync_commits(floe_state_t *st);
 void floe_state_close(floe_state_t *st);
 
@@ -56,13 +59,13 @@ sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
  * Binds parameters 1..n of `stmt` from `ap`, one letter of `types` each: 't' text (const char *,
  * NULL binds NULL, SQLITE_STATIC: it must outlive the statement's use), 'T' text copied by
  * SQLite, 'i' int64_t, 'n' int. Returns SQLITE_OK or the first bind's error code. The one bind
- * loop behind catalog/sql.h and store/sql.h.
+ * loop behind db/sql.h.
  */
 int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap);
 
-/** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. 0 or -1. */
+/** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. FLOE_OK or FLOE_EFAIL. */
 int floe_state_begin(floe_state_t *st);
-/** COMMIT. 0 or -1 (the transaction is then rolled back). */
+/** COMMIT. FLOE_OK or FLOE_EFAIL (the transaction is then rolled back). */
 int floe_state_commit(floe_state_t *st);
 /** ROLLBACK if a transaction is open. */
 void floe_state_rollback(floe_state_t *st);
@@ -76,7 +79,7 @@ int floe_state_end_call(floe_state_t *st);
 /** The last SQLite error message of this connection. */
 const char *floe_state_errmsg(floe_state_t *st);
 
-/** Applies every migration the database lacks (schema.c). 0 or -1. */
+/** Applies every migration the database lacks (schema.c). FLOE_OK or FLOE_EFAIL. */
 int floe_schema_migrate(sqlite3 *db);
 /** The schema version this build writes. */
 int floe_schema_version(void);
