@@ -11,7 +11,8 @@
 #include "sigv4.h"
 #include "worker.h"
 
-/** Compiles every awsQuery service's patterns; call once before serving. 0 or -1. */
+/** Compiles every awsQuery service's patterns now rather than on first use (the server does not:
+ * start-up stays free of pattern compilation); for checking them all up front. 0 or -1. */
 int floe_query_init(void);
 
 /** Every awsQuery service Floe serves (*n of them), in query_services.def's order; static. */
