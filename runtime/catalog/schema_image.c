@@ -20,24 +20,69 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "catalog/schema_snapshot.h"
 
-/* Writes the image's runs into fd, leaving the zeros between them as holes. 0 or -1. */
-static int write_runs(int fd)
+#define IOV_BATCH 256 /* iovecs per pwritev, well under IOV_MAX */
+
+static const unsigned char zeros[4096];
+
+/* The iovecs of one pwritev call and the file offset where they start. */
+typedef struct image_batch {
+    struct iovec iov[IOV_BATCH];
+    int n;
+    off_t start, end; /* end: the offset just past the last iovec */
+} image_batch_t;
+
+static int flush(int fd, image_batch_t *b)
 {
+    ssize_t want = (ssize_t)(b->end - b->start);
+
+    if (b->n > 0 && pwritev(fd, b->iov, b->n, b->start) != want)
+        return -1;
+    b->n = 0;
+    b->start = b->end;
+    return 0;
+}
+
+static int append(int fd, image_batch_t *b, const void *bytes, size_t length)
+{
+    if (b->n == IOV_BATCH && flush(fd, b) != 0)
+        return -1;
+    b->iov[b->n++] = (struct iovec){(void *)bytes, length};
+    b->end += (off_t)length;
+    return 0;
+}
+
+/* Zeros from the batch's end up to `to`, from the one zero page. */
+static int append_zeros(int fd, image_batch_t *b, off_t to)
+{
+    while (b->end < to) {
+        size_t length = (size_t)(to - b->end) < sizeof(zeros) ? (size_t)(to - b->end) : sizeof(zeros);
+        if (append(fd, b, zeros, length) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Writes the whole image into fd in a few system calls: a pwritev of each run's bytes and of the
+ * zeros between runs. 0 or -1. */
+static int write_image(int fd)
+{
+    image_batch_t batch = {.n = 0};
     const unsigned char *bytes = floe_schema_image_bytes;
 
-    if (ftruncate(fd, (off_t)floe_schema_image_size) != 0)
-        return -1;
     for (size_t i = 0; i < floe_schema_image_n_runs; i++) {
         const floe_schema_image_run_t *run = &floe_schema_image_runs[i];
-        if (pwrite(fd, bytes, run->length, run->offset) != (ssize_t)run->length)
+        if (append_zeros(fd, &batch, run->offset) != 0 || append(fd, &batch, bytes, run->length) != 0)
             return -1;
         bytes += run->length;
     }
-    return 0;
+    if (append_zeros(fd, &batch, (off_t)floe_schema_image_size) != 0)
+        return -1;
+    return flush(fd, &batch);
 }
 
 int floe_schema_image_write(const char *path)
@@ -52,7 +97,7 @@ int floe_schema_image_write(const char *path)
     dir[slash - path] = '\0';
     if ((fd = open(slash == path ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644)) < 0)
         return -1;
-    if (write_runs(fd) != 0 || fdatasync(fd) != 0)
+    if (write_image(fd) != 0 || fdatasync(fd) != 0)
         goto Exit;
     snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
     rc = linkat(AT_FDCWD, fd_path, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 ? 0 : -1;

@@ -15,7 +15,7 @@
 extern const char floe_schema_snapshot[];
 
 /** One stretch of the image that is not all zero bytes: the image is stored without its long runs
- * of zeros (the unused space of nearly empty pages), which a sparse file reads back as zeros. */
+ * of zeros (the unused space of nearly empty pages), which the writer fills in from one zero page. */
 typedef struct floe_schema_image_run {
     uint32_t offset; /* in the database file */
     uint32_t length;
