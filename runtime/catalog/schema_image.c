@@ -13,6 +13,9 @@
  *     SQLite would refuse to open, under a WAL that holds the first commits.
  *  3. Anything this cannot do (no O_TMPFILE, no /proc) falls back to SQLite creating the file;
  *     floe_schema_migrate then runs the script, to the same schema (a unit test compares them).
+ *  4. A WAL or rollback journal left without its database (someone removed floe.db alone) also
+ *     falls back: SQLite discards such a file beside an empty database, but would apply it to
+ *     the image, pages of another database over this one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,13 +88,27 @@ static int write_image(int fd)
     return flush(fd, &batch);
 }
 
+/* 1 when path, or SQLite's WAL or rollback journal beside it, exists (or cannot be checked). */
+static int database_is_there(const char *path)
+{
+    static const char *const suffixes[] = {"", "-wal", "-journal"};
+    char name[PATH_MAX];
+
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        if (snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) >= (int)sizeof(name) ||
+            access(name, F_OK) == 0 || errno != ENOENT)
+            return 1;
+    }
+    return 0;
+}
+
 int floe_schema_image_write(const char *path)
 {
     char dir[PATH_MAX], fd_path[64];
     const char *slash = strrchr(path, '/');
     int fd = -1, rc = -1;
 
-    if (slash == NULL || (size_t)(slash - path) >= sizeof(dir) || access(path, F_OK) == 0 || errno != ENOENT)
+    if (slash == NULL || (size_t)(slash - path) >= sizeof(dir) || database_is_there(path))
         return -1;
     memcpy(dir, path, (size_t)(slash - path));
     dir[slash - path] = '\0';

@@ -44,8 +44,8 @@ int floe_schema_migrate_with(sqlite3 *db, const char *snapshot);
 /**
  * Makes path, which must not exist yet, the database file of the current schema by writing the
  * image (durably: it is on disk before path names it). 0 when path now holds the image; -1 when it
- * was not written (path exists, or the file system cannot do it): SQLite then creates the file and
- * floe_schema_migrate runs the snapshot, to the same result.
+ * was not written (path, or a WAL or journal of it, exists, or the file system cannot do it):
+ * SQLite then creates the file and floe_schema_migrate runs the snapshot, to the same result.
  */
 int floe_schema_image_write(const char *path);
 
