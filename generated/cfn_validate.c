@@ -3,60 +3,56 @@
  * Constraint validators generated from the model's traits: @required, @length (code points for
  * strings, element counts for lists and maps), @pattern and @range. Enum membership and union
  * arity are checked while parsing. The first violation wins and is reported with the member's
- * path; the dispatcher answers it as ValidationError. Patterns are compiled once, by
- * floe_cfn_codec_init().
+ * path; the dispatcher answers it as ValidationError. Each pattern is compiled on its first
+ * use (floe_codec_pattern_match), so that start-up compiles none; floe_cfn_codec_init() compiles
+ * them all at once, for callers that want every pattern checked up front (the unit tests).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "cfn_codec.h"
 
 #define N_PATTERNS 34
 
-static const char *const pattern_sources[N_PATTERNS] = {
-    "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(.*)$",
-    "^([A-Za-z0-9]{2,64}::){0,2}([A-Za-z0-9]{2,64}:\077){0,1}$",
-    "^([a-zA-Z][-a-zA-Z0-9]*)|(arn:\\b(aws|aws-us-gov|aws-cn)\\b:[-a-zA-Z0-9:/._+]*)$",
-    "^(http:|https:)+[^\\s]+[\\w]$",
-    "^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$",
-    "^(s3://|http(s\077)://).+$",
-    "^[0-9]{12}$",
-    "^[0-9a-zA-Z]{12,40}$",
-    "^[A-Za-z0-9-]+$",
-    "^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}$",
-    "^[\\.\\-_/#A-Za-z0-9]+$",
-    "^[\\s\\S]+$",
-    "^[^_]*$",
-    "^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$",
-    "^[a-zA-Z0-9-]{1,128}$",
-    "^[a-zA-Z0-9]+|[a-zA-Z][-a-zA-Z0-9]*\\.[a-zA-Z0-9]+$",
-    "^[a-zA-Z0-9][-a-zA-Z0-9]*$",
-    "^[a-zA-Z0-9]{1,256}$",
-    "^[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}$",
-    "^[a-zA-Z][-a-zA-Z0-9]*$",
-    "^[a-zA-Z][-a-zA-Z0-9]*(\077::[a-zA-Z0-9]{8}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{12})\077$",
-    "^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*$",
-    "^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*|^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$",
-    "^[a-zA-Z_0-9+=,.@-]+$",
-    "^\\S{1,128}$",
-    "^\\S{6,9}$",
-    "^arn:.+:iam::[0-9]{12}:role/.+$",
-    "^arn:[-a-zA-Z0-9:/]*$",
-    "^arn:aws(-[\\w]+)*:.+:.+:[0-9]{12}:.+$",
-    "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type-configuration/.+$",
-    "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/.+$",
-    "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/hook/[A-Za-z0-9-]+/\077$",
-    "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}::type/.+/[0-9a-zA-Z]{12,40}/.+$",
-    "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:[0-9]{12}:type/.+$",
+/* Shared by every thread: each slot is compiled at most once and never changes after. */
+static floe_codec_pattern_t patterns[N_PATTERNS] = {
+    {.source = "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(.*)$"},
+    {.source = "^([A-Za-z0-9]{2,64}::){0,2}([A-Za-z0-9]{2,64}:\077){0,1}$"},
+    {.source = "^([a-zA-Z][-a-zA-Z0-9]*)|(arn:\\b(aws|aws-us-gov|aws-cn)\\b:[-a-zA-Z0-9:/._+]*)$"},
+    {.source = "^(http:|https:)+[^\\s]+[\\w]$"},
+    {.source = "^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$"},
+    {.source = "^(s3://|http(s\077)://).+$"},
+    {.source = "^[0-9]{12}$"},
+    {.source = "^[0-9a-zA-Z]{12,40}$"},
+    {.source = "^[A-Za-z0-9-]+$"},
+    {.source = "^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}$"},
+    {.source = "^[\\.\\-_/#A-Za-z0-9]+$"},
+    {.source = "^[\\s\\S]+$"},
+    {.source = "^[^_]*$"},
+    {.source = "^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$"},
+    {.source = "^[a-zA-Z0-9-]{1,128}$"},
+    {.source = "^[a-zA-Z0-9]+|[a-zA-Z][-a-zA-Z0-9]*\\.[a-zA-Z0-9]+$"},
+    {.source = "^[a-zA-Z0-9][-a-zA-Z0-9]*$"},
+    {.source = "^[a-zA-Z0-9]{1,256}$"},
+    {.source = "^[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}$"},
+    {.source = "^[a-zA-Z][-a-zA-Z0-9]*$"},
+    {.source = "^[a-zA-Z][-a-zA-Z0-9]*(\077::[a-zA-Z0-9]{8}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{12})\077$"},
+    {.source = "^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*$"},
+    {.source = "^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*|^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$"},
+    {.source = "^[a-zA-Z_0-9+=,.@-]+$"},
+    {.source = "^\\S{1,128}$"},
+    {.source = "^\\S{6,9}$"},
+    {.source = "^arn:.+:iam::[0-9]{12}:role/.+$"},
+    {.source = "^arn:[-a-zA-Z0-9:/]*$"},
+    {.source = "^arn:aws(-[\\w]+)*:.+:.+:[0-9]{12}:.+$"},
+    {.source = "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type-configuration/.+$"},
+    {.source = "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/.+$"},
+    {.source = "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/hook/[A-Za-z0-9-]+/\077$"},
+    {.source = "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}::type/.+/[0-9a-zA-Z]{12,40}/.+$"},
+    {.source = "^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:[0-9]{12}:type/.+$"},
 };
-
-/* Read-only after floe_cfn_codec_init(); pcre2_code is safe to share between threads. */
-static pcre2_code *patterns[N_PATTERNS];
 
 int floe_cfn_codec_init(void)
 {
     for (int i = 0; i < N_PATTERNS; i++) {
-        if (patterns[i] == NULL && (patterns[i] = floe_codec_regex_compile(pattern_sources[i])) == NULL)
+        if (floe_codec_pattern_prepare(&patterns[i]) != 0)
             return -1;
     }
     return 0;
@@ -66,7 +62,7 @@ int floe_cfn_codec_init(void)
 int floe_cfn_validate_Account(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on Account */
-    if (!floe_codec_regex_match(patterns[6], value)) {
+    if (!floe_codec_pattern_match(&patterns[6], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9]{12}$");
         return -1;
     }
@@ -88,7 +84,7 @@ int floe_cfn_validate_AccountsUrl(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on AccountsUrl */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(s3://|http(s\077)://).+$");
         return -1;
     }
@@ -155,7 +151,7 @@ int floe_cfn_validate_ChangeSetId(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on ChangeSetId */
-    if (!floe_codec_regex_match(patterns[27], value)) {
+    if (!floe_codec_pattern_match(&patterns[27], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:[-a-zA-Z0-9:/]*$");
         return -1;
     }
@@ -177,7 +173,7 @@ int floe_cfn_validate_ChangeSetName(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on ChangeSetName */
-    if (!floe_codec_regex_match(patterns[19], value)) {
+    if (!floe_codec_pattern_match(&patterns[19], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z][-a-zA-Z0-9]*$");
         return -1;
     }
@@ -199,7 +195,7 @@ int floe_cfn_validate_ChangeSetNameOrId(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on ChangeSetNameOrId */
-    if (!floe_codec_regex_match(patterns[21], value)) {
+    if (!floe_codec_pattern_match(&patterns[21], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*$");
         return -1;
     }
@@ -221,7 +217,7 @@ int floe_cfn_validate_ClientRequestToken(const char *value, const floe_path_t *p
         return -1;
     }
     /* @pattern on ClientRequestToken */
-    if (!floe_codec_regex_match(patterns[16], value)) {
+    if (!floe_codec_pattern_match(&patterns[16], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9][-a-zA-Z0-9]*$");
         return -1;
     }
@@ -260,7 +256,7 @@ int floe_cfn_validate_ConfigurationSchema(const char *value, const floe_path_t *
         return -1;
     }
     /* @pattern on ConfigurationSchema */
-    if (!floe_codec_regex_match(patterns[11], value)) {
+    if (!floe_codec_pattern_match(&patterns[11], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\s\\S]+$");
         return -1;
     }
@@ -282,7 +278,7 @@ int floe_cfn_validate_ConnectionArn(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on ConnectionArn */
-    if (!floe_codec_regex_match(patterns[28], value)) {
+    if (!floe_codec_pattern_match(&patterns[28], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws(-[\\w]+)*:.+:.+:[0-9]{12}:.+$");
         return -1;
     }
@@ -366,7 +362,7 @@ int floe_cfn_validate_ExecutionRoleName(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on ExecutionRoleName */
-    if (!floe_codec_regex_match(patterns[23], value)) {
+    if (!floe_codec_pattern_match(&patterns[23], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z_0-9+=,.@-]+$");
         return -1;
     }
@@ -474,7 +470,7 @@ int floe_cfn_validate_HookInvocationId(const char *value, const floe_path_t *pat
         return -1;
     }
     /* @pattern on HookInvocationId */
-    if (!floe_codec_regex_match(patterns[13], value)) {
+    if (!floe_codec_pattern_match(&patterns[13], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$");
         return -1;
     }
@@ -496,7 +492,7 @@ int floe_cfn_validate_HookResultId(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on HookResultId */
-    if (!floe_codec_regex_match(patterns[22], value)) {
+    if (!floe_codec_pattern_match(&patterns[22], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/]*|^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$");
         return -1;
     }
@@ -535,7 +531,7 @@ int floe_cfn_validate_HookTargetId(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on HookTargetId */
-    if (!floe_codec_regex_match(patterns[12], value)) {
+    if (!floe_codec_pattern_match(&patterns[12], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[^_]*$");
         return -1;
     }
@@ -557,7 +553,7 @@ int floe_cfn_validate_HookTargetTypeName(const char *value, const floe_path_t *p
         return -1;
     }
     /* @pattern on HookTargetTypeName */
-    if (!floe_codec_regex_match(patterns[18], value)) {
+    if (!floe_codec_pattern_match(&patterns[18], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}::[a-zA-Z0-9]{2,64}$");
         return -1;
     }
@@ -592,7 +588,7 @@ int floe_cfn_validate_HookTypeArn(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on HookTypeArn */
-    if (!floe_codec_regex_match(patterns[31], value)) {
+    if (!floe_codec_pattern_match(&patterns[31], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/hook/[A-Za-z0-9-]+/\077$");
         return -1;
     }
@@ -614,7 +610,7 @@ int floe_cfn_validate_HookTypeConfigurationVersionId(const char *value, const fl
         return -1;
     }
     /* @pattern on HookTypeConfigurationVersionId */
-    if (!floe_codec_regex_match(patterns[8], value)) {
+    if (!floe_codec_pattern_match(&patterns[8], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[A-Za-z0-9-]+$");
         return -1;
     }
@@ -653,7 +649,7 @@ int floe_cfn_validate_HookTypeVersionId(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on HookTypeVersionId */
-    if (!floe_codec_regex_match(patterns[8], value)) {
+    if (!floe_codec_pattern_match(&patterns[8], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[A-Za-z0-9-]+$");
         return -1;
     }
@@ -714,7 +710,7 @@ int floe_cfn_validate_LogGroupName(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on LogGroupName */
-    if (!floe_codec_regex_match(patterns[10], value)) {
+    if (!floe_codec_pattern_match(&patterns[10], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\.\\-_/#A-Za-z0-9]+$");
         return -1;
     }
@@ -866,7 +862,7 @@ int floe_cfn_validate_OperationResultFilterValues(const char *value, const floe_
         return -1;
     }
     /* @pattern on OperationResultFilterValues */
-    if (!floe_codec_regex_match(patterns[25], value)) {
+    if (!floe_codec_pattern_match(&patterns[25], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^\\S{6,9}$");
         return -1;
     }
@@ -904,7 +900,7 @@ int floe_cfn_validate_OptionalSecureUrl(const char *value, const floe_path_t *pa
 int floe_cfn_validate_OrganizationalUnitId(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on OrganizationalUnitId */
-    if (!floe_codec_regex_match(patterns[4], value)) {
+    if (!floe_codec_pattern_match(&patterns[4], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$");
         return -1;
     }
@@ -936,7 +932,7 @@ int floe_cfn_validate_PrivateTypeArn(const char *value, const floe_path_t *path,
         return -1;
     }
     /* @pattern on PrivateTypeArn */
-    if (!floe_codec_regex_match(patterns[33], value)) {
+    if (!floe_codec_pattern_match(&patterns[33], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:[0-9]{12}:type/.+$");
         return -1;
     }
@@ -954,7 +950,7 @@ int floe_cfn_validate_PublicVersionNumber(const char *value, const floe_path_t *
         return -1;
     }
     /* @pattern on PublicVersionNumber */
-    if (!floe_codec_regex_match(patterns[0], value)) {
+    if (!floe_codec_pattern_match(&patterns[0], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(.*)$");
         return -1;
     }
@@ -976,7 +972,7 @@ int floe_cfn_validate_PublisherId(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on PublisherId */
-    if (!floe_codec_regex_match(patterns[7], value)) {
+    if (!floe_codec_pattern_match(&patterns[7], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9a-zA-Z]{12,40}$");
         return -1;
     }
@@ -998,7 +994,7 @@ int floe_cfn_validate_PublisherName(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on PublisherName */
-    if (!floe_codec_regex_match(patterns[11], value)) {
+    if (!floe_codec_pattern_match(&patterns[11], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\s\\S]+$");
         return -1;
     }
@@ -1016,7 +1012,7 @@ int floe_cfn_validate_PublisherProfile(const char *value, const floe_path_t *pat
         return -1;
     }
     /* @pattern on PublisherProfile */
-    if (!floe_codec_regex_match(patterns[3], value)) {
+    if (!floe_codec_pattern_match(&patterns[3], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(http:|https:)+[^\\s]+[\\w]$");
         return -1;
     }
@@ -1027,7 +1023,7 @@ int floe_cfn_validate_PublisherProfile(const char *value, const floe_path_t *pat
 int floe_cfn_validate_Region(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on Region */
-    if (!floe_codec_regex_match(patterns[14], value)) {
+    if (!floe_codec_pattern_match(&patterns[14], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9-]{1,128}$");
         return -1;
     }
@@ -1049,7 +1045,7 @@ int floe_cfn_validate_RegistrationToken(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on RegistrationToken */
-    if (!floe_codec_regex_match(patterns[16], value)) {
+    if (!floe_codec_pattern_match(&patterns[16], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9][-a-zA-Z0-9]*$");
         return -1;
     }
@@ -1105,7 +1101,7 @@ int floe_cfn_validate_RequestToken(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on RequestToken */
-    if (!floe_codec_regex_match(patterns[16], value)) {
+    if (!floe_codec_pattern_match(&patterns[16], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9][-a-zA-Z0-9]*$");
         return -1;
     }
@@ -1235,7 +1231,7 @@ int floe_cfn_validate_ResourceSignalUniqueId(const char *value, const floe_path_
 int floe_cfn_validate_ResourceToSkip(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on ResourceToSkip */
-    if (!floe_codec_regex_match(patterns[15], value)) {
+    if (!floe_codec_pattern_match(&patterns[15], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9]+|[a-zA-Z][-a-zA-Z0-9]*\\.[a-zA-Z0-9]+$");
         return -1;
     }
@@ -1380,7 +1376,7 @@ int floe_cfn_validate_RoleARN2(const char *value, const floe_path_t *path, floe_
         return -1;
     }
     /* @pattern on RoleARN2 */
-    if (!floe_codec_regex_match(patterns[26], value)) {
+    if (!floe_codec_pattern_match(&patterns[26], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:.+:iam::[0-9]{12}:role/.+$");
         return -1;
     }
@@ -1416,7 +1412,7 @@ int floe_cfn_validate_S3Bucket(const char *value, const floe_path_t *path, floe_
         return -1;
     }
     /* @pattern on S3Bucket */
-    if (!floe_codec_regex_match(patterns[11], value)) {
+    if (!floe_codec_pattern_match(&patterns[11], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\s\\S]+$");
         return -1;
     }
@@ -1489,7 +1485,7 @@ int floe_cfn_validate_StackIdsUrl(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on StackIdsUrl */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(s3://|http(s\077)://).+$");
         return -1;
     }
@@ -1511,7 +1507,7 @@ int floe_cfn_validate_StackInstanceFilterValues(const char *value, const floe_pa
         return -1;
     }
     /* @pattern on StackInstanceFilterValues */
-    if (!floe_codec_regex_match(patterns[24], value)) {
+    if (!floe_codec_pattern_match(&patterns[24], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^\\S{1,128}$");
         return -1;
     }
@@ -1543,7 +1539,7 @@ int floe_cfn_validate_StackNameOrId(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on StackNameOrId */
-    if (!floe_codec_regex_match(patterns[2], value)) {
+    if (!floe_codec_pattern_match(&patterns[2], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^([a-zA-Z][-a-zA-Z0-9]*)|(arn:\\b(aws|aws-us-gov|aws-cn)\\b:[-a-zA-Z0-9:/._+]*)$");
         return -1;
     }
@@ -1639,7 +1635,7 @@ int floe_cfn_validate_StackResourceDriftStatusFilters_count(size_t n, const floe
 int floe_cfn_validate_StackSetNameOrId(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on StackSetNameOrId */
-    if (!floe_codec_regex_match(patterns[20], value)) {
+    if (!floe_codec_pattern_match(&patterns[20], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z][-a-zA-Z0-9]*(\077::[a-zA-Z0-9]{8}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{4}-[a-zA-Z0-9]{12})\077$");
         return -1;
     }
@@ -1780,7 +1776,7 @@ int floe_cfn_validate_ThirdPartyTypeArn(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on ThirdPartyTypeArn */
-    if (!floe_codec_regex_match(patterns[32], value)) {
+    if (!floe_codec_pattern_match(&patterns[32], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}::type/.+/[0-9a-zA-Z]{12,40}/.+$");
         return -1;
     }
@@ -1831,7 +1827,7 @@ int floe_cfn_validate_TypeArn(const char *value, const floe_path_t *path, floe_v
         return -1;
     }
     /* @pattern on TypeArn */
-    if (!floe_codec_regex_match(patterns[30], value)) {
+    if (!floe_codec_pattern_match(&patterns[30], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type/.+$");
         return -1;
     }
@@ -1853,7 +1849,7 @@ int floe_cfn_validate_TypeConfiguration(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on TypeConfiguration */
-    if (!floe_codec_regex_match(patterns[11], value)) {
+    if (!floe_codec_pattern_match(&patterns[11], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\s\\S]+$");
         return -1;
     }
@@ -1875,7 +1871,7 @@ int floe_cfn_validate_TypeConfigurationAlias(const char *value, const floe_path_
         return -1;
     }
     /* @pattern on TypeConfigurationAlias */
-    if (!floe_codec_regex_match(patterns[17], value)) {
+    if (!floe_codec_pattern_match(&patterns[17], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[a-zA-Z0-9]{1,256}$");
         return -1;
     }
@@ -1893,7 +1889,7 @@ int floe_cfn_validate_TypeConfigurationArn(const char *value, const floe_path_t 
         return -1;
     }
     /* @pattern on TypeConfigurationArn */
-    if (!floe_codec_regex_match(patterns[29], value)) {
+    if (!floe_codec_pattern_match(&patterns[29], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[A-Za-z0-9-]{0,64}:cloudformation:[A-Za-z0-9-]{1,64}:([0-9]{12})\077:type-configuration/.+$");
         return -1;
     }
@@ -1928,7 +1924,7 @@ int floe_cfn_validate_TypeName(const char *value, const floe_path_t *path, floe_
         return -1;
     }
     /* @pattern on TypeName */
-    if (!floe_codec_regex_match(patterns[9], value)) {
+    if (!floe_codec_pattern_match(&patterns[9], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}::[A-Za-z0-9]{2,64}(::MODULE){0,1}$");
         return -1;
     }
@@ -1950,7 +1946,7 @@ int floe_cfn_validate_TypeNamePrefix(const char *value, const floe_path_t *path,
         return -1;
     }
     /* @pattern on TypeNamePrefix */
-    if (!floe_codec_regex_match(patterns[1], value)) {
+    if (!floe_codec_pattern_match(&patterns[1], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^([A-Za-z0-9]{2,64}::){0,2}([A-Za-z0-9]{2,64}:\077){0,1}$");
         return -1;
     }
@@ -1989,7 +1985,7 @@ int floe_cfn_validate_TypeTestsStatusDescription(const char *value, const floe_p
         return -1;
     }
     /* @pattern on TypeTestsStatusDescription */
-    if (!floe_codec_regex_match(patterns[11], value)) {
+    if (!floe_codec_pattern_match(&patterns[11], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\s\\S]+$");
         return -1;
     }
@@ -2011,7 +2007,7 @@ int floe_cfn_validate_TypeVersionId(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on TypeVersionId */
-    if (!floe_codec_regex_match(patterns[8], value)) {
+    if (!floe_codec_pattern_match(&patterns[8], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[A-Za-z0-9-]+$");
         return -1;
     }

@@ -22,7 +22,8 @@ extern const floe_error_info_t floe_error_info[FLOE_ERR__COUNT];
 /** Everything the dispatcher needs about each operation, indexed by floe_op_t. */
 extern const floe_operation_info_t floe_operations[FLOE_OP__COUNT];
 
-/** Compiles the model's @pattern expressions; call once at start-up. Returns 0 on success. */
+/** Compiles every @pattern expression of the model now (each otherwise compiles on its first use,
+ * so the server does not call this); for checking them all up front. Returns 0 on success. */
 int floe_codec_init(void);
 
 /* ---- request parsers, one per route ---- */

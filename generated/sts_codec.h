@@ -13,7 +13,8 @@
 /** The service: its names, operations and errors (query/query_service.h). */
 extern const floe_query_service_t floe_sts_service;
 
-/** Compiles the model's @pattern expressions; called once at start-up through floe_sts_service.init. */
+/** Compiles every @pattern expression of the model now (each otherwise compiles on its first use);
+ * reached through floe_sts_service.init. */
 int floe_sts_codec_init(void);
 
 /* ---- form parsers, one per operation input ---- */

@@ -3,37 +3,33 @@
  * Constraint validators generated from the model's traits: @required, @length (code points for
  * strings, element counts for lists and maps), @pattern and @range. Enum membership and union
  * arity are checked while parsing. The first violation wins and is reported with the member's
- * path; the dispatcher answers it as ValidationError. Patterns are compiled once, by
- * floe_sts_codec_init().
+ * path; the dispatcher answers it as ValidationError. Each pattern is compiled on its first
+ * use (floe_codec_pattern_match), so that start-up compiles none; floe_sts_codec_init() compiles
+ * them all at once, for callers that want every pattern checked up front (the unit tests).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "sts_codec.h"
 
 #define N_PATTERNS 11
 
-static const char *const pattern_sources[N_PATTERNS] = {
-    "^[\\d]*$",
-    "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$",
-    "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+$",
-    "^[\\x{0009}\\x{000A}\\x{000D}\\x{0020}-\\x{007E}\\x{0085}\\x{00A0}-\\x{D7FF}\\x{E000}-\\x{FFFD}\\x{1000}0-\\x{10FF}FF]+$",
-    "^[\\x{0009}\\x{000A}\\x{000D}\\x{0020}-\\x{00FF}]+$",
-    "^[\\w+=,.@-]*$",
-    "^[\\w+=,.@:-]*$",
-    "^[\\w+=,.@:\\/-]*$",
-    "^[\\w+=,.@\\:-]*$",
-    "^[\\w+=/:,.@-]*$",
-    "^[\\w]*$",
+/* Shared by every thread: each slot is compiled at most once and never changes after. */
+static floe_codec_pattern_t patterns[N_PATTERNS] = {
+    {.source = "^[\\d]*$"},
+    {.source = "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$"},
+    {.source = "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+$"},
+    {.source = "^[\\x{0009}\\x{000A}\\x{000D}\\x{0020}-\\x{007E}\\x{0085}\\x{00A0}-\\x{D7FF}\\x{E000}-\\x{FFFD}\\x{1000}0-\\x{10FF}FF]+$"},
+    {.source = "^[\\x{0009}\\x{000A}\\x{000D}\\x{0020}-\\x{00FF}]+$"},
+    {.source = "^[\\w+=,.@-]*$"},
+    {.source = "^[\\w+=,.@:-]*$"},
+    {.source = "^[\\w+=,.@:\\/-]*$"},
+    {.source = "^[\\w+=,.@\\:-]*$"},
+    {.source = "^[\\w+=/:,.@-]*$"},
+    {.source = "^[\\w]*$"},
 };
-
-/* Read-only after floe_sts_codec_init(); pcre2_code is safe to share between threads. */
-static pcre2_code *patterns[N_PATTERNS];
 
 int floe_sts_codec_init(void)
 {
     for (int i = 0; i < N_PATTERNS; i++) {
-        if (patterns[i] == NULL && (patterns[i] = floe_codec_regex_compile(pattern_sources[i])) == NULL)
+        if (floe_codec_pattern_prepare(&patterns[i]) != 0)
             return -1;
     }
     return 0;
@@ -120,7 +116,7 @@ int floe_sts_validate_accessKeyIdType(const char *value, const floe_path_t *path
         return -1;
     }
     /* @pattern on accessKeyIdType */
-    if (!floe_codec_regex_match(patterns[10], value)) {
+    if (!floe_codec_pattern_match(&patterns[10], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w]*$");
         return -1;
     }
@@ -142,7 +138,7 @@ int floe_sts_validate_arnType(const char *value, const floe_path_t *path, floe_v
         return -1;
     }
     /* @pattern on arnType */
-    if (!floe_codec_regex_match(patterns[3], value)) {
+    if (!floe_codec_pattern_match(&patterns[3], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\u0009\\u000A\\u000D\\u0020-\\u007E\\u0085\\u00A0-\\uD7FF\\uE000-\\uFFFD\\u10000-\\u10FFFF]+$");
         return -1;
     }
@@ -164,7 +160,7 @@ int floe_sts_validate_assumedRoleIdType(const char *value, const floe_path_t *pa
         return -1;
     }
     /* @pattern on assumedRoleIdType */
-    if (!floe_codec_regex_match(patterns[6], value)) {
+    if (!floe_codec_pattern_match(&patterns[6], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@:-]*$");
         return -1;
     }
@@ -252,7 +248,7 @@ int floe_sts_validate_externalIdType(const char *value, const floe_path_t *path,
         return -1;
     }
     /* @pattern on externalIdType */
-    if (!floe_codec_regex_match(patterns[7], value)) {
+    if (!floe_codec_pattern_match(&patterns[7], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@:\\/-]*$");
         return -1;
     }
@@ -274,7 +270,7 @@ int floe_sts_validate_federatedIdType(const char *value, const floe_path_t *path
         return -1;
     }
     /* @pattern on federatedIdType */
-    if (!floe_codec_regex_match(patterns[8], value)) {
+    if (!floe_codec_pattern_match(&patterns[8], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@\\:-]*$");
         return -1;
     }
@@ -339,7 +335,7 @@ int floe_sts_validate_roleSessionNameType(const char *value, const floe_path_t *
         return -1;
     }
     /* @pattern on roleSessionNameType */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@-]*$");
         return -1;
     }
@@ -361,7 +357,7 @@ int floe_sts_validate_serialNumberType(const char *value, const floe_path_t *pat
         return -1;
     }
     /* @pattern on serialNumberType */
-    if (!floe_codec_regex_match(patterns[9], value)) {
+    if (!floe_codec_pattern_match(&patterns[9], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=/:,.@-]*$");
         return -1;
     }
@@ -383,7 +379,7 @@ int floe_sts_validate_sessionPolicyDocumentType(const char *value, const floe_pa
         return -1;
     }
     /* @pattern on sessionPolicyDocumentType */
-    if (!floe_codec_regex_match(patterns[4], value)) {
+    if (!floe_codec_pattern_match(&patterns[4], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\u0009\\u000A\\u000D\\u0020-\\u00FF]+$");
         return -1;
     }
@@ -405,7 +401,7 @@ int floe_sts_validate_sourceIdentityType(const char *value, const floe_path_t *p
         return -1;
     }
     /* @pattern on sourceIdentityType */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@-]*$");
         return -1;
     }
@@ -441,7 +437,7 @@ int floe_sts_validate_tagKeyType(const char *value, const floe_path_t *path, flo
         return -1;
     }
     /* @pattern on tagKeyType */
-    if (!floe_codec_regex_match(patterns[2], value)) {
+    if (!floe_codec_pattern_match(&patterns[2], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]+$");
         return -1;
     }
@@ -473,7 +469,7 @@ int floe_sts_validate_tagValueType(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on tagValueType */
-    if (!floe_codec_regex_match(patterns[1], value)) {
+    if (!floe_codec_pattern_match(&patterns[1], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$");
         return -1;
     }
@@ -495,7 +491,7 @@ int floe_sts_validate_tokenCodeType(const char *value, const floe_path_t *path, 
         return -1;
     }
     /* @pattern on tokenCodeType */
-    if (!floe_codec_regex_match(patterns[0], value)) {
+    if (!floe_codec_pattern_match(&patterns[0], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\d]*$");
         return -1;
     }
@@ -513,7 +509,7 @@ int floe_sts_validate_unrestrictedSessionPolicyDocumentType(const char *value, c
         return -1;
     }
     /* @pattern on unrestrictedSessionPolicyDocumentType */
-    if (!floe_codec_regex_match(patterns[4], value)) {
+    if (!floe_codec_pattern_match(&patterns[4], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\u0009\\u000A\\u000D\\u0020-\\u00FF]+$");
         return -1;
     }
@@ -552,7 +548,7 @@ int floe_sts_validate_userNameType(const char *value, const floe_path_t *path, f
         return -1;
     }
     /* @pattern on userNameType */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[\\w+=,.@-]*$");
         return -1;
     }

@@ -3,34 +3,30 @@
  * Constraint validators generated from the model's traits: @required, @length (code points for
  * strings, element counts for lists and maps), @pattern and @range. Enum membership and union
  * arity are checked while parsing. The first violation wins and is reported with the member's
- * path; the dispatcher answers it as BadRequestException. Patterns are compiled once, by
- * floe_codec_init().
+ * path; the dispatcher answers it as BadRequestException. Each pattern is compiled on its first
+ * use (floe_codec_pattern_match), so that start-up compiles none; floe_codec_init() compiles
+ * them all at once, for callers that want every pattern checked up front (the unit tests).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
 #include "floe_codec.h"
 
 #define N_PATTERNS 8
 
-static const char *const pattern_sources[N_PATTERNS] = {
-    "^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63})$",
-    "^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63}/table/[a-zA-Z0-9-_]{1,255})$",
-    "^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$",
-    "^[0-9].*$",
-    "^[0-9a-z-]*$",
-    "^[0-9a-z_]*$",
-    "^arn:.+:iam::[0-9]{12}:role/.+$",
-    "^arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/.+$",
+/* Shared by every thread: each slot is compiled at most once and never changes after. */
+static floe_codec_pattern_t patterns[N_PATTERNS] = {
+    {.source = "^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63})$"},
+    {.source = "^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63}/table/[a-zA-Z0-9-_]{1,255})$"},
+    {.source = "^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$"},
+    {.source = "^[0-9].*$"},
+    {.source = "^[0-9a-z-]*$"},
+    {.source = "^[0-9a-z_]*$"},
+    {.source = "^arn:.+:iam::[0-9]{12}:role/.+$"},
+    {.source = "^arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/.+$"},
 };
-
-/* Read-only after floe_codec_init(); pcre2_code is safe to share between threads. */
-static pcre2_code *patterns[N_PATTERNS];
 
 int floe_codec_init(void)
 {
     for (int i = 0; i < N_PATTERNS; i++) {
-        if (patterns[i] == NULL && (patterns[i] = floe_codec_regex_compile(pattern_sources[i])) == NULL)
+        if (floe_codec_pattern_prepare(&patterns[i]) != 0)
             return -1;
     }
     return 0;
@@ -51,7 +47,7 @@ int floe_validate_AccountId(const char *value, const floe_path_t *path, floe_vio
         return -1;
     }
     /* @pattern on AccountId */
-    if (!floe_codec_regex_match(patterns[3], value)) {
+    if (!floe_codec_pattern_match(&patterns[3], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9].*$");
         return -1;
     }
@@ -73,7 +69,7 @@ int floe_validate_IAMRole(const char *value, const floe_path_t *path, floe_viola
         return -1;
     }
     /* @pattern on IAMRole */
-    if (!floe_codec_regex_match(patterns[6], value)) {
+    if (!floe_codec_pattern_match(&patterns[6], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:.+:iam::[0-9]{12}:role/.+$");
         return -1;
     }
@@ -157,7 +153,7 @@ int floe_validate_NamespaceName(const char *value, const floe_path_t *path, floe
         return -1;
     }
     /* @pattern on NamespaceName */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9a-z_]*$");
         return -1;
     }
@@ -245,7 +241,7 @@ int floe_validate_ResourceArn(const char *value, const floe_path_t *path, floe_v
         return -1;
     }
     /* @pattern on ResourceArn */
-    if (!floe_codec_regex_match(patterns[7], value)) {
+    if (!floe_codec_pattern_match(&patterns[7], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/.+$");
         return -1;
     }
@@ -284,7 +280,7 @@ int floe_validate_TableARN(const char *value, const floe_path_t *path, floe_viol
         return -1;
     }
     /* @pattern on TableARN */
-    if (!floe_codec_regex_match(patterns[1], value)) {
+    if (!floe_codec_pattern_match(&patterns[1], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63}/table/[a-zA-Z0-9-_]{1,255})$");
         return -1;
     }
@@ -295,7 +291,7 @@ int floe_validate_TableARN(const char *value, const floe_path_t *path, floe_viol
 int floe_validate_TableBucketARN(const char *value, const floe_path_t *path, floe_violation_t *v)
 {
     /* @pattern on TableBucketARN */
-    if (!floe_codec_regex_match(patterns[0], value)) {
+    if (!floe_codec_pattern_match(&patterns[0], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(arn:aws[-a-z0-9]*:[a-z0-9]+:[-a-z0-9]*:[0-9]{12}:bucket/[a-z0-9_-]{3,63})$");
         return -1;
     }
@@ -317,7 +313,7 @@ int floe_validate_TableBucketName(const char *value, const floe_path_t *path, fl
         return -1;
     }
     /* @pattern on TableBucketName */
-    if (!floe_codec_regex_match(patterns[4], value)) {
+    if (!floe_codec_pattern_match(&patterns[4], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9a-z-]*$");
         return -1;
     }
@@ -356,7 +352,7 @@ int floe_validate_TableName(const char *value, const floe_path_t *path, floe_vio
         return -1;
     }
     /* @pattern on TableName */
-    if (!floe_codec_regex_match(patterns[5], value)) {
+    if (!floe_codec_pattern_match(&patterns[5], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^[0-9a-z_]*$");
         return -1;
     }
@@ -476,7 +472,7 @@ int floe_validate_EncryptionConfiguration_kmsKeyArn(const char *value, const flo
         return -1;
     }
     /* @pattern on EncryptionConfiguration$kmsKeyArn */
-    if (!floe_codec_regex_match(patterns[2], value)) {
+    if (!floe_codec_pattern_match(&patterns[2], value)) {
         floe_violation_set(v, path, value, "Member must satisfy regular expression pattern: ^(arn:aws[-a-z0-9]*:kms:[-a-z0-9]*:[0-9]{12}:key/.+)$");
         return -1;
     }

@@ -27,6 +27,10 @@
  *     the WAL files: about 0.5 ms apiece). After every loop turn each connection's file-backed input buffer has its
  *     received pages released (s3/spill.h), so a large upload does not stay resident while it
  *     arrives.
+ *  7. h2o's configuration is built on a short-lived thread while the main thread opens the
+ *     database: the two share nothing, and h2o_config_init alone (it fills a default MIME map,
+ *     which Floe never serves from) costs about as much as the database open. The main
+ *     thread joins it before any worker starts.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +39,7 @@
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,55 +319,66 @@ static int start_threads(server_t *server, worker_thread_t *threads, int n, int 
     return n;
 }
 
+/* configure_h2o on a thread of its own (design note 7). */
+static void *configure_h2o_thread(void *arg)
+{
+    configure_h2o(arg);
+    return NULL;
+}
+
 int floe_server_run(const floe_config_t *config)
 {
     server_t server = {.config = config};
-    int n = config->threads > 0 ? config->threads : 1, started, failed = 0;
-    worker_thread_t *threads;
-    floe_state_t *first_state = NULL;
+    int n = config->threads > 0 ? config->threads : 1, started = 0, failed = 0, rc = 1;
+    worker_thread_t *threads = NULL;
+    floe_state_t *first_state = NULL; /* until run_worker takes it over */
     int fd, lock_fd;
+    pthread_t h2o_tid;
+    bool h2o_on_thread;
 
+    /* The models' patterns are not compiled here: each compiles on its first use (codec.h). */
     if (floe_s3tables_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
-        floe_query_init() != 0 ||
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
+    h2o_on_thread = pthread_create(&h2o_tid, NULL, configure_h2o_thread, &server) == 0;
+    if (!h2o_on_thread)
+        configure_h2o(&server);
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
     if (floe_state_open(server.db_path, config->threads <= 1, &first_state) != 0 ||
         floe_store_recover(first_state, config->data_dir) != 0 ||
         floe_table_bucket_adopt_unscoped(first_state, config->account_id, config->region) < 0 ||
-        floe_janitor_recover(first_state, (int64_t)time(NULL) * 1000) < 0) {
-        floe_state_close(first_state);
-        close(lock_fd);
-        return 1;
-    }
+        floe_janitor_recover(first_state, (int64_t)time(NULL) * 1000) < 0)
+        goto Exit;
     threads = floe_xcalloc((size_t)n, sizeof(*threads));
     threads[0].state = first_state;
     spill_large_bodies_to(config->data_dir);
     install_signals();
-    if ((fd = create_listener(config)) < 0) {
-        floe_state_close(first_state);
-        free(threads);
-        close(lock_fd);
-        return 1;
-    }
-    configure_h2o(&server);
+    if ((fd = create_listener(config)) < 0)
+        goto Exit;
+    if (h2o_on_thread)
+        pthread_join(h2o_tid, NULL);
+    h2o_on_thread = false;
     server.maintenance = floe_maintenance_new(config);
     started = start_threads(&server, threads, n, fd);
     if (started == n) {
         floe_log("serving S3 Tables and S3 on http://%s:%d (data: %s%s)", config->host, config->port,
                  config->in_memory ? "in memory at " : "", config->data_dir);
+        first_state = NULL; /* run_worker closes it */
         run_worker(&threads[0]);
-    } else {
-        floe_state_close(first_state); /* run_worker would have closed it */
     }
     stopping = 1;
     for (int i = 1; i < started; i++)
         pthread_join(threads[i].tid, NULL);
     for (int i = 0; i < n; i++)
         failed |= threads[i].failed;
+    rc = started == n && !failed ? 0 : 1;
+Exit:
+    if (h2o_on_thread)
+        pthread_join(h2o_tid, NULL);
+    floe_state_close(first_state);
     h2o_config_dispose(&server.globalconf);
     floe_maintenance_free(server.maintenance);
     free(threads);
     close(lock_fd);
-    return started == n && !failed ? 0 : 1;
+    return rc;
 }

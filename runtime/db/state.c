@@ -23,6 +23,7 @@
 
 #include "db/state.h"
 #include "base/xalloc.h"
+#include "db/schema_snapshot.h"
 
 #define BUSY_TIMEOUT_MS 10000
 #define STMT_CACHE_SLOTS 256 /* power of two, well above the number of distinct statements */
@@ -61,7 +62,12 @@ static int configure(sqlite3 *db, int is_sole_connection)
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
 {
     floe_state_t *st = floe_xcalloc(1, sizeof(*st));
-    int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    int rc;
+
+    /* A fresh data directory's database starts as the build's image of the current schema; when
+     * it cannot, SQLite creates the file and floe_schema_migrate runs the schema script. */
+    (void)floe_schema_image_write(path);
+    rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 
     if (rc != SQLITE_OK) {
         fprintf(stderr, "floe: cannot open %s: %s\n", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +440,36 @@ void *floe_codec_regex_compile(const char *pattern)
     }
     pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* best effort: the interpreter is the fallback */
     return code;
+}
+
+/* The compiled code of p, compiling it if no thread has. Two threads may both compile on a first
+ * use; the first to publish wins and the other frees its copy, so no lock is held on any use. */
+static pcre2_code *pattern_code(floe_codec_pattern_t *p)
+{
+    void *code = atomic_load_explicit(&p->compiled, memory_order_acquire);
+    void *published = NULL;
+
+    if (code != NULL)
+        return code;
+    if ((code = floe_codec_regex_compile(p->source)) == NULL)
+        return NULL;
+    if (!atomic_compare_exchange_strong_explicit(&p->compiled, &published, code, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        pcre2_code_free(code);
+        code = published;
+    }
+    return code;
+}
+
+int floe_codec_pattern_prepare(floe_codec_pattern_t *p)
+{
+    return pattern_code(p) != NULL ? 0 : -1;
+}
+
+bool floe_codec_pattern_match(floe_codec_pattern_t *p, const char *s)
+{
+    pcre2_code *code = pattern_code(p);
+    return code != NULL && floe_codec_regex_match(code, s);
 }
 
 /* One match-data block per thread: pcre2_code is shareable, match data is not. */

@@ -138,6 +138,20 @@ bool floe_codec_utf8_valid(const char *s, size_t n);
 void *floe_codec_regex_compile(const char *pattern);
 /** True when the compiled pattern matches somewhere in s. */
 bool floe_codec_regex_match(void *compiled, const char *s);
+
+/** A pattern compiled on its first use, so that start-up compiles none: a generated validator
+ * keeps a static array of them, each initialised with its source only. Shared by every thread. */
+typedef struct floe_codec_pattern {
+    const char *source;        /* as floe_codec_regex_compile takes it */
+    void *_Atomic compiled;    /* NULL until the first use; then set once, never changed */
+} floe_codec_pattern_t;
+
+/** Compiles p now unless it already is (any thread may call it, and race another). 0, or -1
+ * (logged) when the source does not compile. */
+int floe_codec_pattern_prepare(floe_codec_pattern_t *p);
+/** True when p matches somewhere in s; compiles p first if no thread has yet. A pattern that does
+ * not compile matches nothing. */
+bool floe_codec_pattern_match(floe_codec_pattern_t *p, const char *s);
 /** Frees this thread's match data; call before a thread that matched patterns exits. */
 void floe_codec_thread_exit(void);
 

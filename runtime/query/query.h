@@ -11,7 +11,8 @@
 #include "http/sigv4.h"
 #include "http/worker.h"
 
-/** Compiles every awsQuery service's patterns; call once before serving. FLOE_OK or FLOE_EFAIL. */
+/** Compiles every awsQuery service's patterns now rather than on first use (the server does not:
+ * start-up stays free of pattern compilation); for checking them all up front. FLOE_OK or FLOE_EFAIL. */
 int floe_query_init(void);
 
 /** Every awsQuery service Floe serves (*n of them), in query_services.def's order; static. */

@@ -52,7 +52,7 @@ typedef struct floe_query_service {
     size_t n_errors;
     int validation_error; /* the enum value of ValidationError: violations and type errors */
     int internal_error;   /* the enum value of InternalFailure */
-    int (*init)(void);    /* compiles the service's patterns; FLOE_OK or FLOE_EFAIL */
+    int (*init)(void);    /* compiles the service's patterns now, not on first use; FLOE_OK or FLOE_EFAIL */
 } floe_query_service_t;
 
 #endif

@@ -177,7 +177,7 @@ void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_s
 
 int floe_s3tables_init(void)
 {
-    return floe_codec_init() != 0 || floe_router_init() != 0 ? -1 : 0;
+    return floe_router_init() != 0 ? FLOE_EFAIL : FLOE_OK;
 }
 
 const char *floe_s3tables_model_version(void)

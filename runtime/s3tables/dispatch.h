@@ -8,7 +8,7 @@
 #include "http/sigv4.h"
 #include "http/worker.h"
 
-/** Compiles the S3 Tables route table and the model's patterns: once, before serving. 0 or -1. */
+/** Compiles the S3 Tables route table once, before serving (the model's patterns compile on first use). FLOE_OK or FLOE_EFAIL. */
 int floe_s3tables_init(void);
 
 /** The S3 Tables model this build serves (`floe version`): its version date and its SHA-256. */
