@@ -56,6 +56,7 @@
 #include "log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
+#include "awsjson/awsjson.h"
 #include "router.h"
 #include "s3/s3.h"
 #include "s3/spill.h"
@@ -324,7 +325,7 @@ int floe_server_run(const floe_config_t *config)
     int fd, lock_fd;
 
     if (floe_codec_init() != 0 || floe_router_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
-        floe_query_init() != 0 ||
+        floe_query_init() != 0 || floe_awsjson_init() != 0 ||
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
     snprintf(server.db_path, sizeof(server.db_path), "%s/%s", config->data_dir, FLOE_STATE_FILE);
