@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates Floe's C protocol layer and capability docs from the AWS S3 Tables Smithy model, the
-Apache Iceberg REST catalog's OpenAPI spec, and the CloudFormation and STS Smithy models (query.py).
+Apache Iceberg REST catalog's OpenAPI spec, the CloudFormation and STS Smithy models (query.py)
+and the Glue Smithy model (awsjson.py).
 
 Usage: generate.py --model PATH [--reference PATH] [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
@@ -16,7 +17,8 @@ API handlers are written against, the restJson1 request parsers, the constraint 
 JSON serializers, the operation and route tables, the per-operation capability docs and the
 constraint test rows; from the Iceberg spec (openapi.py) the REST catalog's route table and
 its capability docs; the same typed layer for the awsQuery services (query.py), each with its
-own overlay (models/<service>-overlay.json) and C prefix; every model's smoke tests as cases
+own overlay (models/<service>-overlay.json) and C prefix; the awsJson1_1 services' typed API and
+the descriptor tables their generic codec walks (awsjson.py); every model's smoke tests as cases
 the e2e runner replays against the server (smoke.py); and the engine configuration blocks of
 docs/engines.md that the console's table page shows (engine_snippets.py). What it is not for:
 any behaviour of an operation; that lives in handlers/.
