@@ -11,6 +11,7 @@
 
 #include "catalog/page_token.h"
 #include "catalog/table.h"
+#include "glue_columns.h"
 #include "glue_names.h"
 
 #define GET_TABLES_DEFAULT_PAGE 100 /* AWS: MaxResults 1..100 */
@@ -33,7 +34,7 @@ static floe_glue_ParametersMap *iceberg_parameters(floe_awsjson_call_t *call, co
     return p;
 }
 
-static void fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_Table *g)
+static int fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_Table *g)
 {
     g->Name = t->name;
     g->DatabaseName = t->ns.name;
@@ -47,7 +48,7 @@ static void fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, flo
     g->Parameters = iceberg_parameters(call, t);
     g->StorageDescriptor = FLOE_GLUE_NEW(call, StorageDescriptor);
     g->StorageDescriptor->Location = floe_table_warehouse_location(&call->super, t);
-    g->StorageDescriptor->Columns = FLOE_GLUE_NEW(call, ColumnList);
+    return glue_columns_of(call, t, &g->StorageDescriptor->Columns);
 }
 
 static int fail_not_found(floe_awsjson_call_t *call, const char *what, const char *name)
@@ -85,8 +86,7 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
         return call->super.error == FLOE_ERR_NotFoundException ? fail_not_found(call, "Table", in->Name)
                                                                  : glue_fail_from_catalog(call, NULL);
     out->Table = FLOE_GLUE_NEW(call, Table);
-    fill_table(call, &t, out->Table);
-    return FLOE_OK;
+    return fill_table(call, &t, out->Table);
 }
 
 /* Glue's Expression as Floe reads it: `*` matches any run of characters, everything else itself.
@@ -155,7 +155,9 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
     out->TableList = FLOE_GLUE_NEW(call, TableList);
     out->TableList->n = n_found;
     out->TableList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Table) * (n_found + 1));
-    for (size_t i = 0; i < n_found; i++)
-        fill_table(call, &found[i], &out->TableList->items[i]);
+    for (size_t i = 0; i < n_found; i++) {
+        if (fill_table(call, &found[i], &out->TableList->items[i]))
+            return FLOE_EFAIL;
+    }
     return FLOE_OK;
 }

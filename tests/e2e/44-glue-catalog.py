@@ -20,7 +20,8 @@ ACCOUNT = "000000000000"   # floe's default --account-id
 OTHER_ACCOUNT = "111111111111"
 REGION = "us-east-1"
 ROOT = "s3tablescatalog"
-SCHEMA = {"fields": [{"name": "id", "type": "long", "required": True}]}
+SCHEMA = {"fields": [{"name": "id", "type": "long", "required": True},
+                     {"name": "amount", "type": "decimal(10,2)"}, {"name": "at", "type": "timestamptz"}]}
 KEY, SECRET = "AKIDGLUESTRICT", "glue-strict-secret"
 
 
@@ -112,6 +113,14 @@ class GlueCatalogTests(FloeTestCase):
         self.assertEqual(table["StorageDescriptor"]["Location"], where["warehouseLocation"],
                          "and the table's warehouse as its location")
         self.assertEqual((table["DatabaseName"], table["CatalogId"]), ("sales", child("glue-sees")))
+        columns = table["StorageDescriptor"]["Columns"]
+        self.assertEqual([(c["Name"], c["Type"]) for c in columns],
+                         [("id", "bigint"), ("amount", "decimal(10,2)"), ("at", "timestamp")],
+                         "the columns are the Iceberg schema's, typed as Glue names Iceberg types")
+        self.assertEqual(columns[0]["Parameters"], {"iceberg.field.id": "1", "iceberg.field.optional": "false",
+                                                    "iceberg.field.current": "true"},
+                         "with the field parameters Iceberg's Glue catalog writes")
+        self.assertEqual(columns[1]["Parameters"]["iceberg.field.optional"], "true")
         self.assertTrue(created["versionToken"])
         # a commit through the S3 Tables API moves what Glue shows
         new_location = where["metadataLocation"].replace("00000-", "00001-")
