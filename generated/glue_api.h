@@ -10794,6 +10794,7 @@ struct floe_glue_XMLClassifier {
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
 int floe_glue_handle_CreateCatalog(floe_awsjson_call_t *call, const floe_glue_CreateCatalogRequest *in, floe_glue_CreateCatalogResponse *out);
 int floe_glue_handle_CreateDatabase(floe_awsjson_call_t *call, const floe_glue_CreateDatabaseRequest *in, floe_glue_CreateDatabaseResponse *out);
+int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, floe_glue_CreateTableResponse *out);
 int floe_glue_handle_DeleteCatalog(floe_awsjson_call_t *call, const floe_glue_DeleteCatalogRequest *in, floe_glue_DeleteCatalogResponse *out);
 int floe_glue_handle_DeleteDatabase(floe_awsjson_call_t *call, const floe_glue_DeleteDatabaseRequest *in, floe_glue_DeleteDatabaseResponse *out);
 int floe_glue_handle_GetCatalog(floe_awsjson_call_t *call, const floe_glue_GetCatalogRequest *in, floe_glue_GetCatalogResponse *out);

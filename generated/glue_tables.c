@@ -12329,6 +12329,11 @@ static int handle_CreateDatabase(floe_awsjson_call_t *call, const void *in, void
     return floe_glue_handle_CreateDatabase(call, in, out);
 }
 
+static int handle_CreateTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_CreateTable(call, in, out);
+}
+
 static int handle_DeleteCatalog(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_DeleteCatalog(call, in, out);
@@ -12515,9 +12520,9 @@ static const floe_awsjson_operation_t operations[] = {
     {"CreateSession", FLOE_STATUS_NOT_IMPLEMENTED,
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      &S_CreateSessionRequest, &S_CreateSessionResponse, NULL},
-    {"CreateTable", FLOE_STATUS_NOT_IMPLEMENTED,
+    {"CreateTable", FLOE_STATUS_PARTIAL,
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     &S_CreateTableRequest, &S_CreateTableResponse, NULL},
+     &S_CreateTableRequest, &S_CreateTableResponse, handle_CreateTable},
     {"CreateTableOptimizer", FLOE_STATUS_NOT_IMPLEMENTED,
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
      &S_CreateTableOptimizerRequest, &S_CreateTableOptimizerResponse, NULL},

@@ -201,6 +201,41 @@ class GlueCatalogTests(FloeTestCase):
         self.assertEqual(self.s3tables.list_namespaces(tableBucketARN=arn)["namespaces"], [],
                          "DeleteDatabase deletes the namespace")
 
+    def test_07b_create_table_makes_an_s3_table_as_the_guide_shows(self):
+        self.integrate()
+        arn = self.make_bucket("glue-create", ["made"])
+        self.aws("glue", "create-table", "--catalog-id", child("glue-create"), "--database-name", "made",
+                 "--table-input", json.dumps({"Name": "from_cli", "TableType": "EXTERNAL_TABLE", "StorageDescriptor": {
+                     "Columns": [{"Name": "id", "Type": "bigint"}, {"Name": "price", "Type": "decimal(10,2)"}]}}),
+                 "--open-table-format-input", json.dumps({"IcebergInput": {"MetadataOperation": "CREATE",
+                                                                           "Version": "2"}}))
+        got = self.s3tables.get_table(tableBucketARN=arn, namespace="made", name="from_cli")
+        self.assertEqual(got["format"], "ICEBERG", "Glue's CreateTable made an S3 table")
+        table = self.glue.get_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_cli")["Table"]
+        self.assertEqual([(c["Name"], c["Type"]) for c in table["StorageDescriptor"]["Columns"]],
+                         [("id", "bigint"), ("price", "decimal(10,2)")], "with the columns it was given")
+        self.assertEqual(table["Parameters"]["metadata_location"], got["metadataLocation"])
+        self.glue.create_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_schema",
+                               TableInput={"Name": "from_schema"},
+                               OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE",
+                                                                      "CreateIcebergTableInput": {
+                                   "Location": "s3://ignored", "Schema": {"Fields": [
+                                       {"Id": 1, "Name": "tags", "Type": {"type": "list", "element-id": 2,
+                                                                          "element": "string",
+                                                                          "element-required": False},
+                                        "Required": False}]}}}})
+        table = self.glue.get_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_schema")["Table"]
+        self.assertEqual(table["StorageDescriptor"]["Columns"][0]["Type"], "array<string>",
+                         "an Iceberg schema with nested types is kept")
+        self.assertClientError("AlreadyExistsException", self.glue.create_table, CatalogId=child("glue-create"),
+                               DatabaseName="made", TableInput={"Name": "from_cli"},
+                               OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE"}})
+        self.assertClientError("InvalidInputException", self.glue.create_table, CatalogId=child("glue-create"),
+                               DatabaseName="made", TableInput={"Name": "hive_table"})
+        self.assertClientError("EntityNotFoundException", self.glue.create_table, CatalogId=child("glue-create"),
+                               DatabaseName="missing", TableInput={"Name": "t"},
+                               OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE"}})
+
     def test_08_model_constraints_answer_validation_exception(self):
         resp = self.assertClientError("ValidationException", self.glue_unchecked.get_database,
                                       CatalogId=child("x"), Name="")
