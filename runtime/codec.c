@@ -441,6 +441,11 @@ void *floe_codec_regex_compile(const char *pattern)
     return code;
 }
 
+void floe_codec_regex_free(void *compiled)
+{
+    pcre2_code_free(compiled);
+}
+
 /* One match-data block per thread: pcre2_code is shareable, match data is not. */
 static __thread pcre2_match_data *thread_match_data;
 

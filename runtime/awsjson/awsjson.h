@@ -11,7 +11,7 @@
 #include "sigv4.h"
 #include "worker.h"
 
-/** Compiles every awsJson service's patterns; call once before serving. 0 or -1. */
+/** Prepares the awsJson services before serving (their patterns compile on first use). 0 or -1. */
 int floe_awsjson_init(void);
 
 /** Every awsJson service Floe serves (*n of them), in awsjson_services.def's order; static. */

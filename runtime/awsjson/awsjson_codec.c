@@ -281,6 +281,38 @@ static int bounds(const floe_awsjson_shape_t *s, int64_t n, const char *text, co
     return -1;
 }
 
+/* The service's pattern i, compiled on first use: Glue has about a hundred, most of which a
+ * server never meets, and compiling them all (JIT code included) would cost every start
+ * milliseconds and idle memory. Serving threads may race to compile one; the first to publish
+ * wins and the others free theirs. */
+static void *compiled_pattern(const floe_awsjson_service_t *svc, int i)
+{
+    void *p = __atomic_load_n(&svc->compiled[i], __ATOMIC_ACQUIRE), *expected = NULL;
+
+    if (p != NULL)
+        return p;
+    if ((p = floe_codec_regex_compile(svc->patterns[i])) == NULL)
+        return NULL;
+    if (!__atomic_compare_exchange_n(&svc->compiled[i], &expected, p, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        floe_codec_regex_free(p);
+        return expected;
+    }
+    return p;
+}
+
+/* A pattern that does not compile is a generator fault (the unit tests compile every one): it is
+ * logged and checks nothing rather than refusing every request. */
+static bool pattern_matches(const floe_awsjson_service_t *svc, int i, const char *text)
+{
+    void *p = compiled_pattern(svc, i);
+
+    if (p == NULL) {
+        floe_log("%s: the model's pattern %s does not compile", svc->name, svc->patterns[i]);
+        return true;
+    }
+    return floe_codec_regex_match(p, text);
+}
+
 static int validate_string(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, const char *text,
                            const floe_path_t *path, floe_violation_t *v)
 {
@@ -288,7 +320,7 @@ static int validate_string(const floe_awsjson_service_t *svc, const floe_awsjson
 
     if (bounds(s, (int64_t)floe_codec_utf8_length(text), text, path, v, false) != 0)
         return -1;
-    if (s->pattern != FLOE_AWSJSON_NO_PATTERN && !floe_codec_regex_match(svc->compiled[s->pattern], text)) {
+    if (s->pattern != FLOE_AWSJSON_NO_PATTERN && !pattern_matches(svc, s->pattern, text)) {
         snprintf(constraint, sizeof(constraint), "Member must satisfy regular expression pattern: %s",
                  svc->patterns[s->pattern]);
         floe_violation_set(v, path, text, constraint);
@@ -513,9 +545,7 @@ void floe_awsjson_serialize(const floe_awsjson_shape_t *shape, const void *out, 
 int floe_awsjson_compile(const floe_awsjson_service_t *svc)
 {
     for (size_t i = 0; i < svc->n_patterns; i++) {
-        if (svc->compiled[i] != NULL)
-            continue;
-        if ((svc->compiled[i] = floe_codec_regex_compile(svc->patterns[i])) == NULL) {
+        if (compiled_pattern(svc, (int)i) == NULL) {
             floe_log("%s: cannot compile the model's pattern %s", svc->name, svc->patterns[i]);
             return -1;
         }

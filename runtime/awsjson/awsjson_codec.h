@@ -30,8 +30,8 @@ floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson
 
 /**
  * Checks the model's @required, @length, @range and @pattern on the parsed input `in` of
- * `shape`, stopping at the first violation (its path named as AWS names it, lowerCamel). The
- * service's patterns must have been compiled (floe_awsjson_compile). Returns 0, or -1 with *v set.
+ * `shape`, stopping at the first violation (its path named as AWS names it, lowerCamel). A
+ * pattern is compiled the first time a value meets it. Returns 0, or -1 with *v set.
  */
 int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *in,
                           floe_violation_t *v);
@@ -39,7 +39,8 @@ int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_
 /** Writes `out`, a struct of `shape`, as one JSON object: present members only. */
 void floe_awsjson_serialize(const floe_awsjson_shape_t *shape, const void *out, floe_json_t *w);
 
-/** Compiles the service's patterns once, at start-up; 0, or -1 naming the one that fails. */
+/** Compiles every pattern of the service now (the tests' check that each one compiles; serving
+ * compiles them on first use); 0, or -1 naming the one that fails. */
 int floe_awsjson_compile(const floe_awsjson_service_t *svc);
 
 #endif

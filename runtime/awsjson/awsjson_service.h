@@ -106,7 +106,7 @@ typedef struct floe_awsjson_service {
     int internal_error;      /* answers a failure inside */
     const char *const *patterns; /* the model's @pattern expressions */
     size_t n_patterns;
-    void **compiled; /* n_patterns compiled patterns, filled once by floe_awsjson_init */
+    void **compiled; /* n_patterns compiled patterns, each filled on first use (atomically) */
 } floe_awsjson_service_t;
 
 #endif
