@@ -130,9 +130,54 @@ class JsonCModel:
     def type_name(self, shape):
         return self.PREFIX + shape.name
 
-    def desc(self, shape):
-        """The C name of a shape's descriptor in <prefix>_tables.c."""
-        return "S_" + shape.name + ("_" if shape.prelude else "")
+    # -- the tables: indices and offsets, no pointers ---------------------------------------------
+
+    def described(self):
+        """The shapes that get a descriptor, in index order."""
+        return [s for s in self.shapes if s.kind != "unit"]
+
+    def _index(self):
+        if getattr(self, "_indexed", False):
+            return
+        self._indexed = True
+        texts, offsets, at = [], {}, 0
+        member_at, value_at = 0, 0
+        for i, s in enumerate(self.described()):
+            s.shape_index = i
+            s.member_start = member_at
+            member_at += len(self.members_of(s))
+            s.value_start = value_at
+            value_at += len(s.members) if s.kind == "enum" else 0
+        wanted = [s.name for s in self.described()] + [op.name for op in self.operations]
+        for s in self.described():
+            wanted += [m.name for m in s.members if s.kind in ("structure", "union")]
+            wanted += [m.enum_value for m in s.members if s.kind == "enum"]
+        for text in wanted:
+            if text not in offsets:
+                offsets[text] = at
+                texts.append(text)
+                at += len(text.encode("utf-8")) + 1
+        self._texts, self._offsets = texts, offsets
+
+    def name_table(self):
+        self._index()
+        return self._texts
+
+    def name_offset(self, text):
+        self._index()
+        return self._offsets[text]
+
+    def shape_index(self, shape):
+        self._index()
+        return shape.shape_index
+
+    def member_start(self, shape):
+        self._index()
+        return shape.member_start
+
+    def value_start(self, shape):
+        self._index()
+        return shape.value_start
 
     def scalar_ctype(self, shape):
         kind = shape.kind

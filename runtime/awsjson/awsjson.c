@@ -110,7 +110,7 @@ static void answer_handler_error(json_ctx_t *q, const floe_awsjson_operation_t *
     int e = call->error;
 
     if (e <= 0 || (size_t)e >= q->svc->n_errors || !(op->errors & FLOE_AWSJSON_ERROR_BIT(e))) {
-        floe_log("%s %s failed with %s, which it may not answer: %s", q->svc->name, op->name,
+        floe_log("%s %s failed with %s, which it may not answer: %s", q->svc->name, floe_awsjson_name(q->svc, op->name),
                  e > 0 && (size_t)e < q->svc->n_errors ? q->svc->errors[e].name : "no error",
                  call->error_message ? call->error_message : "(no message)");
         answer_service_error(q, q->svc->internal_error, "Internal service error.");
@@ -144,7 +144,7 @@ static const floe_awsjson_operation_t *find_operation(const floe_awsjson_service
 
     while (lo < hi) { /* the table is sorted by name */
         size_t mid = (lo + hi) / 2;
-        int cmp = strcmp(svc->operations[mid].name, name);
+        int cmp = strcmp(floe_awsjson_name(svc, svc->operations[mid].name), name);
         if (cmp == 0)
             return &svc->operations[mid];
         if (cmp < 0)
@@ -180,41 +180,43 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
     floe_awsjson_parse_rc_t parsed;
     floe_scope_t scope;
     floe_awsjson_call_t call;
+    const floe_awsjson_shape_t *input = floe_awsjson_shape(q->svc, op->input);
+    const floe_awsjson_shape_t *output = floe_awsjson_shape(q->svc, op->output);
     void *in, *out;
     int rc;
 
     floe_awsjson_call_init(&call, &q->req->pool, q->w->state, q->w->config);
     floe_sigv4_account_scope(q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
-    in = floe_call_alloc(&call.super, op->input->size);
-    parsed = floe_awsjson_parse(&call.super, op->input, q->req->entity.base, q->req->entity.len, in, &violation);
+    in = floe_call_alloc(&call.super, input->size);
+    parsed = floe_awsjson_parse(&call.super, q->svc, input, q->req->entity.base, q->req->entity.len, in, &violation);
     if (parsed != FLOE_AWSJSON_PARSED) {
         answer_service_error(q, parsed == FLOE_AWSJSON_INVALID ? q->svc->validation_error : q->svc->serialization_error,
                              violation.message);
         return;
     }
-    if (floe_awsjson_validate(q->svc, op->input, in, &violation) != 0) {
+    if (floe_awsjson_validate(q->svc, input, in, &violation) != 0) {
         answer_service_error(q, q->svc->validation_error, violation.message);
         return;
     }
     if (op->handle == NULL) {
         char message[MESSAGE_MAX];
-        snprintf(message, sizeof(message), "Floe does not implement %s %s yet; see %s.", q->svc->name, op->name,
-                 q->svc->docs);
+        snprintf(message, sizeof(message), "Floe does not implement %s %s yet; see %s.", q->svc->name,
+                 floe_awsjson_name(q->svc, op->name), q->svc->docs);
         answer_error(q, 501, "NotImplementedException", message);
         return;
     }
-    out = floe_call_alloc(&call.super, op->output->size);
+    out = floe_call_alloc(&call.super, output->size);
     rc = op->handle(&call, in, out);
     if (floe_state_end_call(q->w->state))
-        floe_log("%s %s left a transaction open; it was rolled back", q->svc->name, op->name);
+        floe_log("%s %s left a transaction open; it was rolled back", q->svc->name, floe_awsjson_name(q->svc, op->name));
     if (rc != FLOE_OK) {
         answer_handler_error(q, op, &call);
         return;
     }
     floe_log_request(q->w, q->req, q->operation, 200, q->started_us);
     floe_json_reset(&q->w->json);
-    floe_awsjson_serialize(op->output, out, &q->w->json);
+    floe_awsjson_serialize(q->svc, output, out, &q->w->json);
     floe_response_send(q->req, 200, CONTENT_TYPE, q->w->json.buf, q->w->json.len);
 }
 
@@ -238,7 +240,7 @@ void floe_awsjson_handle(floe_worker_t *w, h2o_req_t *req, const floe_awsjson_se
         answer_error(&q, 400, "UnknownOperationException", message);
         return;
     }
-    snprintf(q.operation, sizeof(q.operation), "%s:%s", svc->name, op->name);
+    snprintf(q.operation, sizeof(q.operation), "%s:%s", svc->name, floe_awsjson_name(svc, op->name));
     if (req->entity.len > MAX_BODY_BYTES) {
         answer_error(&q, 413, "RequestEntityTooLarge", "The request body is larger than the 1 MiB Floe accepts.");
         return;

@@ -39,6 +39,7 @@ typedef struct generic_map {
 } generic_map_t;
 
 typedef struct parse_ctx {
+    const floe_awsjson_service_t *svc;
     floe_call_t *call;
     floe_violation_t *v;
     floe_awsjson_parse_rc_t rc;
@@ -91,14 +92,15 @@ static int parse_enum(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON
     if (!cJSON_IsString(j))
         return not_shaped(c, path, "a string");
     for (uint32_t i = 1; i <= s->n_values; i++) {
-        if (strcmp(j->valuestring, s->values[i]) == 0) {
+        if (strcmp(j->valuestring, floe_awsjson_value(c->svc, s, i)) == 0) {
             *out = (int)i;
             return 0;
         }
     }
     len = (size_t)snprintf(message, sizeof(message), "Member must satisfy enum value set: [");
     for (uint32_t i = 1; i <= s->n_values && len < sizeof(message); i++)
-        len += (size_t)snprintf(message + len, sizeof(message) - len, "%s%s", i > 1 ? ", " : "", s->values[i]);
+        len += (size_t)snprintf(message + len, sizeof(message) - len, "%s%s", i > 1 ? ", " : "",
+                                floe_awsjson_value(c->svc, s, i));
     if (len < sizeof(message))
         snprintf(message + len, sizeof(message) - len, "]");
     floe_violation_set(c->v, path, j->valuestring, message);
@@ -112,13 +114,15 @@ static int parse_structure(parse_ctx_t *c, const floe_awsjson_shape_t *s, const 
     if (!cJSON_IsObject(j))
         return not_shaped(c, path, "an object");
     for (uint32_t i = 0; i < s->n_members; i++) {
-        const floe_awsjson_member_t *m = &s->members[i];
-        const cJSON *item = m->name != NULL ? cJSON_GetObjectItemCaseSensitive(j, m->name) : NULL;
-        floe_path_t here = {path, m->name, -1};
+        const floe_awsjson_member_t *m = floe_awsjson_member(c->svc, s, i);
+        const char *name = m->name != FLOE_AWSJSON_NO_NAME ? floe_awsjson_name(c->svc, m->name) : NULL;
+        const cJSON *item = name != NULL ? cJSON_GetObjectItemCaseSensitive(j, name) : NULL;
+        floe_path_t here = {path, name, -1};
 
         if (floe_codec_is_absent(item))
             continue;
-        if (parse_slot(c, m->target, m->flags, item, base + m->offset, &here, depth + 1, false) != 0)
+        if (parse_slot(c, floe_awsjson_shape(c->svc, m->target), m->flags, item, base + m->offset, &here, depth + 1,
+                       false) != 0)
             return -1;
         if (m->has_offset != FLOE_AWSJSON_NO_FLAG)
             *(bool *)(base + m->has_offset) = true;
@@ -129,8 +133,9 @@ static int parse_structure(parse_ctx_t *c, const floe_awsjson_shape_t *s, const 
 static int parse_list(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON *j, generic_list_t *list,
                       const floe_path_t *path, int depth)
 {
-    const floe_awsjson_member_t *item = &s->members[0];
-    size_t size = element_size(item->target);
+    const floe_awsjson_member_t *item = floe_awsjson_member(c->svc, s, 0);
+    const floe_awsjson_shape_t *target = floe_awsjson_shape(c->svc, item->target);
+    size_t size = element_size(target);
     const cJSON *e;
     long i = 0;
 
@@ -143,8 +148,7 @@ static int parse_list(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON
         floe_path_t here = {path, NULL, i};
         if (cJSON_IsNull(e))
             return not_shaped(c, &here, "not null");
-        if (parse_slot(c, item->target, item->flags, e, (char *)list->items + size * (size_t)i, &here, depth + 1,
-                       true) != 0)
+        if (parse_slot(c, target, item->flags, e, (char *)list->items + size * (size_t)i, &here, depth + 1, true) != 0)
             return -1;
         i++;
     }
@@ -154,8 +158,10 @@ static int parse_list(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON
 static int parse_map(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON *j, generic_map_t *map,
                      const floe_path_t *path, int depth)
 {
-    const floe_awsjson_member_t *key = &s->members[0], *value = &s->members[1];
-    size_t key_size = element_size(key->target), size = element_size(value->target), n;
+    const floe_awsjson_member_t *value = floe_awsjson_member(c->svc, s, 1);
+    const floe_awsjson_shape_t *key_shape = floe_awsjson_shape(c->svc, floe_awsjson_member(c->svc, s, 0)->target);
+    const floe_awsjson_shape_t *value_shape = floe_awsjson_shape(c->svc, value->target);
+    size_t key_size = element_size(key_shape), size = element_size(value_shape), n;
     const cJSON *e;
     size_t i = 0;
 
@@ -172,8 +178,8 @@ static int parse_map(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON 
 
         if (cJSON_IsNull(e))
             return not_shaped(c, &here, "not null");
-        if (parse_slot(c, key->target, 0, &key_json, (char *)map->keys + key_size * i, &here, depth + 1, true) != 0 ||
-            parse_slot(c, value->target, value->flags, e, (char *)map->values + size * i, &here, depth + 1, true) != 0)
+        if (parse_slot(c, key_shape, 0, &key_json, (char *)map->keys + key_size * i, &here, depth + 1, true) != 0 ||
+            parse_slot(c, value_shape, value->flags, e, (char *)map->values + size * i, &here, depth + 1, true) != 0)
             return -1;
         i++;
     }
@@ -237,10 +243,11 @@ static int parse_slot(parse_ctx_t *c, const floe_awsjson_shape_t *s, uint32_t fl
     return rc;
 }
 
-floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson_shape_t *shape, const char *body,
-                                           size_t n, void *out, floe_violation_t *v)
+floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson_service_t *svc,
+                                           const floe_awsjson_shape_t *shape, const char *body, size_t n, void *out,
+                                           floe_violation_t *v)
 {
-    parse_ctx_t c = {call, v, FLOE_AWSJSON_PARSED};
+    parse_ctx_t c = {svc, call, v, FLOE_AWSJSON_PARSED};
     cJSON *j;
 
     if (body == NULL || n == 0)
@@ -338,13 +345,13 @@ static const char *path_name(const char *name, char *buf, size_t size)
     return buf;
 }
 
-static bool member_present(const floe_awsjson_member_t *m, const char *base)
+static bool member_present(const floe_awsjson_service_t *svc, const floe_awsjson_member_t *m, const char *base)
 {
     const void *field = base + m->offset;
 
     if (m->has_offset != FLOE_AWSJSON_NO_FLAG)
         return *(const bool *)(base + m->has_offset);
-    switch (m->target->kind) {
+    switch (floe_awsjson_shape(svc, m->target)->kind) {
     case FLOE_AWSJSON_ENUM: return *(const int *)field != 0;
     case FLOE_AWSJSON_BOOLEAN:
     case FLOE_AWSJSON_INTEGER:
@@ -361,13 +368,14 @@ static int validate_structure(const floe_awsjson_service_t *svc, const floe_awsj
     uint32_t n_set = 0;
 
     for (uint32_t i = 0; i < s->n_members; i++) {
-        const floe_awsjson_member_t *m = &s->members[i];
+        const floe_awsjson_member_t *m = floe_awsjson_member(svc, s, i);
         char name[PATH_NAME_MAX];
-        floe_path_t here = {path, m->name != NULL ? path_name(m->name, name, sizeof(name)) : NULL, -1};
+        floe_path_t here = {path, NULL, -1};
 
-        if (m->name == NULL)
+        if (m->name == FLOE_AWSJSON_NO_NAME)
             continue;
-        if (!member_present(m, base)) {
+        here.name = path_name(floe_awsjson_name(svc, m->name), name, sizeof(name));
+        if (!member_present(svc, m, base)) {
             if (m->flags & FLOE_AWSJSON_REQUIRED) {
                 floe_violation_set(v, &here, NULL, "Member must not be null");
                 return -1;
@@ -375,7 +383,7 @@ static int validate_structure(const floe_awsjson_service_t *svc, const floe_awsj
             continue;
         }
         n_set++;
-        if (validate_slot(svc, m->target, base + m->offset, &here, v, depth + 1, false) != 0)
+        if (validate_slot(svc, floe_awsjson_shape(svc, m->target), base + m->offset, &here, v, depth + 1, false) != 0)
             return -1;
     }
     if (s->kind == FLOE_AWSJSON_UNION && n_set != 1) {
@@ -405,15 +413,18 @@ static int validate_aggregate(const floe_awsjson_service_t *svc, const floe_awsj
         const generic_list_t *list = value;
         if (s->has_constraint && bounds(s, (int64_t)list->n, NULL, path, v, false) != 0)
             return -1;
-        return validate_items(svc, s->members[0].target, list->items, list->n, path, v, depth);
+        return validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 0)->target), list->items,
+                              list->n, path, v, depth);
     }
     if (s->kind == FLOE_AWSJSON_MAP) {
         const generic_map_t *map = value;
         if (s->has_constraint && bounds(s, (int64_t)map->n, NULL, path, v, false) != 0)
             return -1;
-        if (validate_items(svc, s->members[0].target, map->keys, map->n, path, v, depth) != 0)
+        if (validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 0)->target), map->keys, map->n,
+                           path, v, depth) != 0)
             return -1;
-        return validate_items(svc, s->members[1].target, map->values, map->n, path, v, depth);
+        return validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 1)->target), map->values,
+                              map->n, path, v, depth);
     }
     return validate_structure(svc, s, value, path, v, depth);
 }
@@ -449,7 +460,8 @@ int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_
 
 /* ---- serialize ---- */
 
-static void write_slot(const floe_awsjson_shape_t *s, uint32_t flags, const void *slot, floe_json_t *w, bool by_value);
+static void write_slot(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, uint32_t flags,
+                       const void *slot, floe_json_t *w, bool by_value);
 
 static void write_double(floe_json_t *w, double d)
 {
@@ -465,60 +477,66 @@ static void write_double(floe_json_t *w, double d)
     }
 }
 
-static void write_structure(const floe_awsjson_shape_t *s, const char *base, floe_json_t *w)
+static void write_structure(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, const char *base,
+                            floe_json_t *w)
 {
     floe_json_object_begin(w);
     for (uint32_t i = 0; i < s->n_members; i++) {
-        const floe_awsjson_member_t *m = &s->members[i];
-        if (m->name == NULL || !member_present(m, base))
+        const floe_awsjson_member_t *m = floe_awsjson_member(svc, s, i);
+        if (m->name == FLOE_AWSJSON_NO_NAME || !member_present(svc, m, base))
             continue;
-        floe_json_key(w, m->name);
-        write_slot(m->target, m->flags, base + m->offset, w, false);
+        floe_json_key(w, floe_awsjson_name(svc, m->name));
+        write_slot(svc, floe_awsjson_shape(svc, m->target), m->flags, base + m->offset, w, false);
     }
     floe_json_object_end(w);
 }
 
-static void write_aggregate(const floe_awsjson_shape_t *s, const void *value, floe_json_t *w)
+/* An enum's wire value, "" for a value the C side never set right (0 is absent, never written). */
+static const char *enum_text(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, int e)
+{
+    return e > 0 && (uint32_t)e <= s->n_values ? floe_awsjson_value(svc, s, (uint32_t)e) : "";
+}
+
+static void write_aggregate(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, const void *value,
+                            floe_json_t *w)
 {
     if (s->kind == FLOE_AWSJSON_LIST) {
         const generic_list_t *list = value;
-        const floe_awsjson_member_t *item = &s->members[0];
-        size_t size = element_size(item->target);
+        const floe_awsjson_member_t *item = floe_awsjson_member(svc, s, 0);
+        const floe_awsjson_shape_t *target = floe_awsjson_shape(svc, item->target);
+        size_t size = element_size(target);
 
         floe_json_array_begin(w);
         for (size_t i = 0; i < list->n; i++)
-            write_slot(item->target, item->flags, (const char *)list->items + size * i, w, true);
+            write_slot(svc, target, item->flags, (const char *)list->items + size * i, w, true);
         floe_json_array_end(w);
     } else if (s->kind == FLOE_AWSJSON_MAP) {
         const generic_map_t *map = value;
-        const floe_awsjson_shape_t *key = s->members[0].target;
-        size_t key_size = element_size(key), size = element_size(s->members[1].target);
+        const floe_awsjson_member_t *v = floe_awsjson_member(svc, s, 1);
+        const floe_awsjson_shape_t *key = floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 0)->target);
+        const floe_awsjson_shape_t *target = floe_awsjson_shape(svc, v->target);
+        size_t key_size = element_size(key), size = element_size(target);
 
         floe_json_object_begin(w);
         for (size_t i = 0; i < map->n; i++) {
             const void *k = (const char *)map->keys + key_size * i;
-            int e = key->kind == FLOE_AWSJSON_ENUM ? *(const int *)k : 0;
-            floe_json_key(w, key->kind == FLOE_AWSJSON_ENUM ? (e > 0 && (uint32_t)e <= key->n_values ? key->values[e] : "")
-                                                            : *(char *const *)k);
-            write_slot(s->members[1].target, s->members[1].flags, (const char *)map->values + size * i, w, true);
+            floe_json_key(w, key->kind == FLOE_AWSJSON_ENUM ? enum_text(svc, key, *(const int *)k) : *(char *const *)k);
+            write_slot(svc, target, v->flags, (const char *)map->values + size * i, w, true);
         }
         floe_json_object_end(w);
     } else {
-        write_structure(s, value, w);
+        write_structure(svc, s, value, w);
     }
 }
 
-static void write_slot(const floe_awsjson_shape_t *s, uint32_t flags, const void *slot, floe_json_t *w, bool by_value)
+static void write_slot(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s, uint32_t flags,
+                       const void *slot, floe_json_t *w, bool by_value)
 {
     switch (s->kind) {
     case FLOE_AWSJSON_STRING:
     case FLOE_AWSJSON_BLOB: floe_json_string(w, *(char *const *)slot ? *(char *const *)slot : ""); break;
     case FLOE_AWSJSON_DOCUMENT: floe_json_raw(w, *(char *const *)slot ? *(char *const *)slot : "null"); break;
-    case FLOE_AWSJSON_ENUM: {
-        int e = *(const int *)slot;
-        floe_json_string(w, e > 0 && (uint32_t)e <= s->n_values ? s->values[e] : "");
-        break;
-    }
+    case FLOE_AWSJSON_ENUM: floe_json_string(w, enum_text(svc, s, *(const int *)slot)); break;
     case FLOE_AWSJSON_BOOLEAN: floe_json_bool(w, *(const bool *)slot); break;
     case FLOE_AWSJSON_INTEGER: floe_json_int(w, *(const int32_t *)slot); break;
     case FLOE_AWSJSON_LONG: floe_json_int(w, *(const int64_t *)slot); break;
@@ -531,15 +549,16 @@ static void write_slot(const floe_awsjson_shape_t *s, uint32_t flags, const void
         break;
     default:
         if (by_value && (s->kind == FLOE_AWSJSON_STRUCTURE || s->kind == FLOE_AWSJSON_UNION))
-            write_aggregate(s, slot, w);
+            write_aggregate(svc, s, slot, w);
         else
-            write_aggregate(s, *(void *const *)slot, w);
+            write_aggregate(svc, s, *(void *const *)slot, w);
     }
 }
 
-void floe_awsjson_serialize(const floe_awsjson_shape_t *shape, const void *out, floe_json_t *w)
+void floe_awsjson_serialize(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *out,
+                            floe_json_t *w)
 {
-    write_structure(shape, out, w);
+    write_structure(svc, shape, out, w);
 }
 
 int floe_awsjson_compile(const floe_awsjson_service_t *svc)

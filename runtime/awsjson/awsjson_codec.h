@@ -22,11 +22,12 @@ typedef enum floe_awsjson_parse_rc {
 
 /**
  * Parses `body` (n bytes of JSON text; NULL or empty is `{}`) into `out`, a zeroed struct of
- * `shape` (a structure), allocating everything from the call's pool. Members the model does not
+ * `shape` (a structure of the service `svc`), allocating everything from the call's pool. Members the model does not
  * name are ignored. Returns FLOE_AWSJSON_PARSED, or another rc with *v set.
  */
-floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson_shape_t *shape, const char *body,
-                                           size_t n, void *out, floe_violation_t *v);
+floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson_service_t *svc,
+                                           const floe_awsjson_shape_t *shape, const char *body, size_t n, void *out,
+                                           floe_violation_t *v);
 
 /**
  * Checks the model's @required, @length, @range and @pattern on the parsed input `in` of
@@ -37,7 +38,8 @@ int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_
                           floe_violation_t *v);
 
 /** Writes `out`, a struct of `shape`, as one JSON object: present members only. */
-void floe_awsjson_serialize(const floe_awsjson_shape_t *shape, const void *out, floe_json_t *w);
+void floe_awsjson_serialize(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *out,
+                            floe_json_t *w);
 
 /** Compiles every pattern of the service now (the tests' check that each one compiles; serving
  * compiles them on first use); 0, or -1 naming the one that fails. */

@@ -49,30 +49,32 @@ typedef enum floe_awsjson_kind {
 
 #define FLOE_AWSJSON_NO_FLAG (-1)
 #define FLOE_AWSJSON_NO_PATTERN (-1)
-
-typedef struct floe_awsjson_shape floe_awsjson_shape_t;
+#define FLOE_AWSJSON_NO_NAME UINT32_MAX /* a list item or map key or value */
 
 /** A structure's or union's member, a list's item, or a map's key ([0]) and value ([1]). */
 typedef struct floe_awsjson_member {
-    const char *name; /* the JSON key (structures and unions) */
-    const floe_awsjson_shape_t *target;
+    uint32_t name;      /* the JSON key (structures and unions): an offset in the service's names */
+    uint32_t target;    /* the member's shape: an index in the service's shapes */
     uint32_t offset;    /* of the field in its structure */
     int32_t has_offset; /* of its presence flag, or FLOE_AWSJSON_NO_FLAG */
     uint32_t flags;     /* FLOE_AWSJSON_REQUIRED, FLOE_AWSJSON_DATE_TIME */
 } floe_awsjson_member_t;
 
-struct floe_awsjson_shape {
-    const char *name; /* the model's name, for messages */
-    floe_awsjson_kind_t kind;
-    uint32_t size; /* sizeof the C struct (structures and unions) */
-    uint32_t n_members;
-    const floe_awsjson_member_t *members;
-    const char *const *values; /* an enum's wire values, [0] NULL, [1..n_values] */
-    uint32_t n_values;
+/* Tables hold indices and offsets, never pointers: a pointer in a position-independent binary is
+ * a relocation the loader applies at every start, and Glue's 1,630 shapes would make the loader
+ * write (and keep resident) a third of a MiB of tables an idle server never reads. */
+typedef struct floe_awsjson_shape {
+    uint32_t name; /* the model's name, for messages: an offset in the service's names */
+    uint8_t kind;  /* floe_awsjson_kind_t */
     bool has_constraint;
+    int16_t pattern; /* index into the service's patterns, or FLOE_AWSJSON_NO_PATTERN */
+    uint32_t size;   /* sizeof the C struct (structures and unions) */
+    uint32_t n_members;
+    uint32_t members; /* index of the first in the service's members */
+    uint32_t n_values;
+    uint32_t values;  /* an enum's wire values: index of the first in the service's values */
     int64_t min, max; /* @length (code points, or items) or @range; INT64_MIN/MAX when unbounded */
-    int pattern;      /* index into the service's patterns, or FLOE_AWSJSON_NO_PATTERN */
-};
+} floe_awsjson_shape_t;
 
 /** One error of a service, indexed by its generated error enum. */
 typedef struct floe_awsjson_error_info {
@@ -84,11 +86,11 @@ typedef struct floe_awsjson_error_info {
 #define FLOE_AWSJSON_ERROR_BIT(e) (UINT64_C(1) << (e))
 
 typedef struct floe_awsjson_operation {
-    const char *name; /* after the target prefix in X-Amz-Target */
+    uint32_t name; /* after the target prefix in X-Amz-Target: an offset in the service's names */
     floe_status_t status;
     uint64_t errors; /* FLOE_AWSJSON_ERROR_BIT of each error it may answer (modeled and common) */
-    const floe_awsjson_shape_t *input;
-    const floe_awsjson_shape_t *output;
+    uint32_t input;  /* shape indices */
+    uint32_t output;
     int (*handle)(floe_awsjson_call_t *call, const void *in, void *out); /* NULL: not implemented */
 } floe_awsjson_operation_t;
 
@@ -99,6 +101,10 @@ typedef struct floe_awsjson_service {
     const char *docs;          /* its capability docs, for messages */
     const floe_awsjson_operation_t *operations; /* sorted by name */
     size_t n_operations;
+    const floe_awsjson_shape_t *shapes;
+    const floe_awsjson_member_t *members;
+    const uint32_t *values; /* enum wire values, as offsets in names */
+    const char *names;      /* every name and enum value, NUL-separated */
     const floe_awsjson_error_info_t *errors; /* indexed by the service's error enum */
     size_t n_errors;
     int validation_error;    /* answers a constraint violation */
@@ -108,5 +114,31 @@ typedef struct floe_awsjson_service {
     size_t n_patterns;
     void **compiled; /* n_patterns compiled patterns, each filled on first use (atomically) */
 } floe_awsjson_service_t;
+
+/** The shape of index i. */
+static inline const floe_awsjson_shape_t *floe_awsjson_shape(const floe_awsjson_service_t *svc, uint32_t i)
+{
+    return &svc->shapes[i];
+}
+
+/** Member i of shape s. */
+static inline const floe_awsjson_member_t *floe_awsjson_member(const floe_awsjson_service_t *svc,
+                                                               const floe_awsjson_shape_t *s, uint32_t i)
+{
+    return &svc->members[s->members + i];
+}
+
+/** The text at offset `name` of the service's names. */
+static inline const char *floe_awsjson_name(const floe_awsjson_service_t *svc, uint32_t name)
+{
+    return svc->names + name;
+}
+
+/** Enum shape s's wire value i (1..n_values). */
+static inline const char *floe_awsjson_value(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s,
+                                             uint32_t i)
+{
+    return svc->names + svc->values[s->values + i - 1];
+}
 
 #endif

@@ -12,20 +12,25 @@ extern const floe_awsjson_service_t floe_glue_service;
 static const floe_awsjson_operation_t *glue_operation(const char *name)
 {
     for (size_t i = 0; i < floe_glue_service.n_operations; i++) {
-        if (strcmp(floe_glue_service.operations[i].name, name) == 0)
+        if (strcmp(floe_awsjson_name(&floe_glue_service, floe_glue_service.operations[i].name), name) == 0)
             return &floe_glue_service.operations[i];
     }
     return NULL;
+}
+
+static const floe_awsjson_shape_t *input_of(const char *operation)
+{
+    return floe_awsjson_shape(&floe_glue_service, glue_operation(operation)->input);
 }
 
 /* Parses `json` as the input of Glue's `operation` into a zeroed struct from the call's pool. */
 static floe_awsjson_parse_rc_t parse_input(floe_call_t *call, const char *operation, const char *json, void **in,
                                            floe_violation_t *v)
 {
-    const floe_awsjson_operation_t *op = glue_operation(operation);
+    const floe_awsjson_shape_t *input = floe_awsjson_shape(&floe_glue_service, glue_operation(operation)->input);
 
-    *in = floe_call_alloc(call, op->input->size);
-    return floe_awsjson_parse(call, op->input, json, strlen(json), *in, v);
+    *in = floe_call_alloc(call, input->size);
+    return floe_awsjson_parse(call, &floe_glue_service, input, json, strlen(json), *in, v);
 }
 
 TEST(awsjson_parse_reads_nested_structures_lists_maps_and_enums)
@@ -99,18 +104,18 @@ TEST(awsjson_validate_names_members_lower_camel_as_aws_does)
     floe_call_init(&call, &pool, NULL, NULL);
     CHECK(floe_awsjson_compile(&floe_glue_service) == 0, "every pattern of the Glue model compiles");
     parse_input(&call, "GetTables", "{}", &in, &v);
-    CHECK(floe_awsjson_validate(&floe_glue_service, glue_operation("GetTables")->input, in, &v) != 0,
+    CHECK(floe_awsjson_validate(&floe_glue_service, input_of("GetTables"), in, &v) != 0,
           "a missing required member is a violation");
     CHECK(strcmp(v.message, "1 validation error detected: Value null at 'databaseName' failed to satisfy constraint: "
                             "Member must not be null") == 0, "named lowerCamel, as AWS names it");
     parse_input(&call, "CreateDatabase", "{\"DatabaseInput\": {\"Name\": \"\"}}", &in, &v);
-    CHECK(floe_awsjson_validate(&floe_glue_service, glue_operation("CreateDatabase")->input, in, &v) != 0,
+    CHECK(floe_awsjson_validate(&floe_glue_service, input_of("CreateDatabase"), in, &v) != 0,
           "an empty name is too short");
     CHECK(strcmp(v.message, "1 validation error detected: Value '' at 'databaseInput.name' failed to satisfy "
                             "constraint: Member must have length greater than or equal to 1") == 0,
           "a nested member's path is dotted");
     parse_input(&call, "GetCatalogs", "{\"MaxResults\": 0}", &in, &v);
-    CHECK(floe_awsjson_validate(&floe_glue_service, glue_operation("GetCatalogs")->input, in, &v) != 0 &&
+    CHECK(floe_awsjson_validate(&floe_glue_service, input_of("GetCatalogs"), in, &v) != 0 &&
               strstr(v.message, "Member must have value greater than or equal to 1") != NULL,
           "@range is checked");
     h2o_mem_clear_pool(&pool);
@@ -130,10 +135,10 @@ TEST(awsjson_validate_patterns_take_code_points_above_the_bmp)
     floe_call_init(&call, &pool, NULL, NULL);
     CHECK(floe_awsjson_compile(&floe_glue_service) == 0, "the patterns compile");
     parse_input(&call, "GetDatabase", "{\"Name\": \"sales \\ud83d\\ude00\"}", &in, &v);
-    CHECK(floe_awsjson_validate(&floe_glue_service, glue_operation("GetDatabase")->input, in, &v) == 0,
+    CHECK(floe_awsjson_validate(&floe_glue_service, input_of("GetDatabase"), in, &v) == 0,
           "a name with a character above U+FFFF matches");
     parse_input(&call, "GetDatabase", "{\"Name\": \"a\\nb\"}", &in, &v);
-    CHECK(floe_awsjson_validate(&floe_glue_service, glue_operation("GetDatabase")->input, in, &v) != 0 &&
+    CHECK(floe_awsjson_validate(&floe_glue_service, input_of("GetDatabase"), in, &v) != 0 &&
               strstr(v.message, "Member must satisfy regular expression pattern") != NULL,
           "a name with a newline does not");
     h2o_mem_clear_pool(&pool);
@@ -158,7 +163,8 @@ TEST(awsjson_serialize_writes_present_members_and_epoch_seconds)
     out.DatabaseList->items[0].has_CreateTime = true;
     out.DatabaseList->items[0].Parameters = FLOE_GLUE_NEW(&jcall, ParametersMap);
     floe_json_init(&w);
-    floe_awsjson_serialize(glue_operation("GetDatabases")->output, &out, &w);
+    floe_awsjson_serialize(&floe_glue_service, floe_awsjson_shape(&floe_glue_service, glue_operation("GetDatabases")->output),
+                           &out, &w);
     CHECK(w.len == strlen("{\"DatabaseList\":[{\"Name\":\"sales\",\"Parameters\":{},\"CreateTime\":1700000000.123}]}") &&
               memcmp(w.buf, "{\"DatabaseList\":[{\"Name\":\"sales\",\"Parameters\":{},\"CreateTime\":1700000000.123}]}",
                      w.len) == 0,
