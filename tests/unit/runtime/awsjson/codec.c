@@ -90,6 +90,16 @@ TEST(awsjson_parse_refuses_wrong_types_and_unknown_enum_values)
     CHECK(strstr(v.message, "Member must satisfy enum value set: [True, False]") != NULL,
           "and its message lists the values, as AWS words it");
     CHECK(parse_input(&call, "GetDatabase", "", &in, &v) == FLOE_AWSJSON_PARSED, "an empty body is {}");
+    /* Found by tests/fuzz/fuzz_awsjson.c: epoch seconds whose milliseconds overflow an int64_t
+     * were converted anyway (undefined behaviour). */
+    CHECK(parse_input(&call, "CreateTable",
+                      "{\"DatabaseName\": \"d\", \"TableInput\": {\"Name\": \"t\", \"LastAccessTime\": 1.7e61}}", &in,
+                      &v) == FLOE_AWSJSON_NOT_SHAPED,
+          "a timestamp beyond what milliseconds in 64 bits hold is refused");
+    CHECK(parse_input(&call, "CreateTable",
+                      "{\"DatabaseName\": \"d\", \"TableInput\": {\"Name\": \"t\", \"LastAccessTime\": 1700000000.5}}", &in,
+                      &v) == FLOE_AWSJSON_PARSED,
+          "an ordinary epoch-seconds timestamp is read");
     h2o_mem_clear_pool(&pool);
 }
 
