@@ -173,7 +173,8 @@ static int list_children(floe_awsjson_call_t *call, const floe_glue_catalog_row_
 int floe_glue_handle_GetCatalogs(floe_awsjson_call_t *call, const floe_glue_GetCatalogsRequest *in,
                                  floe_glue_GetCatalogsResponse *out)
 {
-    int page_size = glue_page_size(in->has_MaxResults, in->MaxResults, GET_CATALOGS_DEFAULT_PAGE, GET_CATALOGS_MAX_PAGE);
+    int page_size =
+        glue_page_size(in->has_MaxResults, in->MaxResults, GET_CATALOGS_DEFAULT_PAGE, GET_CATALOGS_MAX_PAGE);
     floe_glue_catalog_row_t row;
     glue_catalog_ref_t ref;
     bool is_integrated;
@@ -219,7 +220,8 @@ int floe_glue_handle_DeleteCatalog(floe_awsjson_call_t *call, const floe_glue_De
     return was_there ? FLOE_OK : glue_fail_catalog_not_found(call, in->CatalogId);
 }
 
-int floe_glue_handle_GetCatalogImportStatus(floe_awsjson_call_t *call, const floe_glue_GetCatalogImportStatusRequest *in,
+int floe_glue_handle_GetCatalogImportStatus(floe_awsjson_call_t *call,
+                                            const floe_glue_GetCatalogImportStatusRequest *in,
                                             floe_glue_GetCatalogImportStatusResponse *out)
 {
     (void)in;

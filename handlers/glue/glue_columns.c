@@ -28,7 +28,7 @@ static const char *primitive(floe_awsjson_call_t *call, const char *type)
         if (strcmp(type, names[i].iceberg) == 0)
             return names[i].glue;
     }
-    if (sscanf(type, "decimal(%d, %d)", &precision, &scale) == 2 || sscanf(type, "decimal(%d,%d)", &precision, &scale) == 2)
+    if (sscanf(type, "decimal(%d,%d)", &precision, &scale) == 2) /* %d skips the space Iceberg writes */
         return floe_call_printf(&call->super, "decimal(%d,%d)", precision, scale);
     if (strncmp(type, "fixed[", strlen("fixed[")) == 0)
         return "binary";
@@ -105,6 +105,7 @@ int glue_columns_of(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_g
     floe_glue_ColumnList *list = FLOE_GLUE_NEW(call, ColumnList);
     const cJSON *fields, *f;
     cJSON *metadata;
+    const char *key;
     char *json = NULL;
     size_t len, i = 0;
 
@@ -114,9 +115,9 @@ int glue_columns_of(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_g
     if (!floe_table_location_is_inside(t, t->metadata_location))
         return floe_glue_fail_internal(call, "a table's metadata location is outside its warehouse");
     /* every pointer lies inside the warehouse (catalog/table.c): the key follows "s3://<warehouse>/" */
+    key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;
     if (floe_store_read_object(floe_call_state(&call->super), floe_call_config(&call->super)->data_dir,
-                               t->warehouse_bucket, t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1,
-                               &json, &len) != FLOE_STORE_OK)
+                               t->warehouse_bucket, key, &json, &len) != FLOE_STORE_OK)
         return FLOE_OK; /* a pointer to a file not written yet (UpdateTableMetadataLocation allows it): no columns */
     floe_call_keep(&call->super, json);
     metadata = cJSON_ParseWithLength(json, len);

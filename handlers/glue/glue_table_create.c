@@ -38,7 +38,7 @@ static const char *iceberg_type(const char *glue, char *buf, size_t size)
         if (strcmp(glue, names[i].glue) == 0)
             return names[i].iceberg;
     }
-    if (sscanf(glue, "decimal(%d,%d)", &precision, &scale) == 2 || sscanf(glue, "decimal(%d, %d)", &precision, &scale) == 2) {
+    if (sscanf(glue, "decimal(%d,%d)", &precision, &scale) == 2) { /* %d skips a space after the comma */
         snprintf(buf, size, "decimal(%d, %d)", precision, scale);
         return buf;
     }
@@ -100,7 +100,8 @@ static int create_request(floe_awsjson_call_t *call, const floe_glue_CreateTable
 {
     const floe_glue_CreateIcebergTableInput *ice = in->OpenTableFormatInput->IcebergInput->CreateIcebergTableInput;
     const floe_glue_IcebergInput *iceberg = in->OpenTableFormatInput->IcebergInput;
-    cJSON *schema = cJSON_AddObjectToObject(request, "schema"), *properties = cJSON_AddObjectToObject(request, "properties");
+    cJSON *schema = cJSON_AddObjectToObject(request, "schema");
+    cJSON *properties = cJSON_AddObjectToObject(request, "properties");
 
     cJSON_AddStringToObject(request, "name", name);
     cJSON_AddStringToObject(schema, "type", "struct");
@@ -144,13 +145,14 @@ static int store_table(floe_awsjson_call_t *call, const floe_glue_CreateTableReq
     cJSON *request = cJSON_CreateObject();
     floe_iceberg_error_t err;
     floe_table_rc_t rc;
-    char *json = NULL;
+    char *json = NULL, *location;
     int built;
 
     built = create_request(call, in, t->name, request);
-    if (built == FLOE_OK &&
-        floe_iceberg_metadata_create_from_request(request, t->table_id, floe_call_printf(&call->super, "s3://%s", t->warehouse),
-                                                  floe_call_now(&call->super), &json, &err) != FLOE_ICEBERG_OK)
+    location = floe_call_printf(&call->super, "s3://%s", t->warehouse);
+    if (built == FLOE_OK && floe_iceberg_metadata_create_from_request(request, t->table_id, location,
+                                                                      floe_call_now(&call->super), &json,
+                                                                      &err) != FLOE_ICEBERG_OK)
         built = floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "%s", err.message);
     cJSON_Delete(request);
     if (built != FLOE_OK)

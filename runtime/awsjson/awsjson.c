@@ -209,7 +209,8 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
     out = floe_call_alloc(&call.super, output->size);
     rc = op->handle(&call, in, out);
     if (floe_state_end_call(q->w->state))
-        floe_log("%s %s left a transaction open; it was rolled back", q->svc->name, floe_awsjson_name(q->svc, op->name));
+        floe_log("%s %s left a transaction open; it was rolled back", q->svc->name,
+                 floe_awsjson_name(q->svc, op->name));
     if (rc != FLOE_OK) {
         answer_handler_error(q, op, &call);
         return;

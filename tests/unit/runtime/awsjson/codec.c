@@ -39,7 +39,8 @@ TEST(awsjson_parse_reads_nested_structures_lists_maps_and_enums)
         "{\"Name\": \"s3tablescatalog\", \"Unknown\": [1, 2], \"CatalogInput\": {\"FederatedCatalog\":"
         " {\"Identifier\": \"arn:aws:s3tables:us-east-1:111122223333:bucket/*\", \"ConnectionName\": \"aws:s3tables\"},"
         " \"CreateTableDefaultPermissions\": [{\"Principal\": {\"DataLakePrincipalIdentifier\": \"IAM_ALLOWED\"},"
-        " \"Permissions\": [\"ALL\"]}], \"Parameters\": {\"k\": \"v\"}, \"AllowFullTableExternalDataAccess\": \"True\"},"
+        " \"Permissions\": [\"ALL\"]}], \"Parameters\": {\"k\": \"v\"},"
+        " \"AllowFullTableExternalDataAccess\": \"True\"},"
         " \"Tags\": {}}";
     h2o_mem_pool_t pool;
     floe_call_t call;
@@ -97,8 +98,8 @@ TEST(awsjson_parse_refuses_wrong_types_and_unknown_enum_values)
                       &v) == FLOE_AWSJSON_NOT_SHAPED,
           "a timestamp beyond what milliseconds in 64 bits hold is refused");
     CHECK(parse_input(&call, "CreateTable",
-                      "{\"DatabaseName\": \"d\", \"TableInput\": {\"Name\": \"t\", \"LastAccessTime\": 1700000000.5}}", &in,
-                      &v) == FLOE_AWSJSON_PARSED,
+                      "{\"DatabaseName\": \"d\", \"TableInput\": {\"Name\": \"t\", \"LastAccessTime\": 1700000000.5}}",
+                      &in, &v) == FLOE_AWSJSON_PARSED,
           "an ordinary epoch-seconds timestamp is read");
     h2o_mem_clear_pool(&pool);
 }
@@ -159,6 +160,9 @@ TEST(awsjson_serialize_writes_present_members_and_epoch_seconds)
     h2o_mem_pool_t pool;
     floe_call_t call;
     floe_awsjson_call_t jcall;
+    static const char expected[] =
+        "{\"DatabaseList\":[{\"Name\":\"sales\",\"Parameters\":{},\"CreateTime\":1700000000.123}]}";
+    const floe_awsjson_shape_t *output = floe_awsjson_shape(&floe_glue_service, glue_operation("GetDatabases")->output);
     floe_glue_GetDatabasesResponse out = {0};
     floe_json_t w;
 
@@ -173,11 +177,8 @@ TEST(awsjson_serialize_writes_present_members_and_epoch_seconds)
     out.DatabaseList->items[0].has_CreateTime = true;
     out.DatabaseList->items[0].Parameters = FLOE_GLUE_NEW(&jcall, ParametersMap);
     floe_json_init(&w);
-    floe_awsjson_serialize(&floe_glue_service, floe_awsjson_shape(&floe_glue_service, glue_operation("GetDatabases")->output),
-                           &out, &w);
-    CHECK(w.len == strlen("{\"DatabaseList\":[{\"Name\":\"sales\",\"Parameters\":{},\"CreateTime\":1700000000.123}]}") &&
-              memcmp(w.buf, "{\"DatabaseList\":[{\"Name\":\"sales\",\"Parameters\":{},\"CreateTime\":1700000000.123}]}",
-                     w.len) == 0,
+    floe_awsjson_serialize(&floe_glue_service, output, &out, &w);
+    CHECK(w.len == strlen(expected) && memcmp(w.buf, expected, w.len) == 0,
           "absent members are left out, an empty map is {}, and a timestamp is epoch seconds");
     floe_json_dispose(&w);
     h2o_mem_clear_pool(&pool);
