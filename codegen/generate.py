@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Generates Floe's C protocol layer and capability docs from the AWS S3 Tables Smithy model, the
-Apache Iceberg REST catalog's OpenAPI spec, and the CloudFormation and STS Smithy models (query.py).
+Apache Iceberg REST catalog's OpenAPI spec, the CloudFormation and STS Smithy models (query.py)
+and the Glue Smithy model (awsjson.py).
 
 Usage: generate.py --model PATH [--reference PATH] [--overlay models/overlay.json] [--out generated]
                    [--iceberg-spec PATH] [--iceberg-overlay models/iceberg-overlay.json]
@@ -16,7 +17,8 @@ API handlers are written against, the restJson1 request parsers, the constraint 
 JSON serializers, the operation and route tables, the per-operation capability docs and the
 constraint test rows; from the Iceberg spec (openapi.py) the REST catalog's route table and
 its capability docs; the same typed layer for the awsQuery services (query.py), each with its
-own overlay (models/<service>-overlay.json) and C prefix; every model's smoke tests as cases
+own overlay (models/<service>-overlay.json) and C prefix; the awsJson1_1 services' typed API and
+the descriptor tables their generic codec walks (awsjson.py); every model's smoke tests as cases
 the e2e runner replays against the server (smoke.py); and the engine configuration blocks of
 docs/engines.md that the console's table page shows (engine_snippets.py). What it is not for:
 any behaviour of an operation; that lives in handlers/.
@@ -36,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
+import awsjson  # noqa: E402
 import cfn_resource_types  # noqa: E402
 import engine_snippets  # noqa: E402
 import evolution  # noqa: E402
@@ -473,8 +476,8 @@ def main(argv):
     ap.add_argument("--iceberg-spec", help="Iceberg REST catalog OpenAPI spec (default: the pinned copy)")
     ap.add_argument("--iceberg-overlay", default=os.path.join(ROOT, "models", "iceberg-overlay.json"))
     ap.add_argument("--query-model", action="append", default=[], metavar="SERVICE=PATH",
-                    help="another model for an awsQuery service (%s); default: the pinned one"
-                    % ", ".join(s.key for s in query.SERVICES))
+                    help="another model for an awsQuery or awsJson service (%s); default: the pinned one"
+                    % ", ".join(s.key for s in query.SERVICES + awsjson.SERVICES))
     ap.add_argument("--engines-doc", default=engine_snippets.DOC,
                     help="the page whose blocks marked for the console the console shows (default: docs/engines.md)")
     args = ap.parse_args(argv)
@@ -493,17 +496,20 @@ def main(argv):
         spec, iceberg = render_iceberg(env, args.iceberg_spec or pinned_iceberg_spec(), args.iceberg_overlay,
                                        args.out)
         queried, query_summary, query_models = query.render(env, QueryServiceModel, args.out, overrides)
-        smoked = smoke.render([model] + query_models, args.out)
+        jsoned, json_summary, json_models = awsjson.render(env, args.out, overrides)
+        smoked = smoke.render([model] + query_models + json_models, args.out)
         snippets = engine_snippets.render(args.out, args.engines_doc)
     except (smithy.ModelError, samples.SampleError, openapi.SpecError, smoke.SmokeError,
             engine_snippets.SnippetError) as exc:
         sys.stderr.write("codegen: %s\n" % exc)
         return 1
-    changed = [path for path, text in rendered + iceberg + queried + smoked + snippets if write_if_changed(path, text)]
+    changed = [path for path, text in rendered + iceberg + queried + jsoned + smoked + snippets
+               if write_if_changed(path, text)]
     changed += cfn_resource_types.write(args.out, make_env, write_if_changed)
-    sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %d file(s) updated\n"
+    sys.stdout.write("codegen: %d operations, %d routes, %d shapes; %d Iceberg REST operations; %s; %s; "
+                     "%d file(s) updated\n"
                      % (len(cm.operations), len(cm.routes), len(cm.shapes), len(spec.routes), query_summary,
-                        len(changed)))
+                        json_summary, len(changed)))
     return 0
 
 

@@ -2,8 +2,9 @@
 
 What this is for: turning an AWS service model into plain Python objects (Shape, Member,
 Operation) with every fact the C layer needs already resolved: C names, JSON or query/XML names,
-HTTP bindings, constraint traits. Two protocols are understood: restJson1 (S3 Tables) and
-awsQuery (CloudFormation, STS; codegen/query.py). What it is not for: writing files
+HTTP bindings, constraint traits. Three protocols are understood: restJson1 (S3 Tables),
+awsQuery (CloudFormation, STS; codegen/query.py) and awsJson1_1 (Glue; codegen/awsjson.py).
+What it is not for: writing files
 (generate.py and query.py do that).
 
 The model is checked before anything is written: an unknown trait, shape type or protocol stops
@@ -24,7 +25,7 @@ HANDLED_TRAITS = {
     "smithy.api#error", "smithy.api#jsonName", "smithy.api#timestampFormat", "smithy.api#enumValue",
     "smithy.api#default", "smithy.api#paginated", "smithy.api#readonly", "smithy.api#idempotent",
     "smithy.api#input", "smithy.api#output", "smithy.api#documentation",
-    "aws.protocols#restJson1", "aws.auth#sigv4",
+    "aws.protocols#restJson1", "aws.auth#sigv4", "aws.protocols#awsJson1_1",
 }
 # Traits only the awsQuery protocol gives meaning to (query.py implements them); a restJson1 model
 # carrying one is refused, since the restJson1 templates would ignore it.
@@ -32,7 +33,8 @@ QUERY_TRAITS = {
     "aws.protocols#awsQuery", "aws.protocols#awsQueryError", "smithy.api#xmlNamespace",
     "smithy.api#xmlName", "smithy.api#xmlFlattened",
 }
-PROTOCOLS = {"aws.protocols#restJson1": "restJson1", "aws.protocols#awsQuery": "awsQuery"}
+PROTOCOLS = {"aws.protocols#restJson1": "restJson1", "aws.protocols#awsQuery": "awsQuery",
+             "aws.protocols#awsJson1_1": "awsJson1_1"}
 # Traits that change nothing a server does: client tooling, docs, endpoint resolution, tests
 # (smoke tests become e2e cases through smoke.py, not server code).
 IGNORED_TRAITS = {
@@ -58,12 +60,12 @@ UNSUPPORTED_TRAITS = {
 }
 
 SHAPE_TYPES = {"structure", "union", "list", "map", "enum", "intEnum", "string", "integer", "long",
-               "double", "boolean", "timestamp", "document", "operation", "resource", "service"}
+               "double", "boolean", "timestamp", "document", "operation", "resource", "service", "blob"}
 PRELUDE_TYPES = {
     "String": "string", "Integer": "integer", "Long": "long", "Boolean": "boolean",
     "Timestamp": "timestamp", "Document": "document", "Unit": "unit",
     "PrimitiveInteger": "integer", "PrimitiveLong": "long", "PrimitiveBoolean": "boolean",
-    "Double": "double", "PrimitiveDouble": "double",
+    "Double": "double", "PrimitiveDouble": "double", "Blob": "blob",
 }
 C_KEYWORDS = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -222,8 +224,8 @@ class Model:
         for t in traits:
             if t in UNSUPPORTED_TRAITS or (t in QUERY_TRAITS and self.protocol != "awsQuery"):
                 raise ModelError("%s: trait %s changes the wire format and is not supported" % (where, t))
-            if t in ("smithy.api#http", "smithy.api#httpLabel", "smithy.api#httpQuery") and self.protocol == "awsQuery":
-                raise ModelError("%s: trait %s has no meaning in awsQuery and is not supported" % (where, t))
+            if t in ("smithy.api#http", "smithy.api#httpLabel", "smithy.api#httpQuery") and self.protocol != "restJson1":
+                raise ModelError("%s: trait %s has no meaning in %s and is not supported" % (where, t, self.protocol))
             if t not in HANDLED_TRAITS and t not in IGNORED_TRAITS and t not in QUERY_TRAITS:
                 raise ModelError("%s: unknown trait %s" % (where, t))
 
@@ -305,8 +307,8 @@ class Model:
         if kind == "enum":
             for m in s.members:
                 m.enum_value = m.traits.get("smithy.api#enumValue", m.name)
-        if kind == "double" and self.protocol == "restJson1":
-            raise ModelError("%s: double is not supported by the restJson1 templates" % sid)
+        if kind in ("double", "blob") and self.protocol == "restJson1":
+            raise ModelError("%s: %s is not supported by the restJson1 templates" % (sid, kind))
         if kind == "timestamp" or any(m.target.kind == "timestamp" for m in s.members):
             for m in s.members:
                 fmt = m.timestamp_format or s.traits.get("smithy.api#timestampFormat")
@@ -329,7 +331,8 @@ class Model:
         result = []
         for name in sorted(found):
             e = found[name]
-            if "smithy.api#httpError" not in e.traits and (
+            # awsJson1_1 answers an error without @httpError 400 (client) or 500 (server)
+            if "smithy.api#httpError" not in e.traits and self.protocol != "awsJson1_1" and (
                     self.protocol != "awsQuery" or "aws.protocols#awsQueryError" not in e.traits):
                 raise ModelError("%s: error without @httpError" % e.id)
             result.append(e)

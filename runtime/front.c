@@ -10,6 +10,7 @@
 #include "http/response.h"
 #include "http/sigv4_verify.h"
 #include "front.h"
+#include "awsjson/awsjson.h"
 #include "health.h"
 #include "console/route.h"
 #include "iceberg_rest/iceberg_rest.h"
@@ -185,6 +186,12 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         return 0;
     }
     iceberg_base = iceberg_base_len(req, is_s3tables);
+    /* an awsJson service (Glue) checks its own signature; Glue's /iceberg is its REST catalog */
+    if (is_signed && !is_s3tables && query == NULL && !path_is_under(req, FLOE_ICEBERG_REST_BASE) &&
+        floe_awsjson_service_of(&scope) != NULL) {
+        floe_awsjson_handle(w, req, floe_awsjson_service_of(&scope), &scope);
+        return 0;
+    }
     if (is_signed && !is_s3tables && query == NULL && iceberg_base == 0 && floe_unemulated_is(&scope)) {
         floe_unemulated_refuse(w, req, &scope); /* touches no state: no signature needed to learn it */
         return 0;

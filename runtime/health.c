@@ -3,6 +3,7 @@
  * through Floe (the benchmark compares API routes against it).
  */
 #include "base/config.h"
+#include "awsjson/awsjson.h"
 #include "health.h"
 #include "http/log.h"
 #include "query/query.h"
@@ -14,6 +15,18 @@ static void list_query_services(floe_json_t *json)
 {
     size_t n;
     const floe_query_service_t *const *services = floe_query_services(&n);
+
+    for (size_t i = 0; i < n; i++) {
+        floe_json_key(json, services[i]->signing_name);
+        floe_json_string(json, "available");
+    }
+}
+
+/* The awsJson services (Glue), the same way. */
+static void list_json_services(floe_json_t *json)
+{
+    size_t n;
+    const floe_awsjson_service_t *const *services = floe_awsjson_services(&n);
 
     for (size_t i = 0; i < n; i++) {
         floe_json_key(json, services[i]->signing_name);
@@ -39,6 +52,7 @@ void floe_health_send(floe_worker_t *w, h2o_req_t *req)
     floe_json_key(json, "s3");
     floe_json_string(json, floe_s3_status());
     list_query_services(json);
+    list_json_services(json);
     floe_json_object_end(json);
     floe_json_object_end(json);
     floe_log_request(w, req, "Health", 200, started);

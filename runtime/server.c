@@ -61,6 +61,7 @@
 #include "maintenance/maintenance.h"
 #include "query/query.h"
 #include "s3tables/dispatch.h"
+#include "awsjson/awsjson.h"
 #include "s3/s3.h"
 #include "s3/spill.h"
 #include "server.h"
@@ -338,6 +339,7 @@ int floe_server_run(const floe_config_t *config)
 
     /* The models' patterns are not compiled here: each compiles on its first use (codec.h). */
     if (floe_s3tables_init() != 0 || floe_iceberg_rest_init() != 0 || floe_s3_init() != 0 ||
+        floe_awsjson_init() != 0 ||
         (lock_fd = lock_data_dir(config->data_dir)) < 0)
         return 1;
     h2o_on_thread = pthread_create(&h2o_tid, NULL, configure_h2o_thread, &server) == 0;

@@ -104,9 +104,13 @@ async function viewBucket({ arn }) {
   setCrumbs(h('a', { href: '#/' }, 'Table buckets'), b.bucket.name);
   const filter = h('input', { type: 'search', id: 'table-filter', placeholder: 'Table name prefix' });
   const tables = h('div');
+  // With the Glue integration each table also has a Glue name: <account>:s3tablescatalog/<bucket>/<namespace>/<table>.
+  const glueName = (t) => h('code', { class: 'glue-name' }, `${b.glue.catalogId}/${t.namespace}/${t.name}`);
   const render = async () => {
-    tables.replaceChildren(await pagedList('tables', { arn, prefix: filter.value, limit: 100 }, ['Namespace', 'Table', 'Format', 'Modified'],
-      (t) => [t.namespace, h('a', { href: `#/table?${q({ arn: t.arn })}`, class: 'table-link' }, t.name), t.format, fmtTime(Date.parse(t.modifiedAt))],
+    tables.replaceChildren(await pagedList('tables', { arn, prefix: filter.value, limit: 100 },
+      ['Namespace', 'Table', 'Format', 'Modified', ...(b.glue.integrated ? ['Glue name'] : [])],
+      (t) => [t.namespace, h('a', { href: `#/table?${q({ arn: t.arn })}`, class: 'table-link' }, t.name), t.format, fmtTime(Date.parse(t.modifiedAt)),
+        ...(b.glue.integrated ? [glueName(t)] : [])],
       { emptyText: 'No tables.', label: 'Tables' }));
   };
   filter.addEventListener('input', () => render().catch((e) => tables.replaceChildren(errorBox(e))));
@@ -117,7 +121,9 @@ async function viewBucket({ arn }) {
     h('h1', {}, b.bucket.name),
     facts([['ARN', h('code', {}, b.bucket.arn)], ['Table bucket id', h('code', {}, b.bucket.tableBucketId)],
       ['Type', b.bucket.type], ['Created', fmtTime(Date.parse(b.bucket.createdAt))],
-      ['Account · region', `${b.account} · ${b.region}`], ['Metrics configuration', b.metricsConfigurationId]]),
+      ['Account · region', `${b.account} · ${b.region}`], ['Metrics configuration', b.metricsConfigurationId],
+      ['AWS Glue', b.glue.integrated ? h('span', {}, 'integrated: catalog ', h('code', {}, b.glue.catalogId))
+        : 'not integrated (this account and region has no s3tablescatalog)']]),
     h('h2', {}, 'Namespaces'),
     await pagedList('namespaces', { arn, limit: 100 }, ['Namespace', 'Created', 'Created by'],
       (n) => [n.name, fmtTime(Date.parse(n.createdAt)), n.createdBy], { emptyText: 'No namespaces.', label: 'Namespaces' }),

@@ -3,6 +3,7 @@
  * and one bucket's page (its configuration and tags). Pages come from the catalog's own listing
  * (catalog/table_bucket.h), so a token is the one ListTableBuckets would give.
  */
+#include "catalog/glue_integration.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
 #include "console/resource.h"
@@ -81,6 +82,25 @@ static int write_maintenance(floe_call_t *call, floe_json_t *json, int64_t bucke
     return FLOE_OK;
 }
 
+/* Whether the account and region has the Glue Data Catalog's s3tablescatalog integration, and
+ * the bucket's catalog id there (its tables' Glue names are <catalog id>/<namespace>/<table>). */
+static int write_glue(floe_call_t *call, floe_json_t *json, const floe_bucket_row_t *bucket)
+{
+    bool is_integrated;
+
+    if (floe_glue_integration_read(call, &is_integrated, NULL))
+        return FLOE_EFAIL;
+    floe_json_key(json, "glue");
+    floe_json_object_begin(json);
+    floe_json_key(json, "integrated");
+    floe_json_bool(json, is_integrated);
+    floe_json_key(json, "catalogId");
+    floe_json_string(json, floe_call_printf(call, "%s:%s/%s", floe_call_account(call), FLOE_GLUE_S3TABLES_CATALOG,
+                                            bucket->name));
+    floe_json_object_end(json);
+    return FLOE_OK;
+}
+
 int floe_console_bucket(floe_console_req_t *r)
 {
     const char *arn = floe_console_required(r, "arn");
@@ -105,7 +125,7 @@ int floe_console_bucket(floe_console_req_t *r)
     if (floe_settings_bucket_metrics_get(&r->call, bucket.id, &metrics) ||
         write_maintenance(&r->call, json, bucket.id) ||
         floe_console_write_owned(&r->call, json, &owner, bucket.id, FLOE_REPLICATION_OF_BUCKET) ||
-        floe_console_write_bucket_replication_status(&r->call, json, &bucket))
+        floe_console_write_bucket_replication_status(&r->call, json, &bucket) || write_glue(&r->call, json, &bucket))
         return floe_console_fail_call(r);
     floe_json_key(json, "metricsConfigurationId");
     if (metrics != NULL)

@@ -447,6 +447,20 @@ static const char *const migrations[] = {
     "  INSERT INTO replication_queue (table_id, metadata_location, queued_at)"
     "  VALUES (NEW.id, NEW.metadata_location, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));"
     "END;",
+    /* the Glue Data Catalog's S3 Tables integration: the federated catalog s3tablescatalog of an
+     * account and region (catalog/glue_integration.c); its child catalogs, databases and tables
+     * are the table buckets, namespaces and tables themselves, so nothing else is stored */
+    "CREATE TABLE glue_catalog ("
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  description TEXT,"
+    "  identifier TEXT NOT NULL,"                /* FederatedCatalog.Identifier */
+    "  connection_name TEXT NOT NULL,"           /* FederatedCatalog.ConnectionName */
+    "  allow_full_table_external_data_access TEXT,"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (account, region, name)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

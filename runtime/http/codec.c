@@ -281,9 +281,13 @@ static int parse_rfc3339(const char *s, int64_t *out_ms)
     return FLOE_OK;
 }
 
+/* The largest epoch-seconds value whose milliseconds fit a floe_timestamp_t (int64_t), rounded
+ * down: a larger number would overflow the conversion (undefined behaviour), so it is refused. */
+#define MAX_EPOCH_SECONDS 9.2e15
+
 int floe_codec_timestamp(const cJSON *j, const floe_path_t *path, floe_timestamp_t *out, floe_violation_t *v)
 {
-    if (cJSON_IsNumber(j) && isfinite(j->valuedouble)) {
+    if (cJSON_IsNumber(j) && isfinite(j->valuedouble) && fabs(j->valuedouble) <= MAX_EPOCH_SECONDS) {
         *out = (floe_timestamp_t)(j->valuedouble * 1000.0);
         return FLOE_OK;
     }
@@ -470,6 +474,11 @@ bool floe_codec_pattern_match(floe_codec_pattern_t *p, const char *s)
 {
     pcre2_code *code = pattern_code(p);
     return code != NULL && floe_codec_regex_match(code, s);
+}
+
+void floe_codec_regex_free(void *compiled)
+{
+    pcre2_code_free(compiled);
 }
 
 /* One match-data block per thread: pcre2_code is shareable, match data is not. */

@@ -136,6 +136,8 @@ bool floe_codec_utf8_valid(const char *s, size_t n);
 /** Compiles an ECMA-262-style pattern (unanchored search, $ only at the very end); NULL on error.
  * The result lives for the process. */
 void *floe_codec_regex_compile(const char *pattern);
+/** Frees a pattern floe_codec_regex_compile made (NULL is fine). */
+void floe_codec_regex_free(void *compiled);
 /** True when the compiled pattern matches somewhere in s. */
 bool floe_codec_regex_match(void *compiled, const char *s);
 

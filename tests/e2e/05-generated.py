@@ -34,11 +34,15 @@ ICEBERG_SPEC_PAGE = "https://github.com/apache/iceberg/blob/%s/open-api/rest-cat
 # models/ files that are Floe's own, not pinned upstream copies
 UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
             "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE",
-            "cloudformation-overlay.json", "sts-overlay.json"}
+            "cloudformation-overlay.json", "sts-overlay.json", "glue-overlay.json"}
 # The awsQuery services: (generator key, pinned model under models/, C prefix, docs name, README name)
 QUERY_SERVICES = [
     ("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json", "cfn", "cloudformation", "CloudFormation"),
     ("sts", "sts/sts-2011-06-15.smithy.json", "sts", "sts", "STS"),
+]
+# The awsJson1_1 services: (generator key, pinned model under models/, C prefix, docs name, README name)
+JSON_SERVICES = [
+    ("glue", "glue/glue-2017-03-31.smithy.json", "glue", "glue", "Glue"),
 ]
 
 
@@ -336,6 +340,54 @@ class GeneratedTests(unittest.TestCase):
             summary = ("**%s API: %s of %s operations implemented, %s partial, %s not implemented.**"
                        % (title, impl, total, part, none))
             self.assertTrue(summary in readme, "the README's %s summary is the docs' summary: %s" % (title, summary))
+
+    def test_json_outputs_are_generated_from_the_pinned_models(self):
+        committed = os.path.join(SOURCE_DIR, "generated")
+        for key, model, prefix, docs, _ in JSON_SERVICES:
+            for f in ("%s_api.h" % prefix, "%s_tables.c" % prefix, os.path.join("docs", docs + ".md")):
+                self.assertTrue(os.path.exists(os.path.join(committed, f)), "generated/%s exists" % f)
+            with open(os.path.join(committed, "%s_api.h" % prefix)) as f:
+                first = f.readline()
+            self.assertIn(os.path.basename(model), first, "%s's API names the model it came from" % key)
+            self.assertIn("models/%s-overlay.json" % key, first, "and its overlay")
+            with open(os.path.join(committed, "docs", docs + ".md")) as f:
+                rows = [line for line in f if re.match(r"^\| \d+ \| ", line)]
+            self.assertTrue(rows, "the %s docs have a row per operation" % key)
+            for row in rows:
+                self.assertRegex(row, r"^\| \d+ \| \[\w+\]\(https://docs\.aws\.amazon\.com/glue/latest/webapi/API_\w+\.html\) \| "
+                                 r"(implemented|partial|not implemented) \|",
+                                 "each operation links to its page in AWS's API reference and says its status")
+        with open(os.path.join(committed, "awsjson_services.def")) as f:
+            text = f.read()
+        for _, _, prefix, _, _ in JSON_SERVICES:
+            self.assertIn("FLOE_AWSJSON_SERVICE(floe_%s_service)" % prefix, text, "the service list has every service")
+
+    def test_readme_json_summaries_match_the_docs(self):
+        with open(os.path.join(SOURCE_DIR, "README.md")) as f:
+            readme = f.read()
+        for _, _, _, docs, title in JSON_SERVICES:
+            with open(os.path.join(SOURCE_DIR, "generated", "docs", docs + ".md")) as f:
+                text = f.read()
+            total = re.search(r"(\d+) operations\.", text).group(1)
+            impl, part, none = re.search(r"\*\*(\d+) implemented, (\d+) partial, (\d+) not implemented\.\*\*",
+                                         text).groups()
+            summary = ("**%s API: %s of %s operations implemented, %s partial, %s not implemented.**"
+                       % (title, impl, total, part, none))
+            self.assertTrue(summary in readme, "the README's %s summary is the docs' summary: %s" % (title, summary))
+
+    def test_unknown_trait_in_a_json_model_stops_the_generator(self):
+        with open(os.path.join(MODELS, JSON_SERVICES[0][1])) as f:
+            ast = json.load(f)
+        ast["shapes"]["com.amazonaws.glue#GetTableRequest"]["traits"]["example.vendor#newThing"] = {}
+        fd, path = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(ast, f)
+        self.addCleanup(os.unlink, path)
+        with tempfile.TemporaryDirectory() as out:
+            proc = generate(pinned_model(), out, query_models={"glue": path})
+            self.assertEqual(proc.returncode, 1, "an unknown trait in the Glue model is a failure")
+            self.assertIn("com.amazonaws.glue#GetTableRequest", proc.stderr, "the message names the shape")
+            self.assertEqual(os.listdir(out), [], "nothing is written")
 
     def mutated_query_model(self, key, mutate):
         model = next(m for k, m, _, _, _ in QUERY_SERVICES if k == key)

@@ -47,6 +47,7 @@ class FrontDoorTests(FloeTestCase):
         self.assertEqual(doc["services"].get("cloudformation"), "available",
                          "health lists CloudFormation as available")
         self.assertEqual(doc["services"].get("sts"), "available", "health lists STS as available")
+        self.assertEqual(doc["services"].get("glue"), "available", "health lists Glue as available")
 
     def test_health_refuses_a_header_section_over_8_kib_as_every_route_does(self):
         status, _, _ = self.raw("GET", "/_floe/health", headers={"x-pad": "v" * (100 * 1024)})

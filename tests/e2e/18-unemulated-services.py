@@ -12,7 +12,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from floe_server import FloeTestCase, main  # noqa: E402
 
-EMULATED = "Floe emulates S3 Tables, S3, CloudFormation and STS"
+EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS and Glue"
 
 
 class UnemulatedServiceTests(FloeTestCase):

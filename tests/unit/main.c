@@ -33,6 +33,7 @@ int floe_test_failures;
 #include "runtime/s3/xml.c"
 #include "runtime/s3/sigv2.c"
 #include "runtime/query/form.c"
+#include "runtime/awsjson/codec.c"
 #include "runtime/store.c"
 #include "runtime/store_share.c"
 #include "runtime/background/object_door.c"

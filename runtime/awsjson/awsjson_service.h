@@ -1,0 +1,144 @@
+/*
+ * The shape of an awsJson1_1 service's generated tables (generated/<prefix>_tables.c): one
+ * descriptor per shape an operation reaches, the service's errors and its operations. The
+ * runtime's generic codec (awsjson_codec.h) walks these descriptors to parse a request into the
+ * handler's typed struct, check the model's constraints and write the typed answer as JSON, so
+ * no per-shape function is generated. One floe_awsjson_service_t per service, listed in
+ * generated/awsjson_services.def.
+ *
+ * Layout the descriptors describe (the generated <prefix>_api.h declares the same types):
+ *  - a structure or union is a C struct of `size` bytes; member i sits at members[i].offset;
+ *  - strings, blobs (base64 text) and documents (JSON text) are `char *`, NULL when absent;
+ *  - structures, unions, lists and maps are pointers when they are members, NULL when absent;
+ *  - an enum is an int (0 absent, i for values[i]);
+ *  - a number, boolean or timestamp without a default has a `bool` presence flag at has_offset;
+ *  - a list is {size_t n; T *items;} and a map {size_t n; char **keys; T *values;}, where T is a
+ *    structure or union by value, a list or map by pointer, a scalar as above.
+ *
+ * Not for handlers: they see their service's generated API and awsjson_api.h only.
+ */
+#ifndef FLOE_AWSJSON_SERVICE_H
+#define FLOE_AWSJSON_SERVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "awsjson/awsjson_call.h"
+#include "http/codec.h"
+
+typedef enum floe_awsjson_kind {
+    FLOE_AWSJSON_STRING,
+    FLOE_AWSJSON_ENUM,
+    FLOE_AWSJSON_BOOLEAN,
+    FLOE_AWSJSON_INTEGER,
+    FLOE_AWSJSON_LONG,
+    FLOE_AWSJSON_DOUBLE,
+    FLOE_AWSJSON_TIMESTAMP,
+    FLOE_AWSJSON_BLOB,
+    FLOE_AWSJSON_DOCUMENT,
+    FLOE_AWSJSON_STRUCTURE,
+    FLOE_AWSJSON_UNION,
+    FLOE_AWSJSON_LIST,
+    FLOE_AWSJSON_MAP,
+} floe_awsjson_kind_t;
+
+/* floe_awsjson_member_t.flags */
+#define FLOE_AWSJSON_REQUIRED 1u  /* @required */
+#define FLOE_AWSJSON_DATE_TIME 2u /* @timestampFormat("date-time"): RFC 3339 text, not epoch seconds */
+
+#define FLOE_AWSJSON_NO_FLAG (-1)
+#define FLOE_AWSJSON_NO_PATTERN (-1)
+#define FLOE_AWSJSON_NO_NAME UINT32_MAX /* a list item or map key or value */
+
+/** A structure's or union's member, a list's item, or a map's key ([0]) and value ([1]). */
+typedef struct floe_awsjson_member {
+    uint32_t name;      /* the JSON key (structures and unions): an offset in the service's names */
+    uint32_t target;    /* the member's shape: an index in the service's shapes */
+    uint32_t offset;    /* of the field in its structure */
+    int32_t has_offset; /* of its presence flag, or FLOE_AWSJSON_NO_FLAG */
+    uint32_t flags;     /* FLOE_AWSJSON_REQUIRED, FLOE_AWSJSON_DATE_TIME */
+} floe_awsjson_member_t;
+
+/* Tables hold indices and offsets, never pointers: a pointer in a position-independent binary is
+ * a relocation the loader applies at every start, and Glue's 1,630 shapes would make the loader
+ * write (and keep resident) a third of a MiB of tables an idle server never reads. */
+typedef struct floe_awsjson_shape {
+    uint32_t name; /* the model's name, for messages: an offset in the service's names */
+    uint8_t kind;  /* floe_awsjson_kind_t */
+    bool has_constraint;
+    int16_t pattern; /* index into the service's patterns, or FLOE_AWSJSON_NO_PATTERN */
+    uint32_t size;   /* sizeof the C struct (structures and unions) */
+    uint32_t n_members;
+    uint32_t members; /* index of the first in the service's members */
+    uint32_t n_values;
+    uint32_t values;  /* an enum's wire values: index of the first in the service's values */
+    int64_t min, max; /* @length (code points, or items) or @range; INT64_MIN/MAX when unbounded */
+} floe_awsjson_shape_t;
+
+/** One error of a service, indexed by its generated error enum. */
+typedef struct floe_awsjson_error_info {
+    const char *name; /* `__type` on the wire */
+    int status;
+    bool is_server_fault;
+} floe_awsjson_error_info_t;
+
+#define FLOE_AWSJSON_ERROR_BIT(e) (UINT64_C(1) << (e))
+
+typedef struct floe_awsjson_operation {
+    uint32_t name; /* after the target prefix in X-Amz-Target: an offset in the service's names */
+    floe_status_t status;
+    uint64_t errors; /* FLOE_AWSJSON_ERROR_BIT of each error it may answer (modeled and common) */
+    uint32_t input;  /* shape indices */
+    uint32_t output;
+    int (*handle)(floe_awsjson_call_t *call, const void *in, void *out); /* NULL: not implemented */
+} floe_awsjson_operation_t;
+
+typedef struct floe_awsjson_service {
+    const char *name;          /* the SDK's name for it: "Glue" */
+    const char *signing_name;  /* SigV4 service name: requests signed for it are this service's */
+    const char *target_prefix; /* X-Amz-Target is "<target_prefix>.<Operation>": the service shape's name */
+    const char *docs;          /* its capability docs, for messages */
+    const floe_awsjson_operation_t *operations; /* sorted by name */
+    size_t n_operations;
+    const floe_awsjson_shape_t *shapes;
+    const floe_awsjson_member_t *members;
+    const uint32_t *values; /* enum wire values, as offsets in names */
+    const char *names;      /* every name and enum value, NUL-separated */
+    const floe_awsjson_error_info_t *errors; /* indexed by the service's error enum */
+    size_t n_errors;
+    int validation_error;    /* answers a constraint violation */
+    int serialization_error; /* answers a body that is not the input's JSON */
+    int internal_error;      /* answers a failure inside */
+    const char *const *patterns; /* the model's @pattern expressions */
+    size_t n_patterns;
+    void **compiled; /* n_patterns compiled patterns, each filled on first use (atomically) */
+} floe_awsjson_service_t;
+
+/** The shape of index i. */
+static inline const floe_awsjson_shape_t *floe_awsjson_shape(const floe_awsjson_service_t *svc, uint32_t i)
+{
+    return &svc->shapes[i];
+}
+
+/** Member i of shape s. */
+static inline const floe_awsjson_member_t *floe_awsjson_member(const floe_awsjson_service_t *svc,
+                                                               const floe_awsjson_shape_t *s, uint32_t i)
+{
+    return &svc->members[s->members + i];
+}
+
+/** The text at offset `name` of the service's names. */
+static inline const char *floe_awsjson_name(const floe_awsjson_service_t *svc, uint32_t name)
+{
+    return svc->names + name;
+}
+
+/** Enum shape s's wire value i (1..n_values). */
+static inline const char *floe_awsjson_value(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *s,
+                                             uint32_t i)
+{
+    return svc->names + svc->values[s->values + i - 1];
+}
+
+#endif
