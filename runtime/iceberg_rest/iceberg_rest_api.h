@@ -61,7 +61,18 @@ typedef struct floe_iceberg_call {
     const char *error_message;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
     const char *etag;        /* set by a handler: the ETag header of its answer (200 or 304) */
+    /* The AWS Glue Iceberg REST endpoint (signed for glue): the runtime has already turned the
+     * catalog the path or ?warehouse= names into the table bucket ARN handlers see as `warehouse`.
+     * glue_prefix is the prefix GET /v1/config answers ("catalogs/<account>:s3tablescatalog:<bucket>"),
+     * NULL when no warehouse was named. */
+    bool is_glue;
+    const char *glue_prefix;
 } floe_iceberg_call_t;
+
+/** Glue's endpoint's refusal of RenameTable on an S3 table. */
+#define FLOE_ICEBERG_GLUE_NO_RENAME                                                                                  \
+    "RenameTable is not supported for S3 tables on the AWS Glue Iceberg REST endpoint; rename the table with the "   \
+    "S3 Tables API (RenameTable) or through the S3 Tables Iceberg REST endpoint."
 
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
 int floe_iceberg_call_fail(floe_iceberg_call_t *call, floe_iceberg_err_t error, const char *fmt, ...)

@@ -21,6 +21,7 @@ int floe_test_failures;
 #include "runtime/iceberg_rest_router.c"
 #include "runtime/iceberg_rest_response.c"
 #include "runtime/iceberg_rest_request.c"
+#include "runtime/iceberg_rest_glue.c"
 #include "runtime/sigv4.c"
 #include "runtime/sigv4_sign.c"
 #include "runtime/sigv4_verify.c"
