@@ -7,28 +7,28 @@ catalog see the same table, rows and version token, and a commit through either 
 through the other. ALTER TABLE ... RENAME is refused, as Glue refuses it for S3 tables.
 """
 
+import os
+import re
+import sys
 import warnings
 
 from floe_server import FloeTestCase, main
-from spark_engine import REGION, require_spark, rows, spark_session
+from spark_engine import require_spark, rows, spark_session
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "engines"))
+import snippets  # noqa: E402
 
 BUCKET = "glue-spark"
+EXAMPLE_WAREHOUSE = "111122223333:s3tablescatalog/my-table-bucket"
 
 
-def glue_catalog_conf(name, server, warehouse):
-    """The Spark settings of AWS's guide for S3 tables through Glue's endpoint; only `uri` is Floe's."""
-    p = "spark.sql.catalog." + name
-    return {
-        p: "org.apache.iceberg.spark.SparkCatalog",
-        p + ".type": "rest",
-        p + ".uri": server.endpoint + "/iceberg",
-        p + ".warehouse": warehouse,
-        p + ".rest.sigv4-enabled": "true",
-        p + ".rest.signing-name": "glue",
-        p + ".rest.signing-region": REGION,
-        p + ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
-        p + ".rest-metrics-reporting-enabled": "false",
-    }
+def glue_catalog_conf(server, arn, warehouse):
+    """The `spark-glue` block of docs/engines.md (AWS's guide's settings, only `uri` is Floe's),
+    filled in for this test, as {key: value}."""
+    text = snippets.render("spark-glue", server.endpoint, arn, **{EXAMPLE_WAREHOUSE: warehouse})
+    conf = dict(re.findall(r'\.config\("([^"]+)", "([^"]+)"\)', text))
+    assert conf.get("spark.sql.catalog.glue.rest.signing-name") == "glue", text
+    return conf
 
 
 class GlueEndpointThroughSpark(FloeTestCase):
@@ -42,7 +42,7 @@ class GlueEndpointThroughSpark(FloeTestCase):
         cls.arn = cls.s3tables.create_table_bucket(name=BUCKET)["arn"]
         warehouse = "%s:s3tablescatalog/%s" % (cls.arn.split(":")[4], BUCKET)
         cls.spark = spark_session(cls.server, cls.arn, "floe-glue-spark",
-                                  extra_conf=glue_catalog_conf("glue", cls.server, warehouse))
+                                  extra_conf=glue_catalog_conf(cls.server, cls.arn, warehouse))
 
     @classmethod
     def tearDownClass(cls):
