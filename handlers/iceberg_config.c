@@ -8,6 +8,7 @@
  * the S3 settings that make a client's FileIO read and write the warehouses through Floe (defaults,
  * so a client's own settings win), and the `endpoints` it serves, from the generated route table.
  */
+#include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
@@ -34,6 +35,7 @@ int floe_iceberg_handle_getConfig(floe_iceberg_call_t *call, const floe_iceberg_
     out->overrides.keys[0] = "prefix";
     out->overrides.values[0] =
         call->is_glue ? call->glue_prefix : floe_iceberg_rest_encode_segment(&call->super, bucket.arn);
-    out->endpoints = floe_iceberg_rest_endpoints(&out->n_endpoints);
+    out->endpoints = call->is_glue ? floe_iceberg_glue_endpoints(call, &out->n_endpoints)
+                                   : floe_iceberg_rest_endpoints(&out->n_endpoints);
     return FLOE_OK;
 }

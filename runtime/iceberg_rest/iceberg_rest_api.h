@@ -69,11 +69,6 @@ typedef struct floe_iceberg_call {
     const char *glue_prefix;
 } floe_iceberg_call_t;
 
-/** Glue's endpoint's refusal of RenameTable on an S3 table. */
-#define FLOE_ICEBERG_GLUE_NO_RENAME                                                                                  \
-    "RenameTable is not supported for S3 tables on the AWS Glue Iceberg REST endpoint; rename the table with the "   \
-    "S3 Tables API (RenameTable) or through the S3 Tables Iceberg REST endpoint."
-
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
 int floe_iceberg_call_fail(floe_iceberg_call_t *call, floe_iceberg_err_t error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -5,7 +5,8 @@
 a table, append, read. The S3 Tables API (GetTable, GetTableMetadataLocation) and the S3 Tables
 Iceberg REST endpoint then see the same table, rows and version token, and a commit through either
 endpoint moves the token the other reads. Where Glue's endpoint differs from the S3 Tables one,
-Floe differs the same way: no views, no RenameTable on an S3 table. Bad catalog ids, a bucket that
+Floe differs the same way: no views, and only the operations Glue's guide lists are advertised
+(no RenameTable: PyIceberg refuses the rename itself). Bad catalog ids, a bucket that
 does not exist, the default catalog and another account's catalog are refused in the Iceberg REST
 error shape. The same block against --strict-signatures: signatures made for `glue` verify, a
 wrong secret is refused.
@@ -27,8 +28,7 @@ snippets.reexec_in_venv()
 from floe_server import FloeServer  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
-from pyiceberg.exceptions import (BadRequestError, ForbiddenError, NoSuchTableError,  # noqa: E402
-                                  RESTError)
+from pyiceberg.exceptions import BadRequestError, ForbiddenError, NoSuchTableError, RESTError  # noqa: E402
 from pyiceberg.schema import Schema  # noqa: E402
 from pyiceberg.types import LongType, NestedField, StringType  # noqa: E402
 
@@ -131,10 +131,16 @@ class GlueEndpointThroughPyIceberg(unittest.TestCase):
         with self.assertRaises(NotImplementedError, msg="refuses a view lookup"):
             self.catalog.view_exists("sales.recent")
 
-    def test_06_rename_is_refused_for_s3_tables(self):
-        with self.assertRaisesRegex(BadRequestError, "RenameTable is not supported for S3 tables",
+    def test_06_only_what_glue_lists_is_advertised(self):
+        # Glue's guide lists no RenameTable, CommitTransaction, NamespaceExists or ReportMetrics:
+        # /v1/config does not advertise them, so PyIceberg refuses a rename itself and checks a
+        # namespace by loading it.
+        with self.assertRaisesRegex(NotImplementedError, "rename",
                                     msg="Glue's endpoint renames no S3 table"):
             self.catalog.rename_table("sales.orders", "sales.renamed")
+        self.assertTrue(self.catalog.namespace_exists("sales"), "a namespace exists, by loadNamespaceMetadata")
+        self.assertFalse(self.catalog.namespace_exists("nothing_here"), "and a missing one does not")
+        self.assertTrue(self.catalog.table_exists("sales.orders"), "TableExists is Glue's and is served")
         self.assertEqual(ids(self.catalog.load_table("sales.orders")), list(range(65)), "the table is untouched")
         with self.assertRaises(NoSuchTableError, msg="and no table of the new name exists"):
             self.catalog.load_table("sales.renamed")
