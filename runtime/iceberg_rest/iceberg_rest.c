@@ -1,6 +1,10 @@
 /*
  * The dispatcher of iceberg_rest.h: the one path every REST catalog request takes.
  *
+ *   signed for glue: /v1/catalogs/{catalog}/... routed as /v1/{catalog}/... (any other prefixed
+ *        │           path: 404); after the checks below, {catalog} or ?warehouse= becomes the table
+ *        │           bucket ARN (iceberg_rest_glue.h): 400, 403 or 501 when it names none of ours
+ *        ▼
  *   floe_iceberg_rest_route ──no path──▶ 404 NotFoundException
  *        │                  ──no method─▶ 405 MethodNotAllowedException
  *        ▼
