@@ -2,7 +2,8 @@
 """The AWS Glue Iceberg REST endpoint on the wire (/iceberg signed for glue with botocore's SigV4):
 /v1/config's prefix and the endpoints it advertises (Glue's guide's list), the catalog id in the
 path in both spellings, the routes Glue's guide does not list answered 501, paths outside
-/v1/catalogs/{catalog} answered 404, every refused catalog in the Iceberg REST error shape, and
+/v1/catalogs/{catalog} answered 404, every refused catalog in the Iceberg REST error shape, the
+region taken from the signature (a catalog id names none), and
 strict signatures refused in that shape too. 69-glue-iceberg-rest-pyiceberg.py and
 69-glue-iceberg-rest-spark.py drive the same endpoint with PyIceberg and Spark."""
 
@@ -23,7 +24,8 @@ GLUE_UNLISTED = ["POST /v1/{prefix}/tables/rename", "POST /v1/{prefix}/transacti
                  "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics"]
 
 
-def call(endpoint, method, path, body=None, query=None, credentials=("floe-test", "floe-test"), service="glue"):
+def call(endpoint, method, path, body=None, query=None, credentials=("floe-test", "floe-test"), service="glue",
+         region="us-east-1"):
     """One request to /iceberg<path>, signed with botocore's SigV4 for `service`."""
     import botocore.auth
     import botocore.awsrequest
@@ -32,7 +34,7 @@ def call(endpoint, method, path, body=None, query=None, credentials=("floe-test"
     data = json.dumps(body).encode() if body is not None else None
     request = botocore.awsrequest.AWSRequest(method=method, url=url, data=data,
                                              headers={"content-type": "application/json"} if data else {})
-    botocore.auth.SigV4Auth(botocore.credentials.Credentials(*credentials), service, "us-east-1").add_auth(request)
+    botocore.auth.SigV4Auth(botocore.credentials.Credentials(*credentials), service, region).add_auth(request)
     req = urllib.request.Request(url, data=data, method=method, headers=dict(request.headers.items()))
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
@@ -132,6 +134,10 @@ class GlueEndpointOnTheWire(FloeTestCase):
             ("111122223333:s3tablescatalog:" + BUCKET, 403, "NotAuthorizedException", "another account"),
             ("%s:s3tablescatalog:no-such-bucket" % self.account, 404, "NoSuchWarehouseException", None),
         ]
+        path = "/v1/catalogs/%s/namespaces" % self.catalog
+        self.assertError(self.glue("GET", path, region="eu-west-1"), 404, "NoSuchWarehouseException",
+                         "a catalog id names no region: a request signed for another region finds no bucket there")
+        self.assertEqual(self.glue("GET", path)[0], 200, "while the bucket's own region serves it")
         for catalog, status, error_type, message in cases:
             with self.subTest(catalog=catalog):
                 path = "/v1/catalogs/%s/namespaces" % urllib.parse.quote(catalog, safe=":")
