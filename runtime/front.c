@@ -21,6 +21,7 @@
 #include "unemulated.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"
+#define SIGNING_NAME_GLUE "glue"
 /* S3 refuses a request whose header section passes 8 KiB with RequestHeaderSectionTooLarge
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html); h2o 2.2 itself takes up
  * to H2O_MAX_REQLEN (~416 KiB). Each header counts its name, value, ": " and CRLF. */
@@ -45,12 +46,12 @@ static int path_is_under(h2o_req_t *req, const char *base)
 }
 
 /* The length of the Iceberg REST catalog base path the request is under, or 0: /iceberg when signed
- * for s3tables (as AWS serves it), /_floe/iceberg whether signed or not. */
-static size_t iceberg_base_len(h2o_req_t *req, int is_s3tables)
+ * for s3tables or glue (AWS serves both endpoints there), /_floe/iceberg whether signed or not. */
+static size_t iceberg_base_len(h2o_req_t *req, int is_catalog_signed)
 {
     if (path_is_under(req, FLOE_ICEBERG_REST_UNSIGNED_BASE))
         return strlen(FLOE_ICEBERG_REST_UNSIGNED_BASE);
-    if (is_s3tables && path_is_under(req, FLOE_ICEBERG_REST_BASE))
+    if (is_catalog_signed && path_is_under(req, FLOE_ICEBERG_REST_BASE))
         return strlen(FLOE_ICEBERG_REST_BASE);
     return 0;
 }
@@ -98,7 +99,8 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
     int status;
     if (!w->config->strict_signatures)
         return 1;
-    if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && query == NULL, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
+    if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && !is_iceberg && query == NULL, (int64_t)time(NULL))) ==
+        FLOE_SIGV4_OK)
         return 1;
     /* S3 still takes SigV2 presigned URLs, which boto3 and the aws CLI v1 make by default */
     if (r == FLOE_SIGV4_MISSING && !is_s3tables && !is_iceberg && query == NULL &&
@@ -185,7 +187,8 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         floe_maintenance_route_handle(w, req);
         return 0;
     }
-    iceberg_base = iceberg_base_len(req, is_s3tables);
+    iceberg_base =
+        iceberg_base_len(req, is_s3tables || (is_signed && floe_sigv4_scope_is_for(&scope, SIGNING_NAME_GLUE)));
     /* an awsJson service (Glue) checks its own signature; Glue's /iceberg is its REST catalog */
     if (is_signed && !is_s3tables && query == NULL && !path_is_under(req, FLOE_ICEBERG_REST_BASE) &&
         floe_awsjson_service_of(&scope) != NULL) {

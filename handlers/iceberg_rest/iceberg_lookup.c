@@ -35,6 +35,8 @@ int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg
     }
 }
 
+/* Every route of both endpoints resolves its warehouse here, so this is where the Glue endpoint
+ * (call->is_glue) would also require the account's s3tablescatalog integration, as AWS does. */
 int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehouse_arn, floe_bucket_row_t *out)
 {
     if (floe_lookup_bucket(&call->super, warehouse_arn, out))

@@ -19,6 +19,7 @@
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/transaction.h"
+#include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "../s3tables/namespace_rules.h"
@@ -165,6 +166,8 @@ int floe_iceberg_handle_namespaceExists(floe_iceberg_call_t *call, const floe_ic
     floe_namespace_row_t ns;
     (void)out;
 
+    if (call->is_glue)
+        return floe_iceberg_glue_unsupported(call, "NamespaceExists");
     return floe_iceberg_lookup_namespace(call, in->warehouse, in->namespace, &bucket, &ns);
 }
 

@@ -27,6 +27,7 @@
 #include "catalog/page_token.h"
 #include "catalog/table.h"
 #include "catalog/iceberg_create.h"
+#include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "../s3tables/replication_rules.h"
 #include "catalog/replication_queue.h"
@@ -181,6 +182,8 @@ int floe_iceberg_handle_tableExists(floe_iceberg_call_t *call, const floe_iceber
 int floe_iceberg_handle_reportMetrics(floe_iceberg_call_t *call, const floe_iceberg_reportMetrics_in *in,
                                       floe_iceberg_NoContent *out)
 {
+    if (call->is_glue)
+        return floe_iceberg_glue_unsupported(call, "ReportMetrics");
     return floe_iceberg_handle_tableExists(call, in, out);
 }
 
@@ -216,6 +219,8 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
     int rc;
     (void)out;
 
+    if (call->is_glue)
+        return floe_iceberg_glue_unsupported(call, "RenameTable");
     if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t) ||
         floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
         return FLOE_EFAIL;

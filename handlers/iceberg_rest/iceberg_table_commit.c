@@ -48,6 +48,7 @@
 #include "catalog/table.h"
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_metadata.h"
+#include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "../s3tables/replication_rules.h"
 #include "catalog/replication_queue.h"
@@ -283,6 +284,8 @@ int floe_iceberg_handle_commitTransaction(floe_iceberg_call_t *call, const floe_
     floe_bucket_row_t bucket;
     (void)out;
 
+    if (call->is_glue)
+        return floe_iceberg_glue_unsupported(call, "CommitTransaction");
     if (floe_iceberg_lookup_warehouse(call, in->warehouse, &bucket) || refuse_repeated_tables(call, in))
         return FLOE_EFAIL;
     for (size_t i = 0; i < in->n_changes; i++) {

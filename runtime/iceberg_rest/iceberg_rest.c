@@ -1,6 +1,10 @@
 /*
  * The dispatcher of iceberg_rest.h: the one path every REST catalog request takes.
  *
+ *   signed for glue: /v1/catalogs/{catalog}/... routed as /v1/{catalog}/... (any other prefixed
+ *        │           path: 404); after the checks below, {catalog} or ?warehouse= becomes the table
+ *        │           bucket ARN (iceberg_rest_glue.h): 400, 403 or 501 when it names none of ours
+ *        ▼
  *   floe_iceberg_rest_route ──no path──▶ 404 NotFoundException
  *        │                  ──no method─▶ 405 MethodNotAllowedException
  *        ▼
@@ -34,6 +38,7 @@
 #include "iceberg_rest/iceberg_rest.h"
 #include "iceberg_rest/iceberg_rest_call.h"
 #include "iceberg_rest/iceberg_rest_error.h"
+#include "iceberg_rest/iceberg_rest_glue.h"
 #include "iceberg_rest/iceberg_rest_router.h"
 #include "http/log.h"
 #include "http/response.h"
@@ -47,12 +52,17 @@
 #define MESSAGE_MULTI_LEVEL "S3 Tables namespaces have a single level; a multi-level namespace is not supported."
 #define MESSAGE_NO_TABLE "The specified table does not exist."
 #define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."
+#define GLUE_SIGNING_NAME "glue"
+#define GLUE_PATH_PREFIX "/v1/" FLOE_GLUE_CATALOGS_SEGMENT "/" /* /v1/catalogs/{catalog}/... */
+#define GLUE_MESSAGE_MAX 600
+#define MESSAGE_NO_ROUTE "No Iceberg REST catalog route matches this method and path."
 
 typedef struct rest_ctx {
     floe_worker_t *w;
     h2o_req_t *req;
     uint64_t started_us;
     const char *operation; /* "Iceberg:<operationId>" once routed, for the log */
+    bool is_glue;          /* signed for glue: AWS Glue's Iceberg REST endpoint (iceberg_rest_glue.h) */
 } rest_ctx_t;
 
 int floe_iceberg_rest_init(void)
@@ -206,6 +216,62 @@ static void answer_multi_level(rest_ctx_t *d, const floe_iceberg_route_match_t *
     answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, MESSAGE_MULTI_LEVEL);
 }
 
+/*
+ * On Glue's endpoint, turns the catalog a request names (the path's {catalog}, or ?warehouse= on
+ * /v1/config) into the table bucket ARN the handlers take, as the S3 Tables endpoint names it, so
+ * both endpoints reach the same rows. 0, or -1 after answering.
+ */
+static int glue_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, const char *catalog, const char **arn)
+{
+    floe_glue_warehouse_t wh;
+    char message[GLUE_MESSAGE_MAX];
+
+    switch (floe_glue_warehouse_of(catalog, &call->super.scope, &wh)) {
+    case FLOE_GLUE_WAREHOUSE_OK:
+        *arn = h2o_strdup(&d->req->pool, wh.arn, SIZE_MAX).base;
+        call->glue_prefix = h2o_strdup(&d->req->pool, wh.prefix, SIZE_MAX).base;
+        return 0;
+    case FLOE_GLUE_WAREHOUSE_MALFORMED:
+        snprintf(message, sizeof(message),
+                 "Invalid catalog id '%.200s': an S3 table bucket's catalog on the AWS Glue Iceberg REST endpoint is "
+                 "<account>:s3tablescatalog/<bucket>.", catalog);
+        answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, message);
+        return -1;
+    case FLOE_GLUE_WAREHOUSE_NOT_EMULATED:
+        snprintf(message, sizeof(message),
+                 "Floe's AWS Glue Iceberg REST endpoint serves the catalogs of S3 table buckets only "
+                 "(<account>:s3tablescatalog/<bucket>); the catalog '%.200s' is not emulated.", catalog);
+        answer_error(d, FLOE_ICEBERG_ERR_UnsupportedOperationException, message);
+        return -1;
+    case FLOE_GLUE_WAREHOUSE_OTHER_ACCOUNT:
+    default:
+        snprintf(message, sizeof(message),
+                 "The catalog '%.200s' belongs to another account than the request's (%s); Floe models no "
+                 "cross-account Glue or Lake Formation grants.", catalog, call->super.scope.account_id);
+        answer_error(d, FLOE_ICEBERG_ERR_NotAuthorizedException, message);
+        return -1;
+    }
+}
+
+/* glue_warehouse for the routes without a prefix (/v1/config): the ?warehouse= catalog id, replaced
+ * by its ARN in a copy of the query. 0, or -1 after answering. */
+static int glue_query_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, floe_iceberg_input_t *http)
+{
+    floe_query_param_t *copy;
+
+    for (size_t i = 0; i < http->n_query; i++) {
+        if (strcmp(http->query[i].key, "warehouse") != 0)
+            continue;
+        copy = h2o_mem_alloc_pool(&d->req->pool, sizeof(*copy) * http->n_query);
+        memcpy(copy, http->query, sizeof(*copy) * http->n_query);
+        if (glue_warehouse(d, call, http->query[i].value, &copy[i].value))
+            return -1;
+        http->query = copy;
+        return 0;
+    }
+    return 0;
+}
+
 static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,
                           size_t n_query)
 {
@@ -233,19 +299,49 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
     http.body = body;
     floe_iceberg_rest_call_init(&call, &d->req->pool, d->w->state, d->w->config, s3_endpoint(d->req));
     set_scope(d, &call, match, query, n_query);
+    call.is_glue = d->is_glue;
+    if (d->is_glue && (match->prefix != NULL ? glue_warehouse(d, &call, match->prefix, &http.prefix)
+                                             : glue_query_warehouse(d, &call, &http))) {
+        cJSON_Delete(body);
+        return;
+    }
     run_handler(d, route, &call, &http);
     cJSON_Delete(body);
+}
+
+/* Glue's paths put the prefix under /v1/catalogs/{catalog}: routes the rest as /v1/{catalog}/...,
+ * the spec's template with {catalog} as its prefix. Returns true when the path had that form. */
+static bool glue_route_path(rest_ctx_t *d, const char **path, size_t *len)
+{
+    size_t skip = strlen(GLUE_PATH_PREFIX) - strlen("/v1/");
+    char *rewritten;
+
+    if (*len <= strlen(GLUE_PATH_PREFIX) || memcmp(*path, GLUE_PATH_PREFIX, strlen(GLUE_PATH_PREFIX)) != 0)
+        return false;
+    rewritten = h2o_mem_alloc_pool(&d->req->pool, *len - skip);
+    memcpy(rewritten, "/v1/", strlen("/v1/"));
+    memcpy(rewritten + strlen("/v1/"), *path + strlen(GLUE_PATH_PREFIX), *len - strlen(GLUE_PATH_PREFIX));
+    *path = rewritten;
+    *len -= skip;
+    return true;
 }
 
 static void route_request(rest_ctx_t *d, size_t base_len, const floe_query_param_t *query, size_t n_query)
 {
     h2o_req_t *req = d->req;
     size_t path_end = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
+    const char *path = req->input.path.base + base_len;
+    size_t path_len = path_end - base_len;
+    bool is_glue_path = d->is_glue && glue_route_path(d, &path, &path_len);
     floe_iceberg_route_match_t match;
 
-    switch (floe_iceberg_rest_route(&req->pool, req->input.method.base, req->input.method.len,
-                                    req->input.path.base + base_len, path_end - base_len, &match)) {
+    switch (floe_iceberg_rest_route(&req->pool, req->input.method.base, req->input.method.len, path, path_len,
+                                    &match)) {
     case FLOE_ICEBERG_ROUTE_FOUND:
+        if (d->is_glue && (match.prefix != NULL) != is_glue_path) { /* Glue has no prefix outside /catalogs/ */
+            answer_error(d, FLOE_ICEBERG_ERR_NotFoundException, MESSAGE_NO_ROUTE);
+            return;
+        }
         run_operation(d, &match, query, n_query);
         return;
     case FLOE_ICEBERG_ROUTE_NO_METHOD:
@@ -256,16 +352,19 @@ static void route_request(rest_ctx_t *d, size_t base_len, const floe_query_param
         return;
     case FLOE_ICEBERG_ROUTE_NO_PATH:
     default:
-        answer_error(d, FLOE_ICEBERG_ERR_NotFoundException, "No Iceberg REST catalog route matches this method and path.");
+        answer_error(d, FLOE_ICEBERG_ERR_NotFoundException, MESSAGE_NO_ROUTE);
         return;
     }
 }
 
 void floe_iceberg_rest_handle(floe_worker_t *w, h2o_req_t *req, size_t base_len)
 {
-    rest_ctx_t d = {w, req, floe_log_now_us(), NULL};
+    rest_ctx_t d = {w, req, floe_log_now_us(), NULL, false};
     floe_query_param_t *query = NULL;
+    floe_sigv4_scope_t signature;
     long n_query = 0;
+
+    d.is_glue = floe_sigv4_request_scope(req, &signature) == 0 && floe_sigv4_scope_is_for(&signature, GLUE_SIGNING_NAME);
 
     if (req->input.query_at != SIZE_MAX) {
         n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,

@@ -1,7 +1,9 @@
 /*
  * The Apache Iceberg REST catalog front: the path every REST catalog request takes, under
- * /iceberg (signed for s3tables, as AWS serves it at https://s3tables.{region}.amazonaws.com/iceberg)
- * or /_floe/iceberg (the same routes for clients that cannot sign). It knows operations only
+ * /iceberg (signed for s3tables, as AWS serves it at https://s3tables.{region}.amazonaws.com/iceberg;
+ * signed for glue, AWS Glue's endpoint https://glue.{region}.amazonaws.com/iceberg, whose paths put
+ * the prefix under /v1/catalogs/{catalog}: iceberg_rest_glue.h) or /_floe/iceberg (the same routes
+ * for clients that cannot sign). It knows operations only
  * through the generated route table (iceberg_rest_router.h).
  */
 #ifndef FLOE_ICEBERG_REST_H
@@ -11,7 +13,7 @@
 
 #include "http/worker.h"
 
-/** The base path of the signed routes (requests signed for s3tables). */
+/** The base path of the signed routes (requests signed for s3tables or glue). */
 #define FLOE_ICEBERG_REST_BASE "/iceberg"
 /** The base path of the unsigned alias. */
 #define FLOE_ICEBERG_REST_UNSIGNED_BASE "/_floe/iceberg"

@@ -61,6 +61,12 @@ typedef struct floe_iceberg_call {
     const char *error_message;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
     const char *etag;        /* set by a handler: the ETag header of its answer (200 or 304) */
+    /* The AWS Glue Iceberg REST endpoint (signed for glue): the runtime has already turned the
+     * catalog the path or ?warehouse= names into the table bucket ARN handlers see as `warehouse`.
+     * glue_prefix is the prefix GET /v1/config answers ("catalogs/<account>:s3tablescatalog:<bucket>"),
+     * NULL when no warehouse was named. */
+    bool is_glue;
+    const char *glue_prefix;
 } floe_iceberg_call_t;
 
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */

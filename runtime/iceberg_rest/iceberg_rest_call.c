@@ -18,6 +18,8 @@ void floe_iceberg_rest_call_init(floe_iceberg_call_t *call, h2o_mem_pool_t *pool
     call->error_message = NULL;
     call->s3_endpoint = s3_endpoint;
     call->etag = NULL;
+    call->is_glue = false;
+    call->glue_prefix = NULL;
 }
 
 int floe_iceberg_call_fail(floe_iceberg_call_t *call, floe_iceberg_err_t error, const char *fmt, ...)
