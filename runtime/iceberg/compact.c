@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_stitch.h"
 #include "xalloc.h"
@@ -266,6 +267,8 @@ typedef struct stitch {
     floe_compact_layout_t *out;
     floe_parquet_chunk_move_t **moves; /* per row group, in output order */
     size_t n_groups;
+    floe_compact_lineage_chunk_t *lineage; /* two per row group when the sources have lineage */
+    size_t n_lineage;
     uint64_t pos;
     floe_iceberg_error_t *err;
 } stitch_t;
@@ -295,8 +298,39 @@ static void add_owned(stitch_t *st, uint8_t *data, size_t len)
     add_piece(st, FLOE_COMPACT_LITERAL, 0, len, data);
 }
 
+static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves);
+
+/* Appends row group g's two lineage chunks (design note 4) after its copied chunks. */
+static void place_lineage(stitch_t *st, int32_t s, uint32_t g)
+{
+    const floe_compact_source_t *src = &st->sources[s];
+    int64_t before = 0, n = src->footer->row_groups[g].num_rows;
+    const int64_t first[FLOE_COMPACT_LINEAGE_COLUMNS] = {0, src->sequence_number}, step[] = {1, 0};
+
+    for (uint32_t k = 0; k < g; k++)
+        before += src->footer->row_groups[k].num_rows;
+    for (int c = 0; c < FLOE_COMPACT_LINEAGE_COLUMNS; c++) {
+        floe_compact_lineage_chunk_t *lc = &st->lineage[st->n_lineage++];
+        int64_t v0 = c == 0 ? src->first_row_id + before : first[c];
+        size_t len = 0;
+        uint8_t *bytes = n > 0 ? floe_compact_lineage_chunk(v0, step[c], n, &len) : NULL;
+        *lc = (floe_compact_lineage_chunk_t){st->pos, len, n, v0, v0 + step[c] * (n > 0 ? n - 1 : 0)};
+        if (bytes != NULL)
+            add_owned(st, bytes, len);
+    }
+}
+
 /* Copies row group g of source s to the current position: one piece when its chunks are contiguous. */
 static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
+{
+    int rc = copy_row_group(st, s, g, moves);
+
+    if (rc == FLOE_ICEBERG_OK && st->sources[0].has_lineage)
+        place_lineage(st, s, g);
+    return rc;
+}
+
+static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
     const floe_compact_source_t *src = &st->sources[s];
     const floe_parquet_file_metadata_t *md = src->footer;
@@ -423,6 +457,8 @@ static void alloc_moves(stitch_t *st)
 
     for (size_t s = 0; s < st->n_sources; s++)
         st->n_groups += st->sources[s].footer->n_row_groups;
+    if (st->sources[0].has_lineage)
+        st->lineage = floe_xcalloc(st->n_groups * FLOE_COMPACT_LINEAGE_COLUMNS + 1, sizeof(*st->lineage));
     st->moves = floe_xcalloc(st->n_groups + 1, sizeof(*st->moves));
     for (size_t s = 0; s < st->n_sources; s++) {
         const floe_parquet_file_metadata_t *md = st->sources[s].footer;
@@ -459,6 +495,8 @@ static int write_footer(stitch_t *st)
                     first_byte(st->moves[k], st->sources[s].footer->row_groups[g].n_columns, st->pos);
         }
     }
+    if (rc == 0 && st->sources[0].has_lineage)
+        rc = floe_compact_lineage_add(&md, st->lineage, st->err);
     if (rc == 0)
         rc = floe_parquet_encode_footer(&md, &footer, &len, st->err);
     st->out->num_rows = md.num_rows;
@@ -476,6 +514,8 @@ static int stitch(stitch_t *st)
     for (size_t s = 1; s < st->n_sources; s++) {
         if (floe_parquet_compatible(st->sources[0].footer, st->sources[s].footer, st->err) != 0)
             return FLOE_ICEBERG_EINVALID;
+        if (st->sources[s].has_lineage != st->sources[0].has_lineage)
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Inputs %zu and 0 differ in row lineage.", s);
     }
     alloc_moves(st);
     add_piece(st, FLOE_COMPACT_LITERAL, 0, sizeof(magic), magic);
@@ -496,6 +536,7 @@ int floe_compact_stitch(const floe_compact_source_t *sources, size_t n_sources, 
     for (size_t k = 0; st.moves != NULL && k < st.n_groups; k++)
         free(st.moves[k]);
     free(st.moves);
+    free(st.lineage);
     if (rc != 0) {
         floe_compact_layout_dispose(out);
         return FLOE_ICEBERG_EINVALID;

@@ -32,6 +32,10 @@
  *    bound the greatest, ordered by the column's Iceberg type (floe_iceberg_value_compare), and
  *    left out when some input lacks one or the type is unknown. A missing statistic only costs a
  *    reader a file it could have skipped; a wrong one loses rows.
+ * 4. Row lineage (format version 3): a moved row keeps its row id and last-updated sequence
+ *    number (spec "Row Lineage"). Inputs that inherit both (no such columns) get them written
+ *    out: every copied row group is followed by two new column chunks (compact_lineage.h), and
+ *    the footer lists them. Inputs that carry both columns, with no nulls, are copied as they are.
  */
 #ifndef FLOE_ICEBERG_COMPACT_H
 #define FLOE_ICEBERG_COMPACT_H
@@ -111,6 +115,12 @@ typedef struct floe_compact_source {
     const uint8_t *index_bytes; /* optional: the file's bytes [index_offset, index_offset + index_len) */
     uint64_t index_offset;      /*   (floe_compact_index_range), for page indexes and bloom filters */
     size_t index_len;
+    /* Row lineage (design note 4): when set (on every source or none), the new file gets the
+     * _row_id and _last_updated_sequence_number columns; this input's row r has row id
+     * first_row_id + r and sequence number sequence_number. */
+    bool has_lineage;
+    int64_t first_row_id;
+    int64_t sequence_number;
 } floe_compact_source_t;
 
 /**

@@ -36,6 +36,13 @@
  *    after the replace.
  * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
  *    parse metadata.json with JSON.parse keep them exact.
+ * 7. Format version 3 (row lineage): the view writes out the first row id each file inherits
+ *    (row_lineage.h), so rewritten manifests keep every file's row ids; new files carry their
+ *    rows' _row_id and _last_updated_sequence_number as columns (compact.h design note 4), so
+ *    they need no first row id of their own. A file whose rows have no row id (written before
+ *    the upgrade to v3) or whose lineage columns hold nulls stays as it is, and the message says
+ *    so. The new manifest list gives its new manifests first row ids from next-row-id and the
+ *    snapshot says so (first-row-id, added-rows). Partitions with deletion vectors are skipped.
  * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
  *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
  *    then sorts by).
@@ -51,6 +58,7 @@
 #include <unistd.h>
 
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_schema.h"
@@ -58,6 +66,7 @@
 #include "iceberg/manifest.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
 #include "xalloc.h"
 
@@ -107,7 +116,8 @@ typedef struct compaction {
     size_t n_outputs;
     floe_parquet_arena_t *arena; /* merged statistics */
     size_t n_kept, n_replaced;   /* of the attempt that committed */
-    bool is_v3;                  /* skipped: format version 3 (row lineage) */
+    bool is_v3;                  /* format version 3: row lineage (design note 7) */
+    size_t n_no_lineage;         /* v3 files left alone: their lineage cannot be kept */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -123,6 +133,7 @@ typedef struct attempt {
     char **owned;
     size_t n_owned;
     int64_t snapshot_id, seq;
+    int64_t first_row_id, added_rows; /* v3 (design note 7) */
 } attempt_t;
 
 static void *arena_alloc(floe_parquet_arena_t *arena, size_t n, size_t size)
@@ -209,6 +220,7 @@ static int add_manifest(floe_job_t *job, view_t *v, size_t i, const uint8_t *dat
 
     if (floe_iceberg_manifest_read(data, len, m, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    floe_iceberg_row_ids_inherit(m, mf); /* design note 7; nothing before v3 */
     n = v->n_files + m->n_entries + 1;
     v->files = floe_xrealloc(v->files, n * sizeof(*v->files));
     v->file_manifest = floe_xrealloc(v->file_manifest, n * sizeof(size_t));
@@ -364,6 +376,18 @@ Exit:
     return rc;
 }
 
+/* Whether file i of a v3 table can move with its rows' lineage (design note 7): it inherits row
+ * ids (then the stitch writes them out) or carries both columns without nulls. */
+static bool keeps_lineage(const compaction_t *c, size_t i)
+{
+    bool has_both = false, is_complete = false;
+
+    floe_compact_lineage_inspect(&c->footers[i], &has_both, &is_complete);
+    if (has_both)
+        return is_complete;
+    return c->first.files[i].file->has_first_row_id;
+}
+
 /* Reads the candidates' footers and packs them into bins. */
 static int plan_bins(compaction_t *c, uint64_t target)
 {
@@ -378,6 +402,12 @@ static int plan_bins(compaction_t *c, uint64_t target)
             return FLOE_EFAIL;
         if (floe_job_is_stopping(c->job))
             return floe_job_fail(c->job, "stopped: the server is shutting down");
+    }
+    for (size_t i = 0; i < n && c->is_v3; i++) {
+        if (c->plan.is_candidate[i] && !keeps_lineage(c, i)) {
+            c->plan.is_candidate[i] = false;
+            c->n_no_lineage++;
+        }
     }
     ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
     for (size_t i = 0; i < n; i++)
@@ -434,6 +464,15 @@ static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
         return FLOE_EFAIL;
     src->footer = &c->footers[i];
     src->footer_offset = c->footer_offsets[i];
+    if (c->is_v3) {
+        bool has_both = false, is_complete = false;
+        const floe_iceberg_manifest_entry_t *e =
+            &c->first.manifests[c->first.file_manifest[i]].entries[c->first.file_entry[i]];
+        floe_compact_lineage_inspect(src->footer, &has_both, &is_complete);
+        src->has_lineage = !has_both; /* inherited: write it out (compact.h design note 4) */
+        src->first_row_id = e->file.first_row_id;
+        src->sequence_number = e->sequence_number;
+    }
     range = floe_compact_index_range(src->footer, src->footer_offset);
     if (range.length == 0)
         return FLOE_OK;
@@ -699,7 +738,7 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
-    m->format_version = old->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
+    m->format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;
@@ -713,9 +752,10 @@ static int rewrite_manifest(attempt_t *a, size_t i)
     floe_iceberg_manifest_t m;
 
     manifest_like(a, old, old->n_entries, &m);
-    for (size_t f = 0; f < v->n_files; f++) {
+    for (size_t k = 0; k < 2 * v->n_files; k++) { /* kept files first, replaced ones last (design note 7) */
+        size_t f = k % v->n_files;
         floe_iceberg_manifest_entry_t *e;
-        if (v->file_manifest[f] != i)
+        if (v->file_manifest[f] != i || a->is_replaced[f] != (k >= v->n_files))
             continue;
         e = &m.entries[m.n_entries++];
         *e = old->entries[v->file_entry[f]];
@@ -801,7 +841,8 @@ static int write_list(attempt_t *a, char **location)
 {
     floe_iceberg_manifest_list_t l = {
         .snapshot_id = a->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = a->view.snapshot_id,
-        .sequence_number = a->seq, .format_version = 2, .files = a->out_files, .n_files = a->n_out_files,
+        .sequence_number = a->seq, .format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2,
+        .files = a->out_files, .n_files = a->n_out_files,
     };
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -908,6 +949,10 @@ static void make_updates(const attempt_t *a, const char *list_location, cJSON **
     cJSON_AddStringToObject(snap, "manifest-list", list_location);
     cJSON_AddItemToObject(snap, "summary", summary(a));
     floe_iceberg_json_set_int(snap, "schema-id", a->view.md.current_schema_id);
+    if (a->c->is_v3) {
+        floe_iceberg_json_set_int(snap, "first-row-id", a->first_row_id);
+        floe_iceberg_json_set_int(snap, "added-rows", a->added_rows);
+    }
     cJSON_AddStringToObject(add, "action", "add-snapshot");
     cJSON_AddItemToObject(add, "snapshot", snap);
     cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
@@ -965,7 +1010,14 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
     a->arena = floe_parquet_arena_new(SIZE_MAX);
     a->snapshot_id = fresh_snapshot_id(&a->view);
     a->seq = a->view.md.last_sequence_number + 1;
-    if (write_manifests(a) || write_list(a, &list_location))
+    if (write_manifests(a))
+        return FLOE_EFAIL;
+    if (a->c->is_v3) {
+        int64_t next = a->view.md.next_row_id;
+        a->first_row_id = next;
+        a->added_rows = floe_iceberg_row_ids_assign(a->out_files, a->n_out_files, &next);
+    }
+    if (write_list(a, &list_location))
         return FLOE_EFAIL;
     make_updates(a, own(a, list_location), updates, requirements);
     return FLOE_OK;
@@ -1042,10 +1094,10 @@ static void note(compaction_t *c, bool committed)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",
                                  c->n_outputs - c->n_kept);
-    if (c->is_v3 && used < max)
+    if (c->n_no_lineage > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
-                                 "; skipped, a format version 3 table is not compacted yet (its rows would "
-                                 "change row ids)");
+                                 "; %zu files skipped, their rows' row ids cannot be kept (no first row id, or "
+                                 "row lineage columns with nulls)", c->n_no_lineage);
     if (runs_differently(c, strategy) && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
     for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
@@ -1067,10 +1119,7 @@ static int prepare(compaction_t *c)
     free(token);
     if (rc != FLOE_OK || !c->first.has_snapshot)
         return rc;
-    /* Stitched files would have to keep their rows' ids (first_row_id + position): not yet. */
-    c->is_v3 = c->first.md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION;
-    if (c->is_v3)
-        return FLOE_OK;
+    c->is_v3 = c->first.md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION; /* design note 7 */
     if (find_table_dir(c) || index_schema(c) || plan_bins(c, (uint64_t)mb * MIB))
         return FLOE_EFAIL;
     c->arena = floe_parquet_arena_new(SIZE_MAX);

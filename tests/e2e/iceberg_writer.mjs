@@ -100,6 +100,19 @@ export const MANIFEST_FILE = {
   ],
 };
 
+/** The v3 manifest entry: row lineage (first_row_id) and a deletion vector's place in its Puffin file. */
+export const MANIFEST_ENTRY_V3 = structuredClone(MANIFEST_ENTRY);
+MANIFEST_ENTRY_V3.fields.find((f) => f.name === "data_file").type.fields.push(
+  { name: "first_row_id", type: ["null", "long"], default: null, "field-id": 142 },
+  { name: "referenced_data_file", type: ["null", "string"], default: null, "field-id": 143 },
+  { name: "content_offset", type: ["null", "long"], default: null, "field-id": 144 },
+  { name: "content_size_in_bytes", type: ["null", "long"], default: null, "field-id": 145 },
+);
+
+/** The v3 manifest list entry: the first row id the manifest's inheriting data files start from. */
+export const MANIFEST_FILE_V3 = structuredClone(MANIFEST_FILE);
+MANIFEST_FILE_V3.fields.push({ name: "first_row_id", type: ["null", "long"], default: null, "field-id": 520 });
+
 /** An Avro object container file of `records`, with the header metadata Iceberg readers look for. */
 export function avroFile(schema, records, metadata) {
   return new Promise((resolve, reject) => {
@@ -432,15 +445,16 @@ export class IcebergWriter {
     const data = parquetFile(rows);
     await this.put(dataPath, data);
     const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
-    const manifest = await avroFile(MANIFEST_ENTRY, [{
+    const v3 = md["format-version"] >= 3;
+    const manifest = await avroFile(v3 ? MANIFEST_ENTRY_V3 : MANIFEST_ENTRY, [{
       status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
       data_file: {
         content: 0, file_path: dataPath, file_format: "PARQUET", partition: {},
         record_count: rows.length, file_size_in_bytes: data.length, ...columnStats(rows),
       },
     }], {
-      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2",
-      content: "data",
+      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0",
+      "format-version": v3 ? "3" : "2", content: "data",
     });
     await this.put(manifestPath, manifest);
     return { dataPath, manifestPath, manifestLength: manifest.length, rows: rows.length };
@@ -451,14 +465,19 @@ export class IcebergWriter {
     const parent = md.snapshots?.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
     const inherited = parent ? await readAvro(await this.get(parent["manifest-list"])) : [];
     const path = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
-    const list = await avroFile(MANIFEST_FILE, [...inherited, {
+    const v3 = md["format-version"] >= 3;
+    // v3: the new manifest's files inherit row ids from the table's next-row-id (the snapshot's first-row-id)
+    const lineage = v3 ? { first_row_id: md["next-row-id"] } : {};
+    const list = await avroFile(v3 ? MANIFEST_FILE_V3 : MANIFEST_FILE, [...inherited, {
+      ...lineage,
       manifest_path: added.manifestPath, manifest_length: added.manifestLength, partition_spec_id: 0, content: 0,
       sequence_number: seq, min_sequence_number: seq, added_snapshot_id: snapshotId, added_files_count: 1,
       existing_files_count: 0, deleted_files_count: 0, added_rows_count: added.rows, existing_rows_count: 0,
       deleted_rows_count: 0,
     }], {
       "snapshot-id": String(snapshotId), "parent-snapshot-id": String(md["current-snapshot-id"] ?? "null"),
-      "sequence-number": String(seq), "format-version": "2",
+      "sequence-number": String(seq), "format-version": v3 ? "3" : "2",
+      ...(v3 ? { "first-row-id": String(md["next-row-id"]) } : {}),
     });
     await this.put(path, list);
     return path;
@@ -494,8 +513,10 @@ export class IcebergWriter {
       };
       if (parent !== null)
         snapshot["parent-snapshot-id"] = parent;
-      if (md["format-version"] >= 3)
-        snapshot["added-rows"] = rows.length; // row lineage: the catalog assigns first-row-id
+      if (md["format-version"] >= 3) { // row lineage: the list gave the new manifest next-row-id
+        snapshot["first-row-id"] = md["next-row-id"];
+        snapshot["added-rows"] = rows.length;
+      }
       try {
         const resp = await this.commit(name, {
           requirements: [

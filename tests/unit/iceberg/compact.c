@@ -2,6 +2,7 @@
  * skips, stitched layouts that make valid Parquet files from real ones, and the merged statistics
  * of the new file's manifest entry. */
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
 #include "parquet_support.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
@@ -361,4 +362,66 @@ TEST(compact_merge_sums_counts_and_orders_bounds_by_type)
     CHECK(floe_compact_merge(inputs, 3, types, 1, &layout, path, arena, &out, &err) == 0 && out.n_lower_bounds == 1,
           "a bound of a column whose type is unknown is left out");
     floe_parquet_arena_free(arena);
+}
+
+/* The little-endian int64 at p. */
+static int64_t cp_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return (int64_t)v;
+}
+
+TEST(compact_stitch_writes_out_row_lineage_columns)
+{
+    floe_parquet_file_metadata_t a, b, md;
+    floe_compact_source_t src[2];
+    pq_file_t files[2] = {pq_file("ints"), pq_file("ints_b")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    bool has_both = false, is_complete = false;
+    uint8_t *file;
+    int64_t want_row = 100;
+
+    cp_source("ints", &a, &src[0], true);
+    cp_source("ints_b", &b, &src[1], true);
+    src[0].has_lineage = src[1].has_lineage = true;
+    src[0].first_row_id = 100, src[0].sequence_number = 3;
+    src[1].first_row_id = 100 + a.num_rows, src[1].sequence_number = 7;
+    CHECK(floe_compact_stitch(src, 2, &l, &err) == 0, "lays out two inputs with lineage");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL, "the pieces add up to the file's size");
+    if (file == NULL)
+        return;
+    CHECK(floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "the new file's footer decodes");
+    floe_compact_lineage_inspect(&md, &has_both, &is_complete);
+    CHECK(has_both && is_complete, "it has both lineage columns, without nulls");
+    CHECK(md.n_leaves == a.n_leaves + 2 && md.schema[0].num_children == a.schema[0].num_children + 2,
+          "the schema gains two leaves");
+    for (uint32_t r = 0; r < md.n_row_groups; r++) {
+        const floe_parquet_row_group_t *rg = &md.row_groups[r];
+        const floe_parquet_column_meta_data_t *id = &rg->columns[rg->n_columns - 2].meta_data;
+        const floe_parquet_column_meta_data_t *seq = &rg->columns[rg->n_columns - 1].meta_data;
+        int64_t n = rg->num_rows;
+        const uint8_t *ids = file + id->data_page_offset + (id->total_compressed_size - n * 8);
+        const uint8_t *seqs = file + seq->data_page_offset + (seq->total_compressed_size - n * 8);
+        int64_t want_seq = r < a.n_row_groups ? 3 : 7;
+        CHECK(id->num_values == n && seq->num_values == n, "one value per row");
+        CHECK(cp_le64(ids) == want_row && cp_le64(ids + (n - 1) * 8) == want_row + n - 1,
+              "row ids run on from each input's first row id");
+        CHECK(cp_le64(seqs) == want_seq && cp_le64(seqs + (n - 1) * 8) == want_seq,
+              "every row has its input's sequence number");
+        want_row += n;
+    }
+    CHECK(want_row == 100 + a.num_rows + b.num_rows, "every row has a row id");
+    floe_parquet_file_metadata_dispose(&md);
+    free(file);
+    floe_compact_layout_dispose(&l);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
 }
