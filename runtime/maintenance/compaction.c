@@ -36,6 +36,9 @@
  *    after the replace.
  * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
  *    parse metadata.json with JSON.parse keep them exact.
+ * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
+ *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
+ *    then sorts by).
  * 7. Format version 3 (row lineage): the view writes out the first row id each file inherits
  *    (row_lineage.h), so rewritten manifests keep every file's row ids; new files carry their
  *    rows' _row_id and _last_updated_sequence_number as columns (compact.h design note 4), so
@@ -43,9 +46,6 @@
  *    the upgrade to v3) or whose lineage columns hold nulls stays as it is, and the message says
  *    so. The new manifest list gives its new manifests first row ids from next-row-id and the
  *    snapshot says so (first-row-id, added-rows). Partitions with deletion vectors are skipped.
- * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
- *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
- *    then sorts by).
  */
 #include <errno.h>
 #include <inttypes.h>
