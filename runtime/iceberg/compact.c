@@ -122,21 +122,20 @@ static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_
                              bool has_global_deletes)
 {
     size_t n_small = 0;
-    bool has_deletes = false, has_vectors = false;
+    bool has_deletes = false;
 
     for (size_t k = from; k < to; k++) {
         const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
-        has_deletes = has_deletes || f->content != FLOE_ICEBERG_CONTENT_DATA;
-        has_vectors = has_vectors || f->referenced_data_file != NULL; /* a v3 deletion vector */
+        /* a deletion vector names its one data file (design note 5) */
+        has_deletes = has_deletes || (f->content != FLOE_ICEBERG_CONTENT_DATA && f->referenced_data_file == NULL);
         n_small += is_small_parquet(f, plan->target_bytes);
     }
     if (n_small < 2)
         return;
     if (has_deletes || has_global_deletes) {
         add_skip(plan, &files[plan->order[from]],
-                 has_vectors   ? "skipped, it has deletion vectors, which compaction does not apply yet"
-                 : has_deletes ? "skipped, it has delete files"
-                               : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
+                 has_deletes ? "skipped, it has delete files"
+                             : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
         return;
     }
     for (size_t k = from; k < to; k++)
@@ -158,7 +157,8 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
     for (size_t i = 0; i < n_files; i++) {
         plan->order[i] = i;
         has_global_deletes = has_global_deletes ||
-                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0);
+                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0 &&
+                              files[i].file->referenced_data_file == NULL);
     }
     qsort_r(plan->order, n_files, sizeof(*plan->order), compare_order, (void *)files);
     for (size_t k = 1; k <= n_files; k++) {
@@ -243,6 +243,39 @@ void floe_compact_plan_dispose(floe_compact_plan_t *plan)
 
 static const uint8_t magic[FLOE_PARQUET_MAGIC_LEN] = {'P', 'A', 'R', '1'};
 
+/* The index of the first position >= v. */
+static size_t lower_bound(const uint64_t *positions, size_t n, uint64_t v)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (positions[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                                bool *is_dropped, int64_t *n_dropped_rows)
+{
+    uint64_t start = 0;
+
+    *n_dropped_rows = 0;
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        uint64_t rows = footer->row_groups[g].num_rows > 0 ? (uint64_t)footer->row_groups[g].num_rows : 0;
+        size_t deleted = lower_bound(positions, n, start + rows) - lower_bound(positions, n, start);
+        if (deleted != 0 && deleted != rows)
+            return false;
+        is_dropped[g] = rows > 0 && deleted == rows;
+        *n_dropped_rows += is_dropped[g] ? (int64_t)rows : 0;
+        start += rows;
+    }
+    return true;
+}
+
 floe_parquet_range_t floe_compact_index_range(const floe_parquet_file_metadata_t *footer, uint64_t footer_offset)
 {
     uint64_t end = FLOE_PARQUET_MAGIC_LEN;
@@ -321,9 +354,18 @@ static void place_lineage(stitch_t *st, int32_t s, uint32_t g)
 }
 
 /* Copies row group g of source s to the current position: one piece when its chunks are contiguous. */
+static bool is_dropped(const stitch_t *st, int32_t s, uint32_t g)
+{
+    return st->sources[s].is_dropped != NULL && st->sources[s].is_dropped[g];
+}
+
 static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
-    int rc = copy_row_group(st, s, g, moves);
+    int rc;
+
+    if (is_dropped(st, s, g))
+        return FLOE_ICEBERG_OK; /* design note 5 */
+    rc = copy_row_group(st, s, g, moves);
 
     if (rc == FLOE_ICEBERG_OK && st->sources[0].has_lineage)
         place_lineage(st, s, g);
@@ -439,6 +481,8 @@ static int each_group(stitch_t *st, group_fn fn)
 
 static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
+    if (is_dropped(st, s, g))
+        return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_page_indexes(st, s, g, c, &moves[c]);
     return FLOE_ICEBERG_OK;
@@ -446,6 +490,8 @@ static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk
 
 static int place_blooms(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
+    if (is_dropped(st, s, g))
+        return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_bloom_filter(st, s, g, c, &moves[c]);
     return FLOE_ICEBERG_OK;
@@ -489,6 +535,8 @@ static int write_footer(stitch_t *st)
     st->out->split_offsets = floe_xcalloc(st->n_groups + 1, sizeof(*st->out->split_offsets));
     for (size_t s = 0; s < st->n_sources && rc == 0; s++) {
         for (uint32_t g = 0; g < st->sources[s].footer->n_row_groups && rc == 0; g++, k++) {
+            if (is_dropped(st, (int32_t)s, g))
+                continue;
             rc = floe_parquet_stitch_append(&md, st->sources[s].footer, g, st->moves[k], st->err);
             if (rc == 0)
                 st->out->split_offsets[st->out->n_split_offsets++] =

@@ -36,6 +36,12 @@
  *    number (spec "Row Lineage"). Inputs that inherit both (no such columns) get them written
  *    out: every copied row group is followed by two new column chunks (compact_lineage.h), and
  *    the footer lists them. Inputs that carry both columns, with no nulls, are copied as they are.
+ * 5. Deletion vectors (v3) are applied by row group, since Floe never decodes a page: a row group
+ *    whose every row the vector deletes is left out of the new file; a vector that deletes only
+ *    some rows of a row group cannot be applied, and its file is not rewritten (it keeps its
+ *    vector). A deletion vector names its data file, so it never applies to another file: unlike
+ *    position and equality delete files, it does not keep the rest of its partition from being
+ *    compacted.
  */
 #ifndef FLOE_ICEBERG_COMPACT_H
 #define FLOE_ICEBERG_COMPACT_H
@@ -102,6 +108,15 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
 void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
                        const floe_parquet_file_metadata_t *const *footers);
 
+/**
+ * Which row groups of `footer` the deletion vector's ascending positions[0..n) delete whole
+ * (design note 5): sets is_dropped[g] for each (is_dropped has footer->n_row_groups entries) and
+ * *n_dropped_rows to their rows. Returns false, with is_dropped unspecified, when the vector
+ * deletes only some rows of a row group.
+ */
+bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                                bool *is_dropped /* OUT */, int64_t *n_dropped_rows /* OUT */);
+
 /** True when two files have the same spec id and partition tuple. */
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);
 
@@ -121,6 +136,9 @@ typedef struct floe_compact_source {
     bool has_lineage;
     int64_t first_row_id;
     int64_t sequence_number;
+    /* Deletion vector (design note 5): optional, one flag per row group; a dropped row group is
+     * not copied (its rows' positions still count for the row ids of the rows after it). */
+    const bool *is_dropped;
 } floe_compact_source_t;
 
 /**

@@ -30,7 +30,8 @@
  *    The new files' sequence numbers are inherited from the new manifest (Iceberg's rule for
  *    ADDED entries). Replacing data files by a newer sequence number is safe only when no delete
  *    file could apply to them, which is why partitions with delete files are skipped
- *    (compact.h design note 1) and checked again at commit.
+ *    (compact.h design note 1) and checked again at commit. A deletion vector names one file
+ *    by path, so it never applies to a new file (design note 8).
  * 4. Summary counts are computed from the manifests, not carried from the previous summary:
  *    added/deleted files, records and sizes from the kept files, total-* from the live entries
  *    after the replace.
@@ -45,7 +46,17 @@
  *    they need no first row id of their own. A file whose rows have no row id (written before
  *    the upgrade to v3) or whose lineage columns hold nulls stays as it is, and the message says
  *    so. The new manifest list gives its new manifests first row ids from next-row-id and the
- *    snapshot says so (first-row-id, added-rows). Partitions with deletion vectors are skipped.
+ *    snapshot says so (first-row-id, added-rows).
+ * 8. Deletion vectors (compact.h design note 5): a candidate named by exactly one live vector
+ *    has it read and decoded in phase 1; the row groups it deletes whole are left out of the new
+ *    file, and a vector that deletes part of a row group (or a file named by several) keeps its
+ *    file out of the plan, which the message counts. The commit removes each applied vector
+ *    (DELETED in its rewritten delete manifest) with its data file, and keeps a new file only
+ *    while each of its inputs is still named by exactly the vector phase 1 applied (same Puffin
+ *    file and offset) or, if none was applied, by none: a client that deleted more rows
+ *    meanwhile wins. The new file's entry has no counts for inputs that lost rows (bounds stay:
+ *    they still hold). The Puffin files go once no live entry points into them (snapshot
+ *    expiration, unreferenced-file removal).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -59,6 +70,7 @@
 
 #include "iceberg/compact.h"
 #include "iceberg/compact_lineage.h"
+#include "iceberg/deletion_vector.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_schema.h"
@@ -93,12 +105,21 @@ typedef struct view {
 typedef struct output {
     const floe_compact_file_t *first; /* its first input, in the job's first view (its partition) */
     const char **inputs;              /* the paths of the files it replaces */
+    const char **dv_paths;            /* per input: the Puffin file of the vector applied, or NULL */
+    int64_t *dv_offsets;              /*   and its blob's offset (design note 8) */
     size_t n_inputs;
     floe_compact_layout_t layout;     /* the new file's split offsets live here */
     floe_iceberg_data_file_t file;    /* its manifest entry's data */
     char *location;
     bool is_committed;
 } output_t;
+
+/** The deletion vector phase 1 applied to one file (design note 8). */
+typedef struct applied {
+    long dv;          /* its index in `first`'s files, or -1 */
+    bool *is_dropped; /* per row group of the file */
+    int64_t dropped_rows;
+} applied_t;
 
 /** The job's state across attempts. */
 typedef struct compaction {
@@ -118,6 +139,9 @@ typedef struct compaction {
     size_t n_kept, n_replaced;   /* of the attempt that committed */
     bool is_v3;                  /* format version 3: row lineage (design note 7) */
     size_t n_no_lineage;         /* v3 files left alone: their lineage cannot be kept */
+    struct applied *applied;     /* per file of `first`: the deletion vector applied (design note 8) */
+    size_t n_partial_dv;         /* files left alone: their vector deletes part of a row group */
+    size_t n_dv_kept;            /* vectors the attempt that committed removed */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -388,6 +412,96 @@ static bool keeps_lineage(const compaction_t *c, size_t i)
     return c->first.files[i].file->has_first_row_id;
 }
 
+/* Whether view file d is a live deletion vector of the data file at `path`. */
+static bool is_vector_of(const view_t *v, size_t d, const char *path)
+{
+    const floe_iceberg_data_file_t *f = v->files[d].file;
+
+    return f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES && f->referenced_data_file != NULL &&
+           strcmp(f->referenced_data_file, path) == 0;
+}
+
+/* The one live deletion vector of `path` in the view: its index, -1 for none, -2 for several. */
+static long vector_of(const view_t *v, const char *path)
+{
+    long found = -1;
+
+    for (size_t d = 0; d < v->n_files; d++) {
+        if (!is_vector_of(v, d, path))
+            continue;
+        if (found >= 0)
+            return -2;
+        found = (long)d;
+    }
+    return found;
+}
+
+/* Reads and decodes the deletion vector `dv` (its blob in its Puffin file), counting the bytes. */
+static int read_vector(compaction_t *c, const floe_iceberg_data_file_t *dv, int64_t max_rows, floe_iceberg_dv_t *out)
+{
+    floe_job_stats_t saved = c->job->stats;
+    uint64_t size = 0;
+    uint8_t *blob = NULL;
+    char err[AVRO_ERR_MAX] = "";
+    int fd = -1, rc = FLOE_EFAIL;
+
+    if (!dv->has_content_offset || !dv->has_content_size_in_bytes || dv->content_offset < 0 ||
+        dv->content_size_in_bytes <= 0 || dv->content_size_in_bytes > (int64_t)FLOE_COMPACT_INDEX_MAX)
+        return floe_job_fail(c->job, "the deletion vector in %s has no valid content_offset and "
+                                     "content_size_in_bytes", dv->file_path);
+    if (floe_job_open_object(c->job, dv->file_path, &fd, &size))
+        return FLOE_EFAIL;
+    c->job->stats = saved;
+    if ((uint64_t)dv->content_offset > size || (uint64_t)dv->content_size_in_bytes > size - (uint64_t)dv->content_offset) {
+        floe_job_fail(c->job, "the deletion vector at offset %" PRId64 " lies outside %s", dv->content_offset,
+                      dv->file_path);
+        goto Exit;
+    }
+    blob = floe_xmalloc((size_t)dv->content_size_in_bytes);
+    if (read_at(fd, blob, (size_t)dv->content_size_in_bytes, (uint64_t)dv->content_offset)) {
+        floe_job_fail(c->job, "cannot read %s: %s", dv->file_path, strerror(errno));
+        goto Exit;
+    }
+    c->job->stats.bytes_read += dv->content_size_in_bytes;
+    if (floe_iceberg_dv_decode(blob, (size_t)dv->content_size_in_bytes, (size_t)(max_rows > 0 ? max_rows : 1), out,
+                               err, sizeof(err)) != 0) {
+        floe_job_fail(c->job, "the deletion vector at offset %" PRId64 " of %s is bad: %s", dv->content_offset,
+                      dv->file_path, err);
+        goto Exit;
+    }
+    rc = FLOE_OK;
+Exit:
+    close(fd);
+    free(blob);
+    return rc;
+}
+
+/* Design note 8: applies the deletion vector of candidate i by row group, or takes i out of the plan. */
+static int apply_vector(compaction_t *c, size_t i)
+{
+    const floe_iceberg_data_file_t *f = c->first.files[i].file;
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    long d = vector_of(&c->first, f->file_path);
+    floe_iceberg_dv_t dv = {0};
+    applied_t *ap = &c->applied[i];
+
+    if (d == -1)
+        return FLOE_OK;
+    if (d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
+        return FLOE_EFAIL;
+    ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+    if (d < 0 || !floe_compact_dv_row_groups(footer, dv.positions, dv.n, ap->is_dropped, &ap->dropped_rows)) {
+        c->plan.is_candidate[i] = false;
+        c->n_partial_dv++;
+        free(ap->is_dropped);
+        ap->is_dropped = NULL;
+    } else {
+        ap->dv = d;
+    }
+    floe_iceberg_dv_dispose(&dv);
+    return FLOE_OK;
+}
+
 /* Reads the candidates' footers and packs them into bins. */
 static int plan_bins(compaction_t *c, uint64_t target)
 {
@@ -408,6 +522,12 @@ static int plan_bins(compaction_t *c, uint64_t target)
             c->plan.is_candidate[i] = false;
             c->n_no_lineage++;
         }
+    }
+    c->applied = floe_xcalloc(n + 1, sizeof(*c->applied));
+    for (size_t i = 0; i < n; i++) {
+        c->applied[i].dv = -1;
+        if (c->plan.is_candidate[i] && apply_vector(c, i))
+            return FLOE_EFAIL;
     }
     ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
     for (size_t i = 0; i < n; i++)
@@ -473,6 +593,7 @@ static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
         src->first_row_id = e->file.first_row_id;
         src->sequence_number = e->sequence_number;
     }
+    src->is_dropped = c->applied[i].is_dropped; /* design note 8 */
     range = floe_compact_index_range(src->footer, src->footer_offset);
     if (range.length == 0)
         return FLOE_OK;
@@ -515,6 +636,26 @@ static int write_layout(compaction_t *c, const bin_io_t *io, const floe_compact_
     return rc;
 }
 
+/* Records the vector applied to input k (file i) and, when it dropped rows, gives the merge a copy
+ * of the input's entry with the rows it keeps and no counts (design note 8). */
+static void note_vector(compaction_t *c, output_t *out, size_t k, size_t i, const floe_iceberg_data_file_t **input)
+{
+    const applied_t *ap = &c->applied[i];
+    floe_iceberg_data_file_t *kept;
+
+    if (ap->dv < 0)
+        return;
+    out->dv_paths[k] = c->first.files[ap->dv].file->file_path;
+    out->dv_offsets[k] = c->first.files[ap->dv].file->content_offset;
+    if (ap->dropped_rows == 0)
+        return;
+    kept = arena_alloc(c->arena, 1, sizeof(*kept));
+    *kept = **input;
+    kept->record_count -= ap->dropped_rows;
+    kept->n_column_sizes = kept->n_value_counts = kept->n_null_value_counts = kept->n_nan_value_counts = 0;
+    *input = kept;
+}
+
 static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t *out)
 {
     bin_io_t io;
@@ -524,11 +665,14 @@ static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t
     bin_io_init(&io, bin->n_files);
     out->first = &c->first.files[bin->files[0]];
     out->inputs = floe_xcalloc(bin->n_files + 1, sizeof(*out->inputs));
+    out->dv_paths = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_paths));
+    out->dv_offsets = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_offsets));
     out->n_inputs = bin->n_files;
     for (size_t k = 0; k < io.n; k++) {
         out->inputs[k] = c->first.files[bin->files[k]].file->file_path;
         if (open_input(c, &io, k, bin->files[k]))
             goto Exit;
+        note_vector(c, out, k, bin->files[k], &io.inputs[k]);
     }
     if (floe_compact_stitch(io.sources, io.n, &out->layout, &err) != 0) {
         floe_job_fail(c->job, "cannot stitch %s and %zu other files: %s", out->inputs[0], io.n - 1, err.message);
@@ -577,11 +721,23 @@ static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
 {
     for (size_t i = 0; i < v->n_files; i++) {
         const floe_compact_file_t *d = &v->files[i];
-        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA &&
+        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA && d->file->referenced_data_file == NULL &&
             (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
             return true;
     }
     return false;
+}
+
+/* Whether input k of o is named in the view by exactly the vector phase 1 applied, or by none
+ * when none was (design note 8). */
+static bool same_vector(const view_t *v, const output_t *o, size_t k)
+{
+    long d = vector_of(v, o->inputs[k]);
+
+    if (o->dv_paths[k] == NULL)
+        return d == -1;
+    return d >= 0 && strcmp(v->files[d].file->file_path, o->dv_paths[k]) == 0 &&
+           v->files[d].file->content_offset == o->dv_offsets[k];
 }
 
 /* Keeps output o when all its inputs are live data files of the view (design note 1). */
@@ -590,7 +746,8 @@ static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *pat
     for (size_t k = 0; k < o->n_inputs; k++) {
         path_index_t key = {o->inputs[k], 0};
         const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
-        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA)
+        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA ||
+            !same_vector(&a->view, o, k))
             return false;
     }
     return !has_deletes_for(&a->view, o->first);
@@ -614,8 +771,11 @@ static void match_outputs(attempt_t *a)
         a->n_kept++;
         for (size_t k = 0; k < c->outputs[o].n_inputs; k++) {
             path_index_t key = {c->outputs[o].inputs[k], 0};
+            long d = vector_of(&a->view, c->outputs[o].inputs[k]);
             a->is_replaced[((const path_index_t *)bsearch(&key, paths, a->view.n_files, sizeof(*paths),
                                                           compare_paths))->file] = true;
+            if (d >= 0)
+                a->is_replaced[d] = true; /* the applied vector goes with its file (design note 8) */
         }
     }
     free(paths);
@@ -927,6 +1087,11 @@ static cJSON *summary(const attempt_t *a)
     set_count(s, "added-files-size", added.files_size);
     set_count(s, "removed-files-size", removed.files_size);
     set_count(s, "changed-partition-count", changed_partitions(a));
+    if (removed.delete_files > 0) { /* applied deletion vectors (design note 8) */
+        set_count(s, "removed-delete-files", removed.delete_files);
+        set_count(s, "removed-dvs", removed.delete_files);
+        set_count(s, "removed-position-deletes", removed.position_deletes);
+    }
     set_count(s, "total-records", after.records);
     set_count(s, "total-files-size", after.files_size);
     set_count(s, "total-data-files", after.data_files);
@@ -1002,9 +1167,12 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
         return FLOE_EFAIL;
     match_outputs(a);
     a->c->n_kept = a->n_kept;
-    a->c->n_replaced = 0;
-    for (size_t f = 0; f < a->view.n_files; f++)
-        a->c->n_replaced += a->is_replaced[f];
+    a->c->n_replaced = a->c->n_dv_kept = 0;
+    for (size_t f = 0; f < a->view.n_files; f++) {
+        bool is_data = a->view.files[f].file->content == FLOE_ICEBERG_CONTENT_DATA;
+        a->c->n_replaced += a->is_replaced[f] && is_data;
+        a->c->n_dv_kept += a->is_replaced[f] && !is_data;
+    }
     if (a->n_kept == 0)
         return FLOE_OK;
     a->arena = floe_parquet_arena_new(SIZE_MAX);
@@ -1094,6 +1262,12 @@ static void note(compaction_t *c, bool committed)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",
                                  c->n_outputs - c->n_kept);
+    if (committed && c->n_dv_kept > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used, "; applied %zu deletion vectors", c->n_dv_kept);
+    if (c->n_partial_dv > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; %zu files skipped, their deletion vectors delete part of a row group, which "
+                                 "Floe cannot remove without decoding Parquet pages", c->n_partial_dv);
     if (c->n_no_lineage > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu files skipped, their rows' row ids cannot be kept (no first row id, or "
@@ -1131,10 +1305,15 @@ static void compaction_dispose(compaction_t *c)
     for (size_t o = 0; o < c->n_outputs; o++) {
         floe_compact_layout_dispose(&c->outputs[o].layout);
         free(c->outputs[o].inputs);
+        free(c->outputs[o].dv_paths);
+        free(c->outputs[o].dv_offsets);
         free(c->outputs[o].location);
     }
     for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
         floe_parquet_file_metadata_dispose(&c->footers[i]);
+    for (size_t i = 0; c->applied != NULL && i < c->first.n_files; i++)
+        free(c->applied[i].is_dropped);
+    free(c->applied);
     floe_compact_plan_dispose(&c->plan);
     floe_iceberg_schema_index_dispose(&c->schema);
     floe_parquet_arena_free(c->arena);

@@ -131,7 +131,7 @@ TEST(compact_plan_bins_small_files_of_each_partition)
     floe_parquet_file_metadata_dispose(&snappy);
 }
 
-TEST(compact_plan_skips_a_partition_with_deletion_vectors_saying_so)
+TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
 {
     cp_table_t t = {0};
     floe_compact_plan_t plan;
@@ -145,12 +145,30 @@ TEST(compact_plan_skips_a_partition_with_deletion_vectors_saying_so)
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
     floe_compact_select(t.entries, t.n, 250, &plan);
-    CHECK(!plan.is_candidate[0] && !plan.is_candidate[1] && plan.n_skipped == 1 &&
-              strstr(plan.skipped[0].reason, "deletion vectors") != NULL &&
-              strstr(plan.skipped[0].reason, "partition (5)") != NULL,
-          "a partition with a deletion vector is skipped and the job's reason says so");
-    CHECK(plan.is_candidate[3] && plan.is_candidate[4], "a partition without one is still compacted");
+    CHECK(plan.is_candidate[0] && plan.is_candidate[1] && plan.n_skipped == 0,
+          "a deletion vector names its data file, so its partition is still compacted");
+    CHECK(!plan.is_candidate[dv], "the vector itself is no candidate");
+    CHECK(plan.is_candidate[3] && plan.is_candidate[4], "nor does it change other partitions");
     floe_compact_plan_dispose(&plan);
+}
+
+TEST(compact_dv_row_groups_drops_whole_row_groups_only)
+{
+    floe_parquet_file_metadata_t md = {0};
+    floe_parquet_row_group_t groups[3] = {{.num_rows = 4}, {.num_rows = 3}, {.num_rows = 5}};
+    bool dropped[3] = {false, false, false};
+    const uint64_t whole[] = {4, 5, 6}, partial[] = {4, 5}, tail[] = {7, 8, 9, 10, 11, 12, 99};
+    int64_t rows = -1;
+
+    md.row_groups = groups;
+    md.n_row_groups = 3;
+    CHECK(floe_compact_dv_row_groups(&md, whole, 3, dropped, &rows) && !dropped[0] && dropped[1] && !dropped[2] &&
+              rows == 3,
+          "a vector that deletes every row of the second row group drops it");
+    CHECK(!floe_compact_dv_row_groups(&md, partial, 2, dropped, &rows),
+          "a vector that deletes part of a row group cannot be applied");
+    CHECK(floe_compact_dv_row_groups(&md, tail, 7, dropped, &rows) && dropped[2] && !dropped[1] && rows == 5,
+          "positions past the file's rows do not count");
 }
 
 TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
