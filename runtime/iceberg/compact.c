@@ -169,23 +169,39 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
     }
 }
 
-static void bin_add(floe_compact_bin_t *bin, size_t file, uint64_t size)
+/* The rows a footer's row groups hold, INT64_MAX when they do not add up to a long. */
+static int64_t footer_rows(const floe_parquet_file_metadata_t *footer)
+{
+    int64_t n = 0;
+
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        if (footer->row_groups[g].num_rows < 0 || __builtin_add_overflow(n, footer->row_groups[g].num_rows, &n))
+            return INT64_MAX;
+    }
+    return n;
+}
+
+static void bin_add(floe_compact_bin_t *bin, size_t file, uint64_t size, int64_t rows)
 {
     bin->files = floe_xrealloc(bin->files, (bin->n_files + 1) * sizeof(*bin->files));
     bin->files[bin->n_files++] = file;
     bin->n_bytes += size;
+    bin->n_rows = rows > INT64_MAX - bin->n_rows ? INT64_MAX : bin->n_rows + rows;
 }
 
-/* The first bin of [first, n_bins) with room for `size` bytes whose first file is compatible. */
+/* The first bin of [first, n_bins) with room for `size` bytes (and the file's rows, under
+ * plan->max_rows) whose first file is compatible. */
 static floe_compact_bin_t *fitting_bin(floe_compact_plan_t *plan, size_t first, const floe_compact_file_t *files,
                                        const floe_parquet_file_metadata_t *const *footers, size_t i)
 {
     uint64_t size = (uint64_t)files[i].file->file_size_in_bytes;
+    int64_t rows = footer_rows(footers[i]);
     floe_iceberg_error_t err;
 
     for (size_t b = first; b < plan->n_bins; b++) {
         floe_compact_bin_t *bin = &plan->bins[b];
         if (bin->n_bytes + size <= plan->target_bytes &&
+            (plan->max_rows == 0 || (rows <= plan->max_rows && bin->n_rows <= plan->max_rows - rows)) &&
             floe_parquet_compatible(footers[bin->files[0]], footers[i], &err) == 0)
             return bin;
     }
@@ -223,7 +239,8 @@ void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *fil
         if (k < plan->n_files && plan->is_candidate[plan->order[k]]) {
             size_t i = plan->order[k];
             assert(footers[i] != NULL);
-            bin_add(fitting_bin(plan, first_bin, files, footers, i), i, (uint64_t)files[i].file->file_size_in_bytes);
+            bin_add(fitting_bin(plan, first_bin, files, footers, i), i, (uint64_t)files[i].file->file_size_in_bytes,
+                    footer_rows(footers[i]));
         }
     }
 }
@@ -302,6 +319,7 @@ typedef struct stitch {
     size_t n_groups;
     floe_compact_lineage_chunk_t *lineage; /* two per row group when the sources have lineage */
     size_t n_lineage;
+    int64_t lineage_rows;
     uint64_t pos;
     floe_iceberg_error_t *err;
 } stitch_t;
@@ -334,23 +352,33 @@ static void add_owned(stitch_t *st, uint8_t *data, size_t len)
 static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves);
 
 /* Appends row group g's two lineage chunks (design note 4) after its copied chunks. */
-static void place_lineage(stitch_t *st, int32_t s, uint32_t g)
+static int place_lineage(stitch_t *st, int32_t s, uint32_t g)
 {
     const floe_compact_source_t *src = &st->sources[s];
     int64_t before = 0, n = src->footer->row_groups[g].num_rows;
     const int64_t first[FLOE_COMPACT_LINEAGE_COLUMNS] = {0, src->sequence_number}, step[] = {1, 0};
 
-    for (uint32_t k = 0; k < g; k++)
-        before += src->footer->row_groups[k].num_rows;
+    if (n < 0 || n > FLOE_COMPACT_LINEAGE_ROWS_MAX - st->lineage_rows)
+        return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID,
+                                 "Row lineage columns are written for at most %lld rows a file; input %d has more.",
+                                 (long long)FLOE_COMPACT_LINEAGE_ROWS_MAX, (int)s);
+    st->lineage_rows += n;
+    for (uint32_t k = 0; k < g; k++) {
+        if (__builtin_add_overflow(before, src->footer->row_groups[k].num_rows, &before))
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d counts more rows than a long holds.", (int)s);
+    }
+    if (__builtin_add_overflow(src->first_row_id, before, &before) || before > INT64_MAX - n)
+        return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d's row ids run past a long.", (int)s);
     for (int c = 0; c < FLOE_COMPACT_LINEAGE_COLUMNS; c++) {
         floe_compact_lineage_chunk_t *lc = &st->lineage[st->n_lineage++];
-        int64_t v0 = c == 0 ? src->first_row_id + before : first[c];
+        int64_t v0 = c == 0 ? before : first[c];
         size_t len = 0;
         uint8_t *bytes = n > 0 ? floe_compact_lineage_chunk(v0, step[c], n, &len) : NULL;
         *lc = (floe_compact_lineage_chunk_t){st->pos, len, n, v0, v0 + step[c] * (n > 0 ? n - 1 : 0)};
         if (bytes != NULL)
             add_owned(st, bytes, len);
     }
+    return FLOE_ICEBERG_OK;
 }
 
 /* Copies row group g of source s to the current position: one piece when its chunks are contiguous. */
@@ -368,7 +396,7 @@ static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chu
     rc = copy_row_group(st, s, g, moves);
 
     if (rc == FLOE_ICEBERG_OK && st->sources[0].has_lineage)
-        place_lineage(st, s, g);
+        rc = place_lineage(st, s, g);
     return rc;
 }
 

@@ -73,6 +73,7 @@ typedef struct floe_compact_bin {
     size_t *files;
     size_t n_files;
     uint64_t n_bytes; /* the inputs' sizes added up */
+    int64_t n_rows;   /* their footers' rows added up */
 } floe_compact_bin_t;
 
 /** A partition left alone, and why ("spec 0 partition (3): it has delete files"). */
@@ -82,6 +83,7 @@ typedef struct floe_compact_skip {
 
 typedef struct floe_compact_plan {
     uint64_t target_bytes;
+    int64_t max_rows; /* set before floe_compact_pack: the most rows a bin may hold (0: no limit) */
     size_t n_files;
     bool *is_candidate;          /* per file: floe_compact_select's verdict */
     size_t *order;               /* the files by partition, then manifest order */

@@ -11,7 +11,8 @@
  * Design notes
  * ------------
  * 1. Each column chunk is one uncompressed PLAIN data page (v1) of a REQUIRED INT64 column: a
- *    page header, then the values; no levels. Its statistics carry min, max and a null count of
+ *    page header, then the values; no levels. A file gets them for at most
+ *    FLOE_COMPACT_LINEAGE_ROWS_MAX rows; beyond that the stitch fails with the reason. Its statistics carry min, max and a null count of
  *    0, so a later compaction knows the file's lineage is complete without reading a page.
  * 2. The schema gains two REQUIRED INT64 leaves at the end of the root with Iceberg's reserved
  *    field ids; an engine reading by field id finds them, one reading by name sees two more
@@ -31,6 +32,10 @@
 #define FLOE_ICEBERG_ROW_ID_FIELD_ID 2147483540
 #define FLOE_ICEBERG_LAST_UPDATED_FIELD_ID 2147483539
 #define FLOE_COMPACT_LINEAGE_COLUMNS 2
+/** The most rows one stitched file may hold when it gets lineage columns: their bytes are built in
+ * memory (16 bytes a row), and a footer's row counts are not trusted further (a hostile one could
+ * claim billions of rows in a few bytes). */
+#define FLOE_COMPACT_LINEAGE_ROWS_MAX ((int64_t)1 << 24)
 
 /** One appended column chunk: where it went in the new file and what it holds. */
 typedef struct floe_compact_lineage_chunk {

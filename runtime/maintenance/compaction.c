@@ -532,6 +532,8 @@ static int plan_bins(compaction_t *c, uint64_t target)
     ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
     for (size_t i = 0; i < n; i++)
         ptrs[i] = c->plan.is_candidate[i] ? &c->footers[i] : NULL;
+    if (c->is_v3)
+        c->plan.max_rows = FLOE_COMPACT_LINEAGE_ROWS_MAX; /* lineage columns are built in memory */
     floe_compact_pack(&c->plan, c->first.files, ptrs);
     free(ptrs);
     return FLOE_OK;

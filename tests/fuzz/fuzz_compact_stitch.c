@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_stitch.h"
 
@@ -105,6 +106,61 @@ static void check_file(const floe_compact_layout_t *l, const uint8_t *file, cons
     floe_parquet_file_metadata_dispose(&md);
 }
 
+/* Stitches the input twice again, as a v3 table's compaction does: with row lineage columns and
+ * the second copy's even row groups dropped (a deletion vector); checks the kept chunks, that
+ * both lineage columns are there and complete, and the row count. */
+static void check_lineage(const uint8_t *data, size_t size, const floe_parquet_file_metadata_t *src, uint64_t footer)
+{
+    floe_compact_source_t sources[COPIES];
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_parquet_file_metadata_t md;
+    floe_iceberg_error_t err;
+    bool *dropped = calloc(src->n_row_groups + 1, sizeof(bool)), has_both = false, is_complete = false;
+    int64_t rows = 0;
+    uint32_t n_groups = COPIES * src->n_row_groups, r = 0;
+    uint8_t *file;
+
+    for (uint32_t g = 0; g < src->n_row_groups; g += 2) {
+        dropped[g] = true;
+        n_groups--;
+    }
+    for (int i = 0; i < COPIES; i++)
+        sources[i] = (floe_compact_source_t){.footer = src, .footer_offset = footer, .has_lineage = true,
+                                             .first_row_id = 1000 * i, .sequence_number = i + 1};
+    sources[1].is_dropped = dropped;
+    if (floe_compact_stitch(sources, COPIES, &l, &err) != 0) {
+        expect(err.message[0] != '\0' && l.pieces == NULL);
+        free(dropped);
+        return;
+    }
+    /* the stitch succeeded, so the kept rows are within FLOE_COMPACT_LINEAGE_ROWS_MAX: no overflow */
+    for (int i = 0; i < COPIES; i++) {
+        for (uint32_t g = 0; g < src->n_row_groups; g++)
+            rows += i == 1 && dropped[g] ? 0 : src->row_groups[g].num_rows;
+    }
+    file = materialize(&l, data, size);
+    expect(floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 && ft.in_tail != NULL);
+    expect(floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0);
+    expect(md.n_row_groups == n_groups && l.num_rows == md.num_rows && md.num_rows == rows);
+    floe_compact_lineage_inspect(&md, &has_both, &is_complete);
+    expect(has_both && is_complete);
+    for (int i = 0; i < COPIES; i++) {
+        for (uint32_t g = 0; g < src->n_row_groups; g++) {
+            if (i == 1 && dropped[g])
+                continue;
+            for (uint32_t c = 0; c < src->row_groups[g].n_columns; c++)
+                check_chunk(file, &md, ft.offset, r, data, src, g, c);
+            expect(md.row_groups[r].n_columns == src->row_groups[g].n_columns + FLOE_COMPACT_LINEAGE_COLUMNS);
+            r++;
+        }
+    }
+    floe_parquet_file_metadata_dispose(&md);
+    free(file);
+    floe_compact_layout_dispose(&l);
+    free(dropped);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     floe_parquet_footer_t ft;
@@ -135,6 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_file(&layout, file, data, &src);
     free(file);
     floe_compact_layout_dispose(&layout);
+    check_lineage(data, size, &src, ft.offset);
     floe_parquet_file_metadata_dispose(&src);
     return 0;
 }

@@ -131,6 +131,28 @@ TEST(compact_plan_bins_small_files_of_each_partition)
     floe_parquet_file_metadata_dispose(&snappy);
 }
 
+TEST(compact_plan_bins_hold_at_most_max_rows)
+{
+    cp_table_t t = {0};
+    floe_compact_plan_t plan;
+    floe_parquet_file_metadata_t ints;
+    const floe_parquet_file_metadata_t *footers[CP_MAX_FILES] = {0};
+
+    pq_open("ints", &ints);
+    for (int i = 0; i < 4; i++)
+        cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_DATA);
+    floe_compact_select(t.entries, t.n, 1000, &plan);
+    for (size_t i = 0; i < t.n; i++)
+        footers[i] = &ints;
+    plan.max_rows = 2 * ints.num_rows; /* two files a bin, though all four fit the target */
+    floe_compact_pack(&plan, t.entries, footers);
+    CHECK(plan.n_bins == 2 && plan.bins[0].n_files == 2 && plan.bins[1].n_files == 2 &&
+              plan.bins[0].n_rows == 2 * ints.num_rows,
+          "a bin takes files only while their rows fit max_rows");
+    floe_compact_plan_dispose(&plan);
+    floe_parquet_file_metadata_dispose(&ints);
+}
+
 TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
 {
     cp_table_t t = {0};
