@@ -49,8 +49,9 @@
  *    snapshot says so (first-row-id, added-rows).
  * 8. Deletion vectors (compact.h design note 5): a candidate named by exactly one live vector
  *    has it read and decoded in phase 1; the row groups it deletes whole are left out of the new
- *    file, and a vector that deletes part of a row group (or a file named by several) keeps its
- *    file out of the plan, which the message counts. The commit removes each applied vector
+ *    file (a bin whose every row goes writes no file, and only removes), and a vector that
+ *    deletes part of a row group (or a file named by several) keeps its file out of the plan,
+ *    which the message counts. The commit removes each applied vector
  *    (DELETED in its rewritten delete manifest) with its data file, and keeps a new file only
  *    while each of its inputs is still named by exactly the vector phase 1 applied (same Puffin
  *    file and offset) or, if none was applied, by none: a client that deleted more rows
@@ -112,6 +113,7 @@ typedef struct output {
     floe_iceberg_data_file_t file;    /* its manifest entry's data */
     char *location;
     bool is_committed;
+    bool is_empty; /* its inputs' vectors deleted every row: no file, only removals (design note 8) */
 } output_t;
 
 /** The deletion vector phase 1 applied to one file (design note 8). */
@@ -137,6 +139,7 @@ typedef struct compaction {
     size_t n_outputs;
     floe_parquet_arena_t *arena; /* merged statistics */
     size_t n_kept, n_replaced;   /* of the attempt that committed */
+    size_t n_written;            /* its kept outputs that are files (not empty) */
     bool is_v3;                  /* format version 3: row lineage (design note 7) */
     size_t n_no_lineage;         /* v3 files left alone: their lineage cannot be kept */
     struct applied *applied;     /* per file of `first`: the deletion vector applied (design note 8) */
@@ -680,6 +683,11 @@ static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t
         floe_job_fail(c->job, "cannot stitch %s and %zu other files: %s", out->inputs[0], io.n - 1, err.message);
         goto Exit;
     }
+    if (out->layout.num_rows == 0) { /* design note 8: nothing left to write */
+        out->is_empty = true;
+        rc = FLOE_OK;
+        goto Exit;
+    }
     if (write_layout(c, &io, &out->layout, &out->location))
         goto Exit;
     if (floe_compact_merge(io.inputs, io.n, c->types, c->n_types, &out->layout, out->location, c->arena, &out->file,
@@ -933,6 +941,12 @@ static int32_t spec_of(const compaction_t *c, size_t o)
     return c->outputs[o].first->spec_id;
 }
 
+/* Whether kept output o adds a data file (an empty one only removes its inputs). */
+static bool adds_file(const attempt_t *a, size_t o)
+{
+    return a->is_kept[o] && !a->c->outputs[o].is_empty;
+}
+
 /* Writes one manifest of ADDED entries for the kept outputs of spec `spec_id`. */
 static int write_added(attempt_t *a, int32_t spec_id)
 {
@@ -941,13 +955,13 @@ static int write_added(attempt_t *a, int32_t spec_id)
     const floe_iceberg_manifest_t *header = NULL;
 
     for (size_t o = 0; o < c->n_outputs && header == NULL; o++) {
-        if (a->is_kept[o] && spec_of(c, o) == spec_id)
+        if (adds_file(a, o) && spec_of(c, o) == spec_id)
             header = &c->first.manifests[c->first.file_manifest[c->outputs[o].first - c->first.files]];
     }
     manifest_like(a, header, c->n_outputs, &m);
     for (size_t o = 0; o < c->n_outputs; o++) {
         floe_iceberg_manifest_entry_t *e;
-        if (!a->is_kept[o] || spec_of(c, o) != spec_id)
+        if (!adds_file(a, o) || spec_of(c, o) != spec_id)
             continue;
         e = &m.entries[m.n_entries++];
         memset(e, 0, sizeof(*e));
@@ -963,7 +977,7 @@ static int write_added(attempt_t *a, int32_t spec_id)
 static bool spec_seen(const attempt_t *a, size_t o)
 {
     for (size_t p = 0; p < o; p++) {
-        if (a->is_kept[p] && spec_of(a->c, p) == spec_of(a->c, o))
+        if (adds_file(a, p) && spec_of(a->c, p) == spec_of(a->c, o))
             return true;
     }
     return false;
@@ -985,7 +999,7 @@ static int write_manifests(attempt_t *a)
 
     a->out_files = floe_xcalloc(v->list.n_files + a->c->n_outputs + 1, sizeof(*a->out_files));
     for (size_t o = 0; o < a->c->n_outputs; o++) {
-        if (a->is_kept[o] && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
+        if (adds_file(a, o) && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
             return FLOE_EFAIL;
     }
     for (size_t i = 0; i < v->list.n_files; i++) {
@@ -1076,7 +1090,7 @@ static cJSON *summary(const attempt_t *a)
     for (size_t f = 0; f < a->view.n_files; f++)
         add_total(a->is_replaced[f] ? &removed : &after, a->view.files[f].file);
     for (size_t o = 0; o < a->c->n_outputs; o++) {
-        if (!a->is_kept[o])
+        if (!adds_file(a, o))
             continue;
         add_total(&added, &a->c->outputs[o].file);
         add_total(&after, &a->c->outputs[o].file);
@@ -1169,6 +1183,9 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
         return FLOE_EFAIL;
     match_outputs(a);
     a->c->n_kept = a->n_kept;
+    a->c->n_written = 0;
+    for (size_t o = 0; o < a->c->n_outputs; o++)
+        a->c->n_written += adds_file(a, o);
     a->c->n_replaced = a->c->n_dv_kept = 0;
     for (size_t f = 0; f < a->view.n_files; f++) {
         bool is_data = a->view.files[f].file->content == FLOE_ICEBERG_CONTENT_DATA;
@@ -1259,7 +1276,7 @@ static void note(compaction_t *c, bool committed)
     if (!committed)
         used = (size_t)snprintf(st->message, max, "nothing to compact");
     else
-        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_kept);
+        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_written);
     if (c->n_kept < c->n_outputs && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",

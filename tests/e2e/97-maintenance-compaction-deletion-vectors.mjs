@@ -116,6 +116,24 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     assert.deepEqual(ids(await w.readRows("applied")), [...range(0, 5), ...range(15, 20)], "the rows stay");
   });
 
+  test("files whose every row a vector deletes leave with their vectors, and no empty file is written", async () => {
+    await w.catalog.createTable({ namespace: [w.namespace] },
+      { name: "emptied", schema: SCHEMA, properties: { "format-version": "3" } });
+    const a = await w.append("emptied", rows(0, 3));
+    const b = await w.append("emptied", rows(3, 6));
+    await w.deleteRows("emptied", [
+      { dataPath: a.dataPath, positions: [0, 1, 2] }, { dataPath: b.dataPath, positions: [0, 1, 2] },
+    ]);
+    const run = await runMaintenance(server, { arn: await w.tableArn("emptied"), type: "icebergCompaction" });
+    assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
+    assert.match(run.body.message, /compacted 2 data files into 0; applied 2 deletion vectors/, run.body.message);
+    const now = await live("emptied");
+    assert.deepEqual([now.data.length, now.deletes.length], [0, 0], "no data file and no vector is left");
+    assert.equal(now.snap.summary["added-data-files"], "0", "no file was added");
+    assert.equal(now.snap.summary["deleted-data-files"], "2", "both files were removed");
+    assert.equal(now.snap.summary["total-records"], "0", "the table holds no record");
+  });
+
   test("a vector that deletes part of a row group keeps its file, and says why", async () => {
     await w.catalog.createTable({ namespace: [w.namespace] },
       { name: "partial", schema: SCHEMA, properties: { "format-version": "3" } });
