@@ -1,7 +1,8 @@
 // Compaction of a format version 3 table with deletion vectors (Puffin files of
 // deletion-vector-v1 blobs, written by tests/e2e/iceberg_writer.mjs as merge-on-read engines
 // write them): vectors that delete whole row groups are applied (the rows are not in the new
-// file, the vectors leave the table, their Puffin file goes once snapshots expire), a vector that
+// file, the vectors leave the table, their Puffin file stays through unreferenced-file removal
+// while referenced and goes once snapshots expire), a vector that
 // deletes part of a row group keeps its file out of the compaction with the reason in the job's
 // message, and every moved row keeps its _row_id and _last_updated_sequence_number. Rows are read
 // with icebird once no vector is left (icebird reads no Puffin file) and the new file's lineage
@@ -76,6 +77,19 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     const before = await live("applied");
     assert.equal(before.deletes.length, 2, "two deletion vectors are live");
     assert.equal(before.md["next-row-id"], 20, "twenty rows were given ids");
+
+    // While a live entry points into it, the Puffin file is referenced: unreferenced-file removal
+    // neither marks nor deletes it, however late it runs (AWS's defaults: 3 and 10 days).
+    for (const days of [30, 60]) {
+      const sweep = await runMaintenance(server, {
+        arn: await w.tableArn("applied"), type: "icebergUnreferencedFileRemoval",
+        now: new Date(Date.now() + days * 86400000).toISOString(),
+      });
+      assert.equal(sweep.body.status, "Successful", JSON.stringify(sweep.body));
+      assert.deepEqual([sweep.body.filesMarkedNoncurrent, sweep.body.filesDeleted], [0, 0],
+        `nothing the table references is marked or deleted (day ${days})`);
+    }
+    assert.equal(await w.status(dv.puffinPath), 200, "the Puffin file stays");
 
     const run = await runMaintenance(server, { arn: await w.tableArn("applied"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
