@@ -206,7 +206,7 @@ async function liveFiles(arn, md) {
       if (Number(e.status) === 2) continue; // DELETED entries are history, not live files
       const f = e.data_file;
       if (Number(f.content ?? 0) === 0) data.push(f);
-      else if (f.referenced_data_file) vectors.set(f.referenced_data_file, [...(vectors.get(f.referenced_data_file) ?? []), f]);
+      else if (f.referenced_data_file && String(f.file_format).toUpperCase() === 'PUFFIN') vectors.set(f.referenced_data_file, [...(vectors.get(f.referenced_data_file) ?? []), f]);
       else deletes.push(f);
     }
   }

@@ -40,6 +40,12 @@ static int compare_partitions(const floe_compact_file_t *a, const floe_compact_f
     return 0;
 }
 
+bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f)
+{
+    return f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES && f->referenced_data_file != NULL &&
+           f->file_format != NULL && strcasecmp(f->file_format, "PUFFIN") == 0;
+}
+
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b)
 {
     return compare_partitions(a, b) == 0;
@@ -127,7 +133,7 @@ static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_
     for (size_t k = from; k < to; k++) {
         const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
         /* a deletion vector names its one data file (design note 5) */
-        has_deletes = has_deletes || (f->content != FLOE_ICEBERG_CONTENT_DATA && f->referenced_data_file == NULL);
+        has_deletes = has_deletes || (f->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(f));
         n_small += is_small_parquet(f, plan->target_bytes);
     }
     if (n_small < 2)
@@ -158,7 +164,7 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
         plan->order[i] = i;
         has_global_deletes = has_global_deletes ||
                              (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0 &&
-                              files[i].file->referenced_data_file == NULL);
+                              !floe_compact_is_deletion_vector(files[i].file));
     }
     qsort_r(plan->order, n_files, sizeof(*plan->order), compare_order, (void *)files);
     for (size_t k = 1; k <= n_files; k++) {

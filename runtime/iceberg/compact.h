@@ -119,6 +119,10 @@ void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *fil
 bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
                                 bool *is_dropped /* OUT */, int64_t *n_dropped_rows /* OUT */);
 
+/** True when f is a deletion vector (v3): position deletes of one data file (referenced_data_file)
+ * as a blob of a Puffin file. A Parquet or Avro position delete file that names one data file is not. */
+bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f);
+
 /** True when two files have the same spec id and partition tuple. */
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);
 

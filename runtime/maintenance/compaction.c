@@ -420,8 +420,7 @@ static bool is_vector_of(const view_t *v, size_t d, const char *path)
 {
     const floe_iceberg_data_file_t *f = v->files[d].file;
 
-    return f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES && f->referenced_data_file != NULL &&
-           strcmp(f->referenced_data_file, path) == 0;
+    return floe_compact_is_deletion_vector(f) && strcmp(f->referenced_data_file, path) == 0;
 }
 
 /* The one live deletion vector of `path` in the view: its index, -1 for none, -2 for several. */
@@ -731,7 +730,7 @@ static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
 {
     for (size_t i = 0; i < v->n_files; i++) {
         const floe_compact_file_t *d = &v->files[i];
-        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA && d->file->referenced_data_file == NULL &&
+        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(d->file) &&
             (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
             return true;
     }

@@ -157,20 +157,27 @@ TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
 {
     cp_table_t t = {0};
     floe_compact_plan_t plan;
-    size_t dv;
-    static char data_file[] = "s3://b/t/data/a.parquet";
+    size_t dv, pos;
+    static char data_file[] = "s3://b/t/data/a.parquet", puffin[] = "PUFFIN";
 
     cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
     dv = cp_add(&t, 5, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
     t.files[dv].referenced_data_file = data_file;
+    t.files[dv].file_format = puffin;
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
+    pos = cp_add(&t, 6, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES); /* a Parquet position delete file */
+    t.files[pos].referenced_data_file = data_file;
     floe_compact_select(t.entries, t.n, 250, &plan);
-    CHECK(plan.is_candidate[0] && plan.is_candidate[1] && plan.n_skipped == 0,
+    CHECK(plan.is_candidate[0] && plan.is_candidate[1],
           "a deletion vector names its data file, so its partition is still compacted");
     CHECK(!plan.is_candidate[dv], "the vector itself is no candidate");
-    CHECK(plan.is_candidate[3] && plan.is_candidate[4], "nor does it change other partitions");
+    CHECK(!plan.is_candidate[3] && !plan.is_candidate[4] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "partition (6)") != NULL,
+          "a position delete file that names one data file is not a vector: its partition is skipped");
+    CHECK(floe_compact_is_deletion_vector(&t.files[dv]) && !floe_compact_is_deletion_vector(&t.files[pos]),
+          "only a Puffin blob is a deletion vector");
     floe_compact_plan_dispose(&plan);
 }
 
