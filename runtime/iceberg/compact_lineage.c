@@ -203,3 +203,8 @@ void floe_compact_lineage_inspect(const floe_parquet_file_metadata_t *md, bool *
         }
     }
 }
+
+bool floe_compact_lineage_has_any(const floe_parquet_file_metadata_t *md)
+{
+    return find_leaf(md, FLOE_ICEBERG_ROW_ID_FIELD_ID) >= 0 || find_leaf(md, FLOE_ICEBERG_LAST_UPDATED_FIELD_ID) >= 0;
+}

@@ -65,4 +65,7 @@ int floe_compact_lineage_add(floe_parquet_file_metadata_t *md, const floe_compac
 void floe_compact_lineage_inspect(const floe_parquet_file_metadata_t *md, bool *has_both /* OUT */,
                                   bool *is_complete /* OUT */);
 
+/** Whether md has either lineage column (a file with only one cannot get the other appended). */
+bool floe_compact_lineage_has_any(const floe_parquet_file_metadata_t *md);
+
 #endif

@@ -412,7 +412,7 @@ static bool keeps_lineage(const compaction_t *c, size_t i)
     floe_compact_lineage_inspect(&c->footers[i], &has_both, &is_complete);
     if (has_both)
         return is_complete;
-    return c->first.files[i].file->has_first_row_id;
+    return !floe_compact_lineage_has_any(&c->footers[i]) && c->first.files[i].file->has_first_row_id;
 }
 
 /* Whether view file d is a live deletion vector of the data file at `path`. */

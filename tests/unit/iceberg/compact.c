@@ -448,6 +448,7 @@ TEST(compact_stitch_writes_out_row_lineage_columns)
           "the new file's footer decodes");
     floe_compact_lineage_inspect(&md, &has_both, &is_complete);
     CHECK(has_both && is_complete, "it has both lineage columns, without nulls");
+    CHECK(floe_compact_lineage_has_any(&md) && !floe_compact_lineage_has_any(&a), "the inputs had neither");
     CHECK(md.n_leaves == a.n_leaves + 2 && md.schema[0].num_children == a.schema[0].num_children + 2,
           "the schema gains two leaves");
     for (uint32_t r = 0; r < md.n_row_groups; r++) {
