@@ -12,6 +12,7 @@
 
 #include "iceberg/compact.h"
 #include "iceberg/compact_lineage.h"
+#include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_stitch.h"
 #include "xalloc.h"
@@ -299,6 +300,22 @@ bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, cons
     return true;
 }
 
+void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                           bool *is_dropped, bool *is_partial, int64_t *n_deleted_rows)
+{
+    uint64_t start = 0;
+
+    *n_deleted_rows = 0;
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        uint64_t rows = footer->row_groups[g].num_rows > 0 ? (uint64_t)footer->row_groups[g].num_rows : 0;
+        size_t deleted = lower_bound(positions, n, start + rows) - lower_bound(positions, n, start);
+        is_dropped[g] = rows > 0 && deleted == rows;
+        is_partial[g] = deleted != 0 && deleted != rows;
+        *n_deleted_rows += (int64_t)deleted;
+        start += rows;
+    }
+}
+
 floe_parquet_range_t floe_compact_index_range(const floe_parquet_file_metadata_t *footer, uint64_t footer_offset)
 {
     uint64_t end = FLOE_PARQUET_MAGIC_LEN;
@@ -357,11 +374,19 @@ static void add_owned(stitch_t *st, uint8_t *data, size_t len)
 
 static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves);
 
+/* Row group g of source s's rewrite (design note 5), or NULL when it is copied as it is. */
+static const floe_compact_rewrite_t *rewrite_of(const stitch_t *st, int32_t s, uint32_t g)
+{
+    return st->sources[s].rewrites != NULL ? st->sources[s].rewrites[g] : NULL;
+}
+
 /* Appends row group g's two lineage chunks (design note 4) after its copied chunks. */
 static int place_lineage(stitch_t *st, int32_t s, uint32_t g)
 {
     const floe_compact_source_t *src = &st->sources[s];
-    int64_t before = 0, n = src->footer->row_groups[g].num_rows;
+    const floe_compact_rewrite_t *rw = rewrite_of(st, s, g);
+    const uint64_t *kept = rw != NULL ? rw->kept : NULL;
+    int64_t before = 0, n = rw != NULL ? rw->num_rows : src->footer->row_groups[g].num_rows;
     const int64_t first[FLOE_COMPACT_LINEAGE_COLUMNS] = {0, src->sequence_number}, step[] = {1, 0};
 
     if (n < 0 || n > FLOE_COMPACT_LINEAGE_ROWS_MAX - st->lineage_rows)
@@ -373,14 +398,18 @@ static int place_lineage(stitch_t *st, int32_t s, uint32_t g)
         if (__builtin_add_overflow(before, src->footer->row_groups[k].num_rows, &before))
             return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d counts more rows than a long holds.", (int)s);
     }
-    if (__builtin_add_overflow(src->first_row_id, before, &before) || before > INT64_MAX - n)
+    if (__builtin_add_overflow(src->first_row_id, before, &before) || src->footer->row_groups[g].num_rows < 0 ||
+        before > INT64_MAX - src->footer->row_groups[g].num_rows)
         return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d's row ids run past a long.", (int)s);
     for (int c = 0; c < FLOE_COMPACT_LINEAGE_COLUMNS; c++) {
         floe_compact_lineage_chunk_t *lc = &st->lineage[st->n_lineage++];
         int64_t v0 = c == 0 ? before : first[c];
+        const uint64_t *offsets = c == 0 ? kept : NULL;
         size_t len = 0;
-        uint8_t *bytes = n > 0 ? floe_compact_lineage_chunk(v0, step[c], n, &len) : NULL;
-        *lc = (floe_compact_lineage_chunk_t){st->pos, len, n, v0, v0 + step[c] * (n > 0 ? n - 1 : 0)};
+        uint8_t *bytes = n > 0 ? floe_compact_lineage_chunk(v0, step[c], offsets, n, &len) : NULL;
+        int64_t lo = offsets != NULL && n > 0 ? v0 + (int64_t)offsets[0] : v0;
+        int64_t hi = offsets != NULL && n > 0 ? v0 + (int64_t)offsets[n - 1] : v0 + step[c] * (n > 0 ? n - 1 : 0);
+        *lc = (floe_compact_lineage_chunk_t){st->pos, len, n, lo, hi};
         if (bytes != NULL)
             add_owned(st, bytes, len);
     }
@@ -393,13 +422,36 @@ static bool is_dropped(const stitch_t *st, int32_t s, uint32_t g)
     return st->sources[s].is_dropped != NULL && st->sources[s].is_dropped[g];
 }
 
+/* Places a rewritten row group's chunks (design note 5), copies of the caller's bytes. */
+static void place_rewritten(stitch_t *st, const floe_compact_rewrite_t *rw, uint32_t n_columns,
+                            floe_parquet_chunk_move_t *moves)
+{
+    for (uint32_t c = 0; c < n_columns; c++) {
+        uint8_t *copy = floe_xmalloc(rw->columns[c].len + 1);
+        memcpy(copy, rw->columns[c].bytes, rw->columns[c].len);
+        memset(&moves[c], 0, sizeof(moves[c]));
+        moves[c].offset = st->pos;
+        add_owned(st, copy, rw->columns[c].len);
+    }
+}
+
 static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
-    int rc;
+    const floe_compact_rewrite_t *rw = rewrite_of(st, s, g);
+    int rc = FLOE_ICEBERG_OK;
 
     if (is_dropped(st, s, g))
         return FLOE_ICEBERG_OK; /* design note 5 */
-    rc = copy_row_group(st, s, g, moves);
+    for (uint32_t c = 0; rw != NULL && c < st->sources[s].footer->row_groups[g].n_columns; c++) {
+        if (rw->num_rows < 0 || rw->columns[c].num_values != rw->num_rows)
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID,
+                                     "Row group %u of input %d was rewritten with %lld values for %lld rows.", g, (int)s,
+                                     (long long)rw->columns[c].num_values, (long long)rw->num_rows);
+    }
+    if (rw != NULL)
+        place_rewritten(st, rw, st->sources[s].footer->row_groups[g].n_columns, moves);
+    else
+        rc = copy_row_group(st, s, g, moves);
 
     if (rc == FLOE_ICEBERG_OK && st->sources[0].has_lineage)
         rc = place_lineage(st, s, g);
@@ -515,7 +567,7 @@ static int each_group(stitch_t *st, group_fn fn)
 
 static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
-    if (is_dropped(st, s, g))
+    if (is_dropped(st, s, g) || rewrite_of(st, s, g) != NULL)
         return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_page_indexes(st, s, g, c, &moves[c]);
@@ -524,7 +576,7 @@ static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk
 
 static int place_blooms(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
-    if (is_dropped(st, s, g))
+    if (is_dropped(st, s, g) || rewrite_of(st, s, g) != NULL)
         return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_bloom_filter(st, s, g, c, &moves[c]);
@@ -557,12 +609,54 @@ static int64_t first_byte(const floe_parquet_chunk_move_t *moves, uint32_t n_col
     return (int64_t)first;
 }
 
+/* The metadata of rewritten row group r of md (design note 5): one PLAIN, uncompressed page a
+ * chunk, a null count for statistics, the kept rows. Patched once every row group is appended,
+ * since appending checks each input's codecs against the new file's first row group. */
+static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const floe_compact_rewrite_t *rw,
+                            const floe_parquet_chunk_move_t *moves)
+{
+    floe_parquet_row_group_t *rg = &md->row_groups[r];
+    int64_t size = 0;
+
+    md->num_rows += rw->num_rows - rg->num_rows;
+    rg->num_rows = rw->num_rows;
+    for (uint32_t c = 0; c < rg->n_columns; c++) {
+        floe_parquet_column_chunk_t *cc = &rg->columns[c];
+        floe_parquet_column_meta_data_t *m = &cc->meta_data;
+        int32_t *encodings = floe_parquet_arena_alloc(md->arena, 2, sizeof(*encodings));
+        if (encodings == NULL)
+            abort(); /* the stitched footer's arena has no limit: only an overflow fails */
+        encodings[0] = 0, encodings[1] = 3; /* PLAIN, RLE */
+        m->encodings = encodings;
+        m->n_encodings = 2;
+        m->codec = FLOE_PARQUET_UNCOMPRESSED;
+        m->num_values = rw->columns[c].num_values;
+        m->total_compressed_size = m->total_uncompressed_size = (int64_t)rw->columns[c].len;
+        m->data_page_offset = (int64_t)moves[c].offset;
+        cc->file_offset = (int64_t)moves[c].offset;
+        m->has_dictionary_page_offset = m->has_index_page_offset = false;
+        m->has_encoding_stats = false;
+        m->n_encoding_stats = 0;
+        memset(&m->statistics, 0, sizeof(m->statistics));
+        m->has_statistics = true;
+        m->statistics.has_null_count = true;
+        m->statistics.null_count = rw->columns[c].null_count;
+        size += (int64_t)rw->columns[c].len;
+    }
+    rg->total_byte_size = size;
+    if (rg->has_total_compressed_size)
+        rg->total_compressed_size = size;
+}
+
 /* Appends every row group to the new footer, then its bytes; records the split offsets. */
 static int write_footer(stitch_t *st)
 {
     floe_parquet_file_metadata_t md;
     uint8_t *footer = NULL;
-    size_t len = 0, k = 0;
+    size_t len = 0, k = 0, n_patches = 0;
+    size_t *patches = floe_xcalloc(st->n_groups + 1, sizeof(*patches)); /* k of each rewritten group */
+    uint32_t *patched_at = floe_xcalloc(st->n_groups + 1, sizeof(*patched_at));
+    const floe_compact_rewrite_t **patched = floe_xcalloc(st->n_groups + 1, sizeof(*patched));
     int rc = FLOE_ICEBERG_OK;
 
     floe_parquet_stitch_begin(st->sources[0].footer, &md);
@@ -572,11 +666,21 @@ static int write_footer(stitch_t *st)
             if (is_dropped(st, (int32_t)s, g))
                 continue;
             rc = floe_parquet_stitch_append(&md, st->sources[s].footer, g, st->moves[k], st->err);
+            if (rc == 0 && rewrite_of(st, (int32_t)s, g) != NULL) {
+                patches[n_patches] = k;
+                patched_at[n_patches] = md.n_row_groups - 1;
+                patched[n_patches++] = rewrite_of(st, (int32_t)s, g);
+            }
             if (rc == 0)
                 st->out->split_offsets[st->out->n_split_offsets++] =
                     first_byte(st->moves[k], st->sources[s].footer->row_groups[g].n_columns, st->pos);
         }
     }
+    for (size_t p = 0; rc == 0 && p < n_patches; p++)
+        patch_rewritten(&md, patched_at[p], patched[p], st->moves[patches[p]]);
+    free(patches);
+    free(patched_at);
+    free(patched);
     if (rc == 0 && st->sources[0].has_lineage)
         rc = floe_compact_lineage_add(&md, st->lineage, st->err);
     if (rc == 0)

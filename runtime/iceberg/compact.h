@@ -36,10 +36,11 @@
  *    number (spec "Row Lineage"). Inputs that inherit both (no such columns) get them written
  *    out: every copied row group is followed by two new column chunks (compact_lineage.h), and
  *    the footer lists them. Inputs that carry both columns, with no nulls, are copied as they are.
- * 5. Deletion vectors (v3) are applied by row group, since Floe never decodes a page: a row group
- *    whose every row the vector deletes is left out of the new file; a vector that deletes only
- *    some rows of a row group cannot be applied, and its file is not rewritten (it keeps its
- *    vector). A deletion vector names its data file, so it never applies to another file: unlike
+ * 5. Deletion vectors (v3): a row group whose every row the vector deletes is left out of the new
+ *    file; one whose rows it deletes only some of is written again without them (parquet_filter.h:
+ *    each column chunk one PLAIN page, no page index or bloom filter, a null count for statistics),
+ *    and its lineage columns hold the kept rows' original positions. Where the filter cannot
+ *    decode a column, the file is not rewritten (it keeps its vector). A deletion vector names its data file, so it never applies to another file: unlike
  *    position and equality delete files, it does not keep the rest of its partition from being
  *    compacted.
  */
@@ -52,6 +53,7 @@
 
 #include "iceberg/iceberg_error.h"
 #include "iceberg/manifest.h"
+#include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_stitch.h"
 
@@ -119,6 +121,15 @@ void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *fil
 bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
                                 bool *is_dropped /* OUT */, int64_t *n_dropped_rows /* OUT */);
 
+/**
+ * How a deletion vector's ascending positions[0..n) fall on footer's row groups (design note 5):
+ * is_dropped[g] for a row group it deletes whole, is_partial[g] for one it deletes only some rows
+ * of (both arrays have footer->n_row_groups entries); *n_deleted_rows counts the rows deleted
+ * (positions past the file's rows are not).
+ */
+void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                           bool *is_dropped /* OUT */, bool *is_partial /* OUT */, int64_t *n_deleted_rows /* OUT */);
+
 /** True when f is a deletion vector (v3): position deletes of one data file (referenced_data_file)
  * as a blob of a Puffin file. A Parquet or Avro position delete file that names one data file is not. */
 bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f);
@@ -128,6 +139,13 @@ bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compac
 
 /** Frees what the plan owns and zeroes it. Safe on a zeroed plan. */
 void floe_compact_plan_dispose(floe_compact_plan_t *plan);
+
+/** A row group written again without the rows a deletion vector deletes (design note 5). */
+typedef struct floe_compact_rewrite {
+    const floe_parquet_filtered_t *columns; /* one per column chunk, in order */
+    int64_t num_rows;                       /* the rows kept */
+    const uint64_t *kept;                   /* their positions in the row group (ascending), for lineage */
+} floe_compact_rewrite_t;
 
 /** One input of a stitched file. */
 typedef struct floe_compact_source {
@@ -145,6 +163,7 @@ typedef struct floe_compact_source {
     /* Deletion vector (design note 5): optional, one flag per row group; a dropped row group is
      * not copied (its rows' positions still count for the row ids of the rows after it). */
     const bool *is_dropped;
+    const floe_compact_rewrite_t *const *rewrites; /* optional, per row group: NULL copies it as it is */
 } floe_compact_source_t;
 
 /**

@@ -25,7 +25,7 @@ static void put_i32_field(floe_parquet_thrift_writer_t *w, int16_t id, int32_t v
     floe_parquet_thrift_write_i32(w, v);
 }
 
-uint8_t *floe_compact_lineage_chunk(int64_t first, int64_t step, int64_t n, size_t *len)
+uint8_t *floe_compact_lineage_chunk(int64_t first, int64_t step, const uint64_t *offsets, int64_t n, size_t *len)
 {
     floe_parquet_thrift_writer_t w;
     size_t data_len = (size_t)n * INT64_BYTES;
@@ -33,7 +33,7 @@ uint8_t *floe_compact_lineage_chunk(int64_t first, int64_t step, int64_t n, size
     size_t header_len;
 
     for (int64_t i = 0; i < n; i++) {
-        uint64_t v = (uint64_t)(first + step * i);
+        uint64_t v = offsets != NULL ? (uint64_t)first + offsets[i] : (uint64_t)(first + step * i);
         for (int b = 0; b < INT64_BYTES; b++)
             values[(size_t)i * INT64_BYTES + (size_t)b] = (uint8_t)(v >> (8 * b)); /* PLAIN: little-endian */
     }

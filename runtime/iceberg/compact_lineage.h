@@ -44,10 +44,12 @@ typedef struct floe_compact_lineage_chunk {
 } floe_compact_lineage_chunk_t;
 
 /**
- * The bytes of one column chunk of n values (design note 1): first, first + step, ... Returns a
- * malloc'ed buffer (the caller frees it) and its length in *len. n must be positive.
+ * The bytes of one column chunk of n values (design note 1): first, first + step, ... or, when
+ * offsets is not NULL, first + offsets[0], first + offsets[1], ... Returns a malloc'ed buffer (the
+ * caller frees it) and its length in *len. n must be positive.
  */
-uint8_t *floe_compact_lineage_chunk(int64_t first, int64_t step, int64_t n, size_t *len /* OUT */);
+uint8_t *floe_compact_lineage_chunk(int64_t first, int64_t step, const uint64_t *offsets, int64_t n,
+                                    size_t *len /* OUT */);
 
 /**
  * Adds the two lineage leaves to md's schema and, to each row group r, the column chunks

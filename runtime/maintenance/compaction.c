@@ -72,6 +72,7 @@
 #include "iceberg/compact.h"
 #include "iceberg/compact_lineage.h"
 #include "iceberg/deletion_vector.h"
+#include "iceberg/parquet_filter.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_schema.h"
@@ -120,8 +121,19 @@ typedef struct output {
 typedef struct applied {
     long dv;          /* its index in `first`'s files, or -1 */
     bool *is_dropped; /* per row group of the file */
-    int64_t dropped_rows;
+    bool *is_partial; /* per row group: written again without some rows */
+    uint64_t *positions; /* the vector's, ascending */
+    size_t n_positions;
+    int64_t dropped_rows; /* every row the vector deletes */
 } applied_t;
+
+/** A row group written again without the rows its vector deletes (compact.h design note 5). */
+typedef struct group_rewrite {
+    floe_compact_rewrite_t rw;
+    floe_parquet_filtered_t *columns;
+    uint64_t *kept;
+    uint32_t n_columns;
+} group_rewrite_t;
 
 /** The job's state across attempts. */
 typedef struct compaction {
@@ -143,7 +155,8 @@ typedef struct compaction {
     bool is_v3;                  /* format version 3: row lineage (design note 7) */
     size_t n_no_lineage;         /* v3 files left alone: their lineage cannot be kept */
     struct applied *applied;     /* per file of `first`: the deletion vector applied (design note 8) */
-    size_t n_partial_dv;         /* files left alone: their vector deletes part of a row group */
+    size_t n_partial_dv;         /* files left alone: their vector cannot be applied */
+    char partial_reason[FLOE_COMPACT_REASON_MAX]; /* why, for the first of them */
     size_t n_dv_kept;            /* vectors the attempt that committed removed */
 } compaction_t;
 
@@ -478,7 +491,109 @@ Exit:
     return rc;
 }
 
-/* Design note 8: applies the deletion vector of candidate i by row group, or takes i out of the plan. */
+static void group_rewrite_dispose(group_rewrite_t *g)
+{
+    for (uint32_t c = 0; g->columns != NULL && c < g->n_columns; c++)
+        free(g->columns[c].bytes);
+    free(g->columns);
+    free(g->kept);
+    memset(g, 0, sizeof(*g));
+}
+
+/* Writes row group `g` of file i again without the rows its vector deletes (compact.h design note
+ * 5), reading its chunks from fd. FLOE_OK; FLOE_EFAIL with the reason in `why` when a chunk
+ * cannot be read or decoded (the file is then left alone). */
+static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, group_rewrite_t *out, char *why,
+                         size_t why_len)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    const applied_t *ap = &c->applied[i];
+    const floe_parquet_row_group_t *rg = &footer->row_groups[g];
+    uint64_t start = 0, *deleted = floe_xcalloc(ap->n_positions + 1, sizeof(*deleted));
+    size_t n_deleted = 0;
+    floe_iceberg_error_t err = {0};
+    int rc = FLOE_OK;
+
+    memset(out, 0, sizeof(*out));
+    if (rg->num_rows < 0 || rg->num_rows > FLOE_COMPACT_LINEAGE_ROWS_MAX) {
+        snprintf(why, why_len, "row group %u has %" PRId64 " rows", g, rg->num_rows);
+        free(deleted);
+        return FLOE_EFAIL;
+    }
+    for (uint32_t k = 0; k < g; k++)
+        start += (uint64_t)footer->row_groups[k].num_rows;
+    for (size_t k = 0; k < ap->n_positions; k++) {
+        if (ap->positions[k] >= start && ap->positions[k] - start < (uint64_t)rg->num_rows)
+            deleted[n_deleted++] = ap->positions[k] - start;
+    }
+    out->n_columns = rg->n_columns;
+    out->columns = floe_xcalloc(rg->n_columns + 1, sizeof(*out->columns));
+    out->kept = floe_xcalloc((size_t)rg->num_rows - n_deleted + 1, sizeof(*out->kept));
+    for (uint64_t row = 0, k = 0, n = 0; row < (uint64_t)rg->num_rows; row++) {
+        if (k < n_deleted && deleted[k] == row)
+            k++;
+        else
+            out->kept[n++] = row;
+    }
+    for (uint32_t col = 0; col < rg->n_columns && rc == FLOE_OK; col++) {
+        const floe_parquet_column_meta_data_t *m = &rg->columns[col].meta_data;
+        floe_parquet_filter_column_t fc = {m->type, floe_parquet_leaf_element(footer, col)->type_length, m->codec,
+                                           footer->leaves[col].max_definition_level,
+                                           footer->leaves[col].max_repetition_level};
+        floe_parquet_range_t r;
+        uint8_t *bytes = NULL;
+        if (floe_parquet_chunk_range(footer, g, col, c->footer_offsets[i], &r, &err) != 0 ||
+            r.length > FLOE_PARQUET_FILTER_PAGE_MAX) {
+            snprintf(why, why_len, "column %u: %s", col, err.message[0] ? err.message : "its chunk is too large");
+            rc = FLOE_EFAIL;
+            break;
+        }
+        bytes = floe_xmalloc((size_t)r.length + 1);
+        if (read_at(fd, bytes, (size_t)r.length, r.offset)) {
+            snprintf(why, why_len, "column %u cannot be read: %s", col, strerror(errno));
+            rc = FLOE_EFAIL;
+        } else if (floe_parquet_filter_chunk(bytes, (size_t)r.length, &fc, rg->num_rows, deleted, n_deleted,
+                                             &out->columns[col], &err) != 0) {
+            snprintf(why, why_len, "column %u: %s", col, err.message);
+            rc = FLOE_EFAIL;
+        }
+        free(bytes);
+    }
+    out->rw = (floe_compact_rewrite_t){out->columns, rg->num_rows - (int64_t)n_deleted, out->kept};
+    free(deleted);
+    return rc;
+}
+
+/* Whether every row group of file i its vector deletes part of can be written again (tried, then
+ * dropped: open_input writes them again for the stitch). */
+static bool can_rewrite(compaction_t *c, size_t i, char *why, size_t why_len)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    uint64_t size = 0;
+    bool ok = true;
+    int fd = -1;
+    floe_job_stats_t saved = c->job->stats;
+
+    for (uint32_t g = 0; g < footer->n_row_groups && ok; g++) {
+        group_rewrite_t rw;
+        if (!c->applied[i].is_partial[g])
+            continue;
+        if (fd < 0 && floe_job_open_object(c->job, c->first.files[i].file->file_path, &fd, &size)) {
+            c->job->stats = saved;
+            snprintf(why, why_len, "it cannot be opened");
+            return false;
+        }
+        ok = rewrite_group(c, i, fd, g, &rw, why, why_len) == FLOE_OK;
+        group_rewrite_dispose(&rw);
+    }
+    if (fd >= 0)
+        close(fd);
+    c->job->stats = saved;
+    return ok;
+}
+
+/* Design note 8: applies the deletion vector of candidate i (whole row groups left out, the others
+ * it touches written again), or takes i out of the plan with the reason. */
 static int apply_vector(compaction_t *c, size_t i)
 {
     const floe_iceberg_data_file_t *f = c->first.files[i].file;
@@ -486,21 +601,30 @@ static int apply_vector(compaction_t *c, size_t i)
     long d = vector_of(&c->first, f->file_path);
     floe_iceberg_dv_t dv = {0};
     applied_t *ap = &c->applied[i];
+    char why[FLOE_COMPACT_REASON_MAX] = "it is named by several deletion vectors";
 
     if (d == -1)
         return FLOE_OK;
     if (d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
         return FLOE_EFAIL;
     ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
-    if (d < 0 || !floe_compact_dv_row_groups(footer, dv.positions, dv.n, ap->is_dropped, &ap->dropped_rows)) {
+    ap->is_partial = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+    ap->positions = dv.positions;
+    ap->n_positions = dv.n;
+    if (d >= 0)
+        floe_compact_dv_split(footer, dv.positions, dv.n, ap->is_dropped, ap->is_partial, &ap->dropped_rows);
+    if (d < 0 || !can_rewrite(c, i, why, sizeof(why))) {
         c->plan.is_candidate[i] = false;
-        c->n_partial_dv++;
+        if (c->n_partial_dv++ == 0)
+            snprintf(c->partial_reason, sizeof(c->partial_reason), "%s", why);
         free(ap->is_dropped);
-        ap->is_dropped = NULL;
+        free(ap->is_partial);
+        free(ap->positions);
+        memset(ap, 0, sizeof(*ap));
+        ap->dv = -1;
     } else {
         ap->dv = d;
     }
-    floe_iceberg_dv_dispose(&dv);
     return FLOE_OK;
 }
 
@@ -549,6 +673,9 @@ typedef struct bin_io {
     uint8_t **index;
     floe_compact_source_t *sources;
     const floe_iceberg_data_file_t **inputs;
+    group_rewrite_t **groups;                   /* per input: its rewritten row groups, or NULL */
+    const floe_compact_rewrite_t ***rewrites;   /* per input: per row group, for the stitch */
+    uint32_t *n_groups;
     size_t n;
 } bin_io_t;
 
@@ -561,6 +688,9 @@ static void bin_io_init(bin_io_t *io, size_t n)
     io->index = floe_xcalloc(n + 1, sizeof(*io->index));
     io->sources = floe_xcalloc(n + 1, sizeof(*io->sources));
     io->inputs = floe_xcalloc(n + 1, sizeof(*io->inputs));
+    io->groups = floe_xcalloc(n + 1, sizeof(*io->groups));
+    io->rewrites = floe_xcalloc(n + 1, sizeof(*io->rewrites));
+    io->n_groups = floe_xcalloc(n + 1, sizeof(*io->n_groups));
 }
 
 static void bin_io_dispose(bin_io_t *io)
@@ -569,11 +699,38 @@ static void bin_io_dispose(bin_io_t *io)
         if (io->fds[k] >= 0)
             close(io->fds[k]);
         free(io->index[k]);
+        for (uint32_t g = 0; io->groups[k] != NULL && g < io->n_groups[k]; g++)
+            group_rewrite_dispose(&io->groups[k][g]);
+        free(io->groups[k]);
+        free(io->rewrites[k]);
     }
+    free(io->groups);
+    free(io->rewrites);
+    free(io->n_groups);
     free(io->fds);
     free(io->index);
     free(io->sources);
     free(io->inputs);
+}
+
+/* Writes again the row groups of input k (file i) its vector deletes part of (design note 8). */
+static int rewrite_groups(compaction_t *c, bin_io_t *io, size_t k, size_t i)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    char why[FLOE_COMPACT_REASON_MAX] = "";
+
+    io->n_groups[k] = footer->n_row_groups;
+    io->groups[k] = floe_xcalloc(footer->n_row_groups + 1, sizeof(*io->groups[k]));
+    io->rewrites[k] = floe_xcalloc(footer->n_row_groups + 1, sizeof(*io->rewrites[k]));
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        if (!c->applied[i].is_partial[g])
+            continue;
+        if (rewrite_group(c, i, io->fds[k], g, &io->groups[k][g], why, sizeof(why)))
+            return floe_job_fail(c->job, "cannot apply the deletion vector of %s: %s", io->inputs[k]->file_path, why);
+        io->rewrites[k][g] = &io->groups[k][g].rw;
+    }
+    io->sources[k].rewrites = io->rewrites[k];
+    return FLOE_OK;
 }
 
 /* Opens input k of the bin and reads its page indexes and bloom filters (compact.h note 2). */
@@ -598,6 +755,8 @@ static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
         src->sequence_number = e->sequence_number;
     }
     src->is_dropped = c->applied[i].is_dropped; /* design note 8 */
+    if (c->applied[i].is_partial != NULL && rewrite_groups(c, io, k, i))
+        return FLOE_EFAIL;
     range = floe_compact_index_range(src->footer, src->footer_offset);
     if (range.length == 0)
         return FLOE_OK;
@@ -1284,8 +1443,8 @@ static void note(compaction_t *c, bool committed)
         used += (size_t)snprintf(st->message + used, max - used, "; applied %zu deletion vectors", c->n_dv_kept);
     if (c->n_partial_dv > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
-                                 "; %zu files skipped, their deletion vectors delete part of a row group, which "
-                                 "Floe cannot remove without decoding Parquet pages", c->n_partial_dv);
+                                 "; %zu files skipped, their deletion vectors cannot be applied (%s)", c->n_partial_dv,
+                                 c->partial_reason);
     if (c->n_no_lineage > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu files skipped, their rows' row ids cannot be kept (no first row id, or "
@@ -1329,8 +1488,11 @@ static void compaction_dispose(compaction_t *c)
     }
     for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
         floe_parquet_file_metadata_dispose(&c->footers[i]);
-    for (size_t i = 0; c->applied != NULL && i < c->first.n_files; i++)
+    for (size_t i = 0; c->applied != NULL && i < c->first.n_files; i++) {
         free(c->applied[i].is_dropped);
+        free(c->applied[i].is_partial);
+        free(c->applied[i].positions);
+    }
     free(c->applied);
     floe_compact_plan_dispose(&c->plan);
     floe_iceberg_schema_index_dispose(&c->schema);

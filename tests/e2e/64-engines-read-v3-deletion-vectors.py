@@ -26,7 +26,7 @@ from floe_server import FLOE_BIN, FloeServer  # noqa: E402
 
 NODE = "node"
 LATER = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=6)).strftime("%Y-%m-%dT%H:%M:%SZ")
-KEPT = [0, 1, 2, 6, 7, 8]  # ids 3, 4 and 5 are deleted by the vector
+KEPT = [0, 2, 6, 7, 8]  # ids 1, 3, 4 and 5 are deleted by the vector
 
 
 class EnginesReadV3DeletionVectors(unittest.TestCase):

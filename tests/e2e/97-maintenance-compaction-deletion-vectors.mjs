@@ -3,8 +3,9 @@
 // write them): vectors that delete whole row groups are applied (the rows are not in the new
 // file, the vectors leave the table, their Puffin file stays through unreferenced-file removal
 // while referenced and goes once snapshots expire), a vector that
-// deletes part of a row group keeps its file out of the compaction with the reason in the job's
-// message, and every moved row keeps its _row_id and _last_updated_sequence_number. Rows are read
+// deletes some rows of a row group is applied by writing that row group again, a file two vectors
+// name is left alone with the reason in the job's message, and every moved row keeps its _row_id
+// and _last_updated_sequence_number. Rows are read
 // with icebird once no vector is left (icebird reads no Puffin file) and the new file's lineage
 // columns with hyparquet.
 //
@@ -60,7 +61,7 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     const body = await w.get(path);
     return hyparquet.parquetReadObjects({
       file: body.buffer.slice(body.byteOffset, body.byteOffset + body.length),
-      columns: ["id", "_row_id", "_last_updated_sequence_number"],
+      columns: ["id", "name", "_row_id", "_last_updated_sequence_number"],
     });
   }
 
@@ -148,26 +149,30 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     assert.equal(now.snap.summary["total-records"], "0", "the table holds no record");
   });
 
-  test("a vector that deletes part of a row group keeps its file, and says why", async () => {
+  test("a vector that deletes some rows of a row group is applied by writing that row group again", async () => {
     await w.catalog.createTable({ namespace: [w.namespace] },
       { name: "partial", schema: SCHEMA, properties: { "format-version": "3" } });
-    const a = await w.append("partial", rows(0, 5));
+    const a = await w.append("partial", rows(0, 5));                       // snappy, one row group
     await w.append("partial", rows(5, 10));
-    await w.append("partial", rows(10, 15));
-    await w.deleteRows("partial", [{ dataPath: a.dataPath, positions: [2] }]);
+    await w.append("partial", rows(10, 20), { rowGroupSize: 5 });          // two row groups
+    const c = (await live("partial")).data.find((f) => f.record_count === 10);
+    await w.deleteRows("partial", [
+      { dataPath: a.dataPath, positions: [2] },                // a row in the middle
+      { dataPath: c.file_path, positions: [0, 6, 7, 9] },      // some rows of both row groups
+    ]);
 
     const run = await runMaintenance(server, { arn: await w.tableArn("partial"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
-    assert.match(run.body.message, /compacted 2 data files into 1/, "the other two files are compacted");
-    assert.match(run.body.message, /1 files skipped, their deletion vectors delete part of a row group/,
-      `the message says why the third is not: ${run.body.message}`);
+    assert.match(run.body.message, /compacted 3 data files into 1; applied 2 deletion vectors/, run.body.message);
     const now = await live("partial");
-    assert.equal(now.deletes.length, 1, "its vector stays");
-    assert.ok(now.data.some((f) => f.file_path === a.dataPath), "and so does its file");
-    assert.equal(now.deletes[0].referenced_data_file, a.dataPath, "the vector still names it");
-    const moved = now.data.find((f) => f.file_path !== a.dataPath);
-    const lineage = await lineageOf(moved.file_path);
-    assert.deepEqual(lineage.map((r) => r._row_id), range(5, 15), "the moved rows keep their row ids");
+    assert.equal(now.deletes.length, 0, "no vector is left");
+    const kept = [0, 1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 18];
+    assert.deepEqual(ids(await w.readRows("partial")), kept.map(BigInt), "icebird reads the rows the vectors kept");
+    assert.equal(now.data[0].record_count, kept.length, "the new file's entry counts them");
+    const lineage = await lineageOf(now.data[0].file_path);
+    assert.deepEqual(lineage.map((r) => r.id), kept.map(BigInt), "the deleted rows are not in the new file");
+    assert.deepEqual(lineage.map((r) => r._row_id), kept.map(BigInt), "each kept row keeps its row id");
+    assert.deepEqual(lineage.map((r) => r.name), kept.map((i) => `n${i}`), "and its values");
   });
 
   test("a file that two live vectors name is left alone, with the reason", async () => {
@@ -180,7 +185,7 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     const before = await live("twice");
     const run = await runMaintenance(server, { arn: await w.tableArn("twice"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
-    assert.match(run.body.message, /^nothing to compact; 1 files skipped, their deletion vectors delete part of a row group/,
+    assert.match(run.body.message, /^nothing to compact; 1 files skipped, their deletion vectors cannot be applied \(it is named by several deletion vectors\)/,
       `the file is not rewritten and the message says so: ${run.body.message}`);
     const now = await live("twice");
     assert.equal(now.snap["snapshot-id"], before.snap["snapshot-id"], "nothing was committed");
