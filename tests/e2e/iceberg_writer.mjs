@@ -253,10 +253,11 @@ export function longBound(value) {
 export const micros = (t) => BigInt(t instanceof Date ? t.getTime() : t) * 1000n;
 
 /** A Parquet file of rows {id: bigint, name: string|null, ts: Date|null} with SCHEMA's field ids
- * (row groups of `rowGroupSize` rows when given). */
-export function parquetFile(rows, { rowGroupSize } = {}) {
+ * (row groups of `rowGroupSize` rows, and `codec` with hyparquet-writer's `compressors`, when given). */
+export function parquetFile(rows, { rowGroupSize, codec, compressors } = {}) {
   return Buffer.from(parquet.parquetWriteBuffer({
     ...(rowGroupSize ? { rowGroupSize } : {}),
+    ...(codec ? { codec, compressors } : {}),
     columnData: [
       { name: "id", data: rows.map((r) => r.id), nullable: false },
       { name: "name", data: rows.map((r) => r.name ?? null) },
@@ -499,9 +500,9 @@ export class IcebergWriter {
   }
 
   /** Writes rows as one Parquet data file and its manifest (with column statistics). */
-  async writeDataFile(md, rows, snapshotId, { rowGroupSize } = {}) {
+  async writeDataFile(md, rows, snapshotId, parquetOptions = {}) {
     const dataPath = `${md.location}/data/${randomUUID()}.parquet`;
-    const data = parquetFile(rows, { rowGroupSize });
+    const data = parquetFile(rows, parquetOptions);
     await this.put(dataPath, data);
     const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
     const v3 = md["format-version"] >= 3;
@@ -548,10 +549,10 @@ export class IcebergWriter {
    * reloads and retries up to `retries` times. Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
-  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize } = {}) {
+  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors } = {}) {
     const snapshotId = IcebergWriter.newSnapshotId();
     let md = await this.load(name);
-    const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize });
+    const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize, codec, compressors });
     for (let attempt = 0; ; attempt++) {
       const seq = md["last-sequence-number"] + 1;
       const parent = md.refs?.main?.["snapshot-id"] ?? null;
