@@ -473,3 +473,68 @@ TEST(compact_stitch_writes_out_row_lineage_columns)
     floe_parquet_file_metadata_dispose(&a);
     floe_parquet_file_metadata_dispose(&b);
 }
+
+TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
+{
+    floe_parquet_file_metadata_t a, b, md;
+    floe_compact_source_t src[2];
+    pq_file_t files[2] = {pq_file("ints"), pq_file("ints_b")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    floe_parquet_filtered_t cols[2];
+    floe_compact_rewrite_t rw;
+    const floe_compact_rewrite_t *rewrites[3] = {NULL, NULL, NULL};
+    static const uint64_t deleted[] = {2}, kept[] = {0, 1, 3};
+    uint8_t *file;
+
+    cp_source("ints", &a, &src[0], true);
+    cp_source("ints_b", &b, &src[1], true);
+    for (uint32_t c = 0; c < 2; c++) {
+        const floe_parquet_column_meta_data_t *m = &a.row_groups[0].columns[c].meta_data;
+        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level, 0};
+        floe_parquet_range_t r;
+        CHECK(floe_parquet_chunk_range(&a, 0, c, pq_footer(files[0]).offset, &r, &err) == 0 &&
+                  floe_parquet_filter_chunk(files[0].data + r.offset, (size_t)r.length, &col, a.row_groups[0].num_rows,
+                                            deleted, 1, &cols[c], &err) == 0,
+              "the first row group's chunks filter");
+    }
+    rw = (floe_compact_rewrite_t){cols, 3, kept};
+    rewrites[0] = &rw;
+    src[0].rewrites = rewrites;
+    src[0].has_lineage = src[1].has_lineage = true;
+    src[0].first_row_id = 10, src[1].first_row_id = 20;
+    CHECK(floe_compact_stitch(src, 2, &l, &err) == 0, "lays out a file with a rewritten row group");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL && floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "its footer decodes");
+    if (file != NULL) {
+        const floe_parquet_row_group_t *rg = &md.row_groups[0];
+        const floe_parquet_column_meta_data_t *ids = &rg->columns[2].meta_data;
+        CHECK(md.num_rows == a.num_rows - 1 + b.num_rows && l.num_rows == md.num_rows && rg->num_rows == 3,
+              "the rewritten row group holds the three kept rows");
+        for (uint32_t c = 0; c < 2; c++)
+            CHECK(rg->columns[c].meta_data.codec == FLOE_PARQUET_UNCOMPRESSED &&
+                      rg->columns[c].meta_data.num_values == 3 &&
+                      rg->columns[c].meta_data.total_compressed_size == (int64_t)cols[c].len &&
+                      memcmp(file + rg->columns[c].meta_data.data_page_offset, cols[c].bytes, cols[c].len) == 0 &&
+                      !rg->columns[c].meta_data.has_dictionary_page_offset && !rg->columns[c].has_offset_index_offset,
+                  "each of its chunks is the filtered bytes, PLAIN and uncompressed, without page indexes");
+        CHECK(rg->columns[1].meta_data.statistics.has_null_count && rg->columns[1].meta_data.statistics.null_count == 1,
+              "the null count is kept (row 1's null)");
+        CHECK(cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 24) == 10 &&
+                  cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 16) == 11 &&
+                  cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 8) == 13,
+              "the kept rows keep their row ids (first row id + their positions 0, 1 and 3)");
+        CHECK(md.row_groups[1].columns[0].meta_data.codec == a.row_groups[1].columns[0].meta_data.codec,
+              "the next row group is copied as it was");
+        floe_parquet_file_metadata_dispose(&md);
+    }
+    free(file);
+    floe_compact_layout_dispose(&l);
+    free(cols[0].bytes);
+    free(cols[1].bytes);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
+}
