@@ -282,24 +282,6 @@ static size_t lower_bound(const uint64_t *positions, size_t n, uint64_t v)
     return lo;
 }
 
-bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
-                                bool *is_dropped, int64_t *n_dropped_rows)
-{
-    uint64_t start = 0;
-
-    *n_dropped_rows = 0;
-    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
-        uint64_t rows = footer->row_groups[g].num_rows > 0 ? (uint64_t)footer->row_groups[g].num_rows : 0;
-        size_t deleted = lower_bound(positions, n, start + rows) - lower_bound(positions, n, start);
-        if (deleted != 0 && deleted != rows)
-            return false;
-        is_dropped[g] = rows > 0 && deleted == rows;
-        *n_dropped_rows += is_dropped[g] ? (int64_t)rows : 0;
-        start += rows;
-    }
-    return true;
-}
-
 void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
                            bool *is_dropped, bool *is_partial, int64_t *n_deleted_rows)
 {

@@ -112,14 +112,6 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
 void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
                        const floe_parquet_file_metadata_t *const *footers);
 
-/**
- * Which row groups of `footer` the deletion vector's ascending positions[0..n) delete whole
- * (design note 5): sets is_dropped[g] for each (is_dropped has footer->n_row_groups entries) and
- * *n_dropped_rows to their rows. Returns false, with is_dropped unspecified, when the vector
- * deletes only some rows of a row group.
- */
-bool floe_compact_dv_row_groups(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
-                                bool *is_dropped /* OUT */, int64_t *n_dropped_rows /* OUT */);
 
 /**
  * How a deletion vector's ascending positions[0..n) fall on footer's row groups (design note 5):

@@ -181,23 +181,22 @@ TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
     floe_compact_plan_dispose(&plan);
 }
 
-TEST(compact_dv_row_groups_drops_whole_row_groups_only)
+TEST(compact_dv_split_sorts_row_groups_into_whole_and_partial)
 {
     floe_parquet_file_metadata_t md = {0};
     floe_parquet_row_group_t groups[3] = {{.num_rows = 4}, {.num_rows = 3}, {.num_rows = 5}};
-    bool dropped[3] = {false, false, false};
-    const uint64_t whole[] = {4, 5, 6}, partial[] = {4, 5}, tail[] = {7, 8, 9, 10, 11, 12, 99};
+    bool dropped[3], partial[3];
+    const uint64_t positions[] = {1, 4, 5, 6, 7, 8, 9, 10, 11, 99};
     int64_t rows = -1;
 
     md.row_groups = groups;
     md.n_row_groups = 3;
-    CHECK(floe_compact_dv_row_groups(&md, whole, 3, dropped, &rows) && !dropped[0] && dropped[1] && !dropped[2] &&
-              rows == 3,
-          "a vector that deletes every row of the second row group drops it");
-    CHECK(!floe_compact_dv_row_groups(&md, partial, 2, dropped, &rows),
-          "a vector that deletes part of a row group cannot be applied");
-    CHECK(floe_compact_dv_row_groups(&md, tail, 7, dropped, &rows) && dropped[2] && !dropped[1] && rows == 5,
-          "positions past the file's rows do not count");
+    floe_compact_dv_split(&md, positions, 10, dropped, partial, &rows);
+    CHECK(!dropped[0] && partial[0], "one deleted row of four: the first row group is written again");
+    CHECK(dropped[1] && !partial[1] && dropped[2] && !partial[2], "every row of the second and third: both dropped");
+    CHECK(rows == 9, "nine rows are deleted (position 99 is past the file)");
+    floe_compact_dv_split(&md, NULL, 0, dropped, partial, &rows);
+    CHECK(!dropped[0] && !partial[0] && !dropped[1] && !partial[2] && rows == 0, "an empty vector touches nothing");
 }
 
 TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
