@@ -112,7 +112,6 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
 void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
                        const floe_parquet_file_metadata_t *const *footers);
 
-
 /**
  * How a deletion vector's ascending positions[0..n) fall on footer's row groups (design note 5):
  * is_dropped[g] for a row group it deletes whole, is_partial[g] for one it deletes only some rows
