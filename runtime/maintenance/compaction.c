@@ -605,6 +605,10 @@ static int apply_vector(compaction_t *c, size_t i)
 
     if (d == -1)
         return FLOE_OK;
+    if (f->record_count > FLOE_COMPACT_LINEAGE_ROWS_MAX) { /* bounds the positions decoded */
+        snprintf(why, sizeof(why), "it has more than %" PRId64 " rows", (int64_t)FLOE_COMPACT_LINEAGE_ROWS_MAX);
+        d = -2;
+    }
     if (d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
         return FLOE_EFAIL;
     ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
