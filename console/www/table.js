@@ -2,8 +2,12 @@
 // replica, its source, settings) from GET api/table; the engine snippets filled in for the table
 // (engines.js); and what the browser reads itself through GET api/object: the current snapshot's
 // manifest list and manifests (Avro, icebird's reader) for the data files, and the first 100
-// rows from those Parquet files (hyparquet). Delete files are listed, not applied.
+// rows from those Parquet files (hyparquet). A data file's deletion vector (format version 3) is
+// shown beside it and applied to the preview (deletion_vector.js); other delete files are listed,
+// not applied. Format version 3 tables also show their row lineage: next-row-id, and each
+// snapshot's first-row-id and added-rows.
 import { get, object, runMaintenance } from './api.js';
+import { deletedPositions } from './deletion_vector.js';
 import { errorBox, facts, fmtBytes, fmtInt, fmtTime, h, jsonView, table } from './dom.js';
 import { enginesSection } from './engines.js';
 import { ownedSection, withDefault } from './owned.js';
@@ -129,6 +133,13 @@ async function timelineChart(snaps, onPick) {
   return holder;
 }
 
+/** A v3 snapshot's row lineage: the first row id its added rows got, and how many ids it used. */
+function lineageFacts(s) {
+  if (s['first-row-id'] === undefined && s['added-rows'] === undefined) return [];
+  return [['First row id', h('span', { class: 'first-row-id' }, String(s['first-row-id'] ?? '–'))],
+    ['Added rows', h('span', { class: 'added-rows' }, String(s['added-rows'] ?? '–'))]];
+}
+
 function snapshotDetail(s, md) {
   const sum = s.summary ?? {};
   const refs = Object.entries(md.refs ?? {}).filter(([, r]) => String(r['snapshot-id']) === String(s['snapshot-id'])).map(([k]) => k);
@@ -136,6 +147,7 @@ function snapshotDetail(s, md) {
     h('h3', {}, `Snapshot ${s['snapshot-id']}`),
     facts([['Committed', fmtTime(s['timestamp-ms'])], ['Operation', sum.operation ?? '–'], ['Parent', s['parent-snapshot-id'] ? String(s['parent-snapshot-id']) : null],
       ['Sequence number', s['sequence-number'] !== undefined ? String(s['sequence-number']) : null], ['Schema id', s['schema-id'] !== undefined ? String(s['schema-id']) : null],
+      ...lineageFacts(s),
       ['References', refs.length ? refs.join(', ') : null], ['Manifest list', h('code', {}, s['manifest-list'] ?? '–')]]),
     jsonView(sum, 'snapshot summary'));
 }
@@ -155,7 +167,8 @@ async function snapshotSection(md) {
     const b = h('button', { type: 'button', 'aria-pressed': 'false', class: 'snapshot', dataset: { snapshotId: String(s['snapshot-id']), operation: sum.operation ?? '' },
       onclick: () => pick(i) },
     h('span', {}, fmtTime(s['timestamp-ms'])), h('span', {}, sum.operation ?? '–', isCurrent ? ' ★' : ''),
-    h('span', {}, `records +${fmtInt(sum['added-records'] ?? 0)} −${fmtInt(sum['deleted-records'] ?? 0)} · files +${fmtInt(sum['added-data-files'] ?? 0)} −${fmtInt(sum['deleted-data-files'] ?? 0)} · total ${fmtInt(sum['total-records'])} records, ${fmtBytes(sum['total-files-size'])}`));
+    h('span', {}, `records +${fmtInt(sum['added-records'] ?? 0)} −${fmtInt(sum['deleted-records'] ?? 0)} · files +${fmtInt(sum['added-data-files'] ?? 0)} −${fmtInt(sum['deleted-data-files'] ?? 0)} · total ${fmtInt(sum['total-records'])} records, ${fmtBytes(sum['total-files-size'])}` +
+      (s['first-row-id'] !== undefined ? ` · row ids from ${s['first-row-id']} (+${s['added-rows'] ?? 0})` : '')));
     buttons.push(b);
     list.append(h('li', {}, b));
   });
@@ -180,19 +193,42 @@ async function readAvro(arn, location) {
   return avroRead({ reader, metadata, syncMarker });
 }
 
-/** The live entries of the current snapshot's manifests: {data: [...], deletes: [...]}. */
+/** The live entries of the current snapshot's manifests: {data: [...], deletes: [...], vectors},
+ * vectors mapping a data file's path to its deletion vectors (v3 delete entries that name it). */
 async function liveFiles(arn, md) {
   const snap = md.snapshots?.find((s) => String(s['snapshot-id']) === String(md['current-snapshot-id']));
-  if (!snap?.['manifest-list']) return { data: [], deletes: [] };
+  const vectors = new Map();
+  if (!snap?.['manifest-list']) return { data: [], deletes: [], vectors };
   const manifests = await readAvro(arn, snap['manifest-list']);
   const data = [], deletes = [];
   for (const m of manifests) {
     for (const e of await readAvro(arn, m.manifest_path)) {
       if (Number(e.status) === 2) continue; // DELETED entries are history, not live files
-      (Number(e.data_file.content ?? 0) === 0 ? data : deletes).push(e.data_file);
+      const f = e.data_file;
+      if (Number(f.content ?? 0) === 0) data.push(f);
+      else if (f.referenced_data_file && String(f.file_format).toUpperCase() === 'PUFFIN') vectors.set(f.referenced_data_file, [...(vectors.get(f.referenced_data_file) ?? []), f]);
+      else deletes.push(f);
     }
   }
-  return { data, deletes };
+  return { data, deletes, vectors };
+}
+
+/** The positions a data file's deletion vectors delete (a Set), read from their Puffin files. */
+async function deletedRows(arn, vectors) {
+  const out = new Set();
+  for (const v of vectors ?? []) {
+    const puffin = await object(arn, v.file_path);
+    const offset = Number(v.content_offset), size = Number(v.content_size_in_bytes);
+    for (const p of deletedPositions(new Uint8Array(puffin, offset, size))) out.add(p);
+  }
+  return out;
+}
+
+/** A data file's deletion vectors, shown beside it. */
+function vectorCell(vectors) {
+  if (!vectors?.length) return h('span', { class: 'muted' }, '–');
+  return h('span', { class: 'deletion-vector' }, ...vectors.flatMap((v, i) => [i ? h('br') : null,
+    `${fmtInt(v.record_count)} rows deleted · `, h('code', {}, `${v.file_path} @${v.content_offset}`)]).filter(Boolean));
 }
 
 function cell(v) {
@@ -204,14 +240,18 @@ function cell(v) {
   return String(v);
 }
 
-async function previewRows(arn, files) {
+/** The first PREVIEW_ROWS rows of the data files, without the rows their deletion vectors delete. */
+async function previewRows(arn, files, vectors) {
   const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('./vendor/hyparquet/src/index.js'), import('./vendor/hyparquet-compressors/src/index.js')]);
   const rows = [];
   for (const f of files) {
     if (rows.length >= PREVIEW_ROWS) break;
     if (String(f.file_format).toUpperCase() !== 'PARQUET') continue;
+    const deleted = await deletedRows(arn, vectors.get(f.file_path));
     const file = await object(arn, f.file_path);
-    rows.push(...await parquetReadObjects({ file, rowEnd: PREVIEW_ROWS - rows.length, compressors }));
+    // enough rows that PREVIEW_ROWS survive even if every deleted position comes first
+    const read = await parquetReadObjects({ file, rowEnd: PREVIEW_ROWS - rows.length + deleted.size, compressors });
+    rows.push(...read.filter((_, pos) => !deleted.has(pos)));
   }
   return rows.slice(0, PREVIEW_ROWS);
 }
@@ -229,10 +269,12 @@ function filesAndPreview(arn, md, schema) {
       files.dataset.count = String(live.data.length);
       files.replaceChildren(...[files.firstChild,
         h('p', {}, `${live.data.length} data file${live.data.length === 1 ? '' : 's'}, ${fmtInt(total)} records, ${fmtBytes(live.data.reduce((a, f) => a + Number(f.file_size_in_bytes), 0))}` +
+          (live.vectors.size ? `; ${[...live.vectors.values()].flat().length} deletion vector(s)` : '') +
           (live.deletes.length ? `; ${live.deletes.length} delete file(s)` : '') + '.'),
-        live.data.length ? table(['Path', 'Format', 'Records', 'Size', 'Partition'], live.data.map((f) =>
-          [h('code', {}, f.file_path), f.file_format, fmtInt(f.record_count), fmtBytes(f.file_size_in_bytes), cell(f.partition)]),
-        { nums: [2, 3], attrs: { 'aria-label': 'Data files' } }) : null,
+        live.data.length ? table(['Path', 'Format', 'Records', 'Size', 'Partition', ...(live.vectors.size ? ['Deletion vector'] : [])],
+          live.data.map((f) => [h('code', {}, f.file_path), f.file_format, fmtInt(f.record_count), fmtBytes(f.file_size_in_bytes), cell(f.partition),
+            ...(live.vectors.size ? [vectorCell(live.vectors.get(f.file_path))] : [])]),
+          { nums: [2, 3], attrs: { 'aria-label': 'Data files', id: 'data-files-table' } }) : null,
         live.deletes.length ? h('details', {}, h('summary', {}, 'Delete files'), table(['Path', 'Content', 'Records'],
           live.deletes.map((f) => [h('code', {}, f.file_path), Number(f.content) === 1 ? 'position deletes' : 'equality deletes', fmtInt(f.record_count)]))) : null].filter(Boolean));
     } catch (e) {
@@ -241,12 +283,13 @@ function filesAndPreview(arn, md, schema) {
       return;
     }
     try {
-      const rows = await previewRows(arn, live.data);
+      const rows = await previewRows(arn, live.data, live.vectors);
       const cols = schema.fields.map((f) => f.name);
       for (const r of rows) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
       preview.dataset.rows = String(rows.length);
       preview.replaceChildren(...[preview.firstChild,
-        live.deletes.length ? h('p', { class: 'muted' }, 'Delete files are not applied to this preview.') : null,
+        live.vectors.size ? h('p', { class: 'muted', id: 'preview-vectors' }, 'Deletion vectors are applied to this preview.') : null,
+        live.deletes.length ? h('p', { class: 'muted' }, 'Position and equality delete files are not applied to this preview.') : null,
         rows.length ? h('div', { class: 'preview' }, table(cols, rows.map((r) => cols.map((c) => cell(r[c]))), { attrs: { 'aria-label': 'Preview rows', id: 'preview-rows' } }))
           : h('p', { class: 'muted' }, 'The table has no rows.')].filter(Boolean));
     } catch (e) {
@@ -362,7 +405,9 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
     h('h1', {}, `${t.table.namespace}.${t.table.name}`),
     facts([['ARN', h('code', {}, t.table.arn)], ...(t.replicaOf ? [['Replica of', sourceLink(t)]] : []), ['Format', t.table.format], ['Metadata location', t.table.metadataLocation ? h('code', { id: 'metadata-location' }, t.table.metadataLocation) : null],
       ['Version token', h('code', { id: 'version-token' }, t.table.versionToken)], ['Warehouse', h('code', {}, t.table.warehouseLocation)],
-      ['Format version', md ? String(md['format-version']) : null], ['Table UUID', md ? h('code', {}, md['table-uuid']) : null],
+      ['Format version', md ? h('span', { id: 'format-version' }, String(md['format-version'])) : null],
+      ...(md?.['next-row-id'] !== undefined ? [['Next row id', h('span', { id: 'next-row-id' }, String(md['next-row-id']))]] : []),
+      ['Table UUID', md ? h('code', {}, md['table-uuid']) : null],
       ['Created', `${fmtTime(Date.parse(t.table.createdAt))} by ${t.table.createdBy}`],
       ['Modified', `${fmtTime(Date.parse(t.table.modifiedAt))}${t.table.modifiedBy ? ` by ${t.table.modifiedBy}` : ''}`]]),
   ];

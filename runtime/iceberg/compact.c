@@ -11,6 +11,8 @@
 #include <strings.h>
 
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
+#include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_stitch.h"
 #include "base/xalloc.h"
@@ -37,6 +39,12 @@ static int compare_partitions(const floe_compact_file_t *a, const floe_compact_f
             return c;
     }
     return 0;
+}
+
+bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f)
+{
+    return f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES && f->referenced_data_file != NULL &&
+           f->file_format != NULL && strcasecmp(f->file_format, "PUFFIN") == 0;
 }
 
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b)
@@ -121,21 +129,20 @@ static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_
                              bool has_global_deletes)
 {
     size_t n_small = 0;
-    bool has_deletes = false, has_vectors = false;
+    bool has_deletes = false;
 
     for (size_t k = from; k < to; k++) {
         const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
-        has_deletes = has_deletes || f->content != FLOE_ICEBERG_CONTENT_DATA;
-        has_vectors = has_vectors || f->referenced_data_file != NULL; /* a v3 deletion vector */
+        /* a deletion vector names its one data file (design note 5) */
+        has_deletes = has_deletes || (f->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(f));
         n_small += is_small_parquet(f, plan->target_bytes);
     }
     if (n_small < 2)
         return;
     if (has_deletes || has_global_deletes) {
         add_skip(plan, &files[plan->order[from]],
-                 has_vectors   ? "skipped, it has deletion vectors, which compaction does not apply yet"
-                 : has_deletes ? "skipped, it has delete files"
-                               : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
+                 has_deletes ? "skipped, it has delete files"
+                             : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
         return;
     }
     for (size_t k = from; k < to; k++)
@@ -157,7 +164,8 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
     for (size_t i = 0; i < n_files; i++) {
         plan->order[i] = i;
         has_global_deletes = has_global_deletes ||
-                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0);
+                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0 &&
+                              !floe_compact_is_deletion_vector(files[i].file));
     }
     qsort_r(plan->order, n_files, sizeof(*plan->order), compare_order, (void *)files);
     for (size_t k = 1; k <= n_files; k++) {
@@ -168,23 +176,39 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
     }
 }
 
-static void bin_add(floe_compact_bin_t *bin, size_t file, uint64_t size)
+/* The rows a footer's row groups hold, INT64_MAX when they do not add up to a long. */
+static int64_t footer_rows(const floe_parquet_file_metadata_t *footer)
+{
+    int64_t n = 0;
+
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        if (footer->row_groups[g].num_rows < 0 || __builtin_add_overflow(n, footer->row_groups[g].num_rows, &n))
+            return INT64_MAX;
+    }
+    return n;
+}
+
+static void bin_add(floe_compact_bin_t *bin, size_t file, uint64_t size, int64_t rows)
 {
     bin->files = floe_xrealloc(bin->files, (bin->n_files + 1) * sizeof(*bin->files));
     bin->files[bin->n_files++] = file;
     bin->n_bytes += size;
+    bin->n_rows = rows > INT64_MAX - bin->n_rows ? INT64_MAX : bin->n_rows + rows;
 }
 
-/* The first bin of [first, n_bins) with room for `size` bytes whose first file is compatible. */
+/* The first bin of [first, n_bins) with room for `size` bytes (and the file's rows, under
+ * plan->max_rows) whose first file is compatible. */
 static floe_compact_bin_t *fitting_bin(floe_compact_plan_t *plan, size_t first, const floe_compact_file_t *files,
                                        const floe_parquet_file_metadata_t *const *footers, size_t i)
 {
     uint64_t size = (uint64_t)files[i].file->file_size_in_bytes;
+    int64_t rows = footer_rows(footers[i]);
     floe_iceberg_error_t err;
 
     for (size_t b = first; b < plan->n_bins; b++) {
         floe_compact_bin_t *bin = &plan->bins[b];
         if (bin->n_bytes + size <= plan->target_bytes &&
+            (plan->max_rows == 0 || (rows <= plan->max_rows && bin->n_rows <= plan->max_rows - rows)) &&
             floe_parquet_compatible(footers[bin->files[0]], footers[i], &err) == 0)
             return bin;
     }
@@ -222,7 +246,8 @@ void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *fil
         if (k < plan->n_files && plan->is_candidate[plan->order[k]]) {
             size_t i = plan->order[k];
             assert(footers[i] != NULL);
-            bin_add(fitting_bin(plan, first_bin, files, footers, i), i, (uint64_t)files[i].file->file_size_in_bytes);
+            bin_add(fitting_bin(plan, first_bin, files, footers, i), i, (uint64_t)files[i].file->file_size_in_bytes,
+                    footer_rows(footers[i]));
         }
     }
 }
@@ -241,6 +266,37 @@ void floe_compact_plan_dispose(floe_compact_plan_t *plan)
 /* ---- stitch ------------------------------------------------------------------------------ */
 
 static const uint8_t magic[FLOE_PARQUET_MAGIC_LEN] = {'P', 'A', 'R', '1'};
+
+/* The index of the first position >= v. */
+static size_t lower_bound(const uint64_t *positions, size_t n, uint64_t v)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (positions[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                           bool *is_dropped, bool *is_partial, int64_t *n_deleted_rows)
+{
+    uint64_t start = 0;
+
+    *n_deleted_rows = 0;
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        uint64_t rows = footer->row_groups[g].num_rows > 0 ? (uint64_t)footer->row_groups[g].num_rows : 0;
+        size_t deleted = lower_bound(positions, n, start + rows) - lower_bound(positions, n, start);
+        is_dropped[g] = rows > 0 && deleted == rows;
+        is_partial[g] = deleted != 0 && deleted != rows;
+        *n_deleted_rows += (int64_t)deleted;
+        start += rows;
+    }
+}
 
 floe_parquet_range_t floe_compact_index_range(const floe_parquet_file_metadata_t *footer, uint64_t footer_offset)
 {
@@ -266,6 +322,9 @@ typedef struct stitch {
     floe_compact_layout_t *out;
     floe_parquet_chunk_move_t **moves; /* per row group, in output order */
     size_t n_groups;
+    floe_compact_lineage_chunk_t *lineage; /* two per row group when the sources have lineage */
+    size_t n_lineage;
+    int64_t lineage_rows;
     uint64_t pos;
     floe_iceberg_error_t *err;
 } stitch_t;
@@ -295,8 +354,93 @@ static void add_owned(stitch_t *st, uint8_t *data, size_t len)
     add_piece(st, FLOE_COMPACT_LITERAL, 0, len, data);
 }
 
+static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves);
+
+/* Row group g of source s's rewrite (design note 5), or NULL when it is copied as it is. */
+static const floe_compact_rewrite_t *rewrite_of(const stitch_t *st, int32_t s, uint32_t g)
+{
+    return st->sources[s].rewrites != NULL ? st->sources[s].rewrites[g] : NULL;
+}
+
+/* Appends row group g's two lineage chunks (design note 4) after its copied chunks. */
+static int place_lineage(stitch_t *st, int32_t s, uint32_t g)
+{
+    const floe_compact_source_t *src = &st->sources[s];
+    const floe_compact_rewrite_t *rw = rewrite_of(st, s, g);
+    const uint64_t *kept = rw != NULL ? rw->kept : NULL;
+    int64_t before = 0, n = rw != NULL ? rw->num_rows : src->footer->row_groups[g].num_rows;
+    const int64_t first[FLOE_COMPACT_LINEAGE_COLUMNS] = {0, src->sequence_number}, step[] = {1, 0};
+
+    if (n < 0 || n > FLOE_COMPACT_LINEAGE_ROWS_MAX - st->lineage_rows)
+        return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID,
+                                 "Row lineage columns are written for at most %lld rows a file; input %d has more.",
+                                 (long long)FLOE_COMPACT_LINEAGE_ROWS_MAX, (int)s);
+    st->lineage_rows += n;
+    for (uint32_t k = 0; k < g; k++) {
+        if (__builtin_add_overflow(before, src->footer->row_groups[k].num_rows, &before))
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d counts more rows than a long holds.", (int)s);
+    }
+    if (__builtin_add_overflow(src->first_row_id, before, &before) || src->footer->row_groups[g].num_rows < 0 ||
+        before > INT64_MAX - src->footer->row_groups[g].num_rows)
+        return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Input %d's row ids run past a long.", (int)s);
+    for (int c = 0; c < FLOE_COMPACT_LINEAGE_COLUMNS; c++) {
+        floe_compact_lineage_chunk_t *lc = &st->lineage[st->n_lineage++];
+        int64_t v0 = c == 0 ? before : first[c];
+        const uint64_t *offsets = c == 0 ? kept : NULL;
+        size_t len = 0;
+        uint8_t *bytes = n > 0 ? floe_compact_lineage_chunk(v0, step[c], offsets, n, &len) : NULL;
+        int64_t lo = offsets != NULL && n > 0 ? v0 + (int64_t)offsets[0] : v0;
+        int64_t hi = offsets != NULL && n > 0 ? v0 + (int64_t)offsets[n - 1] : v0 + step[c] * (n > 0 ? n - 1 : 0);
+        *lc = (floe_compact_lineage_chunk_t){st->pos, len, n, lo, hi};
+        if (bytes != NULL)
+            add_owned(st, bytes, len);
+    }
+    return FLOE_ICEBERG_OK;
+}
+
 /* Copies row group g of source s to the current position: one piece when its chunks are contiguous. */
+static bool is_dropped(const stitch_t *st, int32_t s, uint32_t g)
+{
+    return st->sources[s].is_dropped != NULL && st->sources[s].is_dropped[g];
+}
+
+/* Places a rewritten row group's chunks (design note 5), copies of the caller's bytes. */
+static void place_rewritten(stitch_t *st, const floe_compact_rewrite_t *rw, uint32_t n_columns,
+                            floe_parquet_chunk_move_t *moves)
+{
+    for (uint32_t c = 0; c < n_columns; c++) {
+        uint8_t *copy = floe_xmalloc(rw->columns[c].len + 1);
+        memcpy(copy, rw->columns[c].bytes, rw->columns[c].len);
+        memset(&moves[c], 0, sizeof(moves[c]));
+        moves[c].offset = st->pos;
+        add_owned(st, copy, rw->columns[c].len);
+    }
+}
+
 static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
+{
+    const floe_compact_rewrite_t *rw = rewrite_of(st, s, g);
+    int rc = FLOE_ICEBERG_OK;
+
+    if (is_dropped(st, s, g))
+        return FLOE_ICEBERG_OK; /* design note 5 */
+    for (uint32_t c = 0; rw != NULL && c < st->sources[s].footer->row_groups[g].n_columns; c++) {
+        if (rw->num_rows < 0 || rw->columns[c].num_values != rw->num_rows)
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID,
+                                     "Row group %u of input %d was rewritten with %lld values for %lld rows.", g, (int)s,
+                                     (long long)rw->columns[c].num_values, (long long)rw->num_rows);
+    }
+    if (rw != NULL)
+        place_rewritten(st, rw, st->sources[s].footer->row_groups[g].n_columns, moves);
+    else
+        rc = copy_row_group(st, s, g, moves);
+
+    if (rc == FLOE_ICEBERG_OK && st->sources[0].has_lineage)
+        rc = place_lineage(st, s, g);
+    return rc;
+}
+
+static int copy_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
     const floe_compact_source_t *src = &st->sources[s];
     const floe_parquet_file_metadata_t *md = src->footer;
@@ -405,6 +549,8 @@ static int each_group(stitch_t *st, group_fn fn)
 
 static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
+    if (is_dropped(st, s, g) || rewrite_of(st, s, g) != NULL)
+        return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_page_indexes(st, s, g, c, &moves[c]);
     return FLOE_ICEBERG_OK;
@@ -412,6 +558,8 @@ static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk
 
 static int place_blooms(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
+    if (is_dropped(st, s, g) || rewrite_of(st, s, g) != NULL)
+        return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_bloom_filter(st, s, g, c, &moves[c]);
     return FLOE_ICEBERG_OK;
@@ -423,6 +571,8 @@ static void alloc_moves(stitch_t *st)
 
     for (size_t s = 0; s < st->n_sources; s++)
         st->n_groups += st->sources[s].footer->n_row_groups;
+    if (st->sources[0].has_lineage)
+        st->lineage = floe_xcalloc(st->n_groups * FLOE_COMPACT_LINEAGE_COLUMNS + 1, sizeof(*st->lineage));
     st->moves = floe_xcalloc(st->n_groups + 1, sizeof(*st->moves));
     for (size_t s = 0; s < st->n_sources; s++) {
         const floe_parquet_file_metadata_t *md = st->sources[s].footer;
@@ -441,24 +591,80 @@ static int64_t first_byte(const floe_parquet_chunk_move_t *moves, uint32_t n_col
     return (int64_t)first;
 }
 
+/* The metadata of rewritten row group r of md (design note 5): one PLAIN, uncompressed page a
+ * chunk, a null count for statistics, the kept rows. Patched once every row group is appended,
+ * since appending checks each input's codecs against the new file's first row group. */
+static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const floe_compact_rewrite_t *rw,
+                            const floe_parquet_chunk_move_t *moves)
+{
+    floe_parquet_row_group_t *rg = &md->row_groups[r];
+    int64_t size = 0;
+
+    md->num_rows += rw->num_rows - rg->num_rows;
+    rg->num_rows = rw->num_rows;
+    for (uint32_t c = 0; c < rg->n_columns; c++) {
+        floe_parquet_column_chunk_t *cc = &rg->columns[c];
+        floe_parquet_column_meta_data_t *m = &cc->meta_data;
+        int32_t *encodings = floe_parquet_arena_alloc(md->arena, 2, sizeof(*encodings));
+        if (encodings == NULL)
+            abort(); /* the stitched footer's arena has no limit: only an overflow fails */
+        encodings[0] = 0, encodings[1] = 3; /* PLAIN, RLE */
+        m->encodings = encodings;
+        m->n_encodings = 2;
+        m->codec = FLOE_PARQUET_UNCOMPRESSED;
+        m->num_values = rw->columns[c].num_values;
+        m->total_compressed_size = m->total_uncompressed_size = (int64_t)rw->columns[c].len;
+        m->data_page_offset = (int64_t)moves[c].offset;
+        cc->file_offset = (int64_t)moves[c].offset;
+        m->has_dictionary_page_offset = m->has_index_page_offset = false;
+        m->has_encoding_stats = false;
+        m->n_encoding_stats = 0;
+        memset(&m->statistics, 0, sizeof(m->statistics));
+        m->has_statistics = true;
+        m->statistics.has_null_count = true;
+        m->statistics.null_count = rw->columns[c].null_count;
+        size += (int64_t)rw->columns[c].len;
+    }
+    rg->total_byte_size = size;
+    if (rg->has_total_compressed_size)
+        rg->total_compressed_size = size;
+}
+
 /* Appends every row group to the new footer, then its bytes; records the split offsets. */
 static int write_footer(stitch_t *st)
 {
     floe_parquet_file_metadata_t md;
     uint8_t *footer = NULL;
-    size_t len = 0, k = 0;
+    size_t len = 0, k = 0, n_patches = 0;
+    size_t *patches = floe_xcalloc(st->n_groups + 1, sizeof(*patches)); /* k of each rewritten group */
+    uint32_t *patched_at = floe_xcalloc(st->n_groups + 1, sizeof(*patched_at));
+    const floe_compact_rewrite_t **patched = floe_xcalloc(st->n_groups + 1, sizeof(*patched));
     int rc = FLOE_ICEBERG_OK;
 
     floe_parquet_stitch_begin(st->sources[0].footer, &md);
     st->out->split_offsets = floe_xcalloc(st->n_groups + 1, sizeof(*st->out->split_offsets));
     for (size_t s = 0; s < st->n_sources && rc == 0; s++) {
         for (uint32_t g = 0; g < st->sources[s].footer->n_row_groups && rc == 0; g++, k++) {
+            if (is_dropped(st, (int32_t)s, g))
+                continue;
             rc = floe_parquet_stitch_append(&md, st->sources[s].footer, g, st->moves[k], st->err);
+            if (rc == 0 && rewrite_of(st, (int32_t)s, g) != NULL) {
+                patches[n_patches] = k;
+                patched_at[n_patches] = md.n_row_groups - 1;
+                patched[n_patches++] = rewrite_of(st, (int32_t)s, g);
+            }
             if (rc == 0)
                 st->out->split_offsets[st->out->n_split_offsets++] =
                     first_byte(st->moves[k], st->sources[s].footer->row_groups[g].n_columns, st->pos);
         }
     }
+    for (size_t p = 0; rc == 0 && p < n_patches; p++)
+        patch_rewritten(&md, patched_at[p], patched[p], st->moves[patches[p]]);
+    free(patches);
+    free(patched_at);
+    free(patched);
+    if (rc == 0 && st->sources[0].has_lineage)
+        rc = floe_compact_lineage_add(&md, st->lineage, st->err);
     if (rc == 0)
         rc = floe_parquet_encode_footer(&md, &footer, &len, st->err);
     st->out->num_rows = md.num_rows;
@@ -476,6 +682,8 @@ static int stitch(stitch_t *st)
     for (size_t s = 1; s < st->n_sources; s++) {
         if (floe_parquet_compatible(st->sources[0].footer, st->sources[s].footer, st->err) != 0)
             return FLOE_ICEBERG_EINVALID;
+        if (st->sources[s].has_lineage != st->sources[0].has_lineage)
+            return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID, "Inputs %zu and 0 differ in row lineage.", s);
     }
     alloc_moves(st);
     add_piece(st, FLOE_COMPACT_LITERAL, 0, sizeof(magic), magic);
@@ -496,6 +704,7 @@ int floe_compact_stitch(const floe_compact_source_t *sources, size_t n_sources, 
     for (size_t k = 0; st.moves != NULL && k < st.n_groups; k++)
         free(st.moves[k]);
     free(st.moves);
+    free(st.lineage);
     if (rc != 0) {
         floe_compact_layout_dispose(out);
         return FLOE_ICEBERG_EINVALID;

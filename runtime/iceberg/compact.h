@@ -32,6 +32,17 @@
  *    bound the greatest, ordered by the column's Iceberg type (floe_iceberg_value_compare), and
  *    left out when some input lacks one or the type is unknown. A missing statistic only costs a
  *    reader a file it could have skipped; a wrong one loses rows.
+ * 4. Row lineage (format version 3): a moved row keeps its row id and last-updated sequence
+ *    number (spec "Row Lineage"). Inputs that inherit both (no such columns) get them written
+ *    out: every copied row group is followed by two new column chunks (compact_lineage.h), and
+ *    the footer lists them. Inputs that carry both columns, with no nulls, are copied as they are.
+ * 5. Deletion vectors (v3): a row group whose every row the vector deletes is left out of the new
+ *    file; one whose rows it deletes only some of is written again without them (parquet_filter.h:
+ *    each column chunk one PLAIN page, no page index or bloom filter, a null count for statistics),
+ *    and its lineage columns hold the kept rows' original positions. Where the filter cannot
+ *    decode a column, the file is not rewritten (it keeps its vector). A deletion vector names its data file, so it never applies to another file: unlike
+ *    position and equality delete files, it does not keep the rest of its partition from being
+ *    compacted.
  */
 #ifndef FLOE_ICEBERG_COMPACT_H
 #define FLOE_ICEBERG_COMPACT_H
@@ -42,6 +53,7 @@
 
 #include "iceberg/iceberg_error.h"
 #include "iceberg/manifest.h"
+#include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_stitch.h"
 
@@ -63,6 +75,7 @@ typedef struct floe_compact_bin {
     size_t *files;
     size_t n_files;
     uint64_t n_bytes; /* the inputs' sizes added up */
+    int64_t n_rows;   /* their footers' rows added up */
 } floe_compact_bin_t;
 
 /** A partition left alone, and why ("spec 0 partition (3): it has delete files"). */
@@ -72,6 +85,7 @@ typedef struct floe_compact_skip {
 
 typedef struct floe_compact_plan {
     uint64_t target_bytes;
+    int64_t max_rows; /* set before floe_compact_pack: the most rows a bin may hold (0: no limit) */
     size_t n_files;
     bool *is_candidate;          /* per file: floe_compact_select's verdict */
     size_t *order;               /* the files by partition, then manifest order */
@@ -98,11 +112,31 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
 void floe_compact_pack(floe_compact_plan_t *plan, const floe_compact_file_t *files,
                        const floe_parquet_file_metadata_t *const *footers);
 
+/**
+ * How a deletion vector's ascending positions[0..n) fall on footer's row groups (design note 5):
+ * is_dropped[g] for a row group it deletes whole, is_partial[g] for one it deletes only some rows
+ * of (both arrays have footer->n_row_groups entries); *n_deleted_rows counts the rows deleted
+ * (positions past the file's rows are not).
+ */
+void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uint64_t *positions, size_t n,
+                           bool *is_dropped /* OUT */, bool *is_partial /* OUT */, int64_t *n_deleted_rows /* OUT */);
+
+/** True when f is a deletion vector (v3): position deletes of one data file (referenced_data_file)
+ * as a blob of a Puffin file. A Parquet or Avro position delete file that names one data file is not. */
+bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f);
+
 /** True when two files have the same spec id and partition tuple. */
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);
 
 /** Frees what the plan owns and zeroes it. Safe on a zeroed plan. */
 void floe_compact_plan_dispose(floe_compact_plan_t *plan);
+
+/** A row group written again without the rows a deletion vector deletes (design note 5). */
+typedef struct floe_compact_rewrite {
+    const floe_parquet_filtered_t *columns; /* one per column chunk, in order */
+    int64_t num_rows;                       /* the rows kept */
+    const uint64_t *kept;                   /* their positions in the row group (ascending), for lineage */
+} floe_compact_rewrite_t;
 
 /** One input of a stitched file. */
 typedef struct floe_compact_source {
@@ -111,6 +145,16 @@ typedef struct floe_compact_source {
     const uint8_t *index_bytes; /* optional: the file's bytes [index_offset, index_offset + index_len) */
     uint64_t index_offset;      /*   (floe_compact_index_range), for page indexes and bloom filters */
     size_t index_len;
+    /* Row lineage (design note 4): when set (on every source or none), the new file gets the
+     * _row_id and _last_updated_sequence_number columns; this input's row r has row id
+     * first_row_id + r and sequence number sequence_number. */
+    bool has_lineage;
+    int64_t first_row_id;
+    int64_t sequence_number;
+    /* Deletion vector (design note 5): optional, one flag per row group; a dropped row group is
+     * not copied (its rows' positions still count for the row ids of the rows after it). */
+    const bool *is_dropped;
+    const floe_compact_rewrite_t *const *rewrites; /* optional, per row group: NULL copies it as it is */
 } floe_compact_source_t;
 
 /**

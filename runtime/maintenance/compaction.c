@@ -30,7 +30,8 @@
  *    The new files' sequence numbers are inherited from the new manifest (Iceberg's rule for
  *    ADDED entries). Replacing data files by a newer sequence number is safe only when no delete
  *    file could apply to them, which is why partitions with delete files are skipped
- *    (compact.h design note 1) and checked again at commit.
+ *    (compact.h design note 1) and checked again at commit. A deletion vector names one file
+ *    by path, so it never applies to a new file (design note 8).
  * 4. Summary counts are computed from the manifests, not carried from the previous summary:
  *    added/deleted files, records and sizes from the kept files, total-* from the live entries
  *    after the replace.
@@ -39,6 +40,24 @@
  * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
  *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
  *    then sorts by).
+ * 7. Format version 3 (row lineage): the view writes out the first row id each file inherits
+ *    (row_lineage.h), so rewritten manifests keep every file's row ids; new files carry their
+ *    rows' _row_id and _last_updated_sequence_number as columns (compact.h design note 4), so
+ *    they need no first row id of their own. A file whose rows have no row id (written before
+ *    the upgrade to v3) or whose lineage columns hold nulls stays as it is, and the message says
+ *    so. The new manifest list gives its new manifests first row ids from next-row-id and the
+ *    snapshot says so (first-row-id, added-rows).
+ * 8. Deletion vectors (compact.h design note 5): a candidate named by exactly one live vector
+ *    has it read and decoded in phase 1; the row groups it deletes whole are left out of the new
+ *    file (a bin whose every row goes writes no file, and only removes), and a vector that
+ *    deletes part of a row group (or a file named by several) keeps its file out of the plan,
+ *    which the message counts. The commit removes each applied vector
+ *    (DELETED in its rewritten delete manifest) with its data file, and keeps a new file only
+ *    while each of its inputs is still named by exactly the vector phase 1 applied (same Puffin
+ *    file and offset) or, if none was applied, by none: a client that deleted more rows
+ *    meanwhile wins. The new file's entry has no counts for inputs that lost rows (bounds stay:
+ *    they still hold). The Puffin files go once no live entry points into them (snapshot
+ *    expiration, unreferenced-file removal).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -51,6 +70,9 @@
 #include <unistd.h>
 
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
+#include "iceberg/deletion_vector.h"
+#include "iceberg/parquet_filter.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_schema.h"
@@ -58,6 +80,7 @@
 #include "iceberg/manifest.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
 #include "base/xalloc.h"
 
@@ -84,12 +107,33 @@ typedef struct view {
 typedef struct output {
     const floe_compact_file_t *first; /* its first input, in the job's first view (its partition) */
     const char **inputs;              /* the paths of the files it replaces */
+    const char **dv_paths;            /* per input: the Puffin file of the vector applied, or NULL */
+    int64_t *dv_offsets;              /*   and its blob's offset (design note 8) */
     size_t n_inputs;
     floe_compact_layout_t layout;     /* the new file's split offsets live here */
     floe_iceberg_data_file_t file;    /* its manifest entry's data */
     char *location;
     bool is_committed;
+    bool is_empty; /* its inputs' vectors deleted every row: no file, only removals (design note 8) */
 } output_t;
+
+/** The deletion vector phase 1 applied to one file (design note 8). */
+typedef struct applied {
+    long dv;          /* its index in `first`'s files, or -1 */
+    bool *is_dropped; /* per row group of the file */
+    bool *is_partial; /* per row group: written again without some rows */
+    uint64_t *positions; /* the vector's, ascending */
+    size_t n_positions;
+    int64_t dropped_rows; /* every row the vector deletes */
+} applied_t;
+
+/** A row group written again without the rows its vector deletes (compact.h design note 5). */
+typedef struct group_rewrite {
+    floe_compact_rewrite_t rw;
+    floe_parquet_filtered_t *columns;
+    uint64_t *kept;
+    uint32_t n_columns;
+} group_rewrite_t;
 
 /** The job's state across attempts. */
 typedef struct compaction {
@@ -107,7 +151,13 @@ typedef struct compaction {
     size_t n_outputs;
     floe_parquet_arena_t *arena; /* merged statistics */
     size_t n_kept, n_replaced;   /* of the attempt that committed */
-    bool is_v3;                  /* skipped: format version 3 (row lineage) */
+    size_t n_written;            /* its kept outputs that are files (not empty) */
+    bool is_v3;                  /* format version 3: row lineage (design note 7) */
+    size_t n_no_lineage;         /* v3 files left alone: their lineage cannot be kept */
+    struct applied *applied;     /* per file of `first`: the deletion vector applied (design note 8) */
+    size_t n_partial_dv;         /* files left alone: their vector cannot be applied */
+    char partial_reason[FLOE_COMPACT_REASON_MAX]; /* why, for the first of them */
+    size_t n_dv_kept;            /* vectors the attempt that committed removed */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -123,6 +173,7 @@ typedef struct attempt {
     char **owned;
     size_t n_owned;
     int64_t snapshot_id, seq;
+    int64_t first_row_id, added_rows; /* v3 (design note 7) */
 } attempt_t;
 
 static void *arena_alloc(floe_parquet_arena_t *arena, size_t n, size_t size)
@@ -209,6 +260,7 @@ static int add_manifest(floe_job_t *job, view_t *v, size_t i, const uint8_t *dat
 
     if (floe_iceberg_manifest_read(data, len, m, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    floe_iceberg_row_ids_inherit(m, mf); /* design note 7; nothing before v3 */
     n = v->n_files + m->n_entries + 1;
     v->files = floe_xrealloc(v->files, n * sizeof(*v->files));
     v->file_manifest = floe_xrealloc(v->file_manifest, n * sizeof(size_t));
@@ -364,6 +416,222 @@ Exit:
     return rc;
 }
 
+/* Whether file i of a v3 table can move with its rows' lineage (design note 7): it inherits row
+ * ids (then the stitch writes them out) or carries both columns without nulls. */
+static bool keeps_lineage(const compaction_t *c, size_t i)
+{
+    bool has_both = false, is_complete = false;
+
+    floe_compact_lineage_inspect(&c->footers[i], &has_both, &is_complete);
+    if (has_both)
+        return is_complete;
+    return !floe_compact_lineage_has_any(&c->footers[i]) && c->first.files[i].file->has_first_row_id;
+}
+
+/* Whether view file d is a live deletion vector of the data file at `path`. */
+static bool is_vector_of(const view_t *v, size_t d, const char *path)
+{
+    const floe_iceberg_data_file_t *f = v->files[d].file;
+
+    return floe_compact_is_deletion_vector(f) && strcmp(f->referenced_data_file, path) == 0;
+}
+
+/* The one live deletion vector of `path` in the view: its index, -1 for none, -2 for several. */
+static long vector_of(const view_t *v, const char *path)
+{
+    long found = -1;
+
+    for (size_t d = 0; d < v->n_files; d++) {
+        if (!is_vector_of(v, d, path))
+            continue;
+        if (found >= 0)
+            return -2;
+        found = (long)d;
+    }
+    return found;
+}
+
+/* Reads and decodes the deletion vector `dv` (its blob in its Puffin file), counting the bytes. */
+static int read_vector(compaction_t *c, const floe_iceberg_data_file_t *dv, int64_t max_rows, floe_iceberg_dv_t *out)
+{
+    floe_job_stats_t saved = c->job->stats;
+    uint64_t size = 0;
+    uint8_t *blob = NULL;
+    char err[AVRO_ERR_MAX] = "";
+    int fd = -1, rc = FLOE_EFAIL;
+
+    if (!dv->has_content_offset || !dv->has_content_size_in_bytes || dv->content_offset < 0 ||
+        dv->content_size_in_bytes <= 0 || dv->content_size_in_bytes > (int64_t)FLOE_COMPACT_INDEX_MAX)
+        return floe_job_fail(c->job, "the deletion vector in %s has no valid content_offset and "
+                                     "content_size_in_bytes", dv->file_path);
+    if (floe_job_open_object(c->job, dv->file_path, &fd, &size))
+        return FLOE_EFAIL;
+    c->job->stats = saved;
+    if ((uint64_t)dv->content_offset > size || (uint64_t)dv->content_size_in_bytes > size - (uint64_t)dv->content_offset) {
+        floe_job_fail(c->job, "the deletion vector at offset %" PRId64 " lies outside %s", dv->content_offset,
+                      dv->file_path);
+        goto Exit;
+    }
+    blob = floe_xmalloc((size_t)dv->content_size_in_bytes);
+    if (read_at(fd, blob, (size_t)dv->content_size_in_bytes, (uint64_t)dv->content_offset)) {
+        floe_job_fail(c->job, "cannot read %s: %s", dv->file_path, strerror(errno));
+        goto Exit;
+    }
+    c->job->stats.bytes_read += dv->content_size_in_bytes;
+    if (floe_iceberg_dv_decode(blob, (size_t)dv->content_size_in_bytes, (size_t)(max_rows > 0 ? max_rows : 1), out,
+                               err, sizeof(err)) != 0) {
+        floe_job_fail(c->job, "the deletion vector at offset %" PRId64 " of %s is bad: %s", dv->content_offset,
+                      dv->file_path, err);
+        goto Exit;
+    }
+    rc = FLOE_OK;
+Exit:
+    close(fd);
+    free(blob);
+    return rc;
+}
+
+static void group_rewrite_dispose(group_rewrite_t *g)
+{
+    for (uint32_t c = 0; g->columns != NULL && c < g->n_columns; c++)
+        free(g->columns[c].bytes);
+    free(g->columns);
+    free(g->kept);
+    memset(g, 0, sizeof(*g));
+}
+
+/* Writes row group `g` of file i again without the rows its vector deletes (compact.h design note
+ * 5), reading its chunks from fd. FLOE_OK; FLOE_EFAIL with the reason in `why` when a chunk
+ * cannot be read or decoded (the file is then left alone). */
+static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, group_rewrite_t *out, char *why,
+                         size_t why_len)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    const applied_t *ap = &c->applied[i];
+    const floe_parquet_row_group_t *rg = &footer->row_groups[g];
+    uint64_t start = 0, *deleted = floe_xcalloc(ap->n_positions + 1, sizeof(*deleted));
+    size_t n_deleted = 0;
+    floe_iceberg_error_t err = {0};
+    int rc = FLOE_OK;
+
+    memset(out, 0, sizeof(*out));
+    if (rg->num_rows < 0 || rg->num_rows > FLOE_COMPACT_LINEAGE_ROWS_MAX) {
+        snprintf(why, why_len, "row group %u has %" PRId64 " rows", g, rg->num_rows);
+        free(deleted);
+        return FLOE_EFAIL;
+    }
+    for (uint32_t k = 0; k < g; k++)
+        start += (uint64_t)footer->row_groups[k].num_rows;
+    for (size_t k = 0; k < ap->n_positions; k++) {
+        if (ap->positions[k] >= start && ap->positions[k] - start < (uint64_t)rg->num_rows)
+            deleted[n_deleted++] = ap->positions[k] - start;
+    }
+    out->n_columns = rg->n_columns;
+    out->columns = floe_xcalloc(rg->n_columns + 1, sizeof(*out->columns));
+    out->kept = floe_xcalloc((size_t)rg->num_rows - n_deleted + 1, sizeof(*out->kept));
+    for (uint64_t row = 0, k = 0, n = 0; row < (uint64_t)rg->num_rows; row++) {
+        if (k < n_deleted && deleted[k] == row)
+            k++;
+        else
+            out->kept[n++] = row;
+    }
+    for (uint32_t col = 0; col < rg->n_columns && rc == FLOE_OK; col++) {
+        const floe_parquet_column_meta_data_t *m = &rg->columns[col].meta_data;
+        floe_parquet_filter_column_t fc = {m->type, floe_parquet_leaf_element(footer, col)->type_length, m->codec,
+                                           footer->leaves[col].max_definition_level,
+                                           footer->leaves[col].max_repetition_level};
+        floe_parquet_range_t r;
+        uint8_t *bytes = NULL;
+        if (floe_parquet_chunk_range(footer, g, col, c->footer_offsets[i], &r, &err) != 0 ||
+            r.length > FLOE_PARQUET_FILTER_PAGE_MAX) {
+            snprintf(why, why_len, "column %u: %s", col, err.message[0] ? err.message : "its chunk is too large");
+            rc = FLOE_EFAIL;
+            break;
+        }
+        bytes = floe_xmalloc((size_t)r.length + 1);
+        if (read_at(fd, bytes, (size_t)r.length, r.offset)) {
+            snprintf(why, why_len, "column %u cannot be read: %s", col, strerror(errno));
+            rc = FLOE_EFAIL;
+        } else if (floe_parquet_filter_chunk(bytes, (size_t)r.length, &fc, rg->num_rows, deleted, n_deleted,
+                                             &out->columns[col], &err) != 0) {
+            snprintf(why, why_len, "column %u: %s", col, err.message);
+            rc = FLOE_EFAIL;
+        }
+        free(bytes);
+    }
+    out->rw = (floe_compact_rewrite_t){out->columns, rg->num_rows - (int64_t)n_deleted, out->kept};
+    free(deleted);
+    return rc;
+}
+
+/* Whether every row group of file i its vector deletes part of can be written again (tried, then
+ * dropped: open_input writes them again for the stitch). */
+static bool can_rewrite(compaction_t *c, size_t i, char *why, size_t why_len)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    uint64_t size = 0;
+    bool ok = true;
+    int fd = -1;
+    floe_job_stats_t saved = c->job->stats;
+
+    for (uint32_t g = 0; g < footer->n_row_groups && ok; g++) {
+        group_rewrite_t rw;
+        if (!c->applied[i].is_partial[g])
+            continue;
+        if (fd < 0 && floe_job_open_object(c->job, c->first.files[i].file->file_path, &fd, &size)) {
+            c->job->stats = saved;
+            snprintf(why, why_len, "it cannot be opened");
+            return false;
+        }
+        ok = rewrite_group(c, i, fd, g, &rw, why, why_len) == FLOE_OK;
+        group_rewrite_dispose(&rw);
+    }
+    if (fd >= 0)
+        close(fd);
+    c->job->stats = saved;
+    return ok;
+}
+
+/* Design note 8: applies the deletion vector of candidate i (whole row groups left out, the others
+ * it touches written again), or takes i out of the plan with the reason. */
+static int apply_vector(compaction_t *c, size_t i)
+{
+    const floe_iceberg_data_file_t *f = c->first.files[i].file;
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    long d = vector_of(&c->first, f->file_path);
+    floe_iceberg_dv_t dv = {0};
+    applied_t *ap = &c->applied[i];
+    char why[FLOE_COMPACT_REASON_MAX] = "it is named by several deletion vectors";
+
+    if (d == -1)
+        return FLOE_OK;
+    if (f->record_count > FLOE_COMPACT_LINEAGE_ROWS_MAX) { /* bounds the positions decoded */
+        snprintf(why, sizeof(why), "it has more than %" PRId64 " rows", (int64_t)FLOE_COMPACT_LINEAGE_ROWS_MAX);
+        d = -2;
+    }
+    if (d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
+        return FLOE_EFAIL;
+    ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+    ap->is_partial = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+    ap->positions = dv.positions;
+    ap->n_positions = dv.n;
+    if (d >= 0)
+        floe_compact_dv_split(footer, dv.positions, dv.n, ap->is_dropped, ap->is_partial, &ap->dropped_rows);
+    if (d < 0 || !can_rewrite(c, i, why, sizeof(why))) {
+        c->plan.is_candidate[i] = false;
+        if (c->n_partial_dv++ == 0)
+            snprintf(c->partial_reason, sizeof(c->partial_reason), "%s", why);
+        free(ap->is_dropped);
+        free(ap->is_partial);
+        free(ap->positions);
+        memset(ap, 0, sizeof(*ap));
+        ap->dv = -1;
+    } else {
+        ap->dv = d;
+    }
+    return FLOE_OK;
+}
+
 /* Reads the candidates' footers and packs them into bins. */
 static int plan_bins(compaction_t *c, uint64_t target)
 {
@@ -379,9 +647,23 @@ static int plan_bins(compaction_t *c, uint64_t target)
         if (floe_job_is_stopping(c->job))
             return floe_job_fail(c->job, "stopped: the server is shutting down");
     }
+    for (size_t i = 0; i < n && c->is_v3; i++) {
+        if (c->plan.is_candidate[i] && !keeps_lineage(c, i)) {
+            c->plan.is_candidate[i] = false;
+            c->n_no_lineage++;
+        }
+    }
+    c->applied = floe_xcalloc(n + 1, sizeof(*c->applied));
+    for (size_t i = 0; i < n; i++) {
+        c->applied[i].dv = -1;
+        if (c->plan.is_candidate[i] && apply_vector(c, i))
+            return FLOE_EFAIL;
+    }
     ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
     for (size_t i = 0; i < n; i++)
         ptrs[i] = c->plan.is_candidate[i] ? &c->footers[i] : NULL;
+    if (c->is_v3)
+        c->plan.max_rows = FLOE_COMPACT_LINEAGE_ROWS_MAX; /* lineage columns are built in memory */
     floe_compact_pack(&c->plan, c->first.files, ptrs);
     free(ptrs);
     return FLOE_OK;
@@ -395,6 +677,9 @@ typedef struct bin_io {
     uint8_t **index;
     floe_compact_source_t *sources;
     const floe_iceberg_data_file_t **inputs;
+    group_rewrite_t **groups;                   /* per input: its rewritten row groups, or NULL */
+    const floe_compact_rewrite_t ***rewrites;   /* per input: per row group, for the stitch */
+    uint32_t *n_groups;
     size_t n;
 } bin_io_t;
 
@@ -407,6 +692,9 @@ static void bin_io_init(bin_io_t *io, size_t n)
     io->index = floe_xcalloc(n + 1, sizeof(*io->index));
     io->sources = floe_xcalloc(n + 1, sizeof(*io->sources));
     io->inputs = floe_xcalloc(n + 1, sizeof(*io->inputs));
+    io->groups = floe_xcalloc(n + 1, sizeof(*io->groups));
+    io->rewrites = floe_xcalloc(n + 1, sizeof(*io->rewrites));
+    io->n_groups = floe_xcalloc(n + 1, sizeof(*io->n_groups));
 }
 
 static void bin_io_dispose(bin_io_t *io)
@@ -415,11 +703,38 @@ static void bin_io_dispose(bin_io_t *io)
         if (io->fds[k] >= 0)
             close(io->fds[k]);
         free(io->index[k]);
+        for (uint32_t g = 0; io->groups[k] != NULL && g < io->n_groups[k]; g++)
+            group_rewrite_dispose(&io->groups[k][g]);
+        free(io->groups[k]);
+        free(io->rewrites[k]);
     }
+    free(io->groups);
+    free(io->rewrites);
+    free(io->n_groups);
     free(io->fds);
     free(io->index);
     free(io->sources);
     free(io->inputs);
+}
+
+/* Writes again the row groups of input k (file i) its vector deletes part of (design note 8). */
+static int rewrite_groups(compaction_t *c, bin_io_t *io, size_t k, size_t i)
+{
+    const floe_parquet_file_metadata_t *footer = &c->footers[i];
+    char why[FLOE_COMPACT_REASON_MAX] = "";
+
+    io->n_groups[k] = footer->n_row_groups;
+    io->groups[k] = floe_xcalloc(footer->n_row_groups + 1, sizeof(*io->groups[k]));
+    io->rewrites[k] = floe_xcalloc(footer->n_row_groups + 1, sizeof(*io->rewrites[k]));
+    for (uint32_t g = 0; g < footer->n_row_groups; g++) {
+        if (!c->applied[i].is_partial[g])
+            continue;
+        if (rewrite_group(c, i, io->fds[k], g, &io->groups[k][g], why, sizeof(why)))
+            return floe_job_fail(c->job, "cannot apply the deletion vector of %s: %s", io->inputs[k]->file_path, why);
+        io->rewrites[k][g] = &io->groups[k][g].rw;
+    }
+    io->sources[k].rewrites = io->rewrites[k];
+    return FLOE_OK;
 }
 
 /* Opens input k of the bin and reads its page indexes and bloom filters (compact.h note 2). */
@@ -434,6 +749,18 @@ static int open_input(compaction_t *c, bin_io_t *io, size_t k, size_t i)
         return FLOE_EFAIL;
     src->footer = &c->footers[i];
     src->footer_offset = c->footer_offsets[i];
+    if (c->is_v3) {
+        bool has_both = false, is_complete = false;
+        const floe_iceberg_manifest_entry_t *e =
+            &c->first.manifests[c->first.file_manifest[i]].entries[c->first.file_entry[i]];
+        floe_compact_lineage_inspect(src->footer, &has_both, &is_complete);
+        src->has_lineage = !has_both; /* inherited: write it out (compact.h design note 4) */
+        src->first_row_id = e->file.first_row_id;
+        src->sequence_number = e->sequence_number;
+    }
+    src->is_dropped = c->applied[i].is_dropped; /* design note 8 */
+    if (c->applied[i].is_partial != NULL && rewrite_groups(c, io, k, i))
+        return FLOE_EFAIL;
     range = floe_compact_index_range(src->footer, src->footer_offset);
     if (range.length == 0)
         return FLOE_OK;
@@ -476,6 +803,26 @@ static int write_layout(compaction_t *c, const bin_io_t *io, const floe_compact_
     return rc;
 }
 
+/* Records the vector applied to input k (file i) and, when it dropped rows, gives the merge a copy
+ * of the input's entry with the rows it keeps and no counts (design note 8). */
+static void note_vector(compaction_t *c, output_t *out, size_t k, size_t i, const floe_iceberg_data_file_t **input)
+{
+    const applied_t *ap = &c->applied[i];
+    floe_iceberg_data_file_t *kept;
+
+    if (ap->dv < 0)
+        return;
+    out->dv_paths[k] = c->first.files[ap->dv].file->file_path;
+    out->dv_offsets[k] = c->first.files[ap->dv].file->content_offset;
+    if (ap->dropped_rows == 0)
+        return;
+    kept = arena_alloc(c->arena, 1, sizeof(*kept));
+    *kept = **input;
+    kept->record_count -= ap->dropped_rows;
+    kept->n_column_sizes = kept->n_value_counts = kept->n_null_value_counts = kept->n_nan_value_counts = 0;
+    *input = kept;
+}
+
 static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t *out)
 {
     bin_io_t io;
@@ -485,14 +832,22 @@ static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t
     bin_io_init(&io, bin->n_files);
     out->first = &c->first.files[bin->files[0]];
     out->inputs = floe_xcalloc(bin->n_files + 1, sizeof(*out->inputs));
+    out->dv_paths = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_paths));
+    out->dv_offsets = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_offsets));
     out->n_inputs = bin->n_files;
     for (size_t k = 0; k < io.n; k++) {
         out->inputs[k] = c->first.files[bin->files[k]].file->file_path;
         if (open_input(c, &io, k, bin->files[k]))
             goto Exit;
+        note_vector(c, out, k, bin->files[k], &io.inputs[k]);
     }
     if (floe_compact_stitch(io.sources, io.n, &out->layout, &err) != 0) {
         floe_job_fail(c->job, "cannot stitch %s and %zu other files: %s", out->inputs[0], io.n - 1, err.message);
+        goto Exit;
+    }
+    if (out->layout.num_rows == 0) { /* design note 8: nothing left to write */
+        out->is_empty = true;
+        rc = FLOE_OK;
         goto Exit;
     }
     if (write_layout(c, &io, &out->layout, &out->location))
@@ -538,11 +893,23 @@ static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
 {
     for (size_t i = 0; i < v->n_files; i++) {
         const floe_compact_file_t *d = &v->files[i];
-        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA &&
+        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(d->file) &&
             (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
             return true;
     }
     return false;
+}
+
+/* Whether input k of o is named in the view by exactly the vector phase 1 applied, or by none
+ * when none was (design note 8). */
+static bool same_vector(const view_t *v, const output_t *o, size_t k)
+{
+    long d = vector_of(v, o->inputs[k]);
+
+    if (o->dv_paths[k] == NULL)
+        return d == -1;
+    return d >= 0 && strcmp(v->files[d].file->file_path, o->dv_paths[k]) == 0 &&
+           v->files[d].file->content_offset == o->dv_offsets[k];
 }
 
 /* Keeps output o when all its inputs are live data files of the view (design note 1). */
@@ -551,7 +918,8 @@ static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *pat
     for (size_t k = 0; k < o->n_inputs; k++) {
         path_index_t key = {o->inputs[k], 0};
         const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
-        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA)
+        if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA ||
+            !same_vector(&a->view, o, k))
             return false;
     }
     return !has_deletes_for(&a->view, o->first);
@@ -575,8 +943,11 @@ static void match_outputs(attempt_t *a)
         a->n_kept++;
         for (size_t k = 0; k < c->outputs[o].n_inputs; k++) {
             path_index_t key = {c->outputs[o].inputs[k], 0};
+            long d = vector_of(&a->view, c->outputs[o].inputs[k]);
             a->is_replaced[((const path_index_t *)bsearch(&key, paths, a->view.n_files, sizeof(*paths),
                                                           compare_paths))->file] = true;
+            if (d >= 0)
+                a->is_replaced[d] = true; /* the applied vector goes with its file (design note 8) */
         }
     }
     free(paths);
@@ -699,7 +1070,7 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
-    m->format_version = old->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
+    m->format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;
@@ -713,9 +1084,10 @@ static int rewrite_manifest(attempt_t *a, size_t i)
     floe_iceberg_manifest_t m;
 
     manifest_like(a, old, old->n_entries, &m);
-    for (size_t f = 0; f < v->n_files; f++) {
+    for (size_t k = 0; k < 2 * v->n_files; k++) { /* kept files first, replaced ones last (design note 7) */
+        size_t f = k % v->n_files;
         floe_iceberg_manifest_entry_t *e;
-        if (v->file_manifest[f] != i)
+        if (v->file_manifest[f] != i || a->is_replaced[f] != (k >= v->n_files))
             continue;
         e = &m.entries[m.n_entries++];
         *e = old->entries[v->file_entry[f]];
@@ -731,6 +1103,12 @@ static int32_t spec_of(const compaction_t *c, size_t o)
     return c->outputs[o].first->spec_id;
 }
 
+/* Whether kept output o adds a data file (an empty one only removes its inputs). */
+static bool adds_file(const attempt_t *a, size_t o)
+{
+    return a->is_kept[o] && !a->c->outputs[o].is_empty;
+}
+
 /* Writes one manifest of ADDED entries for the kept outputs of spec `spec_id`. */
 static int write_added(attempt_t *a, int32_t spec_id)
 {
@@ -739,13 +1117,13 @@ static int write_added(attempt_t *a, int32_t spec_id)
     const floe_iceberg_manifest_t *header = NULL;
 
     for (size_t o = 0; o < c->n_outputs && header == NULL; o++) {
-        if (a->is_kept[o] && spec_of(c, o) == spec_id)
+        if (adds_file(a, o) && spec_of(c, o) == spec_id)
             header = &c->first.manifests[c->first.file_manifest[c->outputs[o].first - c->first.files]];
     }
     manifest_like(a, header, c->n_outputs, &m);
     for (size_t o = 0; o < c->n_outputs; o++) {
         floe_iceberg_manifest_entry_t *e;
-        if (!a->is_kept[o] || spec_of(c, o) != spec_id)
+        if (!adds_file(a, o) || spec_of(c, o) != spec_id)
             continue;
         e = &m.entries[m.n_entries++];
         memset(e, 0, sizeof(*e));
@@ -761,7 +1139,7 @@ static int write_added(attempt_t *a, int32_t spec_id)
 static bool spec_seen(const attempt_t *a, size_t o)
 {
     for (size_t p = 0; p < o; p++) {
-        if (a->is_kept[p] && spec_of(a->c, p) == spec_of(a->c, o))
+        if (adds_file(a, p) && spec_of(a->c, p) == spec_of(a->c, o))
             return true;
     }
     return false;
@@ -783,7 +1161,7 @@ static int write_manifests(attempt_t *a)
 
     a->out_files = floe_xcalloc(v->list.n_files + a->c->n_outputs + 1, sizeof(*a->out_files));
     for (size_t o = 0; o < a->c->n_outputs; o++) {
-        if (a->is_kept[o] && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
+        if (adds_file(a, o) && !spec_seen(a, o) && write_added(a, spec_of(a->c, o)))
             return FLOE_EFAIL;
     }
     for (size_t i = 0; i < v->list.n_files; i++) {
@@ -801,7 +1179,8 @@ static int write_list(attempt_t *a, char **location)
 {
     floe_iceberg_manifest_list_t l = {
         .snapshot_id = a->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = a->view.snapshot_id,
-        .sequence_number = a->seq, .format_version = 2, .files = a->out_files, .n_files = a->n_out_files,
+        .sequence_number = a->seq, .format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2,
+        .files = a->out_files, .n_files = a->n_out_files,
     };
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -873,7 +1252,7 @@ static cJSON *summary(const attempt_t *a)
     for (size_t f = 0; f < a->view.n_files; f++)
         add_total(a->is_replaced[f] ? &removed : &after, a->view.files[f].file);
     for (size_t o = 0; o < a->c->n_outputs; o++) {
-        if (!a->is_kept[o])
+        if (!adds_file(a, o))
             continue;
         add_total(&added, &a->c->outputs[o].file);
         add_total(&after, &a->c->outputs[o].file);
@@ -886,6 +1265,11 @@ static cJSON *summary(const attempt_t *a)
     set_count(s, "added-files-size", added.files_size);
     set_count(s, "removed-files-size", removed.files_size);
     set_count(s, "changed-partition-count", changed_partitions(a));
+    if (removed.delete_files > 0) { /* applied deletion vectors (design note 8) */
+        set_count(s, "removed-delete-files", removed.delete_files);
+        set_count(s, "removed-dvs", removed.delete_files);
+        set_count(s, "removed-position-deletes", removed.position_deletes);
+    }
     set_count(s, "total-records", after.records);
     set_count(s, "total-files-size", after.files_size);
     set_count(s, "total-data-files", after.data_files);
@@ -908,6 +1292,10 @@ static void make_updates(const attempt_t *a, const char *list_location, cJSON **
     cJSON_AddStringToObject(snap, "manifest-list", list_location);
     cJSON_AddItemToObject(snap, "summary", summary(a));
     floe_iceberg_json_set_int(snap, "schema-id", a->view.md.current_schema_id);
+    if (a->c->is_v3) {
+        floe_iceberg_json_set_int(snap, "first-row-id", a->first_row_id);
+        floe_iceberg_json_set_int(snap, "added-rows", a->added_rows);
+    }
     cJSON_AddStringToObject(add, "action", "add-snapshot");
     cJSON_AddItemToObject(add, "snapshot", snap);
     cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
@@ -957,15 +1345,28 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
         return FLOE_EFAIL;
     match_outputs(a);
     a->c->n_kept = a->n_kept;
-    a->c->n_replaced = 0;
-    for (size_t f = 0; f < a->view.n_files; f++)
-        a->c->n_replaced += a->is_replaced[f];
+    a->c->n_written = 0;
+    for (size_t o = 0; o < a->c->n_outputs; o++)
+        a->c->n_written += adds_file(a, o);
+    a->c->n_replaced = a->c->n_dv_kept = 0;
+    for (size_t f = 0; f < a->view.n_files; f++) {
+        bool is_data = a->view.files[f].file->content == FLOE_ICEBERG_CONTENT_DATA;
+        a->c->n_replaced += a->is_replaced[f] && is_data;
+        a->c->n_dv_kept += a->is_replaced[f] && !is_data;
+    }
     if (a->n_kept == 0)
         return FLOE_OK;
     a->arena = floe_parquet_arena_new(SIZE_MAX);
     a->snapshot_id = fresh_snapshot_id(&a->view);
     a->seq = a->view.md.last_sequence_number + 1;
-    if (write_manifests(a) || write_list(a, &list_location))
+    if (write_manifests(a))
+        return FLOE_EFAIL;
+    if (a->c->is_v3) {
+        int64_t next = a->view.md.next_row_id;
+        a->first_row_id = next;
+        a->added_rows = floe_iceberg_row_ids_assign(a->out_files, a->n_out_files, &next);
+    }
+    if (write_list(a, &list_location))
         return FLOE_EFAIL;
     make_updates(a, own(a, list_location), updates, requirements);
     return FLOE_OK;
@@ -1037,15 +1438,21 @@ static void note(compaction_t *c, bool committed)
     if (!committed)
         used = (size_t)snprintf(st->message, max, "nothing to compact");
     else
-        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_kept);
+        used = (size_t)snprintf(st->message, max, "compacted %zu data files into %zu", c->n_replaced, c->n_written);
     if (c->n_kept < c->n_outputs && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu new files dropped, their inputs changed while the job ran",
                                  c->n_outputs - c->n_kept);
-    if (c->is_v3 && used < max)
+    if (committed && c->n_dv_kept > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used, "; applied %zu deletion vectors", c->n_dv_kept);
+    if (c->n_partial_dv > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
-                                 "; skipped, a format version 3 table is not compacted yet (its rows would "
-                                 "change row ids)");
+                                 "; %zu files skipped, their deletion vectors cannot be applied (%s)", c->n_partial_dv,
+                                 c->partial_reason);
+    if (c->n_no_lineage > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; %zu files skipped, their rows' row ids cannot be kept (no first row id, or "
+                                 "row lineage columns with nulls)", c->n_no_lineage);
     if (runs_differently(c, strategy) && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; strategy %s ran as binpack", strategy);
     for (size_t i = 0; i < c->plan.n_skipped && used < max; i++)
@@ -1067,10 +1474,7 @@ static int prepare(compaction_t *c)
     free(token);
     if (rc != FLOE_OK || !c->first.has_snapshot)
         return rc;
-    /* Stitched files would have to keep their rows' ids (first_row_id + position): not yet. */
-    c->is_v3 = c->first.md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION;
-    if (c->is_v3)
-        return FLOE_OK;
+    c->is_v3 = c->first.md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION; /* design note 7 */
     if (find_table_dir(c) || index_schema(c) || plan_bins(c, (uint64_t)mb * MIB))
         return FLOE_EFAIL;
     c->arena = floe_parquet_arena_new(SIZE_MAX);
@@ -1082,10 +1486,18 @@ static void compaction_dispose(compaction_t *c)
     for (size_t o = 0; o < c->n_outputs; o++) {
         floe_compact_layout_dispose(&c->outputs[o].layout);
         free(c->outputs[o].inputs);
+        free(c->outputs[o].dv_paths);
+        free(c->outputs[o].dv_offsets);
         free(c->outputs[o].location);
     }
     for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
         floe_parquet_file_metadata_dispose(&c->footers[i]);
+    for (size_t i = 0; c->applied != NULL && i < c->first.n_files; i++) {
+        free(c->applied[i].is_dropped);
+        free(c->applied[i].is_partial);
+        free(c->applied[i].positions);
+    }
+    free(c->applied);
     floe_compact_plan_dispose(&c->plan);
     floe_iceberg_schema_index_dispose(&c->schema);
     floe_parquet_arena_free(c->arena);

@@ -21,8 +21,14 @@
  *     included, are carried into the new manifest list unchanged.
  *  3. The removed files stay in storage until snapshot management expires the snapshots that
  *     still reference them. The job's figures count the files and bytes removed from the table.
- *  4. Format version 2 only: version 1 has no sequence numbers and no delete snapshots of this
+ *  4. Format version 2 or 3: version 1 has no sequence numbers and no delete snapshots of this
  *     shape.
+ *  5. Version 3 (row lineage, deletion vectors): a rewritten manifest writes out the first row id
+ *     each kept file inherited (row_lineage.h), so no row changes its id, and puts its DELETED
+ *     entries last; the new list's manifests without a first row id get ids from next-row-id and
+ *     the snapshot says so (first-row-id, added-rows). A deletion vector whose data file goes
+ *     leaves the table with it (its delete manifest is rewritten the same way), so no live
+ *     vector points at a removed file; its deleted rows are not counted as records removed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +39,7 @@
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/manifest.h"
 #include "base/ids.h"
+#include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
 #include "base/xalloc.h"
 
@@ -136,12 +143,17 @@ static bool file_is_expired(const floe_iceberg_data_file_t *f, const column_t *c
 typedef struct expire_ctx {
     column_t column;
     int64_t files, records, bytes; /* what the last plan removes */
+    int64_t dvs, dv_records;       /* deletion vectors removed with their data files (design note 5) */
+    char **expired;                /* the removed data files' paths, sorted */
+    size_t n_expired;
 } expire_ctx_t;
 
 typedef struct new_snapshot {
     int64_t id, parent, sequence_number;
     floe_iceberg_manifest_list_t list; /* the new list's entries (arena NULL: we own files[]) */
-    int64_t total_files, total_records, total_size;
+    int64_t total_files, total_records, total_size, total_delete_files;
+    bool is_v3;
+    int64_t first_row_id, added_rows; /* v3 (design note 5) */
 } new_snapshot_t;
 
 /* A random positive id below 2^53: Iceberg only asks for a unique long, and JavaScript clients
@@ -165,9 +177,12 @@ static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_man
     size_t len = 0, kept = 0;
     char *key, *location;
     int64_t min_seq = s->sequence_number;
+    floe_iceberg_manifest_entry_t *removed = floe_xcalloc(m->n_entries + 1, sizeof(*removed));
+    size_t n_removed = 0;
     int rc;
 
     *out = *mf;
+    out->has_first_row_id = false; /* a new manifest: the list assigns it one (design note 5) */
     out->added_files_count = out->existing_files_count = out->deleted_files_count = 0;
     out->added_rows_count = out->existing_rows_count = out->deleted_rows_count = 0;
     for (size_t i = 0; i < m->n_entries; i++) {
@@ -192,10 +207,15 @@ static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_man
         }
         if (e.sequence_number < min_seq)
             min_seq = e.sequence_number;
-        m->entries[kept++] = e;
+        if (expired[i])
+            removed[n_removed++] = e;
+        else
+            m->entries[kept++] = e;
     }
-    m->n_entries = kept;
-    m->format_version = m->format_version >= 3 ? 3 : 2; /* a v3 manifest keeps its v3 fields */
+    memcpy(m->entries + kept, removed, n_removed * sizeof(*removed)); /* DELETED last (design note 5) */
+    m->n_entries = kept + n_removed;
+    free(removed);
+    m->format_version = s->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot write a manifest: %s", err);
     key = floe_job_fresh_key(METADATA_DIR, MANIFEST_SUFFIX);
@@ -212,19 +232,53 @@ static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_man
     return FLOE_OK;
 }
 
-static void append_file(new_snapshot_t *s, const floe_iceberg_manifest_file_t *f)
+static int compare_paths(const void *a, const void *b)
 {
-    s->list.files = floe_xrealloc(s->list.files, (s->list.n_files + 1) * sizeof(*f));
-    s->list.files[s->list.n_files++] = *f;
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Reads one listed manifest and carries it (or its rewrite) into the new list. `owned` marks
- * entries whose manifest_path this job allocated. */
+static bool path_is_expired(const expire_ctx_t *c, const char *path)
+{
+    return path != NULL && c->n_expired > 0 &&
+           bsearch(&path, c->expired, c->n_expired, sizeof(*c->expired), compare_paths) != NULL;
+}
+
+static void forget_expired(expire_ctx_t *c)
+{
+    for (size_t i = 0; i < c->n_expired; i++)
+        free(c->expired[i]);
+    free(c->expired);
+    c->expired = NULL;
+    c->n_expired = 0;
+}
+
+/* Whether entry e of a manifest listed as mf leaves the table: an expired data file (design note
+ * 1), or a deletion vector of one (design note 5). Counts what it removes. */
+static bool entry_expires(expire_ctx_t *c, const floe_iceberg_manifest_entry_t *e,
+                          const floe_iceberg_manifest_file_t *mf, int64_t cutoff)
+{
+    if (mf->content == 0) {
+        if (e->file.content != FLOE_ICEBERG_CONTENT_DATA || !file_is_expired(&e->file, &c->column, cutoff))
+            return false;
+        c->expired = floe_xrealloc(c->expired, (c->n_expired + 1) * sizeof(*c->expired));
+        c->expired[c->n_expired++] = floe_xstrdup(e->file.file_path);
+        c->files++;
+        c->records += e->file.record_count;
+        c->bytes += e->file.file_size_in_bytes;
+        return true;
+    }
+    if (!path_is_expired(c, e->file.referenced_data_file))
+        return false;
+    c->dvs++;
+    c->dv_records += e->file.record_count;
+    return true;
+}
+
+/* Reads one listed manifest and puts it (or its rewrite) in *out; *owned when this job wrote it. */
 static int carry_manifest(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, int64_t cutoff,
-                          const floe_iceberg_manifest_file_t *mf, bool *owned)
+                          const floe_iceberg_manifest_file_t *mf, floe_iceberg_manifest_file_t *out, bool *owned)
 {
     floe_iceberg_manifest_t m;
-    floe_iceberg_manifest_file_t rewritten;
     char err[ERR_MAX];
     uint8_t *data;
     size_t len, n_expired = 0;
@@ -238,32 +292,50 @@ static int carry_manifest(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, i
     free(data);
     if (rc != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
+    if (s->is_v3)
+        floe_iceberg_row_ids_inherit(&m, mf); /* design note 5 */
     expired = floe_xcalloc(m.n_entries + 1, sizeof(bool));
     for (size_t i = 0; i < m.n_entries; i++) {
         const floe_iceberg_manifest_entry_t *e = &m.entries[i];
         if (e->status == FLOE_ICEBERG_ENTRY_DELETED)
             continue;
-        if (mf->content == 0 && e->file.content == FLOE_ICEBERG_CONTENT_DATA &&
-            file_is_expired(&e->file, &c->column, cutoff)) {
+        if (entry_expires(c, e, mf, cutoff)) {
             expired[i] = true;
             n_expired++;
-            c->files++;
-            c->records += e->file.record_count;
-            c->bytes += e->file.file_size_in_bytes;
         } else if (e->file.content == FLOE_ICEBERG_CONTENT_DATA) {
             s->total_files++;
             s->total_records += e->file.record_count;
             s->total_size += e->file.file_size_in_bytes;
+        } else {
+            s->total_delete_files++;
         }
     }
-    if (n_expired == 0) {
-        append_file(s, mf);
-    } else if ((rc = rewrite_manifest(job, s, &m, mf, expired, &rewritten)) == FLOE_OK) {
-        append_file(s, &rewritten);
+    *out = *mf;
+    if (n_expired > 0 && (rc = rewrite_manifest(job, s, &m, mf, expired, out)) == FLOE_OK)
         *owned = true;
-    }
     free(expired);
     floe_iceberg_manifest_dispose(&m);
+    return rc;
+}
+
+/* Carries every manifest of `current` into s->list, data manifests first so that the delete
+ * manifests know which data files went (design note 5); the list keeps its order. */
+static int carry_all(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, int64_t cutoff,
+                     const floe_iceberg_manifest_list_t *current, bool *owned)
+{
+    int rc = FLOE_OK;
+
+    s->list.files = floe_xcalloc(current->n_files + 1, sizeof(*s->list.files));
+    s->list.n_files = current->n_files;
+    for (int pass = 0; pass < 2 && rc == FLOE_OK; pass++) {
+        for (size_t i = 0; i < current->n_files && rc == FLOE_OK; i++) {
+            const floe_iceberg_manifest_file_t *mf = &current->files[i];
+            if ((mf->content == 0) == (pass == 0))
+                rc = carry_manifest(job, c, s, cutoff, mf, &s->list.files[i], &owned[i]);
+        }
+        if (pass == 0 && c->n_expired > 1)
+            qsort(c->expired, c->n_expired, sizeof(*c->expired), compare_paths);
+    }
     return rc;
 }
 
@@ -286,10 +358,20 @@ static cJSON *snapshot_json(const floe_iceberg_metadata_t *md, const new_snapsho
     SUMMARY_INT("total-data-files", s->total_files);
     SUMMARY_INT("total-records", s->total_records);
     SUMMARY_INT("total-files-size", s->total_size);
+    if (c->dvs > 0) {
+        SUMMARY_INT("removed-delete-files", c->dvs);
+        SUMMARY_INT("removed-dvs", c->dvs);
+        SUMMARY_INT("removed-position-deletes", c->dv_records);
+    }
+    SUMMARY_INT("total-delete-files", s->total_delete_files);
 #undef SUMMARY_INT
     cJSON_AddStringToObject(summary, "floe.maintenance", floe_job_type_name(FLOE_JOB_RECORD_EXPIRATION));
     cJSON_AddItemToObject(snap, "summary", summary);
     floe_iceberg_json_set_int(snap, "schema-id", md->current_schema_id);
+    if (s->is_v3) {
+        floe_iceberg_json_set_int(snap, "first-row-id", s->first_row_id);
+        floe_iceberg_json_set_int(snap, "added-rows", s->added_rows);
+    }
     return snap;
 }
 
@@ -322,7 +404,7 @@ static int write_list(floe_job_t *job, new_snapshot_t *s, char **location)
     s->list.has_parent_snapshot_id = true;
     s->list.parent_snapshot_id = s->parent;
     s->list.sequence_number = s->sequence_number;
-    s->list.format_version = 2;
+    s->list.format_version = s->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2;
     if (floe_iceberg_manifest_list_write(&s->list, &bytes, &len, err, sizeof(err)) != 0)
         return floe_job_fail(job, "cannot write the manifest list: %s", err);
     snprintf(name, sizeof(name), "snap-%lld-1-", (long long)s->id);
@@ -346,7 +428,8 @@ static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata
     const cJSON *snap = floe_iceberg_metadata_snapshot(md, md->current_snapshot_id);
     const cJSON *list_path = cJSON_GetObjectItemCaseSensitive(snap, "manifest-list");
     new_snapshot_t s = {.id = fresh_snapshot_id(), .parent = md->current_snapshot_id,
-                        .sequence_number = md->last_sequence_number + 1};
+                        .sequence_number = md->last_sequence_number + 1,
+                        .is_v3 = md->format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION};
     floe_iceberg_manifest_list_t current;
     int64_t cutoff = cutoff_in(c->column.unit, job->now_ms - (int64_t)job->settings.expiration_days * MS_PER_DAY);
     char err[ERR_MAX];
@@ -365,8 +448,12 @@ static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata
     if (rc != 0)
         return floe_job_fail(job, "cannot read the manifest list %s: %s", list_path->valuestring, err);
     owned = floe_xcalloc(current.n_files + 1, sizeof(bool));
-    for (size_t i = 0; i < current.n_files && rc == FLOE_OK; i++)
-        rc = carry_manifest(job, c, &s, cutoff, &current.files[i], &owned[i]);
+    rc = carry_all(job, c, &s, cutoff, &current, owned);
+    if (rc == FLOE_OK && s.is_v3) {
+        int64_t next = md->next_row_id;
+        s.first_row_id = next;
+        s.added_rows = floe_iceberg_row_ids_assign(s.list.files, s.list.n_files, &next);
+    }
     if (rc == FLOE_OK && c->files > 0 && (rc = write_list(job, &s, &list_location)) == FLOE_OK)
         *updates = updates_for(md, &s, c, list_location);
     for (size_t i = 0; i < s.list.n_files; i++) {
@@ -390,14 +477,12 @@ static int plan(floe_job_t *job, const char *json, const char *location, cJSON *
     (void)location;
     (void)requirements;
 
-    c->files = c->records = c->bytes = 0;
+    c->files = c->records = c->bytes = c->dvs = c->dv_records = 0;
+    forget_expired(c);
     if (floe_iceberg_metadata_parse(json, strlen(json), &md, &err) != 0)
         return floe_job_fail(job, "cannot read the table's metadata: %s", err.message);
     if (md.format_version < 2)
-        rc = floe_job_fail(job, "record expiration needs a format-version 2 table"); /* design note 4 */
-    else if (md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION) /* rewritten manifests would shift row ids */
-        rc = floe_job_fail(job, "record expiration does not handle format version 3 tables yet: removing files "
-                                "from a manifest would change the row ids of the files after them");
+        rc = floe_job_fail(job, "record expiration needs a format-version 2 or 3 table"); /* design note 4 */
     else if (!pick_column(floe_iceberg_metadata_schema(&md, md.current_schema_id), &c->column))
         rc = floe_job_fail(job, "the table has no timestamp or date column to expire records by "
                                 "(report_time, snapshot_time, or any top-level timestamp or date column)");
@@ -412,13 +497,16 @@ int floe_maintenance_expiration_run(floe_job_t *job)
     expire_ctx_t c = {0};
     bool committed;
 
-    if (floe_job_commit(job, plan, &c, &committed))
+    int rc = floe_job_commit(job, plan, &c, &committed);
+
+    forget_expired(&c);
+    if (rc != FLOE_OK)
         return FLOE_EFAIL;
     if (!committed) {
         snprintf(job->stats.message, sizeof(job->stats.message), "no data file is past the retention");
         return FLOE_OK;
     }
-    job->stats.records_removed = c.records;
+    job->stats.records_removed = c.records - c.dv_records; /* rows a vector had deleted were gone already */
     job->stats.files_deleted = c.files; /* design note 3: removed from the table */
     job->stats.bytes_deleted = c.bytes;
     return FLOE_OK;

@@ -157,6 +157,24 @@ class ConsoleApi(FloeTestCase):
         self.assertEqual(body["maintenance"]["icebergCompaction"]["jobStatus"], "Not_Yet_Run")
         self.assertEqual(body["tags"], {})
 
+    def test_a_format_version_3_table_shows_its_row_lineage_state(self):
+        # in a bucket of its own, so the other tests' table counts stay
+        bucket = next(b["arn"] for b in self.s3tables.list_table_buckets()["tableBuckets"] if b["name"] == "small-0")
+        self.s3tables.create_namespace(tableBucketARN=bucket, namespace=["tracked"])
+        self.s3tables.create_table(tableBucketARN=bucket, namespace="tracked", name="lineage", format="ICEBERG",
+                                   metadata={"iceberg": {"schema": {"fields": [{"name": "id", "type": "long"}]},
+                                                         "properties": {"format-version": "3"}}})
+        arn = self.s3tables.get_table(tableBucketARN=bucket, namespace="tracked", name="lineage")["tableARN"]
+        status, body, _ = self.api("table", {"arn": arn})
+        self.assertEqual(status, 200, body)
+        self.assertEqual(body["metadata"]["format-version"], 3, "the page gets the format version")
+        self.assertEqual(body["metadata"]["next-row-id"], 0, "and next-row-id, which the page shows for v3 tables")
+        _, page, _ = http(self.server.endpoint, "/_floe/ui/table.js")
+        self.assertIn(b"next-row-id", page, "the table page reads next-row-id")
+        self.assertIn(b"first-row-id", page, "and each snapshot's first-row-id")
+        _, vectors, _ = http(self.server.endpoint, "/_floe/ui/deletion_vector.js")
+        self.assertIn(b"export function deletedPositions", vectors, "the deletion vector decoder is served")
+
     def test_cloudformation_stacks_with_resources_and_events(self):
         cfn = self.make_client("cloudformation")
         template = json.dumps({"Resources": {"Lake": {"Type": "AWS::S3Tables::TableBucket",

@@ -2,7 +2,10 @@
 // at /_floe/ui/ against a server holding a table written the way an engine writes one (hyparquet-writer Parquet, avsc
 // manifests, commits over the Iceberg REST catalog with iceberg-js, as 60-iceberg-rest.mjs does),
 // clicks through the bucket, the table and a snapshot, and checks what a user sees: bucket, table
-// and field names, the snapshot count, the data files and a preview row. It also checks that no
+// and field names, the snapshot count, the data files and a preview row; and, on a format version 3
+// table with a deletion vector (tests/e2e/iceberg_writer.mjs writes it in a Puffin file), the row
+// lineage (next-row-id, a snapshot's first-row-id and added-rows), the vector beside its data file
+// and a preview without the rows it deletes. It also checks that no
 // request left 127.0.0.1 and that the page logged no error, and saves screenshots of the table
 // page in light and dark mode (FLOE_E2E_ARTIFACTS, else the temporary directory).
 import assert from "node:assert/strict";
@@ -12,7 +15,9 @@ import { after, before, describe, test } from "node:test";
 
 import { ARTIFACTS, Browser, chromiumMissing } from "./console_browser.mjs";
 import { FloeServer, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
-import { MANIFEST_ENTRY, MANIFEST_FILE, avroFile, idNameParquetFile, readAvro } from "./iceberg_writer.mjs";
+import {
+  IcebergWriter, MANIFEST_ENTRY, MANIFEST_FILE, SCHEMA as WRITER_SCHEMA, avroFile, idNameParquetFile, readAvro,
+} from "./iceberg_writer.mjs";
 
 const iceberg = await importOrSkip("iceberg-js");
 const s3sdk = await importOrSkip("@aws-sdk/client-s3");
@@ -179,6 +184,40 @@ describe("the console in headless chromium", { skip: missing.length ? `missing: 
     assert.equal(bg, "rgb(13, 17, 23)", "the dark palette applies");
     await new Promise((r) => setTimeout(r, 300)); // the chart redraws itself in the new palette
     await page.screenshot(path.join(ARTIFACTS, "floe-console-table-dark.png"));
+  });
+
+  test("a v3 table shows its row lineage, a deletion vector beside its file, and a preview without its rows", async () => {
+    const w = await IcebergWriter.open(server, { bucket: "lineage", namespace: "tracked" });
+    try {
+      await w.catalog.createTable({ namespace: ["tracked"] },
+        { name: "orders", schema: WRITER_SCHEMA, properties: { "format-version": "3" } });
+      const a = await w.append("orders", [0, 1, 2, 3].map((i) => ({ id: BigInt(i), name: `row-${i}` })));
+      await w.append("orders", [4, 5, 6].map((i) => ({ id: BigInt(i), name: `row-${i}` })));
+      await w.deleteRows("orders", [{ dataPath: a.dataPath, positions: [1, 2] }]);
+      const arn = await w.tableArn("orders");
+      await page.eval("document.getElementById('main').dataset.ready = 'false'");
+      await page.goto(`${server.endpoint}/_floe/ui/#/table?${new URLSearchParams({ arn })}`);
+      await page.waitReady("the v3 table page");
+      assert.equal(await page.eval("document.getElementById('format-version').textContent"), "3", "the format version");
+      assert.equal(await page.eval("document.getElementById('next-row-id').textContent"), "7", "next-row-id: 7 rows were given ids");
+      assert.equal(await page.eval("document.querySelector('#snapshot-detail .first-row-id').textContent"), "7",
+        "the current snapshot (the delete) starts at row id 7");
+      assert.equal(await page.eval("document.querySelector('#snapshot-detail .added-rows').textContent"), "0", "and adds no rows");
+      const list = await page.eval("document.getElementById('snapshot-list').innerText");
+      assert.ok(list.includes("row ids from 0 (+4)") && list.includes("row ids from 4 (+3)"),
+        `each append's first-row-id and added-rows are on the timeline: ${list}`);
+      await page.waitFor("document.getElementById('preview').dataset.rows !== undefined", "the preview");
+      const files = await page.eval("document.getElementById('data-files-table').innerText");
+      assert.ok(files.includes("Deletion vector") && files.includes("2 rows deleted") && files.includes(".puffin"),
+        `the vector is shown beside its data file: ${files}`);
+      assert.equal(await page.eval("document.getElementById('preview').dataset.rows"), "5", "the preview applies the vector");
+      const preview = await page.eval("document.getElementById('preview-rows').innerText");
+      assert.ok(preview.includes("row-0") && preview.includes("row-3") && preview.includes("row-6"), "kept rows are shown");
+      assert.ok(!preview.includes("row-1") && !preview.includes("row-2"), "deleted rows are not");
+      assert.ok(await page.eval("!!document.getElementById('preview-vectors')"), "the page says the vectors are applied");
+    } finally {
+      w?.close();
+    }
   });
 
   test("no request left 127.0.0.1 and the console logged no error", () => {

@@ -93,18 +93,38 @@ describe("record expiration removes data files whose records are all past the re
       assert.equal(job.body.metadataLocation, undefined, "and nothing is committed");
     });
 
-    test("a format version 3 table fails the job with the reason and keeps its files", async () => {
+    test("a format version 3 table loses its expired files with their deletion vectors, keeping row lineage", async () => {
       await w.catalog.createTable({ namespace: [w.namespace] },
         { name: "lineage", schema: (await w.load("events")).schemas[0], properties: { "format-version": "3" } });
       const v3 = await w.tableArn("lineage");
-      await w.append("lineage", [{ id: 7n, name: "old", ts: daysAgo(40) }]);
+      const old = await w.append("lineage",
+        [{ id: 7n, name: "old", ts: daysAgo(40) }, { id: 8n, name: "old", ts: daysAgo(35) }]);
+      await w.append("lineage", [{ id: 9n, name: "new", ts: daysAgo(1) }]);
+      const dv = await w.deleteRows("lineage", [{ dataPath: old.dataPath, positions: [1] }]); // id 8 was deleted
       await w.send("PutTableRecordExpirationConfigurationCommand",
         { tableArn: v3, value: { status: "enabled", settings: { days: 30 } } });
       const before = await w.load("lineage");
+      assert.equal(before["next-row-id"], 3, "three rows were given ids");
       const job = await runMaintenance(server, { arn: v3, type: "recordExpiration", now: new Date(NOW).toISOString() });
-      assert.equal(job.body.status, "Failed", JSON.stringify(job.body));
-      assert.match(job.body.failureMessage, /does not handle format version 3 tables yet/, "the job says why");
+      assert.equal(job.body.status, "Successful", JSON.stringify(job.body));
+      assert.equal(job.body.recordsRemoved, 1, "the old record still live goes (the vector had deleted the other)");
       const md = await w.load("lineage");
-      assert.equal(md["current-snapshot-id"], before["current-snapshot-id"], "the table keeps its snapshot");
+      const snap = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+      assert.equal(snap.summary.operation, "delete", "a delete snapshot");
+      assert.equal(snap.summary["removed-dvs"], "1", "the file's deletion vector leaves with it");
+      assert.equal(snap.summary["total-delete-files"], "0", "no delete file is left");
+      assert.equal(snap["first-row-id"], 3, "it starts at the table's next-row-id");
+      assert.equal(snap["added-rows"], 0, "and adds no rows (the rewritten manifests hold only what they removed)");
+      assert.equal(md["next-row-id"], 3, "next-row-id stays");
+      const list = await readAvro(await w.get(snap["manifest-list"]));
+      assert.ok(list.every((m) => m.content !== 0 || m.first_row_id != null), "every data manifest has a first_row_id");
+      const kept = list.find((m) => m.first_row_id === 2);
+      assert.ok(kept, "the new file's manifest keeps first_row_id 2, so its row keeps row id 2");
+      assert.deepEqual((await w.readRows("lineage")).map((r) => r.id), [9n], "the new record stays");
+      const entries = [];
+      for (const m of list)
+        entries.push(...(await readAvro(await w.get(m.manifest_path))).map((e) => ({ ...e, content: m.content })));
+      assert.ok(entries.some((e) => e.content === 1 && e.status === 2 && e.data_file.file_path === dv.puffinPath),
+        "the vector's entry is DELETED in its rewritten delete manifest");
     });
   });

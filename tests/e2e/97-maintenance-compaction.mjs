@@ -317,7 +317,7 @@ describe("compaction of a real Iceberg table", {
     assert.equal(snap.summary["total-data-files"], "1", "all the appended files end in one");
   });
 
-  test("a format version 3 table is skipped with the reason, its snapshot and row ids untouched", async () => {
+  test("a format version 3 table is compacted with its rows' row ids and sequence numbers written out", async () => {
     await w.catalog.createTable({ namespace: [w.namespace] },
       { name: "lineage", schema: SCHEMA, properties: { "format-version": "3" } });
     for (let k = 0; k < 3; k++)
@@ -326,14 +326,41 @@ describe("compaction of a real Iceberg table", {
     assert.equal(before["format-version"], 3, "the table is v3");
     assert.equal(before["next-row-id"], 3 * ROWS_PER_FILE, "each append advanced next-row-id by its rows");
     assert.deepEqual(before.snapshots.map((s) => s["first-row-id"]), [0, 5, 10], "and got its first-row-id");
+    const rowsBefore = await w.readRows("lineage");
 
     const run = await runMaintenance(server, { arn: await w.tableArn("lineage"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", `the job ends without error: ${JSON.stringify(run.body)}`);
-    assert.match(run.body.message, /skipped, a format version 3 table is not compacted yet/,
-      "the job says why it did nothing");
+    assert.match(run.body.message, /compacted 3 data files into 1/, "the three files become one");
     const md = await w.load("lineage");
-    assert.equal(md["current-snapshot-id"], before["current-snapshot-id"], "no snapshot was committed");
-    assert.equal(md["next-row-id"], before["next-row-id"], "next-row-id is unchanged");
+    const snap = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    assert.equal(snap.summary.operation, "replace", "compaction committed a replace");
+    assert.equal(snap["first-row-id"], 15, "the replace snapshot starts at the table's next-row-id");
+    assert.equal(snap["added-rows"], 15, "its new manifest's rows were given ids");
+    assert.equal(md["next-row-id"], 30, "and next-row-id moved past them");
+    assert.equal(plain(await w.readRows("lineage")), plain(rowsBefore), "icebird reads the same rows");
+
+    const list = await readAvro(await w.get(snap["manifest-list"]));
+    assert.ok(list.every((m) => m.content !== 0 || m.first_row_id != null), "every data manifest has a first_row_id");
+    const added = [];
+    for (const m of list)
+      for (const e of await readAvro(await w.get(m.manifest_path)))
+        if (e.status === 1) added.push(e.data_file);
+    assert.equal(added.length, 1, "one new data file");
+    const { parquetReadObjects } = await import("hyparquet");
+    const body = await w.get(added[0].file_path);
+    const rows = await parquetReadObjects({
+      file: body.buffer.slice(body.byteOffset, body.byteOffset + body.length),
+      columns: ["id", "_row_id", "_last_updated_sequence_number"],
+    });
+    assert.deepEqual(rows.map((r) => r._row_id), Array.from({ length: 15 }, (_, i) => BigInt(i)),
+      "each row keeps the row id it inherited (first-row-id + position)");
+    assert.deepEqual(rows.map((r) => r._last_updated_sequence_number),
+      Array.from({ length: 15 }, (_, i) => BigInt(1 + Math.floor(i / ROWS_PER_FILE))),
+      "and the sequence number of the snapshot that added it");
+    assert.deepEqual(rows.map((r) => r.id), Array.from({ length: 15 }, (_, i) => BigInt(i)), "in the inputs' order");
+
+    const again = await runMaintenance(server, { arn: await w.tableArn("lineage"), type: "icebergCompaction" });
+    assert.equal(again.body.status, "Successful", JSON.stringify(again.body));
   });
 
   test("a corrupt Parquet footer fails the job cleanly and leaves the table as it was", async () => {

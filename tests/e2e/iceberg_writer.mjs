@@ -16,7 +16,7 @@
 //   w.close();
 
 import { randomUUID } from "node:crypto";
-import { inflateRawSync } from "node:zlib";
+import { crc32, inflateRawSync } from "node:zlib";
 
 import { REGION, clientConfig, importOrSkip, s3tablesClient } from "./floe_server.mjs";
 
@@ -99,6 +99,19 @@ export const MANIFEST_FILE = {
     { name: "deleted_rows_count", type: "long", "field-id": 514 },
   ],
 };
+
+/** The v3 manifest entry: row lineage (first_row_id) and a deletion vector's place in its Puffin file. */
+export const MANIFEST_ENTRY_V3 = structuredClone(MANIFEST_ENTRY);
+MANIFEST_ENTRY_V3.fields.find((f) => f.name === "data_file").type.fields.push(
+  { name: "first_row_id", type: ["null", "long"], default: null, "field-id": 142 },
+  { name: "referenced_data_file", type: ["null", "string"], default: null, "field-id": 143 },
+  { name: "content_offset", type: ["null", "long"], default: null, "field-id": 144 },
+  { name: "content_size_in_bytes", type: ["null", "long"], default: null, "field-id": 145 },
+);
+
+/** The v3 manifest list entry: the first row id the manifest's inheriting data files start from. */
+export const MANIFEST_FILE_V3 = structuredClone(MANIFEST_FILE);
+MANIFEST_FILE_V3.fields.push({ name: "first_row_id", type: ["null", "long"], default: null, "field-id": 520 });
 
 /** An Avro object container file of `records`, with the header metadata Iceberg readers look for. */
 export function avroFile(schema, records, metadata) {
@@ -239,9 +252,12 @@ export function longBound(value) {
 /** Microseconds since the epoch of a Date (or of milliseconds). */
 export const micros = (t) => BigInt(t instanceof Date ? t.getTime() : t) * 1000n;
 
-/** A Parquet file of rows {id: bigint, name: string|null, ts: Date|null} with SCHEMA's field ids. */
-export function parquetFile(rows) {
+/** A Parquet file of rows {id: bigint, name: string|null, ts: Date|null} with SCHEMA's field ids
+ * (row groups of `rowGroupSize` rows, and `codec` with hyparquet-writer's `compressors`, when given). */
+export function parquetFile(rows, { rowGroupSize, codec, compressors } = {}) {
   return Buffer.from(parquet.parquetWriteBuffer({
+    ...(rowGroupSize ? { rowGroupSize } : {}),
+    ...(codec ? { codec, compressors } : {}),
     columnData: [
       { name: "id", data: rows.map((r) => r.id), nullable: false },
       { name: "name", data: rows.map((r) => r.name ?? null) },
@@ -302,6 +318,63 @@ function columnStats(rows) {
     ],
     lower_bounds: lower, upper_bounds: upper,
   };
+}
+
+/**
+ * A deletion-vector-v1 blob (Iceberg spec v3, "Deletion Vectors") of ascending row positions below
+ * 2^32: length, magic, a 64-bit Roaring bitmap in the portable format (one 32-bit bitmap of array
+ * containers, cookie 12346), CRC-32 of magic and bitmap.
+ */
+export function deletionVectorBlob(positions) {
+  const containers = new Map();
+  for (const p of positions) {
+    const key = Math.floor(p / 65536);
+    if (!containers.has(key))
+      containers.set(key, []);
+    containers.get(key).push(p % 65536);
+  }
+  const keys = [...containers.keys()].sort((a, b) => a - b);
+  const u16 = (v) => { const b = Buffer.alloc(2); b.writeUInt16LE(v); return b; };
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); return b; };
+  const header = [u32(12346), u32(keys.length), ...keys.flatMap((k) => [u16(k), u16(containers.get(k).length - 1)])];
+  let offset = 8 + keys.length * 4 + keys.length * 4;
+  const offsets = keys.map((k) => { const o = offset; offset += containers.get(k).length * 2; return u32(o); });
+  const bitmap = Buffer.concat([...header, ...offsets, ...keys.flatMap((k) => containers.get(k).map(u16))]);
+  const count = Buffer.alloc(8);
+  count.writeBigUInt64LE(1n);
+  const body = Buffer.concat([Buffer.from([0xD1, 0xD3, 0x39, 0x64]), count, u32(0), bitmap]);
+  const length = Buffer.alloc(4), crc = Buffer.alloc(4);
+  length.writeUInt32BE(body.length);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A Puffin file (Puffin spec) of deletion vectors, one per {dataPath, positions}: returns
+ * {body, blobs: [{dataPath, offset, length, cardinality}]}.
+ */
+export function puffinFile(vectors) {
+  const magic = Buffer.from("PFA1");
+  const parts = [magic], blobs = [];
+  let offset = magic.length;
+  for (const { dataPath, positions } of vectors) {
+    const blob = deletionVectorBlob(positions);
+    blobs.push({ dataPath, offset, length: blob.length, cardinality: positions.length });
+    parts.push(blob);
+    offset += blob.length;
+  }
+  const footer = Buffer.from(JSON.stringify({
+    blobs: blobs.map((b) => ({
+      type: "deletion-vector-v1", fields: [2147483645], "snapshot-id": -1, "sequence-number": -1,
+      offset: b.offset, length: b.length,
+      properties: { "referenced-data-file": b.dataPath, cardinality: String(b.cardinality) },
+    })),
+    properties: { "created-by": "floe tests/e2e/iceberg_writer.mjs" },
+  }));
+  const size = Buffer.alloc(4), flags = Buffer.alloc(4);
+  size.writeUInt32LE(footer.length);
+  parts.push(magic, footer, size, flags, magic);
+  return { body: Buffer.concat(parts), blobs };
 }
 
 /** "s3://bucket/key" -> {bucket, key}. */
@@ -427,20 +500,21 @@ export class IcebergWriter {
   }
 
   /** Writes rows as one Parquet data file and its manifest (with column statistics). */
-  async writeDataFile(md, rows, snapshotId) {
+  async writeDataFile(md, rows, snapshotId, parquetOptions = {}) {
     const dataPath = `${md.location}/data/${randomUUID()}.parquet`;
-    const data = parquetFile(rows);
+    const data = parquetFile(rows, parquetOptions);
     await this.put(dataPath, data);
     const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
-    const manifest = await avroFile(MANIFEST_ENTRY, [{
+    const v3 = md["format-version"] >= 3;
+    const manifest = await avroFile(v3 ? MANIFEST_ENTRY_V3 : MANIFEST_ENTRY, [{
       status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
       data_file: {
         content: 0, file_path: dataPath, file_format: "PARQUET", partition: {},
         record_count: rows.length, file_size_in_bytes: data.length, ...columnStats(rows),
       },
     }], {
-      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2",
-      content: "data",
+      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0",
+      "format-version": v3 ? "3" : "2", content: "data",
     });
     await this.put(manifestPath, manifest);
     return { dataPath, manifestPath, manifestLength: manifest.length, rows: rows.length };
@@ -451,14 +525,19 @@ export class IcebergWriter {
     const parent = md.snapshots?.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
     const inherited = parent ? await readAvro(await this.get(parent["manifest-list"])) : [];
     const path = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
-    const list = await avroFile(MANIFEST_FILE, [...inherited, {
+    const v3 = md["format-version"] >= 3;
+    // v3: the new manifest's files inherit row ids from the table's next-row-id (the snapshot's first-row-id)
+    const lineage = v3 ? { first_row_id: md["next-row-id"] } : {};
+    const list = await avroFile(v3 ? MANIFEST_FILE_V3 : MANIFEST_FILE, [...inherited, {
+      ...lineage,
       manifest_path: added.manifestPath, manifest_length: added.manifestLength, partition_spec_id: 0, content: 0,
       sequence_number: seq, min_sequence_number: seq, added_snapshot_id: snapshotId, added_files_count: 1,
       existing_files_count: 0, deleted_files_count: 0, added_rows_count: added.rows, existing_rows_count: 0,
       deleted_rows_count: 0,
     }], {
       "snapshot-id": String(snapshotId), "parent-snapshot-id": String(md["current-snapshot-id"] ?? "null"),
-      "sequence-number": String(seq), "format-version": "2",
+      "sequence-number": String(seq), "format-version": v3 ? "3" : "2",
+      ...(v3 ? { "first-row-id": String(md["next-row-id"]) } : {}),
     });
     await this.put(path, list);
     return path;
@@ -470,10 +549,10 @@ export class IcebergWriter {
    * reloads and retries up to `retries` times. Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
-  async append(name, rows, { timestampMs = Date.now(), retries = 20 } = {}) {
+  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors } = {}) {
     const snapshotId = IcebergWriter.newSnapshotId();
     let md = await this.load(name);
-    const added = await this.writeDataFile(md, rows, snapshotId);
+    const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize, codec, compressors });
     for (let attempt = 0; ; attempt++) {
       const seq = md["last-sequence-number"] + 1;
       const parent = md.refs?.main?.["snapshot-id"] ?? null;
@@ -494,8 +573,10 @@ export class IcebergWriter {
       };
       if (parent !== null)
         snapshot["parent-snapshot-id"] = parent;
-      if (md["format-version"] >= 3)
-        snapshot["added-rows"] = rows.length; // row lineage: the catalog assigns first-row-id
+      if (md["format-version"] >= 3) { // row lineage: the list gave the new manifest next-row-id
+        snapshot["first-row-id"] = md["next-row-id"];
+        snapshot["added-rows"] = rows.length;
+      }
       try {
         const resp = await this.commit(name, {
           requirements: [
@@ -514,6 +595,61 @@ export class IcebergWriter {
         md = await this.load(name);
       }
     }
+  }
+
+  /**
+   * Deletes rows of a v3 table's data files with deletion vectors, as merge-on-read writers do:
+   * one Puffin file with a vector per {dataPath, positions}, one delete manifest, a `delete`
+   * snapshot. Returns {snapshotId, puffinPath, manifestPath}.
+   */
+  async deleteRows(name, vectors) {
+    const md = await this.load(name);
+    const snapshotId = IcebergWriter.newSnapshotId();
+    const seq = md["last-sequence-number"] + 1;
+    const parent = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    const puffin = puffinFile(vectors);
+    const puffinPath = `${md.location}/data/${randomUUID()}-deletes.puffin`;
+    await this.put(puffinPath, puffin.body);
+    const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
+    const manifest = await avroFile(MANIFEST_ENTRY_V3, puffin.blobs.map((b) => ({
+      status: 1, snapshot_id: snapshotId, sequence_number: null, file_sequence_number: null,
+      data_file: {
+        content: 1, file_path: puffinPath, file_format: "PUFFIN", partition: {}, record_count: b.cardinality,
+        file_size_in_bytes: puffin.body.length, value_counts: null, null_value_counts: null, lower_bounds: null,
+        upper_bounds: null, first_row_id: null, referenced_data_file: b.dataPath, content_offset: b.offset,
+        content_size_in_bytes: b.length,
+      },
+    })), {
+      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "3",
+      content: "deletes",
+    });
+    await this.put(manifestPath, manifest);
+    const inherited = await readAvro(await this.get(parent["manifest-list"]));
+    const deleted = puffin.blobs.reduce((n, b) => n + b.cardinality, 0);
+    const listPath = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
+    await this.put(listPath, await avroFile(MANIFEST_FILE_V3, [...inherited, {
+      manifest_path: manifestPath, manifest_length: manifest.length, partition_spec_id: 0, content: 1,
+      sequence_number: seq, min_sequence_number: seq, added_snapshot_id: snapshotId,
+      added_files_count: puffin.blobs.length, existing_files_count: 0, deleted_files_count: 0,
+      added_rows_count: deleted, existing_rows_count: 0, deleted_rows_count: 0, first_row_id: null,
+    }], {
+      "snapshot-id": String(snapshotId), "parent-snapshot-id": String(parent["snapshot-id"]),
+      "sequence-number": String(seq), "format-version": "3", "first-row-id": String(md["next-row-id"]),
+    }));
+    await this.commit(name, {
+      requirements: [{ type: "assert-ref-snapshot-id", ref: "main", "snapshot-id": parent["snapshot-id"] }],
+      updates: [
+        { action: "add-snapshot", snapshot: {
+          "snapshot-id": snapshotId, "parent-snapshot-id": parent["snapshot-id"], "sequence-number": seq,
+          "timestamp-ms": Date.now(), "manifest-list": listPath, "schema-id": 0, "first-row-id": md["next-row-id"],
+          "added-rows": 0,
+          summary: { operation: "delete", "added-delete-files": String(puffin.blobs.length),
+            "added-dvs": String(puffin.blobs.length), "added-position-deletes": String(deleted) },
+        } },
+        { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": snapshotId },
+      ],
+    });
+    return { snapshotId, puffinPath, manifestPath };
   }
 
   /** The table's rows as icebird reads them at the current snapshot. */

@@ -2,6 +2,7 @@
  * skips, stitched layouts that make valid Parquet files from real ones, and the merged statistics
  * of the new file's manifest entry. */
 #include "iceberg/compact.h"
+#include "iceberg/compact_lineage.h"
 #include "parquet_support.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
@@ -130,26 +131,72 @@ TEST(compact_plan_bins_small_files_of_each_partition)
     floe_parquet_file_metadata_dispose(&snappy);
 }
 
-TEST(compact_plan_skips_a_partition_with_deletion_vectors_saying_so)
+TEST(compact_plan_bins_hold_at_most_max_rows)
 {
     cp_table_t t = {0};
     floe_compact_plan_t plan;
-    size_t dv;
-    static char data_file[] = "s3://b/t/data/a.parquet";
+    floe_parquet_file_metadata_t ints;
+    const floe_parquet_file_metadata_t *footers[CP_MAX_FILES] = {0};
+
+    pq_open("ints", &ints);
+    for (int i = 0; i < 4; i++)
+        cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_DATA);
+    floe_compact_select(t.entries, t.n, 1000, &plan);
+    for (size_t i = 0; i < t.n; i++)
+        footers[i] = &ints;
+    plan.max_rows = 2 * ints.num_rows; /* two files a bin, though all four fit the target */
+    floe_compact_pack(&plan, t.entries, footers);
+    CHECK(plan.n_bins == 2 && plan.bins[0].n_files == 2 && plan.bins[1].n_files == 2 &&
+              plan.bins[0].n_rows == 2 * ints.num_rows,
+          "a bin takes files only while their rows fit max_rows");
+    floe_compact_plan_dispose(&plan);
+    floe_parquet_file_metadata_dispose(&ints);
+}
+
+TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
+{
+    cp_table_t t = {0};
+    floe_compact_plan_t plan;
+    size_t dv, pos;
+    static char data_file[] = "s3://b/t/data/a.parquet", puffin[] = "PUFFIN";
 
     cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 5, 50, FLOE_ICEBERG_CONTENT_DATA);
     dv = cp_add(&t, 5, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
     t.files[dv].referenced_data_file = data_file;
+    t.files[dv].file_format = puffin;
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
+    pos = cp_add(&t, 6, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES); /* a Parquet position delete file */
+    t.files[pos].referenced_data_file = data_file;
     floe_compact_select(t.entries, t.n, 250, &plan);
-    CHECK(!plan.is_candidate[0] && !plan.is_candidate[1] && plan.n_skipped == 1 &&
-              strstr(plan.skipped[0].reason, "deletion vectors") != NULL &&
-              strstr(plan.skipped[0].reason, "partition (5)") != NULL,
-          "a partition with a deletion vector is skipped and the job's reason says so");
-    CHECK(plan.is_candidate[3] && plan.is_candidate[4], "a partition without one is still compacted");
+    CHECK(plan.is_candidate[0] && plan.is_candidate[1],
+          "a deletion vector names its data file, so its partition is still compacted");
+    CHECK(!plan.is_candidate[dv], "the vector itself is no candidate");
+    CHECK(!plan.is_candidate[3] && !plan.is_candidate[4] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "partition (6)") != NULL,
+          "a position delete file that names one data file is not a vector: its partition is skipped");
+    CHECK(floe_compact_is_deletion_vector(&t.files[dv]) && !floe_compact_is_deletion_vector(&t.files[pos]),
+          "only a Puffin blob is a deletion vector");
     floe_compact_plan_dispose(&plan);
+}
+
+TEST(compact_dv_split_sorts_row_groups_into_whole_and_partial)
+{
+    floe_parquet_file_metadata_t md = {0};
+    floe_parquet_row_group_t groups[3] = {{.num_rows = 4}, {.num_rows = 3}, {.num_rows = 5}};
+    bool dropped[3], partial[3];
+    const uint64_t positions[] = {1, 4, 5, 6, 7, 8, 9, 10, 11, 99};
+    int64_t rows = -1;
+
+    md.row_groups = groups;
+    md.n_row_groups = 3;
+    floe_compact_dv_split(&md, positions, 10, dropped, partial, &rows);
+    CHECK(!dropped[0] && partial[0], "one deleted row of four: the first row group is written again");
+    CHECK(dropped[1] && !partial[1] && dropped[2] && !partial[2], "every row of the second and third: both dropped");
+    CHECK(rows == 9, "nine rows are deleted (position 99 is past the file)");
+    floe_compact_dv_split(&md, NULL, 0, dropped, partial, &rows);
+    CHECK(!dropped[0] && !partial[0] && !dropped[1] && !partial[2] && rows == 0, "an empty vector touches nothing");
 }
 
 TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
@@ -361,4 +408,132 @@ TEST(compact_merge_sums_counts_and_orders_bounds_by_type)
     CHECK(floe_compact_merge(inputs, 3, types, 1, &layout, path, arena, &out, &err) == 0 && out.n_lower_bounds == 1,
           "a bound of a column whose type is unknown is left out");
     floe_parquet_arena_free(arena);
+}
+
+/* The little-endian int64 at p. */
+static int64_t cp_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return (int64_t)v;
+}
+
+TEST(compact_stitch_writes_out_row_lineage_columns)
+{
+    floe_parquet_file_metadata_t a, b, md;
+    floe_compact_source_t src[2];
+    pq_file_t files[2] = {pq_file("ints"), pq_file("ints_b")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    bool has_both = false, is_complete = false;
+    uint8_t *file;
+    int64_t want_row = 100;
+
+    cp_source("ints", &a, &src[0], true);
+    cp_source("ints_b", &b, &src[1], true);
+    src[0].has_lineage = src[1].has_lineage = true;
+    src[0].first_row_id = 100, src[0].sequence_number = 3;
+    src[1].first_row_id = 100 + a.num_rows, src[1].sequence_number = 7;
+    CHECK(floe_compact_stitch(src, 2, &l, &err) == 0, "lays out two inputs with lineage");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL, "the pieces add up to the file's size");
+    if (file == NULL)
+        return;
+    CHECK(floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "the new file's footer decodes");
+    floe_compact_lineage_inspect(&md, &has_both, &is_complete);
+    CHECK(has_both && is_complete, "it has both lineage columns, without nulls");
+    CHECK(floe_compact_lineage_has_any(&md) && !floe_compact_lineage_has_any(&a), "the inputs had neither");
+    CHECK(md.n_leaves == a.n_leaves + 2 && md.schema[0].num_children == a.schema[0].num_children + 2,
+          "the schema gains two leaves");
+    for (uint32_t r = 0; r < md.n_row_groups; r++) {
+        const floe_parquet_row_group_t *rg = &md.row_groups[r];
+        const floe_parquet_column_meta_data_t *id = &rg->columns[rg->n_columns - 2].meta_data;
+        const floe_parquet_column_meta_data_t *seq = &rg->columns[rg->n_columns - 1].meta_data;
+        int64_t n = rg->num_rows;
+        const uint8_t *ids = file + id->data_page_offset + (id->total_compressed_size - n * 8);
+        const uint8_t *seqs = file + seq->data_page_offset + (seq->total_compressed_size - n * 8);
+        int64_t want_seq = r < a.n_row_groups ? 3 : 7;
+        CHECK(id->num_values == n && seq->num_values == n, "one value per row");
+        CHECK(cp_le64(ids) == want_row && cp_le64(ids + (n - 1) * 8) == want_row + n - 1,
+              "row ids run on from each input's first row id");
+        CHECK(cp_le64(seqs) == want_seq && cp_le64(seqs + (n - 1) * 8) == want_seq,
+              "every row has its input's sequence number");
+        want_row += n;
+    }
+    CHECK(want_row == 100 + a.num_rows + b.num_rows, "every row has a row id");
+    floe_parquet_file_metadata_dispose(&md);
+    free(file);
+    floe_compact_layout_dispose(&l);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
+}
+
+TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
+{
+    floe_parquet_file_metadata_t a, b, md;
+    floe_compact_source_t src[2];
+    pq_file_t files[2] = {pq_file("ints"), pq_file("ints_b")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    floe_parquet_filtered_t cols[2];
+    floe_compact_rewrite_t rw;
+    const floe_compact_rewrite_t *rewrites[3] = {NULL, NULL, NULL};
+    static const uint64_t deleted[] = {2}, kept[] = {0, 1, 3};
+    uint8_t *file;
+
+    cp_source("ints", &a, &src[0], true);
+    cp_source("ints_b", &b, &src[1], true);
+    for (uint32_t c = 0; c < 2; c++) {
+        const floe_parquet_column_meta_data_t *m = &a.row_groups[0].columns[c].meta_data;
+        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level, 0};
+        floe_parquet_range_t r;
+        CHECK(floe_parquet_chunk_range(&a, 0, c, pq_footer(files[0]).offset, &r, &err) == 0 &&
+                  floe_parquet_filter_chunk(files[0].data + r.offset, (size_t)r.length, &col, a.row_groups[0].num_rows,
+                                            deleted, 1, &cols[c], &err) == 0,
+              "the first row group's chunks filter");
+    }
+    rw = (floe_compact_rewrite_t){cols, 3, kept};
+    rewrites[0] = &rw;
+    src[0].rewrites = rewrites;
+    src[0].has_lineage = src[1].has_lineage = true;
+    src[0].first_row_id = 10, src[1].first_row_id = 20;
+    CHECK(floe_compact_stitch(src, 2, &l, &err) == 0, "lays out a file with a rewritten row group");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL && floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "its footer decodes");
+    if (file != NULL) {
+        const floe_parquet_row_group_t *rg = &md.row_groups[0];
+        const floe_parquet_column_meta_data_t *ids = &rg->columns[2].meta_data;
+        CHECK(md.num_rows == a.num_rows - 1 + b.num_rows && l.num_rows == md.num_rows && rg->num_rows == 3,
+              "the rewritten row group holds the three kept rows");
+        for (uint32_t c = 0; c < 2; c++)
+            CHECK(rg->columns[c].meta_data.codec == FLOE_PARQUET_UNCOMPRESSED &&
+                      rg->columns[c].meta_data.num_values == 3 &&
+                      rg->columns[c].meta_data.total_compressed_size == (int64_t)cols[c].len &&
+                      memcmp(file + rg->columns[c].meta_data.data_page_offset, cols[c].bytes, cols[c].len) == 0 &&
+                      !rg->columns[c].meta_data.has_dictionary_page_offset && !rg->columns[c].has_offset_index_offset,
+                  "each of its chunks is the filtered bytes, PLAIN and uncompressed, without page indexes");
+        CHECK(rg->columns[1].meta_data.statistics.has_null_count && rg->columns[1].meta_data.statistics.null_count == 1,
+              "the null count is kept (row 1's null)");
+        CHECK(cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 24) == 10 &&
+                  cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 16) == 11 &&
+                  cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 8) == 13,
+              "the kept rows keep their row ids (first row id + their positions 0, 1 and 3)");
+        CHECK(md.row_groups[1].columns[0].meta_data.codec == a.row_groups[1].columns[0].meta_data.codec,
+              "the next row group is copied as it was");
+        floe_parquet_file_metadata_dispose(&md);
+    }
+    free(file);
+    floe_compact_layout_dispose(&l);
+    free(cols[0].bytes);
+    free(cols[1].bytes);
+    floe_parquet_file_metadata_dispose(&a);
+    floe_parquet_file_metadata_dispose(&b);
 }

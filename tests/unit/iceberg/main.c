@@ -20,10 +20,12 @@ int floe_test_failures;
 #include "iceberg_types.c"
 #include "iceberg_value.c"
 #include "manifest.c"
+#include "parquet_filter.c"
 #include "parquet_footer.c"
 #include "parquet_stats.c"
 #include "parquet_stitch.c"
 #include "puffin.c"
+#include "row_lineage.c"
 
 static const floe_test_entry_t tests[] = {
 #define TEST_ENTRY(name) {#name, test_##name},

@@ -1,0 +1,697 @@
+/*
+ * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
+ * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib), levels and
+ * values decoded, the kept ones written as one PLAIN page.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "iceberg/parquet_filter.h"
+#include "iceberg/parquet_thrift.h"
+#include "base/xalloc.h"
+
+/* parquet.thrift: PageType, Encoding */
+#define PAGE_DATA 0
+#define PAGE_INDEX 1
+#define PAGE_DICTIONARY 2
+#define PAGE_DATA_V2 3
+#define ENC_PLAIN 0
+#define ENC_PLAIN_DICTIONARY 2
+#define ENC_RLE 3
+#define ENC_RLE_DICTIONARY 8
+#define LEVELS_MAX 255 /* levels are kept in bytes */
+#define INT96_BYTES 12
+
+typedef struct buf {
+    uint8_t *p;
+    size_t len, cap;
+} buf_t;
+
+static void put(buf_t *b, const void *data, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2 + 64;
+        b->p = floe_xrealloc(b->p, b->cap);
+    }
+    if (n > 0)
+        memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void put_u32(buf_t *b, uint32_t v)
+{
+    uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    put(b, le, 4);
+}
+
+static void put_varint(buf_t *b, uint64_t v)
+{
+    uint8_t x;
+
+    do {
+        x = (uint8_t)(v & 0x7F);
+        v >>= 7;
+        if (v != 0)
+            x |= 0x80;
+        put(b, &x, 1);
+    } while (v != 0);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int fail(floe_iceberg_error_t *err, const char *what)
+{
+    return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk %s.", what);
+}
+
+/* ---- decompression ---- */
+
+static int varint32(const uint8_t **p, const uint8_t *end, uint32_t *out)
+{
+    uint64_t v = 0;
+
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (*p >= end)
+            return -1;
+        v |= (uint64_t)(**p & 0x7F) << shift;
+        if ((*(*p)++ & 0x80) == 0) {
+            if (v > UINT32_MAX)
+                return -1;
+            *out = (uint32_t)v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Snappy's raw format: the uncompressed length, then literals and back-references. */
+static int snappy(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    const uint8_t *p = in, *end = in + in_len;
+    uint32_t want;
+    size_t at = 0;
+
+    if (varint32(&p, end, &want) != 0 || want != out_len)
+        return -1;
+    while (p < end) {
+        uint8_t tag = *p++;
+        size_t len, offset;
+        if ((tag & 3) == 0) {
+            len = (size_t)(tag >> 2) + 1;
+            if (len > 60) {
+                size_t n = len - 60;
+                if ((size_t)(end - p) < n)
+                    return -1;
+                len = 0;
+                for (size_t k = 0; k < n; k++)
+                    len |= (size_t)p[k] << (8 * k);
+                len += 1;
+                p += n;
+            }
+            if ((size_t)(end - p) < len || out_len - at < len)
+                return -1;
+            memcpy(out + at, p, len);
+            p += len;
+            at += len;
+            continue;
+        }
+        if ((tag & 3) == 1) {
+            if (p >= end)
+                return -1;
+            len = (size_t)((tag >> 2) & 7) + 4;
+            offset = (size_t)(tag >> 5) << 8 | *p++;
+        } else {
+            size_t n = (tag & 3) == 2 ? 2 : 4;
+            if ((size_t)(end - p) < n)
+                return -1;
+            len = (size_t)(tag >> 2) + 1;
+            offset = n == 2 ? (size_t)p[0] | (size_t)p[1] << 8 : get_u32(p);
+            p += n;
+        }
+        if (offset == 0 || offset > at || out_len - at < len)
+            return -1;
+        for (size_t k = 0; k < len; k++, at++) /* byte by byte: a copy may overlap itself */
+            out[at] = out[at - offset];
+    }
+    return at == out_len ? 0 : -1;
+}
+
+static int gunzip(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    z_stream z;
+    int rc;
+
+    memset(&z, 0, sizeof(z));
+    if (inflateInit2(&z, 15 + 32) != Z_OK) /* a gzip or zlib header */
+        return -1;
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)in_len;
+    z.next_out = out;
+    z.avail_out = (uInt)out_len;
+    rc = inflate(&z, Z_FINISH);
+    inflateEnd(&z);
+    return rc == Z_STREAM_END && z.avail_out == 0 ? 0 : -1;
+}
+
+/* The page's uncompressed bytes (malloc'ed into *out) from `len` bytes at `in`. */
+static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_len, uint8_t **out,
+                      floe_iceberg_error_t *err)
+{
+    int rc;
+
+    if (out_len > FLOE_PARQUET_FILTER_PAGE_MAX || (codec == FLOE_PARQUET_UNCOMPRESSED && out_len != len))
+        return fail(err, "has a page whose sizes do not fit");
+    *out = floe_xmalloc(out_len + 1);
+    switch (codec) {
+    case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
+    case FLOE_PARQUET_SNAPPY: rc = snappy(in, len, *out, out_len); break;
+    case FLOE_PARQUET_GZIP: rc = len > UINT32_MAX || out_len > UINT32_MAX ? -1 : gunzip(in, len, *out, out_len); break;
+    default:
+        free(*out);
+        *out = NULL;
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with %s, which Floe "
+                                 "does not decode.", floe_parquet_codec_name(codec));
+    }
+    if (rc != 0) {
+        free(*out);
+        *out = NULL;
+        return fail(err, "has a page that does not decompress to its size");
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+/* ---- the RLE / bit-packing hybrid ---- */
+
+typedef struct rle {
+    const uint8_t *p, *end;
+    int bit_width;
+    uint32_t left;         /* values left in the current run */
+    const uint8_t *packed; /* the current bit-packed run, or NULL for a repeated value */
+    uint32_t index;
+    uint32_t value;
+} rle_t;
+
+static void rle_init(rle_t *d, const uint8_t *p, size_t len, int bit_width)
+{
+    memset(d, 0, sizeof(*d));
+    d->p = p;
+    d->end = p + len;
+    d->bit_width = bit_width;
+}
+
+static uint32_t unpack(const uint8_t *base, uint32_t i, int bit_width)
+{
+    uint64_t bit = (uint64_t)i * (uint64_t)bit_width;
+    uint32_t v = 0;
+
+    for (int b = 0; b < bit_width; b++, bit++)
+        v |= (uint32_t)((base[bit >> 3] >> (bit & 7)) & 1u) << b;
+    return v;
+}
+
+static int rle_next(rle_t *d, uint32_t *v)
+{
+    while (d->left == 0) {
+        uint32_t header;
+        if (varint32(&d->p, d->end, &header) != 0)
+            return -1;
+        if (header & 1) {
+            uint64_t groups = header >> 1, bytes = groups * (uint64_t)d->bit_width;
+            if (bytes > (uint64_t)(d->end - d->p) || groups * 8 > UINT32_MAX)
+                return -1;
+            d->packed = d->p;
+            d->index = 0;
+            d->left = (uint32_t)(groups * 8);
+            d->p += bytes;
+        } else {
+            size_t n = ((size_t)d->bit_width + 7) / 8;
+            if (n > (size_t)(d->end - d->p))
+                return -1;
+            d->value = 0;
+            for (size_t k = 0; k < n; k++)
+                d->value |= (uint32_t)d->p[k] << (8 * k);
+            d->p += n;
+            d->packed = NULL;
+            d->left = header >> 1;
+        }
+    }
+    *v = d->packed != NULL ? unpack(d->packed, d->index++, d->bit_width) : d->value;
+    d->left--;
+    return 0;
+}
+
+static int bits_for(uint32_t max)
+{
+    int n = 0;
+
+    while (max != 0) {
+        n++;
+        max >>= 1;
+    }
+    return n;
+}
+
+/* ---- values ---- */
+
+typedef struct slice {
+    const uint8_t *data;
+    size_t len;
+} slice_t;
+
+typedef struct column_state {
+    const floe_parquet_filter_column_t *col;
+    uint8_t *dict_bytes;
+    slice_t *dict; /* the dictionary page's values, PLAIN-encoded each */
+    uint32_t n_dict;
+} column_state_t;
+
+typedef struct values {
+    int32_t encoding;
+    const uint8_t *p, *end;
+    uint32_t bit; /* PLAIN booleans: the next bit */
+    rle_t rle;    /* dictionary indexes, RLE booleans */
+} values_t;
+
+/* The PLAIN width of a fixed-width value, 0 for BYTE_ARRAY and BOOLEAN. */
+static size_t fixed_width(const floe_parquet_filter_column_t *c)
+{
+    switch (c->type) {
+    case FLOE_PARQUET_INT32:
+    case FLOE_PARQUET_FLOAT: return 4;
+    case FLOE_PARQUET_INT64:
+    case FLOE_PARQUET_DOUBLE: return 8;
+    case FLOE_PARQUET_INT96: return INT96_BYTES;
+    case FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY: return c->type_length > 0 ? (size_t)c->type_length : 0;
+    default: return 0;
+    }
+}
+
+/* The next PLAIN value at *p (its bytes as written, a BYTE_ARRAY's length included). */
+static int plain_next(const floe_parquet_filter_column_t *c, const uint8_t **p, const uint8_t *end, slice_t *out)
+{
+    size_t w = fixed_width(c);
+
+    if (c->type == FLOE_PARQUET_BYTE_ARRAY) {
+        if (end - *p < 4 || get_u32(*p) > (size_t)(end - *p) - 4)
+            return -1;
+        w = 4 + (size_t)get_u32(*p);
+    } else if (w == 0 || (size_t)(end - *p) < w) {
+        return -1;
+    }
+    *out = (slice_t){*p, w};
+    *p += w;
+    return 0;
+}
+
+/* The next present value: its PLAIN bytes in *out, or for a boolean *bit. */
+static int value_next(column_state_t *s, values_t *v, slice_t *out, bool *bit)
+{
+    uint32_t x;
+
+    if (s->col->type == FLOE_PARQUET_BOOLEAN && v->encoding == ENC_PLAIN) {
+        if ((size_t)(v->bit >> 3) >= (size_t)(v->end - v->p))
+            return -1;
+        *bit = (v->p[v->bit >> 3] >> (v->bit & 7)) & 1;
+        v->bit++;
+        return 0;
+    }
+    if (s->col->type == FLOE_PARQUET_BOOLEAN && v->encoding == ENC_RLE) {
+        if (rle_next(&v->rle, &x) != 0)
+            return -1;
+        *bit = x != 0;
+        return 0;
+    }
+    if (v->encoding == ENC_PLAIN)
+        return plain_next(s->col, &v->p, v->end, out);
+    if (rle_next(&v->rle, &x) != 0 || x >= s->n_dict)
+        return -1;
+    *out = s->dict[x];
+    return 0;
+}
+
+static int values_init(column_state_t *s, values_t *v, int32_t encoding, const uint8_t *p, size_t len,
+                       floe_iceberg_error_t *err)
+{
+    memset(v, 0, sizeof(*v));
+    v->encoding = encoding == ENC_PLAIN_DICTIONARY ? ENC_RLE_DICTIONARY : encoding;
+    v->p = p;
+    v->end = p + len;
+    if (v->encoding == ENC_PLAIN)
+        return s->col->type == FLOE_PARQUET_BOOLEAN || fixed_width(s->col) > 0 || s->col->type == FLOE_PARQUET_BYTE_ARRAY
+                   ? FLOE_ICEBERG_OK
+                   : fail(err, "has a type Floe does not decode");
+    if (v->encoding == ENC_RLE && s->col->type == FLOE_PARQUET_BOOLEAN) {
+        if (len < 4 || get_u32(p) > len - 4)
+            return fail(err, "has a boolean page whose length does not fit");
+        rle_init(&v->rle, p + 4, get_u32(p), 1);
+        return FLOE_ICEBERG_OK;
+    }
+    if (v->encoding == ENC_RLE_DICTIONARY) {
+        if (s->dict == NULL || len < 1 || p[0] > 32)
+            return fail(err, "has a dictionary-encoded page without a dictionary");
+        rle_init(&v->rle, p + 1, len - 1, p[0]);
+        return FLOE_ICEBERG_OK;
+    }
+    return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk uses encoding %d, which Floe does not "
+                             "decode.", (int)encoding);
+}
+
+/* ---- pages ---- */
+
+typedef struct page_header {
+    int32_t type, uncompressed, compressed;
+    int32_t num_values, encoding, def_encoding;       /* v1 and v2 */
+    int32_t def_len, rep_len;                          /* v2 */
+    bool is_compressed;                                /* v2 */
+} page_header_t;
+
+static int read_i32_field(floe_parquet_thrift_reader_t *r, uint8_t type, int32_t *out)
+{
+    return type == FLOE_THRIFT_I32 ? floe_parquet_thrift_read_i32(r, out) : floe_parquet_thrift_skip(r, type);
+}
+
+/* DataPageHeader, DictionaryPageHeader or DataPageHeaderV2: the fields the filter uses. */
+static int read_sub_header(floe_parquet_thrift_reader_t *r, int16_t which, page_header_t *h)
+{
+    int16_t last = 0, id;
+    uint8_t type;
+    int rc = floe_parquet_thrift_enter(r);
+
+    if (rc != 0)
+        return rc;
+    while ((rc = floe_parquet_thrift_read_field(r, &last, &id, &type)) == 0 && type != FLOE_THRIFT_STOP) {
+        int32_t *slot = NULL;
+        if (id == 1)
+            slot = &h->num_values;
+        else if ((which != 8 && id == 2) || (which == 8 && id == 4))
+            slot = &h->encoding;
+        else if (which == 5 && id == 3)
+            slot = &h->def_encoding;
+        else if (which == 8 && id == 5)
+            slot = &h->def_len;
+        else if (which == 8 && id == 6)
+            slot = &h->rep_len;
+        if (which == 8 && id == 7 && (type == FLOE_THRIFT_TRUE || type == FLOE_THRIFT_FALSE))
+            h->is_compressed = type == FLOE_THRIFT_TRUE;
+        else
+            rc = slot != NULL ? read_i32_field(r, type, slot) : floe_parquet_thrift_skip(r, type);
+    }
+    floe_parquet_thrift_leave(r);
+    return rc;
+}
+
+static int read_page_header(floe_parquet_thrift_reader_t *r, page_header_t *h)
+{
+    int16_t last = 0, id;
+    uint8_t type;
+    int rc;
+
+    memset(h, 0, sizeof(*h));
+    h->type = -1;
+    h->def_encoding = ENC_RLE;
+    h->is_compressed = true;
+    while ((rc = floe_parquet_thrift_read_field(r, &last, &id, &type)) == 0 && type != FLOE_THRIFT_STOP) {
+        if (id == 1)
+            rc = read_i32_field(r, type, &h->type);
+        else if (id == 2)
+            rc = read_i32_field(r, type, &h->uncompressed);
+        else if (id == 3)
+            rc = read_i32_field(r, type, &h->compressed);
+        else if ((id == 5 || id == 7 || id == 8) && type == FLOE_THRIFT_STRUCT)
+            rc = read_sub_header(r, id, h);
+        else
+            rc = floe_parquet_thrift_skip(r, type);
+        if (rc != 0)
+            return rc;
+    }
+    return rc;
+}
+
+/* The filter's state across the chunk's pages. */
+typedef struct filter {
+    column_state_t s;
+    int64_t num_rows, row;
+    const uint64_t *deleted;
+    size_t n_deleted, next_deleted;
+    buf_t levels; /* one byte a kept row */
+    buf_t values; /* the kept present values, PLAIN */
+    buf_t bits;   /* kept booleans, one byte each until written */
+    int64_t nulls, kept;
+    floe_iceberg_error_t *err;
+} filter_t;
+
+static bool row_is_deleted(filter_t *f)
+{
+    while (f->next_deleted < f->n_deleted && f->deleted[f->next_deleted] < (uint64_t)f->row)
+        f->next_deleted++;
+    return f->next_deleted < f->n_deleted && f->deleted[f->next_deleted] == (uint64_t)f->row;
+}
+
+static int read_dictionary(filter_t *f, const page_header_t *h, const uint8_t *payload)
+{
+    const uint8_t *p, *end;
+
+    if (f->s.dict != NULL || h->num_values < 0 || (h->encoding != ENC_PLAIN && h->encoding != ENC_PLAIN_DICTIONARY))
+        return fail(f->err, "has a dictionary Floe does not decode");
+    if (decompress(f->s.col->codec, payload, (size_t)h->compressed, (size_t)h->uncompressed, &f->s.dict_bytes, f->err))
+        return FLOE_ICEBERG_EINVALID;
+    p = f->s.dict_bytes;
+    end = p + h->uncompressed;
+    if ((size_t)h->num_values > (size_t)h->uncompressed + 1)
+        return fail(f->err, "has a dictionary with more values than bytes");
+    f->s.dict = floe_xcalloc((size_t)h->num_values + 1, sizeof(*f->s.dict));
+    for (int32_t i = 0; i < h->num_values; i++) {
+        if (f->s.col->type == FLOE_PARQUET_BOOLEAN || plain_next(f->s.col, &p, end, &f->s.dict[i]) != 0)
+            return fail(f->err, "has a dictionary whose values do not fit");
+    }
+    f->s.n_dict = (uint32_t)h->num_values;
+    return FLOE_ICEBERG_OK;
+}
+
+/* Decodes n rows: their levels from `levels` (NULL when the column has none) and values from v. */
+static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
+{
+    int32_t max_def = f->s.col->max_definition_level;
+
+    if (n < 0 || n > f->num_rows - f->row)
+        return fail(f->err, "holds more values than its row group's rows");
+    for (int32_t i = 0; i < n; i++, f->row++) {
+        uint32_t def = (uint32_t)max_def;
+        slice_t value = {0};
+        bool bit = false, keep = !row_is_deleted(f);
+        if (levels != NULL && (rle_next(levels, &def) != 0 || def > (uint32_t)max_def))
+            return fail(f->err, "has definition levels that do not decode");
+        if (def == (uint32_t)max_def && value_next(&f->s, v, &value, &bit) != 0)
+            return fail(f->err, "has values that do not decode");
+        if (!keep)
+            continue;
+        f->kept++;
+        if (max_def > 0) {
+            uint8_t level = (uint8_t)def;
+            put(&f->levels, &level, 1);
+        }
+        if (def != (uint32_t)max_def) {
+            f->nulls++;
+        } else if (f->s.col->type == FLOE_PARQUET_BOOLEAN) {
+            uint8_t b = bit;
+            put(&f->bits, &b, 1);
+        } else {
+            put(&f->values, value.data, value.len);
+        }
+    }
+    return FLOE_ICEBERG_OK;
+}
+
+static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payload)
+{
+    uint8_t *page = NULL;
+    const uint8_t *p, *end;
+    rle_t levels;
+    values_t v;
+    int rc = FLOE_ICEBERG_EINVALID;
+
+    if (decompress(f->s.col->codec, payload, (size_t)h->compressed, (size_t)h->uncompressed, &page, f->err))
+        return FLOE_ICEBERG_EINVALID;
+    p = page;
+    end = page + h->uncompressed;
+    if (f->s.col->max_definition_level > 0) {
+        if (h->def_encoding != ENC_RLE || end - p < 4 || get_u32(p) > (size_t)(end - p) - 4) {
+            fail(f->err, "has definition levels Floe does not decode");
+            goto Exit;
+        }
+        rle_init(&levels, p + 4, get_u32(p), bits_for((uint32_t)f->s.col->max_definition_level));
+        p += 4 + get_u32(p);
+    }
+    if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), f->err) == 0)
+        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+Exit:
+    free(page);
+    return rc;
+}
+
+static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payload)
+{
+    size_t levels_len = (size_t)h->def_len + (size_t)h->rep_len;
+    uint8_t *values = NULL;
+    rle_t levels;
+    values_t v;
+    int rc = FLOE_ICEBERG_EINVALID;
+
+    if (h->def_len < 0 || h->rep_len < 0 || levels_len > (size_t)h->compressed || levels_len > (size_t)h->uncompressed)
+        return fail(f->err, "has a page whose level lengths do not fit");
+    if (h->is_compressed) {
+        if (decompress(f->s.col->codec, payload + levels_len, (size_t)h->compressed - levels_len,
+                       (size_t)h->uncompressed - levels_len, &values, f->err))
+            return FLOE_ICEBERG_EINVALID;
+    } else {
+        if (h->compressed != h->uncompressed)
+            return fail(f->err, "has an uncompressed page whose sizes differ");
+        values = floe_xmalloc((size_t)h->uncompressed - levels_len + 1);
+        memcpy(values, payload + levels_len, (size_t)h->uncompressed - levels_len);
+    }
+    rle_init(&levels, payload + h->rep_len, (size_t)h->def_len, bits_for((uint32_t)f->s.col->max_definition_level));
+    if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, f->err) == 0)
+        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    free(values);
+    return rc;
+}
+
+/* ---- writing the kept rows ---- */
+
+/* The levels as RLE runs (design note 2). */
+static void put_levels(buf_t *out, const buf_t *levels, int bit_width)
+{
+    size_t n_bytes = ((size_t)bit_width + 7) / 8;
+
+    for (size_t i = 0; i < levels->len;) {
+        size_t j = i;
+        while (j < levels->len && levels->p[j] == levels->p[i] && j - i < (1u << 30))
+            j++;
+        put_varint(out, (uint64_t)(j - i) << 1);
+        put(out, &levels->p[i], n_bytes); /* a level fits one byte (LEVELS_MAX) */
+        i = j;
+    }
+}
+
+static void put_bits(buf_t *out, const buf_t *bits)
+{
+    for (size_t i = 0; i < bits->len; i += 8) {
+        uint8_t byte = 0;
+        for (size_t k = 0; k < 8 && i + k < bits->len; k++)
+            byte |= (uint8_t)(bits->p[i + k] << k);
+        put(out, &byte, 1);
+    }
+}
+
+static void put_i32_field(floe_parquet_thrift_writer_t *w, int16_t id, int32_t v)
+{
+    floe_parquet_thrift_write_field(w, id, FLOE_THRIFT_I32);
+    floe_parquet_thrift_write_i32(w, v);
+}
+
+static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
+{
+    buf_t body = {0};
+    floe_parquet_thrift_writer_t w;
+    uint8_t *header;
+    size_t header_len;
+
+    if (f->s.col->max_definition_level > 0) {
+        buf_t runs = {0};
+        put_levels(&runs, &f->levels, bits_for((uint32_t)f->s.col->max_definition_level));
+        put_u32(&body, (uint32_t)runs.len);
+        put(&body, runs.p, runs.len);
+        free(runs.p);
+    }
+    if (f->s.col->type == FLOE_PARQUET_BOOLEAN)
+        put_bits(&body, &f->bits);
+    else
+        put(&body, f->values.p, f->values.len);
+    if (body.len > INT32_MAX || kept > INT32_MAX) {
+        free(body.p);
+        return fail(f->err, "would be too large as one page");
+    }
+    floe_parquet_thrift_writer_init(&w);
+    floe_parquet_thrift_struct_begin(&w); /* PageHeader */
+    put_i32_field(&w, 1, PAGE_DATA);
+    put_i32_field(&w, 2, (int32_t)body.len);
+    put_i32_field(&w, 3, (int32_t)body.len);
+    floe_parquet_thrift_write_field(&w, 5, FLOE_THRIFT_STRUCT);
+    floe_parquet_thrift_struct_begin(&w); /* DataPageHeader */
+    put_i32_field(&w, 1, (int32_t)kept);
+    put_i32_field(&w, 2, ENC_PLAIN);
+    put_i32_field(&w, 3, ENC_RLE);
+    put_i32_field(&w, 4, ENC_RLE);
+    floe_parquet_thrift_struct_end(&w);
+    floe_parquet_thrift_struct_end(&w);
+    header = floe_parquet_thrift_writer_take(&w, &header_len);
+    out->bytes = floe_xmalloc(header_len + body.len + 1);
+    memcpy(out->bytes, header, header_len);
+    if (body.len > 0)
+        memcpy(out->bytes + header_len, body.p, body.len);
+    out->len = header_len + body.len;
+    out->num_values = kept;
+    out->null_count = f->nulls;
+    free(header);
+    free(body.p);
+    return FLOE_ICEBERG_OK;
+}
+
+static int read_pages(filter_t *f, const uint8_t *chunk, size_t len)
+{
+    size_t at = 0;
+
+    while (at < len && f->row < f->num_rows) {
+        floe_parquet_thrift_reader_t r;
+        page_header_t h;
+        const uint8_t *payload;
+        int rc;
+        floe_parquet_thrift_reader_init(&r, "A page header", chunk + at, len - at, f->err);
+        if (read_page_header(&r, &h) != 0)
+            return FLOE_ICEBERG_EINVALID;
+        at += floe_parquet_thrift_offset(&r);
+        if (h.compressed < 0 || h.uncompressed < 0 || (size_t)h.compressed > len - at)
+            return fail(f->err, "has a page longer than the chunk");
+        payload = chunk + at;
+        at += (size_t)h.compressed;
+        if (h.type == PAGE_DICTIONARY)
+            rc = read_dictionary(f, &h, payload);
+        else if (h.type == PAGE_DATA)
+            rc = read_data_v1(f, &h, payload);
+        else if (h.type == PAGE_DATA_V2)
+            rc = read_data_v2(f, &h, payload);
+        else
+            rc = FLOE_ICEBERG_OK; /* an index page: nothing to keep */
+        if (rc != 0)
+            return rc;
+    }
+    return f->row == f->num_rows ? FLOE_ICEBERG_OK : fail(f->err, "holds fewer rows than its row group");
+}
+
+int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                              int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
+                              floe_parquet_filtered_t *out, floe_iceberg_error_t *err)
+{
+    filter_t f = {.s = {.col = column}, .num_rows = num_rows, .deleted = deleted, .n_deleted = n_deleted, .err = err};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (column->max_repetition_level != 0)
+        return fail(err, "belongs to a repeated field (a list or a map), which Floe does not rewrite");
+    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0)
+        return fail(err, "has levels Floe does not decode");
+    rc = read_pages(&f, chunk, len);
+    if (rc == FLOE_ICEBERG_OK)
+        rc = write_page(&f, f.kept, out);
+    free(f.s.dict_bytes);
+    free(f.s.dict);
+    free(f.levels.p);
+    free(f.values.p);
+    free(f.bits.p);
+    return rc;
+}

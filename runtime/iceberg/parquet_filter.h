@@ -1,0 +1,66 @@
+/*
+ * Rows left out of one Parquet column chunk: compaction applies a deletion vector that deletes
+ * only some rows of a row group by writing each of its column chunks again without those rows
+ * (compact.h design note 5). The chunk's pages are decompressed and decoded, the kept rows'
+ * definition levels and values written again as one uncompressed data page (v1) with PLAIN values.
+ *
+ * Pure: bytes in, bytes out. Not for reading rows for any other purpose (the console's preview
+ * reads Parquet in the browser), nor for columns it cannot decode: those fail with the reason, and
+ * compaction then leaves the file alone.
+ *
+ * Design notes
+ * ------------
+ * 1. What is decoded: columns that do not repeat (max repetition level 0: top-level columns and
+ *    fields of structs, not lists or maps), in data pages v1 and v2 and a dictionary page, with
+ *    values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, or RLE (booleans), compressed with nothing,
+ *    Snappy or gzip. Anything else (ZSTD, LZ4, Brotli, the DELTA encodings, repeated columns)
+ *    fails with a reason naming it.
+ * 2. What is written: one data page v1 holding every kept row: the definition levels (when the
+ *    column has any) as RLE runs after their 4-byte length, then the present values PLAIN
+ *    (booleans bit-packed). Its column chunk keeps no dictionary, page index or bloom filter; its
+ *    statistics are the null count only (a missing bound costs a reader a skip, a wrong one rows).
+ * 3. Hostile input fails with a reason, never an over-read: every length is checked against the
+ *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
+ *    group's rows, and every decompression against the size the page header gave.
+ */
+#ifndef FLOE_PARQUET_FILTER_H
+#define FLOE_PARQUET_FILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iceberg/iceberg_error.h"
+#include "iceberg/parquet_footer.h"
+
+/** The largest decompressed page read (a page is usually about 1 MB). */
+#define FLOE_PARQUET_FILTER_PAGE_MAX ((size_t)256 * 1024 * 1024)
+
+/** One column chunk, written again without some rows (design note 2). */
+typedef struct floe_parquet_filtered {
+    uint8_t *bytes; /* malloc'ed; the caller frees */
+    size_t len;
+    int64_t num_values; /* the kept rows (every one has a definition level) */
+    int64_t null_count;
+} floe_parquet_filtered_t;
+
+/** What the filter needs to know about the column. */
+typedef struct floe_parquet_filter_column {
+    int32_t type;        /* FLOE_PARQUET_BOOLEAN..FIXED_LEN_BYTE_ARRAY */
+    int32_t type_length; /* FIXED_LEN_BYTE_ARRAY */
+    int32_t codec;
+    int32_t max_definition_level;
+    int32_t max_repetition_level;
+} floe_parquet_filter_column_t;
+
+/**
+ * Decodes the column chunk at chunk[0..len) (from its first page to its end, as
+ * floe_parquet_chunk_range gives it), which must hold num_rows rows, and writes it again without
+ * the rows at the ascending positions deleted[0..n_deleted) (positions in the row group; those at
+ * or past num_rows are ignored). Returns FLOE_ICEBERG_OK with *out filled, or
+ * FLOE_ICEBERG_EINVALID with the reason in err (design notes 1 and 3) and *out zeroed.
+ */
+int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                              int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
+                              floe_parquet_filtered_t *out /* OUT */, floe_iceberg_error_t *err);
+
+#endif

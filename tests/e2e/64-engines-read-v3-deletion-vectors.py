@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""PyIceberg, DuckDB and icebird read a format version 3 table with a deletion vector (a Puffin
+file of a deletion-vector-v1 blob, written by tests/e2e/iceberg_write_v3.mjs as merge-on-read
+engines write it) before and after Floe compacts it: PyIceberg and DuckDB apply the vector before,
+and all three read the same rows after the compaction applied it and the vector left the table
+(icebird reads no Puffin file, so it reads only after). Snapshot expiration then deletes the Puffin
+file and the rows stay.
+
+Runs under the engines' virtual environment (tests/engines/requirements.txt)."""
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "engines"))
+sys.path.insert(0, HERE)
+import snippets  # noqa: E402
+
+snippets.reexec_in_venv()
+
+from floe_server import FLOE_BIN, FloeServer  # noqa: E402
+
+NODE = "node"
+LATER = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=6)).strftime("%Y-%m-%dT%H:%M:%SZ")
+KEPT = [0, 2, 6, 7, 8]  # ids 1, 3, 4 and 5 are deleted by the vector
+
+
+class EnginesReadV3DeletionVectors(unittest.TestCase):
+    """The steps run in order on one table."""
+
+    @classmethod
+    def setUpClass(cls):
+        os.environ.update({
+            "AWS_ACCESS_KEY_ID": "floe", "AWS_SECRET_ACCESS_KEY": "floe", "AWS_REGION": "us-east-1",
+            "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
+            "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
+        })
+        os.environ.pop("AWS_DATA_PATH", None)
+        cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
+        if not os.path.exists(os.path.join(HERE, "node_modules", "icebird")):
+            raise unittest.SkipTest("npm packages are missing: run npm ci in tests/e2e")
+        out = subprocess.run([NODE, os.path.join(HERE, "iceberg_write_v3.mjs"), cls.server.endpoint, "engines-v3"],
+                             capture_output=True, text=True, timeout=120, cwd=HERE)
+        if out.returncode != 0:
+            raise RuntimeError("iceberg_write_v3.mjs: %s" % out.stderr[-2000:])
+        cls.table = json.loads(out.stdout.splitlines()[-1])
+        cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.table["bucketArn"])["catalog"]
+        cls.duck = snippets.duckdb_connect(cls.server.endpoint, cls.table["bucketArn"])
+
+    @classmethod
+    def tearDownClass(cls):
+        duck = getattr(cls, "duck", None)
+        if duck is not None:
+            duck.close()
+        cls.server.cleanup()
+
+    def pyiceberg_ids(self):
+        return sorted(self.catalog.load_table("sales.events").scan().to_arrow().column("id").to_pylist())
+
+    def duckdb_ids(self):
+        return sorted(r[0] for r in self.duck.execute("SELECT id FROM floe.sales.events").fetchall())
+
+    def icebird_ids(self):
+        location = self.catalog.load_table("sales.events").metadata_location
+        out = subprocess.run([NODE, os.path.join(HERE, "icebird_read.mjs"), self.server.endpoint, location],
+                             capture_output=True, text=True, timeout=120, cwd=HERE)
+        self.assertEqual(out.returncode, 0, "icebird reads the table: %s" % out.stderr[-2000:])
+        return sorted(json.loads(line)["id"] for line in out.stdout.splitlines())
+
+    def delete_files(self):
+        return [t for t in self.catalog.load_table("sales.events").inspect.files().to_pylist() if t["content"] != 0]
+
+    def run_job(self, job, *extra):
+        out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", self.server.endpoint,
+                              "--arn", self.table["tableArn"], "--type", job] + list(extra),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, "floe maintenance run %s: %s%s" % (job, out.stdout, out.stderr))
+        result = json.loads(out.stdout)
+        self.assertEqual(result["status"], "Successful", "%s succeeds: %s" % (job, out.stdout))
+        return result
+
+    def test_1_pyiceberg_and_duckdb_apply_the_vector(self):
+        self.assertEqual(self.catalog.load_table("sales.events").metadata.format_version, 3, "the table is v3")
+        vectors = self.delete_files()
+        self.assertEqual(len(vectors), 1, "one deletion vector is live")
+        self.assertEqual(vectors[0]["file_format"], "PUFFIN", "in a Puffin file")
+        type(self).puffin = vectors[0]["file_path"]
+        self.assertEqual(self.pyiceberg_ids(), KEPT, "PyIceberg applies the deletion vector")
+        self.assertEqual(self.duckdb_ids(), KEPT, "DuckDB applies the deletion vector")
+
+    def test_2_after_compaction_every_engine_reads_the_same_rows(self):
+        result = self.run_job("icebergCompaction")
+        self.assertIn("applied 1 deletion vectors", result["message"], "compaction applied the vector")
+        self.assertEqual(self.delete_files(), [], "no delete file is left")
+        self.assertEqual(self.pyiceberg_ids(), KEPT, "PyIceberg reads the same rows after compaction")
+        self.assertEqual(self.duckdb_ids(), KEPT, "DuckDB reads the same rows after compaction")
+        self.assertEqual(self.icebird_ids(), KEPT, "icebird reads them too")
+
+    def test_3_snapshot_expiration_deletes_the_puffin_file_and_the_rows_stay(self):
+        result = self.run_job("icebergSnapshotManagement", "--now", LATER)
+        self.assertGreater(result["snapshotsExpired"], 0, "the older snapshots expired")
+        self.assertGreater(result["filesDeleted"], 0, "their files were deleted")
+        import boto3
+        s3 = boto3.client("s3", endpoint_url=self.server.endpoint, region_name="us-east-1")
+        bucket, key = self.puffin[len("s3://"):].split("/", 1)
+        with self.assertRaises(s3.exceptions.NoSuchKey, msg="the Puffin file is deleted"):
+            s3.get_object(Bucket=bucket, Key=key)
+        self.assertEqual(self.pyiceberg_ids(), KEPT, "PyIceberg reads the same rows after expiration")
+        self.assertEqual(self.duckdb_ids(), KEPT, "DuckDB too")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
