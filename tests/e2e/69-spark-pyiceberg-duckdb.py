@@ -19,9 +19,12 @@ Runs under the engines' virtual environment (PyIceberg, DuckDB), with PySpark fr
 <build>/engines-spark on the path.
 """
 
+import contextlib
 import datetime
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -166,6 +169,12 @@ class EnginesShareTables(unittest.TestCase):
         self.spark.sql("DELETE FROM s3t.sprk.events WHERE id >= 750")
         type(self).events = sorted(r for i, r in expected.items() if i < 750)
         self.assertEnginesAgree("sprk.events", EVENTS, self.events, "after Spark's merge-on-read and copy-on-write")
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            snippets.run_python("spark-read", self.server.endpoint, self.arn, scope={"spark": self.spark},
+                                namespace="sprk", table="events")
+        self.assertEqual(len([line for line in shown.getvalue().splitlines() if re.match(r"^\|\s*\d+\|", line)]),
+                         10, "docs/engines.md's Spark read block shows ten rows:\n" + shown.getvalue())
 
     def test_3_spark_reads_and_writes_what_duckdb_wrote(self):
         d = self.duck
