@@ -10,10 +10,11 @@
  *  - createTable refuses a client-chosen `location` (S3 Tables places every table in its own
  *    warehouse bucket). `stage-create` (CTAS) is refused with a 400, as AWS's endpoint refuses it
  *    ("The stage-create option is not supported", S3 Tables user guide, Iceberg REST endpoint
- *    considerations). With --iceberg-stage-create, a difference from AWS, it stores nothing: it
- *    answers the metadata the table would have, located in the warehouse bucket the table would
- *    get, without a metadata-location; the commit that asserts create adopts that location
- *    (table.h: floe_table_draft_adopt).
+ *    considerations). With --iceberg-stage-create, a difference from AWS, it creates no table: it
+ *    answers the metadata the table would have, located in the warehouse bucket the table will
+ *    get, without a metadata-location, and reserves that bucket (empty) so the engine can write
+ *    the data files of a CTAS before its create commit, which adopts the location (table.h:
+ *    floe_table_reserve_warehouse, floe_table_draft_adopt).
  *  - loadTable answers the stored metadata.json verbatim, whatever `snapshots` asks: the spec lets a
  *    server return all snapshots for `refs`. Its ETag is the table's version token, so a client
  *    that sends it back in If-None-Match gets 304 until the next commit.
@@ -125,7 +126,11 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     if (render_metadata(call, in, &t, &json))
         return FLOE_EFAIL;
-    if (!in->stage_create) {
+    if (in->stage_create) {
+        if (floe_table_reserve_warehouse(&call->super, &t))
+            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                              FLOE_ICEBERG_ERR_AlreadyExistsException);
+    } else {
         if (floe_table_store_first_metadata(&call->super, &t, json))
             return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
                                               FLOE_ICEBERG_ERR_AlreadyExistsException);

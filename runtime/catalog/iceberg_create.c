@@ -23,6 +23,11 @@
 #define UNSORTED_ORDER_ID 0
 #define INITIAL_SORT_ORDER_ID 1
 #define FORMAT_VERSION_PROPERTY "format-version"
+/* Iceberg Java's TableMetadata.newTableMetadata stores this in every new table's properties
+ * (PARQUET_COMPRESSION_DEFAULT_SINCE_1_4_0): a writer that finds no codec in a table falls back
+ * to gzip (PARQUET_COMPRESSION_DEFAULT), several times slower to write and read than zstd. */
+#define PARQUET_CODEC_PROPERTY "write.parquet.compression-codec"
+#define NEW_TABLE_PARQUET_CODEC "zstd"
 
 /* TableProperties.RESERVED_PROPERTIES other than format-version: derived, never stored. */
 static const char *const reserved_properties[] = {
@@ -101,8 +106,10 @@ static bool is_reserved(const char *key)
     return false;
 }
 
+/* The creator's properties over the defaults of a new table (NEW_TABLE_PARQUET_CODEC). */
 static int add_properties(floe_iceberg_metadata_t *md, const cJSON *properties, floe_iceberg_error_t *err)
 {
+    floe_iceberg_json_set(md->properties, PARQUET_CODEC_PROPERTY, cJSON_CreateString(NEW_TABLE_PARQUET_CODEC));
     if (properties == NULL || cJSON_IsNull(properties))
         return 0;
     if (!cJSON_IsObject(properties))

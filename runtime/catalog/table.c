@@ -17,6 +17,13 @@
  *                                     │ (bucket, then file)             │ name taken, settings refused
  *                                     └─────────────────────────────────┴──▶ floe_janitor_enqueue
  *
+ *     A staged create (Iceberg REST stage-create, with --iceberg-stage-create) reserves its
+ *     warehouse at once (floe_table_reserve_warehouse: the bucket, no row), so the engine can
+ *     write data files before its create commit; that commit adopts the reservation
+ *     (floe_table_draft_adopt, is_staged) and goes on as above, except that a staged warehouse is
+ *     never queued on failure (a racing commit of the same staged create may own it). A
+ *     reservation no table took is queued by floe_janitor_recover at the next start.
+ *
  *  3. Every move of the metadata pointer is one UPDATE guarded by the version token
  *     (floe_table_swap_metadata, or several in one transaction with floe_table_swap_metadata_all),
  *     so of K racing writers exactly one wins (SQLite serializes writers).
@@ -68,6 +75,7 @@ FLOE_SQL(sql_swap_metadata,
     " WHERE id = ?5 AND version_token = ?6 RETURNING id");
 
 FLOE_SQL(sql_table_row_exists, "SELECT 1 FROM s3table WHERE id = ?1");
+FLOE_SQL(sql_warehouse_taken, "SELECT 1 FROM s3table WHERE warehouse_bucket = ?1");
 
 /* Design note 5: the guard repeats the name and namespace the handler looked up. */
 FLOE_SQL(sql_delete_table,
@@ -243,14 +251,32 @@ int floe_table_draft_adopt(floe_call_t *call, floe_table_draft_t *t, const char 
         return floe_fail(call, FLOE_ERR_BadRequestException,
                          "The table location %s is not one S3 Tables gave: S3 Tables chooses each table's location.",
                          location);
+    switch (read_once(call, floe_sql_bind(call, sql_warehouse_taken, "t", name))) {
+    case FLOE_ENOTFOUND: break;
+    case FLOE_OK:
+        return floe_fail(call, FLOE_ERR_BadRequestException,
+                         "The table location %s is another table's: S3 Tables chooses each table's location.", location);
+    default: return FLOE_EFAIL;
+    }
     t->warehouse = name;
+    t->is_staged = true;
     return FLOE_OK;
 }
 
-/* Gives up on a draft whose warehouse exists already: the janitor removes it (note 2). */
+int floe_table_reserve_warehouse(floe_call_t *call, const floe_table_draft_t *t)
+{
+    assert(t->warehouse != NULL && t->metadata_location == NULL);
+    if (floe_store_create_bucket(floe_call_state(call), t->warehouse, true, floe_call_now(call)) != FLOE_OK)
+        return floe_fail_internal(call, "cannot reserve a staged table's warehouse bucket");
+    return FLOE_OK;
+}
+
+/* Gives up on a draft whose warehouse exists already: the janitor removes it (note 2). Not a staged
+ * create's: a racing commit of the same staged create may have won it, and a warehouse no table
+ * took is queued at the next start (floe_janitor_recover). */
 static int abandon_warehouse(floe_call_t *call, const floe_table_draft_t *t)
 {
-    if (t->metadata_location == NULL)
+    if (t->metadata_location == NULL || t->is_staged)
         return FLOE_OK;
     if (floe_janitor_enqueue(floe_call_state(call), t->warehouse, floe_call_now(call)) != FLOE_OK)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
@@ -263,13 +289,20 @@ int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, co
     char file_id[FLOE_UUID_LEN + 1], etag[33], *key;
 
     assert(t->warehouse != NULL && t->metadata_location == NULL);
-    if (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call)) != FLOE_OK)
-        return floe_fail_internal(call, "cannot create a warehouse bucket");
+    switch (floe_store_create_bucket(st, t->warehouse, true, floe_call_now(call))) {
+    case FLOE_OK: break;
+    case FLOE_EEXISTS:
+        if (t->is_staged) /* reserved by the staged create, maybe with data files in it already */
+            break;
+        /* fall through */
+    default: return floe_fail_internal(call, "cannot create a warehouse bucket");
+    }
     floe_uuid_v4(file_id);
     key = floe_call_printf(call, FIRST_METADATA_PREFIX "%s" METADATA_SUFFIX, file_id);
     if (floe_store_put_object(st, floe_call_config(call)->data_dir, t->warehouse, key, json, strlen(json),
                               "application/json", floe_call_now(call), etag) != FLOE_OK) {
-        floe_janitor_enqueue(st, t->warehouse, floe_call_now(call)); /* else floe_janitor_recover finds it */
+        if (!t->is_staged) /* see abandon_warehouse */
+            floe_janitor_enqueue(st, t->warehouse, floe_call_now(call)); /* else floe_janitor_recover finds it */
         return floe_fail_internal(call, "cannot write a table's first metadata file");
     }
     t->metadata_location = floe_call_printf(call, S3_SCHEME "%s/%s", t->warehouse, key);

@@ -14,6 +14,7 @@
 #ifndef FLOE_CATALOG_TABLE_H
 #define FLOE_CATALOG_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,7 @@ typedef struct floe_table_draft {
     char *warehouse;                  /* the warehouse bucket's name */
     char *metadata_location;          /* set by floe_table_store_first_metadata; NULL without metadata */
     char *version_token;
+    bool is_staged;                   /* the warehouse is a staged create's (floe_table_draft_adopt) */
 } floe_table_draft_t;
 
 /**
@@ -61,16 +63,27 @@ int floe_table_draft(floe_call_t *call, const floe_bucket_row_t *bucket, const f
                      const char *name, const char *format, floe_table_draft_t *out /* OUT */);
 
 /**
+ * Reserves the draft's warehouse for a staged create (the Iceberg REST catalog's stage-create):
+ * makes its empty warehouse bucket, and no table row, so that an engine can write the table's
+ * data files into the location the staged metadata names before the create commit that adopts it
+ * (floe_table_draft_adopt). A reservation never committed is queued for the janitor at the next
+ * start (floe_janitor_recover). FLOE_OK, or FLOE_EFAIL with the call failed (500).
+ */
+int floe_table_reserve_warehouse(floe_call_t *call, const floe_table_draft_t *t);
+
+/**
  * Adopts the ids a REST create transaction already chose: `table_uuid` (the assign-uuid update's,
  * NULL to keep the draft's) becomes the table id, and `location` (the staged set-location, NULL for
  * none) must be "s3://<a warehouse name this table could have been given>", which becomes the
- * warehouse. FLOE_OK, or BadRequestException: S3 Tables chooses table locations.
+ * warehouse; the draft then takes the warehouse as a staged create reserved it (is_staged), and no
+ * table may have it. FLOE_OK, or BadRequestException: S3 Tables chooses table locations.
  */
 int floe_table_draft_adopt(floe_call_t *call, floe_table_draft_t *t, const char *table_uuid, const char *location);
 
-/** Creates the draft's warehouse bucket and writes `json` as metadata/00000-<uuid>.metadata.json
- * (fsynced; never inside a transaction). Sets t->metadata_location. FLOE_OK, or FLOE_EFAIL with
- * the call failed (500); a warehouse already made then goes to the janitor. */
+/** Creates the draft's warehouse bucket (unless a staged create reserved it) and writes `json` as
+ * metadata/00000-<uuid>.metadata.json (fsynced; never inside a transaction). Sets
+ * t->metadata_location. FLOE_OK, or FLOE_EFAIL with the call failed (500); a warehouse already
+ * made then goes to the janitor (a staged one waits for the next start's recovery). */
 int floe_table_store_first_metadata(floe_call_t *call, floe_table_draft_t *t, const char *json);
 
 /**

@@ -450,8 +450,13 @@ class StageCreateFlagTests(IcebergRestTestCase):
                                    {"name": "staged", "schema": SCHEMA, "stage-create": True,
                                     "properties": {"p": "1"}}), what="stage-create")
         self.assertNotIn("metadata-location", staged, "a staged table has no metadata location")
-        self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404, "stage-create stores nothing")
+        self.assertEqual(self.call("HEAD", "/namespaces/sales/tables/staged")[0], 404,
+                         "stage-create makes no table")
         md = staged["metadata"]
+        # A CTAS writes its data files into the staged location before the create commit.
+        s3 = self.make_client("s3")
+        warehouse = md["location"][len("s3://"):].rstrip("/")
+        s3.put_object(Bucket=warehouse, Key="data/00000-0-ctas.parquet", Body=b"PAR1 rows PAR1")
         updates = [
             {"action": "assign-uuid", "uuid": md["table-uuid"]},
             {"action": "upgrade-format-version", "format-version": 2},
@@ -470,6 +475,8 @@ class StageCreateFlagTests(IcebergRestTestCase):
         self.assertEqual(body["metadata"]["table-uuid"], md["table-uuid"], "the table keeps the staged uuid")
         table = self.s3tables.get_table(tableBucketARN=self.arn, namespace="sales", name="staged")
         self.assertEqual(table["warehouseLocation"], md["location"], "the table lives where the staged metadata said")
+        self.assertEqual(s3.get_object(Bucket=warehouse, Key="data/00000-0-ctas.parquet")["Body"].read(),
+                         b"PAR1 rows PAR1", "with the data file written before the create commit")
         self.assertTrue(table["tableARN"].endswith("/table/" + md["table-uuid"]), "its ARN carries the Iceberg uuid")
         self.assertError(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), 409,
                          "CommitFailedException", "a second create of the same table")

@@ -1,10 +1,10 @@
 // The console's table page shows the engine configuration of docs/engines.md filled in for that
 // table, in headless chromium (console_browser.mjs): every block docs/engines.md marks for the
 // console (`<!-- snippet: NAME; console: ENGINE -->`: PyIceberg's catalog and read, DuckDB's attach
-// and read), under its engine's heading, with this server's endpoint and the table's region,
+// and read, Spark's session and read), under its engine's heading, with this server's endpoint and the table's region,
 // bucket ARN, namespace and name in place of the page's examples. One source: each block shown is
 // byte for byte what `tests/engines/snippets.py NAME ENDPOINT ARN NAMESPACE TABLE` prints, the
-// text the engine tests (62-64) run; and Copy copies exactly that text.
+// text the engine tests (62-64, 66-69) run; and Copy copies exactly that text.
 //
 // Run: cd tests/e2e && npm ci && node --test 88-console-engine-snippets.mjs
 import assert from "node:assert/strict";
@@ -74,14 +74,14 @@ describe("the table page shows the engine snippets for that table", { skip: miss
 
   test("each block docs/engines.md marks for the console is shown under its engine, and only those", async () => {
     const marked = markedForConsole();
-    assert.deepEqual(marked.map((m) => m.name), ["pyiceberg-rest", "pyiceberg-read", "duckdb-attach", "duckdb-read"],
-      "docs/engines.md marks PyIceberg's catalog and read and DuckDB's attach and read for the console");
+    assert.deepEqual(marked.map((m) => m.name), ["pyiceberg-rest", "pyiceberg-read", "duckdb-attach", "duckdb-read", "spark-rest", "spark-read"],
+      "docs/engines.md marks PyIceberg's catalog and read, DuckDB's attach and read and Spark's session and read for the console");
     const table = (await send("GetTableCommand", { tableBucketARN: bucket, namespace: "sales_2026", name: "daily_orders" })).tableARN;
     await openEngines(table, "the table page");
     const blocks = await page.eval(shown);
     assert.deepEqual(blocks.map(({ name, engine }) => ({ name, engine })), marked, "the page shows the marked blocks, in the page's order, under their engine");
-    assert.deepEqual(await page.eval("[...document.querySelectorAll('#engines h3')].map((e) => e.textContent)"), ["PyIceberg", "DuckDB"]);
-    assert.deepEqual(blocks.map((b) => b.language), ["python", "python", "sql", "sql"]);
+    assert.deepEqual(await page.eval("[...document.querySelectorAll('#engines h3')].map((e) => e.textContent)"), ["PyIceberg", "DuckDB", "Spark"]);
+    assert.deepEqual(blocks.map((b) => b.language), ["python", "python", "sql", "sql", "python", "python"]);
   });
 
   test("the blocks carry this table's endpoint, region, bucket ARN, namespace and name: what snippets.py prints", async () => {
@@ -99,6 +99,11 @@ describe("the table page shows the engine snippets for that table", { skip: miss
     assert.ok(attach.includes(`REGION '${REGION}',`), "in the table's region");
     assert.ok(attach.includes(`ATTACH '${bucket}' AS floe`) && attach.includes(`ENDPOINT '${endpoint}/_floe/iceberg',`), attach);
     assert.equal(blocks["duckdb-read"], "SELECT count(*) FROM floe.sales_2026.daily_orders;\n");
+    const spark = blocks["spark-rest"];
+    assert.ok(spark.includes(`.config("spark.sql.catalog.floe.uri", "${endpoint}/iceberg")`), `Spark's catalog uri is this server's:\n${spark}`);
+    assert.ok(spark.includes(`.config("spark.sql.catalog.floe.warehouse", "${bucket}")`), `Spark's warehouse is the table's bucket ARN:\n${spark}`);
+    assert.ok(spark.includes(`.config("spark.sql.catalog.floe.rest.signing-region", "${REGION}")`), "and it signs for the table's region");
+    assert.equal(blocks["spark-read"], 'spark.table("floe.sales_2026.daily_orders").show(10)\n');
     for (const [name, text] of Object.entries(blocks)) {
       assert.doesNotMatch(text, /us-east-1|111122223333|my-table-bucket|my_namespace|my_table|4566/, `${name} keeps none of the page's example values`);
       assert.equal(text, snippetsPy(name, endpoint, bucket, "sales_2026", "daily_orders"),

@@ -5,6 +5,8 @@ catalogs on the same table bucket, each configured as its own documentation show
 the endpoint a user would change:
   rest  Iceberg's REST catalog (`type rest`, SigV4 signed for `s3tables`), at Floe's /iceberg; the
         S3 settings (endpoint, path-style, region) come from Floe's loadTable answer, as on AWS.
+        Its settings are read from docs/engines.md's Spark block (snippet spark-rest, catalog
+        `floe`, which the session also has under that name, for the page's read block).
   s3t   AWS's Amazon S3 Tables Catalog for Apache Iceberg (`catalog-impl S3TablesCatalog`), whose
         S3 Tables client is pointed at Floe with `s3tables.endpoint` and its S3FileIO with
         `s3.endpoint` (it reads no settings from the service).
@@ -12,10 +14,14 @@ What it is not for: installing Spark. scripts/setup-deps puts PySpark and the pi
 (tests/engines/spark/) into <build>/engines-spark; without them a test skips (a failure in CI).
 """
 
+import ast
 import os
 import sys
 
 from floe_server import client_env
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "engines"))
+import snippets  # noqa: E402
 
 BUILD_DIR = os.environ.get("FLOE_BUILD_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "build-asan"))
 SPARK_DIR = os.environ.get("FLOE_SPARK_DIR", os.path.join(BUILD_DIR, "engines-spark"))
@@ -43,19 +49,37 @@ def require_spark(testcase):
         raise unittest.SkipTest(reason)
 
 
+def snippet_conf(name, server, warehouse_arn):
+    """{key: value} of every `.config(key, value)` in the Python snippet NAME of docs/engines.md,
+    filled in for this server and bucket, in the page's order."""
+    tree = ast.parse(snippets.render(name, server.endpoint, warehouse_arn, region=REGION))
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr == "config"), key=lambda n: (n.lineno, n.col_offset))
+    return {c.args[0].value: c.args[1].value for c in calls}
+
+
+def page_session_conf(server, warehouse_arn):
+    """The settings of docs/engines.md's Spark session (snippet spark-rest), catalog `floe` as
+    written, without spark.jars.packages: offline, the same pinned jars come through spark.jars,
+    and every package the page names must be one of them."""
+    conf = snippet_conf("spark-rest", server, warehouse_arn)
+    installed = set(os.listdir(os.path.join(SPARK_DIR, "jars")))
+    for coordinate in conf.pop("spark.jars.packages").split(","):
+        group, artifact, version = coordinate.strip().split(":")
+        assert "%s-%s.jar" % (artifact, version) in installed, \
+            "docs/engines.md's Spark session names %s, which tests/engines/spark/pom.xml does not pin" % coordinate
+    return conf
+
+
 def catalog_conf(name, kind, server, warehouse_arn):
-    """The Spark settings of one Iceberg catalog, as AWS's S3 Tables guide writes them."""
+    """The Spark settings of one Iceberg catalog, as AWS's S3 Tables guide writes them: `rest` is
+    docs/engines.md's catalog `floe` under another name."""
     p = "spark.sql.catalog." + name
     conf = {p: "org.apache.iceberg.spark.SparkCatalog", p + ".warehouse": warehouse_arn}
     if kind == "rest":
-        conf.update({
-            p + ".type": "rest",
-            p + ".uri": server.endpoint + "/iceberg",
-            p + ".rest.sigv4-enabled": "true",
-            p + ".rest.signing-name": "s3tables",
-            p + ".rest.signing-region": REGION,
-            p + ".io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
-        })
+        page = "spark.sql.catalog.floe"
+        conf.update({p + k[len(page):]: v for k, v in page_session_conf(server, warehouse_arn).items()
+                     if k == page or k.startswith(page + ".")})
     else:
         conf.update({
             p + ".catalog-impl": "software.amazon.s3tables.iceberg.S3TablesCatalog",
@@ -68,7 +92,8 @@ def catalog_conf(name, kind, server, warehouse_arn):
 
 
 def spark_session(server, warehouse_arn, app, extra_conf=None):
-    """A local[2] SparkSession with catalogs `rest` and `s3t` on warehouse_arn. Caller stops it."""
+    """A local[2] SparkSession with docs/engines.md's settings (its catalog `floe`, the same again
+    as `rest`) and AWS's catalog `s3t`, all on warehouse_arn. Caller stops it."""
     os.environ.update(client_env(server))
     os.environ.setdefault("JAVA_HOME", JAVA_HOME)
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
@@ -88,8 +113,8 @@ def spark_session(server, warehouse_arn, app, extra_conf=None):
         "spark.ui.enabled": "false",
         "spark.ui.showConsoleProgress": "false",
         "spark.sql.session.timeZone": "UTC",
-        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
     }
+    conf.update(page_session_conf(server, warehouse_arn))
     conf.update(catalog_conf("rest", "rest", server, warehouse_arn))
     conf.update(catalog_conf("s3t", "s3t", server, warehouse_arn))
     conf.update(extra_conf or {})

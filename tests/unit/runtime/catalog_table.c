@@ -17,6 +17,8 @@
 #include "catalog/table.h"
 #include "db/state.h"
 #include "harness.h"
+#include "store/recover.h"
+#include "store/store.h"
 
 typedef struct catalog_fixture {
     char dir[PATH_MAX];
@@ -125,6 +127,57 @@ TEST(table_rename_is_guarded_by_name_and_token)
           "a rename by the old name finds nothing: the name no longer names the table");
     CHECK(floe_table_delete(&f.call, &t1, NULL) == FLOE_ENOTFOUND, "so does a delete by the old name");
     CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
+    catalog_fixture_close(&f);
+}
+
+/* A data file in `warehouse`, written as an engine writes one over S3 before its create commit. */
+static int catalog_put_data_file(catalog_fixture_t *f, const char *warehouse)
+{
+    char etag[33];
+    return floe_store_put_object(f->st, f->dir, warehouse, "data/00000-0.parquet", "PAR1", 4, "", 1, etag) ==
+                   FLOE_OK ? 0 : -1;
+}
+
+/* The data file catalog_put_data_file wrote is in `warehouse`. */
+static bool catalog_has_data_file(catalog_fixture_t *f, const char *warehouse)
+{
+    return floe_store_head_object(f->st, warehouse, "data/00000-0.parquet", NULL) == FLOE_OK;
+}
+
+TEST(table_staged_create_reserves_its_warehouse_for_the_create_commit)
+{
+    catalog_fixture_t f;
+    floe_table_draft_t staged, commit, racer, other;
+    floe_table_row_t t;
+    const char *location;
+
+    CHECK(catalog_fixture_open(&f) == 0 && floe_store_recover(f.st, f.dir) == 0, "a fresh catalog and store open");
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "ctas", "ICEBERG", &staged) == FLOE_OK &&
+              floe_table_reserve_warehouse(&f.call, &staged) == FLOE_OK,
+          "a staged create reserves the warehouse its metadata names");
+    CHECK(catalog_put_data_file(&f, staged.warehouse) == 0, "so an engine writes data files there before committing");
+    location = floe_call_printf(&f.call, "s3://%s/", staged.warehouse);
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "ctas", "ICEBERG", &commit) == FLOE_OK &&
+              floe_table_draft(&f.call, &f.bucket, &f.ns, "ctas", "ICEBERG", &racer) == FLOE_OK,
+          "no table has the name yet: the create commit and a racing one both draft it");
+    CHECK(floe_table_draft_adopt(&f.call, &commit, staged.table_id, location) == FLOE_OK &&
+              floe_table_draft_adopt(&f.call, &racer, staged.table_id, location) == FLOE_OK && commit.is_staged,
+          "both adopt the staged location");
+    CHECK(floe_table_store_first_metadata(&f.call, &commit, "{}") == FLOE_OK,
+          "the create commit writes its first metadata into the reserved warehouse");
+    CHECK(floe_table_insert(&f.call, &commit, NULL, NULL) == FLOE_OK &&
+              floe_lookup_table_in(&f.call, &f.bucket, &f.ns, "ctas", &t) == FLOE_OK,
+          "and the table exists");
+    CHECK(strcmp(t.warehouse_bucket, staged.warehouse) == 0 && catalog_has_data_file(&f, t.warehouse_bucket),
+          "in the staged warehouse, with the data file written before the commit");
+    CHECK(floe_table_store_first_metadata(&f.call, &racer, "{}") == FLOE_OK &&
+              floe_table_insert(&f.call, &racer, NULL, NULL) == FLOE_EEXISTS,
+          "the racing create commit loses");
+    CHECK(catalog_has_data_file(&f, t.warehouse_bucket), "and leaves the winner's warehouse where it is");
+    CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "other", "ICEBERG", &other) == FLOE_OK &&
+              floe_table_draft_adopt(&f.call, &other, staged.table_id, location) == FLOE_EFAIL &&
+              f.call.error == FLOE_ERR_BadRequestException,
+          "another table cannot adopt a location a table has");
     catalog_fixture_close(&f);
 }
 

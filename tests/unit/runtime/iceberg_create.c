@@ -425,10 +425,10 @@ TEST(iceberg_create_properties_are_kept_and_reserved_ones_dropped)
 
     CHECK(ice_create(&in, &md, why, sizeof(why)) == 0, "properties are accepted");
     CHECK(
-        md != NULL && cJSON_GetArraySize(ice_at(md, "properties")) == 2 &&
+        md != NULL && cJSON_GetArraySize(ice_at(md, "properties")) == 3 &&
             ice_streq(cJSON_GetObjectItem(ice_at(md, "properties"), "write.format.default")->valuestring, "parquet") &&
             ice_streq(cJSON_GetObjectItem(ice_at(md, "properties"), "owner")->valuestring, "floe"),
-        "ordinary properties are kept; format-version and uuid are not stored");
+        "ordinary properties are kept beside the default codec; format-version and uuid are not stored");
     cJSON_Delete(md);
     values[1] = "1";
     CHECK(ice_create(&in, &md, why, sizeof(why)) == FLOE_ICEBERG_EINVALID &&
@@ -437,8 +437,37 @@ TEST(iceberg_create_properties_are_kept_and_reserved_ones_dropped)
     cJSON_Delete(md);
     values[1] = "3";
     CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_int(md, "format-version") == 3 &&
-              ice_int(md, "next-row-id") == 0 && cJSON_GetArraySize(ice_at(md, "properties")) == 2,
+              ice_int(md, "next-row-id") == 0 && cJSON_GetArraySize(ice_at(md, "properties")) == 3,
           "CreateTable with properties format-version 3 makes a v3 table with next-row-id 0");
+    cJSON_Delete(md);
+#endif
+}
+
+/* The Parquet codec a new table's metadata names, or NULL. */
+static const char *ice_parquet_codec(const cJSON *md)
+{
+    const cJSON *codec = cJSON_GetObjectItem(ice_at(md, "properties"), "write.parquet.compression-codec");
+    return cJSON_IsString(codec) ? codec->valuestring : NULL;
+}
+
+TEST(iceberg_create_new_table_writes_parquet_as_zstd_unless_told_otherwise)
+{
+    floe_SchemaFieldList list = {3, ice_flat_fields};
+    floe_IcebergSchema schema = {.fields = &list};
+    floe_IcebergMetadata in = {.schema = &schema};
+    char why[256] = "";
+    cJSON *md;
+
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_streq(ice_parquet_codec(md), "zstd"),
+          "a new table names zstd, as Iceberg Java's newTableMetadata does: without it writers fall back to gzip");
+    cJSON_Delete(md);
+#ifdef FLOE_HAS_MEMBER_IcebergMetadata_properties
+    char *keys[] = {"write.parquet.compression-codec"};
+    char *values[] = {"snappy"};
+    floe_TableProperties props = {1, keys, values};
+    in.properties = &props;
+    CHECK(ice_create(&in, &md, why, sizeof(why)) == 0 && ice_streq(ice_parquet_codec(md), "snappy"),
+          "a codec the creator names wins");
     cJSON_Delete(md);
 #endif
 }
