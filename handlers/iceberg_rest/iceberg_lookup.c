@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iceberg_lookup.h"
+#include "catalog/glue_integration.h"
 #include "store/store.h"
 #include "../s3tables/table_rules.h"
 
@@ -36,9 +37,22 @@ int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg
 }
 
 /* Every route of both endpoints resolves its warehouse here, so this is where the Glue endpoint
- * (call->is_glue) would also require the account's s3tablescatalog integration, as AWS does. */
+ * (call->is_glue) requires the s3tablescatalog integration of the request's account and region,
+ * as AWS does: without it Glue has no catalog for any table bucket. */
 int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehouse_arn, floe_bucket_row_t *out)
 {
+    bool is_integrated;
+
+    if (call->is_glue) {
+        if (floe_glue_integration_read(&call->super, &is_integrated, NULL))
+            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
+                                              FLOE_ICEBERG_ERR_InternalServerError);
+        if (!is_integrated)
+            return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
+                                          "Account %s has no s3tablescatalog catalog in %s: integrate S3 Tables with "
+                                          "AWS analytics services first (glue create-catalog --name s3tablescatalog).",
+                                          floe_call_account(&call->super), floe_call_region(&call->super));
+    }
     if (floe_lookup_bucket(&call->super, warehouse_arn, out))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
                                           FLOE_ICEBERG_ERR_InternalServerError);

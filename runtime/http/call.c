@@ -124,7 +124,7 @@ char *floe_call_strdup(floe_call_t *call, const char *s)
     return s == NULL ? NULL : floe_call_strndup(call, s, strlen(s));
 }
 
-static char *vprintf_pool(floe_call_t *call, const char *fmt, va_list ap)
+char *floe_call_vprintf(floe_call_t *call, const char *fmt, va_list ap)
 {
     va_list copy;
     int n;
@@ -144,7 +144,7 @@ char *floe_call_printf(floe_call_t *call, const char *fmt, ...)
     char *s;
 
     va_start(ap, fmt);
-    s = vprintf_pool(call, fmt, ap);
+    s = floe_call_vprintf(call, fmt, ap);
     va_end(ap);
     return s;
 }
@@ -155,7 +155,7 @@ int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...)
 
     va_start(ap, fmt);
     call->error = error;
-    call->error_message = vprintf_pool(call, fmt, ap);
+    call->error_message = floe_call_vprintf(call, fmt, ap);
     va_end(ap);
     return FLOE_EFAIL;
 }

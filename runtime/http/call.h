@@ -10,6 +10,7 @@
 #ifndef FLOE_CALL_H
 #define FLOE_CALL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include <h2o/memory.h>
@@ -59,6 +60,9 @@ char *floe_call_strdup(floe_call_t *call, const char *s);
 char *floe_call_strndup(floe_call_t *call, const char *s, size_t n);
 /** printf into the call's pool. */
 char *floe_call_printf(floe_call_t *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** vprintf into the call's pool (for the protocols' own fail functions). */
+char *floe_call_vprintf(floe_call_t *call, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /** Takes ownership of `malloced` (may be NULL): it is freed when the request's pool is cleared,
  * after the response has been sent. Returns `malloced`, so `char *s = floe_call_keep(call, f());`. */

@@ -25,17 +25,8 @@ void floe_query_call_hold(floe_query_call_t *call, floe_query_settled_fn hold_un
 
 int floe_query_call_vfail(floe_query_call_t *call, int error, const char *fmt, va_list ap)
 {
-    va_list copy;
-    char *message;
-    int n;
-
-    va_copy(copy, ap);
-    n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    message = floe_call_alloc(&call->super, (size_t)n + 1);
-    vsnprintf(message, (size_t)n + 1, fmt, ap);
     call->error = error;
-    call->error_message = message;
+    call->error_message = floe_call_vprintf(&call->super, fmt, ap);
     return FLOE_EFAIL;
 }
 

@@ -25,7 +25,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer  # noqa: E402
+from floe_server import FloeServer, create_glue_integration  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.exceptions import BadRequestError, ForbiddenError, NoSuchTableError, RESTError  # noqa: E402
@@ -71,6 +71,8 @@ class GlueEndpointThroughPyIceberg(unittest.TestCase):
         cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
         cls.arn = cls.s3tables.create_table_bucket(name="glue-pyiceberg")["arn"]
         cls.account = cls.arn.split(":")[4]
+        create_glue_integration(boto3.client("glue", endpoint_url=cls.server.endpoint, region_name="us-east-1"),
+                                cls.account)
         cls.warehouse = "%s:s3tablescatalog/glue-pyiceberg" % cls.account
         cls.catalog = glue_catalog(cls.server, cls.arn, cls.warehouse)
 
@@ -170,6 +172,8 @@ class GlueEndpointSignedStrictly(unittest.TestCase):
         import boto3
         s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
         cls.arn = s3tables.create_table_bucket(name="glue-strict")["arn"]
+        create_glue_integration(boto3.client("glue", endpoint_url=cls.server.endpoint, region_name="us-east-1"),
+                                cls.arn.split(":")[4])
         cls.warehouse = "%s:s3tablescatalog/glue-strict" % cls.arn.split(":")[4]
 
     @classmethod

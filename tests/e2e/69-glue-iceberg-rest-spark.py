@@ -12,7 +12,7 @@ import re
 import sys
 import warnings
 
-from floe_server import FloeTestCase, main
+from floe_server import FloeTestCase, create_glue_integration, main
 from spark_engine import require_spark, rows, spark_session
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "engines"))
@@ -40,6 +40,7 @@ class GlueEndpointThroughSpark(FloeTestCase):
         warnings.simplefilter("ignore", ResourceWarning)  # py4j's sockets
         super().setUpClass()
         cls.arn = cls.s3tables.create_table_bucket(name=BUCKET)["arn"]
+        create_glue_integration(cls.make_client("glue"), cls.arn.split(":")[4])
         warehouse = "%s:s3tablescatalog/%s" % (cls.arn.split(":")[4], BUCKET)
         cls.spark = spark_session(cls.server, cls.arn, "floe-glue-spark",
                                   extra_conf=glue_catalog_conf(cls.server, cls.arn, warehouse))

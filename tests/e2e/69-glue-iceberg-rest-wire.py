@@ -15,7 +15,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from floe_server import FloeServer, FloeTestCase, main  # noqa: E402
+from floe_server import FloeServer, FloeTestCase, create_glue_integration, main  # noqa: E402
 
 BUCKET = "glue-wire"
 SCHEMA = {"type": "struct", "fields": [{"id": 1, "name": "id", "type": "long", "required": True}]}
@@ -55,6 +55,8 @@ class GlueEndpointOnTheWire(FloeTestCase):
         cls.arn = cls.s3tables.create_table_bucket(name=BUCKET)["arn"]
         cls.account = cls.arn.split(":")[4]
         cls.catalog = "%s:s3tablescatalog:%s" % (cls.account, BUCKET)
+        cls.glue_api = cls.make_client("glue")
+        create_glue_integration(cls.glue_api, cls.account)
         cls.s3tables.create_namespace(tableBucketARN=cls.arn, namespace=["sales"])
         cls.s3tables.create_table(tableBucketARN=cls.arn, namespace="sales", name="orders", format="ICEBERG",
                                   metadata={"iceberg": {"schema": {"fields": [
@@ -124,6 +126,18 @@ class GlueEndpointOnTheWire(FloeTestCase):
         self.assertError(self.glue("GET", "/v1/%s/namespaces" % prefix), 404, "NotFoundException",
                          "the S3 Tables endpoint's prefix is no Glue path")
 
+    def test_without_the_integration_no_bucket_is_served(self):
+        path = "/v1/catalogs/%s/namespaces" % self.catalog
+        self.glue_api.delete_catalog(CatalogId=self.account + ":s3tablescatalog")
+        try:
+            self.assertError(self.glue("GET", path), 404, "NoSuchWarehouseException",
+                             "without the s3tablescatalog integration", "s3tablescatalog")
+            self.assertError(self.glue("GET", "/v1/config?warehouse=" + urllib.parse.quote(self.catalog)), 404,
+                             "NoSuchWarehouseException", "config without the integration", "s3tablescatalog")
+        finally:
+            create_glue_integration(self.glue_api, self.account)
+        self.assertEqual(self.glue("GET", path)[0], 200, "served again once integrated")
+
     def test_refused_catalogs(self):
         cases = [
             ("not-a-catalog!", 400, "BadRequestException", "Invalid catalog id"),
@@ -149,6 +163,7 @@ class GlueEndpointStrictOnTheWire(FloeTestCase):
 
     def test_glue_signatures_verify_and_bad_ones_are_refused_in_the_iceberg_shape(self):
         arn = self.s3tables.create_table_bucket(name=BUCKET)["arn"]
+        create_glue_integration(self.make_client("glue"), arn.split(":")[4])
         catalog = "%s:s3tablescatalog:%s" % (arn.split(":")[4], BUCKET)
         code, body = call(self.server.endpoint, "POST", "/v1/catalogs/%s/namespaces" % catalog, {"namespace": ["n1"]})
         self.assertEqual(code, 200, "a request signed for glue verifies: %s" % body)

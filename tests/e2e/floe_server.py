@@ -125,6 +125,16 @@ def client_env(server):
     return env
 
 
+def create_glue_integration(glue, account, region="us-east-1"):
+    """Integrates S3 Tables with AWS analytics services as AWS's guide does: the federated Glue
+    catalog `s3tablescatalog`, which Glue's Iceberg REST endpoint needs before it serves a bucket."""
+    glue.create_catalog(Name="s3tablescatalog", CatalogInput={
+        "FederatedCatalog": {"Identifier": "arn:aws:s3tables:%s:%s:bucket/*" % (region, account),
+                             "ConnectionName": "aws:s3tables"},
+        "CreateDatabaseDefaultPermissions": [], "CreateTableDefaultPermissions": [],
+        "AllowFullTableExternalDataAccess": "True"})
+
+
 class FloeTestCase(unittest.TestCase):
     """A test class with one server for all its tests (setUpClass) and clients for it."""
 
