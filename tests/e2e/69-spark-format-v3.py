@@ -29,7 +29,6 @@ import os
 import subprocess
 import sys
 import unittest
-import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "engines"))
@@ -38,8 +37,8 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FLOE_BIN, FloeServer, client_env  # noqa: E402
-from spark_engine import missing_reason, rows, spark_session  # noqa: E402
+from floe_server import FLOE_BIN  # noqa: E402
+from spark_engine import SparkBesidePythonEngines, rows  # noqa: E402
 
 NODE = "node"
 LATER = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=7)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -47,38 +46,10 @@ NS, NAME = "lineage", "events"
 TABLE = "%s.%s" % (NS, NAME)
 
 
-class SparkFormatVersion3(unittest.TestCase):
+class SparkFormatVersion3(SparkBesidePythonEngines):
     """The steps run in order (test_1 ... test_4): each builds on the table the previous ones wrote."""
 
-    @classmethod
-    def setUpClass(cls):
-        reason = missing_reason()
-        if reason:
-            raise unittest.SkipTest(reason)
-        warnings.simplefilter("ignore", ResourceWarning)  # py4j's sockets
-        cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
-        cls.spark = cls.duck = None
-        try:
-            os.environ.update(client_env(cls.server))
-            os.environ.pop("AWS_DATA_PATH", None)  # the venv's boto3 knows S3 Tables itself
-            import boto3
-            cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-            cls.s3 = boto3.client("s3", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-            cls.arn = cls.s3tables.create_table_bucket(name="spark-format-v3")["arn"]
-            cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
-            cls.duck = snippets.duckdb_connect(cls.server.endpoint, cls.arn)
-            cls.spark = spark_session(cls.server, cls.arn, "floe-spark-format-v3")
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.duck is not None:
-            cls.duck.close()
-        if cls.spark is not None:
-            cls.spark.stop()
-        cls.server.cleanup()
+    BUCKET, APP = "spark-format-v3", "floe-spark-format-v3"
 
     # ---- what the engines and the API see ----
 

@@ -28,7 +28,6 @@ import re
 import subprocess
 import sys
 import unittest
-import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "engines"))
@@ -37,8 +36,8 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FLOE_BIN, FloeServer  # noqa: E402
-from spark_engine import CATALOGS, missing_reason, rows, spark_session  # noqa: E402
+from floe_server import FLOE_BIN  # noqa: E402
+from spark_engine import CATALOGS, SparkBesidePythonEngines, rows  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.expressions import EqualTo, LessThan  # noqa: E402
@@ -64,38 +63,10 @@ def event(i):
     return (i, datetime.date(2026, 1, 1) + datetime.timedelta(days=i % 5), "k%d" % (i % 4), i * 0.25)
 
 
-class EnginesShareTables(unittest.TestCase):
+class EnginesShareTables(SparkBesidePythonEngines):
     """The steps run in order (test_1 ... test_5): each builds on the tables the previous ones wrote."""
 
-    @classmethod
-    def setUpClass(cls):
-        reason = missing_reason()
-        if reason:
-            raise unittest.SkipTest(reason)
-        warnings.simplefilter("ignore", ResourceWarning)  # py4j's sockets
-        cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
-        cls.spark = cls.duck = None
-        try:
-            from floe_server import client_env
-            os.environ.update(client_env(cls.server))
-            os.environ.pop("AWS_DATA_PATH", None)  # the venv's boto3 knows S3 Tables itself
-            import boto3
-            cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-            cls.arn = cls.s3tables.create_table_bucket(name="engines-with-spark")["arn"]
-            cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
-            cls.duck = snippets.duckdb_connect(cls.server.endpoint, cls.arn)
-            cls.spark = spark_session(cls.server, cls.arn, "floe-spark-pyiceberg-duckdb")
-        except BaseException:
-            cls.tearDownClass()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.duck is not None:
-            cls.duck.close()
-        if cls.spark is not None:
-            cls.spark.stop()
-        cls.server.cleanup()
+    BUCKET, APP = "engines-with-spark", "floe-spark-pyiceberg-duckdb"
 
     # ---- what each engine reads ----
 

@@ -17,8 +17,10 @@ What it is not for: installing Spark. scripts/setup-deps puts PySpark and the pi
 import ast
 import os
 import sys
+import unittest
+import warnings
 
-from floe_server import client_env
+from floe_server import FloeServer, client_env
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "engines"))
 import snippets  # noqa: E402
@@ -133,3 +135,41 @@ def rows(spark, sql):
 
 def scalar(spark, sql):
     return spark.sql(sql).collect()[0][0]
+
+
+class SparkBesidePythonEngines(unittest.TestCase):
+    """One Floe for the class, with Spark, PyIceberg (docs/engines.md's pyiceberg-rest block) and
+    DuckDB on one table bucket named BUCKET; boto3 clients for S3 Tables and S3. Subclasses set
+    BUCKET and APP and run in the engines' venv (snippets.reexec_in_venv)."""
+
+    BUCKET = APP = None
+
+    @classmethod
+    def setUpClass(cls):
+        reason = missing_reason()
+        if reason:
+            raise unittest.SkipTest(reason)
+        warnings.simplefilter("ignore", ResourceWarning)  # py4j's sockets
+        cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
+        cls.spark = cls.duck = None
+        try:
+            os.environ.update(client_env(cls.server))
+            os.environ.pop("AWS_DATA_PATH", None)  # the venv's boto3 knows S3 Tables itself
+            import boto3
+            cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name=REGION)
+            cls.s3 = boto3.client("s3", endpoint_url=cls.server.endpoint, region_name=REGION)
+            cls.arn = cls.s3tables.create_table_bucket(name=cls.BUCKET)["arn"]
+            cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
+            cls.duck = snippets.duckdb_connect(cls.server.endpoint, cls.arn)
+            cls.spark = spark_session(cls.server, cls.arn, cls.APP)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.duck is not None:
+            cls.duck.close()
+        if cls.spark is not None:
+            cls.spark.stop()
+        cls.server.cleanup()
