@@ -467,7 +467,8 @@ static int read_vector(compaction_t *c, const floe_iceberg_data_file_t *dv, int6
     if (floe_job_open_object(c->job, dv->file_path, &fd, &size))
         return FLOE_EFAIL;
     c->job->stats = saved;
-    if ((uint64_t)dv->content_offset > size || (uint64_t)dv->content_size_in_bytes > size - (uint64_t)dv->content_offset) {
+    if ((uint64_t)dv->content_offset > size ||
+        (uint64_t)dv->content_size_in_bytes > size - (uint64_t)dv->content_offset) {
         floe_job_fail(c->job, "the deletion vector at offset %" PRId64 " lies outside %s", dv->content_offset,
                       dv->file_path);
         goto Exit;
@@ -544,7 +545,8 @@ static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, gr
         uint8_t *bytes = NULL;
         if (floe_parquet_chunk_range(footer, g, col, c->footer_offsets[i], &r, &err) != 0 ||
             r.length > FLOE_PARQUET_FILTER_PAGE_MAX) {
-            snprintf(why, why_len, "column %u: %s", col, err.message[0] ? err.message : "its chunk is too large");
+            snprintf(why, why_len, "column %u: %.200s", col,
+                     err.message[0] ? err.message : "its chunk is too large");
             rc = FLOE_EFAIL;
             break;
         }
@@ -554,7 +556,7 @@ static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, gr
             rc = FLOE_EFAIL;
         } else if (floe_parquet_filter_chunk(bytes, (size_t)r.length, &fc, rg->num_rows, deleted, n_deleted,
                                              &out->columns[col], &err) != 0) {
-            snprintf(why, why_len, "column %u: %s", col, err.message);
+            snprintf(why, why_len, "column %u: %.200s", col, err.message); /* the reason fits the job note */
             rc = FLOE_EFAIL;
         }
         free(bytes);
