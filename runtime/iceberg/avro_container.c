@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "base/xalloc.h"
+#include "iceberg/zstd_load.h"
 
 /** Raw deflate, no zlib header (zlib's windowBits of -15). */
 #define RAW_DEFLATE_WINDOW_BITS (-15)
@@ -253,6 +254,9 @@ int floe_avro_reader_next(floe_avro_reader_t *r, floe_avro_block_t *block, char 
                                   FLOE_AVRO_BLOCK_MAX);
         block->data = r->scratch;
     } else if (r->is_zstd) {
+        if (floe_zstd_load() != 0)
+            return floe_avro_fail(err, err_size, "block %zu: the zstandard codec needs libzstd: %s", n,
+                                  floe_zstd_load_error());
         if (unzstd_block(r, r->p, (size_t)size, &block->len) != 0)
             return floe_avro_fail(err, err_size, "block %zu: invalid zstandard data or more than %zu bytes decoded", n,
                                   FLOE_AVRO_BLOCK_MAX);

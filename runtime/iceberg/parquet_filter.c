@@ -11,6 +11,7 @@
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_thrift.h"
+#include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
 
 /* parquet.thrift: PageType, Encoding */
@@ -180,6 +181,9 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
 
     if (out_len > FLOE_PARQUET_FILTER_PAGE_MAX || (codec == FLOE_PARQUET_UNCOMPRESSED && out_len != len))
         return fail(err, "has a page whose sizes do not fit");
+    if (codec == FLOE_PARQUET_ZSTD && floe_zstd_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with ZSTD, and libzstd "
+                                 "cannot be loaded: %s", floe_zstd_load_error());
     *out = floe_xmalloc(out_len + 1);
     switch (codec) {
     case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
@@ -610,18 +614,21 @@ static void put_i32_field(floe_parquet_thrift_writer_t *w, int16_t id, int32_t v
 }
 
 /* A ZSTD column's page is compressed again (design note 2): one frame at libzstd's default level. */
-static void zstd_body(buf_t *body)
+static int zstd_body(buf_t *body)
 {
     size_t cap = ZSTD_compressBound(body->len), n;
     uint8_t *packed = floe_xmalloc(cap + 1);
 
     n = ZSTD_compress(packed, cap, body->p, body->len, ZSTD_CLEVEL_DEFAULT);
-    if (ZSTD_isError(n))
-        abort(); /* only allocation fails with a bound-sized destination */
+    if (cap == 0 || ZSTD_isError(n)) {
+        free(packed);
+        return -1;
+    }
     free(body->p);
     body->p = packed;
     body->len = n;
     body->cap = cap + 1;
+    return 0;
 }
 
 static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
@@ -645,8 +652,10 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     else
         put(&body, f->values.p, f->values.len);
     plain_len = body.len;
-    if (codec == FLOE_PARQUET_ZSTD)
-        zstd_body(&body);
+    if (codec == FLOE_PARQUET_ZSTD && zstd_body(&body) != 0) {
+        free(body.p);
+        return fail(f->err, "cannot be compressed with ZSTD again");
+    }
     if (plain_len > INT32_MAX || body.len > INT32_MAX || kept > INT32_MAX) {
         free(body.p);
         return fail(f->err, "would be too large as one page");

@@ -544,7 +544,7 @@ static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, gr
         uint8_t *bytes = NULL;
         if (floe_parquet_chunk_range(footer, g, col, c->footer_offsets[i], &r, &err) != 0 ||
             r.length > FLOE_PARQUET_FILTER_PAGE_MAX) {
-            snprintf(why, why_len, "column %u: %s", col, err.message[0] ? err.message : "its chunk is too large");
+            snprintf(why, why_len, "column %u: %.200s", col, err.message[0] ? err.message : "its chunk is too large");
             rc = FLOE_EFAIL;
             break;
         }
@@ -554,7 +554,7 @@ static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, gr
             rc = FLOE_EFAIL;
         } else if (floe_parquet_filter_chunk(bytes, (size_t)r.length, &fc, rg->num_rows, deleted, n_deleted,
                                              &out->columns[col], &err) != 0) {
-            snprintf(why, why_len, "column %u: %s", col, err.message);
+            snprintf(why, why_len, "column %u: %.200s", col, err.message);
             rc = FLOE_EFAIL;
         }
         free(bytes);
