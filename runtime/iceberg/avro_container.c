@@ -1,7 +1,8 @@
 /*
- * Avro object container framing: header, blocks, null and deflate codecs (avro_container.h).
- * The deflate codec is raw RFC 1951 data, without zlib's header or checksum (Avro spec,
- * "Required Codecs"): zlib's window bits are negative for that.
+ * Avro object container framing: header, blocks, null, deflate and zstandard codecs
+ * (avro_container.h). The deflate codec is raw RFC 1951 data, without zlib's header or checksum
+ * (Avro spec, "Required Codecs"): zlib's window bits are negative for that. A zstandard block is
+ * ZSTD frames whose content size Avro Java's stream writer leaves out, so it is decoded as a stream.
  */
 #include "iceberg/avro_container.h"
 
@@ -12,8 +13,10 @@
 #include <string.h>
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include "base/xalloc.h"
+#include "iceberg/zstd_load.h"
 
 /** Raw deflate, no zlib header (zlib's windowBits of -15). */
 #define RAW_DEFLATE_WINDOW_BITS (-15)
@@ -123,7 +126,12 @@ static int check_codec(floe_avro_reader_t *r, char *err, size_t err_size)
         r->is_deflate = true;
         return 0;
     }
-    return floe_avro_fail(err, err_size, "header: unsupported codec \"%.32s\" (null and deflate are read)",
+    if (strcmp((const char *)codec->value, "zstandard") == 0) {
+        r->is_zstd = true;
+        return 0;
+    }
+    return floe_avro_fail(err, err_size,
+                          "header: unsupported codec \"%.32s\" (null, deflate and zstandard are read)",
                           (const char *)codec->value);
 }
 
@@ -185,6 +193,44 @@ static int inflate_block(floe_avro_reader_t *r, const uint8_t *in, size_t in_len
     return rc == Z_STREAM_END ? 0 : -1;
 }
 
+/* Grows the scratch buffer when *out_len fills it: -1 once it is FLOE_AVRO_BLOCK_MAX. */
+static int grow_scratch(floe_avro_reader_t *r, size_t out_len)
+{
+    if (out_len < r->scratch_cap)
+        return 0;
+    if (r->scratch_cap >= FLOE_AVRO_BLOCK_MAX)
+        return -1;
+    r->scratch_cap = r->scratch_cap == 0 ? SCRATCH_INITIAL : r->scratch_cap * 2;
+    if (r->scratch_cap > FLOE_AVRO_BLOCK_MAX)
+        r->scratch_cap = FLOE_AVRO_BLOCK_MAX;
+    r->scratch = floe_xrealloc(r->scratch, r->scratch_cap);
+    return 0;
+}
+
+/* Decodes the ZSTD frames in[0..in_len) into the scratch buffer, up to FLOE_AVRO_BLOCK_MAX. */
+static int unzstd_block(floe_avro_reader_t *r, const uint8_t *in, size_t in_len, size_t *out_len)
+{
+    ZSTD_DCtx *z = ZSTD_createDCtx();
+    ZSTD_inBuffer src = {in, in_len, 0};
+    size_t rc = 1;
+
+    *out_len = 0;
+    if (z == NULL)
+        return -1;
+    while (src.pos < src.size || rc != 0) {
+        ZSTD_outBuffer dst;
+        if (grow_scratch(r, *out_len) != 0)
+            break;
+        dst = (ZSTD_outBuffer){r->scratch, r->scratch_cap, *out_len};
+        rc = ZSTD_decompressStream(z, &dst, &src);
+        *out_len = dst.pos;
+        if (ZSTD_isError(rc) || (rc != 0 && src.pos == src.size && dst.pos < dst.size))
+            break; /* bad data, or a frame cut short */
+    }
+    ZSTD_freeDCtx(z);
+    return src.pos == src.size && rc == 0 ? 0 : -1;
+}
+
 int floe_avro_reader_next(floe_avro_reader_t *r, floe_avro_block_t *block, char *err, size_t err_size)
 {
     int64_t count, size;
@@ -205,6 +251,14 @@ int floe_avro_reader_next(floe_avro_reader_t *r, floe_avro_block_t *block, char 
     if (r->is_deflate) {
         if ((uint64_t)size > UINT32_MAX || inflate_block(r, r->p, (size_t)size, &block->len) != 0)
             return floe_avro_fail(err, err_size, "block %zu: invalid deflate data or more than %zu bytes inflated", n,
+                                  FLOE_AVRO_BLOCK_MAX);
+        block->data = r->scratch;
+    } else if (r->is_zstd) {
+        if (floe_zstd_load() != 0)
+            return floe_avro_fail(err, err_size, "block %zu: the zstandard codec needs libzstd: %s", n,
+                                  floe_zstd_load_error());
+        if (unzstd_block(r, r->p, (size_t)size, &block->len) != 0)
+            return floe_avro_fail(err, err_size, "block %zu: invalid zstandard data or more than %zu bytes decoded", n,
                                   FLOE_AVRO_BLOCK_MAX);
         block->data = r->scratch;
     } else if (block->len > FLOE_AVRO_BLOCK_MAX) {

@@ -1,7 +1,8 @@
 /*
  * The framing of Avro object container files (Avro spec, "Object Container Files"): the header
  * (magic, metadata map, sync marker) and the blocks (object count, byte size, data, sync marker),
- * with the null and deflate codecs. Hand-written because Avro C's file reader and writer cannot
+ * with the null and deflate codecs, and zstandard for reading (Iceberg Java writes it when
+ * write.avro.compression-codec says so). Hand-written because Avro C's file reader and writer cannot
  * read or write the header metadata Iceberg keeps there (manifest.h); the datums inside the
  * blocks are Avro C's business (avro_datum.h checks them, libavro decodes them).
  *
@@ -10,7 +11,7 @@
  * Design notes
  * ------------
  * 1. Reading is a cursor: floe_avro_reader_open parses the header, floe_avro_reader_next hands
- *    out one block at a time. A deflated block is inflated into a scratch buffer the reader owns
+ *    out one block at a time. A deflated or zstandard block is decompressed into a scratch buffer the reader owns
  *    and reuses, so a block's bytes are valid until the next call; memory is bounded by the
  *    largest block, at most FLOE_AVRO_BLOCK_MAX bytes uncompressed.
  * 2. Every length and count is checked against the bytes that remain before it is used; a
@@ -50,6 +51,7 @@ typedef struct floe_avro_reader {
     const uint8_t *p, *end;      /* the input not yet read */
     uint8_t sync[FLOE_AVRO_SYNC_LEN];
     bool is_deflate;
+    bool is_zstd;                /* the zstandard codec (read only) */
     floe_avro_meta_t *meta;      /* in the arena given to open */
     size_t n_meta;
     uint8_t *scratch;            /* malloc'd inflate buffer, reused across blocks */
@@ -66,7 +68,7 @@ typedef struct floe_avro_block {
 
 /**
  * Parses the header of the container in data[0..len): magic, metadata (copied into `arena`),
- * codec ("null", "deflate" or none) and sync marker. `data` must outlive the reader. Returns 0,
+ * codec ("null", "deflate", "zstandard" or none) and sync marker. `data` must outlive the reader. Returns 0,
  * or -1 with a reason in err. Release with floe_avro_reader_close either way.
  */
 int floe_avro_reader_open(floe_avro_reader_t *r /* OUT */, const uint8_t *data, size_t len,
@@ -77,7 +79,7 @@ const floe_avro_meta_t *floe_avro_reader_meta(const floe_avro_reader_t *r, const
 
 /**
  * The next block: 1 with *block filled, 0 at the end of the file, -1 with a reason in err
- * (truncated, sync marker mismatch, bad deflate data, over FLOE_AVRO_BLOCK_MAX).
+ * (truncated, sync marker mismatch, bad deflate or zstandard data, over FLOE_AVRO_BLOCK_MAX).
  */
 int floe_avro_reader_next(floe_avro_reader_t *r, floe_avro_block_t *block /* OUT */, char *err, size_t err_size);
 

@@ -591,8 +591,8 @@ static int64_t first_byte(const floe_parquet_chunk_move_t *moves, uint32_t n_col
     return (int64_t)first;
 }
 
-/* The metadata of rewritten row group r of md (design note 5): one PLAIN, uncompressed page a
- * chunk, a null count for statistics, the kept rows. Patched once every row group is appended,
+/* The metadata of rewritten row group r of md (design note 5): one PLAIN page a chunk (ZSTD when
+ * the filter compressed it, else uncompressed), a null count for statistics, the kept rows. Patched once every row group is appended,
  * since appending checks each input's codecs against the new file's first row group. */
 static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const floe_compact_rewrite_t *rw,
                             const floe_parquet_chunk_move_t *moves)
@@ -611,9 +611,11 @@ static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const 
         encodings[0] = 0, encodings[1] = 3; /* PLAIN, RLE */
         m->encodings = encodings;
         m->n_encodings = 2;
-        m->codec = FLOE_PARQUET_UNCOMPRESSED;
+        m->codec = rw->columns[c].codec;
         m->num_values = rw->columns[c].num_values;
         m->total_compressed_size = m->total_uncompressed_size = (int64_t)rw->columns[c].len;
+        if (m->codec != FLOE_PARQUET_UNCOMPRESSED)
+            m->total_uncompressed_size = (int64_t)rw->columns[c].uncompressed_len;
         m->data_page_offset = (int64_t)moves[c].offset;
         cc->file_offset = (int64_t)moves[c].offset;
         m->has_dictionary_page_offset = m->has_index_page_offset = false;

@@ -6,8 +6,9 @@
  *
  * Pure: buffers in, buffers out. No I/O, no SQLite, no h2o. The Avro datums are encoded and
  * decoded with Apache Avro C (libavro); only the object-container framing (header metadata map,
- * blocks, sync marker, null and deflate codecs) is hand-written, because Avro C's file reader and
- * writer cannot read or write the header metadata Iceberg needs (schema, partition-spec, ...).
+ * blocks, sync marker, null and deflate codecs, zstandard read) is hand-written, because Avro C's
+ * file reader and writer cannot read or write the header metadata Iceberg needs (schema,
+ * partition-spec, ...).
  *
  * Design notes
  * ------------
@@ -18,9 +19,9 @@
  * 2. Absent is not zero: an optional field has a has_ flag (or is NULL for a string).
  * 3. Reading accepts v1, v2 and v3 manifests as Iceberg Java, PyIceberg and the npm `avsc` package
  *    write them: fields are found by name in the writer's schema (field ids are not required),
- *    nullable unions may put null first or second, codecs are null or deflate. v1 entries have no
- *    sequence numbers; v1 manifest-list entries have no content or sequence numbers (read as
- *    data and 0).
+ *    nullable unions may put null first or second, codecs are null, deflate or zstandard (Iceberg
+ *    Java's write.avro.compression-codec=zstd). v1 entries have no sequence numbers; v1
+ *    manifest-list entries have no content or sequence numbers (read as data and 0).
  * 4. Writing is v2, or v3 when the struct's format_version is 3 (the v3 fields first_row_id,
  *    referenced_data_file, content_offset, content_size_in_bytes and the manifest list's
  *    first_row_id are then in the schema), always with the deflate codec, with the header keys and field ids

@@ -1,15 +1,17 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
- * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib), levels and
- * values decoded, the kept ones written as one PLAIN page.
+ * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
+ * libzstd), levels and values decoded, the kept ones written as one PLAIN page.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_thrift.h"
+#include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
 
 /* parquet.thrift: PageType, Encoding */
@@ -158,6 +160,19 @@ static int gunzip(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len
     return rc == Z_STREAM_END && z.avail_out == 0 ? 0 : -1;
 }
 
+/* One or more ZSTD frames (Parquet's ZSTD pages) into exactly out_len bytes. A frame that states its
+ * content size must state out_len, so a small hostile page cannot make the caller decode for long. */
+static int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    unsigned long long declared = ZSTD_getFrameContentSize(in, in_len);
+    size_t n;
+
+    if (declared == ZSTD_CONTENTSIZE_ERROR || (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > out_len))
+        return -1;
+    n = ZSTD_decompress(out, out_len, in, in_len);
+    return !ZSTD_isError(n) && n == out_len ? 0 : -1;
+}
+
 /* The page's uncompressed bytes (malloc'ed into *out) from `len` bytes at `in`. */
 static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_len, uint8_t **out,
                       floe_iceberg_error_t *err)
@@ -166,11 +181,15 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
 
     if (out_len > FLOE_PARQUET_FILTER_PAGE_MAX || (codec == FLOE_PARQUET_UNCOMPRESSED && out_len != len))
         return fail(err, "has a page whose sizes do not fit");
+    if (codec == FLOE_PARQUET_ZSTD && floe_zstd_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with ZSTD, and libzstd "
+                                 "cannot be loaded: %s", floe_zstd_load_error());
     *out = floe_xmalloc(out_len + 1);
     switch (codec) {
     case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
     case FLOE_PARQUET_SNAPPY: rc = snappy(in, len, *out, out_len); break;
     case FLOE_PARQUET_GZIP: rc = len > UINT32_MAX || out_len > UINT32_MAX ? -1 : gunzip(in, len, *out, out_len); break;
+    case FLOE_PARQUET_ZSTD: rc = unzstd(in, len, *out, out_len); break;
     default:
         free(*out);
         *out = NULL;
@@ -594,9 +613,29 @@ static void put_i32_field(floe_parquet_thrift_writer_t *w, int16_t id, int32_t v
     floe_parquet_thrift_write_i32(w, v);
 }
 
+/* A ZSTD column's page is compressed again (design note 2): one frame at libzstd's default level. */
+static int zstd_body(buf_t *body)
+{
+    size_t cap = ZSTD_compressBound(body->len), n;
+    uint8_t *packed = floe_xmalloc(cap + 1);
+
+    n = ZSTD_compress(packed, cap, body->p, body->len, ZSTD_CLEVEL_DEFAULT);
+    if (cap == 0 || ZSTD_isError(n)) {
+        free(packed);
+        return -1;
+    }
+    free(body->p);
+    body->p = packed;
+    body->len = n;
+    body->cap = cap + 1;
+    return 0;
+}
+
 static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
 {
     buf_t body = {0};
+    size_t plain_len;
+    int32_t codec = f->s.col->codec == FLOE_PARQUET_ZSTD ? FLOE_PARQUET_ZSTD : FLOE_PARQUET_UNCOMPRESSED;
     floe_parquet_thrift_writer_t w;
     uint8_t *header;
     size_t header_len;
@@ -612,14 +651,19 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
         put_bits(&body, &f->bits);
     else
         put(&body, f->values.p, f->values.len);
-    if (body.len > INT32_MAX || kept > INT32_MAX) {
+    plain_len = body.len;
+    if (codec == FLOE_PARQUET_ZSTD && zstd_body(&body) != 0) {
+        free(body.p);
+        return fail(f->err, "cannot be compressed with ZSTD again");
+    }
+    if (plain_len > INT32_MAX || body.len > INT32_MAX || kept > INT32_MAX) {
         free(body.p);
         return fail(f->err, "would be too large as one page");
     }
     floe_parquet_thrift_writer_init(&w);
     floe_parquet_thrift_struct_begin(&w); /* PageHeader */
     put_i32_field(&w, 1, PAGE_DATA);
-    put_i32_field(&w, 2, (int32_t)body.len);
+    put_i32_field(&w, 2, (int32_t)plain_len);
     put_i32_field(&w, 3, (int32_t)body.len);
     floe_parquet_thrift_write_field(&w, 5, FLOE_THRIFT_STRUCT);
     floe_parquet_thrift_struct_begin(&w); /* DataPageHeader */
@@ -635,6 +679,8 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     if (body.len > 0)
         memcpy(out->bytes + header_len, body.p, body.len);
     out->len = header_len + body.len;
+    out->codec = codec;
+    out->uncompressed_len = header_len + plain_len;
     out->num_values = kept;
     out->null_count = f->nulls;
     free(header);

@@ -2,7 +2,8 @@
  * Rows left out of one Parquet column chunk: compaction applies a deletion vector that deletes
  * only some rows of a row group by writing each of its column chunks again without those rows
  * (compact.h design note 5). The chunk's pages are decompressed and decoded, the kept rows'
- * definition levels and values written again as one uncompressed data page (v1) with PLAIN values.
+ * definition levels and values written again as one data page (v1) with PLAIN values, compressed
+ * with ZSTD when the chunk was, else uncompressed.
  *
  * Pure: bytes in, bytes out. Not for reading rows for any other purpose (the console's preview
  * reads Parquet in the browser), nor for columns it cannot decode: those fail with the reason, and
@@ -13,15 +14,18 @@
  * 1. What is decoded: columns that do not repeat (max repetition level 0: top-level columns and
  *    fields of structs, not lists or maps), in data pages v1 and v2 and a dictionary page, with
  *    values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, or RLE (booleans), compressed with nothing,
- *    Snappy or gzip. Anything else (ZSTD, LZ4, Brotli, the DELTA encodings, repeated columns)
- *    fails with a reason naming it.
+ *    Snappy, gzip or ZSTD. Anything else (LZ4, LZO, Brotli, the DELTA encodings, repeated
+ *    columns) fails with a reason naming it.
  * 2. What is written: one data page v1 holding every kept row: the definition levels (when the
  *    column has any) as RLE runs after their 4-byte length, then the present values PLAIN
- *    (booleans bit-packed). Its column chunk keeps no dictionary, page index or bloom filter; its
+ *    (booleans bit-packed), compressed with ZSTD (libzstd's default level) when the chunk was ZSTD
+ *    (Spark's, PyIceberg's and Floe's default: it stays small), else uncompressed (Floe has no
+ *    Snappy encoder, and one codec keeps the code small). Its column chunk keeps no dictionary, page index or bloom filter; its
  *    statistics are the null count only (a missing bound costs a reader a skip, a wrong one rows).
  * 3. Hostile input fails with a reason, never an over-read: every length is checked against the
  *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
- *    group's rows, and every decompression against the size the page header gave.
+ *    group's rows, and every decompression against the size the page header gave (a ZSTD frame
+ *    that states a larger content size is refused before it is decoded).
  */
 #ifndef FLOE_PARQUET_FILTER_H
 #define FLOE_PARQUET_FILTER_H
@@ -39,7 +43,9 @@
 typedef struct floe_parquet_filtered {
     uint8_t *bytes; /* malloc'ed; the caller frees */
     size_t len;
-    int64_t num_values; /* the kept rows (every one has a definition level) */
+    int32_t codec;           /* FLOE_PARQUET_UNCOMPRESSED or FLOE_PARQUET_ZSTD: the chunk's codec now */
+    size_t uncompressed_len; /* len with the page uncompressed (the footer's total_uncompressed_size) */
+    int64_t num_values;      /* the kept rows (every one has a definition level) */
     int64_t null_count;
 } floe_parquet_filtered_t;
 

@@ -3,7 +3,8 @@
 // write them): vectors that delete whole row groups are applied (the rows are not in the new
 // file, the vectors leave the table, their Puffin file stays through unreferenced-file removal
 // while referenced and goes once snapshots expire), a vector that
-// deletes some rows of a row group is applied by writing that row group again, a file two vectors
+// deletes some rows of a row group is applied by writing that row group again (gzip and ZSTD pages
+// too; a codec Floe does not decode keeps its file and vector), a file two vectors
 // name is left alone with the reason in the job's message, and every moved row keeps its _row_id
 // and _last_updated_sequence_number. Rows are read
 // with icebird once no vector is left (icebird reads no Puffin file) and the new file's lineage
@@ -28,6 +29,20 @@ const rows = (from, to) => Array.from({ length: to - from }, (_, j) => ({
 }));
 const ids = (rs) => rs.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const range = (from, to) => Array.from({ length: to - from }, (_, j) => BigInt(from + j));
+
+/** `bytes` as one ZSTD frame of raw (stored) blocks: valid ZSTD that any decoder reads, for Node 20
+ * has no ZSTD compressor. Header: the magic, a single-segment descriptor with a 4-byte content size. */
+function zstdStored(bytes) {
+  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0]), Buffer.alloc(4)];
+  parts[1].writeUInt32LE(bytes.length);
+  for (let at = 0; ; at += 131072) {
+    const block = bytes.subarray(at, at + 131072), last = at + 131072 >= bytes.length;
+    const header = (block.length << 3) | (last ? 1 : 0); // block type 0: raw
+    parts.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), Buffer.from(block));
+    if (last)
+      return new Uint8Array(Buffer.concat(parts));
+  }
+}
 
 describe("compaction applies deletion vectors by row group on a v3 table", {
   skip: missingPackages.length || !hyparquet || !hyparquetCompressors
@@ -185,23 +200,48 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     const gzip = { codec: "GZIP", compressors: { GZIP: (b) => gzipSync(b) } }; // one codec: one bin
     const gz = await w.append("codecs", rows(0, 4), gzip);
     await w.append("codecs", rows(4, 8), gzip);
-    // Labelled ZSTD but stored as is: no engine could read these pages, but Floe refuses the codec
-    // before it reads one, which is what this checks (Node 20 has no ZSTD compressor).
-    const zstd = await w.append("codecs", rows(8, 12), { codec: "ZSTD", compressors: { ZSTD: (b) => b } });
+    // Labelled BROTLI but stored as is: no engine could read these pages, but Floe refuses the
+    // codec before it reads one, which is what this checks.
+    const brotli = await w.append("codecs", rows(8, 12), { codec: "BROTLI", compressors: { BROTLI: (b) => b } });
     await w.deleteRows("codecs", [
-      { dataPath: gz.dataPath, positions: [1] }, { dataPath: zstd.dataPath, positions: [2] },
+      { dataPath: gz.dataPath, positions: [1] }, { dataPath: brotli.dataPath, positions: [2] },
     ]);
     const run = await runMaintenance(server, { arn: await w.tableArn("codecs"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
     assert.match(run.body.message, /compacted 2 data files into 1; applied 1 deletion vectors/, run.body.message);
-    assert.match(run.body.message, /1 files skipped, their deletion vectors cannot be applied \(column 0: The column chunk is compressed with ZSTD, which Floe does not decode\.\)/,
+    assert.match(run.body.message, /1 files skipped, their deletion vectors cannot be applied \(column 0: The column chunk is compressed with BROTLI, which Floe does not decode\.\)/,
       run.body.message);
     const now = await live("codecs");
-    assert.deepEqual(now.deletes.map((d) => d.referenced_data_file), [zstd.dataPath], "the ZSTD file keeps its vector");
-    const moved = now.data.find((f) => f.file_path !== zstd.dataPath);
+    assert.deepEqual(now.deletes.map((d) => d.referenced_data_file), [brotli.dataPath], "the BROTLI file keeps its vector");
+    const moved = now.data.find((f) => f.file_path !== brotli.dataPath);
     const lineage = await lineageOf(moved.file_path);
     assert.deepEqual(lineage.map((r) => r.id), [0n, 2n, 3n, 4n, 5n, 6n, 7n], "the gzip file's deleted row is gone");
     assert.deepEqual(lineage.map((r) => r._row_id), [0n, 2n, 3n, 4n, 5n, 6n, 7n], "and the others keep their row ids");
+  });
+
+  test("ZSTD pages are decoded and the row group is written again as ZSTD", async () => {
+    await w.catalog.createTable({ namespace: [w.namespace] },
+      { name: "zstd", schema: SCHEMA, properties: { "format-version": "3" } });
+    const zstd = { codec: "ZSTD", compressors: { ZSTD: zstdStored } };
+    const a = await w.append("zstd", rows(0, 6), { ...zstd, rowGroupSize: 3 }); // row groups 0..2 and 3..5
+    await w.append("zstd", rows(6, 10), zstd);
+    await w.deleteRows("zstd", [{ dataPath: a.dataPath, positions: [1, 5] }]);
+    const run = await runMaintenance(server, { arn: await w.tableArn("zstd"), type: "icebergCompaction" });
+    assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
+    assert.match(run.body.message, /^compacted 2 data files into 1; applied 1 deletion vectors/, run.body.message);
+    assert.doesNotMatch(run.body.message, /skipped/, run.body.message);
+    const now = await live("zstd");
+    assert.deepEqual(now.deletes, [], "the vector left the table");
+    assert.equal(now.data.length, 1);
+    const kept = [0n, 2n, 3n, 4n, 6n, 7n, 8n, 9n];
+    const lineage = await lineageOf(now.data[0].file_path);
+    assert.deepEqual(lineage.map((r) => r.id), kept, "the deleted rows are not in the new file");
+    assert.deepEqual(lineage.map((r) => r._row_id), kept, "each kept row keeps its row id");
+    assert.deepEqual(lineage.map((r) => r.name), kept.map((i) => `n${i}`), "and its values");
+    const body = await w.get(now.data[0].file_path);
+    const md = hyparquet.parquetMetadata(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+    assert.deepEqual(md.row_groups.map((g) => g.columns[0].meta_data.codec), ["ZSTD", "ZSTD", "ZSTD"],
+      "the rewritten row groups are ZSTD like the copied one");
   });
 
   test("a file that two live vectors name is left alone, with the reason", async () => {

@@ -40,7 +40,7 @@ static void filter(const uint8_t *chunk, size_t len, const floe_parquet_filter_c
         return;
     }
     expect(out.num_values == rows - (int64_t)n && out.null_count >= 0 && out.null_count <= out.num_values);
-    plain.codec = FLOE_PARQUET_UNCOMPRESSED;
+    plain.codec = out.codec; /* what the filter wrote: ZSTD again, or uncompressed */
     expect(floe_parquet_filter_chunk(out.bytes, out.len, &plain, out.num_values, NULL, 0, &again, &err) == 0);
     expect(again.len == out.len && memcmp(again.bytes, out.bytes, out.len) == 0 && again.null_count == out.null_count);
     free(again.bytes);

@@ -2,6 +2,7 @@
  * framing reads what it writes, and hostile schemas and datums are refused before Avro C sees
  * them (LeakSanitizer checks that nothing Avro C built is left behind). */
 #include <stdlib.h>
+#include <zstd.h>
 
 #include "harness.h"
 #include "iceberg/avro_container.h"
@@ -48,6 +49,69 @@ TEST(avro_container_reads_what_it_writes)
         floe_parquet_arena_free(arena);
         floe_avro_buf_dispose(&file);
     }
+}
+
+/* Appends Avro long v (zig-zag varint) to b. */
+static void ac_long(uint8_t *b, size_t *n, int64_t v)
+{
+    uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+
+    do {
+        b[(*n)++] = (uint8_t)((z & 0x7f) | (z >= 0x80 ? 0x80 : 0));
+        z >>= 7;
+    } while (z != 0);
+}
+
+TEST(avro_container_reads_zstandard_blocks)
+{
+    static const uint8_t data[] = {1, 2, 3, 4, 5, 6};
+    static const size_t offsets[] = {0, 1, 3, 6};
+    floe_avro_buf_t out = {0};
+    floe_avro_meta_t meta[] = {{"avro.schema", (uint8_t *)"\"bytes\"", 7}, {"avro.codec", (uint8_t *)"zstandard", 9}};
+    char err[AC_ERR_MAX] = "";
+    uint8_t file[1024], packed[256];
+    size_t header_len, n, packed_len;
+    ZSTD_CCtx *z = ZSTD_createCCtx();
+    ZSTD_inBuffer in = {data, sizeof(data), 0};
+    ZSTD_outBuffer dst = {packed, sizeof(packed), 0};
+    floe_parquet_arena_t *arena = floe_parquet_arena_new(1 << 20);
+    floe_avro_reader_t r;
+    floe_avro_block_t b;
+
+    /* The stream API leaves the content size out of the frame, as Avro Java's codec does. */
+    CHECK(ZSTD_compressStream2(z, &dst, &in, ZSTD_e_end) == 0, "compresses the block");
+    packed_len = dst.pos;
+    ZSTD_freeCCtx(z);
+    CHECK(floe_avro_container_write(&out, meta, 2, data, offsets, 3, false, err, sizeof(err)) == 0,
+          "writes a container labelled zstandard with its block stored");
+    header_len = out.len - FLOE_AVRO_SYNC_LEN - sizeof(data) - 2; /* count and size: one byte each */
+    memcpy(file, out.data, header_len);
+    n = header_len;
+    ac_long(file, &n, 3);
+    ac_long(file, &n, (int64_t)packed_len);
+    memcpy(file + n, packed, packed_len);
+    n += packed_len;
+    memcpy(file + n, out.data + out.len - FLOE_AVRO_SYNC_LEN, FLOE_AVRO_SYNC_LEN);
+    n += FLOE_AVRO_SYNC_LEN;
+    CHECK(floe_avro_reader_open(&r, file, n, arena, err, sizeof(err)) == 0 &&
+              floe_avro_reader_next(&r, &b, err, sizeof(err)) == 1 && b.n_objects == 3 && b.len == sizeof(data) &&
+              memcmp(b.data, data, sizeof(data)) == 0 && floe_avro_reader_next(&r, &b, err, sizeof(err)) == 0,
+          "a zstandard block is decoded");
+    floe_avro_reader_close(&r);
+    file[header_len + 2] ^= 0xff; /* the frame's magic */
+    CHECK(floe_avro_reader_open(&r, file, n, arena, err, sizeof(err)) == 0 &&
+              floe_avro_reader_next(&r, &b, err, sizeof(err)) == -1 && strstr(err, "zstandard") != NULL,
+          "a block that is not ZSTD is refused with the reason");
+    floe_avro_reader_close(&r);
+    file[header_len + 2] ^= 0xff;
+    file[header_len + 1] = (uint8_t)((packed_len - 1) << 1); /* the frame less its last byte */
+    memmove(file + header_len + 2 + packed_len - 1, file + header_len + 2 + packed_len, FLOE_AVRO_SYNC_LEN);
+    CHECK(packed_len < 64 && floe_avro_reader_open(&r, file, n - 1, arena, err, sizeof(err)) == 0 &&
+              floe_avro_reader_next(&r, &b, err, sizeof(err)) == -1 && strstr(err, "zstandard") != NULL,
+          "a frame cut short is refused");
+    floe_avro_reader_close(&r);
+    floe_parquet_arena_free(arena);
+    floe_avro_buf_dispose(&out);
 }
 
 TEST(avro_container_refuses_impossible_blocks)

@@ -3,6 +3,7 @@
  * writes reads back equal and carries what Iceberg readers look for; hostile bytes are refused. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <zstd.h>
 
 #include "avro_fixtures.h"
 #include "harness.h"
@@ -282,6 +283,72 @@ TEST(manifest_list_reads_avsc_v2_deflate_and_null)
     mf_check_list_v2(avro_fixture_manifest_list_v2_deflate, sizeof(avro_fixture_manifest_list_v2_deflate),
                      3051729675574597004LL, true);
     mf_check_list_v2(avro_fixture_manifest_list_v2_null, sizeof(avro_fixture_manifest_list_v2_null), 99, false);
+}
+
+/* The container `data` written again with the zstandard codec, as Iceberg Java writes it: each
+ * block one ZSTD frame without its content size (a stream). */
+static floe_avro_buf_t mf_as_zstandard(const uint8_t *data, size_t len)
+{
+    floe_avro_buf_t out = {0};
+    floe_parquet_arena_t *arena = floe_parquet_arena_new(1 << 20);
+    floe_avro_reader_t r;
+    floe_avro_block_t b;
+    char err[ERR_MAX] = "";
+
+    CHECK(floe_avro_reader_open(&r, data, len, arena, err, sizeof(err)) == 0, "the fixture opens");
+    floe_avro_buf_append(&out, FLOE_AVRO_MAGIC, FLOE_AVRO_MAGIC_LEN);
+    floe_avro_buf_long(&out, (int64_t)r.n_meta);
+    for (size_t i = 0; i < r.n_meta; i++) {
+        bool is_codec = strcmp(r.meta[i].key, "avro.codec") == 0;
+        floe_avro_buf_long(&out, (int64_t)strlen(r.meta[i].key));
+        floe_avro_buf_append(&out, r.meta[i].key, strlen(r.meta[i].key));
+        floe_avro_buf_long(&out, is_codec ? 9 : (int64_t)r.meta[i].value_len);
+        floe_avro_buf_append(&out, is_codec ? (const uint8_t *)"zstandard" : r.meta[i].value,
+                             is_codec ? 9 : r.meta[i].value_len);
+    }
+    floe_avro_buf_long(&out, 0);
+    floe_avro_buf_append(&out, r.sync, FLOE_AVRO_SYNC_LEN);
+    while (floe_avro_reader_next(&r, &b, err, sizeof(err)) == 1) {
+        ZSTD_CCtx *z = ZSTD_createCCtx();
+        size_t cap = ZSTD_compressBound(b.len);
+        uint8_t *packed = malloc(cap);
+        ZSTD_inBuffer in = {b.data, b.len, 0};
+        ZSTD_outBuffer dst = {packed, cap, 0};
+        CHECK(ZSTD_compressStream2(z, &dst, &in, ZSTD_e_end) == 0, "a block compresses");
+        floe_avro_buf_long(&out, b.n_objects);
+        floe_avro_buf_long(&out, (int64_t)dst.pos);
+        floe_avro_buf_append(&out, packed, dst.pos);
+        floe_avro_buf_append(&out, r.sync, FLOE_AVRO_SYNC_LEN);
+        free(packed);
+        ZSTD_freeCCtx(z);
+    }
+    floe_avro_reader_close(&r);
+    floe_parquet_arena_free(arena);
+    return out;
+}
+
+TEST(manifest_reads_the_zstandard_codec)
+{
+    floe_avro_buf_t file = mf_as_zstandard(avro_fixture_manifest_v2_deflate, sizeof(avro_fixture_manifest_v2_deflate));
+    floe_avro_buf_t list =
+        mf_as_zstandard(avro_fixture_manifest_list_v2_deflate, sizeof(avro_fixture_manifest_list_v2_deflate));
+    floe_iceberg_manifest_t m;
+
+    CHECK(file.len > 100 && memmem(file.data, file.len, "zstandard", 9) != NULL, "the copy says zstandard");
+    if (mf_read(file.data, file.len, &m) != 0) {
+        CHECK(0, "reads a v2 manifest with the zstandard codec");
+    } else {
+        mf_check_v2_header(&m, 0);
+        CHECK(m.n_entries == 2, "reads both entries");
+        if (m.n_entries == 2) {
+            mf_check_full_entry(&m.entries[0]);
+            mf_check_sparse_entry(&m.entries[1]);
+        }
+        floe_iceberg_manifest_dispose(&m);
+    }
+    mf_check_list_v2(list.data, list.len, 3051729675574597004LL, true);
+    floe_avro_buf_dispose(&file);
+    floe_avro_buf_dispose(&list);
 }
 
 TEST(manifest_list_reads_avsc_v1_with_v1_names_and_defaults)

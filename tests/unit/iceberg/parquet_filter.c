@@ -6,10 +6,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "harness.h"
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_stitch.h"
+#include "iceberg/parquet_thrift.h"
 #include "parquet_support.h"
 
 typedef struct pf_body {
@@ -148,6 +150,122 @@ TEST(parquet_filter_decodes_snappy_dictionaries_booleans_and_many_pages)
     free(out.bytes);
     CHECK(pf_filter("strings", 0, 2, deleted, 5, &out, &err) == 0 && out.num_values == 36 && pf_ends_with(&out, &scores),
           "a double column keeps its values");
+    free(out.bytes);
+}
+
+/* A data page v1 (PLAIN values, RLE levels) of n values whose body is `body` as given: compressed
+ * (the header says `uncompressed` bytes) or not; appended to chunk. */
+static void pf_page(pf_body_t *chunk, int32_t n, int32_t uncompressed, const void *body, size_t len)
+{
+    floe_parquet_thrift_writer_t w;
+    uint8_t *header;
+    size_t header_len;
+    static const int32_t fields[] = {0 /* DATA_PAGE */, 0, 0};
+
+    floe_parquet_thrift_writer_init(&w);
+    floe_parquet_thrift_struct_begin(&w);
+    for (int16_t id = 1; id <= 3; id++) {
+        floe_parquet_thrift_write_field(&w, id, FLOE_THRIFT_I32);
+        floe_parquet_thrift_write_i32(&w, id == 1 ? fields[0] : id == 2 ? uncompressed : (int32_t)len);
+    }
+    floe_parquet_thrift_write_field(&w, 5, FLOE_THRIFT_STRUCT);
+    floe_parquet_thrift_struct_begin(&w);
+    for (int16_t id = 1; id <= 4; id++) {
+        floe_parquet_thrift_write_field(&w, id, FLOE_THRIFT_I32);
+        floe_parquet_thrift_write_i32(&w, id == 1 ? n : id == 2 ? 0 /* PLAIN */ : 3 /* RLE */);
+    }
+    floe_parquet_thrift_struct_end(&w);
+    floe_parquet_thrift_struct_end(&w);
+    header = floe_parquet_thrift_writer_take(&w, &header_len);
+    pf_put(chunk, header, header_len);
+    pf_put(chunk, body, len);
+    free(header);
+}
+
+/* Appends a ZSTD page of an optional long column: rows [from, to), value i * 1000, null when
+ * i % 3 == 1. */
+static void pf_zstd_page(pf_body_t *chunk, int64_t from, int64_t to)
+{
+    pf_body_t body = {.n = 0};
+    uint8_t levels[16], packed[512];
+    size_t n;
+
+    for (int64_t i = from; i < to; i++)
+        levels[i - from] = i % 3 == 1 ? 0 : 1;
+    pf_levels(&body, levels, (size_t)(to - from));
+    for (int64_t i = from; i < to; i++) {
+        int64_t v = i * 1000;
+        if (i % 3 != 1)
+            pf_put(&body, &v, 8);
+    }
+    n = ZSTD_compress(packed, sizeof(packed), body.b, body.n, 3);
+    pf_page(chunk, (int32_t)(to - from), (int32_t)body.n, packed, n);
+}
+
+TEST(parquet_filter_decodes_zstd_pages_and_writes_zstd_again)
+{
+    static const uint64_t deleted[] = {0, 4, 9};
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT64, 0, FLOE_PARQUET_ZSTD, 1, 0};
+    floe_parquet_filtered_t out, again;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, want = {.n = 0};
+    uint8_t levels[16], plain[512];
+    size_t n = 0, at = 0, plain_len = 0;
+    int64_t nulls = 0;
+
+    pf_zstd_page(&chunk, 0, 6), pf_zstd_page(&chunk, 6, 10);
+    for (int64_t i = 0; i < 10; i++) {
+        if (i == 0 || i == 4 || i == 9)
+            continue;
+        levels[n++] = i % 3 == 1 ? 0 : 1;
+        nulls += i % 3 == 1;
+    }
+    pf_levels(&want, levels, n);
+    for (int64_t i = 0; i < 10; i++) {
+        int64_t v = i * 1000;
+        if (i != 0 && i != 4 && i != 9 && i % 3 != 1)
+            pf_put(&want, &v, 8);
+    }
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 10, deleted, 3, &out, &err) == 0 && out.num_values == 7 &&
+              out.null_count == nulls && out.codec == FLOE_PARQUET_ZSTD,
+          "two ZSTD pages of an optional long column keep the other 7 rows, in a ZSTD page");
+    while (at + 4 <= out.len && memcmp(out.bytes + at, "\x28\xb5\x2f\xfd", 4) != 0) /* the frame's magic */
+        at++;
+    if (at + 4 <= out.len)
+        plain_len = ZSTD_decompress(plain, sizeof(plain), out.bytes + at, out.len - at);
+    CHECK(at + 4 <= out.len && !ZSTD_isError(plain_len) && plain_len == want.n &&
+              memcmp(plain, want.b, want.n) == 0 && out.uncompressed_len == at + plain_len,
+          "the written page decompresses to the kept levels and values, PLAIN");
+    CHECK(floe_parquet_filter_chunk(out.bytes, out.len, &col, 7, (const uint64_t[]){6}, 1, &again, &err) == 0 &&
+              again.num_values == 6 && again.null_count == nulls,
+          "the written ZSTD chunk filters again");
+    free(again.bytes);
+    free(out.bytes);
+}
+
+TEST(parquet_filter_refuses_zstd_frames_larger_than_their_page)
+{
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_ZSTD, 0, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0};
+    int32_t values[64] = {0};
+    uint8_t packed[512];
+    size_t n = ZSTD_compress(packed, sizeof(packed), values, sizeof(values), 3);
+
+    pf_page(&chunk, 4, 16, packed, n); /* the frame holds 256 bytes, the header says 16 */
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 4, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "decompress") != NULL,
+          "a ZSTD frame larger than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 4, 16, "\x28\xb5\x2f\xfdgarbage", 11);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 4, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a broken ZSTD frame is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 64, 256, packed, n);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 64, (const uint64_t[]){1}, 1, &out, &err) == 0 &&
+              out.num_values == 63,
+          "the same frame with its true size decodes");
     free(out.bytes);
 }
 
