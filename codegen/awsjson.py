@@ -82,7 +82,7 @@ class JsonOverlay(overlay_mod.Overlay):
                 overlay_mod.fail("%s: %s is not an operation of the model" % (self.path, name))
 
 
-class JsonCModel:
+class JsonCModel(smithy.CMemberTypes):
     """The C names and tables of one awsJson1_1 service."""
 
     def __init__(self, svc, model, overlay):
@@ -187,20 +187,6 @@ class JsonCModel:
             return self.type_name(shape) + " "
         return {"integer": "int32_t ", "long": "int64_t ", "double": "double ", "boolean": "bool ",
                 "timestamp": "floe_timestamp_t "}[kind]
-
-    def member_ctype(self, member):
-        t = member.target
-        if t.is_aggregate:
-            return self.type_name(t) + " *"
-        return self.scalar_ctype(t)
-
-    def element_ctype(self, member):
-        t = member.target
-        if t.kind in ("structure", "union"):
-            return self.type_name(t) + " "
-        if t.kind in ("list", "map"):
-            return self.type_name(t) + " *"
-        return self.scalar_ctype(t)
 
     def enums(self):
         return [s for s in self.shapes if s.kind == "enum"]

@@ -104,7 +104,7 @@ def c_string(value):
     return '"' + "".join(out) + '"'
 
 
-class CModel:
+class CModel(smithy.CMemberTypes):
     """C names and per-shape facts the templates need, computed once. The prefixes are those of
     S3 Tables; each awsQuery service has its own (query.py), so their shapes never collide."""
 
@@ -171,22 +171,6 @@ class CModel:
         if kind == "timestamp":
             return "floe_timestamp_t "
         raise smithy.ModelError("%s: no scalar C type" % shape.id)
-
-    def member_ctype(self, member):
-        """Type of a structure/union member field: aggregates by pointer, NULL when absent."""
-        t = member.target
-        if t.is_aggregate:
-            return self.type_name(t) + " *"
-        return self.scalar_ctype(t)
-
-    def element_ctype(self, member):
-        """Type of a list item or map key/value: structures and unions by value."""
-        t = member.target
-        if t.kind in ("structure", "union"):
-            return self.type_name(t) + " "
-        if t.kind in ("list", "map"):
-            return self.type_name(t) + " *"
-        return self.scalar_ctype(t)
 
     def absent(self, member, ref):
         """C expression true when `member` of the struct at `ref` is absent."""

@@ -366,3 +366,24 @@ def load(path, protocol="restJson1"):
     except ModelError as exc:
         sys.stderr.write("codegen: model error: %s\n" % exc)
         sys.exit(1)
+
+
+class CMemberTypes:
+    """The C types of members, shared by every protocol's C model: a subclass gives type_name(shape)
+    and scalar_ctype(shape)."""
+
+    def member_ctype(self, member):
+        """Type of a structure/union member field: aggregates by pointer, NULL when absent."""
+        t = member.target
+        if t.is_aggregate:
+            return self.type_name(t) + " *"
+        return self.scalar_ctype(t)
+
+    def element_ctype(self, member):
+        """Type of a list item or map key/value: structures and unions by value."""
+        t = member.target
+        if t.kind in ("structure", "union"):
+            return self.type_name(t) + " "
+        if t.kind in ("list", "map"):
+            return self.type_name(t) + " *"
+        return self.scalar_ctype(t)
