@@ -23,7 +23,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FLOE_BIN, FloeServer  # noqa: E402
+from floe_server import FloeServer, compact_and_expire  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.expressions import EqualTo, LessThan  # noqa: E402
@@ -100,14 +100,7 @@ class EnginesOnOneBucket(unittest.TestCase):
         """Floe's compaction, then snapshot expiration, on one table, through `floe maintenance run`."""
         ns, table = name.split(".")
         arn = self.s3tables.get_table(tableBucketARN=self.arn, namespace=ns, name=table)["tableARN"]
-        results = {}
-        for job, extra in (("icebergCompaction", []), ("icebergSnapshotManagement", ["--now", LATER])):
-            out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", self.server.endpoint, "--arn", arn,
-                                  "--type", job] + extra, capture_output=True, text=True, timeout=120)
-            self.assertEqual(out.returncode, 0, "floe maintenance run %s: %s%s" % (job, out.stdout, out.stderr))
-            results[job] = json.loads(out.stdout)
-            self.assertEqual(results[job]["status"], "Successful", "%s succeeds: %s" % (job, out.stdout))
-        return results
+        return compact_and_expire(self, self.server.endpoint, arn, LATER)
 
     # ---- the steps ----
 

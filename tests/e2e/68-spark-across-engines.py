@@ -8,10 +8,9 @@ from the result and keeps writing to it.
 """
 
 import json
-import subprocess
 import warnings
 
-from floe_server import FLOE_BIN, FloeTestCase, main
+from floe_server import FloeTestCase, compact_and_expire, main
 from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session
 
 LATER = "2099-01-01T00:00:00Z"  # snapshot expiration's clock: every old snapshot is past its age
@@ -49,14 +48,7 @@ class SparkAcrossEnginesTest(FloeTestCase):
     def maintain(self, ns, name):
         """Floe's compaction, then snapshot expiration, on one table, through `floe maintenance run`."""
         arn = self.s3tables.get_table(tableBucketARN=self.arn, namespace=ns, name=name)["tableARN"]
-        results = {}
-        for job, extra in (("icebergCompaction", []), ("icebergSnapshotManagement", ["--now", LATER])):
-            out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", self.server.endpoint, "--arn", arn,
-                                  "--type", job] + extra, capture_output=True, text=True, timeout=120)
-            self.assertEqual(out.returncode, 0, "floe maintenance run %s: %s%s" % (job, out.stdout, out.stderr))
-            results[job] = json.loads(out.stdout)
-            self.assertEqual(results[job]["status"], "Successful", "%s succeeds: %s" % (job, out.stdout))
-        return results
+        return compact_and_expire(self, self.server.endpoint, arn, LATER)
 
     def test_spark_and_the_s3_tables_api_share_tables_through_maintenance(self):
         for cat in CATALOGS:

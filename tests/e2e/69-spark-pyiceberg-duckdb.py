@@ -22,10 +22,8 @@ Runs under the engines' virtual environment (PyIceberg, DuckDB), with PySpark fr
 import contextlib
 import datetime
 import io
-import json
 import os
 import re
-import subprocess
 import sys
 import unittest
 
@@ -36,7 +34,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FLOE_BIN  # noqa: E402
+from floe_server import compact_and_expire  # noqa: E402
 from spark_engine import CATALOGS, SparkBesidePythonEngines, rows  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
@@ -93,13 +91,7 @@ class EnginesShareTables(SparkBesidePythonEngines):
         """Floe's compaction, then snapshot expiration, on one table, through `floe maintenance run`."""
         ns, table = name.split(".")
         arn = self.s3tables.get_table(tableBucketARN=self.arn, namespace=ns, name=table)["tableARN"]
-        results = {}
-        for job, extra in (("icebergCompaction", []), ("icebergSnapshotManagement", ["--now", LATER])):
-            out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", self.server.endpoint, "--arn", arn,
-                                  "--type", job] + extra, capture_output=True, text=True, timeout=180)
-            self.assertEqual(out.returncode, 0, "floe maintenance run %s: %s%s" % (job, out.stdout, out.stderr))
-            results[job] = json.loads(out.stdout)
-            self.assertEqual(results[job]["status"], "Successful", "%s on %s succeeds: %s" % (job, name, out.stdout))
+        results = compact_and_expire(self, self.server.endpoint, arn, LATER)
         self.assertEqual(len(self.catalog.load_table(name).metadata.snapshots), 1,
                          "expiration left only the current snapshot of %s" % name)
         return results

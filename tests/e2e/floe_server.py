@@ -135,6 +135,20 @@ def create_glue_integration(glue, account, region="us-east-1"):
         "AllowFullTableExternalDataAccess": "True"})
 
 
+def compact_and_expire(testcase, endpoint, table_arn, later):
+    """Floe's compaction, then snapshot expiration as of `later`, on one table through
+    `floe maintenance run`; asserts both succeed and returns each job's answer by type."""
+    results = {}
+    for job, extra in (("icebergCompaction", []), ("icebergSnapshotManagement", ["--now", later])):
+        out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", endpoint, "--arn", table_arn,
+                              "--type", job] + extra, capture_output=True, text=True, timeout=180)
+        testcase.assertEqual(out.returncode, 0, "floe maintenance run %s: %s%s" % (job, out.stdout, out.stderr))
+        results[job] = json.loads(out.stdout)
+        testcase.assertEqual(results[job]["status"], "Successful",
+                             "%s on %s succeeds: %s" % (job, table_arn, out.stdout))
+    return results
+
+
 class FloeTestCase(unittest.TestCase):
     """A test class with one server for all its tests (setUpClass) and clients for it."""
 
