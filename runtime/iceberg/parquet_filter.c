@@ -487,8 +487,16 @@ static bool is_nan(int32_t type, floe_parquet_bytes_t v)
     return false;
 }
 
-/* Folds the kept value at buf[at..at + len) into the bounds (design note 4): a NaN is left out, a
- * value without a known order stops them. */
+/* Whether the column's ColumnOrder is IEEE_754_TOTAL_ORDER, where a NaN has a place in the order. */
+static bool is_total_order(const floe_parquet_filter_column_t *col)
+{
+    return col->footer->has_column_orders && col->leaf < col->footer->n_column_orders &&
+           col->footer->column_orders[col->leaf].kind == FLOE_PARQUET_IEEE_754_TOTAL_ORDER;
+}
+
+/* Folds the kept value at buf[at..at + len) into the bounds (design note 4): a NaN is left out
+ * (under IEEE_754_TOTAL_ORDER, where it has a place, it stops them), as is any value without a
+ * known order. */
 static void fold_bound(filter_t *f, const buf_t *buf, size_t at, size_t len)
 {
     bounds_t *b = &f->bounds;
@@ -506,7 +514,7 @@ static void fold_bound(filter_t *f, const buf_t *buf, size_t at, size_t len)
     }
     v = (floe_parquet_bytes_t){buf->p + at, (uint32_t)len};
     if (floe_parquet_value_compare(col->footer, col->leaf, v, v, &cmp) != 0) {
-        b->is_on = is_nan(col->type, v);
+        b->is_on = is_nan(col->type, v) && !is_total_order(col);
         return;
     }
     if (!b->has) {

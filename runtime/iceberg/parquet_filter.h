@@ -28,7 +28,8 @@
  *    decimals), for the chunk's Statistics.min_value and max_value; a float zero is written -0.0
  *    as a least value and +0.0 as a greatest, as parquet.thrift asks. A column whose order Floe
  *    does not know (INT96, FLOAT16, INTERVAL, an unknown ColumnOrder), one with only nulls (or
- *    NaNs), and a bound longer than FLOE_PARQUET_FILTER_BOUND_MAX get none: the caller then keeps
+ *    NaNs), one under IEEE_754_TOTAL_ORDER with a NaN (which that order places), and a bound
+ *    longer than FLOE_PARQUET_FILTER_BOUND_MAX get none: the caller then keeps
  *    the old chunk's bounds, marked inexact (compact.h design note 5). A missing bound costs a
  *    reader a skip; a wrong one loses rows.
  * 3. Hostile input fails with a reason, never an over-read: every length is checked against the

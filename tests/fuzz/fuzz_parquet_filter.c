@@ -13,6 +13,7 @@
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_stitch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
