@@ -344,3 +344,29 @@ TEST(parquet_filter_refuses_repeated_columns_and_broken_pages)
     CHECK(pf_filter("ints", 0, 0, NULL, 0, &out, &err) == 0 && out.num_values == 4, "nothing deleted keeps every row");
     free(out.bytes);
 }
+
+TEST(parquet_filter_leaves_nan_out_of_a_float_columns_bounds)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col;
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, nans = {.n = 0};
+    const float values[] = {1.5f, __builtin_nanf(""), -1.0f, 0.25f}, nan = __builtin_nanf(""), lo = -1.0f, hi = 1.5f;
+
+    pq_open("types", &md); /* its ratio column (leaf 4): a required FLOAT */
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_FLOAT, 0, FLOE_PARQUET_UNCOMPRESSED, 0, 0, &md, 4};
+    pf_page(&chunk, 4, (int32_t)sizeof(values), values, sizeof(values));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 4, (const uint64_t[]){3}, 1, &out, &err) == 0 &&
+              pf_bounds(&out, &lo, &hi, 4),
+          "a NaN is no bound: the others' least and greatest are");
+    free(out.bytes);
+    pf_put(&nans, &nan, 4), pf_put(&nans, &nan, 4);
+    chunk.n = 0;
+    pf_page(&chunk, 2, 8, nans.b, nans.n);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) == 0 && out.num_values == 2 &&
+              !out.has_min && !out.has_max,
+          "a chunk of NaNs has no bounds");
+    free(out.bytes);
+    floe_parquet_file_metadata_dispose(&md);
+}
