@@ -556,9 +556,11 @@ static int place_indexes(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk
     return FLOE_ICEBERG_OK;
 }
 
+/* A rewritten row group keeps its bloom filters too: a filter of more values than the chunk now
+ * holds has no false negatives (design note 5). */
 static int place_blooms(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chunk_move_t *moves)
 {
-    if (is_dropped(st, s, g) || rewrite_of(st, s, g) != NULL)
+    if (is_dropped(st, s, g))
         return FLOE_ICEBERG_OK;
     for (uint32_t c = 0; c < st->sources[s].footer->row_groups[g].n_columns; c++)
         place_bloom_filter(st, s, g, c, &moves[c]);
@@ -591,9 +593,56 @@ static int64_t first_byte(const floe_parquet_chunk_move_t *moves, uint32_t n_col
     return (int64_t)first;
 }
 
+/* The statistics of a rewritten chunk (design note 5): its null count; each bound the filter's
+ * exact one, else the old chunk's marked inexact (a bound of more rows still holds), none when
+ * only nulls are left. The deprecated min and max are the old chunk's, which still hold too. The
+ * distinct and NaN counts are not: they may have dropped. Borrows from the filter and the old
+ * footer, which outlive the stitched footer's encoding. */
+static void rewritten_statistics(floe_parquet_statistics_t *st, const floe_parquet_filtered_t *fc)
+{
+    floe_parquet_statistics_t old = *st;
+    bool has_values = fc->num_values > fc->null_count;
+
+    memset(st, 0, sizeof(*st));
+    st->has_null_count = true;
+    st->null_count = fc->null_count;
+    if (!has_values)
+        return;
+    st->has_min_value = fc->has_min || old.has_min_value;
+    st->min_value = fc->has_min ? fc->min : old.min_value;
+    st->has_is_min_value_exact = st->has_min_value;
+    st->is_min_value_exact = fc->has_min;
+    st->has_max_value = fc->has_max || old.has_max_value;
+    st->max_value = fc->has_max ? fc->max : old.max_value;
+    st->has_is_max_value_exact = st->has_max_value;
+    st->is_max_value_exact = fc->has_max;
+    st->has_min = old.has_min, st->min = old.min;
+    st->has_max = old.has_max, st->max = old.max;
+}
+
+/* ColumnMetaData's unmodelled fields of a rewritten chunk: its size statistics (16) counted the
+ * old rows and go; its geospatial statistics (17), a bounding box, still hold. */
+static void drop_size_statistics(floe_parquet_file_metadata_t *md, floe_parquet_extra_t *extra)
+{
+    floe_parquet_field_t *kept = extra->n_fields > 0 ? floe_parquet_arena_alloc(md->arena, extra->n_fields,
+                                                                                 sizeof(*kept))
+                                                     : NULL;
+    uint32_t n = 0;
+
+    if (extra->n_fields > 0 && kept == NULL)
+        abort(); /* the stitched footer's arena has no limit: only an overflow fails */
+    for (uint32_t i = 0; i < extra->n_fields; i++) {
+        if (extra->fields[i].id != 16)
+            kept[n++] = extra->fields[i];
+    }
+    extra->fields = kept;
+    extra->n_fields = n;
+}
+
 /* The metadata of rewritten row group r of md (design note 5): one PLAIN page a chunk (ZSTD when
- * the filter compressed it, else uncompressed), a null count for statistics, the kept rows. Patched once every row group is appended,
- * since appending checks each input's codecs against the new file's first row group. */
+ * the filter compressed it, else uncompressed), statistics that still hold, the kept rows.
+ * Patched once every row group is appended, since appending checks each input's codecs against
+ * the new file's first row group. */
 static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const floe_compact_rewrite_t *rw,
                             const floe_parquet_chunk_move_t *moves)
 {
@@ -621,10 +670,11 @@ static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const 
         m->has_dictionary_page_offset = m->has_index_page_offset = false;
         m->has_encoding_stats = false;
         m->n_encoding_stats = 0;
-        memset(&m->statistics, 0, sizeof(m->statistics));
+        if (!m->has_statistics)
+            memset(&m->statistics, 0, sizeof(m->statistics));
         m->has_statistics = true;
-        m->statistics.has_null_count = true;
-        m->statistics.null_count = rw->columns[c].null_count;
+        rewritten_statistics(&m->statistics, &rw->columns[c]);
+        drop_size_statistics(md, &m->extra);
         size += (int64_t)rw->columns[c].len;
     }
     rg->total_byte_size = size;

@@ -38,8 +38,15 @@
  *    the footer lists them. Inputs that carry both columns, with no nulls, are copied as they are.
  * 5. Deletion vectors (v3): a row group whose every row the vector deletes is left out of the new
  *    file; one whose rows it deletes only some of is written again without them (parquet_filter.h:
- *    each column chunk one PLAIN page, no page index or bloom filter, a null count for statistics),
- *    and its lineage columns hold the kept rows' original positions. Where the filter cannot
+ *    each column chunk one PLAIN page, no page index), and its lineage columns hold the kept rows'
+ *    original positions. Its chunks keep statistics that still hold, so engines can still skip
+ *    it: the null count; as min_value and max_value the filter's exact bounds of the kept values
+ *    (parquet_filter.h design note 4), or where it has none the old chunk's, marked inexact (a
+ *    bound of more rows holds for fewer); the old deprecated min and max, which hold too; no
+ *    bounds when only nulls are left. The distinct and NaN counts and the size statistics, which
+ *    counted deleted rows, go. Its bloom filters are copied as for any row group (design note 2):
+ *    a filter of more values has no false negatives. The new file's manifest entry keeps the
+ *    inputs' merged bounds (design note 3), which hold for the rows kept too. Where the filter cannot
  *    decode a column, the file is not rewritten (it keeps its vector). A deletion vector names its data file, so it never applies to another file: unlike
  *    position and equality delete files, it does not keep the rest of its partition from being
  *    compacted.

@@ -3,6 +3,7 @@
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
  * libzstd), levels and values decoded, the kept ones written as one PLAIN page.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <zstd.h>
 
 #include "iceberg/parquet_filter.h"
+#include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_thrift.h"
 #include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
@@ -451,6 +453,14 @@ static int read_page_header(floe_parquet_thrift_reader_t *r, page_header_t *h)
     return rc;
 }
 
+/* The least and greatest kept value so far (design note 4), as offsets into the filter's values
+ * (or bits), which move as they grow. */
+typedef struct bounds {
+    bool is_on; /* a footer was given and no value has had an order Floe does not know */
+    bool has;
+    size_t min_at, min_len, max_at, max_len;
+} bounds_t;
+
 /* The filter's state across the chunk's pages. */
 typedef struct filter {
     column_state_t s;
@@ -461,8 +471,63 @@ typedef struct filter {
     buf_t values; /* the kept present values, PLAIN */
     buf_t bits;   /* kept booleans, one byte each until written */
     int64_t nulls, kept;
+    bounds_t bounds;
     floe_iceberg_error_t *err;
 } filter_t;
+
+static bool is_nan(int32_t type, floe_parquet_bytes_t v)
+{
+    float x;
+    double y;
+
+    if (type == FLOE_PARQUET_FLOAT && v.len == 4)
+        return memcpy(&x, v.data, 4), isnan(x);
+    if (type == FLOE_PARQUET_DOUBLE && v.len == 8)
+        return memcpy(&y, v.data, 8), isnan(y);
+    return false;
+}
+
+/* Whether the column's ColumnOrder is IEEE_754_TOTAL_ORDER, where a NaN has a place in the order. */
+static bool is_total_order(const floe_parquet_filter_column_t *col)
+{
+    return col->footer->has_column_orders && col->leaf < col->footer->n_column_orders &&
+           col->footer->column_orders[col->leaf].kind == FLOE_PARQUET_IEEE_754_TOTAL_ORDER;
+}
+
+/* Folds the kept value at buf[at..at + len) into the bounds (design note 4): a NaN is left out
+ * (under IEEE_754_TOTAL_ORDER, where it has a place, it stops them), as is any value without a
+ * known order. */
+static void fold_bound(filter_t *f, const buf_t *buf, size_t at, size_t len)
+{
+    bounds_t *b = &f->bounds;
+    const floe_parquet_filter_column_t *col = f->s.col;
+    floe_parquet_bytes_t v, lo, hi;
+    int cmp = 0;
+
+    if (!b->is_on)
+        return;
+    if (col->type == FLOE_PARQUET_BYTE_ARRAY) /* its bound has no length prefix */
+        at += 4, len -= 4;
+    if (len > UINT32_MAX) {
+        b->is_on = false;
+        return;
+    }
+    v = (floe_parquet_bytes_t){buf->p + at, (uint32_t)len};
+    if (floe_parquet_value_compare(col->footer, col->leaf, v, v, &cmp) != 0) {
+        b->is_on = is_nan(col->type, v) && !is_total_order(col);
+        return;
+    }
+    if (!b->has) {
+        *b = (bounds_t){true, true, at, len, at, len};
+        return;
+    }
+    lo = (floe_parquet_bytes_t){buf->p + b->min_at, (uint32_t)b->min_len};
+    hi = (floe_parquet_bytes_t){buf->p + b->max_at, (uint32_t)b->max_len};
+    if (floe_parquet_value_compare(col->footer, col->leaf, v, lo, &cmp) == 0 && cmp < 0)
+        b->min_at = at, b->min_len = len;
+    if (floe_parquet_value_compare(col->footer, col->leaf, v, hi, &cmp) == 0 && cmp > 0)
+        b->max_at = at, b->max_len = len;
+}
 
 static bool row_is_deleted(filter_t *f)
 {
@@ -519,8 +584,10 @@ static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
         } else if (f->s.col->type == FLOE_PARQUET_BOOLEAN) {
             uint8_t b = bit;
             put(&f->bits, &b, 1);
+            fold_bound(f, &f->bits, f->bits.len - 1, 1);
         } else {
             put(&f->values, value.data, value.len);
+            fold_bound(f, &f->values, f->values.len - value.len, value.len);
         }
     }
     return FLOE_ICEBERG_OK;
@@ -631,6 +698,54 @@ static int zstd_body(buf_t *body)
     return 0;
 }
 
+/* Copies one bound to dst[*at..] (design note 4): a float zero as -0.0 for a least value and +0.0
+ * for a greatest, as parquet.thrift asks of writers (the two compare equal, so either was kept). */
+static floe_parquet_bytes_t put_bound(const filter_t *f, uint8_t *dst, size_t *at, size_t from, size_t len,
+                                      bool is_min)
+{
+    const buf_t *src = f->s.col->type == FLOE_PARQUET_BOOLEAN ? &f->bits : &f->values;
+    floe_parquet_bytes_t v = {dst + *at, (uint32_t)len};
+    float x;
+    double y;
+
+    memcpy(dst + *at, src->p + from, len);
+    if (f->s.col->type == FLOE_PARQUET_FLOAT && len == 4 && (memcpy(&x, dst + *at, 4), x == 0.0f)) {
+        x = is_min ? -0.0f : 0.0f;
+        memcpy(dst + *at, &x, 4);
+    } else if (f->s.col->type == FLOE_PARQUET_DOUBLE && len == 8 && (memcpy(&y, dst + *at, 8), y == 0.0)) {
+        y = is_min ? -0.0 : 0.0;
+        memcpy(dst + *at, &y, 8);
+    }
+    *at += len;
+    return v;
+}
+
+/* The bytes of the bounds given out (design note 4). */
+static size_t bounds_len(const bounds_t *b)
+{
+    if (!b->is_on || !b->has)
+        return 0;
+    return (b->min_len <= FLOE_PARQUET_FILTER_BOUND_MAX ? b->min_len : 0) +
+           (b->max_len <= FLOE_PARQUET_FILTER_BOUND_MAX ? b->max_len : 0);
+}
+
+/* Gives out the bounds (design note 4), after the chunk's bytes in out->bytes. */
+static void put_bounds(const filter_t *f, floe_parquet_filtered_t *out, size_t *at)
+{
+    const bounds_t *b = &f->bounds;
+
+    if (!b->is_on || !b->has)
+        return;
+    if (b->min_len <= FLOE_PARQUET_FILTER_BOUND_MAX) {
+        out->min = put_bound(f, out->bytes, at, b->min_at, b->min_len, true);
+        out->has_min = true;
+    }
+    if (b->max_len <= FLOE_PARQUET_FILTER_BOUND_MAX) {
+        out->max = put_bound(f, out->bytes, at, b->max_at, b->max_len, false);
+        out->has_max = true;
+    }
+}
+
 static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
 {
     buf_t body = {0};
@@ -638,7 +753,7 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     int32_t codec = f->s.col->codec == FLOE_PARQUET_ZSTD ? FLOE_PARQUET_ZSTD : FLOE_PARQUET_UNCOMPRESSED;
     floe_parquet_thrift_writer_t w;
     uint8_t *header;
-    size_t header_len;
+    size_t header_len, bounds_at;
 
     if (f->s.col->max_definition_level > 0) {
         buf_t runs = {0};
@@ -674,11 +789,13 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     floe_parquet_thrift_struct_end(&w);
     floe_parquet_thrift_struct_end(&w);
     header = floe_parquet_thrift_writer_take(&w, &header_len);
-    out->bytes = floe_xmalloc(header_len + body.len + 1);
+    out->bytes = floe_xmalloc(header_len + body.len + bounds_len(&f->bounds) + 1);
     memcpy(out->bytes, header, header_len);
     if (body.len > 0)
         memcpy(out->bytes + header_len, body.p, body.len);
     out->len = header_len + body.len;
+    bounds_at = out->len;
+    put_bounds(f, out, &bounds_at);
     out->codec = codec;
     out->uncompressed_len = header_len + plain_len;
     out->num_values = kept;
@@ -725,6 +842,8 @@ int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parqu
 {
     filter_t f = {.s = {.col = column}, .num_rows = num_rows, .deleted = deleted, .n_deleted = n_deleted, .err = err};
     int rc;
+
+    f.bounds.is_on = column->footer != NULL && column->leaf < column->footer->n_leaves;
 
     memset(out, 0, sizeof(*out));
     if (column->max_repetition_level != 0)

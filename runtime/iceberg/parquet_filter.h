@@ -20,8 +20,18 @@
  *    column has any) as RLE runs after their 4-byte length, then the present values PLAIN
  *    (booleans bit-packed), compressed with ZSTD (libzstd's default level) when the chunk was ZSTD
  *    (Spark's, PyIceberg's and Floe's default: it stays small), else uncompressed (Floe has no
- *    Snappy encoder, and one codec keeps the code small). Its column chunk keeps no dictionary, page index or bloom filter; its
- *    statistics are the null count only (a missing bound costs a reader a skip, a wrong one rows).
+ *    Snappy encoder, and one codec keeps the code small). No dictionary and no page index: the
+ *    chunk is one page.
+ * 4. Bounds: given the file's footer, the filter also gives the exact least and greatest kept
+ *    value in the column's order as parquet_stats.h knows it (floe_parquet_value_compare: signed
+ *    or unsigned integers, floats without NaN, booleans, unsigned bytes, two's complement
+ *    decimals), for the chunk's Statistics.min_value and max_value; a float zero is written -0.0
+ *    as a least value and +0.0 as a greatest, as parquet.thrift asks. A column whose order Floe
+ *    does not know (INT96, FLOAT16, INTERVAL, an unknown ColumnOrder), one with only nulls (or
+ *    NaNs), one under IEEE_754_TOTAL_ORDER with a NaN (which that order places), and a bound
+ *    longer than FLOE_PARQUET_FILTER_BOUND_MAX get none: the caller then keeps
+ *    the old chunk's bounds, marked inexact (compact.h design note 5). A missing bound costs a
+ *    reader a skip; a wrong one loses rows.
  * 3. Hostile input fails with a reason, never an over-read: every length is checked against the
  *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
  *    group's rows, and every decompression against the size the page header gave (a ZSTD frame
@@ -30,6 +40,7 @@
 #ifndef FLOE_PARQUET_FILTER_H
 #define FLOE_PARQUET_FILTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,14 +50,21 @@
 /** The largest decompressed page read (a page is usually about 1 MB). */
 #define FLOE_PARQUET_FILTER_PAGE_MAX ((size_t)256 * 1024 * 1024)
 
+/** The longest exact bound kept (as Arrow's writer, whose default drops longer statistics). */
+#define FLOE_PARQUET_FILTER_BOUND_MAX ((size_t)4096)
+
 /** One column chunk, written again without some rows (design note 2). */
 typedef struct floe_parquet_filtered {
-    uint8_t *bytes; /* malloc'ed; the caller frees */
+    uint8_t *bytes; /* malloc'ed; the caller frees. The chunk is its first len bytes */
     size_t len;
     int32_t codec;           /* FLOE_PARQUET_UNCOMPRESSED or FLOE_PARQUET_ZSTD: the chunk's codec now */
     size_t uncompressed_len; /* len with the page uncompressed (the footer's total_uncompressed_size) */
     int64_t num_values;      /* the kept rows (every one has a definition level) */
     int64_t null_count;
+    /* Design note 4: the least and greatest kept value (Parquet's binary form, a byte array's
+     * length left out), exact; they point into bytes, past the chunk's len bytes. */
+    bool has_min, has_max;
+    floe_parquet_bytes_t min, max;
 } floe_parquet_filtered_t;
 
 /** What the filter needs to know about the column. */
@@ -56,6 +74,8 @@ typedef struct floe_parquet_filter_column {
     int32_t codec;
     int32_t max_definition_level;
     int32_t max_repetition_level;
+    const floe_parquet_file_metadata_t *footer; /* optional: the chunk's file, for its bounds (design note 4) */
+    uint32_t leaf;                              /*   and the column's leaf in it */
 } floe_parquet_filter_column_t;
 
 /**

@@ -49,9 +49,10 @@
  *    snapshot says so (first-row-id, added-rows).
  * 8. Deletion vectors (compact.h design note 5): a candidate named by exactly one live vector
  *    has it read and decoded in phase 1; the row groups it deletes whole are left out of the new
- *    file (a bin whose every row goes writes no file, and only removes), and a vector that
- *    deletes part of a row group (or a file named by several) keeps its file out of the plan,
- *    which the message counts. The commit removes each applied vector
+ *    file (a bin whose every row goes writes no file, and only removes), those it deletes part of
+ *    are written again without its rows (compact.h design note 5), and a vector that deletes
+ *    part of a row group the filter cannot decode (or a file named by several) keeps its file
+ *    out of the plan, which the message counts. The commit removes each applied vector
  *    (DELETED in its rewritten delete manifest) with its data file, and keeps a new file only
  *    while each of its inputs is still named by exactly the vector phase 1 applied (same Puffin
  *    file and offset) or, if none was applied, by none: a client that deleted more rows
@@ -540,7 +541,7 @@ static int rewrite_group(const compaction_t *c, size_t i, int fd, uint32_t g, gr
         const floe_parquet_column_meta_data_t *m = &rg->columns[col].meta_data;
         floe_parquet_filter_column_t fc = {m->type, floe_parquet_leaf_element(footer, col)->type_length, m->codec,
                                            footer->leaves[col].max_definition_level,
-                                           footer->leaves[col].max_repetition_level};
+                                           footer->leaves[col].max_repetition_level, footer, col};
         floe_parquet_range_t r;
         uint8_t *bytes = NULL;
         if (floe_parquet_chunk_range(footer, g, col, c->footer_offsets[i], &r, &err) != 0 ||

@@ -4,8 +4,9 @@ manifest writer stops at v2). PyIceberg, DuckDB and icebird read a format versio
 file of a deletion-vector-v1 blob, written by tests/e2e/iceberg_write_v3.mjs as merge-on-read
 engines write it) before and after Floe compacts it: PyIceberg and DuckDB apply the vector before,
 and all three read the same rows after the compaction applied it and the vector left the table
-(icebird reads no Puffin file, so it reads only after). Snapshot expiration then deletes the Puffin
-file and the rows stay.
+(icebird reads no Puffin file, so it reads only after), and pyarrow reads exact min/max statistics
+of the row group compaction wrote again without the deleted row. Snapshot expiration then deletes
+the Puffin file and the rows stay.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt)."""
 
@@ -72,6 +73,12 @@ class EnginesReadV3DeletionVectors(unittest.TestCase):
         self.assertEqual(out.returncode, 0, "icebird reads the table: %s" % out.stderr[-2000:])
         return sorted(json.loads(line)["id"] for line in out.stdout.splitlines())
 
+    def s3_get(self, location):
+        import boto3
+        s3 = boto3.client("s3", endpoint_url=self.server.endpoint, region_name="us-east-1")
+        bucket, key = location[len("s3://"):].split("/", 1)
+        return s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+
     def delete_files(self):
         return [t for t in self.catalog.load_table("sales.events").inspect.files().to_pylist() if t["content"] != 0]
 
@@ -111,6 +118,24 @@ class EnginesReadV3DeletionVectors(unittest.TestCase):
         self.assertEqual(self.pyiceberg_ids(), KEPT, "PyIceberg reads the same rows after compaction")
         self.assertEqual(self.duckdb_ids(), KEPT, "DuckDB reads the same rows after compaction")
         self.assertEqual(self.icebird_ids(), KEPT, "icebird reads them too")
+
+    def test_2b_the_row_group_written_again_keeps_statistics_engines_skip_by(self):
+        import io
+        import pyarrow.parquet as pq
+        files = [f for f in self.catalog.load_table("sales.events").inspect.files().to_pylist() if f["content"] == 0]
+        self.assertEqual(len(files), 1, "one data file is left")
+        md = pq.ParquetFile(io.BytesIO(self.s3_get(files[0]["file_path"]))).metadata
+        rewritten = [md.row_group(g) for g in range(md.num_row_groups) if md.row_group(g).num_rows == 2]
+        self.assertEqual(len(rewritten), 1, "the first row group, less id 1, was written again")
+        stats = [rewritten[0].column(c).statistics for c in range(3)]
+        self.assertTrue(all(s is not None and s.has_min_max for s in stats), "pyarrow reads min/max statistics")
+        self.assertEqual([(s.min, s.max) for s in stats[:2]], [(0, 2), ("r0", "r2")],
+                         "the id and name bounds are the kept rows' (ids 0 and 2)")
+        base = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+        self.assertEqual((stats[2].min, stats[2].max), (base, base + datetime.timedelta(seconds=2)), "and ts's")
+        metrics = files[0]["readable_metrics"]
+        self.assertLessEqual(metrics["id"]["lower_bound"], min(KEPT), "the manifest's lower bound still holds")
+        self.assertGreaterEqual(metrics["id"]["upper_bound"], max(KEPT), "and its upper bound")
 
     def test_3_snapshot_expiration_deletes_the_puffin_file_and_the_rows_stay(self):
         result = self.run_job("icebergSnapshotManagement", "--now", LATER)

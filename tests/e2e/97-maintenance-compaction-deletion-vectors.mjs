@@ -4,7 +4,8 @@
 // file, the vectors leave the table, their Puffin file stays through unreferenced-file removal
 // while referenced and goes once snapshots expire), a vector that
 // deletes some rows of a row group is applied by writing that row group again (gzip and ZSTD pages
-// too; a codec Floe does not decode keeps its file and vector), a file two vectors
+// too; a codec Floe does not decode keeps its file and vector) with the kept rows' exact min/max
+// statistics, a file two vectors
 // name is left alone with the reason in the job's message, and every moved row keeps its _row_id
 // and _last_updated_sequence_number. Rows are read
 // with icebird once no vector is left (icebird reads no Puffin file) and the new file's lineage
@@ -72,6 +73,12 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
         if (e.status !== 2)
           (e.data_file.content === 0 ? out.data : out.deletes).push(e.data_file);
     return out;
+  }
+
+  /** The decoded Parquet footer of a data file (hyparquet). */
+  async function footerOf(path) {
+    const body = await w.get(path);
+    return hyparquet.parquetMetadata(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
   }
 
   /** The ids and lineage columns of a data file, in file order. */
@@ -192,6 +199,21 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     assert.deepEqual(lineage.map((r) => r.id), kept.map(BigInt), "the deleted rows are not in the new file");
     assert.deepEqual(lineage.map((r) => r._row_id), kept.map(BigInt), "each kept row keeps its row id");
     assert.deepEqual(lineage.map((r) => r.name), kept.map((i) => `n${i}`), "and its values");
+
+    // The rewritten row groups keep min/max statistics, so engines can still skip them: the kept
+    // rows' exact bounds (ids 0..4 without 2, 11..14, and 15 and 18), strings in byte order.
+    const md = await footerOf(now.data[0].file_path);
+    assert.deepEqual(md.row_groups.map((g) => Number(g.num_rows)), [4, 5, 4, 2], "a's, b's and c's two row groups");
+    const bounds = (g, c) => {
+      const s = md.row_groups[g].columns[c].meta_data.statistics;
+      return [s.min_value, s.max_value, s.is_min_value_exact, s.is_max_value_exact, Number(s.null_count)];
+    };
+    for (const [g, lo, hi] of [[0, 0, 4], [2, 11, 14], [3, 15, 18]]) {
+      assert.deepEqual(bounds(g, 0), [BigInt(lo), BigInt(hi), true, true, 0], `row group ${g}'s id bounds are exact`);
+      assert.deepEqual(bounds(g, 1), [`n${lo}`, `n${hi}`, true, true, 0], `and its name bounds`);
+      assert.deepEqual(bounds(g, 2).slice(0, 2).map((d) => d.getTime()), [BASE_MS + lo * 1000, BASE_MS + hi * 1000],
+        `and its ts bounds`);
+    }
   });
 
   test("gzip pages are decoded too; a codec Floe cannot decode keeps its file and vector, with the reason", async () => {
@@ -238,8 +260,7 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     assert.deepEqual(lineage.map((r) => r.id), kept, "the deleted rows are not in the new file");
     assert.deepEqual(lineage.map((r) => r._row_id), kept, "each kept row keeps its row id");
     assert.deepEqual(lineage.map((r) => r.name), kept.map((i) => `n${i}`), "and its values");
-    const body = await w.get(now.data[0].file_path);
-    const md = hyparquet.parquetMetadata(body.buffer.slice(body.byteOffset, body.byteOffset + body.length));
+    const md = await footerOf(now.data[0].file_path);
     assert.deepEqual(md.row_groups.map((g) => g.columns[0].meta_data.codec), ["ZSTD", "ZSTD", "ZSTD"],
       "the rewritten row groups are ZSTD like the copied one");
   });

@@ -72,8 +72,10 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One `floe serve` process on a free port over its own data directory. */
 export class FloeServer {
-  constructor({ args = [], dataDir = null } = {}) {
+  /** env: variables added to the server's environment only (the test's own clients never get them). */
+  constructor({ args = [], dataDir = null, env = {} } = {}) {
     this.args = args;
+    this.env = env;
     this.ownDir = dataDir === null;
     this.dataDir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "floe-e2e-"));
     this.port = null;
@@ -92,7 +94,7 @@ export class FloeServer {
     const log = fs.openSync(this.logPath, this.logStarted ? "a" : "w");
     this.logStarted = true;
     this.proc = spawn(FLOE_BIN, ["serve", "--host", "127.0.0.1", "--port", String(this.port),
-      "--data-dir", this.dataDir, ...this.args], { stdio: ["ignore", log, log] });
+      "--data-dir", this.dataDir, ...this.args], { stdio: ["ignore", log, log], env: { ...process.env, ...this.env } });
     fs.closeSync(log);
     this.exited = new Promise((resolve) => this.proc.once("exit", (code, signal) => resolve({ code, signal })));
     const spawnFailed = new Promise((resolve) => this.proc.once("error", resolve));

@@ -1,18 +1,22 @@
 /*
  * fault_shim: an LD_PRELOAD library that makes a running `floe serve` fail its writes (or reads)
- * of chosen files, switched on and off while the server runs. tests/e2e/74-faults.py preloads
- * it; it is built beside floe (tests/CMakeLists.txt) but never linked into it, so no fault code
- * sits on the production binary's paths.
+ * of chosen files, or hold them, switched on and off while the server runs. tests/e2e/74-faults.py
+ * preloads it to fail calls, tests/e2e/97-maintenance-compaction-concurrent-delete.mjs to hold a
+ * job at a chosen moment; it is built beside floe (tests/CMakeLists.txt) but never linked into
+ * it, so no fault code sits on the production binary's paths.
  *
  * Control: FLOE_FAULT_CONTROL names a file. Each of its lines is one rule,
  *
- *     <target> <ERRNO> [reads] [after=N] [times=M]
+ *     <target> <ERRNO | delay=MS> [reads] [after=N] [times=M]
  *
  * <target>   `db`: the database and its side files (a basename floe.db or floe.db-*);
  *            `wal`: floe.db-wal alone; `objects`: object files being written
  *            (<data_dir>/tmp/obj-*); or a string starting with '/', matched as a substring of
  *            the file's path.
  * <ERRNO>    EIO, ENOSPC, EDQUOT or EROFS.
+ * delay=MS   hold the call instead of failing it, then let it through: until the control file
+ *            changes (the test releases it by writing new rules) or MS milliseconds have passed,
+ *            whichever comes first, so a test that fails cannot hang the server for long.
  * reads      fail reads (read, pread, pread64) instead of writes (write, pwrite, pwrite64,
  *            writev, pwritev, copy_file_range on its destination, fsync, fdatasync): a disk that
  *            cannot read a page back.
@@ -23,8 +27,10 @@
  * A failed call does nothing and returns -1 with the rule's errno. An empty or missing file
  * means no faults. The file is read again (and the counters restart) whenever its size, inode
  * or modification time changes, so a test switches faults by writing a new file and renaming it
- * over the control file. Each failed call is reported on stderr as one line starting with
- * "floe-fault-shim:", so a test can check that its fault really fired, and when.
+ * over the control file. Each failed or held call is reported on stderr as one line starting
+ * with "floe-fault-shim:" ("... write EIO on <path>", "... write held on <path>"), so a test can
+ * check that its fault really fired, and when; a held call's release is reported as a line
+ * starting with "floe-fault-shim (released):".
  *
  * Design notes:
  *  1. The shim allocates nothing and never calls a function it wraps (its stderr line and its
@@ -33,7 +39,9 @@
  *     in LD_PRELOAD; its interceptors then call into this shim, which calls libc.
  *  2. A call finds its descriptor's path with readlink(/proc/self/fd/N), and only while some rule
  *     is loaded; with no rule a call costs one stat of the control file and a mutex.
- *  3. One mutex guards the rules and their counters: floe serves on several threads.
+ *  3. One mutex guards the rules and their counters: floe serves on several threads. A held call
+ *     waits without it (sleeping in steps of HOLD_STEP_MS, taking it only to look at the control
+ *     file), so the other threads' calls go on meanwhile.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -47,18 +55,21 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_RULES 8
 #define MAX_PATTERN 256
 #define CONTROL_MAX 4096
+#define HOLD_STEP_MS 10
 
 typedef enum match_kind { MATCH_DB, MATCH_WAL, MATCH_OBJECTS, MATCH_SUBSTRING } match_kind_t;
 
 typedef struct rule {
     match_kind_t kind;
     char pattern[MAX_PATTERN];
-    int error;
+    int error;            /* 0 for a delay rule */
+    unsigned long delay_ms; /* delay=MS: the longest a matching call is held */
     int is_read;          /* fails reads (`reads`), not writes */
     unsigned long n_pass; /* matching calls still let through (after=N) */
     int has_limit;        /* times=M given */
@@ -68,6 +79,7 @@ typedef struct rule {
 static struct {
     pthread_mutex_t lock;
     struct stat seen; /* the control file as last read; st_ino 0 when absent */
+    unsigned long generation; /* bumped each time the control file is read again (a held call's release) */
     rule_t rules[MAX_RULES];
     size_t n_rules;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -140,8 +152,14 @@ static void parse_rule(char *line)
         goto Refuse;
     r = &g.rules[g.n_rules];
     memset(r, 0, sizeof(*r));
-    if ((r->error = parse_errno(err)) == 0)
+    if (strncmp(err, "delay=", 6) == 0) {
+        char *end;
+        r->delay_ms = strtoul(err + 6, &end, 10);
+        if (r->delay_ms == 0 || *end != '\0')
+            goto Refuse;
+    } else if ((r->error = parse_errno(err)) == 0) {
         goto Refuse;
+    }
     if (strcmp(target, "db") == 0)
         r->kind = MATCH_DB;
     else if (strcmp(target, "wal") == 0)
@@ -202,6 +220,7 @@ static void refresh(void)
         now.st_mtim.tv_nsec == g.seen.st_mtim.tv_nsec)
         return;
     g.seen = now;
+    g.generation++;
     load_rules(path);
 }
 
@@ -225,21 +244,52 @@ static int matches(const rule_t *r, const char *path)
     return 0;
 }
 
-static void report(const char *op, const char *path, int error)
+/* One line on stderr: "<mark> <op> <what> on <path>". */
+static void report(const char *mark, const char *op, const char *what, const char *path)
 {
     char line[PATH_MAX + 128];
-    int n = snprintf(line, sizeof(line), "floe-fault-shim: %s %s on %s\n", op, strerrorname_np(error), path);
+    int n = snprintf(line, sizeof(line), "%s %s %s on %s\n", mark, op, what, path);
 
     if (n > 0)
         REAL(write_fn, write)(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* The errno to fail a call on `fd` with, or 0 to let it through. */
+static unsigned long elapsed_ms(const struct timespec *from)
+{
+    struct timespec now;
+    long long ns;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    ns = (long long)(now.tv_sec - from->tv_sec) * 1000000000LL + (now.tv_nsec - from->tv_nsec);
+    return ns > 0 ? (unsigned long)(ns / 1000000) : 0;
+}
+
+/* Holds the calling thread (design note 3) until the control file was read again after
+ * `generation`, or for `ms` milliseconds. */
+static void hold(unsigned long ms, unsigned long generation)
+{
+    const struct timespec step = {0, HOLD_STEP_MS * 1000000L};
+    struct timespec start;
+    int is_released = 0;
+
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!is_released && elapsed_ms(&start) < ms) {
+        nanosleep(&step, NULL);
+        pthread_mutex_lock(&g.lock);
+        refresh();
+        is_released = g.generation != generation;
+        pthread_mutex_unlock(&g.lock);
+    }
+}
+
+/* The errno to fail a call on `fd` with, or 0 to let it through (after holding it, for a delay
+ * rule). */
 static int fault_for(int fd, const char *op, int is_read)
 {
     char link[64], path[PATH_MAX];
     ssize_t n;
     int error = 0;
+    unsigned long delay_ms = 0, generation = 0;
 
     pthread_mutex_lock(&g.lock);
     refresh();
@@ -249,21 +299,31 @@ static int fault_for(int fd, const char *op, int is_read)
     if ((n = readlink(link, path, sizeof(path) - 1)) <= 0)
         goto Exit;
     path[n] = '\0';
-    for (size_t i = 0; i < g.n_rules && error == 0; i++) {
+    for (size_t i = 0; i < g.n_rules && error == 0 && delay_ms == 0; i++) {
         rule_t *r = &g.rules[i];
+        int fires = 0;
         if (r->is_read != is_read || !matches(r, path))
             continue;
         if (r->n_pass > 0)
             r->n_pass--;
         else if (!r->has_limit)
-            error = r->error;
+            fires = 1;
         else if (r->n_fail > 0)
-            r->n_fail--, error = r->error;
+            r->n_fail--, fires = 1;
+        if (fires)
+            error = r->error, delay_ms = r->delay_ms;
     }
+    generation = g.generation;
     if (error != 0)
-        report(op, path, error);
+        report("floe-fault-shim:", op, strerrorname_np(error), path);
+    else if (delay_ms != 0)
+        report("floe-fault-shim:", op, "held", path);
 Exit:
     pthread_mutex_unlock(&g.lock);
+    if (delay_ms != 0) {
+        hold(delay_ms, generation);
+        report("floe-fault-shim (released):", op, "let through", path);
+    }
     return error;
 }
 

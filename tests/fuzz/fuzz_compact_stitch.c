@@ -125,7 +125,8 @@ static floe_compact_rewrite_t *rewrite_first_row(const uint8_t *data, const floe
     for (uint32_t c = 0; c < rg->n_columns; c++) {
         const floe_parquet_column_meta_data_t *m = &rg->columns[c].meta_data;
         floe_parquet_filter_column_t col = {m->type, floe_parquet_leaf_element(src, c)->type_length, m->codec,
-                                            src->leaves[c].max_definition_level, src->leaves[c].max_repetition_level};
+                                            src->leaves[c].max_definition_level, src->leaves[c].max_repetition_level,
+                                            src, c};
         floe_parquet_range_t r;
         if (floe_parquet_chunk_range(src, g, c, footer, &r, &err) != 0 ||
             floe_parquet_filter_chunk(data + r.offset, (size_t)r.length, &col, rg->num_rows, first, 1, &cols[c],

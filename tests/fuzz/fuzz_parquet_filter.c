@@ -13,6 +13,7 @@
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_stitch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,6 +44,17 @@ static void filter(const uint8_t *chunk, size_t len, const floe_parquet_filter_c
     plain.codec = out.codec; /* what the filter wrote: ZSTD again, or uncompressed */
     expect(floe_parquet_filter_chunk(out.bytes, out.len, &plain, out.num_values, NULL, 0, &again, &err) == 0);
     expect(again.len == out.len && memcmp(again.bytes, out.bytes, out.len) == 0 && again.null_count == out.null_count);
+    /* bounds: past the chunk's bytes, the least not above the greatest, the same from the filtered chunk */
+    expect(col->footer != NULL || (!out.has_min && !out.has_max));
+    expect(!out.has_min || (out.min.data >= out.bytes + out.len && out.min.len <= FLOE_PARQUET_FILTER_BOUND_MAX));
+    expect(!out.has_max || (out.max.data >= out.bytes + out.len && out.max.len <= FLOE_PARQUET_FILTER_BOUND_MAX));
+    if (out.has_min && out.has_max) {
+        int cmp = 1;
+        expect(floe_parquet_value_compare(col->footer, col->leaf, out.min, out.max, &cmp) == 0 && cmp <= 0);
+    }
+    expect(again.has_min == out.has_min && again.has_max == out.has_max);
+    expect(!out.has_min || (again.min.len == out.min.len && memcmp(again.min.data, out.min.data, out.min.len) == 0));
+    expect(!out.has_max || (again.max.len == out.max.len && memcmp(again.max.data, out.max.data, out.max.len) == 0));
     free(again.bytes);
     free(out.bytes);
 }
@@ -62,7 +74,7 @@ static void as_file(const uint8_t *data, size_t size)
             const floe_parquet_column_meta_data_t *m = &rg->columns[c].meta_data;
             floe_parquet_filter_column_t col = {m->type, floe_parquet_leaf_element(&md, c)->type_length, m->codec,
                                                 md.leaves[c].max_definition_level,
-                                                md.leaves[c].max_repetition_level};
+                                                md.leaves[c].max_repetition_level, &md, c};
             floe_parquet_range_t r;
             if (rg->num_rows < 0 || rg->num_rows > MAX_ROWS ||
                 floe_parquet_chunk_range(&md, g, c, ft.offset, &r, &err) != 0)
@@ -77,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     as_file(data, size);
     if (size >= 4) {
-        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, data[1] % 3, data[2] % 3, 0};
+        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, data[1] % 3, data[2] % 3, 0, NULL, 0};
         filter(data + 4, size - 4, &col, data[3]);
     }
     return 0;

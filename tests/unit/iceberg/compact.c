@@ -473,6 +473,24 @@ TEST(compact_stitch_writes_out_row_lineage_columns)
     floe_parquet_file_metadata_dispose(&b);
 }
 
+/* Statistics with exact int32 bounds lo and hi. */
+static bool cp_exact(const floe_parquet_statistics_t *st, int32_t lo, int32_t hi)
+{
+    return st->has_min_value && st->has_max_value && st->min_value.len == 4 && st->max_value.len == 4 &&
+           memcmp(st->min_value.data, &lo, 4) == 0 && memcmp(st->max_value.data, &hi, 4) == 0 &&
+           st->has_is_min_value_exact && st->is_min_value_exact && st->has_is_max_value_exact && st->is_max_value_exact;
+}
+
+/* Statistics with the bounds of `old`, marked inexact (compact.h design note 5). */
+static bool cp_carried(const floe_parquet_statistics_t *st, const floe_parquet_statistics_t *old)
+{
+    return old->has_min_value && old->has_max_value && st->has_min_value && st->has_max_value &&
+           st->min_value.len == old->min_value.len && st->max_value.len == old->max_value.len &&
+           memcmp(st->min_value.data, old->min_value.data, old->min_value.len) == 0 &&
+           memcmp(st->max_value.data, old->max_value.data, old->max_value.len) == 0 && st->has_is_min_value_exact &&
+           !st->is_min_value_exact && st->has_is_max_value_exact && !st->is_max_value_exact;
+}
+
 TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
 {
     floe_parquet_file_metadata_t a, b, md;
@@ -491,7 +509,8 @@ TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
     cp_source("ints_b", &b, &src[1], true);
     for (uint32_t c = 0; c < 2; c++) {
         const floe_parquet_column_meta_data_t *m = &a.row_groups[0].columns[c].meta_data;
-        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level, 0};
+        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level, 0,
+                                            c == 0 ? &a : NULL, c}; /* big: no exact bounds */
         floe_parquet_range_t r;
         CHECK(floe_parquet_chunk_range(&a, 0, c, pq_footer(files[0]).offset, &r, &err) == 0 &&
                   floe_parquet_filter_chunk(files[0].data + r.offset, (size_t)r.length, &col, a.row_groups[0].num_rows,
@@ -522,6 +541,10 @@ TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
                   "each of its chunks is the filtered bytes, PLAIN and uncompressed, without page indexes");
         CHECK(rg->columns[1].meta_data.statistics.has_null_count && rg->columns[1].meta_data.statistics.null_count == 1,
               "the null count is kept (row 1's null)");
+        CHECK(cp_exact(&rg->columns[0].meta_data.statistics, -7, 2),
+              "the id column's bounds are the kept rows' exact least and greatest (ids -7, -4 and 2)");
+        CHECK(cp_carried(&rg->columns[1].meta_data.statistics, &a.row_groups[0].columns[1].meta_data.statistics),
+              "without exact bounds, the big column keeps the old chunk's, marked inexact");
         CHECK(cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 24) == 10 &&
                   cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 16) == 11 &&
                   cp_le64(file + ids->data_page_offset + ids->total_compressed_size - 8) == 13,
@@ -536,4 +559,63 @@ TEST(compact_stitch_writes_rewritten_row_groups_where_the_footer_says)
     free(cols[1].bytes);
     floe_parquet_file_metadata_dispose(&a);
     floe_parquet_file_metadata_dispose(&b);
+}
+
+TEST(compact_stitch_keeps_bloom_filters_and_bounds_of_rewritten_row_groups)
+{
+    floe_parquet_file_metadata_t a, md;
+    floe_compact_source_t src;
+    pq_file_t files[1] = {pq_file("strings")};
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    floe_parquet_filtered_t cols[3];
+    floe_compact_rewrite_t rw;
+    const floe_compact_rewrite_t *rewrites[2] = {NULL, NULL};
+    static const uint64_t deleted[] = {0, 1, 2}; /* the first rows: "alpha", "bravo", "charlie" */
+    uint64_t kept[40];
+    uint8_t *file;
+
+    cp_source("strings", &a, &src, true);
+    for (uint64_t i = 3; i < 40; i++)
+        kept[i - 3] = i;
+    for (uint32_t c = 0; c < 3; c++) {
+        const floe_parquet_column_meta_data_t *m = &a.row_groups[0].columns[c].meta_data;
+        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level, 0, &a, c};
+        floe_parquet_range_t r;
+        CHECK(floe_parquet_chunk_range(&a, 0, c, src.footer_offset, &r, &err) == 0 &&
+                  floe_parquet_filter_chunk(files[0].data + r.offset, (size_t)r.length, &col, 40, deleted, 3, &cols[c],
+                                            &err) == 0,
+              "the first row group's chunks filter");
+    }
+    rw = (floe_compact_rewrite_t){cols, 37, kept};
+    rewrites[0] = &rw;
+    src.rewrites = rewrites;
+    CHECK(floe_compact_stitch(&src, 1, &l, &err) == 0, "lays out the file");
+    file = cp_materialize(&l, files);
+    CHECK(file != NULL && floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "its footer decodes");
+    if (file != NULL) {
+        const floe_parquet_column_chunk_t *name = &md.row_groups[0].columns[0];
+        const floe_parquet_column_meta_data_t *old = &a.row_groups[0].columns[0].meta_data;
+        const floe_parquet_statistics_t *st = &name->meta_data.statistics;
+        CHECK(old->has_bloom_filter_offset && name->meta_data.has_bloom_filter_offset &&
+                  memcmp(file + name->meta_data.bloom_filter_offset, files[0].data + old->bloom_filter_offset,
+                         (size_t)old->bloom_filter_length) == 0,
+              "the rewritten chunk keeps its bloom filter, copied where the footer says (it holds no false negative)");
+        CHECK(!name->has_column_index_offset && !name->has_offset_index_offset,
+              "but not its page indexes, which describe pages it no longer has");
+        CHECK(st->has_min_value && st->min_value.len == 5 && memcmp(st->min_value.data, "alpha", 5) == 0 &&
+                  st->is_min_value_exact && st->has_max_value && memcmp(st->max_value.data, "\xc3\xa9" "cho", 5) == 0 &&
+                  st->is_max_value_exact && st->has_null_count && st->null_count == cols[0].null_count,
+              "its statistics are the kept values' exact bounds and nulls");
+        CHECK(!st->has_distinct_count, "and no distinct count, which may have dropped");
+        floe_parquet_file_metadata_dispose(&md);
+    }
+    free(file);
+    floe_compact_layout_dispose(&l);
+    for (uint32_t c = 0; c < 3; c++)
+        free(cols[c].bytes);
+    floe_parquet_file_metadata_dispose(&a);
 }

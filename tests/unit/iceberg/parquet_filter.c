@@ -67,7 +67,8 @@ static int pf_filter(const char *name, uint32_t g, uint32_t c, const uint64_t *d
     pq_open(name, &md);
     m = &md.row_groups[g].columns[c].meta_data;
     col = (floe_parquet_filter_column_t){m->type, floe_parquet_leaf_element(&md, c)->type_length, m->codec,
-                                         md.leaves[c].max_definition_level, md.leaves[c].max_repetition_level};
+                                         md.leaves[c].max_definition_level, md.leaves[c].max_repetition_level, &md,
+                                         c};
     rc = floe_parquet_chunk_range(&md, g, c, pq_footer(f).offset, &r, err);
     if (rc == 0)
         rc = floe_parquet_filter_chunk(f.data + r.offset, (size_t)r.length, &col, md.row_groups[g].num_rows, deleted,
@@ -79,6 +80,64 @@ static int pf_filter(const char *name, uint32_t g, uint32_t c, const uint64_t *d
 static int pf_ends_with(const floe_parquet_filtered_t *out, const pf_body_t *body)
 {
     return out->len >= body->n && memcmp(out->bytes + out->len - body->n, body->b, body->n) == 0;
+}
+
+/* The filter's exact bounds are these bytes (design note 4). */
+static int pf_bounds(const floe_parquet_filtered_t *out, const void *min, const void *max, size_t n)
+{
+    return out->has_min && out->has_max && out->min.len == n && out->max.len == n &&
+           memcmp(out->min.data, min, n) == 0 && memcmp(out->max.data, max, n) == 0;
+}
+
+TEST(parquet_filter_gives_the_kept_values_bounds_in_the_column_order)
+{
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    static const uint64_t first[] = {0}, strings_deleted[] = {0, 3, 10, 39, 400};
+    uint32_t u7 = 7, u4e9 = 4000000000u;
+    static const uint8_t minus_325[] = {0xff, 0xff, 0xfe, 0xbb}, zero[] = {0, 0, 0, 0}, f = 0, t = 1;
+    float lo = -2.5f, hi = 3.25f;
+    double neg_zero = -0.0, top = 2.25;
+    int64_t minus5 = -5;
+    uint64_t low30[30];
+
+    /* types row group 0: u32 1, 4000000000, 7 (UINT_32); price 12.50, -3.25, 0.00 (DECIMAL(9,2) in
+     * 4 bytes, big-endian); ratio 0.5, -2.5, 3.25; ts 1700000000000000, null, -5 */
+    CHECK(pf_filter("types", 0, 0, first, 1, &out, &err) == 0 && pf_bounds(&out, &u7, &u4e9, 4),
+          "an unsigned int column's bounds are ordered unsigned (4000000000 above 7)");
+    free(out.bytes);
+    CHECK(pf_filter("types", 0, 3, first, 1, &out, &err) == 0 && pf_bounds(&out, minus_325, zero, 4),
+          "a decimal's bounds are ordered as two's complement numbers (-3.25 below 0)");
+    free(out.bytes);
+    CHECK(pf_filter("types", 0, 4, first, 1, &out, &err) == 0 && pf_bounds(&out, &lo, &hi, 4),
+          "a float column's bounds are its least and greatest kept values");
+    free(out.bytes);
+    CHECK(pf_filter("types", 0, 2, first, 1, &out, &err) == 0 && pf_bounds(&out, &minus5, &minus5, 8),
+          "a null is no bound: the one kept value is both");
+    free(out.bytes);
+    CHECK(pf_filter("types", 0, 2, (const uint64_t[]){0, 2}, 2, &out, &err) == 0 && out.null_count == 1 &&
+              !out.has_min && !out.has_max,
+          "a chunk left with only nulls has no bounds");
+    free(out.bytes);
+    CHECK(pf_filter("strings", 0, 0, strings_deleted, 5, &out, &err) == 0 && out.has_min && out.has_max &&
+              out.min.len == 5 && memcmp(out.min.data, "alpha", 5) == 0 && out.max.len == 5 &&
+              memcmp(out.max.data, "\xc3\xa9" "cho", 5) == 0,
+          "a string column's bounds are ordered as unsigned bytes, without a length prefix");
+    free(out.bytes);
+    CHECK(pf_filter("strings", 0, 1, strings_deleted, 5, &out, &err) == 0 && pf_bounds(&out, &f, &t, 1),
+          "a boolean column's bounds are false and true");
+    free(out.bytes);
+    for (uint64_t i = 0; i < 30; i++)
+        low30[i] = i;
+    /* score is (i - 30) / 4: rows 30..39 keep 0.0 as their least value */
+    CHECK(pf_filter("strings", 0, 2, low30, 30, &out, &err) == 0 && pf_bounds(&out, &neg_zero, &top, 8),
+          "a double zero is written -0.0 as a least value");
+    free(out.bytes);
+    CHECK(pf_filter("ints", 0, 0, (const uint64_t[]){1, 2}, 2, &out, &err) == 0 &&
+              pf_bounds(&out, (const int32_t[]){-7}, (const int32_t[]){2}, 4) &&
+              out.min.data >= out.bytes + out.len,
+          "the bounds lie past the chunk's bytes, which stay the chunk");
+    free(out.bytes);
 }
 
 TEST(parquet_filter_drops_rows_of_plain_columns_with_and_without_nulls)
@@ -205,7 +264,7 @@ static void pf_zstd_page(pf_body_t *chunk, int64_t from, int64_t to)
 TEST(parquet_filter_decodes_zstd_pages_and_writes_zstd_again)
 {
     static const uint64_t deleted[] = {0, 4, 9};
-    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT64, 0, FLOE_PARQUET_ZSTD, 1, 0};
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT64, 0, FLOE_PARQUET_ZSTD, 1, 0, NULL, 0};
     floe_parquet_filtered_t out, again;
     floe_iceberg_error_t err;
     pf_body_t chunk = {.n = 0}, want = {.n = 0};
@@ -229,6 +288,7 @@ TEST(parquet_filter_decodes_zstd_pages_and_writes_zstd_again)
     CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 10, deleted, 3, &out, &err) == 0 && out.num_values == 7 &&
               out.null_count == nulls && out.codec == FLOE_PARQUET_ZSTD,
           "two ZSTD pages of an optional long column keep the other 7 rows, in a ZSTD page");
+    CHECK(!out.has_min && !out.has_max, "without the file's footer the filter gives no bounds");
     while (at + 4 <= out.len && memcmp(out.bytes + at, "\x28\xb5\x2f\xfd", 4) != 0) /* the frame's magic */
         at++;
     if (at + 4 <= out.len)
@@ -245,7 +305,7 @@ TEST(parquet_filter_decodes_zstd_pages_and_writes_zstd_again)
 
 TEST(parquet_filter_refuses_zstd_frames_larger_than_their_page)
 {
-    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_ZSTD, 0, 0};
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_ZSTD, 0, 0, NULL, 0};
     floe_parquet_filtered_t out;
     floe_iceberg_error_t err;
     pf_body_t chunk = {.n = 0};
@@ -273,7 +333,7 @@ TEST(parquet_filter_refuses_repeated_columns_and_broken_pages)
 {
     floe_parquet_filtered_t out;
     floe_iceberg_error_t err;
-    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 0};
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 0, NULL, 0};
     static const uint8_t garbage[] = {0x15, 0x00, 0x15, 0x7f, 0x15, 0x7f, 0x00};
 
     CHECK(pf_filter("nested", 0, 2, (const uint64_t[]){0}, 1, &out, &err) != 0 && out.bytes == NULL &&
@@ -283,4 +343,30 @@ TEST(parquet_filter_refuses_repeated_columns_and_broken_pages)
           "a page longer than its chunk is refused");
     CHECK(pf_filter("ints", 0, 0, NULL, 0, &out, &err) == 0 && out.num_values == 4, "nothing deleted keeps every row");
     free(out.bytes);
+}
+
+TEST(parquet_filter_leaves_nan_out_of_a_float_columns_bounds)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col;
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, nans = {.n = 0};
+    const float values[] = {1.5f, __builtin_nanf(""), -1.0f, 0.25f}, nan = __builtin_nanf(""), lo = -1.0f, hi = 1.5f;
+
+    pq_open("types", &md); /* its ratio column (leaf 4): a required FLOAT */
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_FLOAT, 0, FLOE_PARQUET_UNCOMPRESSED, 0, 0, &md, 4};
+    pf_page(&chunk, 4, (int32_t)sizeof(values), values, sizeof(values));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 4, (const uint64_t[]){3}, 1, &out, &err) == 0 &&
+              pf_bounds(&out, &lo, &hi, 4),
+          "a NaN is no bound: the others' least and greatest are");
+    free(out.bytes);
+    pf_put(&nans, &nan, 4), pf_put(&nans, &nan, 4);
+    chunk.n = 0;
+    pf_page(&chunk, 2, 8, nans.b, nans.n);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) == 0 && out.num_values == 2 &&
+              !out.has_min && !out.has_max,
+          "a chunk of NaNs has no bounds");
+    free(out.bytes);
+    floe_parquet_file_metadata_dispose(&md);
 }
