@@ -1298,10 +1298,33 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
     return FLOE_OK;
 }
 
+/* The table schema a rewritten manifest's header carries: old's, unless it is not an Iceberg schema
+ * (DuckDB 1.4 writes its delete manifests' "schema" key in a form Floe's writer refuses), then the
+ * table's schema of old's schema-id, else its current schema. */
+static char *header_schema(attempt_t *a, const floe_iceberg_manifest_t *old)
+{
+    floe_iceberg_error_t err;
+    floe_iceberg_schema_index_t idx = {0};
+    cJSON *parsed = old->schema_json != NULL ? floe_iceberg_json_parse(old->schema_json, strlen(old->schema_json), &err)
+                                             : NULL;
+    bool is_schema = parsed != NULL && floe_iceberg_schema_index(parsed, &idx, &err) == 0;
+    const cJSON *table;
+
+    floe_iceberg_schema_index_dispose(&idx);
+    cJSON_Delete(parsed);
+    if (is_schema)
+        return old->schema_json;
+    table = floe_iceberg_metadata_schema(&a->view.md, old->schema_id);
+    if (table == NULL)
+        table = floe_iceberg_metadata_schema(&a->view.md, a->view.md.current_schema_id);
+    return table != NULL ? own(a, cJSON_PrintUnformatted(table)) : old->schema_json;
+}
+
 /* A manifest with old's header and room for n entries. */
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
+    m->schema_json = header_schema(a, old);
     m->format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
