@@ -33,6 +33,10 @@ const ENTRY = structuredClone(MANIFEST_ENTRY);
 ENTRY.fields.find((f) => f.name === "data_file").type.fields.find((f) => f.name === "partition").type.fields = [
   { name: "name", type: ["null", "string"], default: null, "field-id": 1000 },
 ];
+ENTRY.fields.find((f) => f.name === "data_file").type.fields.push(
+  { name: "equality_ids", type: ["null", { type: "array", items: "int", "element-id": 136 }], default: null,
+    "field-id": 135 },
+);
 
 const byId = (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const plain = (rows) => JSON.stringify([...rows].sort(byId), (_, v) => (typeof v === "bigint" ? `${v}n` : v));
@@ -114,8 +118,9 @@ describe("compaction of a real Iceberg table", {
   }
 
   /** A position delete file (Iceberg's file_path/pos schema) removing row `pos` of `target`. */
-  async function positionDelete(location, target, pos) {
+  async function positionDelete(location, target, pos, codec = {}) {
     const body = Buffer.from(parquet.parquetWriteBuffer({
+      ...codec,
       columnData: [{ name: "file_path", data: [target.file_path] }, { name: "pos", data: [BigInt(pos)] }],
       schema: [
         { name: "table", num_children: 2 },
@@ -130,6 +135,24 @@ describe("compaction of a real Iceberg table", {
       content: 1, file_path: path, file_format: "PARQUET", partition: target.partition, record_count: 1,
       file_size_in_bytes: body.length, value_counts: null, null_value_counts: null, lower_bounds: null,
       upper_bounds: null,
+    };
+  }
+
+  /** An equality delete file of partition `name` deleting the row whose id is `id`. */
+  async function equalityDelete(location, name, id) {
+    const body = Buffer.from(parquet.parquetWriteBuffer({
+      columnData: [{ name: "id", data: [BigInt(id)] }],
+      schema: [
+        { name: "table", num_children: 1 },
+        { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      ],
+    }));
+    const path = `${location}/data/${name}-eq-deletes-${randomUUID()}.parquet`;
+    await w.put(path, body);
+    return {
+      content: 2, file_path: path, file_format: "PARQUET", partition: { name }, record_count: 1,
+      file_size_in_bytes: body.length, value_counts: null, null_value_counts: null, lower_bounds: null,
+      upper_bounds: null, equality_ids: [1],
     };
   }
 
@@ -375,6 +398,39 @@ describe("compaction of a real Iceberg table", {
 
     const again = await runMaintenance(server, { arn: await w.tableArn("lineage"), type: "icebergCompaction" });
     assert.equal(again.body.status, "Successful", JSON.stringify(again.body));
+  });
+
+  test("a position delete file Floe cannot decode keeps the files it applies to, and equality deletes skip their partition, with the reasons", async () => {
+    await w.catalog.createTable({ namespace: [w.namespace] }, { name: "skips", schema: SCHEMA, "partition-spec": SPEC });
+    const { location } = await w.load("skips");
+    const files = [];
+    for (const [k, name] of [[0, "east"], [1, "east"], [2, "west"], [3, "west"], [4, "north"], [5, "north"]])
+      files.push(await dataFile(location, k, name));
+    await commit("skips", files);
+    // Labelled BROTLI but stored as is: Floe refuses the codec before it reads a page.
+    const brotli = await positionDelete(location, files[2], 1, { codec: "BROTLI", compressors: { BROTLI: (b) => b } });
+    const eq = await equalityDelete(location, "north", 21);
+    await commit("skips", [brotli, eq], { content: "deletes", operation: "delete" });
+
+    const run = await runMaintenance(server, { arn: await w.tableArn("skips"), type: "icebergCompaction" });
+    assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
+    assert.match(run.body.message, /compacted 2 data files into 1/, "the east files are compacted");
+    assert.match(run.body.message,
+      /2 files skipped, their position delete files cannot be applied \(.*BROTLI, which Floe does not decode/,
+      "the west files, which the BROTLI delete file applies to, stay, and the message says why");
+    assert.match(run.body.message,
+      /partition \('north'\): skipped, it has equality delete files, which compaction does not apply/,
+      "the north partition is skipped for its equality delete file, and the message says so");
+    const md = await w.load("skips");
+    const snap = md.snapshots.find((x) => x["snapshot-id"] === md["current-snapshot-id"]);
+    const live = [];
+    for (const mf of await readAvro(await w.get(snap["manifest-list"])))
+      for (const e of await readAvro(await w.get(mf.manifest_path)))
+        if (e.status !== 2)
+          live.push(e.data_file.file_path);
+    for (const f of [files[2], files[3], files[4], files[5], brotli, eq])
+      assert.ok(live.includes(f.file_path), `${f.file_path} stays live`);
+    assert.equal(snap.summary["removed-delete-files"], undefined, "no delete file is removed");
   });
 
   test("a corrupt Parquet footer fails the job cleanly and leaves the table as it was", async () => {
