@@ -16,10 +16,10 @@
  *    (and the plan says why): applying one would need every row's values compared, and a new
  *    file's higher sequence number would take it out of the delete's reach. An equality delete
  *    file of an unpartitioned spec may apply anywhere, so it skips every partition. Position
- *    delete files and deletion vectors do not skip anything (design notes 5 and 6). Candidates fill bins first-fit in manifest order, up to the target in input
- *    bytes; a bin only takes files whose footers floe_parquet_compatible accepts against its
- *    first file (same schema, same codecs). A bin of one file is dropped: rewriting it gains
- *    nothing.
+ *    delete files and deletion vectors do not skip anything (design notes 5 and 6). Candidates
+ *    fill bins first-fit in manifest order, up to the target in input bytes; a bin only takes
+ *    files whose footers floe_parquet_compatible accepts against its first file (same schema,
+ *    same codecs). A bin of one file is dropped: rewriting it gains nothing.
  * 2. Stitch: the new file is "PAR1", every row group of every input in order (column chunks
  *    copied byte for byte; a row group whose chunks are contiguous is one copy, and runs that
  *    follow each other in the same input merge into one), then the page indexes and bloom

@@ -17,8 +17,9 @@
  *    floe_job_commit runs the commit plan, which only writes manifests, once per attempt. Each
  *    attempt re-reads the snapshot the attempt sees (job.h design note 2) and keeps a new file
  *    only when every file it replaces is still live there, its partition still has no equality
- *    delete file and the same deletes apply to its inputs (design notes 8 and 9); so clients that append while the job runs cost it a manifest rewrite, not a rewrite
- *    of the data, and a client that deleted or rewrote those files meanwhile wins.
+ *    delete file and the same deletes apply to its inputs (design notes 8 and 9); so clients
+ *    that append while the job runs cost it a manifest rewrite, not a rewrite of the data, and a
+ *    client that deleted or rewrote those files meanwhile wins.
  * 2. New files that end up in no commit (their inputs changed, or the job failed) are deleted
  *    after the commit: nothing ever referenced them. A kill -9 leaves them behind as
  *    unreferenced files, which unreferenced-file removal collects.

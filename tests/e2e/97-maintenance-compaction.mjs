@@ -3,8 +3,10 @@
 // (manifests from avsc, commits through iceberg-js), compacted with POST /_floe/maintenance/run
 // and read back with icebird. Checks that the rows are the same, the snapshot is a `replace`
 // with the right summary counts and merged statistics, the position delete file is applied (its
-// row left out of the new file) and leaves the table with the file it names, that clients appending while compaction runs lose nothing, and that a corrupt
-// Parquet footer fails the job cleanly. The files a compaction replaced are deleted once the
+// row left out of the new file) and leaves the table with the file it names, that a position
+// delete file Floe cannot decode and an equality delete file keep their files with the reasons,
+// that clients appending while compaction runs lose nothing, and that a corrupt Parquet footer
+// fails the job cleanly. The files a compaction replaced are deleted once the
 // snapshots that held them live expire (unreferenced file removal finds nothing keeping them), and
 // every live file stays.
 //
