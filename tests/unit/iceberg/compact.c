@@ -258,6 +258,11 @@ TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
               strstr(plan.skipped[0].reason, "unpartitioned") != NULL,
           "a delete file of an unpartitioned spec may apply anywhere, so every partition is skipped");
     floe_compact_plan_dispose(&plan);
+    t.files[del].content = FLOE_ICEBERG_CONTENT_POSITION_DELETES;
+    floe_compact_select(t.entries, t.n, 1000, &plan);
+    CHECK(plan.is_candidate[0] && plan.is_candidate[1] && plan.n_skipped == 0,
+          "an unpartitioned position delete file skips nothing: the job applies it where it names rows");
+    floe_compact_plan_dispose(&plan);
 }
 
 /* ---- stitch ------------------------------------------------------------------------------ */
