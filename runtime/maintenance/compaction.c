@@ -190,6 +190,7 @@ typedef struct compaction {
     size_t n_partial_pd;         /* files left alone: their position deletes cannot be applied */
     char pd_reason[FLOE_COMPACT_REASON_MAX]; /* why, for the first of them */
     size_t n_pd_removed;         /* position delete files the attempt that committed removed */
+    size_t n_pd_applied;         /* its replaced files that position delete files applied to */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -1606,8 +1607,12 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
     match_outputs(a);
     a->c->n_kept = a->n_kept;
     a->c->n_written = 0;
-    for (size_t o = 0; o < a->c->n_outputs; o++)
+    a->c->n_pd_applied = 0;
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
         a->c->n_written += adds_file(a, o);
+        for (size_t k = 0; a->is_kept[o] && k < a->c->outputs[o].n_inputs; k++)
+            a->c->n_pd_applied += a->c->outputs[o].n_pd[k] > 0;
+    }
     a->c->n_replaced = a->c->n_dv_kept = a->c->n_pd_removed = 0;
     for (size_t f = 0; f < a->view.n_files; f++) {
         const floe_iceberg_data_file_t *file = a->view.files[f].file;
@@ -1707,9 +1712,10 @@ static void note(compaction_t *c, bool committed)
                                  c->n_outputs - c->n_kept);
     if (committed && c->n_dv_kept > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; applied %zu deletion vectors", c->n_dv_kept);
-    if (committed && c->n_pd_removed > 0 && used < max)
+    if (committed && c->n_pd_applied > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
-                                 "; applied position deletes, %zu position delete files removed", c->n_pd_removed);
+                                 "; applied the position deletes of %zu data files, %zu position delete files removed",
+                                 c->n_pd_applied, c->n_pd_removed);
     if (c->n_partial_dv > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu files skipped, their deletion vectors cannot be applied (%s)", c->n_partial_dv,

@@ -199,7 +199,7 @@ describe("compaction of a real Iceberg table", {
     assert.equal(run.body.status, "Successful", `the job succeeds: ${JSON.stringify(run.body)}`);
     assert.match(run.body.message, /compacted 40 data files into 2/, "the job says what it compacted");
     assert.match(run.body.message, /strategy sort ran as binpack/, "the job says sort ran as binpack");
-    assert.match(run.body.message, /applied position deletes, 1 position delete files removed/,
+    assert.match(run.body.message, /applied the position deletes of 4 data files, 1 position delete files removed/,
       "the job says it applied the position delete file of the west partition and removed it");
     assert.ok(run.body.metadataLocation, "the run reports the new metadata location");
     assert.ok(run.body.filesWritten >= 4 && run.body.bytesWritten > 0,
