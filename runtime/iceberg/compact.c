@@ -52,6 +52,19 @@ bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compac
     return compare_partitions(a, b) == 0;
 }
 
+bool floe_compact_position_deletes_apply(const floe_compact_file_t *del, int64_t del_seq,
+                                         const floe_compact_file_t *data, int64_t data_seq)
+{
+    const floe_iceberg_data_file_t *d = del->file;
+
+    if (d->content != FLOE_ICEBERG_CONTENT_POSITION_DELETES || floe_compact_is_deletion_vector(d) ||
+        data_seq > del_seq)
+        return false;
+    if (d->referenced_data_file != NULL && strcmp(d->referenced_data_file, data->file->file_path) != 0)
+        return false;
+    return d->n_partition == 0 || floe_compact_same_partition(del, data);
+}
+
 /* Files by partition, then by their place in the manifests (qsort_r). */
 static int compare_order(const void *a, const void *b, void *arg)
 {
@@ -133,16 +146,17 @@ static void select_partition(floe_compact_plan_t *plan, const floe_compact_file_
 
     for (size_t k = from; k < to; k++) {
         const floe_iceberg_data_file_t *f = files[plan->order[k]].file;
-        /* a deletion vector names its one data file (design note 5) */
-        has_deletes = has_deletes || (f->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(f));
+        /* position deletes and deletion vectors are applied (design notes 5 and 6) */
+        has_deletes = has_deletes || f->content == FLOE_ICEBERG_CONTENT_EQUALITY_DELETES;
         n_small += is_small_parquet(f, plan->target_bytes);
     }
     if (n_small < 2)
         return;
     if (has_deletes || has_global_deletes) {
         add_skip(plan, &files[plan->order[from]],
-                 has_deletes ? "skipped, it has delete files"
-                             : "skipped, the table has delete files of an unpartitioned spec, which may apply to it");
+                 has_deletes ? "skipped, it has equality delete files, which compaction does not apply"
+                             : "skipped, the table has equality delete files of an unpartitioned spec, which may apply "
+                               "to it and which compaction does not apply");
         return;
     }
     for (size_t k = from; k < to; k++)
@@ -164,8 +178,8 @@ void floe_compact_select(const floe_compact_file_t *files, size_t n_files, uint6
     for (size_t i = 0; i < n_files; i++) {
         plan->order[i] = i;
         has_global_deletes = has_global_deletes ||
-                             (files[i].file->content != FLOE_ICEBERG_CONTENT_DATA && files[i].file->n_partition == 0 &&
-                              !floe_compact_is_deletion_vector(files[i].file));
+                             (files[i].file->content == FLOE_ICEBERG_CONTENT_EQUALITY_DELETES &&
+                              files[i].file->n_partition == 0);
     }
     qsort_r(plan->order, n_files, sizeof(*plan->order), compare_order, (void *)files);
     for (size_t k = 1; k <= n_files; k++) {

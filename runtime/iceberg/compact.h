@@ -12,13 +12,14 @@
  * 1. Plan (binpack, as Iceberg's RewriteDataFiles binpack): files are grouped by partition (spec
  *    id and partition tuple). Only Parquet data files well under the target
  *    (FLOE_COMPACT_SMALL_PERCENT of it) are candidates; a file near or over the target is left
- *    alone, since stitching cannot split it. A partition with any delete file is skipped (and
- *    the plan says why): rewriting its data files would need the deletes applied, which needs a
- *    Parquet reader. A delete file of an unpartitioned spec may apply anywhere, so it skips every
- *    partition. Candidates fill bins first-fit in manifest order, up to the target in input
- *    bytes; a bin only takes files whose footers floe_parquet_compatible accepts against its
- *    first file (same schema, same codecs). A bin of one file is dropped: rewriting it gains
- *    nothing.
+ *    alone, since stitching cannot split it. A partition with an equality delete file is skipped
+ *    (and the plan says why): applying one would need every row's values compared, and a new
+ *    file's higher sequence number would take it out of the delete's reach. An equality delete
+ *    file of an unpartitioned spec may apply anywhere, so it skips every partition. Position
+ *    delete files and deletion vectors do not skip anything (design notes 5 and 6). Candidates
+ *    fill bins first-fit in manifest order, up to the target in input bytes; a bin only takes
+ *    files whose footers floe_parquet_compatible accepts against its first file (same schema,
+ *    same codecs). A bin of one file is dropped: rewriting it gains nothing.
  * 2. Stitch: the new file is "PAR1", every row group of every input in order (column chunks
  *    copied byte for byte; a row group whose chunks are contiguous is one copy, and runs that
  *    follow each other in the same input merge into one), then the page indexes and bloom
@@ -46,10 +47,17 @@
  *    bounds when only nulls are left. The distinct and NaN counts and the size statistics, which
  *    counted deleted rows, go. Its bloom filters are copied as for any row group (design note 2):
  *    a filter of more values has no false negatives. The new file's manifest entry keeps the
- *    inputs' merged bounds (design note 3), which hold for the rows kept too. Where the filter cannot
- *    decode a column, the file is not rewritten (it keeps its vector). A deletion vector names its data file, so it never applies to another file: unlike
- *    position and equality delete files, it does not keep the rest of its partition from being
- *    compacted.
+ *    inputs' merged bounds (design note 3), which hold for the rows kept too. Where the filter
+ *    cannot decode a column, the file is not rewritten (it keeps its vector). A deletion vector
+ *    names its data file, so it never applies to another file.
+ * 6. Position delete files (v2, and v3 tables upgraded from v2): a Parquet file of (file_path,
+ *    pos) rows (position_deletes.h). One applies to a data file under the spec's rule ("Scan
+ *    Planning", floe_compact_position_deletes_apply): same spec and partition, or an
+ *    unpartitioned delete file; the data file's sequence number at most the delete file's; its
+ *    referenced_data_file, when set, naming the data file. The positions it holds for a file are
+ *    applied exactly as a deletion vector's (design note 5), together with the file's vector if
+ *    it has one. The new file's sequence number is above every delete file's, so none applies to
+ *    it, and its path is new, so none names it.
  */
 #ifndef FLOE_ICEBERG_COMPACT_H
 #define FLOE_ICEBERG_COMPACT_H
@@ -85,7 +93,7 @@ typedef struct floe_compact_bin {
     int64_t n_rows;   /* their footers' rows added up */
 } floe_compact_bin_t;
 
-/** A partition left alone, and why ("spec 0 partition (3): it has delete files"). */
+/** A partition left alone, and why ("spec 0 partition (3): skipped, it has equality delete files, ..."). */
 typedef struct floe_compact_skip {
     char reason[FLOE_COMPACT_REASON_MAX];
 } floe_compact_skip_t;
@@ -131,6 +139,11 @@ void floe_compact_dv_split(const floe_parquet_file_metadata_t *footer, const uin
 /** True when f is a deletion vector (v3): position deletes of one data file (referenced_data_file)
  * as a blob of a Puffin file. A Parquet or Avro position delete file that names one data file is not. */
 bool floe_compact_is_deletion_vector(const floe_iceberg_data_file_t *f);
+
+/** Whether the position delete file `del` (a Parquet or Avro one, not a deletion vector) applies
+ * to the data file `data` (design note 6); the sequence numbers are their data sequence numbers. */
+bool floe_compact_position_deletes_apply(const floe_compact_file_t *del, int64_t del_seq,
+                                         const floe_compact_file_t *data, int64_t data_seq);
 
 /** True when two files have the same spec id and partition tuple. */
 bool floe_compact_same_partition(const floe_compact_file_t *a, const floe_compact_file_t *b);

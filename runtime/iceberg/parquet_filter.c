@@ -860,3 +860,32 @@ int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parqu
     free(f.bits.p);
     return rc;
 }
+
+int floe_parquet_filter_values(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                               int64_t num_rows, floe_parquet_values_t *out, floe_iceberg_error_t *err)
+{
+    filter_t f = {.s = {.col = column}, .num_rows = num_rows, .err = err};
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (column->type == FLOE_PARQUET_BOOLEAN)
+        return fail(err, "holds booleans, which Floe does not read as values");
+    if (column->max_repetition_level != 0)
+        return fail(err, "belongs to a repeated field (a list or a map), which Floe does not read");
+    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0)
+        return fail(err, "has levels Floe does not decode");
+    rc = read_pages(&f, chunk, len); /* no row deleted: every value is kept */
+    free(f.s.dict_bytes);
+    free(f.s.dict);
+    free(f.levels.p);
+    free(f.bits.p);
+    if (rc != FLOE_ICEBERG_OK) {
+        free(f.values.p);
+        return rc;
+    }
+    out->plain = f.values.p;
+    out->len = f.values.len;
+    out->n_values = f.kept - f.nulls;
+    out->null_count = f.nulls;
+    return FLOE_ICEBERG_OK;
+}

@@ -89,4 +89,22 @@ int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parqu
                               int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
                               floe_parquet_filtered_t *out /* OUT */, floe_iceberg_error_t *err);
 
+/** A column chunk's present values, decoded (floe_parquet_filter_values). */
+typedef struct floe_parquet_values {
+    uint8_t *plain; /* the present values PLAIN, one after another (a BYTE_ARRAY's 4-byte length included);
+                       malloc'ed, the caller frees */
+    size_t len;
+    int64_t n_values; /* present values */
+    int64_t null_count;
+} floe_parquet_values_t;
+
+/**
+ * Decodes the column chunk at chunk[0..len), which must hold num_rows rows, for a reader (position
+ * delete files, compact.h design note 6): the same pages, codecs and encodings as
+ * floe_parquet_filter_chunk (design note 1), not booleans. Returns FLOE_ICEBERG_OK with *out
+ * filled, or FLOE_ICEBERG_EINVALID with the reason in err and *out zeroed.
+ */
+int floe_parquet_filter_values(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                               int64_t num_rows, floe_parquet_values_t *out /* OUT */, floe_iceberg_error_t *err);
+
 #endif

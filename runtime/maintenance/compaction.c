@@ -16,9 +16,10 @@
  *    from the snapshot current when the job starts (the slow part, done once); then
  *    floe_job_commit runs the commit plan, which only writes manifests, once per attempt. Each
  *    attempt re-reads the snapshot the attempt sees (job.h design note 2) and keeps a new file
- *    only when every file it replaces is still live there and its partition still has no delete
- *    file; so clients that append while the job runs cost it a manifest rewrite, not a rewrite
- *    of the data, and a client that deleted or rewrote those files meanwhile wins.
+ *    only when every file it replaces is still live there, its partition still has no equality
+ *    delete file and the same deletes apply to its inputs (design notes 8 and 9); so clients
+ *    that append while the job runs cost it a manifest rewrite, not a rewrite of the data, and a
+ *    client that deleted or rewrote those files meanwhile wins.
  * 2. New files that end up in no commit (their inputs changed, or the job failed) are deleted
  *    after the commit: nothing ever referenced them. A kill -9 leaves them behind as
  *    unreferenced files, which unreferenced-file removal collects.
@@ -28,10 +29,10 @@
  *        their sequence numbers), the other live files EXISTING, earlier DELETED entries gone;
  *      - every other manifest (delete manifests included) is carried over unchanged.
  *    The new files' sequence numbers are inherited from the new manifest (Iceberg's rule for
- *    ADDED entries). Replacing data files by a newer sequence number is safe only when no delete
- *    file could apply to them, which is why partitions with delete files are skipped
- *    (compact.h design note 1) and checked again at commit. A deletion vector names one file
- *    by path, so it never applies to a new file (design note 8).
+ *    ADDED entries). Replacing data files by a newer sequence number takes them out of every
+ *    existing delete file's reach, which is why the deletes that apply to them are applied
+ *    first (design notes 8 and 9) and partitions with equality delete files are skipped
+ *    (compact.h design note 1) and checked again at commit.
  * 4. Summary counts are computed from the manifests, not carried from the previous summary:
  *    added/deleted files, records and sizes from the kept files, total-* from the live entries
  *    after the replace.
@@ -59,6 +60,15 @@
  *    meanwhile wins. The new file's entry has no counts for inputs that lost rows (bounds stay:
  *    they still hold). The Puffin files go once no live entry points into them (snapshot
  *    expiration, unreferenced-file removal).
+ * 9. Position delete files (compact.h design note 6): phase 1 reads and decodes (whole, up to
+ *    POSDEL_BYTES_MAX each and FLOE_COMPACT_LINEAGE_ROWS_MAX rows in all) every one that applies
+ *    to a candidate, and a candidate's positions from all of them (and its vector) go through
+ *    design note 8's machinery. A candidate one of whose position delete files cannot be read
+ *    (not Parquet, a codec or encoding the filter cannot decode, over the limits) is left alone,
+ *    and the message counts it with the first reason. The commit keeps a new file only while the
+ *    position delete files that apply to each input are exactly those phase 1 applied, and
+ *    removes a position delete file (DELETED in its rewritten delete manifest) only when every
+ *    data file it names is replaced by this commit.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -81,6 +91,7 @@
 #include "iceberg/manifest.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/position_deletes.h"
 #include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
 #include "base/xalloc.h"
@@ -91,6 +102,8 @@
 #define DEFAULT_TARGET_MB 512
 /** Snapshot ids stay below 2^53 (design note 5). */
 #define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
+/** The largest position delete file read (whole, in memory: design note 9). */
+#define POSDEL_BYTES_MAX (128 * MIB)
 
 /** A table's current snapshot as some metadata shows it: its live files and where they are. */
 typedef struct view {
@@ -110,6 +123,8 @@ typedef struct output {
     const char **inputs;              /* the paths of the files it replaces */
     const char **dv_paths;            /* per input: the Puffin file of the vector applied, or NULL */
     int64_t *dv_offsets;              /*   and its blob's offset (design note 8) */
+    const char ***pd_paths;           /* per input: the position delete files that apply to it */
+    size_t *n_pd;                     /*   (design note 9) */
     size_t n_inputs;
     floe_compact_layout_t layout;     /* the new file's split offsets live here */
     floe_iceberg_data_file_t file;    /* its manifest entry's data */
@@ -123,10 +138,21 @@ typedef struct applied {
     long dv;          /* its index in `first`'s files, or -1 */
     bool *is_dropped; /* per row group of the file */
     bool *is_partial; /* per row group: written again without some rows */
-    uint64_t *positions; /* the vector's, ascending */
+    uint64_t *positions; /* the vector's and the position delete files', ascending, unique */
     size_t n_positions;
-    int64_t dropped_rows; /* every row the vector deletes */
+    int64_t dropped_rows; /* every row they delete */
+    size_t *pd;           /* the position delete files that apply to it: indexes in posdels (design note 9) */
+    size_t n_pd;
 } applied_t;
+
+/** A position delete file that applies to some candidate, read in phase 1 (design note 9). */
+typedef struct posdel {
+    size_t file;                    /* its index in `first`'s files */
+    const char *path;               /* its file_path there */
+    bool is_read;                   /* decoded; else `why` says why not */
+    floe_iceberg_pos_deletes_t rows;
+    char why[FLOE_COMPACT_REASON_MAX];
+} posdel_t;
 
 /** A row group written again without the rows its vector deletes (compact.h design note 5). */
 typedef struct group_rewrite {
@@ -159,6 +185,13 @@ typedef struct compaction {
     size_t n_partial_dv;         /* files left alone: their vector cannot be applied */
     char partial_reason[FLOE_COMPACT_REASON_MAX]; /* why, for the first of them */
     size_t n_dv_kept;            /* vectors the attempt that committed removed */
+    posdel_t *posdels;           /* by path (design note 9) */
+    size_t n_posdels;
+    int64_t posdel_rows;         /* their rows decoded, under FLOE_COMPACT_LINEAGE_ROWS_MAX */
+    size_t n_partial_pd;         /* files left alone: their position deletes cannot be applied */
+    char pd_reason[FLOE_COMPACT_REASON_MAX]; /* why, for the first of them */
+    size_t n_pd_removed;         /* position delete files the attempt that committed removed */
+    size_t n_pd_applied;         /* its replaced files that position delete files applied to */
 } compaction_t;
 
 /** One commit attempt's state (design note 1). */
@@ -595,9 +628,135 @@ static bool can_rewrite(compaction_t *c, size_t i, char *why, size_t why_len)
     return ok;
 }
 
-/* Design note 8: applies the deletion vector of candidate i (whole row groups left out, the others
- * it touches written again), or takes i out of the plan with the reason. */
-static int apply_vector(compaction_t *c, size_t i)
+/* The data sequence number of view file i. */
+static int64_t sequence_of(const view_t *v, size_t i)
+{
+    return v->manifests[v->file_manifest[i]].entries[v->file_entry[i]].sequence_number;
+}
+
+/* Whether view file d is a position delete file (not a vector) that applies to view file i. */
+static bool pos_applies(const view_t *v, size_t d, size_t i)
+{
+    return floe_compact_position_deletes_apply(&v->files[d], sequence_of(v, d), &v->files[i], sequence_of(v, i));
+}
+
+static int compare_posdels(const void *a, const void *b)
+{
+    return strcmp(((const posdel_t *)a)->path, ((const posdel_t *)b)->path);
+}
+
+static const posdel_t *find_posdel(const compaction_t *c, const char *path)
+{
+    posdel_t key = {.path = path};
+
+    return c->n_posdels == 0 ? NULL : bsearch(&key, c->posdels, c->n_posdels, sizeof(key), compare_posdels);
+}
+
+/* Reads and decodes position delete file p, or says in p->why why it cannot (design note 9). */
+static int read_posdel(compaction_t *c, posdel_t *p)
+{
+    const floe_iceberg_data_file_t *f = c->first.files[p->file].file;
+    int64_t budget = FLOE_COMPACT_LINEAGE_ROWS_MAX - c->posdel_rows;
+    floe_iceberg_error_t err = {0};
+    uint8_t *data = NULL;
+    size_t len = 0;
+
+    if (f->file_format == NULL || strcasecmp(f->file_format, "PARQUET") != 0)
+        snprintf(p->why, sizeof(p->why), "%.150s is a %.16s file: Floe reads Parquet position delete files",
+                 f->file_path, f->file_format != NULL ? f->file_format : "?");
+    else if (f->has_key_metadata)
+        snprintf(p->why, sizeof(p->why), "%.150s is encrypted", f->file_path);
+    else if (f->file_size_in_bytes < 0 || (uint64_t)f->file_size_in_bytes > POSDEL_BYTES_MAX)
+        snprintf(p->why, sizeof(p->why), "%.150s is larger than %" PRIu64 " MiB", f->file_path, POSDEL_BYTES_MAX / MIB);
+    else if (f->record_count > budget)
+        snprintf(p->why, sizeof(p->why), "the position delete files hold more than %" PRId64 " rows",
+                 (int64_t)FLOE_COMPACT_LINEAGE_ROWS_MAX);
+    if (p->why[0] != '\0')
+        return FLOE_OK;
+    if (floe_job_read_object(c->job, f->file_path, &data, &len))
+        return FLOE_EFAIL;
+    if (floe_iceberg_pos_deletes_decode(data, len, budget, &p->rows, &err) != 0) {
+        snprintf(p->why, sizeof(p->why), "%.120s: %.120s", f->file_path, err.message);
+    } else {
+        p->is_read = true;
+        c->posdel_rows += p->rows.n_rows;
+    }
+    free(data);
+    return FLOE_OK;
+}
+
+/* Reads the position delete files that apply to some candidate (design note 9). */
+static int read_position_deletes(compaction_t *c)
+{
+    const view_t *v = &c->first;
+
+    for (size_t d = 0; d < v->n_files; d++) {
+        bool applies = false;
+        posdel_t *p;
+        if (v->files[d].file->content != FLOE_ICEBERG_CONTENT_POSITION_DELETES)
+            continue;
+        for (size_t i = 0; i < v->n_files && !applies; i++)
+            applies = c->plan.is_candidate[i] && pos_applies(v, d, i);
+        if (!applies)
+            continue;
+        c->posdels = floe_xrealloc(c->posdels, (c->n_posdels + 1) * sizeof(*c->posdels));
+        p = &c->posdels[c->n_posdels++];
+        memset(p, 0, sizeof(*p));
+        p->file = d;
+        p->path = v->files[d].file->file_path;
+        if (read_posdel(c, p))
+            return FLOE_EFAIL;
+        if (floe_job_is_stopping(c->job))
+            return floe_job_fail(c->job, "stopped: the server is shutting down");
+    }
+    if (c->n_posdels > 0)
+        qsort(c->posdels, c->n_posdels, sizeof(*c->posdels), compare_posdels);
+    return FLOE_OK;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* The deleted positions of file i: its vector's and those its position delete files name, ascending
+ * and unique; takes dv's. */
+static void merge_positions(compaction_t *c, size_t i, floe_iceberg_dv_t *dv, applied_t *ap)
+{
+    const char *path = c->first.files[i].file->file_path;
+    size_t n = dv->n;
+
+    for (size_t k = 0; k < ap->n_pd; k++) {
+        const floe_iceberg_pos_target_t *t = floe_iceberg_pos_deletes_find(&c->posdels[ap->pd[k]].rows, path);
+        n += t != NULL ? t->n : 0;
+    }
+    ap->positions = floe_xrealloc(dv->positions, (n + 1) * sizeof(*ap->positions));
+    ap->n_positions = dv->n;
+    dv->positions = NULL;
+    for (size_t k = 0; k < ap->n_pd; k++) {
+        const floe_iceberg_pos_target_t *t = floe_iceberg_pos_deletes_find(&c->posdels[ap->pd[k]].rows, path);
+        if (t != NULL && t->n > 0) {
+            memcpy(ap->positions + ap->n_positions, t->positions, t->n * sizeof(*t->positions));
+            ap->n_positions += t->n;
+        }
+    }
+    if (ap->n_pd == 0)
+        return; /* a vector's positions already ascend */
+    qsort(ap->positions, ap->n_positions, sizeof(*ap->positions), compare_u64);
+    n = 0;
+    for (size_t k = 0; k < ap->n_positions; k++) {
+        if (n == 0 || ap->positions[n - 1] != ap->positions[k])
+            ap->positions[n++] = ap->positions[k];
+    }
+    ap->n_positions = n;
+}
+
+/* Design notes 8 and 9: applies the deletion vector and position delete files of candidate i (whole
+ * row groups left out, the others they touch written again), or takes i out of the plan with the
+ * reason. */
+static int apply_deletes(compaction_t *c, size_t i)
 {
     const floe_iceberg_data_file_t *f = c->first.files[i].file;
     const floe_parquet_file_metadata_t *footer = &c->footers[i];
@@ -605,28 +764,49 @@ static int apply_vector(compaction_t *c, size_t i)
     floe_iceberg_dv_t dv = {0};
     applied_t *ap = &c->applied[i];
     char why[FLOE_COMPACT_REASON_MAX] = "it is named by several deletion vectors";
+    bool ok = d != -2, by_pd = false;
 
-    if (d == -1)
-        return FLOE_OK;
-    if (f->record_count > FLOE_COMPACT_LINEAGE_ROWS_MAX) { /* bounds the positions decoded */
-        snprintf(why, sizeof(why), "it has more than %" PRId64 " rows", (int64_t)FLOE_COMPACT_LINEAGE_ROWS_MAX);
-        d = -2;
+    ap->pd = floe_xcalloc(c->n_posdels + 1, sizeof(*ap->pd));
+    for (size_t k = 0; k < c->n_posdels; k++) {
+        if (!pos_applies(&c->first, c->posdels[k].file, i))
+            continue;
+        ap->pd[ap->n_pd++] = k;
+        if (ok && !c->posdels[k].is_read) {
+            snprintf(why, sizeof(why), "%s", c->posdels[k].why);
+            ok = false;
+            by_pd = true;
+        }
     }
-    if (d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
+    if (d == -1 && ap->n_pd == 0) {
+        free(ap->pd);
+        ap->pd = NULL;
+        return FLOE_OK;
+    }
+    if (ok && f->record_count > FLOE_COMPACT_LINEAGE_ROWS_MAX) { /* bounds the positions decoded */
+        snprintf(why, sizeof(why), "it has more than %" PRId64 " rows", (int64_t)FLOE_COMPACT_LINEAGE_ROWS_MAX);
+        ok = false;
+        by_pd = d < 0;
+    }
+    if (ok && d >= 0 && read_vector(c, c->first.files[d].file, f->record_count, &dv))
         return FLOE_EFAIL;
-    ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
-    ap->is_partial = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
-    ap->positions = dv.positions;
-    ap->n_positions = dv.n;
-    if (d >= 0)
-        floe_compact_dv_split(footer, dv.positions, dv.n, ap->is_dropped, ap->is_partial, &ap->dropped_rows);
-    if (d < 0 || !can_rewrite(c, i, why, sizeof(why))) {
+    if (ok) {
+        merge_positions(c, i, &dv, ap);
+        ap->is_dropped = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+        ap->is_partial = floe_xcalloc(footer->n_row_groups + 1, sizeof(bool));
+        floe_compact_dv_split(footer, ap->positions, ap->n_positions, ap->is_dropped, ap->is_partial,
+                              &ap->dropped_rows);
+        by_pd = d < 0;
+    }
+    if (!ok || !can_rewrite(c, i, why, sizeof(why))) {
+        size_t *n_skipped = by_pd ? &c->n_partial_pd : &c->n_partial_dv;
+        char *reason = by_pd ? c->pd_reason : c->partial_reason;
         c->plan.is_candidate[i] = false;
-        if (c->n_partial_dv++ == 0)
-            snprintf(c->partial_reason, sizeof(c->partial_reason), "%s", why);
+        if ((*n_skipped)++ == 0)
+            snprintf(reason, FLOE_COMPACT_REASON_MAX, "%s", why);
         free(ap->is_dropped);
         free(ap->is_partial);
         free(ap->positions);
+        free(ap->pd);
         memset(ap, 0, sizeof(*ap));
         ap->dv = -1;
     } else {
@@ -656,10 +836,12 @@ static int plan_bins(compaction_t *c, uint64_t target)
             c->n_no_lineage++;
         }
     }
+    if (read_position_deletes(c))
+        return FLOE_EFAIL;
     c->applied = floe_xcalloc(n + 1, sizeof(*c->applied));
     for (size_t i = 0; i < n; i++) {
         c->applied[i].dv = -1;
-        if (c->plan.is_candidate[i] && apply_vector(c, i))
+        if (c->plan.is_candidate[i] && apply_deletes(c, i))
             return FLOE_EFAIL;
     }
     ptrs = floe_xcalloc(n + 1, sizeof(*ptrs));
@@ -733,7 +915,7 @@ static int rewrite_groups(compaction_t *c, bin_io_t *io, size_t k, size_t i)
         if (!c->applied[i].is_partial[g])
             continue;
         if (rewrite_group(c, i, io->fds[k], g, &io->groups[k][g], why, sizeof(why)))
-            return floe_job_fail(c->job, "cannot apply the deletion vector of %s: %s", io->inputs[k]->file_path, why);
+            return floe_job_fail(c->job, "cannot apply the deletes of %s: %s", io->inputs[k]->file_path, why);
         io->rewrites[k][g] = &io->groups[k][g].rw;
     }
     io->sources[k].rewrites = io->rewrites[k];
@@ -806,17 +988,22 @@ static int write_layout(compaction_t *c, const bin_io_t *io, const floe_compact_
     return rc;
 }
 
-/* Records the vector applied to input k (file i) and, when it dropped rows, gives the merge a copy
- * of the input's entry with the rows it keeps and no counts (design note 8). */
+/* Records the vector and position delete files applied to input k (file i) and, when they dropped
+ * rows, gives the merge a copy of the input's entry with the rows it keeps and no counts (design
+ * notes 8 and 9). */
 static void note_vector(compaction_t *c, output_t *out, size_t k, size_t i, const floe_iceberg_data_file_t **input)
 {
     const applied_t *ap = &c->applied[i];
     floe_iceberg_data_file_t *kept;
 
-    if (ap->dv < 0)
-        return;
-    out->dv_paths[k] = c->first.files[ap->dv].file->file_path;
-    out->dv_offsets[k] = c->first.files[ap->dv].file->content_offset;
+    out->n_pd[k] = ap->n_pd;
+    out->pd_paths[k] = floe_xcalloc(ap->n_pd + 1, sizeof(*out->pd_paths[k]));
+    for (size_t j = 0; j < ap->n_pd; j++)
+        out->pd_paths[k][j] = c->posdels[ap->pd[j]].path;
+    if (ap->dv >= 0) {
+        out->dv_paths[k] = c->first.files[ap->dv].file->file_path;
+        out->dv_offsets[k] = c->first.files[ap->dv].file->content_offset;
+    }
     if (ap->dropped_rows == 0)
         return;
     kept = arena_alloc(c->arena, 1, sizeof(*kept));
@@ -837,6 +1024,8 @@ static int write_output(compaction_t *c, const floe_compact_bin_t *bin, output_t
     out->inputs = floe_xcalloc(bin->n_files + 1, sizeof(*out->inputs));
     out->dv_paths = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_paths));
     out->dv_offsets = floe_xcalloc(bin->n_files + 1, sizeof(*out->dv_offsets));
+    out->pd_paths = floe_xcalloc(bin->n_files + 1, sizeof(*out->pd_paths));
+    out->n_pd = floe_xcalloc(bin->n_files + 1, sizeof(*out->n_pd));
     out->n_inputs = bin->n_files;
     for (size_t k = 0; k < io.n; k++) {
         out->inputs[k] = c->first.files[bin->files[k]].file->file_path;
@@ -891,12 +1080,12 @@ static int compare_paths(const void *a, const void *b)
     return strcmp(((const path_index_t *)a)->path, ((const path_index_t *)b)->path);
 }
 
-/* Whether the view has a delete file that may apply to `f`'s partition. */
-static bool has_deletes_for(const view_t *v, const floe_compact_file_t *f)
+/* Whether the view has an equality delete file that may apply to `f`'s partition. */
+static bool has_equality_deletes_for(const view_t *v, const floe_compact_file_t *f)
 {
     for (size_t i = 0; i < v->n_files; i++) {
         const floe_compact_file_t *d = &v->files[i];
-        if (d->file->content != FLOE_ICEBERG_CONTENT_DATA && !floe_compact_is_deletion_vector(d->file) &&
+        if (d->file->content == FLOE_ICEBERG_CONTENT_EQUALITY_DELETES &&
             (d->file->n_partition == 0 || floe_compact_same_partition(d, f)))
             return true;
     }
@@ -915,6 +1104,25 @@ static bool same_vector(const view_t *v, const output_t *o, size_t k)
            v->files[d].file->content_offset == o->dv_offsets[k];
 }
 
+/* Whether the position delete files that apply to input k of o (view file i) are exactly those
+ * phase 1 applied (design note 9): a client that deleted more rows meanwhile wins. */
+static bool same_position_deletes(const view_t *v, const output_t *o, size_t k, size_t i)
+{
+    size_t n = 0;
+
+    for (size_t d = 0; d < v->n_files; d++) {
+        bool is_known = false;
+        if (!pos_applies(v, d, i))
+            continue;
+        for (size_t j = 0; j < o->n_pd[k] && !is_known; j++)
+            is_known = strcmp(o->pd_paths[k][j], v->files[d].file->file_path) == 0;
+        if (!is_known)
+            return false;
+        n++;
+    }
+    return n == o->n_pd[k];
+}
+
 /* Keeps output o when all its inputs are live data files of the view (design note 1). */
 static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *paths)
 {
@@ -922,10 +1130,33 @@ static bool keep_output(attempt_t *a, const output_t *o, const path_index_t *pat
         path_index_t key = {o->inputs[k], 0};
         const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
         if (hit == NULL || a->view.files[hit->file].file->content != FLOE_ICEBERG_CONTENT_DATA ||
-            !same_vector(&a->view, o, k))
+            !same_vector(&a->view, o, k) || !same_position_deletes(&a->view, o, k, hit->file))
             return false;
     }
-    return !has_deletes_for(&a->view, o->first);
+    return !has_equality_deletes_for(&a->view, o->first);
+}
+
+/* Design note 9: a position delete file phase 1 read leaves the table when every data file it names
+ * is replaced by this commit. Otherwise it stays: its rows for replaced files then name files no
+ * snapshot from now on holds, which readers ignore (the spec's rule matches rows by file_path). */
+static void remove_position_deletes(attempt_t *a, const path_index_t *paths)
+{
+    for (size_t d = 0; d < a->view.n_files; d++) {
+        const floe_iceberg_data_file_t *f = a->view.files[d].file;
+        const posdel_t *p;
+        bool is_all = true;
+        if (f->content != FLOE_ICEBERG_CONTENT_POSITION_DELETES || floe_compact_is_deletion_vector(f))
+            continue;
+        p = find_posdel(a->c, f->file_path);
+        if (p == NULL || !p->is_read || p->rows.n_targets == 0)
+            continue;
+        for (size_t t = 0; t < p->rows.n_targets && is_all; t++) {
+            path_index_t key = {p->rows.targets[t].path, 0};
+            const path_index_t *hit = bsearch(&key, paths, a->view.n_files, sizeof(*paths), compare_paths);
+            is_all = hit != NULL && a->is_replaced[hit->file];
+        }
+        a->is_replaced[d] = is_all;
+    }
 }
 
 /* Marks the outputs this attempt keeps and the view files they replace. */
@@ -953,6 +1184,7 @@ static void match_outputs(attempt_t *a)
                 a->is_replaced[d] = true; /* the applied vector goes with its file (design note 8) */
         }
     }
+    remove_position_deletes(a, paths);
     free(paths);
 }
 
@@ -1069,10 +1301,33 @@ static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
     return FLOE_OK;
 }
 
+/* The table schema a rewritten manifest's header carries: old's, unless it is not an Iceberg schema
+ * (DuckDB 1.4 writes its delete manifests' "schema" key in a form Floe's writer refuses), then the
+ * table's schema of old's schema-id, else its current schema. */
+static char *header_schema(attempt_t *a, const floe_iceberg_manifest_t *old)
+{
+    floe_iceberg_error_t err;
+    floe_iceberg_schema_index_t idx = {0};
+    cJSON *parsed = old->schema_json != NULL ? floe_iceberg_json_parse(old->schema_json, strlen(old->schema_json), &err)
+                                             : NULL;
+    bool is_schema = parsed != NULL && floe_iceberg_schema_index(parsed, &idx, &err) == 0;
+    const cJSON *table;
+
+    floe_iceberg_schema_index_dispose(&idx);
+    cJSON_Delete(parsed);
+    if (is_schema)
+        return old->schema_json;
+    table = floe_iceberg_metadata_schema(&a->view.md, old->schema_id);
+    if (table == NULL)
+        table = floe_iceberg_metadata_schema(&a->view.md, a->view.md.current_schema_id);
+    return table != NULL ? own(a, cJSON_PrintUnformatted(table)) : old->schema_json;
+}
+
 /* A manifest with old's header and room for n entries. */
 static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size_t n, floe_iceberg_manifest_t *m)
 {
     *m = *old;
+    m->schema_json = header_schema(a, old);
     m->format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
@@ -1205,7 +1460,7 @@ static int write_list(attempt_t *a, char **location)
 /* ---- phase 2: the snapshot --------------------------------------------------------------- */
 
 typedef struct totals {
-    int64_t data_files, delete_files, records, files_size, position_deletes, equality_deletes;
+    int64_t data_files, delete_files, dvs, records, files_size, position_deletes, equality_deletes;
 } totals_t;
 
 static void add_total(totals_t *t, const floe_iceberg_data_file_t *f)
@@ -1216,6 +1471,7 @@ static void add_total(totals_t *t, const floe_iceberg_data_file_t *f)
         t->records += f->record_count;
     } else {
         t->delete_files++;
+        t->dvs += floe_compact_is_deletion_vector(f);
         if (f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES)
             t->position_deletes += f->record_count;
         else
@@ -1268,9 +1524,12 @@ static cJSON *summary(const attempt_t *a)
     set_count(s, "added-files-size", added.files_size);
     set_count(s, "removed-files-size", removed.files_size);
     set_count(s, "changed-partition-count", changed_partitions(a));
-    if (removed.delete_files > 0) { /* applied deletion vectors (design note 8) */
+    if (removed.delete_files > 0) { /* applied deletion vectors and position delete files (design notes 8, 9) */
         set_count(s, "removed-delete-files", removed.delete_files);
-        set_count(s, "removed-dvs", removed.delete_files);
+        if (removed.dvs > 0)
+            set_count(s, "removed-dvs", removed.dvs);
+        if (removed.delete_files > removed.dvs)
+            set_count(s, "removed-position-delete-files", removed.delete_files - removed.dvs);
         set_count(s, "removed-position-deletes", removed.position_deletes);
     }
     set_count(s, "total-records", after.records);
@@ -1349,13 +1608,19 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
     match_outputs(a);
     a->c->n_kept = a->n_kept;
     a->c->n_written = 0;
-    for (size_t o = 0; o < a->c->n_outputs; o++)
+    a->c->n_pd_applied = 0;
+    for (size_t o = 0; o < a->c->n_outputs; o++) {
         a->c->n_written += adds_file(a, o);
-    a->c->n_replaced = a->c->n_dv_kept = 0;
+        for (size_t k = 0; a->is_kept[o] && k < a->c->outputs[o].n_inputs; k++)
+            a->c->n_pd_applied += a->c->outputs[o].n_pd[k] > 0;
+    }
+    a->c->n_replaced = a->c->n_dv_kept = a->c->n_pd_removed = 0;
     for (size_t f = 0; f < a->view.n_files; f++) {
-        bool is_data = a->view.files[f].file->content == FLOE_ICEBERG_CONTENT_DATA;
+        const floe_iceberg_data_file_t *file = a->view.files[f].file;
+        bool is_data = file->content == FLOE_ICEBERG_CONTENT_DATA, is_dv = floe_compact_is_deletion_vector(file);
         a->c->n_replaced += a->is_replaced[f] && is_data;
-        a->c->n_dv_kept += a->is_replaced[f] && !is_data;
+        a->c->n_dv_kept += a->is_replaced[f] && is_dv;
+        a->c->n_pd_removed += a->is_replaced[f] && !is_data && !is_dv;
     }
     if (a->n_kept == 0)
         return FLOE_OK;
@@ -1448,10 +1713,18 @@ static void note(compaction_t *c, bool committed)
                                  c->n_outputs - c->n_kept);
     if (committed && c->n_dv_kept > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used, "; applied %zu deletion vectors", c->n_dv_kept);
+    if (committed && c->n_pd_applied > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; applied the position deletes of %zu data files, %zu position delete files removed",
+                                 c->n_pd_applied, c->n_pd_removed);
     if (c->n_partial_dv > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu files skipped, their deletion vectors cannot be applied (%s)", c->n_partial_dv,
                                  c->partial_reason);
+    if (c->n_partial_pd > 0 && used < max)
+        used += (size_t)snprintf(st->message + used, max - used,
+                                 "; %zu files skipped, their position delete files cannot be applied (%s)",
+                                 c->n_partial_pd, c->pd_reason);
     if (c->n_no_lineage > 0 && used < max)
         used += (size_t)snprintf(st->message + used, max - used,
                                  "; %zu files skipped, their rows' row ids cannot be kept (no first row id, or "
@@ -1491,6 +1764,10 @@ static void compaction_dispose(compaction_t *c)
         free(c->outputs[o].inputs);
         free(c->outputs[o].dv_paths);
         free(c->outputs[o].dv_offsets);
+        for (size_t k = 0; c->outputs[o].pd_paths != NULL && k < c->outputs[o].n_inputs; k++)
+            free(c->outputs[o].pd_paths[k]);
+        free(c->outputs[o].pd_paths);
+        free(c->outputs[o].n_pd);
         free(c->outputs[o].location);
     }
     for (size_t i = 0; c->footers != NULL && i < c->first.n_files; i++)
@@ -1499,8 +1776,12 @@ static void compaction_dispose(compaction_t *c)
         free(c->applied[i].is_dropped);
         free(c->applied[i].is_partial);
         free(c->applied[i].positions);
+        free(c->applied[i].pd);
     }
     free(c->applied);
+    for (size_t k = 0; k < c->n_posdels; k++)
+        floe_iceberg_pos_deletes_dispose(&c->posdels[k].rows);
+    free(c->posdels);
     floe_compact_plan_dispose(&c->plan);
     floe_iceberg_schema_index_dispose(&c->schema);
     floe_parquet_arena_free(c->arena);

@@ -96,6 +96,13 @@ class EnginesOnOneBucket(unittest.TestCase):
         if icebird:
             self.assertEqual(self.icebird_rows(name, columns), expected, "icebird reads %s %s" % (name, when))
 
+    def live_files(self, name):
+        """The table's live data files, and its live position delete files, as PyIceberg lists them."""
+        t = self.catalog.load_table(name)
+        deletes = t.inspect.delete_files().to_pylist()
+        self.assertTrue(all(d["content"] == 1 for d in deletes), "%s has position deletes only" % name)
+        return len(t.inspect.data_files().to_pylist()), len(deletes)
+
     def maintain(self, name):
         """Floe's compaction, then snapshot expiration, on one table, through `floe maintenance run`."""
         ns, table = name.split(".")
@@ -140,7 +147,15 @@ class EnginesOnOneBucket(unittest.TestCase):
         self.assertEnginesAgree("duck.items", ("id", "name", "price"), expected, "after DuckDB's update and delete",
                                 icebird=False)
 
-        self.maintain("duck.items")
+        data_files, delete_files = self.live_files("duck.items")
+        self.assertGreater(delete_files, 0, "DuckDB's merge-on-read update and delete wrote position delete files")
+
+        message = self.maintain("duck.items")["icebergCompaction"]["message"]
+        self.assertIn("compacted %d data files into 1" % data_files, message,
+                      "compaction rewrote every data file, applying the position deletes: %s" % message)
+        self.assertIn("%d position delete files removed" % delete_files, message, message)
+        self.assertEqual(self.live_files("duck.items"), (1, 0),
+                         "one data file is left, and the position delete files left the table with the files they name")
         self.assertEnginesAgree("duck.items", ("id", "name", "price"), expected, "after Floe's maintenance",
                                 icebird=False)
 

@@ -2,9 +2,11 @@
 // files (hyparquet-writer), partitioned by name, with a position delete file in one partition
 // (manifests from avsc, commits through iceberg-js), compacted with POST /_floe/maintenance/run
 // and read back with icebird. Checks that the rows are the same, the snapshot is a `replace`
-// with the right summary counts and merged statistics, the partition with deletes is skipped
-// with the reason, that clients appending while compaction runs lose nothing, and that a corrupt
-// Parquet footer fails the job cleanly. The files a compaction replaced are deleted once the
+// with the right summary counts and merged statistics, the position delete file is applied (its
+// row left out of the new file) and leaves the table with the file it names, that a position
+// delete file Floe cannot decode and an equality delete file keep their files with the reasons,
+// that clients appending while compaction runs lose nothing, and that a corrupt Parquet footer
+// fails the job cleanly. The files a compaction replaced are deleted once the
 // snapshots that held them live expire (unreferenced file removal finds nothing keeping them), and
 // every live file stays.
 //
@@ -33,6 +35,10 @@ const ENTRY = structuredClone(MANIFEST_ENTRY);
 ENTRY.fields.find((f) => f.name === "data_file").type.fields.find((f) => f.name === "partition").type.fields = [
   { name: "name", type: ["null", "string"], default: null, "field-id": 1000 },
 ];
+ENTRY.fields.find((f) => f.name === "data_file").type.fields.push(
+  { name: "equality_ids", type: ["null", { type: "array", items: "int", "element-id": 136 }], default: null,
+    "field-id": 135 },
+);
 
 const byId = (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const plain = (rows) => JSON.stringify([...rows].sort(byId), (_, v) => (typeof v === "bigint" ? `${v}n` : v));
@@ -114,8 +120,9 @@ describe("compaction of a real Iceberg table", {
   }
 
   /** A position delete file (Iceberg's file_path/pos schema) removing row `pos` of `target`. */
-  async function positionDelete(location, target, pos) {
+  async function positionDelete(location, target, pos, codec = {}) {
     const body = Buffer.from(parquet.parquetWriteBuffer({
+      ...codec,
       columnData: [{ name: "file_path", data: [target.file_path] }, { name: "pos", data: [BigInt(pos)] }],
       schema: [
         { name: "table", num_children: 2 },
@@ -130,6 +137,24 @@ describe("compaction of a real Iceberg table", {
       content: 1, file_path: path, file_format: "PARQUET", partition: target.partition, record_count: 1,
       file_size_in_bytes: body.length, value_counts: null, null_value_counts: null, lower_bounds: null,
       upper_bounds: null,
+    };
+  }
+
+  /** An equality delete file of partition `name` deleting the row whose id is `id`. */
+  async function equalityDelete(location, name, id) {
+    const body = Buffer.from(parquet.parquetWriteBuffer({
+      columnData: [{ name: "id", data: [BigInt(id)] }],
+      schema: [
+        { name: "table", num_children: 1 },
+        { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
+      ],
+    }));
+    const path = `${location}/data/${name}-eq-deletes-${randomUUID()}.parquet`;
+    await w.put(path, body);
+    return {
+      content: 2, file_path: path, file_format: "PARQUET", partition: { name }, record_count: 1,
+      file_size_in_bytes: body.length, value_counts: null, null_value_counts: null, lower_bounds: null,
+      upper_bounds: null, equality_ids: [1],
     };
   }
 
@@ -162,7 +187,8 @@ describe("compaction of a real Iceberg table", {
     const all = [...east, ...west];
     for (let i = 0; i < all.length; i += FILES_PER_COMMIT)
       await commit("events", all.slice(i, i + FILES_PER_COMMIT));
-    await commit("events", [await positionDelete(location, west[0], 1)], { content: "deletes", operation: "delete" });
+    const deletes = await positionDelete(location, west[0], 1);
+    await commit("events", [deletes], { content: "deletes", operation: "delete" });
     await setStrategy("events", "sort");
     const before = await w.readRows("events");
     assert.equal(before.length, (N_EAST + N_WEST) * ROWS_PER_FILE - 1, "the table reads 199 rows before compaction");
@@ -171,14 +197,14 @@ describe("compaction of a real Iceberg table", {
     const run = await runMaintenance(server, { arn: await w.tableArn("events"), type: "icebergCompaction" });
     assert.equal(run.status, 200, `the run answers 200: ${JSON.stringify(run.body)}`);
     assert.equal(run.body.status, "Successful", `the job succeeds: ${JSON.stringify(run.body)}`);
-    assert.match(run.body.message, /compacted 36 data files into 1/, "the job says what it compacted");
+    assert.match(run.body.message, /compacted 40 data files into 2/, "the job says what it compacted");
     assert.match(run.body.message, /strategy sort ran as binpack/, "the job says sort ran as binpack");
-    assert.match(run.body.message, /partition \('west'\): skipped, it has delete files/,
-      "the job says the partition with a delete file was skipped, and why");
+    assert.match(run.body.message, /applied the position deletes of 4 data files, 1 position delete files removed/,
+      "the job says it applied the position delete file of the west partition and removed it");
     assert.ok(run.body.metadataLocation, "the run reports the new metadata location");
     assert.ok(run.body.filesWritten >= 4 && run.body.bytesWritten > 0,
       "the figures count the new file, the new manifests, the manifest list and the metadata file");
-    assert.ok(run.body.filesRead >= 36 && run.body.bytesRead > 0, "the figures count what the job read");
+    assert.ok(run.body.filesRead >= 41 && run.body.bytesRead > 0, "the figures count what the job read");
     const jobStatus = await w.s3tables.send(new s3tablesSdk.GetTableMaintenanceJobStatusCommand({
       tableBucketARN: w.bucketArn, namespace: w.namespace, name: "events",
     }));
@@ -192,13 +218,18 @@ describe("compaction of a real Iceberg table", {
     const s = snap.summary;
     assert.equal(s.operation, "replace", "the compaction snapshot is a replace");
     const removedSize = east.reduce((n, f) => n + f.file_size_in_bytes, 0);
+    const westSize = west.reduce((n, f) => n + f.file_size_in_bytes, 0);
     assert.deepEqual(
       [s["added-data-files"], s["deleted-data-files"], s["added-records"], s["deleted-records"], s["removed-files-size"]],
-      ["1", "36", "180", "180", String(removedSize)], "added and deleted files, records and bytes are counted");
+      ["2", "40", "199", "200", String(removedSize + westSize + deletes.file_size_in_bytes)],
+      "added and deleted files, records and bytes (the delete file's too) are counted");
+    assert.deepEqual(
+      [s["removed-delete-files"], s["removed-position-delete-files"], s["removed-position-deletes"], s["removed-dvs"]],
+      ["1", "1", "1", undefined], "the position delete file is counted as removed, and it is no deletion vector");
     assert.deepEqual(
       [s["total-data-files"], s["total-delete-files"], s["total-records"], s["total-position-deletes"],
         s["changed-partition-count"]],
-      ["5", "1", "200", "1", "1"], "the totals describe the table after the replace");
+      ["2", "0", "199", "0", "2"], "the totals describe the table after the replace");
 
     const after = await w.readRows("events");
     assert.equal(plain(after), plain(before), "icebird reads exactly the same rows after compaction");
@@ -211,10 +242,18 @@ describe("compaction of a real Iceberg table", {
     const added = entries.filter((e) => e.status === 1 && Number(e.snapshot_id) === snap["snapshot-id"]);
     const deleted = entries.filter((e) => e.status === 2);
     const live = entries.filter((e) => e.status !== 2 && e.data_file.content === 0);
-    assert.equal(added.length, 1, "one new data file is added by the new snapshot");
-    assert.equal(deleted.length, 36, "the 36 east files are marked deleted");
-    assert.equal(live.length, 5, "five data files are live: the new one and the four west files");
-    const nf = added[0].data_file;
+    assert.equal(added.length, 2, "one new data file per partition is added by the new snapshot");
+    assert.equal(deleted.length, 41, "the 40 data files and the position delete file are marked deleted");
+    assert.ok(deleted.some((e) => e.data_file.file_path === deletes.file_path && e.manifestContent === 1),
+      "the position delete file is DELETED in the rewritten delete manifest");
+    assert.equal(entries.filter((e) => e.status !== 2 && e.data_file.content !== 0).length, 0, "no delete file is live");
+    assert.equal(live.length, 2, "two data files are live: the new ones");
+    const westFile = added.find((e) => e.data_file.partition.name === "west").data_file;
+    assert.equal(westFile.record_count, 19, "the new west file holds the 19 west rows left after the delete");
+    const westRows = after.filter((r) => r.name === "west").map((r) => Number(r.id));
+    assert.ok(!westRows.includes(N_EAST * ROWS_PER_FILE + 1) && westRows.length === 19,
+      "the deleted row (row 1 of the first west file) is not read back");
+    const nf = added.find((e) => e.data_file.partition.name === "east").data_file;
     assert.equal(nf.record_count, 180, "the new file holds the 180 east rows");
     assert.equal(nf.partition.name, "east", "the new file keeps its partition");
     assert.ok(nf.file_size_in_bytes < removedSize, "the new file is smaller than the 36 it replaces");
@@ -361,6 +400,39 @@ describe("compaction of a real Iceberg table", {
 
     const again = await runMaintenance(server, { arn: await w.tableArn("lineage"), type: "icebergCompaction" });
     assert.equal(again.body.status, "Successful", JSON.stringify(again.body));
+  });
+
+  test("a position delete file Floe cannot decode keeps the files it applies to, and equality deletes skip their partition, with the reasons", async () => {
+    await w.catalog.createTable({ namespace: [w.namespace] }, { name: "skips", schema: SCHEMA, "partition-spec": SPEC });
+    const { location } = await w.load("skips");
+    const files = [];
+    for (const [k, name] of [[0, "east"], [1, "east"], [2, "west"], [3, "west"], [4, "north"], [5, "north"]])
+      files.push(await dataFile(location, k, name));
+    await commit("skips", files);
+    // Labelled BROTLI but stored as is: Floe refuses the codec before it reads a page.
+    const brotli = await positionDelete(location, files[2], 1, { codec: "BROTLI", compressors: { BROTLI: (b) => b } });
+    const eq = await equalityDelete(location, "north", 21);
+    await commit("skips", [brotli, eq], { content: "deletes", operation: "delete" });
+
+    const run = await runMaintenance(server, { arn: await w.tableArn("skips"), type: "icebergCompaction" });
+    assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
+    assert.match(run.body.message, /compacted 2 data files into 1/, "the east files are compacted");
+    assert.match(run.body.message,
+      /2 files skipped, their position delete files cannot be applied \(.*BROTLI, which Floe does not decode/,
+      "the west files, which the BROTLI delete file applies to, stay, and the message says why");
+    assert.match(run.body.message,
+      /partition \('north'\): skipped, it has equality delete files, which compaction does not apply/,
+      "the north partition is skipped for its equality delete file, and the message says so");
+    const md = await w.load("skips");
+    const snap = md.snapshots.find((x) => x["snapshot-id"] === md["current-snapshot-id"]);
+    const live = [];
+    for (const mf of await readAvro(await w.get(snap["manifest-list"])))
+      for (const e of await readAvro(await w.get(mf.manifest_path)))
+        if (e.status !== 2)
+          live.push(e.data_file.file_path);
+    for (const f of [files[2], files[3], files[4], files[5], brotli, eq])
+      assert.ok(live.includes(f.file_path), `${f.file_path} stays live`);
+    assert.equal(snap.summary["removed-delete-files"], undefined, "no delete file is removed");
   });
 
   test("a corrupt Parquet footer fails the job cleanly and leaves the table as it was", async () => {

@@ -5,7 +5,9 @@
  * and the input as one raw column chunk whose column (type, codec, levels, rows) comes from its
  * first bytes. Besides the sanitizers it checks the filter's promises: a refusal has a reason and
  * leaves nothing behind; a result holds no more values than rows were kept, and reads back, as the
- * uncompressed PLAIN chunk it is, to the same bytes.
+ * uncompressed PLAIN chunk it is, to the same bytes. The input as a file is also decoded as a
+ * position delete file (position_deletes.h, on the same page decoder): a refusal has a reason and
+ * leaves nothing; a result's paths ascend and each one's positions ascend without repeats.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_stitch.h"
+#include "iceberg/position_deletes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -85,9 +88,32 @@ static void as_file(const uint8_t *data, size_t size)
     floe_parquet_file_metadata_dispose(&md);
 }
 
+static void as_position_deletes(const uint8_t *data, size_t size)
+{
+    floe_iceberg_pos_deletes_t d;
+    floe_iceberg_error_t err;
+    size_t n = 0;
+
+    if (floe_iceberg_pos_deletes_decode(data, size, MAX_ROWS, &d, &err) != 0) {
+        expect(err.message[0] != '\0' && d.targets == NULL && d.n_targets == 0);
+        return;
+    }
+    for (size_t t = 0; t < d.n_targets; t++) {
+        const floe_iceberg_pos_target_t *x = &d.targets[t];
+        expect(x->n > 0 && (t == 0 || strcmp(d.targets[t - 1].path, x->path) < 0));
+        expect(floe_iceberg_pos_deletes_find(&d, x->path) == x);
+        for (size_t k = 1; k < x->n; k++)
+            expect(x->positions[k - 1] < x->positions[k] && x->positions[k] <= INT64_MAX);
+        n += x->n;
+    }
+    expect(d.n_rows >= 0 && (int64_t)n <= d.n_rows && d.n_rows <= MAX_ROWS);
+    floe_iceberg_pos_deletes_dispose(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     as_file(data, size);
+    as_position_deletes(data, size);
     if (size >= 4) {
         floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, data[1] % 3, data[2] % 3, 0, NULL, 0};
         filter(data + 4, size - 4, &col, data[3]);

@@ -102,9 +102,9 @@ TEST(compact_plan_bins_small_files_of_each_partition)
         cp_add(&t, 1, 100, FLOE_ICEBERG_CONTENT_DATA);  /* 0..4 */
     cp_add(&t, 1, 200, FLOE_ICEBERG_CONTENT_DATA);      /* 5: near the target */
     cp_add(&t, 2, 100, FLOE_ICEBERG_CONTENT_DATA);      /* 6: alone in its partition */
-    cp_add(&t, 3, 50, FLOE_ICEBERG_CONTENT_DATA);       /* 7, 8: with a delete file */
+    cp_add(&t, 3, 50, FLOE_ICEBERG_CONTENT_DATA);       /* 7, 8: with an equality delete file */
     cp_add(&t, 3, 50, FLOE_ICEBERG_CONTENT_DATA);
-    cp_add(&t, 3, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES); /* 9 */
+    cp_add(&t, 3, 10, FLOE_ICEBERG_CONTENT_EQUALITY_DELETES); /* 9 */
     cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);       /* 10, 11, 12: one uses another codec */
     cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);
     cp_add(&t, 4, 50, FLOE_ICEBERG_CONTENT_DATA);
@@ -115,7 +115,7 @@ TEST(compact_plan_bins_small_files_of_each_partition)
     CHECK(!plan.is_candidate[7] && !plan.is_candidate[8] && plan.n_skipped == 1 &&
               strstr(plan.skipped[0].reason, "delete files") != NULL &&
               strstr(plan.skipped[0].reason, "spec 0 partition (3)") != NULL,
-          "a partition with delete files is skipped, and the reason names it");
+          "a partition with equality delete files is skipped, and the reason names it");
     for (size_t i = 0; i < t.n; i++)
         footers[i] = plan.is_candidate[i] ? &ints : NULL;
     footers[11] = &snappy;
@@ -169,16 +169,59 @@ TEST(compact_plan_deletion_vectors_do_not_skip_their_partition)
     cp_add(&t, 6, 50, FLOE_ICEBERG_CONTENT_DATA);
     pos = cp_add(&t, 6, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES); /* a Parquet position delete file */
     t.files[pos].referenced_data_file = data_file;
+    cp_add(&t, 7, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 7, 50, FLOE_ICEBERG_CONTENT_DATA);
+    cp_add(&t, 7, 10, FLOE_ICEBERG_CONTENT_EQUALITY_DELETES);
     floe_compact_select(t.entries, t.n, 250, &plan);
     CHECK(plan.is_candidate[0] && plan.is_candidate[1],
           "a deletion vector names its data file, so its partition is still compacted");
-    CHECK(!plan.is_candidate[dv], "the vector itself is no candidate");
-    CHECK(!plan.is_candidate[3] && !plan.is_candidate[4] && plan.n_skipped == 1 &&
-              strstr(plan.skipped[0].reason, "partition (6)") != NULL,
-          "a position delete file that names one data file is not a vector: its partition is skipped");
+    CHECK(!plan.is_candidate[dv] && !plan.is_candidate[pos], "delete files themselves are no candidates");
+    CHECK(plan.is_candidate[3] && plan.is_candidate[4],
+          "a partition with a Parquet position delete file is compacted: the job applies its positions");
+    CHECK(!plan.is_candidate[6] && !plan.is_candidate[7] && plan.n_skipped == 1 &&
+              strstr(plan.skipped[0].reason, "partition (7)") != NULL &&
+              strstr(plan.skipped[0].reason, "equality delete files") != NULL,
+          "a partition with an equality delete file is skipped, and the reason says equality deletes");
     CHECK(floe_compact_is_deletion_vector(&t.files[dv]) && !floe_compact_is_deletion_vector(&t.files[pos]),
           "only a Puffin blob is a deletion vector");
     floe_compact_plan_dispose(&plan);
+}
+
+TEST(compact_position_deletes_apply_by_partition_sequence_and_reference)
+{
+    cp_table_t t = {0};
+    size_t a, other, del, global, dv;
+    static char a_path[] = "s3://b/t/data/a.parquet", other_path[] = "s3://b/t/data/o.parquet";
+    static char puffin[] = "PUFFIN";
+
+    a = cp_add(&t, 1, 50, FLOE_ICEBERG_CONTENT_DATA);
+    t.files[a].file_path = a_path;
+    other = cp_add(&t, 2, 50, FLOE_ICEBERG_CONTENT_DATA);
+    t.files[other].file_path = other_path;
+    del = cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
+    global = cp_add(&t, 0, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
+    t.files[global].n_partition = 0;
+    dv = cp_add(&t, 1, 10, FLOE_ICEBERG_CONTENT_POSITION_DELETES);
+    t.files[dv].file_format = puffin;
+    t.files[dv].referenced_data_file = a_path;
+    CHECK(floe_compact_position_deletes_apply(&t.entries[del], 3, &t.entries[a], 3) &&
+              floe_compact_position_deletes_apply(&t.entries[del], 4, &t.entries[a], 3),
+          "a delete file of the same partition applies to data files of its sequence number or older");
+    CHECK(!floe_compact_position_deletes_apply(&t.entries[del], 3, &t.entries[a], 4),
+          "it does not apply to a newer data file (such as compaction's own output)");
+    CHECK(!floe_compact_position_deletes_apply(&t.entries[del], 3, &t.entries[other], 1),
+          "nor to another partition's files");
+    CHECK(floe_compact_position_deletes_apply(&t.entries[global], 3, &t.entries[other], 1),
+          "a delete file of an unpartitioned spec applies to every partition");
+    t.files[del].referenced_data_file = other_path;
+    CHECK(!floe_compact_position_deletes_apply(&t.entries[del], 3, &t.entries[a], 1),
+          "a referenced_data_file naming another file keeps it from applying");
+    t.files[del].referenced_data_file = a_path;
+    CHECK(floe_compact_position_deletes_apply(&t.entries[del], 3, &t.entries[a], 1),
+          "and one naming this file lets it apply");
+    CHECK(!floe_compact_position_deletes_apply(&t.entries[dv], 3, &t.entries[a], 1) &&
+              !floe_compact_position_deletes_apply(&t.entries[a], 3, &t.entries[a], 1),
+          "deletion vectors and data files are not position delete files");
 }
 
 TEST(compact_dv_split_sorts_row_groups_into_whole_and_partial)
@@ -214,6 +257,11 @@ TEST(compact_plan_unpartitioned_deletes_skip_every_partition)
     CHECK(!plan.is_candidate[0] && !plan.is_candidate[1] && plan.n_skipped == 1 &&
               strstr(plan.skipped[0].reason, "unpartitioned") != NULL,
           "a delete file of an unpartitioned spec may apply anywhere, so every partition is skipped");
+    floe_compact_plan_dispose(&plan);
+    t.files[del].content = FLOE_ICEBERG_CONTENT_POSITION_DELETES;
+    floe_compact_select(t.entries, t.n, 1000, &plan);
+    CHECK(plan.is_candidate[0] && plan.is_candidate[1] && plan.n_skipped == 0,
+          "an unpartitioned position delete file skips nothing: the job applies it where it names rows");
     floe_compact_plan_dispose(&plan);
 }
 

@@ -12,6 +12,7 @@
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_stitch.h"
 #include "iceberg/parquet_thrift.h"
+#include "iceberg/position_deletes.h"
 #include "parquet_support.h"
 
 typedef struct pf_body {
@@ -369,4 +370,66 @@ TEST(parquet_filter_leaves_nan_out_of_a_float_columns_bounds)
           "a chunk of NaNs has no bounds");
     free(out.bytes);
     floe_parquet_file_metadata_dispose(&md);
+/* ---- position delete files (position_deletes.h), decoded through floe_parquet_filter_values ---- */
+
+TEST(position_deletes_decode_groups_sorted_unique_positions_by_path)
+{
+    pq_file_t f = pq_file("pos_deletes");
+    floe_iceberg_pos_deletes_t d;
+    floe_iceberg_error_t err = {0};
+    const floe_iceberg_pos_target_t *a, *b, *c;
+
+    CHECK(floe_iceberg_pos_deletes_decode(f.data, f.len, 100, &d, &err) == 0, "a position delete file decodes");
+    CHECK(d.n_rows == 7 && d.n_targets == 3, "its 7 rows (two snappy row groups) name three data files");
+    a = floe_iceberg_pos_deletes_find(&d, "s3://b/t/data/a.parquet");
+    b = floe_iceberg_pos_deletes_find(&d, "s3://b/t/data/b.parquet");
+    c = floe_iceberg_pos_deletes_find(&d, "s3://b/t/data/c.parquet");
+    CHECK(a != NULL && a->n == 3 && a->positions[0] == 0 && a->positions[1] == 1 && a->positions[2] == 3,
+          "a.parquet's positions ascend and its repeated row counts once, across row groups");
+    CHECK(b != NULL && b->n == 2 && b->positions[0] == 0 && b->positions[1] == 9, "b.parquet loses rows 0 and 9");
+    CHECK(c != NULL && c->n == 1 && c->positions[0] == 5, "c.parquet loses row 5");
+    CHECK(floe_iceberg_pos_deletes_find(&d, "s3://b/t/data/d.parquet") == NULL, "a file it does not name has none");
+    floe_iceberg_pos_deletes_dispose(&d);
+    CHECK(d.targets == NULL && d.n_targets == 0, "dispose zeroes it");
+}
+
+TEST(position_deletes_refuse_files_they_cannot_read)
+{
+    pq_file_t f = pq_file("pos_deletes"), ints = pq_file("ints");
+    floe_iceberg_pos_deletes_t d;
+    floe_iceberg_error_t err = {0};
+    uint8_t *broken = malloc(f.len);
+    floe_parquet_file_metadata_t md;
+    floe_parquet_values_t v;
+    floe_parquet_range_t r;
+
+    CHECK(floe_iceberg_pos_deletes_decode(f.data, f.len, 6, &d, &err) != 0 && d.targets == NULL &&
+              strstr(err.message, "more than 6 rows") != NULL,
+          "a file with more rows than the limit is refused before it is decoded");
+    CHECK(floe_iceberg_pos_deletes_decode(ints.data, ints.len, 100, &d, &err) != 0 &&
+              strstr(err.message, "file_path") != NULL,
+          "a data file is not a position delete file: it has no file_path column");
+    CHECK(floe_iceberg_pos_deletes_decode(f.data, f.len / 2, 100, &d, &err) != 0, "half a file is refused");
+    pq_open("pos_deletes", &md);
+    CHECK(floe_parquet_chunk_range(&md, 0, 0, pq_footer(f).offset, &r, &err) == 0, "the path chunk is found");
+    memcpy(broken, f.data, f.len);
+    memset(broken + r.offset, 0xff, 4); /* the first path chunk's page header */
+    CHECK(floe_iceberg_pos_deletes_decode(broken, f.len, 100, &d, &err) != 0 && d.targets == NULL &&
+              err.message[0] != '\0',
+          "a chunk that does not decode is refused with a reason");
+    CHECK(floe_parquet_filter_values(f.data + r.offset, (size_t)r.length,
+                                     &(floe_parquet_filter_column_t){FLOE_PARQUET_BYTE_ARRAY, 0, FLOE_PARQUET_SNAPPY,
+                                                                     0, 0, NULL, 0},
+                                     4, &v, &err) == 0 &&
+              v.n_values == 4 && v.null_count == 0 && v.len == 4 * (4 + strlen("s3://b/t/data/a.parquet")) &&
+              memcmp(v.plain + 4, "s3://b/t/data/a.parquet", 23) == 0,
+          "floe_parquet_filter_values gives a chunk's values PLAIN, a string's length first");
+    free(v.plain);
+    CHECK(floe_parquet_filter_values(f.data + r.offset, (size_t)r.length,
+                                     &(floe_parquet_filter_column_t){FLOE_PARQUET_BYTE_ARRAY, 0, FLOE_PARQUET_LZ4,
+                                                                     0, 0, NULL, 0},
+                                     4, &v, &err) != 0 && v.plain == NULL && strstr(err.message, "LZ4") != NULL,
+          "a codec Floe does not decode is refused, named");
+    floe_parquet_file_metadata_dispose(&md);
+    free(broken);
 }
