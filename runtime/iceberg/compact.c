@@ -622,6 +622,7 @@ static void patch_rewritten(floe_parquet_file_metadata_t *md, uint32_t r, const 
         m->has_encoding_stats = false;
         m->n_encoding_stats = 0;
         memset(&m->statistics, 0, sizeof(m->statistics));
+        m->extra = (floe_parquet_extra_t){0}; /* size and geospatial statistics: of the old values */
         m->has_statistics = true;
         m->statistics.has_null_count = true;
         m->statistics.null_count = rw->columns[c].null_count;

@@ -5,6 +5,8 @@
  * definition levels and values written again as one data page (v1) with PLAIN values, compressed
  * with ZSTD when the chunk was, else uncompressed.
  *
+ * Also the same chunk written again with a BYTE_ARRAY column's values replaced (floe_parquet_map_chunk).
+ *
  * Pure: bytes in, bytes out. Not for reading rows for any other purpose (the console's preview
  * reads Parquet in the browser), nor for columns it cannot decode: those fail with the reason, and
  * compaction then leaves the file alone.
@@ -68,5 +70,20 @@ typedef struct floe_parquet_filter_column {
 int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
                               int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
                               floe_parquet_filtered_t *out /* OUT */, floe_iceberg_error_t *err);
+
+/**
+ * Gives a BYTE_ARRAY value's replacement: the value's `len` bytes (not NUL-terminated) in; a
+ * malloc'ed replacement of *out_len bytes out (the filter frees it), or NULL to keep the value.
+ */
+typedef uint8_t *(*floe_parquet_map_fn)(const uint8_t *value, size_t len, size_t *out_len /* OUT */, void *arg);
+
+/**
+ * Decodes a BYTE_ARRAY column chunk as floe_parquet_filter_chunk does and writes it again with
+ * every row kept and every present value as `map` gives it (replication moves the data file paths
+ * of a position delete file this way). Same returns; a column of another type is refused.
+ */
+int floe_parquet_map_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                           int64_t num_rows, floe_parquet_map_fn map, void *arg,
+                           floe_parquet_filtered_t *out /* OUT */, floe_iceberg_error_t *err);
 
 #endif
