@@ -189,7 +189,7 @@ int floe_puffin_write(const uint8_t *file, size_t len, const floe_puffin_t *p, u
     uint8_t *o;
 
     assert(p->root != NULL && p->footer_size > 0 && (size_t)p->footer_size <= len);
-    json = cJSON_PrintUnformatted(p->root);
+    json = floe_iceberg_json_print(p->root); /* integers exact, as floe_iceberg_json_parse read them */
     if (json == NULL)
         return fail(err, err_size, "the footer could not be written.");
     json_len = strlen(json);
