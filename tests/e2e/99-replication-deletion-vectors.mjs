@@ -2,10 +2,11 @@
 // names the Puffin file under the replica's own warehouse, where the object is the replica's own
 // copy whose blob's referenced-data-file property names the replica's data file (the blob itself
 // is the source's, at the same offset), and each vector's referenced_data_file names the
-// replica's copy of its data file; the
-// replica keeps next-row-id and each snapshot's first-row-id; compaction on the source applies the
-// vector, and the replica follows (no vector left, the same rows for icebird). The table and its
-// vector are written with tests/e2e/iceberg_writer.mjs (Puffin deletion-vector-v1 blobs).
+// replica's copy of its data file; the replica keeps next-row-id and each snapshot's
+// first-row-id; compaction on the source applies the vector, and the replica follows (no vector
+// left, the same rows for icebird). A Puffin file whose footer is LZ4-compressed cannot be
+// rewritten: that table's replication fails with the reason. The tables and their vectors are
+// written with tests/e2e/iceberg_writer.mjs (Puffin deletion-vector-v1 blobs).
 //
 // Run: cd tests/e2e && npm ci && node --test 99-replication-deletion-vectors.mjs
 
@@ -126,5 +127,31 @@ describe("replication of a v3 table's deletion vectors",
       const read = await import("icebird");
       assert.deepEqual(ids(await read.icebergRead({ tableUrl: md.location, metadata: md })), [...rows(0, 3), ...rows(6, 9)].map((r) => r.id),
         "icebird reads the rows the vector kept from the replica");
+    });
+
+    test("a vector's Puffin file with a compressed footer fails the replication, with the reason", async () => {
+      await w.catalog.createTable({ namespace: ["sales"] },
+        { name: "packed", schema: SCHEMA, properties: { "format-version": "3" } });
+      const a = await w.append("packed", rows(0, 3));
+      const dv = await w.deleteRows("packed", [{ dataPath: a.dataPath, positions: [1] }]);
+      const bytes = await w.get(dv.puffinPath);
+      bytes[bytes.length - 8] |= 1; // Flags bit 0: the footer payload is LZ4-compressed
+      await w.put(dv.puffinPath, bytes);
+      const tableArn = await w.tableArn("packed");
+      await w.send("PutTableReplicationCommand", { tableArn, configuration: {
+        role: ROLE, rules: [{ destinations: [{ destinationTableBucketARN: dstArn }] }] } });
+      const deadline = Date.now() + WAIT_MS;
+      let entry;
+      while (Date.now() < deadline && entry?.replicationStatus !== "failed") {
+        await sleep(10);
+        const out = await w.send("GetTableReplicationStatusCommand", { tableArn });
+        entry = out.destinations.find((d) => d.destinationTableBucketArn === dstArn);
+      }
+      assert.equal(entry?.replicationStatus, "failed", JSON.stringify(entry));
+      assert.match(entry.failureMessage, /could not be rewritten for the replica: .*LZ4/, entry.failureMessage);
+      await assert.rejects(replica.loadTable({ namespace: ["sales"], name: "packed" }).then((md) => {
+        if (!md["current-snapshot-id"] || md["current-snapshot-id"] < 0) throw new Error("no snapshot");
+        return md;
+      }), "the replica holds no state of the table");
     });
   });
