@@ -618,6 +618,8 @@ static void rewritten_statistics(floe_parquet_statistics_t *st, const floe_parqu
     bool has_values = fc->num_values > fc->null_count;
 
     memset(st, 0, sizeof(*st));
+    if (fc->is_mapped) /* new values: the old bounds say nothing of them */
+        memset(&old, 0, sizeof(old));
     st->has_null_count = true;
     st->null_count = fc->null_count;
     if (!has_values)

@@ -3,6 +3,7 @@
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
  * libzstd), levels and values decoded, the kept ones written as one PLAIN page.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -472,6 +473,8 @@ typedef struct filter {
     buf_t bits;   /* kept booleans, one byte each until written */
     int64_t nulls, kept;
     bounds_t bounds;
+    floe_parquet_map_fn map; /* floe_parquet_map_chunk's, or NULL */
+    void *map_arg;
     floe_iceberg_error_t *err;
 } filter_t;
 
@@ -557,6 +560,26 @@ static int read_dictionary(filter_t *f, const page_header_t *h, const uint8_t *p
     return FLOE_ICEBERG_OK;
 }
 
+/* Puts a BYTE_ARRAY value (PLAIN: its length, then its bytes) as f->map replaces it. */
+static int put_mapped(filter_t *f, slice_t value)
+{
+    size_t n = 0;
+    uint8_t *mapped = f->map(value.data + 4, value.len - 4, &n, f->map_arg);
+
+    if (mapped == NULL) {
+        put(&f->values, value.data, value.len);
+        return 0;
+    }
+    if (n > INT32_MAX) {
+        free(mapped);
+        return -1;
+    }
+    put_u32(&f->values, (uint32_t)n);
+    put(&f->values, mapped, n);
+    free(mapped);
+    return 0;
+}
+
 /* Decodes n rows: their levels from `levels` (NULL when the column has none) and values from v. */
 static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
 {
@@ -585,6 +608,11 @@ static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
             uint8_t b = bit;
             put(&f->bits, &b, 1);
             fold_bound(f, &f->bits, f->bits.len - 1, 1);
+        } else if (f->map != NULL) {
+            size_t at = f->values.len;
+            if (put_mapped(f, value) != 0)
+                return fail(f->err, "has a value whose replacement is too long");
+            fold_bound(f, &f->values, at, f->values.len - at); /* the bounds of the new values */
         } else {
             put(&f->values, value.data, value.len);
             fold_bound(f, &f->values, f->values.len - value.len, value.len);
@@ -836,29 +864,55 @@ static int read_pages(filter_t *f, const uint8_t *chunk, size_t len)
     return f->row == f->num_rows ? FLOE_ICEBERG_OK : fail(f->err, "holds fewer rows than its row group");
 }
 
-int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
-                              int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
-                              floe_parquet_filtered_t *out, floe_iceberg_error_t *err)
+/* Decodes the chunk's pages through f and writes the one page of what it keeps. */
+static int run(filter_t *f, const uint8_t *chunk, size_t len, floe_parquet_filtered_t *out)
 {
-    filter_t f = {.s = {.col = column}, .num_rows = num_rows, .deleted = deleted, .n_deleted = n_deleted, .err = err};
+    const floe_parquet_filter_column_t *column = f->s.col;
+    floe_iceberg_error_t *err = f->err;
+    int64_t num_rows = f->num_rows;
     int rc;
 
-    f.bounds.is_on = column->footer != NULL && column->leaf < column->footer->n_leaves;
+    f->bounds.is_on = column->footer != NULL && column->leaf < column->footer->n_leaves;
 
     memset(out, 0, sizeof(*out));
     if (column->max_repetition_level != 0)
         return fail(err, "belongs to a repeated field (a list or a map), which Floe does not rewrite");
     if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0)
         return fail(err, "has levels Floe does not decode");
-    rc = read_pages(&f, chunk, len);
+    rc = read_pages(f, chunk, len);
     if (rc == FLOE_ICEBERG_OK)
-        rc = write_page(&f, f.kept, out);
-    free(f.s.dict_bytes);
-    free(f.s.dict);
-    free(f.levels.p);
-    free(f.values.p);
-    free(f.bits.p);
+        rc = write_page(f, f->kept, out);
+    free(f->s.dict_bytes);
+    free(f->s.dict);
+    free(f->levels.p);
+    free(f->values.p);
+    free(f->bits.p);
     return rc;
+}
+
+int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                              int64_t num_rows, const uint64_t *deleted, size_t n_deleted,
+                              floe_parquet_filtered_t *out, floe_iceberg_error_t *err)
+{
+    filter_t f = {.s = {.col = column}, .num_rows = num_rows, .deleted = deleted, .n_deleted = n_deleted, .err = err};
+
+    return run(&f, chunk, len, out);
+}
+
+int floe_parquet_map_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                           int64_t num_rows, floe_parquet_map_fn map, void *arg, floe_parquet_filtered_t *out,
+                           floe_iceberg_error_t *err)
+{
+    filter_t f = {.s = {.col = column}, .num_rows = num_rows, .map = map, .map_arg = arg, .err = err};
+
+    assert(map != NULL);
+    memset(out, 0, sizeof(*out));
+    if (column->type != FLOE_PARQUET_BYTE_ARRAY)
+        return fail(err, "is not of type BYTE_ARRAY, so its values cannot be replaced");
+    if (run(&f, chunk, len, out) != FLOE_ICEBERG_OK)
+        return FLOE_ICEBERG_EINVALID;
+    out->is_mapped = true;
+    return FLOE_ICEBERG_OK;
 }
 
 int floe_parquet_filter_values(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,

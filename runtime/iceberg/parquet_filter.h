@@ -5,6 +5,8 @@
  * definition levels and values written again as one data page (v1) with PLAIN values, compressed
  * with ZSTD when the chunk was, else uncompressed.
  *
+ * Also the same chunk written again with a BYTE_ARRAY column's values replaced (floe_parquet_map_chunk).
+ *
  * Pure: bytes in, bytes out. Not for reading rows for any other purpose (the console's preview
  * reads Parquet in the browser), nor for columns it cannot decode: those fail with the reason, and
  * compaction then leaves the file alone.
@@ -65,6 +67,7 @@ typedef struct floe_parquet_filtered {
      * length left out), exact; they point into bytes, past the chunk's len bytes. */
     bool has_min, has_max;
     floe_parquet_bytes_t min, max;
+    bool is_mapped; /* floe_parquet_map_chunk's: the values changed, so the old chunk's bounds do not hold */
 } floe_parquet_filtered_t;
 
 /** What the filter needs to know about the column. */
@@ -106,5 +109,19 @@ typedef struct floe_parquet_values {
  */
 int floe_parquet_filter_values(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
                                int64_t num_rows, floe_parquet_values_t *out /* OUT */, floe_iceberg_error_t *err);
+/**
+ * Gives a BYTE_ARRAY value's replacement: the value's `len` bytes (not NUL-terminated) in; a
+ * malloc'ed replacement of *out_len bytes out (the filter frees it), or NULL to keep the value.
+ */
+typedef uint8_t *(*floe_parquet_map_fn)(const uint8_t *value, size_t len, size_t *out_len /* OUT */, void *arg);
+
+/**
+ * Decodes a BYTE_ARRAY column chunk as floe_parquet_filter_chunk does and writes it again with
+ * every row kept and every present value as `map` gives it (replication moves the data file paths
+ * of a position delete file this way). Same returns; a column of another type is refused.
+ */
+int floe_parquet_map_chunk(const uint8_t *chunk, size_t len, const floe_parquet_filter_column_t *column,
+                           int64_t num_rows, floe_parquet_map_fn map, void *arg,
+                           floe_parquet_filtered_t *out /* OUT */, floe_iceberg_error_t *err);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * The Puffin footer reader of puffin.h. Every length read from the file is checked against the
- * bytes actually there before it is used, so a truncated or hostile file is refused, never read
- * past.
+ * The Puffin footer reader and writer of puffin.h. Every length read from the file is checked
+ * against the bytes actually there before it is used, so a truncated or hostile file is refused,
+ * never read past.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,5 +159,54 @@ int floe_puffin_blob_bytes(const uint8_t *file, const floe_puffin_blob_t *b, con
                     b->compression_codec);
     *data = file + b->offset;
     *n = (size_t)b->length;
+    return 0;
+}
+
+void floe_puffin_set_blob_property(floe_puffin_t *p, size_t i, const char *key, const char *value)
+{
+    cJSON *blob = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p->root, "blobs"), (int)i);
+    cJSON *props = cJSON_GetObjectItemCaseSensitive(blob, "properties");
+
+    assert(i < p->n_blobs && cJSON_IsObject(blob)); /* floe_puffin_read checked every blob */
+    if (!cJSON_IsObject(props)) {
+        props = cJSON_CreateObject();
+        floe_iceberg_json_set(blob, "properties", props);
+    }
+    floe_iceberg_json_set(props, key, cJSON_CreateString(value));
+    p->blobs[i].properties = props;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+int floe_puffin_write(const uint8_t *file, size_t len, const floe_puffin_t *p, uint8_t **out, size_t *out_len,
+                      char *err, size_t err_size)
+{
+    size_t blobs = len - (size_t)p->footer_size, json_len, n;
+    char *json;
+    uint8_t *o;
+
+    assert(p->root != NULL && p->footer_size > 0 && (size_t)p->footer_size <= len);
+    json = floe_iceberg_json_print(p->root); /* integers exact, as floe_iceberg_json_parse read them */
+    if (json == NULL)
+        return fail(err, err_size, "the footer could not be written.");
+    json_len = strlen(json);
+    if (json_len > UINT32_MAX - FLOE_PUFFIN_MAGIC_LEN - FOOTER_TAIL) {
+        free(json);
+        return fail(err, err_size, "the footer is longer than a Puffin footer can be.");
+    }
+    n = blobs + FLOE_PUFFIN_MAGIC_LEN + json_len + FOOTER_TAIL;
+    o = floe_xmalloc(n);
+    memcpy(o, file, blobs);
+    memcpy(o + blobs, magic, sizeof(magic));
+    memcpy(o + blobs + FLOE_PUFFIN_MAGIC_LEN, json, json_len);
+    put_le32(o + n - FOOTER_TAIL, (uint32_t)json_len);
+    put_le32(o + n - FOOTER_TAIL + 4, 0); /* flags: the payload is not compressed */
+    memcpy(o + n - FLOE_PUFFIN_MAGIC_LEN, magic, sizeof(magic));
+    free(json);
+    *out = o;
+    *out_len = n;
     return 0;
 }

@@ -13,6 +13,10 @@
  * length leave the area between the header magic and the footer. Compressed blobs are listed but
  * floe_puffin_blob_bytes refuses them (deletion vectors are never compressed).
  *
+ * Writing is only a footer written again (floe_puffin_write): replication gives a replica its own
+ * copy of a deletion-vector file whose blobs name the replica's data files. The blobs stay where
+ * they are, since the footer follows them, so every offset (and a manifest's content_offset) holds.
+ *
  * Not for deletion-vector contents (deletion_vector.h) nor for writing statistics files.
  */
 #ifndef FLOE_PUFFIN_H
@@ -69,5 +73,21 @@ const char *floe_puffin_blob_property(const floe_puffin_blob_t *b, const char *k
  */
 int floe_puffin_blob_bytes(const uint8_t *file, const floe_puffin_blob_t *b, const uint8_t **data /* OUT */,
                            size_t *n /* OUT */, char *err, size_t err_size);
+
+/**
+ * Sets blob i's string property `key` to `value` in p's footer JSON, replacing it in place or
+ * adding it (and the blob's properties object when it has none). p->blobs[i].properties follows.
+ */
+void floe_puffin_set_blob_property(floe_puffin_t *p, size_t i, const char *key, const char *value);
+
+/**
+ * The file `file` (`len` bytes, whose footer floe_puffin_read read into p) with the footer written
+ * again from p->root: the bytes before the old footer (the header magic and the blobs) unchanged,
+ * then the magic, p->root as compact JSON, its length, flags 0 (not compressed) and the magic.
+ * Returns 0 with *out malloc'ed (the caller frees it) and *out_len its length, or -1 with a reason
+ * when the JSON is longer than a footer can say.
+ */
+int floe_puffin_write(const uint8_t *file, size_t len, const floe_puffin_t *p, uint8_t **out /* OUT */,
+                      size_t *out_len /* OUT */, char *err, size_t err_size);
 
 #endif

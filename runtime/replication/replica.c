@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
@@ -15,7 +16,9 @@
 #include "catalog/table.h"
 #include "catalog/transaction.h"
 #include "base/failure.h"
+#include "iceberg/iceberg_json.h"
 #include "iceberg/manifest.h"
+#include "iceberg/manifest_schema.h"
 #include "http/log.h"
 #include "background/object_door.h"
 #include "replication/prune.h"
@@ -28,6 +31,7 @@
 #define METADATA_CONTENT_TYPE "application/json"
 #define ERR_MAX 512
 #define FILE_MAX ((size_t)1 << 30) /* metadata files read into memory; larger ones are refused */
+#define FILE_COLUMN_ID 2147483646  /* the _file metadata column (spec: Reserved Field IDs) */
 
 /* The queued commit being replicated; strings malloc'ed (a step's pool dies with the step). */
 typedef struct job {
@@ -53,6 +57,10 @@ typedef struct copy {
     char *replica_pointer;   /* the replica's metadata location before this copy; NULL for none */
     int64_t replica_store_bucket;
     floe_rewrite_t rw;
+    const cJSON *metadata;   /* the source metadata being copied */
+    char **copied;           /* Puffin files copied by this copy (one holds many vectors), and */
+    int64_t *copied_sizes;   /* their sizes */
+    size_t n_copied;
     bool is_failed, is_aborted;
     char err[ERR_MAX];
 } copy_t;
@@ -388,11 +396,8 @@ static void owned_free(owned_t *o)
     free(o->items);
 }
 
-/* Shares the data files of a manifest and points its entries at the replica's copies. A deleted
- * entry's file is not shared: no reader opens it, and the source may have removed it already
- * (snapshot expiration); the snapshot in which it was live shares it through its own manifest. */
 /* A v3 deletion vector names its data file (referenced_data_file): under the replica's warehouse
- * too. The Puffin file itself is shared unchanged, like a position delete file. */
+ * too. */
 static void rewrite_referenced_file(copy_t *c, floe_iceberg_data_file_t *f, owned_t *o)
 {
     char *path;
@@ -401,23 +406,166 @@ static void rewrite_referenced_file(copy_t *c, floe_iceberg_data_file_t *f, owne
         f->referenced_data_file = own(o, path);
 }
 
+/* ---- delete files that name data files (design note 7) ---- */
+
+/* Writes the replica's own copy of a delete file under `key` unless the replica holds exactly
+ * these bytes (a replay, or another manifest naming the same file: the copy is made from the
+ * immutable source the same way each time). A copy that differs, such as one an older Floe
+ * shared unchanged, is replaced. */
+static int publish_copy(copy_t *c, const char *key, const uint8_t *bytes, size_t len)
+{
+    floe_object_door_t door = door_to(c, c->replica_store_bucket);
+    floe_object_door_found_t f;
+    uint8_t *held = NULL;
+    bool is_same;
+
+    if (find(c, c->replica_store_bucket, key, &f))
+        return -1;
+    if (f.is_found && (size_t)f.size == len && floe_object_door_read(&door, &f, &held) == FLOE_OK) {
+        is_same = memcmp(held, bytes, len) == 0;
+        free(held);
+        if (is_same)
+            return 0;
+    }
+    return publish(c, key, bytes, len, NULL);
+}
+
+/* Index of field_id's bound, or -1. */
+static long bound_of(const floe_iceberg_bound_t *bounds, size_t n, int32_t field_id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (bounds[i].field_id == field_id)
+            return (long)i;
+    }
+    return -1;
+}
+
+static void drop_bound(floe_iceberg_bound_t *bounds, size_t *n, long i)
+{
+    if (i < 0)
+        return;
+    memmove(&bounds[i], &bounds[i + 1], (*n - (size_t)i - 1) * sizeof(*bounds));
+    (*n)--;
+}
+
+/* Moves or drops (floe_rewrite_path_bounds) the bounds of field id `id`, which hold data file paths. */
+static void move_path_bounds(copy_t *c, floe_iceberg_data_file_t *f, int32_t id, owned_t *o)
+{
+    long lo = bound_of(f->lower_bounds, f->n_lower_bounds, id), hi = bound_of(f->upper_bounds, f->n_upper_bounds, id);
+    char *lower, *upper;
+
+    if (lo >= 0 && hi >= 0 &&
+        floe_rewrite_path_bounds(&c->rw, &f->lower_bounds[lo].value, &f->upper_bounds[hi].value, &lower, &upper)) {
+        f->lower_bounds[lo].value = (floe_iceberg_bytes_t){(uint8_t *)own(o, lower), strlen(lower)};
+        f->upper_bounds[hi].value = (floe_iceberg_bytes_t){(uint8_t *)own(o, upper), strlen(upper)};
+    } else {
+        drop_bound(f->lower_bounds, &f->n_lower_bounds, lo);
+        drop_bound(f->upper_bounds, &f->n_upper_bounds, hi);
+    }
+}
+
+/* The entry of a rewritten position delete file: the new column sizes (a column the new file
+ * lacks loses its entry), the file_path bounds moved or dropped. DuckDB 1.4 keys those bounds by
+ * 2147483646 (the _file metadata column's id), so bounds of that id move or drop too. */
+static void describe_position_deletes(copy_t *c, floe_iceberg_data_file_t *f, const floe_parquet_mapped_t *m,
+                                      owned_t *o)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < f->n_column_sizes; i++) {
+        for (size_t j = 0; j < m->n_sizes; j++) {
+            if (m->field_ids[j] == f->column_sizes[i].field_id) {
+                f->column_sizes[kept++] = (floe_iceberg_count_t){m->field_ids[j], m->sizes[j]};
+                break;
+            }
+        }
+    }
+    f->n_column_sizes = kept;
+    move_path_bounds(c, f, FLOE_REWRITE_DELETE_FILE_PATH_ID, o);
+    move_path_bounds(c, f, FILE_COLUMN_ID, o);
+    f->n_split_offsets = 0; /* the row groups moved; an offset is optional, a wrong one is not */
+}
+
+/* Makes the replica's own copy of the position delete file `key` (its entry f), whose contents
+ * name data files of the source's warehouse, and describes it in f. */
+static int copy_delete_file(copy_t *c, const char *key, floe_iceberg_data_file_t *f, owned_t *o)
+{
+    const char *format = f->file_format != NULL ? f->file_format : "";
+    bool is_puffin = strcasecmp(format, "PUFFIN") == 0;
+    floe_parquet_mapped_t mapped = {0};
+    uint8_t *data = NULL, *out = NULL;
+    size_t len = 0, out_len = 0;
+    bool found;
+    char err[ERR_MAX];
+    int rc = -1;
+
+    if (!is_puffin && strcasecmp(format, "PARQUET") != 0)
+        return copy_fail(c, "The source table's position delete file %s is in %s format, whose data file paths "
+                         "replication cannot rewrite.", key, format);
+    for (size_t i = 0; is_puffin && i < c->n_copied; i++) {
+        if (strcmp(c->copied[i], key) == 0) {
+            f->file_size_in_bytes = c->copied_sizes[i];
+            return 0;
+        }
+    }
+    if (read_source(c, key, &data, &len, &found))
+        return -1;
+    if (!found)
+        return copy_fail(c, "The source table's file %s is missing.", key);
+    if (is_puffin && floe_rewrite_puffin(&c->rw, data, len, &out, &out_len, err, sizeof(err)) != 0) {
+        copy_fail(c, "The deletion vector file %s could not be rewritten for the replica: %s", key, err);
+        goto Exit;
+    }
+    if (!is_puffin) {
+        if (floe_rewrite_position_deletes(&c->rw, data, len, &mapped, err, sizeof(err)) != 0) {
+            copy_fail(c, "The position delete file %s could not be rewritten for the replica: %s", key, err);
+            goto Exit;
+        }
+        out_len = mapped.len;
+        describe_position_deletes(c, f, &mapped, o);
+    }
+    if (publish_copy(c, key, is_puffin ? out : mapped.bytes, out_len) == 0) {
+        f->file_size_in_bytes = (int64_t)out_len;
+        rc = 0;
+    }
+    if (rc == 0 && is_puffin) {
+        c->copied = floe_xrealloc(c->copied, (c->n_copied + 1) * sizeof(*c->copied));
+        c->copied_sizes = floe_xrealloc(c->copied_sizes, (c->n_copied + 1) * sizeof(*c->copied_sizes));
+        c->copied[c->n_copied] = floe_xstrdup(key);
+        c->copied_sizes[c->n_copied++] = (int64_t)out_len;
+    }
+Exit:
+    floe_parquet_mapped_dispose(&mapped);
+    free(data);
+    free(out);
+    return rc;
+}
+
+/* Shares the data files of a manifest and points its entries at the replica's copies; a position
+ * delete file gets a copy of its own (design note 7). A deleted entry's file is neither shared nor
+ * copied: no reader opens it, and the source may have removed it already (snapshot expiration);
+ * the snapshot in which it was live brings it through its own manifest. */
 static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
 {
     share_step_t s = {.from = c->job->store_bucket, .to = c->replica_store_bucket};
     char *path;
-    int rc;
+    int rc = 0;
 
     s.keys = floe_xcalloc(m->n_entries + 1, sizeof(char *));
-    for (size_t i = 0; i < m->n_entries; i++) {
-        const char *key = floe_rewrite_key(c->rw.from, m->entries[i].file.file_path);
-        if (key == NULL || (path = floe_rewrite_path(&c->rw, m->entries[i].file.file_path)) == NULL)
+    for (size_t i = 0; i < m->n_entries && rc == 0; i++) {
+        floe_iceberg_data_file_t *f = &m->entries[i].file;
+        const char *key = floe_rewrite_key(c->rw.from, f->file_path);
+        if (key == NULL || (path = floe_rewrite_path(&c->rw, f->file_path)) == NULL)
             continue;
-        if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED)
+        if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED && f->content == FLOE_ICEBERG_CONTENT_POSITION_DELETES)
+            rc = copy_delete_file(c, key, f, o);
+        else if (m->entries[i].status != FLOE_ICEBERG_ENTRY_DELETED)
             s.keys[s.n++] = (char *)key;
-        m->entries[i].file.file_path = own(o, path);
-        rewrite_referenced_file(c, &m->entries[i].file, o);
+        f->file_path = own(o, path);
+        rewrite_referenced_file(c, f, o);
     }
-    rc = s.n > 0 ? run_step(c, NULL, step_share, &s) : 0;
+    if (rc == 0 && s.n > 0)
+        rc = run_step(c, NULL, step_share, &s);
     free(s.keys);
     return rc;
 }
@@ -439,6 +587,33 @@ static int fetch_lacking(copy_t *c, const char *key, const char *what, floe_obje
     if (!found)
         return copy_fail(c, "The source table's %s %s is missing.", what, key);
     return 1;
+}
+
+/* A manifest's "schema" header is the table's schema (spec: Manifests); DuckDB 1.4 writes the
+ * manifest entry's own schema there instead, which the writer cannot bind the partition spec to.
+ * Such a manifest is written with the table metadata's schema of its schema-id, when it has one
+ * (otherwise the write fails with the reason). */
+static void use_table_schema(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
+{
+    floe_iceberg_partition_field_t *fields = NULL;
+    size_t n = 0;
+    const cJSON *s;
+    int64_t id;
+    char ignored[ERR_MAX];
+
+    if (m->schema_json != NULL && m->partition_spec_json != NULL &&
+        floe_iceberg_partition_fields(m->schema_json, m->partition_spec_json, &fields, &n, ignored,
+                                      sizeof(ignored)) == 0) {
+        floe_iceberg_partition_fields_free(fields, n);
+        return;
+    }
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(c->metadata, "schemas"))
+    {
+        if (floe_iceberg_json_int64(cJSON_GetObjectItemCaseSensitive(s, "schema-id"), &id) == 0 && id == m->schema_id) {
+            m->schema_json = own(o, floe_iceberg_json_print(s));
+            return;
+        }
+    }
 }
 
 /* Makes the replica's copy of manifest `path` and gives its length. */
@@ -467,6 +642,7 @@ static int copy_manifest(copy_t *c, const char *path, int64_t *length)
     }
     if (share_entries(c, &m, &o))
         goto Exit;
+    use_table_schema(c, &m, &o);
     if (floe_iceberg_manifest_write(&m, &out, &out_len, err, sizeof(err))) {
         copy_fail(c, "The manifest %s could not be rewritten: %s", key, err);
         goto Exit;
@@ -554,13 +730,14 @@ static int copy_metadata(copy_t *c, cJSON *md, const char *key)
     char *json;
     int rc;
 
+    c->metadata = md;
     floe_rewrite_visit_manifest_lists(md, on_manifest_list, c);
     floe_rewrite_visit_manifests(md, on_v1_manifest, c);
     floe_rewrite_visit_statistics(md, on_statistics, c);
     if (c->is_failed)
         return FLOE_EFAIL;
     floe_rewrite_metadata(&c->rw, md);
-    json = cJSON_PrintUnformatted(md);
+    json = floe_iceberg_json_print(md); /* ids of 2^53 and more stay exact (iceberg_json.h) */
     rc = publish(c, key, json, strlen(json), METADATA_CONTENT_TYPE);
     free(json);
     return rc;
@@ -636,6 +813,7 @@ static int copy_state(copy_t *c)
     size_t len;
     bool found;
     cJSON *md;
+    floe_iceberg_error_t jerr;
     int rc;
 
     if (key == NULL)
@@ -645,10 +823,10 @@ static int copy_state(copy_t *c)
         return -1;
     if (!found)
         return 1;
-    md = cJSON_ParseWithLength((const char *)data, len);
+    md = floe_iceberg_json_parse((const char *)data, len, &jerr);
     free(data);
     if (md == NULL)
-        return copy_fail(c, "The source metadata file %s is not JSON.", key);
+        return copy_fail(c, "The source metadata file %s is not JSON: %s", key, jerr.message);
     replica_location = floe_xmalloc(strlen(c->replica_warehouse) + 6);
     sprintf(replica_location, "s3://%s", c->replica_warehouse);
     c->rw.from = c->job->location;
@@ -690,6 +868,10 @@ static int replicate_to(job_t *job, const char *destination)
     free(c.replica_arn);
     free(c.replica_warehouse);
     free(c.replica_pointer);
+    for (size_t i = 0; i < c.n_copied; i++)
+        free(c.copied[i]);
+    free(c.copied);
+    free(c.copied_sizes);
     return rc;
 }
 

@@ -7,7 +7,10 @@
  * leaves nothing behind; a result holds no more values than rows were kept, and reads back, as the
  * uncompressed PLAIN chunk it is, to the same bytes. The input as a file is also decoded as a
  * position delete file (position_deletes.h, on the same page decoder): a refusal has a reason and
- * leaves nothing; a result's paths ascend and each one's positions ascend without repeats.
+ * leaves nothing; a result's paths ascend and each one's positions ascend without repeats. A
+ * file's string columns with a field id are also written again with every value replaced
+ * (parquet_map.h): a refusal has a reason and leaves nothing behind, a result is a Parquet file of
+ * the same rows.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
+#include "iceberg/parquet_map.h"
 #include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_stitch.h"
 #include "iceberg/position_deletes.h"
@@ -62,6 +66,42 @@ static void filter(const uint8_t *chunk, size_t len, const floe_parquet_filter_c
     free(out.bytes);
 }
 
+/* A value with "/x" appended (parquet_map.h's map). */
+static uint8_t *append(const uint8_t *value, size_t len, size_t *out_len, void *arg)
+{
+    uint8_t *out = malloc(len + 2);
+
+    (void)arg;
+    memcpy(out, value, len);
+    memcpy(out + len, "/x", 2);
+    *out_len = len + 2;
+    return out;
+}
+
+static void map_columns(const uint8_t *data, size_t size, const floe_parquet_file_metadata_t *md)
+{
+    for (uint32_t c = 0; c < md->n_leaves; c++) {
+        const floe_parquet_schema_element_t *e = floe_parquet_leaf_element(md, c);
+        floe_parquet_mapped_t out;
+        floe_parquet_footer_t ft;
+        floe_parquet_file_metadata_t again;
+        floe_iceberg_error_t err;
+        if (!e->has_field_id || e->type != FLOE_PARQUET_BYTE_ARRAY)
+            continue;
+        if (floe_parquet_map_column(data, size, e->field_id, append, NULL, &out, &err) != 0) {
+            expect(err.message[0] != '\0' && out.bytes == NULL && out.n_sizes == 0);
+            continue;
+        }
+        expect(floe_parquet_footer_locate(out.bytes, out.len, out.len, &ft, &err) == 0 && ft.in_tail != NULL &&
+               floe_parquet_decode(ft.in_tail, ft.length, &again, &err) == 0);
+        expect(again.n_row_groups == md->n_row_groups);
+        for (uint32_t g = 0; g < md->n_row_groups; g++)
+            expect(again.row_groups[g].num_rows == md->row_groups[g].num_rows);
+        floe_parquet_file_metadata_dispose(&again);
+        floe_parquet_mapped_dispose(&out);
+    }
+}
+
 static void as_file(const uint8_t *data, size_t size)
 {
     floe_parquet_footer_t ft;
@@ -85,6 +125,8 @@ static void as_file(const uint8_t *data, size_t size)
             filter(data + r.offset, (size_t)r.length, &col, rg->num_rows);
         }
     }
+    if (md.num_rows <= MAX_ROWS)
+        map_columns(data, size, &md);
     floe_parquet_file_metadata_dispose(&md);
 }
 

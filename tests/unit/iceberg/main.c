@@ -21,6 +21,7 @@ int floe_test_failures;
 #include "iceberg_value.c"
 #include "manifest.c"
 #include "parquet_filter.c"
+#include "parquet_map.c"
 #include "parquet_footer.c"
 #include "parquet_stats.c"
 #include "parquet_stitch.c"

@@ -370,6 +370,8 @@ TEST(parquet_filter_leaves_nan_out_of_a_float_columns_bounds)
           "a chunk of NaNs has no bounds");
     free(out.bytes);
     floe_parquet_file_metadata_dispose(&md);
+}
+
 /* ---- position delete files (position_deletes.h), decoded through floe_parquet_filter_values ---- */
 
 TEST(position_deletes_decode_groups_sorted_unique_positions_by_path)

@@ -29,6 +29,7 @@ typedef struct pq_file {
 static const pq_file_t pq_files[] = {
     PQ_FILE(ints), PQ_FILE(ints_b), PQ_FILE(ints_snappy), PQ_FILE(strings), PQ_FILE(nested), PQ_FILE(types),
     PQ_FILE(pos_deletes),
+    PQ_FILE(position_deletes),
 };
 #define PQ_N_FILES (sizeof(pq_files) / sizeof(pq_files[0]))
 

@@ -232,3 +232,50 @@ TEST(puffin_refuses_malformed_files)
     CHECK(floe_puffin_read(file.b, file.n, &p, err, sizeof(err)) == -1 && strstr(err, "exceeds"),
           "a payload size past the file is refused");
 }
+
+TEST(puffin_footer_written_again_keeps_the_blobs_where_they_were)
+{
+    ice_bytes_t v, blob, file;
+    floe_puffin_t p, again;
+    const floe_puffin_blob_t *b;
+    floe_iceberg_dv_t dv;
+    const uint8_t *data;
+    uint8_t *out = NULL;
+    size_t n, out_len = 0;
+    char err[200] = "", json[700];
+
+    ice_spec_vector(&v);
+    ice_dv_blob(&v, &blob);
+    snprintf(json, sizeof(json),
+             "{\"blobs\":[{\"type\":\"deletion-vector-v1\",\"fields\":[2147483645],\"snapshot-id\":-1,"
+             "\"sequence-number\":-1,\"offset\":4,\"length\":%zu,\"properties\":{\"referenced-data-file\":"
+             "\"s3://src/data/a.parquet\",\"cardinality\":\"6\"}},{\"type\":\"other\",\"fields\":[],"
+             "\"snapshot-id\":3051729675574597004,\"sequence-number\":2,\"offset\":4,\"length\":0}],"
+             "\"properties\":{\"created-by\":\"test\"}}",
+             blob.n);
+    ice_puffin(&file, &blob, json, 0);
+    CHECK(floe_puffin_read(file.b, file.n, &p, err, sizeof(err)) == 0, "the footer reads");
+    floe_puffin_set_blob_property(&p, 0, "referenced-data-file", "s3://a-longer-replica-warehouse/data/a.parquet");
+    floe_puffin_set_blob_property(&p, 1, "note", "added");
+    CHECK(floe_puffin_write(file.b, file.n, &p, &out, &out_len, err, sizeof(err)) == 0, "the footer is written");
+    floe_puffin_dispose(&p);
+    CHECK(out_len > 4 + blob.n && memcmp(out, file.b, 4 + blob.n) == 0, "the magic and the blob are unchanged");
+    CHECK(floe_puffin_read(out, out_len, &again, err, sizeof(err)) == 0 && again.n_blobs == 2, "the new file reads");
+    CHECK(floe_puffin_find(&again, FLOE_PUFFIN_DELETION_VECTOR, "s3://src/data/a.parquet") == NULL,
+          "the vector no longer names the old path");
+    b = floe_puffin_find(&again, FLOE_PUFFIN_DELETION_VECTOR, "s3://a-longer-replica-warehouse/data/a.parquet");
+    CHECK(b != NULL && b->offset == 4 && strcmp(floe_puffin_blob_property(b, "cardinality"), "6") == 0,
+          "it names the new path, at the same offset, its other properties kept");
+    CHECK(b != NULL && floe_puffin_blob_bytes(out, b, &data, &n, err, sizeof(err)) == 0 &&
+              floe_iceberg_dv_decode(data, n, 100, &dv, err, sizeof(err)) == 0 && dv.n == 6,
+          "the blob at its offset still decodes to the vector");
+    floe_iceberg_dv_dispose(&dv);
+    CHECK(again.blobs[1].snapshot_id == 3051729675574597004LL &&
+              strcmp(floe_puffin_blob_property(&again.blobs[1], "note"), "added") == 0,
+          "a blob without properties gets them, and a 63-bit snapshot id survives");
+    CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(again.properties, "created-by")->valuestring, "test") == 0,
+          "the file's properties are kept");
+    CHECK(out[out_len - 8] == 0, "the footer is not compressed");
+    floe_puffin_dispose(&again);
+    free(out);
+}
