@@ -385,6 +385,7 @@ static int values_init(column_state_t *s, values_t *v, int32_t encoding, const u
 typedef struct page_header {
     int32_t type, uncompressed, compressed;
     int32_t num_values, encoding, def_encoding;       /* v1 and v2 */
+    int32_t rep_encoding;                              /* v1 */
     int32_t def_len, rep_len;                          /* v2 */
     bool is_compressed;                                /* v2 */
 } page_header_t;
@@ -411,6 +412,8 @@ static int read_sub_header(floe_parquet_thrift_reader_t *r, int16_t which, page_
             slot = &h->encoding;
         else if (which == 5 && id == 3)
             slot = &h->def_encoding;
+        else if (which == 5 && id == 4)
+            slot = &h->rep_encoding;
         else if (which == 8 && id == 5)
             slot = &h->def_len;
         else if (which == 8 && id == 6)
@@ -432,7 +435,7 @@ static int read_page_header(floe_parquet_thrift_reader_t *r, page_header_t *h)
 
     memset(h, 0, sizeof(*h));
     h->type = -1;
-    h->def_encoding = ENC_RLE;
+    h->def_encoding = h->rep_encoding = ENC_RLE;
     h->is_compressed = true;
     while ((rc = floe_parquet_thrift_read_field(r, &last, &id, &type)) == 0 && type != FLOE_THRIFT_STOP) {
         if (id == 1)
@@ -457,13 +460,17 @@ typedef struct filter {
     int64_t num_rows, row;
     const uint64_t *deleted;
     size_t n_deleted, next_deleted;
-    buf_t levels; /* one byte a kept row */
+    bool keep_row;  /* whether the row the last level entry belongs to is kept */
+    int64_t entries; /* level entries read (design note 4) */
+    buf_t reps;   /* repetition levels, one byte a kept entry (repeated columns) */
+    buf_t levels; /* definition levels, one byte a kept entry */
     buf_t values; /* the kept present values, PLAIN */
     buf_t bits;   /* kept booleans, one byte each until written */
-    int64_t nulls, kept;
+    int64_t nulls, kept, kept_rows;
     floe_iceberg_error_t *err;
 } filter_t;
 
+/* Whether row f->row (a row starting now) is deleted. */
 static bool row_is_deleted(filter_t *f)
 {
     while (f->next_deleted < f->n_deleted && f->deleted[f->next_deleted] < (uint64_t)f->row)
@@ -492,24 +499,42 @@ static int read_dictionary(filter_t *f, const page_header_t *h, const uint8_t *p
     return FLOE_ICEBERG_OK;
 }
 
-/* Decodes n rows: their levels from `levels` (NULL when the column has none) and values from v. */
-static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
+/* Decodes n level entries: their repetition levels from `reps` and definition levels from `levels`
+ * (NULL when the column has none) and their present values from v. An entry of repetition level 0
+ * starts a row (design note 4); the entries of a deleted row are dropped with their values. */
+static int filter_rows(filter_t *f, int32_t n, rle_t *reps, rle_t *levels, values_t *v)
 {
-    int32_t max_def = f->s.col->max_definition_level;
+    int32_t max_def = f->s.col->max_definition_level, max_rep = f->s.col->max_repetition_level;
 
-    if (n < 0 || n > f->num_rows - f->row)
+    if (n < 0 || (max_rep == 0 && n > f->num_rows - f->row) || n > FLOE_PARQUET_FILTER_ENTRIES_MAX - f->entries)
         return fail(f->err, "holds more values than its row group's rows");
-    for (int32_t i = 0; i < n; i++, f->row++) {
-        uint32_t def = (uint32_t)max_def;
+    f->entries += n;
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t def = (uint32_t)max_def, rep = 0;
         slice_t value = {0};
-        bool bit = false, keep = !row_is_deleted(f);
+        bool bit = false;
+        if (reps != NULL && (rle_next(reps, &rep) != 0 || rep > (uint32_t)max_rep))
+            return fail(f->err, "has repetition levels that do not decode");
         if (levels != NULL && (rle_next(levels, &def) != 0 || def > (uint32_t)max_def))
             return fail(f->err, "has definition levels that do not decode");
+        if (rep == 0) { /* a new row */
+            if (f->row >= f->num_rows)
+                return fail(f->err, "holds more rows than its row group");
+            f->keep_row = !row_is_deleted(f);
+            f->row++;
+            f->kept_rows += f->keep_row;
+        } else if (f->row == 0) {
+            return fail(f->err, "has a first value that does not start a row");
+        }
         if (def == (uint32_t)max_def && value_next(&f->s, v, &value, &bit) != 0)
             return fail(f->err, "has values that do not decode");
-        if (!keep)
+        if (!f->keep_row)
             continue;
         f->kept++;
+        if (max_rep > 0) {
+            uint8_t level = (uint8_t)rep;
+            put(&f->reps, &level, 1);
+        }
         if (max_def > 0) {
             uint8_t level = (uint8_t)def;
             put(&f->levels, &level, 1);
@@ -530,7 +555,7 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
 {
     uint8_t *page = NULL;
     const uint8_t *p, *end;
-    rle_t levels;
+    rle_t reps, levels;
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
@@ -538,6 +563,14 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
         return FLOE_ICEBERG_EINVALID;
     p = page;
     end = page + h->uncompressed;
+    if (f->s.col->max_repetition_level > 0) { /* repetition levels come first (design note 4) */
+        if (h->rep_encoding != ENC_RLE || end - p < 4 || get_u32(p) > (size_t)(end - p) - 4) {
+            fail(f->err, "has repetition levels Floe does not decode");
+            goto Exit;
+        }
+        rle_init(&reps, p + 4, get_u32(p), bits_for((uint32_t)f->s.col->max_repetition_level));
+        p += 4 + get_u32(p);
+    }
     if (f->s.col->max_definition_level > 0) {
         if (h->def_encoding != ENC_RLE || end - p < 4 || get_u32(p) > (size_t)(end - p) - 4) {
             fail(f->err, "has definition levels Floe does not decode");
@@ -547,7 +580,8 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
         p += 4 + get_u32(p);
     }
     if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), f->err) == 0)
-        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+        rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
+                         f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
 Exit:
     free(page);
     return rc;
@@ -557,7 +591,7 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
 {
     size_t levels_len = (size_t)h->def_len + (size_t)h->rep_len;
     uint8_t *values = NULL;
-    rle_t levels;
+    rle_t reps, levels;
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
@@ -573,9 +607,12 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
         values = floe_xmalloc((size_t)h->uncompressed - levels_len + 1);
         memcpy(values, payload + levels_len, (size_t)h->uncompressed - levels_len);
     }
+    /* v2: the levels are never compressed, repetition levels first (design note 4) */
+    rle_init(&reps, payload, (size_t)h->rep_len, bits_for((uint32_t)f->s.col->max_repetition_level));
     rle_init(&levels, payload + h->rep_len, (size_t)h->def_len, bits_for((uint32_t)f->s.col->max_definition_level));
     if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, f->err) == 0)
-        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+        rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
+                         f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
     free(values);
     return rc;
 }
@@ -631,6 +668,17 @@ static int zstd_body(buf_t *body)
     return 0;
 }
 
+/* The levels as written: their 4-byte length, then RLE runs (design note 2). */
+static void put_level_section(buf_t *body, const buf_t *levels, int32_t max_level)
+{
+    buf_t runs = {0};
+
+    put_levels(&runs, levels, bits_for((uint32_t)max_level));
+    put_u32(body, (uint32_t)runs.len);
+    put(body, runs.p, runs.len);
+    free(runs.p);
+}
+
 static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
 {
     buf_t body = {0};
@@ -640,13 +688,10 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     uint8_t *header;
     size_t header_len;
 
-    if (f->s.col->max_definition_level > 0) {
-        buf_t runs = {0};
-        put_levels(&runs, &f->levels, bits_for((uint32_t)f->s.col->max_definition_level));
-        put_u32(&body, (uint32_t)runs.len);
-        put(&body, runs.p, runs.len);
-        free(runs.p);
-    }
+    if (f->s.col->max_repetition_level > 0)
+        put_level_section(&body, &f->reps, f->s.col->max_repetition_level);
+    if (f->s.col->max_definition_level > 0)
+        put_level_section(&body, &f->levels, f->s.col->max_definition_level);
     if (f->s.col->type == FLOE_PARQUET_BOOLEAN)
         put_bits(&body, &f->bits);
     else
@@ -682,6 +727,7 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     out->codec = codec;
     out->uncompressed_len = header_len + plain_len;
     out->num_values = kept;
+    out->num_rows = f->kept_rows;
     out->null_count = f->nulls;
     free(header);
     free(body.p);
@@ -692,7 +738,8 @@ static int read_pages(filter_t *f, const uint8_t *chunk, size_t len)
 {
     size_t at = 0;
 
-    while (at < len && f->row < f->num_rows) {
+    /* a repeated column's last row may go on in the next page: every page is read */
+    while (at < len && (f->row < f->num_rows || f->s.col->max_repetition_level > 0)) {
         floe_parquet_thrift_reader_t r;
         page_header_t h;
         const uint8_t *payload;
@@ -727,15 +774,16 @@ int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parqu
     int rc;
 
     memset(out, 0, sizeof(*out));
-    if (column->max_repetition_level != 0)
-        return fail(err, "belongs to a repeated field (a list or a map), which Floe does not rewrite");
-    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0)
+    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0 ||
+        column->max_repetition_level < 0 || column->max_repetition_level > LEVELS_MAX ||
+        (column->max_repetition_level > 0 && column->max_definition_level == 0))
         return fail(err, "has levels Floe does not decode");
     rc = read_pages(&f, chunk, len);
     if (rc == FLOE_ICEBERG_OK)
         rc = write_page(&f, f.kept, out);
     free(f.s.dict_bytes);
     free(f.s.dict);
+    free(f.reps.p);
     free(f.levels.p);
     free(f.values.p);
     free(f.bits.p);
