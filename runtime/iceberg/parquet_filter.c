@@ -1,7 +1,8 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
- * libzstd), levels and values decoded, the kept ones written as one PLAIN page.
+ * libzstd), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
+ * kept ones written as one PLAIN page.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,7 +23,12 @@
 #define ENC_PLAIN 0
 #define ENC_PLAIN_DICTIONARY 2
 #define ENC_RLE 3
+#define ENC_DELTA_BINARY_PACKED 5
+#define ENC_DELTA_LENGTH_BYTE_ARRAY 6
+#define ENC_DELTA_BYTE_ARRAY 7
 #define ENC_RLE_DICTIONARY 8
+#define ENC_BYTE_STREAM_SPLIT 9
+#define DELTA_BLOCK_MAX (1u << 20) /* values in a DELTA_BINARY_PACKED block (writers use 128) */
 #define LEVELS_MAX 255 /* levels are kept in bytes */
 #define INT96_BYTES 12
 
@@ -37,7 +43,7 @@ static void put(buf_t *b, const void *data, size_t n)
         b->cap = (b->len + n) * 2 + 64;
         b->p = floe_xrealloc(b->p, b->cap);
     }
-    if (n > 0)
+    if (n > 0 && data != NULL) /* NULL: room only, which the caller fills */
         memcpy(b->p + b->len, data, n);
     b->len += n;
 }
@@ -291,6 +297,7 @@ typedef struct column_state {
 
 typedef struct values {
     int32_t encoding;
+    uint8_t *plain; /* DELTA and BYTE_STREAM_SPLIT values decoded to PLAIN (owned), or NULL */
     const uint8_t *p, *end;
     uint32_t bit; /* PLAIN booleans: the next bit */
     rle_t rle;    /* dictionary indexes, RLE booleans */
@@ -353,13 +360,230 @@ static int value_next(column_state_t *s, values_t *v, slice_t *out, bool *bit)
     return 0;
 }
 
-static int values_init(column_state_t *s, values_t *v, int32_t encoding, const uint8_t *p, size_t len,
+/* ---- DELTA and BYTE_STREAM_SPLIT values, decoded to PLAIN up front (design note 1) ---- */
+
+static int varint64(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t v = 0;
+
+    for (int shift = 0; shift < 64; shift += 7) {
+        uint8_t b;
+        if (*p >= end)
+            return -1;
+        b = *(*p)++;
+        if (shift == 63 && (b & 0x7E) != 0)
+            return -1;
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static uint64_t unzigzag(uint64_t v)
+{
+    return (v >> 1) ^ (0 - (v & 1));
+}
+
+static uint64_t unpack64(const uint8_t *base, size_t i, int bit_width)
+{
+    uint64_t bit = (uint64_t)i * (uint64_t)bit_width, v = 0;
+
+    for (int b = 0; b < bit_width; b++, bit++)
+        v |= (uint64_t)((base[bit >> 3] >> (bit & 7)) & 1u) << b;
+    return v;
+}
+
+/* DELTA_BINARY_PACKED at *p: at most max values (two's complement, wrapping) into *out (malloc'ed,
+ * *n of them); *p moves past them. The last miniblock may lack its padding. */
+static int delta_packed(const uint8_t **p, const uint8_t *end, size_t max, uint64_t **out, size_t *n)
+{
+    uint64_t block, n_mini, total, first, per_mini, last;
+    size_t got = 0;
+
+    *out = NULL;
+    if (varint64(p, end, &block) != 0 || varint64(p, end, &n_mini) != 0 || varint64(p, end, &total) != 0 ||
+        varint64(p, end, &first) != 0 || block == 0 || block % 128 != 0 || block > DELTA_BLOCK_MAX || n_mini == 0 ||
+        block % n_mini != 0 || (per_mini = block / n_mini) % 32 != 0 || total > max ||
+        total > FLOE_PARQUET_FILTER_PAGE_MAX / sizeof(**out))
+        return -1;
+    *out = floe_xmalloc(((size_t)total + 1) * sizeof(**out));
+    last = unzigzag(first);
+    if (total > 0)
+        (*out)[got++] = last;
+    while (got < total) {
+        uint64_t min_delta;
+        const uint8_t *widths;
+        if (varint64(p, end, &min_delta) != 0 || (uint64_t)(end - *p) < n_mini)
+            goto Fail;
+        min_delta = unzigzag(min_delta);
+        widths = *p;
+        *p += n_mini;
+        for (uint64_t m = 0; m < n_mini && got < total; m++) {
+            size_t in_mini = (size_t)(total - got < per_mini ? total - got : per_mini);
+            size_t full = (size_t)(per_mini * widths[m] / 8), need = (in_mini * widths[m] + 7) / 8;
+            if (widths[m] > 64 || need > (size_t)(end - *p))
+                goto Fail;
+            for (size_t i = 0; i < in_mini; i++) {
+                last += min_delta + unpack64(*p, i, widths[m]);
+                (*out)[got++] = last;
+            }
+            *p += full < (size_t)(end - *p) ? full : (size_t)(end - *p);
+        }
+    }
+    *n = got;
+    return 0;
+Fail:
+    free(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* DELTA_BINARY_PACKED INT32 or INT64 values, PLAIN. */
+static int delta_ints(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end, size_t max,
+                      buf_t *out)
+{
+    uint64_t *ints;
+    size_t n;
+
+    if ((c->type != FLOE_PARQUET_INT32 && c->type != FLOE_PARQUET_INT64) || delta_packed(&p, end, max, &ints, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t le[8];
+        for (int k = 0; k < 8; k++)
+            le[k] = (uint8_t)(ints[i] >> (8 * k));
+        put(out, le, c->type == FLOE_PARQUET_INT32 ? 4 : 8);
+    }
+    free(ints);
+    return 0;
+}
+
+/* The lengths of n DELTA_LENGTH_BYTE_ARRAY values (or of DELTA_BYTE_ARRAY's suffixes) at *p, checked
+ * against the bytes after them; *p moves to the first value's bytes. */
+static int delta_lengths(const uint8_t **p, const uint8_t *end, size_t max, uint64_t **lengths, size_t *n)
+{
+    uint64_t sum = 0;
+
+    if (delta_packed(p, end, max, lengths, n) != 0)
+        return -1;
+    for (size_t i = 0; i < *n; i++) {
+        sum += (*lengths)[i];
+        if ((*lengths)[i] > INT32_MAX || sum > (uint64_t)(end - *p)) {
+            free(*lengths);
+            *lengths = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int delta_length_strings(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end,
+                                size_t max, buf_t *out)
+{
+    uint64_t *lengths;
+    size_t n;
+
+    if (c->type != FLOE_PARQUET_BYTE_ARRAY || delta_lengths(&p, end, max, &lengths, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        put_u32(out, (uint32_t)lengths[i]);
+        put(out, p, (size_t)lengths[i]);
+        p += lengths[i];
+    }
+    free(lengths);
+    return 0;
+}
+
+/* DELTA_BYTE_ARRAY: each value is the first prefix[i] bytes of the one before, then its suffix.
+ * The PLAIN values are at most FLOE_PARQUET_FILTER_PAGE_MAX bytes (prefixes repeat bytes). */
+static int delta_strings(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end, size_t max,
+                         buf_t *out)
+{
+    uint64_t *prefixes = NULL, *suffixes = NULL;
+    size_t n, n_suffixes, prev_at = 0, prev_len = 0, head = c->type == FLOE_PARQUET_BYTE_ARRAY ? 4 : 0;
+    int rc = -1;
+
+    if ((c->type != FLOE_PARQUET_BYTE_ARRAY && (c->type != FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY || c->type_length <= 0)) ||
+        delta_packed(&p, end, max, &prefixes, &n) != 0 || delta_lengths(&p, end, max, &suffixes, &n_suffixes) != 0 ||
+        n != n_suffixes)
+        goto Exit;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = (size_t)prefixes[i] + (size_t)suffixes[i], at = out->len + head;
+        if (prefixes[i] > prev_len || len > FLOE_PARQUET_FILTER_PAGE_MAX - out->len ||
+            (head == 0 && len != (size_t)c->type_length))
+            goto Exit;
+        if (head != 0)
+            put_u32(out, (uint32_t)len);
+        put(out, NULL, (size_t)prefixes[i]); /* room, then the prefix copied (put may move the buffer) */
+        if (prefixes[i] > 0)
+            memmove(out->p + at, out->p + prev_at, (size_t)prefixes[i]);
+        put(out, p, (size_t)suffixes[i]);
+        p += suffixes[i];
+        prev_at = at;
+        prev_len = len;
+    }
+    rc = 0;
+Exit:
+    free(prefixes);
+    free(suffixes);
+    return rc;
+}
+
+/* BYTE_STREAM_SPLIT: byte k of every value, then byte k + 1 ..., back to whole values. */
+static int stream_split(const floe_parquet_filter_column_t *c, const uint8_t *p, size_t len, buf_t *out)
+{
+    size_t w = c->type == FLOE_PARQUET_BOOLEAN || c->type == FLOE_PARQUET_INT96 ? 0 : fixed_width(c), n;
+
+    if (w == 0 || len % w != 0)
+        return -1;
+    n = len / w;
+    put(out, NULL, len);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < w; k++)
+            out->p[i * w + k] = p[k * n + i];
+    }
+    return 0;
+}
+
+/* A DELTA or BYTE_STREAM_SPLIT page's values, at most max, decoded to PLAIN into v->plain. */
+static int values_to_plain(column_state_t *s, values_t *v, const uint8_t *p, size_t len, size_t max,
+                           floe_iceberg_error_t *err)
+{
+    buf_t out = {0};
+    int rc;
+
+    switch (v->encoding) {
+    case ENC_DELTA_BINARY_PACKED: rc = delta_ints(s->col, p, p + len, max, &out); break;
+    case ENC_DELTA_LENGTH_BYTE_ARRAY: rc = delta_length_strings(s->col, p, p + len, max, &out); break;
+    case ENC_DELTA_BYTE_ARRAY: rc = delta_strings(s->col, p, p + len, max, &out); break;
+    default: rc = stream_split(s->col, p, len, &out); break;
+    }
+    if (rc != 0) {
+        free(out.p);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk has values in encoding %d that do "
+                                 "not decode.", (int)v->encoding);
+    }
+    v->plain = out.p != NULL ? out.p : floe_xmalloc(1);
+    v->encoding = ENC_PLAIN;
+    v->p = v->plain;
+    v->end = v->plain + out.len;
+    return FLOE_ICEBERG_OK;
+}
+
+/* max: the page's level entries, which bound its values. */
+static int values_init(column_state_t *s, values_t *v, int32_t encoding, const uint8_t *p, size_t len, int32_t max,
                        floe_iceberg_error_t *err)
 {
     memset(v, 0, sizeof(*v));
     v->encoding = encoding == ENC_PLAIN_DICTIONARY ? ENC_RLE_DICTIONARY : encoding;
     v->p = p;
     v->end = p + len;
+    if ((v->encoding >= ENC_DELTA_BINARY_PACKED && v->encoding <= ENC_DELTA_BYTE_ARRAY) ||
+        v->encoding == ENC_BYTE_STREAM_SPLIT)
+        return max < 0 ? fail(err, "has a page with fewer than no values")
+                       : values_to_plain(s, v, p, len, (size_t)max, err);
     if (v->encoding == ENC_PLAIN)
         return s->col->type == FLOE_PARQUET_BOOLEAN || fixed_width(s->col) > 0 || s->col->type == FLOE_PARQUET_BYTE_ARRAY
                    ? FLOE_ICEBERG_OK
@@ -499,6 +723,13 @@ static int read_dictionary(filter_t *f, const page_header_t *h, const uint8_t *p
     return FLOE_ICEBERG_OK;
 }
 
+/* Whether a page of n level entries fits the row group (checked before its values are decoded). */
+static bool count_fits(const filter_t *f, int32_t n)
+{
+    return n >= 0 && (f->s.col->max_repetition_level > 0 || n <= f->num_rows - f->row) &&
+           n <= FLOE_PARQUET_FILTER_ENTRIES_MAX - f->entries;
+}
+
 /* Decodes n level entries: their repetition levels from `reps` and definition levels from `levels`
  * (NULL when the column has none) and their present values from v. An entry of repetition level 0
  * starts a row (design note 4); the entries of a deleted row are dropped with their values. */
@@ -506,7 +737,7 @@ static int filter_rows(filter_t *f, int32_t n, rle_t *reps, rle_t *levels, value
 {
     int32_t max_def = f->s.col->max_definition_level, max_rep = f->s.col->max_repetition_level;
 
-    if (n < 0 || (max_rep == 0 && n > f->num_rows - f->row) || n > FLOE_PARQUET_FILTER_ENTRIES_MAX - f->entries)
+    if (!count_fits(f, n))
         return fail(f->err, "holds more values than its row group's rows");
     f->entries += n;
     for (int32_t i = 0; i < n; i++) {
@@ -559,6 +790,8 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
+    if (!count_fits(f, h->num_values))
+        return fail(f->err, "holds more values than its row group's rows");
     if (decompress(f->s.col->codec, payload, (size_t)h->compressed, (size_t)h->uncompressed, &page, f->err))
         return FLOE_ICEBERG_EINVALID;
     p = page;
@@ -579,9 +812,10 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
         rle_init(&levels, p + 4, get_u32(p), bits_for((uint32_t)f->s.col->max_definition_level));
         p += 4 + get_u32(p);
     }
-    if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), f->err) == 0)
+    if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), h->num_values, f->err) == 0)
         rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
                          f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    free(v.plain);
 Exit:
     free(page);
     return rc;
@@ -595,6 +829,8 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
+    if (!count_fits(f, h->num_values))
+        return fail(f->err, "holds more values than its row group's rows");
     if (h->def_len < 0 || h->rep_len < 0 || levels_len > (size_t)h->compressed || levels_len > (size_t)h->uncompressed)
         return fail(f->err, "has a page whose level lengths do not fit");
     if (h->is_compressed) {
@@ -610,9 +846,10 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
     /* v2: the levels are never compressed, repetition levels first (design note 4) */
     rle_init(&reps, payload, (size_t)h->rep_len, bits_for((uint32_t)f->s.col->max_repetition_level));
     rle_init(&levels, payload + h->rep_len, (size_t)h->def_len, bits_for((uint32_t)f->s.col->max_definition_level));
-    if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, f->err) == 0)
+    if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, h->num_values, f->err) == 0)
         rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
                          f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    free(v.plain);
     free(values);
     return rc;
 }

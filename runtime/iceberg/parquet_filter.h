@@ -13,9 +13,13 @@
  * ------------
  * 1. What is decoded: every column, repeated or not (top-level columns, fields of structs, the
  *    elements of lists and the keys and values of maps, at any depth), in data pages v1 and v2 and
- *    a dictionary page, with values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, or RLE (booleans),
- *    compressed with nothing, Snappy, gzip or ZSTD. Anything else (LZ4, LZO, Brotli, the DELTA
- *    encodings) fails with a reason naming it.
+ *    a dictionary page, with values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, RLE (booleans),
+ *    DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (BYTE_ARRAY,
+ *    FIXED_LEN_BYTE_ARRAY) or BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64,
+ *    FIXED_LEN_BYTE_ARRAY), compressed with nothing, Snappy, gzip or ZSTD. A DELTA or
+ *    BYTE_STREAM_SPLIT page's values are decoded to PLAIN whole, up front (at most the page's level
+ *    entries of them, and FLOE_PARQUET_FILTER_PAGE_MAX bytes). Anything else (LZ4, LZO, Brotli,
+ *    INT96 or booleans in those encodings) fails with a reason naming it.
  * 2. What is written: one data page v1 holding every kept row: the repetition levels (when the
  *    column repeats), then the definition levels (when the column has any), each as RLE runs
  *    after their 4-byte length, then the present values PLAIN
