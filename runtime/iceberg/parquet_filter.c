@@ -1,17 +1,20 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
- * libzstd), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
+ * libzstd, LZ4_RAW with liblz4), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
  * kept ones written as one PLAIN page.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_thrift.h"
+#include "iceberg/lz4_load.h"
 #include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
 
@@ -179,6 +182,18 @@ static int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len
     return !ZSTD_isError(n) && n == out_len ? 0 : -1;
 }
 
+/* An LZ4_RAW page: one LZ4 block, which must decode to exactly out_len bytes (liblz4's safe decoder
+ * neither reads past the block nor writes past out_len). */
+static int unlz4(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    int n;
+
+    if (in_len > INT_MAX || out_len > INT_MAX)
+        return -1;
+    n = LZ4_decompress_safe((const char *)in, (char *)out, (int)in_len, (int)out_len);
+    return n >= 0 && (size_t)n == out_len ? 0 : -1;
+}
+
 /* The page's uncompressed bytes (malloc'ed into *out) from `len` bytes at `in`. */
 static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_len, uint8_t **out,
                       floe_iceberg_error_t *err)
@@ -190,12 +205,16 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
     if (codec == FLOE_PARQUET_ZSTD && floe_zstd_load() != 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with ZSTD, and libzstd "
                                  "cannot be loaded: %s", floe_zstd_load_error());
+    if (codec == FLOE_PARQUET_LZ4_RAW && floe_lz4_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with LZ4_RAW, and "
+                                 "liblz4 cannot be loaded: %s", floe_lz4_load_error());
     *out = floe_xmalloc(out_len + 1);
     switch (codec) {
     case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
     case FLOE_PARQUET_SNAPPY: rc = snappy(in, len, *out, out_len); break;
     case FLOE_PARQUET_GZIP: rc = len > UINT32_MAX || out_len > UINT32_MAX ? -1 : gunzip(in, len, *out, out_len); break;
     case FLOE_PARQUET_ZSTD: rc = unzstd(in, len, *out, out_len); break;
+    case FLOE_PARQUET_LZ4_RAW: rc = unlz4(in, len, *out, out_len); break;
     default:
         free(*out);
         *out = NULL;

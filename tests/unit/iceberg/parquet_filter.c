@@ -448,6 +448,43 @@ TEST(parquet_filter_drops_rows_of_lists_maps_and_structs_as_pyarrow_writes_them)
           "the same in gzip data pages v2 (levels uncompressed, repetition levels first)");
 }
 
+TEST(parquet_filter_decodes_lz4_raw_pages)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_LZ4_RAW, 0, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, want = {.n = 0};
+    /* one LZ4 block of literals only: a token (8 literals), then the ints 5 and 7 */
+    static const uint8_t block[] = {0x80, 5, 0, 0, 0, 7, 0, 0, 0};
+    int32_t seven = 7;
+
+    pf_open(PF_FIXTURE(lists_lz4), &md);
+    CHECK(md.row_groups[0].columns[1].meta_data.codec == FLOE_PARQUET_LZ4_RAW &&
+              pf_matches_oracle(PF_FIXTURE(lists_lz4), PF_FIXTURE(lists_kept), 6),
+          "pyarrow's LZ4_RAW pages of lists, a map and a struct keep the other rows, as pyarrow writes them PLAIN");
+    floe_parquet_file_metadata_dispose(&md);
+    pf_page(&chunk, 2, 8, block, sizeof(block));
+    pf_put(&want, &seven, 4);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, (const uint64_t[]){0}, 1, &out, &err) == 0 &&
+              out.num_values == 1 && out.codec == FLOE_PARQUET_UNCOMPRESSED && pf_ends_with(&out, &want),
+          "an LZ4_RAW page's kept value is written uncompressed");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 3, 12, block, sizeof(block));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "decompress") != NULL,
+          "an LZ4 block shorter than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 1, 4, block, sizeof(block));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 1, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "an LZ4 block longer than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 2, 8, block, sizeof(block) - 2);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a truncated LZ4 block is refused");
+}
+
 TEST(parquet_filter_decodes_delta_and_byte_stream_split_values)
 {
     /* ints (DELTA_BINARY_PACKED, one optional), strings (DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY),
