@@ -1,12 +1,13 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
- * libzstd, LZ4_RAW with liblz4), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
+ * libzstd, LZ4_RAW with liblz4, Brotli with libbrotlidec), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
  * kept ones written as one PLAIN page.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <brotli/decode.h>
 #include <limits.h>
 #include <lz4.h>
 #include <zlib.h>
@@ -14,6 +15,7 @@
 
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_thrift.h"
+#include "iceberg/brotli_load.h"
 #include "iceberg/lz4_load.h"
 #include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
@@ -194,6 +196,14 @@ static int unlz4(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
     return n >= 0 && (size_t)n == out_len ? 0 : -1;
 }
 
+/* A Brotli page: one stream, which must decode to exactly out_len bytes (more is an error). */
+static int unbrotli(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    size_t n = out_len;
+
+    return BrotliDecoderDecompress(in_len, in, &n, out) == BROTLI_DECODER_RESULT_SUCCESS && n == out_len ? 0 : -1;
+}
+
 /* The page's uncompressed bytes (malloc'ed into *out) from `len` bytes at `in`. */
 static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_len, uint8_t **out,
                       floe_iceberg_error_t *err)
@@ -208,6 +218,9 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
     if (codec == FLOE_PARQUET_LZ4_RAW && floe_lz4_load() != 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with LZ4_RAW, and "
                                  "liblz4 cannot be loaded: %s", floe_lz4_load_error());
+    if (codec == FLOE_PARQUET_BROTLI && floe_brotli_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with Brotli, and "
+                                 "libbrotlidec cannot be loaded: %s", floe_brotli_load_error());
     *out = floe_xmalloc(out_len + 1);
     switch (codec) {
     case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
@@ -215,6 +228,7 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
     case FLOE_PARQUET_GZIP: rc = len > UINT32_MAX || out_len > UINT32_MAX ? -1 : gunzip(in, len, *out, out_len); break;
     case FLOE_PARQUET_ZSTD: rc = unzstd(in, len, *out, out_len); break;
     case FLOE_PARQUET_LZ4_RAW: rc = unlz4(in, len, *out, out_len); break;
+    case FLOE_PARQUET_BROTLI: rc = unbrotli(in, len, *out, out_len); break;
     default:
         free(*out);
         *out = NULL;
@@ -571,13 +585,15 @@ static int values_to_plain(column_state_t *s, values_t *v, const uint8_t *p, siz
                            floe_iceberg_error_t *err)
 {
     buf_t out = {0};
-    int rc;
+    int rc = 0;
 
-    switch (v->encoding) {
-    case ENC_DELTA_BINARY_PACKED: rc = delta_ints(s->col, p, p + len, max, &out); break;
-    case ENC_DELTA_LENGTH_BYTE_ARRAY: rc = delta_length_strings(s->col, p, p + len, max, &out); break;
-    case ENC_DELTA_BYTE_ARRAY: rc = delta_strings(s->col, p, p + len, max, &out); break;
-    default: rc = stream_split(s->col, p, len, &out); break;
+    if (len > 0) { /* no bytes: no values (a page of nulls) */
+        switch (v->encoding) {
+        case ENC_DELTA_BINARY_PACKED: rc = delta_ints(s->col, p, p + len, max, &out); break;
+        case ENC_DELTA_LENGTH_BYTE_ARRAY: rc = delta_length_strings(s->col, p, p + len, max, &out); break;
+        case ENC_DELTA_BYTE_ARRAY: rc = delta_strings(s->col, p, p + len, max, &out); break;
+        default: rc = stream_split(s->col, p, len, &out); break;
+        }
     }
     if (rc != 0) {
         free(out.p);

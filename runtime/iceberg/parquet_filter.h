@@ -16,11 +16,11 @@
  *    a dictionary page, with values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, RLE (booleans),
  *    DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (BYTE_ARRAY,
  *    FIXED_LEN_BYTE_ARRAY) or BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64,
- *    FIXED_LEN_BYTE_ARRAY), compressed with nothing, Snappy, gzip, ZSTD or LZ4_RAW. A DELTA or
- *    BYTE_STREAM_SPLIT page's values are decoded to PLAIN whole, up front (at most the page's level
- *    entries of them, and FLOE_PARQUET_FILTER_PAGE_MAX bytes). Anything else (Hadoop-framed LZ4
- *    (codec LZ4, deprecated), LZO, Brotli, INT96 or booleans in those encodings) fails with a
- *    reason naming it.
+ *    FIXED_LEN_BYTE_ARRAY), compressed with nothing, Snappy, gzip, ZSTD, LZ4_RAW or Brotli (liblz4
+ *    and libbrotlidec opened on first use, as libzstd is). A DELTA or BYTE_STREAM_SPLIT page's
+ *    values are decoded to PLAIN whole, up front (at most the page's level entries of them, and
+ *    FLOE_PARQUET_FILTER_PAGE_MAX bytes). Anything else (Hadoop-framed LZ4 (codec LZ4,
+ *    deprecated), LZO, INT96 or booleans in those encodings) fails with a reason naming it.
  * 2. What is written: one data page v1 holding every kept row: the repetition levels (when the
  *    column repeats), then the definition levels (when the column has any), each as RLE runs
  *    after their 4-byte length, then the present values PLAIN
@@ -32,7 +32,7 @@
  *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
  *    group's rows, and every decompression against the size the page header gave (a ZSTD frame
  *    that states a larger content size is refused before it is decoded; an LZ4 block that does
- *    not fill it exactly is refused). A chunk's level entries
+ *    not fill it exactly is refused, and a Brotli stream that would write more). A chunk's level entries
  *    are at most FLOE_PARQUET_FILTER_ENTRIES_MAX.
  * 4. Rows of a repeated column: a column chunk is a run of level entries (one per value, null or
  *    empty list); an entry whose repetition level is 0 starts a row, the entries after it up to

@@ -485,6 +485,34 @@ TEST(parquet_filter_decodes_lz4_raw_pages)
           "a truncated LZ4 block is refused");
 }
 
+TEST(parquet_filter_decodes_brotli_pages)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_BROTLI, 0, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0};
+    /* a Brotli stream holding the ints 5 and 7 as one uncompressed meta-block (pyarrow's
+     * pa.Codec("brotli").compress of those 8 bytes) */
+    static const uint8_t stream[] = {0x8b, 0x03, 0x80, 5, 0, 0, 0, 7, 0, 0, 0, 0x03};
+
+    pf_open(PF_FIXTURE(lists_brotli), &md);
+    CHECK(md.row_groups[0].columns[1].meta_data.codec == FLOE_PARQUET_BROTLI &&
+              pf_matches_oracle(PF_FIXTURE(lists_brotli), PF_FIXTURE(lists_kept), 6),
+          "pyarrow's Brotli v2 pages of lists, a map and a struct keep the other rows, as pyarrow writes them PLAIN");
+    floe_parquet_file_metadata_dispose(&md);
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, (const uint64_t[]){0}, 1, &out, &err) == 0 &&
+              out.num_values == 1 && out.codec == FLOE_PARQUET_UNCOMPRESSED,
+          "a Brotli page's kept value is written uncompressed");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 1, 4, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 1, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "decompress") != NULL,
+          "a Brotli stream longer than its page's stated size is refused");
+}
+
 TEST(parquet_filter_decodes_delta_and_byte_stream_split_values)
 {
     /* ints (DELTA_BINARY_PACKED, one optional), strings (DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY),
