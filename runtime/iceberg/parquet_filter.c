@@ -1,22 +1,22 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
- * libzstd, LZ4_RAW with liblz4, Brotli with libbrotlidec), levels and values decoded (DELTA and BYTE_STREAM_SPLIT values to PLAIN first), the
- * kept ones written as one PLAIN page.
+ * libzstd, LZ4_RAW with liblz4, Brotli with libbrotlidec), levels and values decoded (DELTA and
+ * BYTE_STREAM_SPLIT values to PLAIN first), the kept ones written as one PLAIN page.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <brotli/decode.h>
-#include <limits.h>
 #include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "iceberg/parquet_filter.h"
-#include "iceberg/parquet_thrift.h"
 #include "iceberg/brotli_load.h"
 #include "iceberg/lz4_load.h"
+#include "iceberg/parquet_thrift.h"
 #include "iceberg/zstd_load.h"
 #include "base/xalloc.h"
 

@@ -81,7 +81,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     as_file(data, size);
     if (size >= 4) {
-        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, data[1] % 3, data[2] % 4, data[2] / 4 % 3};
+        static const int32_t codecs[] = {FLOE_PARQUET_UNCOMPRESSED, FLOE_PARQUET_SNAPPY, FLOE_PARQUET_GZIP,
+                                         FLOE_PARQUET_BROTLI, FLOE_PARQUET_ZSTD, FLOE_PARQUET_LZ4_RAW};
+        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, codecs[data[1] % 6], data[2] % 4,
+                                            data[2] / 4 % 3};
         filter(data + 4, size - 4, &col, data[3]);
     }
     return 0;

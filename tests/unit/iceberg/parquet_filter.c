@@ -421,11 +421,13 @@ static bool pf_matches_oracle(pq_file_t f, pq_file_t oracle, uint32_t n_leaves)
     for (uint32_t c = 0; same && c < n_leaves; c++) {
         floe_parquet_filtered_t a, b;
         floe_iceberg_error_t err, err_b;
-        int rc = pf_filter_file(f, &md, 0, c, pf_fixture_deleted, sizeof(pf_fixture_deleted) / sizeof(uint64_t), &a, &err);
+        size_t n_deleted = sizeof(pf_fixture_deleted) / sizeof(pf_fixture_deleted[0]);
+        int rc = pf_filter_file(f, &md, 0, c, pf_fixture_deleted, n_deleted, &a, &err);
         int rc_b = pf_filter_file(oracle, &kept, 0, c, NULL, 0, &b, &err_b);
         same = rc == 0 && rc_b == 0 && a.len == b.len && memcmp(a.bytes, b.bytes, a.len) == 0 &&
                a.num_values == b.num_values && a.num_rows == b.num_rows && a.null_count == b.null_count &&
-               a.num_rows == kept.row_groups[0].num_rows && a.num_values == kept.row_groups[0].columns[c].meta_data.num_values;
+               a.num_rows == kept.row_groups[0].num_rows &&
+               a.num_values == kept.row_groups[0].columns[c].meta_data.num_values;
         if (!same)
             fprintf(stderr, "%s column %u: %s%s (%lld/%lld values, %lld/%lld rows)\n", f.name, c,
                     rc ? err.message : "", rc_b ? err_b.message : "", (long long)a.num_values, (long long)b.num_values,
@@ -519,7 +521,8 @@ TEST(parquet_filter_decodes_delta_and_byte_stream_split_values)
      * floats (BYTE_STREAM_SPLIT), a fixed-length array (DELTA_BYTE_ARRAY), a list of longs
      * (DELTA_BINARY_PACKED) */
     CHECK(pf_matches_oracle(PF_FIXTURE(deltas), PF_FIXTURE(deltas_kept), 8),
-          "DELTA and BYTE_STREAM_SPLIT values in data pages v2 keep the other rows' values, as pyarrow writes them PLAIN");
+          "DELTA and BYTE_STREAM_SPLIT values in data pages v2 keep the other rows' values, as pyarrow writes them "
+          "PLAIN");
     CHECK(pf_matches_oracle(PF_FIXTURE(deltas_v1), PF_FIXTURE(deltas_kept), 8),
           "the same in small snappy data pages v1");
 }
@@ -538,7 +541,8 @@ TEST(parquet_filter_refuses_delta_values_that_do_not_fit)
     static const uint8_t truncated[] = {0x80, 0x01, 4, 3, 10, 2, 8, 8, 8, 8, 1}; /* width 8: 2 bytes missing */
     /* DELTA_BYTE_ARRAY: prefix lengths 2, 0 (zigzag 4, 0), suffix lengths 1, 1, suffixes "a", "b":
      * the first value cannot have a prefix */
-    static const uint8_t prefixed[] = {0x80, 0x01, 4, 2, 4, 0, 0, 0, 0, 0, 0x80, 0x01, 4, 2, 2, 0, 0, 0, 0, 0, 'a', 'b'};
+    static const uint8_t prefixed[] = {0x80, 0x01, 4, 2, 4, 0, 0, 0, 0, 0, /* prefix lengths */
+                                       0x80, 0x01, 4, 2, 2, 0, 0, 0, 0, 0, 'a', 'b'};
     int32_t five = 5, seven = 7;
 
     pf_page_in(&chunk, 3, sizeof(three), three, sizeof(three), 5 /* DELTA_BINARY_PACKED */);
