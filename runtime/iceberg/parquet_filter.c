@@ -196,11 +196,14 @@ static int unlz4(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
     return n >= 0 && (size_t)n == out_len ? 0 : -1;
 }
 
-/* A Brotli page: one stream, which must decode to exactly out_len bytes (more is an error). */
+/* A Brotli page: one stream, which must decode to exactly out_len bytes. out holds out_len + 1
+ * bytes (decompress): libbrotlidec declares its buffers as arrays whose bounds must be positive. */
 static int unbrotli(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
 {
-    size_t n = out_len;
+    size_t n = out_len + 1;
 
+    if (in_len == 0) /* not a Brotli stream */
+        return -1;
     return BrotliDecoderDecompress(in_len, in, &n, out) == BROTLI_DECODER_RESULT_SUCCESS && n == out_len ? 0 : -1;
 }
 

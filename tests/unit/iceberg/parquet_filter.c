@@ -513,6 +513,17 @@ TEST(parquet_filter_decodes_brotli_pages)
     CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 1, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
               strstr(err.message, "decompress") != NULL,
           "a Brotli stream longer than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 0, 0, "\x06", 1); /* an empty page: a stream of no bytes */
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) == 0 && out.num_values == 2,
+          "an empty Brotli page decodes to nothing");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 0, 0, "", 0);
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a Brotli page of no bytes is refused");
 }
 
 TEST(parquet_filter_decodes_delta_and_byte_stream_split_values)
