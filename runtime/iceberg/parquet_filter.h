@@ -31,9 +31,9 @@
  * 3. Hostile input fails with a reason, never an over-read: every length is checked against the
  *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
  *    group's rows, and every decompression against the size the page header gave (a ZSTD frame
- *    that states a larger content size is refused before it is decoded; an LZ4 block that does
- *    not fill it exactly is refused, and a Brotli stream that would write more). A chunk's level entries
- *    are at most FLOE_PARQUET_FILTER_ENTRIES_MAX.
+ *    that states a larger content size is refused before it is decoded; so are an LZ4 block or a
+ *    Brotli stream that does not fill it exactly). A chunk's level entries are at most
+ *    FLOE_PARQUET_FILTER_ENTRIES_MAX.
  * 4. Rows of a repeated column: a column chunk is a run of level entries (one per value, null or
  *    empty list); an entry whose repetition level is 0 starts a row, the entries after it up to
  *    the next such entry belong to it (a row may go on into the next page). The entries of a
