@@ -1053,6 +1053,10 @@ int floe_parquet_filter_chunk(const uint8_t *chunk, size_t len, const floe_parqu
         column->max_repetition_level < 0 || column->max_repetition_level > LEVELS_MAX ||
         (column->max_repetition_level > 0 && column->max_definition_level == 0))
         return fail(err, "has levels Floe does not decode");
+    /* checked before any page: a chunk without data pages must not pass once and fail when read again */
+    if (column->type < FLOE_PARQUET_BOOLEAN || column->type > FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY ||
+        (column->type == FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY && column->type_length <= 0))
+        return fail(err, "has a type Floe does not decode");
     rc = read_pages(&f, chunk, len);
     if (rc == FLOE_ICEBERG_OK)
         rc = write_page(&f, f.kept, out);

@@ -386,6 +386,11 @@ TEST(parquet_filter_refuses_broken_pages)
 
     CHECK(floe_parquet_filter_chunk(garbage, sizeof(garbage), &col, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
           "a page longer than its chunk is refused");
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 1};
+    CHECK(floe_parquet_filter_chunk(garbage, 0, &col, 0, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "type") != NULL,
+          "a fixed-length array column of no length is refused, even without pages");
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 0};
     CHECK(pf_filter("ints", 0, 0, NULL, 0, &out, &err) == 0 && out.num_values == 4, "nothing deleted keeps every row");
     free(out.bytes);
 }
