@@ -439,10 +439,10 @@ static int place_row_group(stitch_t *st, int32_t s, uint32_t g, floe_parquet_chu
     if (is_dropped(st, s, g))
         return FLOE_ICEBERG_OK; /* design note 5 */
     for (uint32_t c = 0; rw != NULL && c < st->sources[s].footer->row_groups[g].n_columns; c++) {
-        if (rw->num_rows < 0 || rw->columns[c].num_values != rw->num_rows)
+        if (rw->num_rows < 0 || rw->columns[c].num_rows != rw->num_rows)
             return floe_iceberg_fail(st->err, FLOE_ICEBERG_EINVALID,
-                                     "Row group %u of input %d was rewritten with %lld values for %lld rows.", g, (int)s,
-                                     (long long)rw->columns[c].num_values, (long long)rw->num_rows);
+                                     "Row group %u of input %d was rewritten with %lld rows for %lld.", g, (int)s,
+                                     (long long)rw->columns[c].num_rows, (long long)rw->num_rows);
     }
     if (rw != NULL)
         place_rewritten(st, rw, st->sources[s].footer->row_groups[g].n_columns, moves);

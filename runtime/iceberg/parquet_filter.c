@@ -1,17 +1,23 @@
 /*
  * A Parquet column chunk written again without some rows (parquet_filter.h): page headers read
  * with the footer's Thrift reader, pages decompressed (Snappy here, gzip with zlib, ZSTD with
- * libzstd), levels and values decoded, the kept ones written as one PLAIN page.
+ * libzstd, LZ4_RAW with liblz4, Brotli with libbrotlidec), levels and values decoded (DELTA and
+ * BYTE_STREAM_SPLIT values to PLAIN first), the kept ones written as one PLAIN page.
  */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <brotli/decode.h>
+#include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "iceberg/parquet_filter.h"
+#include "iceberg/brotli_load.h"
+#include "iceberg/lz4_load.h"
 #include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_thrift.h"
 #include "iceberg/zstd_load.h"
@@ -25,7 +31,12 @@
 #define ENC_PLAIN 0
 #define ENC_PLAIN_DICTIONARY 2
 #define ENC_RLE 3
+#define ENC_DELTA_BINARY_PACKED 5
+#define ENC_DELTA_LENGTH_BYTE_ARRAY 6
+#define ENC_DELTA_BYTE_ARRAY 7
 #define ENC_RLE_DICTIONARY 8
+#define ENC_BYTE_STREAM_SPLIT 9
+#define DELTA_BLOCK_MAX (1u << 20) /* values in a DELTA_BINARY_PACKED block (writers use 128) */
 #define LEVELS_MAX 255 /* levels are kept in bytes */
 #define INT96_BYTES 12
 
@@ -40,7 +51,7 @@ static void put(buf_t *b, const void *data, size_t n)
         b->cap = (b->len + n) * 2 + 64;
         b->p = floe_xrealloc(b->p, b->cap);
     }
-    if (n > 0)
+    if (n > 0 && data != NULL) /* NULL: room only, which the caller fills */
         memcpy(b->p + b->len, data, n);
     b->len += n;
 }
@@ -176,6 +187,29 @@ static int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len
     return !ZSTD_isError(n) && n == out_len ? 0 : -1;
 }
 
+/* An LZ4_RAW page: one LZ4 block, which must decode to exactly out_len bytes (liblz4's safe decoder
+ * neither reads past the block nor writes past out_len). */
+static int unlz4(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    int n;
+
+    if (in_len > INT_MAX || out_len > INT_MAX)
+        return -1;
+    n = LZ4_decompress_safe((const char *)in, (char *)out, (int)in_len, (int)out_len);
+    return n >= 0 && (size_t)n == out_len ? 0 : -1;
+}
+
+/* A Brotli page: one stream, which must decode to exactly out_len bytes. out holds out_len + 1
+ * bytes (decompress): libbrotlidec declares its buffers as arrays whose bounds must be positive. */
+static int unbrotli(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len)
+{
+    size_t n = out_len + 1;
+
+    if (in_len == 0) /* not a Brotli stream */
+        return -1;
+    return BrotliDecoderDecompress(in_len, in, &n, out) == BROTLI_DECODER_RESULT_SUCCESS && n == out_len ? 0 : -1;
+}
+
 /* The page's uncompressed bytes (malloc'ed into *out) from `len` bytes at `in`. */
 static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_len, uint8_t **out,
                       floe_iceberg_error_t *err)
@@ -187,12 +221,20 @@ static int decompress(int32_t codec, const uint8_t *in, size_t len, size_t out_l
     if (codec == FLOE_PARQUET_ZSTD && floe_zstd_load() != 0)
         return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with ZSTD, and libzstd "
                                  "cannot be loaded: %s", floe_zstd_load_error());
+    if (codec == FLOE_PARQUET_LZ4_RAW && floe_lz4_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with LZ4_RAW, and "
+                                 "liblz4 cannot be loaded: %s", floe_lz4_load_error());
+    if (codec == FLOE_PARQUET_BROTLI && floe_brotli_load() != 0)
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk is compressed with Brotli, and "
+                                 "libbrotlidec cannot be loaded: %s", floe_brotli_load_error());
     *out = floe_xmalloc(out_len + 1);
     switch (codec) {
     case FLOE_PARQUET_UNCOMPRESSED: memcpy(*out, in, len); rc = 0; break;
     case FLOE_PARQUET_SNAPPY: rc = snappy(in, len, *out, out_len); break;
     case FLOE_PARQUET_GZIP: rc = len > UINT32_MAX || out_len > UINT32_MAX ? -1 : gunzip(in, len, *out, out_len); break;
     case FLOE_PARQUET_ZSTD: rc = unzstd(in, len, *out, out_len); break;
+    case FLOE_PARQUET_LZ4_RAW: rc = unlz4(in, len, *out, out_len); break;
+    case FLOE_PARQUET_BROTLI: rc = unbrotli(in, len, *out, out_len); break;
     default:
         free(*out);
         *out = NULL;
@@ -294,6 +336,7 @@ typedef struct column_state {
 
 typedef struct values {
     int32_t encoding;
+    uint8_t *plain; /* DELTA and BYTE_STREAM_SPLIT values decoded to PLAIN (owned), or NULL */
     const uint8_t *p, *end;
     uint32_t bit; /* PLAIN booleans: the next bit */
     rle_t rle;    /* dictionary indexes, RLE booleans */
@@ -356,13 +399,232 @@ static int value_next(column_state_t *s, values_t *v, slice_t *out, bool *bit)
     return 0;
 }
 
-static int values_init(column_state_t *s, values_t *v, int32_t encoding, const uint8_t *p, size_t len,
+/* ---- DELTA and BYTE_STREAM_SPLIT values, decoded to PLAIN up front (design note 1) ---- */
+
+static int varint64(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t v = 0;
+
+    for (int shift = 0; shift < 64; shift += 7) {
+        uint8_t b;
+        if (*p >= end)
+            return -1;
+        b = *(*p)++;
+        if (shift == 63 && (b & 0x7E) != 0)
+            return -1;
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static uint64_t unzigzag(uint64_t v)
+{
+    return (v >> 1) ^ (0 - (v & 1));
+}
+
+static uint64_t unpack64(const uint8_t *base, size_t i, int bit_width)
+{
+    uint64_t bit = (uint64_t)i * (uint64_t)bit_width, v = 0;
+
+    for (int b = 0; b < bit_width; b++, bit++)
+        v |= (uint64_t)((base[bit >> 3] >> (bit & 7)) & 1u) << b;
+    return v;
+}
+
+/* DELTA_BINARY_PACKED at *p: at most max values (two's complement, wrapping) into *out (malloc'ed,
+ * *n of them); *p moves past them. The last miniblock may lack its padding. */
+static int delta_packed(const uint8_t **p, const uint8_t *end, size_t max, uint64_t **out, size_t *n)
+{
+    uint64_t block, n_mini, total, first, per_mini, last;
+    size_t got = 0;
+
+    *out = NULL;
+    if (varint64(p, end, &block) != 0 || varint64(p, end, &n_mini) != 0 || varint64(p, end, &total) != 0 ||
+        varint64(p, end, &first) != 0 || block == 0 || block % 128 != 0 || block > DELTA_BLOCK_MAX || n_mini == 0 ||
+        block % n_mini != 0 || (per_mini = block / n_mini) % 32 != 0 || total > max ||
+        total > FLOE_PARQUET_FILTER_PAGE_MAX / sizeof(**out))
+        return -1;
+    *out = floe_xmalloc(((size_t)total + 1) * sizeof(**out));
+    last = unzigzag(first);
+    if (total > 0)
+        (*out)[got++] = last;
+    while (got < total) {
+        uint64_t min_delta;
+        const uint8_t *widths;
+        if (varint64(p, end, &min_delta) != 0 || (uint64_t)(end - *p) < n_mini)
+            goto Fail;
+        min_delta = unzigzag(min_delta);
+        widths = *p;
+        *p += n_mini;
+        for (uint64_t m = 0; m < n_mini && got < total; m++) {
+            size_t in_mini = (size_t)(total - got < per_mini ? total - got : per_mini);
+            size_t full = (size_t)(per_mini * widths[m] / 8), need = (in_mini * widths[m] + 7) / 8;
+            if (widths[m] > 64 || need > (size_t)(end - *p))
+                goto Fail;
+            for (size_t i = 0; i < in_mini; i++) {
+                last += min_delta + unpack64(*p, i, widths[m]);
+                (*out)[got++] = last;
+            }
+            *p += full < (size_t)(end - *p) ? full : (size_t)(end - *p);
+        }
+    }
+    *n = got;
+    return 0;
+Fail:
+    free(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* DELTA_BINARY_PACKED INT32 or INT64 values, PLAIN. */
+static int delta_ints(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end, size_t max,
+                      buf_t *out)
+{
+    uint64_t *ints;
+    size_t n;
+
+    if ((c->type != FLOE_PARQUET_INT32 && c->type != FLOE_PARQUET_INT64) || delta_packed(&p, end, max, &ints, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t le[8];
+        for (int k = 0; k < 8; k++)
+            le[k] = (uint8_t)(ints[i] >> (8 * k));
+        put(out, le, c->type == FLOE_PARQUET_INT32 ? 4 : 8);
+    }
+    free(ints);
+    return 0;
+}
+
+/* The lengths of n DELTA_LENGTH_BYTE_ARRAY values (or of DELTA_BYTE_ARRAY's suffixes) at *p, checked
+ * against the bytes after them; *p moves to the first value's bytes. */
+static int delta_lengths(const uint8_t **p, const uint8_t *end, size_t max, uint64_t **lengths, size_t *n)
+{
+    uint64_t sum = 0;
+
+    if (delta_packed(p, end, max, lengths, n) != 0)
+        return -1;
+    for (size_t i = 0; i < *n; i++) {
+        sum += (*lengths)[i];
+        if ((*lengths)[i] > INT32_MAX || sum > (uint64_t)(end - *p)) {
+            free(*lengths);
+            *lengths = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int delta_length_strings(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end,
+                                size_t max, buf_t *out)
+{
+    uint64_t *lengths;
+    size_t n;
+
+    if (c->type != FLOE_PARQUET_BYTE_ARRAY || delta_lengths(&p, end, max, &lengths, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        put_u32(out, (uint32_t)lengths[i]);
+        put(out, p, (size_t)lengths[i]);
+        p += lengths[i];
+    }
+    free(lengths);
+    return 0;
+}
+
+/* DELTA_BYTE_ARRAY: each value is the first prefix[i] bytes of the one before, then its suffix.
+ * The PLAIN values are at most FLOE_PARQUET_FILTER_PAGE_MAX bytes (prefixes repeat bytes). */
+static int delta_strings(const floe_parquet_filter_column_t *c, const uint8_t *p, const uint8_t *end, size_t max,
+                         buf_t *out)
+{
+    uint64_t *prefixes = NULL, *suffixes = NULL;
+    size_t n, n_suffixes, prev_at = 0, prev_len = 0, head = c->type == FLOE_PARQUET_BYTE_ARRAY ? 4 : 0;
+    int rc = -1;
+
+    if ((c->type != FLOE_PARQUET_BYTE_ARRAY && (c->type != FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY || c->type_length <= 0)) ||
+        delta_packed(&p, end, max, &prefixes, &n) != 0 || delta_lengths(&p, end, max, &suffixes, &n_suffixes) != 0 ||
+        n != n_suffixes)
+        goto Exit;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = (size_t)prefixes[i] + (size_t)suffixes[i], at = out->len + head;
+        if (prefixes[i] > prev_len || len > FLOE_PARQUET_FILTER_PAGE_MAX - out->len ||
+            (head == 0 && len != (size_t)c->type_length))
+            goto Exit;
+        if (head != 0)
+            put_u32(out, (uint32_t)len);
+        put(out, NULL, (size_t)prefixes[i]); /* room, then the prefix copied (put may move the buffer) */
+        if (prefixes[i] > 0)
+            memmove(out->p + at, out->p + prev_at, (size_t)prefixes[i]);
+        put(out, p, (size_t)suffixes[i]);
+        p += suffixes[i];
+        prev_at = at;
+        prev_len = len;
+    }
+    rc = 0;
+Exit:
+    free(prefixes);
+    free(suffixes);
+    return rc;
+}
+
+/* BYTE_STREAM_SPLIT: byte k of every value, then byte k + 1 ..., back to whole values. */
+static int stream_split(const floe_parquet_filter_column_t *c, const uint8_t *p, size_t len, buf_t *out)
+{
+    size_t w = c->type == FLOE_PARQUET_BOOLEAN || c->type == FLOE_PARQUET_INT96 ? 0 : fixed_width(c), n;
+
+    if (w == 0 || len % w != 0)
+        return -1;
+    n = len / w;
+    put(out, NULL, len);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < w; k++)
+            out->p[i * w + k] = p[k * n + i];
+    }
+    return 0;
+}
+
+/* A DELTA or BYTE_STREAM_SPLIT page's values, at most max, decoded to PLAIN into v->plain. */
+static int values_to_plain(column_state_t *s, values_t *v, const uint8_t *p, size_t len, size_t max,
+                           floe_iceberg_error_t *err)
+{
+    buf_t out = {0};
+    int rc = 0;
+
+    if (len > 0) { /* no bytes: no values (a page of nulls) */
+        switch (v->encoding) {
+        case ENC_DELTA_BINARY_PACKED: rc = delta_ints(s->col, p, p + len, max, &out); break;
+        case ENC_DELTA_LENGTH_BYTE_ARRAY: rc = delta_length_strings(s->col, p, p + len, max, &out); break;
+        case ENC_DELTA_BYTE_ARRAY: rc = delta_strings(s->col, p, p + len, max, &out); break;
+        default: rc = stream_split(s->col, p, len, &out); break;
+        }
+    }
+    if (rc != 0) {
+        free(out.p);
+        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID, "The column chunk has values in encoding %d that do "
+                                 "not decode.", (int)v->encoding);
+    }
+    v->plain = out.p != NULL ? out.p : floe_xmalloc(1);
+    v->encoding = ENC_PLAIN;
+    v->p = v->plain;
+    v->end = v->plain + out.len;
+    return FLOE_ICEBERG_OK;
+}
+
+/* max: the page's level entries, which bound its values. */
+static int values_init(column_state_t *s, values_t *v, int32_t encoding, const uint8_t *p, size_t len, int32_t max,
                        floe_iceberg_error_t *err)
 {
     memset(v, 0, sizeof(*v));
     v->encoding = encoding == ENC_PLAIN_DICTIONARY ? ENC_RLE_DICTIONARY : encoding;
     v->p = p;
     v->end = p + len;
+    if ((v->encoding >= ENC_DELTA_BINARY_PACKED && v->encoding <= ENC_DELTA_BYTE_ARRAY) ||
+        v->encoding == ENC_BYTE_STREAM_SPLIT)
+        return max < 0 ? fail(err, "has a page with fewer than no values")
+                       : values_to_plain(s, v, p, len, (size_t)max, err);
     if (v->encoding == ENC_PLAIN)
         return s->col->type == FLOE_PARQUET_BOOLEAN || fixed_width(s->col) > 0 || s->col->type == FLOE_PARQUET_BYTE_ARRAY
                    ? FLOE_ICEBERG_OK
@@ -388,6 +650,7 @@ static int values_init(column_state_t *s, values_t *v, int32_t encoding, const u
 typedef struct page_header {
     int32_t type, uncompressed, compressed;
     int32_t num_values, encoding, def_encoding;       /* v1 and v2 */
+    int32_t rep_encoding;                              /* v1 */
     int32_t def_len, rep_len;                          /* v2 */
     bool is_compressed;                                /* v2 */
 } page_header_t;
@@ -414,6 +677,8 @@ static int read_sub_header(floe_parquet_thrift_reader_t *r, int16_t which, page_
             slot = &h->encoding;
         else if (which == 5 && id == 3)
             slot = &h->def_encoding;
+        else if (which == 5 && id == 4)
+            slot = &h->rep_encoding;
         else if (which == 8 && id == 5)
             slot = &h->def_len;
         else if (which == 8 && id == 6)
@@ -435,7 +700,7 @@ static int read_page_header(floe_parquet_thrift_reader_t *r, page_header_t *h)
 
     memset(h, 0, sizeof(*h));
     h->type = -1;
-    h->def_encoding = ENC_RLE;
+    h->def_encoding = h->rep_encoding = ENC_RLE;
     h->is_compressed = true;
     while ((rc = floe_parquet_thrift_read_field(r, &last, &id, &type)) == 0 && type != FLOE_THRIFT_STOP) {
         if (id == 1)
@@ -468,10 +733,13 @@ typedef struct filter {
     int64_t num_rows, row;
     const uint64_t *deleted;
     size_t n_deleted, next_deleted;
-    buf_t levels; /* one byte a kept row */
+    bool keep_row;  /* whether the row the last level entry belongs to is kept */
+    int64_t entries; /* level entries read (design note 4) */
+    buf_t reps;   /* repetition levels, one byte a kept entry (repeated columns) */
+    buf_t levels; /* definition levels, one byte a kept entry */
     buf_t values; /* the kept present values, PLAIN */
     buf_t bits;   /* kept booleans, one byte each until written */
-    int64_t nulls, kept;
+    int64_t nulls, kept, kept_rows;
     bounds_t bounds;
     floe_parquet_map_fn map; /* floe_parquet_map_chunk's, or NULL */
     void *map_arg;
@@ -532,6 +800,7 @@ static void fold_bound(filter_t *f, const buf_t *buf, size_t at, size_t len)
         b->max_at = at, b->max_len = len;
 }
 
+/* Whether row f->row (a row starting now) is deleted. */
 static bool row_is_deleted(filter_t *f)
 {
     while (f->next_deleted < f->n_deleted && f->deleted[f->next_deleted] < (uint64_t)f->row)
@@ -580,24 +849,49 @@ static int put_mapped(filter_t *f, slice_t value)
     return 0;
 }
 
-/* Decodes n rows: their levels from `levels` (NULL when the column has none) and values from v. */
-static int filter_rows(filter_t *f, int32_t n, rle_t *levels, values_t *v)
+/* Whether a page of n level entries fits the row group (checked before its values are decoded). */
+static bool count_fits(const filter_t *f, int32_t n)
 {
-    int32_t max_def = f->s.col->max_definition_level;
+    return n >= 0 && (f->s.col->max_repetition_level > 0 || n <= f->num_rows - f->row) &&
+           n <= FLOE_PARQUET_FILTER_ENTRIES_MAX - f->entries;
+}
 
-    if (n < 0 || n > f->num_rows - f->row)
+/* Decodes n level entries: their repetition levels from `reps` and definition levels from `levels`
+ * (NULL when the column has none) and their present values from v. An entry of repetition level 0
+ * starts a row (design note 4); the entries of a deleted row are dropped with their values. */
+static int filter_rows(filter_t *f, int32_t n, rle_t *reps, rle_t *levels, values_t *v)
+{
+    int32_t max_def = f->s.col->max_definition_level, max_rep = f->s.col->max_repetition_level;
+
+    if (!count_fits(f, n))
         return fail(f->err, "holds more values than its row group's rows");
-    for (int32_t i = 0; i < n; i++, f->row++) {
-        uint32_t def = (uint32_t)max_def;
+    f->entries += n;
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t def = (uint32_t)max_def, rep = 0;
         slice_t value = {0};
-        bool bit = false, keep = !row_is_deleted(f);
+        bool bit = false;
+        if (reps != NULL && (rle_next(reps, &rep) != 0 || rep > (uint32_t)max_rep))
+            return fail(f->err, "has repetition levels that do not decode");
         if (levels != NULL && (rle_next(levels, &def) != 0 || def > (uint32_t)max_def))
             return fail(f->err, "has definition levels that do not decode");
+        if (rep == 0) { /* a new row */
+            if (f->row >= f->num_rows)
+                return fail(f->err, "holds more rows than its row group");
+            f->keep_row = !row_is_deleted(f);
+            f->row++;
+            f->kept_rows += f->keep_row;
+        } else if (f->row == 0) {
+            return fail(f->err, "has a first value that does not start a row");
+        }
         if (def == (uint32_t)max_def && value_next(&f->s, v, &value, &bit) != 0)
             return fail(f->err, "has values that do not decode");
-        if (!keep)
+        if (!f->keep_row)
             continue;
         f->kept++;
+        if (max_rep > 0) {
+            uint8_t level = (uint8_t)rep;
+            put(&f->reps, &level, 1);
+        }
         if (max_def > 0) {
             uint8_t level = (uint8_t)def;
             put(&f->levels, &level, 1);
@@ -625,14 +919,24 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
 {
     uint8_t *page = NULL;
     const uint8_t *p, *end;
-    rle_t levels;
+    rle_t reps, levels;
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
+    if (!count_fits(f, h->num_values))
+        return fail(f->err, "holds more values than its row group's rows");
     if (decompress(f->s.col->codec, payload, (size_t)h->compressed, (size_t)h->uncompressed, &page, f->err))
         return FLOE_ICEBERG_EINVALID;
     p = page;
     end = page + h->uncompressed;
+    if (f->s.col->max_repetition_level > 0) { /* repetition levels come first (design note 4) */
+        if (h->rep_encoding != ENC_RLE || end - p < 4 || get_u32(p) > (size_t)(end - p) - 4) {
+            fail(f->err, "has repetition levels Floe does not decode");
+            goto Exit;
+        }
+        rle_init(&reps, p + 4, get_u32(p), bits_for((uint32_t)f->s.col->max_repetition_level));
+        p += 4 + get_u32(p);
+    }
     if (f->s.col->max_definition_level > 0) {
         if (h->def_encoding != ENC_RLE || end - p < 4 || get_u32(p) > (size_t)(end - p) - 4) {
             fail(f->err, "has definition levels Floe does not decode");
@@ -641,8 +945,10 @@ static int read_data_v1(filter_t *f, const page_header_t *h, const uint8_t *payl
         rle_init(&levels, p + 4, get_u32(p), bits_for((uint32_t)f->s.col->max_definition_level));
         p += 4 + get_u32(p);
     }
-    if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), f->err) == 0)
-        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    if (values_init(&f->s, &v, h->encoding, p, (size_t)(end - p), h->num_values, f->err) == 0)
+        rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
+                         f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    free(v.plain);
 Exit:
     free(page);
     return rc;
@@ -652,10 +958,12 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
 {
     size_t levels_len = (size_t)h->def_len + (size_t)h->rep_len;
     uint8_t *values = NULL;
-    rle_t levels;
+    rle_t reps, levels;
     values_t v;
     int rc = FLOE_ICEBERG_EINVALID;
 
+    if (!count_fits(f, h->num_values))
+        return fail(f->err, "holds more values than its row group's rows");
     if (h->def_len < 0 || h->rep_len < 0 || levels_len > (size_t)h->compressed || levels_len > (size_t)h->uncompressed)
         return fail(f->err, "has a page whose level lengths do not fit");
     if (h->is_compressed) {
@@ -668,9 +976,13 @@ static int read_data_v2(filter_t *f, const page_header_t *h, const uint8_t *payl
         values = floe_xmalloc((size_t)h->uncompressed - levels_len + 1);
         memcpy(values, payload + levels_len, (size_t)h->uncompressed - levels_len);
     }
+    /* v2: the levels are never compressed, repetition levels first (design note 4) */
+    rle_init(&reps, payload, (size_t)h->rep_len, bits_for((uint32_t)f->s.col->max_repetition_level));
     rle_init(&levels, payload + h->rep_len, (size_t)h->def_len, bits_for((uint32_t)f->s.col->max_definition_level));
-    if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, f->err) == 0)
-        rc = filter_rows(f, h->num_values, f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    if (values_init(&f->s, &v, h->encoding, values, (size_t)h->uncompressed - levels_len, h->num_values, f->err) == 0)
+        rc = filter_rows(f, h->num_values, f->s.col->max_repetition_level > 0 ? &reps : NULL,
+                         f->s.col->max_definition_level > 0 ? &levels : NULL, &v);
+    free(v.plain);
     free(values);
     return rc;
 }
@@ -774,6 +1086,17 @@ static void put_bounds(const filter_t *f, floe_parquet_filtered_t *out, size_t *
     }
 }
 
+/* The levels as written: their 4-byte length, then RLE runs (design note 2). */
+static void put_level_section(buf_t *body, const buf_t *levels, int32_t max_level)
+{
+    buf_t runs = {0};
+
+    put_levels(&runs, levels, bits_for((uint32_t)max_level));
+    put_u32(body, (uint32_t)runs.len);
+    put(body, runs.p, runs.len);
+    free(runs.p);
+}
+
 static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
 {
     buf_t body = {0};
@@ -783,13 +1106,10 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     uint8_t *header;
     size_t header_len, bounds_at;
 
-    if (f->s.col->max_definition_level > 0) {
-        buf_t runs = {0};
-        put_levels(&runs, &f->levels, bits_for((uint32_t)f->s.col->max_definition_level));
-        put_u32(&body, (uint32_t)runs.len);
-        put(&body, runs.p, runs.len);
-        free(runs.p);
-    }
+    if (f->s.col->max_repetition_level > 0)
+        put_level_section(&body, &f->reps, f->s.col->max_repetition_level);
+    if (f->s.col->max_definition_level > 0)
+        put_level_section(&body, &f->levels, f->s.col->max_definition_level);
     if (f->s.col->type == FLOE_PARQUET_BOOLEAN)
         put_bits(&body, &f->bits);
     else
@@ -827,6 +1147,7 @@ static int write_page(filter_t *f, int64_t kept, floe_parquet_filtered_t *out)
     out->codec = codec;
     out->uncompressed_len = header_len + plain_len;
     out->num_values = kept;
+    out->num_rows = f->kept_rows;
     out->null_count = f->nulls;
     free(header);
     free(body.p);
@@ -837,7 +1158,8 @@ static int read_pages(filter_t *f, const uint8_t *chunk, size_t len)
 {
     size_t at = 0;
 
-    while (at < len && f->row < f->num_rows) {
+    /* a repeated column's last row may go on in the next page: every page is read */
+    while (at < len && (f->row < f->num_rows || f->s.col->max_repetition_level > 0)) {
         floe_parquet_thrift_reader_t r;
         page_header_t h;
         const uint8_t *payload;
@@ -875,15 +1197,20 @@ static int run(filter_t *f, const uint8_t *chunk, size_t len, floe_parquet_filte
     f->bounds.is_on = column->footer != NULL && column->leaf < column->footer->n_leaves;
 
     memset(out, 0, sizeof(*out));
-    if (column->max_repetition_level != 0)
-        return fail(err, "belongs to a repeated field (a list or a map), which Floe does not rewrite");
-    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0)
+    if (column->max_definition_level < 0 || column->max_definition_level > LEVELS_MAX || num_rows < 0 ||
+        column->max_repetition_level < 0 || column->max_repetition_level > LEVELS_MAX ||
+        (column->max_repetition_level > 0 && column->max_definition_level == 0))
         return fail(err, "has levels Floe does not decode");
+    /* checked before any page: a chunk without data pages must not pass once and fail when read again */
+    if (column->type < FLOE_PARQUET_BOOLEAN || column->type > FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY ||
+        (column->type == FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY && column->type_length <= 0))
+        return fail(err, "has a type Floe does not decode");
     rc = read_pages(f, chunk, len);
     if (rc == FLOE_ICEBERG_OK)
         rc = write_page(f, f->kept, out);
     free(f->s.dict_bytes);
     free(f->s.dict);
+    free(f->reps.p);
     free(f->levels.p);
     free(f->values.p);
     free(f->bits.p);
@@ -931,6 +1258,7 @@ int floe_parquet_filter_values(const uint8_t *chunk, size_t len, const floe_parq
     rc = read_pages(&f, chunk, len); /* no row deleted: every value is kept */
     free(f.s.dict_bytes);
     free(f.s.dict);
+    free(f.reps.p);
     free(f.levels.p);
     free(f.bits.p);
     if (rc != FLOE_ICEBERG_OK) {

@@ -2,8 +2,8 @@
  * Rows left out of one Parquet column chunk: compaction applies a deletion vector that deletes
  * only some rows of a row group by writing each of its column chunks again without those rows
  * (compact.h design note 5). The chunk's pages are decompressed and decoded, the kept rows'
- * definition levels and values written again as one data page (v1) with PLAIN values, compressed
- * with ZSTD when the chunk was, else uncompressed.
+ * repetition and definition levels and values written again as one data page (v1) with PLAIN
+ * values, compressed with ZSTD when the chunk was, else uncompressed.
  *
  * Also the same chunk written again with a BYTE_ARRAY column's values replaced (floe_parquet_map_chunk).
  *
@@ -13,13 +13,19 @@
  *
  * Design notes
  * ------------
- * 1. What is decoded: columns that do not repeat (max repetition level 0: top-level columns and
- *    fields of structs, not lists or maps), in data pages v1 and v2 and a dictionary page, with
- *    values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, or RLE (booleans), compressed with nothing,
- *    Snappy, gzip or ZSTD. Anything else (LZ4, LZO, Brotli, the DELTA encodings, repeated
- *    columns) fails with a reason naming it.
- * 2. What is written: one data page v1 holding every kept row: the definition levels (when the
- *    column has any) as RLE runs after their 4-byte length, then the present values PLAIN
+ * 1. What is decoded: every column, repeated or not (top-level columns, fields of structs, the
+ *    elements of lists and the keys and values of maps, at any depth), in data pages v1 and v2 and
+ *    a dictionary page, with values PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY, RLE (booleans),
+ *    DELTA_BINARY_PACKED (INT32, INT64), DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (BYTE_ARRAY,
+ *    FIXED_LEN_BYTE_ARRAY) or BYTE_STREAM_SPLIT (FLOAT, DOUBLE, INT32, INT64,
+ *    FIXED_LEN_BYTE_ARRAY), compressed with nothing, Snappy, gzip, ZSTD, LZ4_RAW or Brotli (liblz4
+ *    and libbrotlidec opened on first use, as libzstd is). A DELTA or BYTE_STREAM_SPLIT page's
+ *    values are decoded to PLAIN whole, up front (at most the page's level entries of them, and
+ *    FLOE_PARQUET_FILTER_PAGE_MAX bytes). Anything else (Hadoop-framed LZ4 (codec LZ4,
+ *    deprecated), LZO, INT96 or booleans in those encodings) fails with a reason naming it.
+ * 2. What is written: one data page v1 holding every kept row: the repetition levels (when the
+ *    column repeats), then the definition levels (when the column has any), each as RLE runs
+ *    after their 4-byte length, then the present values PLAIN
  *    (booleans bit-packed), compressed with ZSTD (libzstd's default level) when the chunk was ZSTD
  *    (Spark's, PyIceberg's and Floe's default: it stays small), else uncompressed (Floe has no
  *    Snappy encoder, and one codec keeps the code small). No dictionary and no page index: the
@@ -37,7 +43,15 @@
  * 3. Hostile input fails with a reason, never an over-read: every length is checked against the
  *    bytes left, page sizes and value counts against FLOE_PARQUET_FILTER_PAGE_MAX and the row
  *    group's rows, and every decompression against the size the page header gave (a ZSTD frame
- *    that states a larger content size is refused before it is decoded).
+ *    that states a larger content size is refused before it is decoded; so are an LZ4 block or a
+ *    Brotli stream that does not fill it exactly). A chunk's level entries are at most
+ *    FLOE_PARQUET_FILTER_ENTRIES_MAX.
+ * 4. Rows of a repeated column: a column chunk is a run of level entries (one per value, null or
+ *    empty list); an entry whose repetition level is 0 starts a row, the entries after it up to
+ *    the next such entry belong to it (a row may go on into the next page). The entries of a
+ *    deleted row go with their present values (those whose definition level is the maximum). So
+ *    num_values (the page's and the footer's) counts entries, and differs from the rows kept; the
+ *    first entry must start a row, and entries past the row group's last row are refused.
  */
 #ifndef FLOE_PARQUET_FILTER_H
 #define FLOE_PARQUET_FILTER_H
@@ -51,6 +65,8 @@
 
 /** The largest decompressed page read (a page is usually about 1 MB). */
 #define FLOE_PARQUET_FILTER_PAGE_MAX ((size_t)256 * 1024 * 1024)
+/** The most level entries (values, nulls and empty lists) read from one chunk (design note 3). */
+#define FLOE_PARQUET_FILTER_ENTRIES_MAX ((int64_t)64 * 1024 * 1024)
 
 /** The longest exact bound kept (as Arrow's writer, whose default drops longer statistics). */
 #define FLOE_PARQUET_FILTER_BOUND_MAX ((size_t)4096)
@@ -61,7 +77,8 @@ typedef struct floe_parquet_filtered {
     size_t len;
     int32_t codec;           /* FLOE_PARQUET_UNCOMPRESSED or FLOE_PARQUET_ZSTD: the chunk's codec now */
     size_t uncompressed_len; /* len with the page uncompressed (the footer's total_uncompressed_size) */
-    int64_t num_values;      /* the kept rows (every one has a definition level) */
+    int64_t num_values;      /* the kept level entries: the kept rows, unless the column repeats (note 4) */
+    int64_t num_rows;        /* the kept rows */
     int64_t null_count;
     /* Design note 4: the least and greatest kept value (Parquet's binary form, a byte array's
      * length left out), exact; they point into bytes, past the chunk's len bytes. */

@@ -6,7 +6,9 @@ engines write it) before and after Floe compacts it: PyIceberg and DuckDB apply 
 and all three read the same rows after the compaction applied it and the vector left the table
 (icebird reads no Puffin file, so it reads only after), and pyarrow reads exact min/max statistics
 of the row group compaction wrote again without the deleted row. Snapshot expiration then deletes
-the Puffin file and the rows stay.
+the Puffin file and the rows stay. A second table with a list column (tags) shows
+compaction applying a vector to a file with a repeated column: PyIceberg and DuckDB read the same
+ids and lists after.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt)."""
 
@@ -29,6 +31,12 @@ from floe_server import FLOE_BIN, FloeServer  # noqa: E402
 NODE = "node"
 LATER = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=6)).strftime("%Y-%m-%dT%H:%M:%SZ")
 KEPT = [0, 2, 6, 7, 8]  # ids 1, 3, 4 and 5 are deleted by the vector
+TAGGED_KEPT = [0, 2, 3, 5, 6, 7, 8]  # sales.tagged: ids 1 and 4 are deleted
+
+
+def tags_of(i):
+    """The tags iceberg_write_v3.mjs gives id i."""
+    return [None, [], ["a%d" % i, None], ["x", "y", "z%d" % i]][i % 4]
 
 
 class EnginesReadV3DeletionVectors(unittest.TestCase):
@@ -136,6 +144,28 @@ class EnginesReadV3DeletionVectors(unittest.TestCase):
         metrics = files[0]["readable_metrics"]
         self.assertLessEqual(metrics["id"]["lower_bound"], min(KEPT), "the manifest's lower bound still holds")
         self.assertGreaterEqual(metrics["id"]["upper_bound"], max(KEPT), "and its upper bound")
+
+    def tagged_rows_pyiceberg(self):
+        rows = self.catalog.load_table("sales.tagged").scan().to_arrow().select(["id", "tags"]).to_pylist()
+        return sorted((r["id"], r["tags"]) for r in rows)
+
+    def tagged_rows_duckdb(self):
+        return sorted((r[0], r[1]) for r in self.duck.execute("SELECT id, tags FROM floe.sales.tagged").fetchall())
+
+    def test_4_a_vector_on_a_file_with_a_list_column_is_applied(self):
+        want = [(i, tags_of(i)) for i in TAGGED_KEPT]
+        self.assertEqual(self.tagged_rows_pyiceberg(), want, "PyIceberg applies the vector before compaction")
+        out = subprocess.run([FLOE_BIN, "maintenance", "run", "--endpoint", self.server.endpoint,
+                              "--arn", self.table["taggedArn"], "--type", "icebergCompaction"],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, "compaction runs: %s%s" % (out.stdout, out.stderr))
+        result = json.loads(out.stdout)
+        self.assertEqual(result["status"], "Successful", out.stdout)
+        self.assertIn("applied 1 deletion vectors", result["message"], "the vector is applied, not skipped")
+        self.assertEqual([t for t in self.catalog.load_table("sales.tagged").inspect.files().to_pylist()
+                          if t["content"] != 0], [], "no delete file is left")
+        self.assertEqual(self.tagged_rows_pyiceberg(), want, "PyIceberg reads the kept rows and their lists")
+        self.assertEqual(self.tagged_rows_duckdb(), want, "DuckDB reads them too")
 
     def test_3_snapshot_expiration_deletes_the_puffin_file_and_the_rows_stay(self):
         result = self.run_job("icebergSnapshotManagement", "--now", LATER)

@@ -4,7 +4,7 @@
 // file, the vectors leave the table, their Puffin file stays through unreferenced-file removal
 // while referenced and goes once snapshots expire), a vector that
 // deletes some rows of a row group is applied by writing that row group again (gzip and ZSTD pages
-// too; a codec Floe does not decode keeps its file and vector) with the kept rows' exact min/max
+// too; a codec Floe does not decode, LZO, keeps its file and vector) with the kept rows' exact min/max
 // statistics, a file two vectors
 // name is left alone with the reason in the job's message, and every moved row keeps its _row_id
 // and _last_updated_sequence_number. Rows are read
@@ -222,20 +222,21 @@ describe("compaction applies deletion vectors by row group on a v3 table", {
     const gzip = { codec: "GZIP", compressors: { GZIP: (b) => gzipSync(b) } }; // one codec: one bin
     const gz = await w.append("codecs", rows(0, 4), gzip);
     await w.append("codecs", rows(4, 8), gzip);
-    // Labelled BROTLI but stored as is: no engine could read these pages, but Floe refuses the
-    // codec before it reads one, which is what this checks.
-    const brotli = await w.append("codecs", rows(8, 12), { codec: "BROTLI", compressors: { BROTLI: (b) => b } });
+    // Labelled LZO (Floe decodes Brotli, LZ4_RAW, ZSTD, gzip and Snappy) but stored as is: no
+    // engine could read these pages, but Floe refuses the codec before it reads one, which is what
+    // this checks.
+    const lzo = await w.append("codecs", rows(8, 12), { codec: "LZO", compressors: { LZO: (b) => b } });
     await w.deleteRows("codecs", [
-      { dataPath: gz.dataPath, positions: [1] }, { dataPath: brotli.dataPath, positions: [2] },
+      { dataPath: gz.dataPath, positions: [1] }, { dataPath: lzo.dataPath, positions: [2] },
     ]);
     const run = await runMaintenance(server, { arn: await w.tableArn("codecs"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
     assert.match(run.body.message, /compacted 2 data files into 1; applied 1 deletion vectors/, run.body.message);
-    assert.match(run.body.message, /1 files skipped, their deletion vectors cannot be applied \(column 0: The column chunk is compressed with BROTLI, which Floe does not decode\.\)/,
+    assert.match(run.body.message, /1 files skipped, their deletion vectors cannot be applied \(column 0: The column chunk is compressed with LZO, which Floe does not decode\.\)/,
       run.body.message);
     const now = await live("codecs");
-    assert.deepEqual(now.deletes.map((d) => d.referenced_data_file), [brotli.dataPath], "the BROTLI file keeps its vector");
-    const moved = now.data.find((f) => f.file_path !== brotli.dataPath);
+    assert.deepEqual(now.deletes.map((d) => d.referenced_data_file), [lzo.dataPath], "the LZO file keeps its vector");
+    const moved = now.data.find((f) => f.file_path !== lzo.dataPath);
     const lineage = await lineageOf(moved.file_path);
     assert.deepEqual(lineage.map((r) => r.id), [0n, 2n, 3n, 4n, 5n, 6n, 7n], "the gzip file's deleted row is gone");
     assert.deepEqual(lineage.map((r) => r._row_id), [0n, 2n, 3n, 4n, 5n, 6n, 7n], "and the others keep their row ids");

@@ -409,17 +409,17 @@ describe("compaction of a real Iceberg table", {
     for (const [k, name] of [[0, "east"], [1, "east"], [2, "west"], [3, "west"], [4, "north"], [5, "north"]])
       files.push(await dataFile(location, k, name));
     await commit("skips", files);
-    // Labelled BROTLI but stored as is: Floe refuses the codec before it reads a page.
-    const brotli = await positionDelete(location, files[2], 1, { codec: "BROTLI", compressors: { BROTLI: (b) => b } });
+    // Labelled LZO (Floe decodes Brotli, LZ4_RAW, ZSTD, gzip and Snappy) but stored as is: Floe refuses the codec before it reads a page.
+    const lzo = await positionDelete(location, files[2], 1, { codec: "LZO", compressors: { LZO: (b) => b } });
     const eq = await equalityDelete(location, "north", 21);
-    await commit("skips", [brotli, eq], { content: "deletes", operation: "delete" });
+    await commit("skips", [lzo, eq], { content: "deletes", operation: "delete" });
 
     const run = await runMaintenance(server, { arn: await w.tableArn("skips"), type: "icebergCompaction" });
     assert.equal(run.body.status, "Successful", JSON.stringify(run.body));
     assert.match(run.body.message, /compacted 2 data files into 1/, "the east files are compacted");
     assert.match(run.body.message,
-      /2 files skipped, their position delete files cannot be applied \(.*BROTLI, which Floe does not decode/,
-      "the west files, which the BROTLI delete file applies to, stay, and the message says why");
+      /2 files skipped, their position delete files cannot be applied \(.*LZO, which Floe does not decode/,
+      "the west files, which the LZO delete file applies to, stay, and the message says why");
     assert.match(run.body.message,
       /partition \('north'\): skipped, it has equality delete files, which compaction does not apply/,
       "the north partition is skipped for its equality delete file, and the message says so");
@@ -430,7 +430,7 @@ describe("compaction of a real Iceberg table", {
       for (const e of await readAvro(await w.get(mf.manifest_path)))
         if (e.status !== 2)
           live.push(e.data_file.file_path);
-    for (const f of [files[2], files[3], files[4], files[5], brotli, eq])
+    for (const f of [files[2], files[3], files[4], files[5], lzo, eq])
       assert.ok(live.includes(f.file_path), `${f.file_path} stays live`);
     assert.equal(snap.summary["removed-delete-files"], undefined, "no delete file is removed");
   });

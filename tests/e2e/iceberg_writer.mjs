@@ -42,6 +42,14 @@ export const SCHEMA = {
   ],
 };
 
+/** SCHEMA with a list column: tags, an optional list of optional strings (rows' `tags`). */
+export const TAGGED_SCHEMA = {
+  ...SCHEMA,
+  fields: [...SCHEMA.fields,
+    { id: 4, name: "tags", type: { type: "list", "element-id": 5, element: "string", "element-required": false },
+      required: false }],
+};
+
 // ---- Avro schemas of the Iceberg spec ("Manifests", "Manifest Lists"), format version 2 ----
 
 /** An optional Iceberg map<int, T> as Avro writes it: an array of key/value records. */
@@ -253,8 +261,9 @@ export function longBound(value) {
 export const micros = (t) => BigInt(t instanceof Date ? t.getTime() : t) * 1000n;
 
 /** A Parquet file of rows {id: bigint, name: string|null, ts: Date|null} with SCHEMA's field ids
- * (row groups of `rowGroupSize` rows, and `codec` with hyparquet-writer's `compressors`, when given). */
-export function parquetFile(rows, { rowGroupSize, codec, compressors } = {}) {
+ * (row groups of `rowGroupSize` rows, and `codec` with hyparquet-writer's `compressors`, when given);
+ * with `tagged`, rows also have tags (string|null)[]|null, TAGGED_SCHEMA's list column. */
+export function parquetFile(rows, { rowGroupSize, codec, compressors, tagged } = {}) {
   return Buffer.from(parquet.parquetWriteBuffer({
     ...(rowGroupSize ? { rowGroupSize } : {}),
     ...(codec ? { codec, compressors } : {}),
@@ -262,14 +271,20 @@ export function parquetFile(rows, { rowGroupSize, codec, compressors } = {}) {
       { name: "id", data: rows.map((r) => r.id), nullable: false },
       { name: "name", data: rows.map((r) => r.name ?? null) },
       { name: "ts", data: rows.map((r) => (r.ts ? micros(r.ts) : null)) },
+      ...(tagged ? [{ name: "tags", data: rows.map((r) => r.tags ?? null) }] : []),
     ],
     schema: [
-      { name: "table", num_children: 3 },
+      { name: "table", num_children: tagged ? 4 : 3 },
       { name: "id", type: "INT64", repetition_type: "REQUIRED", field_id: 1 },
       { name: "name", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 2 },
       { name: "ts", type: "INT64", converted_type: "TIMESTAMP_MICROS", repetition_type: "OPTIONAL", field_id: 3 },
+      ...(tagged ? [
+        { name: "tags", repetition_type: "OPTIONAL", converted_type: "LIST", num_children: 1, field_id: 4 },
+        { name: "list", repetition_type: "REPEATED", num_children: 1 },
+        { name: "element", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL", field_id: 5 },
+      ] : []),
     ],
-    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(SCHEMA) }],
+    kvMetadata: [{ key: "iceberg.schema", value: JSON.stringify(tagged ? TAGGED_SCHEMA : SCHEMA) }],
   }));
 }
 
@@ -513,8 +528,8 @@ export class IcebergWriter {
         record_count: rows.length, file_size_in_bytes: data.length, ...columnStats(rows),
       },
     }], {
-      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0",
-      "format-version": v3 ? "3" : "2", content: "data",
+      schema: JSON.stringify(parquetOptions.tagged ? TAGGED_SCHEMA : SCHEMA), "partition-spec": "[]",
+      "partition-spec-id": "0", "format-version": v3 ? "3" : "2", content: "data",
     });
     await this.put(manifestPath, manifest);
     return { dataPath, manifestPath, manifestLength: manifest.length, rows: rows.length };
@@ -549,10 +564,10 @@ export class IcebergWriter {
    * reloads and retries up to `retries` times. Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
-  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors } = {}) {
+  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors, tagged } = {}) {
     const snapshotId = IcebergWriter.newSnapshotId();
     let md = await this.load(name);
-    const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize, codec, compressors });
+    const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize, codec, compressors, tagged });
     for (let attempt = 0; ; attempt++) {
       const seq = md["last-sequence-number"] + 1;
       const parent = md.refs?.main?.["snapshot-id"] ?? null;

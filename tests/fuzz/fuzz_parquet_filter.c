@@ -4,13 +4,13 @@
  * input as a Parquet file (every column chunk of every row group filtered without every third row),
  * and the input as one raw column chunk whose column (type, codec, levels, rows) comes from its
  * first bytes. Besides the sanitizers it checks the filter's promises: a refusal has a reason and
- * leaves nothing behind; a result holds no more values than rows were kept, and reads back, as the
- * uncompressed PLAIN chunk it is, to the same bytes. The input as a file is also decoded as a
- * position delete file (position_deletes.h, on the same page decoder): a refusal has a reason and
- * leaves nothing; a result's paths ascend and each one's positions ascend without repeats. A
- * file's string columns with a field id are also written again with every value replaced
- * (parquet_map.h): a refusal has a reason and leaves nothing behind, a result is a Parquet file of
- * the same rows.
+ * leaves nothing behind; a result holds the rows kept (as many level entries unless the column
+ * repeats, at least as many if it does), and reads back, as the uncompressed PLAIN chunk it is, to
+ * the same bytes, with bounds that order. The input as a file is also decoded as a position delete
+ * file (position_deletes.h, on the same page decoder): a refusal has a reason and leaves nothing;
+ * a result's paths ascend and each one's positions ascend without repeats. A file's string columns
+ * with a field id are also written again with every value replaced (parquet_map.h): a refusal has
+ * a reason and leaves nothing behind, a result is a Parquet file of the same rows.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,10 +47,13 @@ static void filter(const uint8_t *chunk, size_t len, const floe_parquet_filter_c
         expect(err.message[0] != '\0' && out.bytes == NULL && out.len == 0);
         return;
     }
-    expect(out.num_values == rows - (int64_t)n && out.null_count >= 0 && out.null_count <= out.num_values);
+    /* a repeated column has at least one level entry a row; one that does not repeat, exactly one */
+    expect(out.num_rows == rows - (int64_t)n && out.num_values >= out.num_rows && out.null_count >= 0 &&
+           out.null_count <= out.num_values && (col->max_repetition_level > 0 || out.num_values == out.num_rows));
     plain.codec = out.codec; /* what the filter wrote: ZSTD again, or uncompressed */
-    expect(floe_parquet_filter_chunk(out.bytes, out.len, &plain, out.num_values, NULL, 0, &again, &err) == 0);
-    expect(again.len == out.len && memcmp(again.bytes, out.bytes, out.len) == 0 && again.null_count == out.null_count);
+    expect(floe_parquet_filter_chunk(out.bytes, out.len, &plain, out.num_rows, NULL, 0, &again, &err) == 0);
+    expect(again.len == out.len && memcmp(again.bytes, out.bytes, out.len) == 0 && again.null_count == out.null_count &&
+           again.num_values == out.num_values);
     /* bounds: past the chunk's bytes, the least not above the greatest, the same from the filtered chunk */
     expect(col->footer != NULL || (!out.has_min && !out.has_max));
     expect(!out.has_min || (out.min.data >= out.bytes + out.len && out.min.len <= FLOE_PARQUET_FILTER_BOUND_MAX));
@@ -157,7 +160,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     as_file(data, size);
     as_position_deletes(data, size);
     if (size >= 4) {
-        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, data[1] % 3, data[2] % 3, 0, NULL, 0};
+        static const int32_t codecs[] = {FLOE_PARQUET_UNCOMPRESSED, FLOE_PARQUET_SNAPPY, FLOE_PARQUET_GZIP,
+                                         FLOE_PARQUET_BROTLI, FLOE_PARQUET_ZSTD, FLOE_PARQUET_LZ4_RAW};
+        floe_parquet_filter_column_t col = {data[0] % 8, data[0] / 8 % 16, codecs[data[1] % 6], data[2] % 4,
+                                            data[2] / 4 % 3, NULL, 0};
         filter(data + 4, size - 4, &col, data[3]);
     }
     return 0;

@@ -667,3 +667,57 @@ TEST(compact_stitch_keeps_bloom_filters_and_bounds_of_rewritten_row_groups)
         free(cols[c].bytes);
     floe_parquet_file_metadata_dispose(&a);
 }
+
+TEST(compact_stitch_counts_a_rewritten_list_columns_entries_apart_from_its_rows)
+{
+    floe_parquet_file_metadata_t a, md;
+    floe_compact_source_t src;
+    pq_file_t file_in = pq_file("nested");
+    floe_compact_layout_t l;
+    floe_parquet_footer_t ft;
+    floe_iceberg_error_t err;
+    floe_parquet_filtered_t cols[3];
+    floe_compact_rewrite_t rw;
+    const floe_compact_rewrite_t *rewrites[1];
+    static const uint64_t deleted[] = {0, 2}, kept[] = {1, 3};
+    uint8_t *file = NULL;
+    bool filtered = true;
+
+    /* nested: point.x, point.label, tags (a list): [1, 2], [], null, [7, null, 3] */
+    cp_source("nested", &a, &src, false);
+    for (uint32_t c = 0; c < 3; c++) {
+        const floe_parquet_column_meta_data_t *m = &a.row_groups[0].columns[c].meta_data;
+        floe_parquet_filter_column_t col = {m->type, 0, m->codec, a.leaves[c].max_definition_level,
+                                            a.leaves[c].max_repetition_level, &a, c};
+        floe_parquet_range_t r;
+        filtered = filtered && floe_parquet_chunk_range(&a, 0, c, src.footer_offset, &r, &err) == 0 &&
+                   floe_parquet_filter_chunk(file_in.data + r.offset, (size_t)r.length, &col, a.row_groups[0].num_rows,
+                                             deleted, 2, &cols[c], &err) == 0;
+    }
+    CHECK(filtered, "every chunk of the row group filters");
+    if (!filtered)
+        abort();
+    rw = (floe_compact_rewrite_t){cols, 2, kept};
+    rewrites[0] = &rw;
+    src.rewrites = rewrites;
+    CHECK(floe_compact_stitch(&src, 1, &l, &err) == 0, "lays out a file with the rewritten row group");
+    file = cp_materialize(&l, &file_in);
+    CHECK(file != NULL && floe_parquet_footer_locate(file, l.size, l.size, &ft, &err) == 0 &&
+              floe_parquet_decode(ft.in_tail, ft.length, &md, &err) == 0,
+          "its footer decodes");
+    if (file != NULL) {
+        const floe_parquet_row_group_t *rg = &md.row_groups[0];
+        CHECK(md.num_rows == 2 && rg->num_rows == 2, "the row group holds the two kept rows");
+        CHECK(rg->columns[0].meta_data.num_values == 2 && rg->columns[2].meta_data.num_values == 4,
+              "a column that does not repeat has a value a row; the list's column its four entries "
+              "([] and 7, null, 3)");
+        CHECK(rg->columns[2].meta_data.statistics.has_null_count && rg->columns[2].meta_data.statistics.null_count == 2,
+              "the list's null count counts its empty list and its null element");
+        floe_parquet_file_metadata_dispose(&md);
+    }
+    free(file);
+    floe_compact_layout_dispose(&l);
+    for (uint32_t c = 0; c < 3; c++)
+        free(cols[c].bytes);
+    floe_parquet_file_metadata_dispose(&a);
+}

@@ -13,6 +13,7 @@
 #include "iceberg/parquet_stitch.h"
 #include "iceberg/parquet_thrift.h"
 #include "iceberg/position_deletes.h"
+#include "parquet_filter_fixtures.h"
 #include "parquet_support.h"
 
 typedef struct pf_body {
@@ -52,6 +53,23 @@ static void pf_levels(pf_body_t *o, const uint8_t *levels, size_t n)
     }
     pf_u32(o, (uint32_t)runs.n);
     pf_put(o, runs.b, runs.n);
+}
+
+/* Filters column c of row group g of the Parquet file f (its footer decoded as md) without `deleted`. */
+static int pf_filter_file(pq_file_t f, const floe_parquet_file_metadata_t *md, uint32_t g, uint32_t c,
+                          const uint64_t *deleted, size_t n_deleted, floe_parquet_filtered_t *out,
+                          floe_iceberg_error_t *err)
+{
+    const floe_parquet_column_meta_data_t *m = &md->row_groups[g].columns[c].meta_data;
+    floe_parquet_filter_column_t col = {m->type, floe_parquet_leaf_element(md, c)->type_length, m->codec,
+                                        md->leaves[c].max_definition_level, md->leaves[c].max_repetition_level, md, c};
+    floe_parquet_range_t r;
+    int rc = floe_parquet_chunk_range(md, g, c, pq_footer(f).offset, &r, err);
+
+    if (rc == 0)
+        rc = floe_parquet_filter_chunk(f.data + r.offset, (size_t)r.length, &col, md->row_groups[g].num_rows, deleted,
+                                       n_deleted, out, err);
+    return rc;
 }
 
 /* Filters column c of row group g of fixture `name` without `deleted`. */
@@ -215,7 +233,17 @@ TEST(parquet_filter_decodes_snappy_dictionaries_booleans_and_many_pages)
 
 /* A data page v1 (PLAIN values, RLE levels) of n values whose body is `body` as given: compressed
  * (the header says `uncompressed` bytes) or not; appended to chunk. */
+static void pf_page_in(pf_body_t *chunk, int32_t n, int32_t uncompressed, const void *body, size_t len,
+                       int32_t encoding);
+
 static void pf_page(pf_body_t *chunk, int32_t n, int32_t uncompressed, const void *body, size_t len)
+{
+    pf_page_in(chunk, n, uncompressed, body, len, 0 /* PLAIN */);
+}
+
+/* pf_page with its values in `encoding`. */
+static void pf_page_in(pf_body_t *chunk, int32_t n, int32_t uncompressed, const void *body, size_t len,
+                       int32_t encoding)
 {
     floe_parquet_thrift_writer_t w;
     uint8_t *header;
@@ -232,7 +260,7 @@ static void pf_page(pf_body_t *chunk, int32_t n, int32_t uncompressed, const voi
     floe_parquet_thrift_struct_begin(&w);
     for (int16_t id = 1; id <= 4; id++) {
         floe_parquet_thrift_write_field(&w, id, FLOE_THRIFT_I32);
-        floe_parquet_thrift_write_i32(&w, id == 1 ? n : id == 2 ? 0 /* PLAIN */ : 3 /* RLE */);
+        floe_parquet_thrift_write_i32(&w, id == 1 ? n : id == 2 ? encoding : 3 /* RLE */);
     }
     floe_parquet_thrift_struct_end(&w);
     floe_parquet_thrift_struct_end(&w);
@@ -330,18 +358,100 @@ TEST(parquet_filter_refuses_zstd_frames_larger_than_their_page)
     free(out.bytes);
 }
 
-TEST(parquet_filter_refuses_repeated_columns_and_broken_pages)
+TEST(parquet_filter_drops_whole_rows_of_a_list_column)
+{
+    static const uint64_t deleted[] = {0, 2};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t want = {.n = 0};
+    /* nested's tags (optional list of optional ints): [1, 2], [], null, [7, null, 3]. Without rows 0
+     * and 2: entries (rep, def) (0, 1) the empty list, (0, 3) 7, (1, 2) null, (1, 3) 3 */
+    const uint8_t reps[] = {0, 0, 1, 1}, defs[] = {1, 3, 2, 3};
+    int32_t seven = 7, three = 3;
+
+    pf_levels(&want, reps, 4);
+    pf_levels(&want, defs, 4);
+    pf_put(&want, &seven, 4), pf_put(&want, &three, 4);
+    CHECK(pf_filter("nested", 0, 2, deleted, 2, &out, &err) == 0 && out.num_rows == 2 && out.num_values == 4 &&
+              out.null_count == 2 && pf_ends_with(&out, &want),
+          "a list's element column keeps rows 1 and 3: their repetition levels, definition levels and values");
+    free(out.bytes);
+    CHECK(pf_filter("nested", 0, 2, (const uint64_t[]){3}, 1, &out, &err) == 0 && out.num_rows == 3 &&
+              out.num_values == 4,
+          "deleting the last row drops its three entries");
+    free(out.bytes);
+    CHECK(pf_filter("nested", 0, 2, NULL, 0, &out, &err) == 0 && out.num_rows == 4 && out.num_values == 7 &&
+              out.null_count == 3,
+          "nothing deleted keeps the seven entries of the four rows");
+    free(out.bytes);
+}
+
+/* Appends a v1 page of a list of required ints (max repetition and definition levels 1) holding
+ * the entries reps/defs[0..n) and values[0..n_values) to chunk. */
+static void pf_list_page(pf_body_t *chunk, const uint8_t *reps, const uint8_t *defs, size_t n, const int32_t *values,
+                         size_t n_values)
+{
+    pf_body_t body = {.n = 0};
+
+    pf_levels(&body, reps, n);
+    pf_levels(&body, defs, n);
+    pf_put(&body, values, n_values * 4);
+    pf_page(chunk, (int32_t)n, (int32_t)body.n, body.b, body.n);
+}
+
+TEST(parquet_filter_follows_a_row_into_the_next_page)
+{
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 1, NULL, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, broken = {.n = 0}, want = {.n = 0};
+    /* rows [1, 2, 3], [4], []: the first row goes on into the second page */
+    static const uint8_t reps1[] = {0, 1}, defs1[] = {1, 1}, reps2[] = {1, 0, 0}, defs2[] = {1, 1, 0};
+    static const int32_t values1[] = {1, 2}, values2[] = {3, 4};
+    static const uint8_t want_reps[] = {0, 1, 1, 0}, want_defs[] = {1, 1, 1, 0};
+
+    pf_list_page(&chunk, reps1, defs1, 2, values1, 2);
+    pf_list_page(&chunk, reps2, defs2, 3, values2, 2);
+    pf_levels(&want, want_reps, 4);
+    pf_levels(&want, want_defs, 4);
+    pf_put(&want, values1, 8), pf_put(&want, &values2[0], 4);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 3, (const uint64_t[]){1}, 1, &out, &err) == 0 &&
+              out.num_rows == 2 && out.num_values == 4 && out.null_count == 1 && pf_ends_with(&out, &want),
+          "without the second row, the first keeps its three values across both pages, and the empty list stays");
+    free(out.bytes);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 3, (const uint64_t[]){0}, 1, &out, &err) == 0 &&
+              out.num_rows == 2 && out.num_values == 2,
+          "without the first row, its value in the second page goes too");
+    free(out.bytes);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "more rows") != NULL,
+          "a chunk holding more rows than its row group is refused");
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 4, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "fewer rows") != NULL,
+          "a chunk holding fewer rows than its row group is refused");
+    pf_list_page(&broken, reps2, defs2, 3, values2, 2);
+    CHECK(floe_parquet_filter_chunk(broken.b, broken.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "start a row") != NULL,
+          "a chunk whose first value goes on a row is refused");
+    col.max_definition_level = 0;
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a repeated column without definition levels is refused");
+}
+
+TEST(parquet_filter_refuses_broken_pages)
 {
     floe_parquet_filtered_t out;
     floe_iceberg_error_t err;
     floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 0, NULL, 0};
     static const uint8_t garbage[] = {0x15, 0x00, 0x15, 0x7f, 0x15, 0x7f, 0x00};
 
-    CHECK(pf_filter("nested", 0, 2, (const uint64_t[]){0}, 1, &out, &err) != 0 && out.bytes == NULL &&
-              strstr(err.message, "repeated") != NULL,
-          "a list's element column is refused with the reason");
     CHECK(floe_parquet_filter_chunk(garbage, sizeof(garbage), &col, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
           "a page longer than its chunk is refused");
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_FIXED_LEN_BYTE_ARRAY, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 1, NULL, 0};
+    CHECK(floe_parquet_filter_chunk(garbage, 0, &col, 0, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "type") != NULL,
+          "a fixed-length array column of no length is refused, even without pages");
+    col = (floe_parquet_filter_column_t){FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 1, 0, NULL, 0};
     CHECK(pf_filter("ints", 0, 0, NULL, 0, &out, &err) == 0 && out.num_values == 4, "nothing deleted keeps every row");
     free(out.bytes);
 }
@@ -434,4 +544,195 @@ TEST(position_deletes_refuse_files_they_cannot_read)
           "a codec Floe does not decode is refused, named");
     floe_parquet_file_metadata_dispose(&md);
     free(broken);
+}
+
+#define PF_FIXTURE(n) ((pq_file_t){#n, pf_fixture_##n, sizeof(pf_fixture_##n)})
+
+/* Decodes the footer of a pyarrow fixture (parquet_filter_fixtures.h); one that does not decode aborts. */
+static void pf_open(pq_file_t f, floe_parquet_file_metadata_t *md)
+{
+    floe_parquet_footer_t ft = pq_footer(f);
+    floe_iceberg_error_t err;
+
+    if (floe_parquet_decode(ft.in_tail, ft.length, md, &err) != 0) {
+        fprintf(stderr, "fixture %s: %s\n", f.name, err.message);
+        abort();
+    }
+}
+
+/* Whether every column of fixture f without pf_fixture_deleted is written exactly as the same
+ * column of its oracle (the kept rows as pyarrow writes them PLAIN) with nothing deleted: the same
+ * levels, values, entry, row and null counts. Says which column differs, and why, on stderr. */
+static bool pf_matches_oracle(pq_file_t f, pq_file_t oracle, uint32_t n_leaves)
+{
+    floe_parquet_file_metadata_t md, kept;
+    bool same = true;
+
+    pf_open(f, &md);
+    pf_open(oracle, &kept);
+    if (md.n_leaves != n_leaves || kept.n_leaves != n_leaves || md.n_row_groups != 1 || kept.n_row_groups != 1) {
+        fprintf(stderr, "%s: %u leaves, %u row groups\n", f.name, md.n_leaves, md.n_row_groups);
+        same = false;
+    }
+    for (uint32_t c = 0; same && c < n_leaves; c++) {
+        floe_parquet_filtered_t a, b;
+        floe_iceberg_error_t err, err_b;
+        size_t n_deleted = sizeof(pf_fixture_deleted) / sizeof(pf_fixture_deleted[0]);
+        int rc = pf_filter_file(f, &md, 0, c, pf_fixture_deleted, n_deleted, &a, &err);
+        int rc_b = pf_filter_file(oracle, &kept, 0, c, NULL, 0, &b, &err_b);
+        same = rc == 0 && rc_b == 0 && a.len == b.len && memcmp(a.bytes, b.bytes, a.len) == 0 &&
+               a.num_values == b.num_values && a.num_rows == b.num_rows && a.null_count == b.null_count &&
+               a.num_rows == kept.row_groups[0].num_rows &&
+               a.num_values == kept.row_groups[0].columns[c].meta_data.num_values;
+        if (!same)
+            fprintf(stderr, "%s column %u: %s%s (%lld/%lld values, %lld/%lld rows)\n", f.name, c,
+                    rc ? err.message : "", rc_b ? err_b.message : "", (long long)a.num_values, (long long)b.num_values,
+                    (long long)a.num_rows, (long long)b.num_rows);
+        free(a.bytes);
+        free(b.bytes);
+    }
+    floe_parquet_file_metadata_dispose(&md);
+    floe_parquet_file_metadata_dispose(&kept);
+    return same;
+}
+
+TEST(parquet_filter_drops_rows_of_lists_maps_and_structs_as_pyarrow_writes_them)
+{
+    /* id, tags (list), attrs (map: key, value), info (struct: name, scores (list)) */
+    CHECK(pf_matches_oracle(PF_FIXTURE(lists_v1), PF_FIXTURE(lists_kept), 6),
+          "lists, a map and a list in a struct, in small snappy v1 pages with dictionaries, keep the other rows' "
+          "entries and values, as pyarrow writes those rows");
+    CHECK(pf_matches_oracle(PF_FIXTURE(lists_v2), PF_FIXTURE(lists_kept), 6),
+          "the same in gzip data pages v2 (levels uncompressed, repetition levels first)");
+}
+
+TEST(parquet_filter_decodes_lz4_raw_pages)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_LZ4_RAW, 0, 0, NULL, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, want = {.n = 0};
+    /* one LZ4 block of literals only: a token (8 literals), then the ints 5 and 7 */
+    static const uint8_t block[] = {0x80, 5, 0, 0, 0, 7, 0, 0, 0};
+    int32_t seven = 7;
+
+    pf_open(PF_FIXTURE(lists_lz4), &md);
+    CHECK(md.row_groups[0].columns[1].meta_data.codec == FLOE_PARQUET_LZ4_RAW &&
+              pf_matches_oracle(PF_FIXTURE(lists_lz4), PF_FIXTURE(lists_kept), 6),
+          "pyarrow's LZ4_RAW pages of lists, a map and a struct keep the other rows, as pyarrow writes them PLAIN");
+    floe_parquet_file_metadata_dispose(&md);
+    pf_page(&chunk, 2, 8, block, sizeof(block));
+    pf_put(&want, &seven, 4);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, (const uint64_t[]){0}, 1, &out, &err) == 0 &&
+              out.num_values == 1 && out.codec == FLOE_PARQUET_UNCOMPRESSED && pf_ends_with(&out, &want),
+          "an LZ4_RAW page's kept value is written uncompressed");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 3, 12, block, sizeof(block));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "decompress") != NULL,
+          "an LZ4 block shorter than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 1, 4, block, sizeof(block));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 1, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "an LZ4 block longer than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 2, 8, block, sizeof(block) - 2);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a truncated LZ4 block is refused");
+}
+
+TEST(parquet_filter_decodes_brotli_pages)
+{
+    floe_parquet_file_metadata_t md;
+    floe_parquet_filter_column_t col = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_BROTLI, 0, 0, NULL, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0};
+    /* a Brotli stream holding the ints 5 and 7 as one uncompressed meta-block (pyarrow's
+     * pa.Codec("brotli").compress of those 8 bytes) */
+    static const uint8_t stream[] = {0x8b, 0x03, 0x80, 5, 0, 0, 0, 7, 0, 0, 0, 0x03};
+
+    pf_open(PF_FIXTURE(lists_brotli), &md);
+    CHECK(md.row_groups[0].columns[1].meta_data.codec == FLOE_PARQUET_BROTLI &&
+              pf_matches_oracle(PF_FIXTURE(lists_brotli), PF_FIXTURE(lists_kept), 6),
+          "pyarrow's Brotli v2 pages of lists, a map and a struct keep the other rows, as pyarrow writes them PLAIN");
+    floe_parquet_file_metadata_dispose(&md);
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, (const uint64_t[]){0}, 1, &out, &err) == 0 &&
+              out.num_values == 1 && out.codec == FLOE_PARQUET_UNCOMPRESSED,
+          "a Brotli page's kept value is written uncompressed");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 1, 4, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 1, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "decompress") != NULL,
+          "a Brotli stream longer than its page's stated size is refused");
+    chunk.n = 0;
+    pf_page(&chunk, 0, 0, "\x06", 1); /* an empty page: a stream of no bytes */
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) == 0 && out.num_values == 2,
+          "an empty Brotli page decodes to nothing");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page(&chunk, 0, 0, "", 0);
+    pf_page(&chunk, 2, 8, stream, sizeof(stream));
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &col, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a Brotli page of no bytes is refused");
+}
+
+TEST(parquet_filter_decodes_delta_and_byte_stream_split_values)
+{
+    /* ints (DELTA_BINARY_PACKED, one optional), strings (DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY),
+     * floats (BYTE_STREAM_SPLIT), a fixed-length array (DELTA_BYTE_ARRAY), a list of longs
+     * (DELTA_BINARY_PACKED) */
+    CHECK(pf_matches_oracle(PF_FIXTURE(deltas), PF_FIXTURE(deltas_kept), 8),
+          "DELTA and BYTE_STREAM_SPLIT values in data pages v2 keep the other rows' values, as pyarrow writes them "
+          "PLAIN");
+    CHECK(pf_matches_oracle(PF_FIXTURE(deltas_v1), PF_FIXTURE(deltas_kept), 8),
+          "the same in small snappy data pages v1");
+}
+
+TEST(parquet_filter_refuses_delta_values_that_do_not_fit)
+{
+    floe_parquet_filter_column_t ints = {FLOE_PARQUET_INT32, 0, FLOE_PARQUET_UNCOMPRESSED, 0, 0, NULL, 0};
+    floe_parquet_filter_column_t strings = {FLOE_PARQUET_BYTE_ARRAY, 0, FLOE_PARQUET_UNCOMPRESSED, 0, 0, NULL, 0};
+    floe_parquet_filtered_t out;
+    floe_iceberg_error_t err;
+    pf_body_t chunk = {.n = 0}, want = {.n = 0};
+    /* DELTA_BINARY_PACKED: block 128, 4 miniblocks, 3 values, first 5 (zigzag 10); a block of
+     * min delta 1 (zigzag 2) and miniblocks of width 0: 5, 6, 7 */
+    static const uint8_t three[] = {0x80, 0x01, 4, 3, 10, 2, 0, 0, 0, 0};
+    static const uint8_t too_many[] = {0x80, 0x01, 4, 9, 10, 2, 0, 0, 0, 0}; /* 9 values in a page of 3 */
+    static const uint8_t truncated[] = {0x80, 0x01, 4, 3, 10, 2, 8, 8, 8, 8, 1}; /* width 8: 2 bytes missing */
+    /* DELTA_BYTE_ARRAY: prefix lengths 2, 0 (zigzag 4, 0), suffix lengths 1, 1, suffixes "a", "b":
+     * the first value cannot have a prefix */
+    static const uint8_t prefixed[] = {0x80, 0x01, 4, 2, 4, 0, 0, 0, 0, 0, /* prefix lengths */
+                                       0x80, 0x01, 4, 2, 2, 0, 0, 0, 0, 0, 'a', 'b'};
+    int32_t five = 5, seven = 7;
+
+    pf_page_in(&chunk, 3, sizeof(three), three, sizeof(three), 5 /* DELTA_BINARY_PACKED */);
+    pf_put(&want, &five, 4), pf_put(&want, &seven, 4);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &ints, 3, (const uint64_t[]){1}, 1, &out, &err) == 0 &&
+              out.num_values == 2 && pf_ends_with(&out, &want),
+          "DELTA_BINARY_PACKED ints 5, 6, 7 without the second are 5 and 7, PLAIN");
+    free(out.bytes);
+    chunk.n = 0;
+    pf_page_in(&chunk, 3, sizeof(too_many), too_many, sizeof(too_many), 5);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &ints, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL &&
+              strstr(err.message, "encoding 5") != NULL,
+          "more DELTA values than the page holds are refused");
+    chunk.n = 0;
+    pf_page_in(&chunk, 3, sizeof(truncated), truncated, sizeof(truncated), 5);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &ints, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a miniblock longer than the page is refused");
+    chunk.n = 0;
+    pf_page_in(&chunk, 2, sizeof(prefixed), prefixed, sizeof(prefixed), 7 /* DELTA_BYTE_ARRAY */);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &strings, 2, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "a first string with a prefix is refused");
+    chunk.n = 0;
+    pf_page_in(&chunk, 3, 12, "abcdefghijkl", 12, 9 /* BYTE_STREAM_SPLIT */);
+    CHECK(floe_parquet_filter_chunk(chunk.b, chunk.n, &strings, 3, NULL, 0, &out, &err) != 0 && out.bytes == NULL,
+          "BYTE_STREAM_SPLIT strings are refused");
 }
