@@ -12,6 +12,8 @@
  */
 #include "iceberg/brotli_load.h"
 
+#include "iceberg/lib_load.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -30,47 +32,4 @@
        size_t *decoded_size, uint8_t decoded_buffer[BROTLI_ARRAY_PARAM(*decoded_size)]),                       \
       (encoded_size, encoded_buffer, decoded_size, decoded_buffer), BROTLI_DECODER_RESULT_ERROR)
 
-#define POINTER(ret, name, params, args, ...) __typeof__(name) *name;
-static struct {
-    BROTLI_FUNCTIONS(POINTER)
-    int is_loaded;
-    char error[256];
-} brotli;
-
-static pthread_once_t brotli_once = PTHREAD_ONCE_INIT;
-
-#define RESOLVE(ret, name, params, args, ...) (brotli.name = (__typeof__(brotli.name))dlsym(handle, #name)) != NULL &&
-
-static void load(void)
-{
-    void *handle = dlopen(FLOE_BROTLI_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-    if (handle == NULL) {
-        snprintf(brotli.error, sizeof(brotli.error), "%s", dlerror());
-        return;
-    }
-    if (!(BROTLI_FUNCTIONS(RESOLVE) 1)) {
-        snprintf(brotli.error, sizeof(brotli.error), "%s lacks a function Floe calls: %s", FLOE_BROTLI_SONAME,
-                 dlerror());
-        return;
-    }
-    brotli.is_loaded = 1;
-}
-
-int floe_brotli_load(void)
-{
-    pthread_once(&brotli_once, load);
-    return brotli.is_loaded ? 0 : -1;
-}
-
-const char *floe_brotli_load_error(void)
-{
-    return floe_brotli_load() == 0 ? "" : brotli.error;
-}
-
-#define WRAP(ret, name, params, args, missing)                                                                 \
-    ret name params                                                                                            \
-    {                                                                                                          \
-        return floe_brotli_load() == 0 ? brotli.name args : (ret)(missing);                                    \
-    }
-BROTLI_FUNCTIONS(WRAP)
+FLOE_LIB_LOAD_DEFINE(floe_brotli_load, floe_brotli_load_error, FLOE_BROTLI_SONAME, BROTLI_FUNCTIONS)

@@ -12,9 +12,7 @@
  */
 #include "iceberg/lz4_load.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "iceberg/lib_load.h"
 
 #include <lz4.h>
 
@@ -27,46 +25,4 @@
     X(int, LZ4_decompress_safe, (const char *src, char *dst, int compressedSize, int dstCapacity),             \
       (src, dst, compressedSize, dstCapacity), -1)
 
-#define POINTER(ret, name, params, args, ...) __typeof__(name) *name;
-static struct {
-    LZ4_FUNCTIONS(POINTER)
-    int is_loaded;
-    char error[256];
-} lz4;
-
-static pthread_once_t lz4_once = PTHREAD_ONCE_INIT;
-
-#define RESOLVE(ret, name, params, args, ...) (lz4.name = (__typeof__(lz4.name))dlsym(handle, #name)) != NULL &&
-
-static void load(void)
-{
-    void *handle = dlopen(FLOE_LZ4_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-    if (handle == NULL) {
-        snprintf(lz4.error, sizeof(lz4.error), "%s", dlerror());
-        return;
-    }
-    if (!(LZ4_FUNCTIONS(RESOLVE) 1)) {
-        snprintf(lz4.error, sizeof(lz4.error), "%s lacks a function Floe calls: %s", FLOE_LZ4_SONAME, dlerror());
-        return;
-    }
-    lz4.is_loaded = 1;
-}
-
-int floe_lz4_load(void)
-{
-    pthread_once(&lz4_once, load);
-    return lz4.is_loaded ? 0 : -1;
-}
-
-const char *floe_lz4_load_error(void)
-{
-    return floe_lz4_load() == 0 ? "" : lz4.error;
-}
-
-#define WRAP(ret, name, params, args, missing)                                                                 \
-    ret name params                                                                                            \
-    {                                                                                                          \
-        return floe_lz4_load() == 0 ? lz4.name args : (ret)(missing);                                          \
-    }
-LZ4_FUNCTIONS(WRAP)
+FLOE_LIB_LOAD_DEFINE(floe_lz4_load, floe_lz4_load_error, FLOE_LZ4_SONAME, LZ4_FUNCTIONS)

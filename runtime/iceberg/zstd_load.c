@@ -12,9 +12,7 @@
  */
 #include "iceberg/zstd_load.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "iceberg/lib_load.h"
 
 #include <zstd.h>
 
@@ -44,46 +42,4 @@
       (ZSTD_CCtx * cctx, ZSTD_outBuffer * output, ZSTD_inBuffer * input, ZSTD_EndDirective endOp),             \
       (cctx, output, input, endOp), ZSTD_FAILED)
 
-#define POINTER(ret, name, params, args, ...) __typeof__(name) *name;
-static struct {
-    ZSTD_FUNCTIONS(POINTER)
-    int is_loaded;
-    char error[256];
-} zstd;
-
-static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
-
-#define RESOLVE(ret, name, params, args, ...) (zstd.name = (__typeof__(zstd.name))dlsym(handle, #name)) != NULL &&
-
-static void load(void)
-{
-    void *handle = dlopen(FLOE_ZSTD_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-    if (handle == NULL) {
-        snprintf(zstd.error, sizeof(zstd.error), "%s", dlerror());
-        return;
-    }
-    if (!(ZSTD_FUNCTIONS(RESOLVE) 1)) {
-        snprintf(zstd.error, sizeof(zstd.error), "%s lacks a function Floe calls: %s", FLOE_ZSTD_SONAME, dlerror());
-        return;
-    }
-    zstd.is_loaded = 1;
-}
-
-int floe_zstd_load(void)
-{
-    pthread_once(&zstd_once, load);
-    return zstd.is_loaded ? 0 : -1;
-}
-
-const char *floe_zstd_load_error(void)
-{
-    return floe_zstd_load() == 0 ? "" : zstd.error;
-}
-
-#define WRAP(ret, name, params, args, missing)                                                                 \
-    ret name params                                                                                            \
-    {                                                                                                          \
-        return floe_zstd_load() == 0 ? zstd.name args : (ret)(missing);                                        \
-    }
-ZSTD_FUNCTIONS(WRAP)
+FLOE_LIB_LOAD_DEFINE(floe_zstd_load, floe_zstd_load_error, FLOE_ZSTD_SONAME, ZSTD_FUNCTIONS)
