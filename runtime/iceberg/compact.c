@@ -134,7 +134,9 @@ static void add_skip(floe_compact_plan_t *plan, const floe_compact_file_t *f, co
 
     plan->skipped = floe_xrealloc(plan->skipped, (plan->n_skipped + 1) * sizeof(*plan->skipped));
     describe_partition(f, where, sizeof(where));
-    snprintf(plan->skipped[plan->n_skipped++].reason, FLOE_COMPACT_REASON_MAX, "%s: %s", where, why);
+    /* each half bounded, so the reason always fits (where is at most half the reason) */
+    snprintf(plan->skipped[plan->n_skipped++].reason, FLOE_COMPACT_REASON_MAX, "%s: %.*s", where,
+             (int)(FLOE_COMPACT_REASON_MAX / 2 - 2), why);
 }
 
 /* Decides one partition, files order[from..to): its candidates, or why it is skipped. */
