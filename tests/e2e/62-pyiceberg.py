@@ -26,7 +26,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer  # noqa: E402
+from floe_server import FloeServer, engine_env  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute as pc  # noqa: E402
@@ -61,15 +61,6 @@ SPEC = PartitionSpec(
 SORT = SortOrder(SortField(source_id=1, transform=IdentityTransform()))
 
 
-def client_env():
-    os.environ.update({
-        "AWS_ACCESS_KEY_ID": "floe", "AWS_SECRET_ACCESS_KEY": "floe", "AWS_REGION": "us-east-1",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
-        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-    })
-    os.environ.pop("AWS_DATA_PATH", None)
-
-
 def arrow_schema():
     return pa.schema([
         pa.field("id", pa.int64(), nullable=False), pa.field("ts", pa.timestamp("us"), nullable=False),
@@ -100,7 +91,7 @@ class PyIcebergThroughRest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        client_env()
+        engine_env()
         cls.server = FloeServer("--quiet").start()
         import boto3
         s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
@@ -329,7 +320,7 @@ class PyIcebergSignedStrictly(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        client_env()
+        engine_env()
         os.environ.update({"AWS_ACCESS_KEY_ID": "AKIDENGINES", "AWS_SECRET_ACCESS_KEY": "engines-secret"})
         cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "AKIDENGINES:engines-secret").start()
         import boto3
@@ -338,7 +329,7 @@ class PyIcebergSignedStrictly(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        client_env()
+        engine_env()
         cls.server.cleanup()
 
     def test_signed_catalog_and_data_requests_verify(self):

@@ -19,7 +19,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer  # noqa: E402
+from floe_server import FloeServer, engine_env  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 
@@ -32,15 +32,6 @@ RETRY_PROPERTIES = {"commit.retry.num-retries": "40", "commit.retry.min-wait-ms"
                     "commit.retry.max-wait-ms": "400"}
 
 
-def client_env():
-    os.environ.update({
-        "AWS_ACCESS_KEY_ID": "floe", "AWS_SECRET_ACCESS_KEY": "floe", "AWS_REGION": "us-east-1",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
-        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-    })
-    os.environ.pop("AWS_DATA_PATH", None)
-
-
 def batch(writer, n):
     start = (writer * APPENDS + n) * ROWS
     return pa.table({"id": pa.array(range(start, start + ROWS), pa.int64()),
@@ -49,7 +40,7 @@ def batch(writer, n):
 
 def writer(endpoint, arn, number, barrier):
     """One process: its own catalog, twenty appends as fast as it can."""
-    client_env()
+    engine_env()
     catalog = snippets.run_python("pyiceberg-rest", endpoint, arn)["catalog"]
     table = catalog.load_table("load.events")
     barrier.wait()
@@ -60,7 +51,7 @@ def writer(endpoint, arn, number, barrier):
 class ConcurrentAppends(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        client_env()
+        engine_env()
         cls.server = FloeServer().start()  # with its request log: the test counts the 409s
         import boto3
         s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")

@@ -23,7 +23,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, compact_and_expire  # noqa: E402
+from floe_server import FloeServer, compact_and_expire, engine_env  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.expressions import EqualTo, LessThan  # noqa: E402
@@ -32,15 +32,6 @@ NODE = "node"
 # Snapshot expiration's age rule (AWS's default keeps snapshots 120 hours): run it as of a day
 # after that, so every snapshot but the current one is expired.
 LATER = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=6)).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def client_env():
-    os.environ.update({
-        "AWS_ACCESS_KEY_ID": "floe", "AWS_SECRET_ACCESS_KEY": "floe", "AWS_REGION": "us-east-1",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
-        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-    })
-    os.environ.pop("AWS_DATA_PATH", None)
 
 
 def orders(start, n):
@@ -55,7 +46,7 @@ class EnginesOnOneBucket(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        client_env()
+        engine_env()
         cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
         import boto3
         cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")

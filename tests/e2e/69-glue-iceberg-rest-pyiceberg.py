@@ -25,7 +25,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, create_glue_integration  # noqa: E402
+from floe_server import FloeServer, create_glue_integration, engine_env  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.exceptions import BadRequestError, ForbiddenError, NoSuchTableError, RESTError  # noqa: E402
@@ -35,15 +35,6 @@ from pyiceberg.types import LongType, NestedField, StringType  # noqa: E402
 EXAMPLE_WAREHOUSE = "111122223333:s3tablescatalog/my-table-bucket"
 SCHEMA = Schema(NestedField(1, "id", LongType(), required=True), NestedField(2, "name", StringType(), required=False))
 ARROW = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("name", pa.string())])
-
-
-def client_env(key="floe", secret="floe"):
-    os.environ.update({
-        "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
-        "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
-        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-    })
-    os.environ.pop("AWS_DATA_PATH", None)
 
 
 def rows(start, n):
@@ -65,7 +56,7 @@ class GlueEndpointThroughPyIceberg(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        client_env()
+        engine_env()
         cls.server = FloeServer("--quiet").start()
         import boto3
         cls.s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
@@ -167,7 +158,7 @@ class GlueEndpointSignedStrictly(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        client_env("AKIDGLUE", "glue-secret")
+        engine_env("AKIDGLUE", "glue-secret")
         cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "AKIDGLUE:glue-secret").start()
         import boto3
         s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
@@ -178,7 +169,7 @@ class GlueEndpointSignedStrictly(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        client_env()
+        engine_env()
         cls.server.cleanup()
 
     def test_signed_catalog_and_data_requests_verify(self):

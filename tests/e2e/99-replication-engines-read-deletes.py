@@ -23,7 +23,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer  # noqa: E402
+from floe_server import FloeServer, engine_env  # noqa: E402
 
 NODE = "node"
 ROLE = "arn:aws:iam::000000000000:role/replication"
@@ -37,12 +37,7 @@ class ReplicaEnginesApplyDeletes(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        os.environ.update({
-            "AWS_ACCESS_KEY_ID": "floe", "AWS_SECRET_ACCESS_KEY": "floe", "AWS_REGION": "us-east-1",
-            "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
-            "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-        })
-        os.environ.pop("AWS_DATA_PATH", None)
+        engine_env()
         cls.server = FloeServer("--quiet", "--maintenance-interval", "0").start()
         if not os.path.exists(os.path.join(HERE, "node_modules", "icebird")):
             raise unittest.SkipTest("npm packages are missing: run npm ci in tests/e2e")

@@ -125,6 +125,18 @@ def client_env(server):
     return env
 
 
+def engine_env(key="floe", secret="floe"):
+    """Sets this process's environment as an engine user's shell has it (PyIceberg, DuckDB, Spark,
+    boto3 in the engines' venv): keys and region, no instance metadata or config files, and no
+    AWS_DATA_PATH, since those clients carry their own S3 Tables models."""
+    os.environ.update({
+        "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
+        "AWS_DEFAULT_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
+    })
+    os.environ.pop("AWS_DATA_PATH", None)
+
+
 def create_glue_integration(glue, account, region="us-east-1"):
     """Integrates S3 Tables with AWS analytics services as AWS's guide does: the federated Glue
     catalog `s3tablescatalog`, which Glue's Iceberg REST endpoint needs before it serves a bucket."""
