@@ -793,6 +793,21 @@ void floe_compact_layout_dispose(floe_compact_layout_t *layout)
     memset(layout, 0, sizeof(*layout));
 }
 
+uint8_t *floe_compact_layout_bytes(const floe_compact_layout_t *layout, const uint8_t *const *inputs)
+{
+    uint8_t *out = floe_xmalloc(layout->size + 1);
+    uint64_t at = 0;
+
+    for (size_t i = 0; i < layout->n_pieces; i++) {
+        const floe_compact_piece_t *p = &layout->pieces[i];
+        assert(at + p->length <= layout->size);
+        memcpy(out + at, p->source == FLOE_COMPACT_LITERAL ? p->data : inputs[p->source] + p->offset, p->length);
+        at += p->length;
+    }
+    assert(at == layout->size); /* the stitch's pieces add up to its size */
+    return out;
+}
+
 /* ---- merged statistics ------------------------------------------------------------------- */
 
 enum { COLUMN_SIZES, VALUE_COUNTS, NULL_VALUE_COUNTS, NAN_VALUE_COUNTS };

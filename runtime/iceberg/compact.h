@@ -218,6 +218,13 @@ int floe_compact_stitch(const floe_compact_source_t *sources, size_t n_sources, 
 
 void floe_compact_layout_dispose(floe_compact_layout_t *layout);
 
+/**
+ * The laid-out file in memory: each piece in order, a literal's bytes or source k's from
+ * inputs[k] (that input's whole file). Malloc'ed, layout->size bytes; the caller frees. For files
+ * small enough to hold (replication's position delete files, tests); compaction streams pieces.
+ */
+uint8_t *floe_compact_layout_bytes(const floe_compact_layout_t *layout, const uint8_t *const *inputs);
+
 /** An Iceberg primitive type by field id ("long", "decimal(9,2)"), for ordering bounds. */
 typedef struct floe_compact_field_type {
     int32_t field_id;

@@ -76,20 +76,6 @@ static int rewrite_groups(const uint8_t *file, const floe_parquet_file_metadata_
     return FLOE_ICEBERG_OK;
 }
 
-/* The pieces of the layout, one after the other. */
-static uint8_t *assemble(const uint8_t *file, const floe_compact_layout_t *layout)
-{
-    uint8_t *out = floe_xmalloc(layout->size + 1);
-    uint64_t at = 0;
-
-    for (size_t i = 0; i < layout->n_pieces; i++) {
-        const floe_compact_piece_t *p = &layout->pieces[i];
-        memcpy(out + at, p->source == FLOE_COMPACT_LITERAL ? p->data : file + p->offset, p->length);
-        at += p->length;
-    }
-    return out;
-}
-
 /* Column sizes: each leaf with a field id, its chunks' bytes over every row group. */
 static void column_sizes(const floe_parquet_file_metadata_t *md, const groups_t *g, floe_parquet_mapped_t *out)
 {
@@ -134,7 +120,7 @@ int floe_parquet_map_column(const uint8_t *file, size_t len, int32_t field_id, f
     source = (floe_compact_source_t){.footer = &md, .footer_offset = footer.offset, .rewrites = g.pointers};
     if (floe_compact_stitch(&source, 1, &layout, err) != 0)
         goto Exit;
-    out->bytes = assemble(file, &layout);
+    out->bytes = floe_compact_layout_bytes(&layout, &file);
     out->len = (size_t)layout.size;
     column_sizes(&md, &g, out);
     rc = FLOE_ICEBERG_OK;

@@ -1,6 +1,8 @@
 /* Tests of runtime/iceberg/compact.c: which files a binpack plan joins and which partitions it
  * skips, stitched layouts that make valid Parquet files from real ones, and the merged statistics
  * of the new file's manifest entry. */
+#include <assert.h>
+
 #include "iceberg/compact.h"
 #include "iceberg/compact_lineage.h"
 #include "parquet_support.h"
@@ -41,15 +43,15 @@ static size_t cp_add(cp_table_t *t, int32_t partition, int64_t size, int32_t con
 /* Writes a layout's bytes, copying from the inputs' files; the caller frees. */
 static uint8_t *cp_materialize(const floe_compact_layout_t *l, const pq_file_t *inputs)
 {
-    uint8_t *out = malloc(l->size + 1);
-    uint64_t at = 0;
+    const uint8_t *data[16] = {NULL};
 
     for (size_t i = 0; i < l->n_pieces; i++) {
-        const floe_compact_piece_t *p = &l->pieces[i];
-        memcpy(out + at, p->source == FLOE_COMPACT_LITERAL ? p->data : inputs[p->source].data + p->offset, p->length);
-        at += p->length;
+        if (l->pieces[i].source == FLOE_COMPACT_LITERAL)
+            continue;
+        assert(l->pieces[i].source >= 0 && l->pieces[i].source < 16);
+        data[l->pieces[i].source] = inputs[l->pieces[i].source].data;
     }
-    return at == l->size ? out : (free(out), NULL);
+    return floe_compact_layout_bytes(l, data);
 }
 
 /* Decodes a fixture and fills its source; the caller disposes *md. */
