@@ -12,12 +12,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/floe-newcomer.XXXXXX")
 server=""
 cleanup() {
   [ -z "$server" ] || kill "$server" 2>/dev/null || true
+  # A server the README's block started and a failure left behind.
+  pkill -f "^$work/floe/build/floe serve" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # A newcomer's shell: Debian's PATH (not this machine's pyenv or toolchains), no AWS_* settings.
-newcomer() { env -i HOME="$HOME" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
+# An array, not a function: a backgrounded function would be a subshell, and $! its pid, not floe's.
+newcomer=(env -i HOME="$HOME" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8)
 fail() { echo "first-commands: FAIL: $*" >&2; exit 1; }
 free_port() { /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 health() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/_floe/health" 2>/dev/null || true; }
@@ -28,7 +31,7 @@ cd "$work/floe"
 # 1. scripts/run --port P on the clean clone: it builds, then serves; health answers 200; it stops.
 port=$(free_port)
 echo "first-commands: scripts/run --port $port on a clean clone (builds the default configuration)"
-newcomer scripts/run --port "$port" --in-memory >"$work/run.log" 2>&1 &
+"${newcomer[@]}" scripts/run --port "$port" --in-memory >"$work/run.log" 2>&1 &
 server=$!
 deadline=$((SECONDS + 2400))
 until [ "$(health "$port")" = 200 ]; do
@@ -59,7 +62,7 @@ awk '/^## A first session/ { inside = 1; next }
   cat "$work/first-session.sh"
   echo 'kill "$!"; wait "$!"   # the server the block started in the background'
 } >"$work/first-session.run"
-newcomer timeout 600 bash "$work/first-session.run" >"$work/session.out" 2>"$work/session.err" || {
+"${newcomer[@]}" timeout 600 bash "$work/first-session.run" >"$work/session.out" 2>"$work/session.err" || {
   cat "$work/session.out" "$work/session.err" >&2
   fail "the README's first session failed"
 }
