@@ -14,6 +14,7 @@
 
 typedef struct seen_manifest {
     const char *path;
+    uint64_t hash; /* of the path: paths share a long warehouse prefix, so compare this first */
     floe_iceberg_manifest_counts_t counts;
 } seen_manifest_t;
 
@@ -50,10 +51,20 @@ static int read_file(reader_t *d, const char *location, char **data, size_t *len
     }
 }
 
-static const seen_manifest_t *find_seen(const reader_t *d, const char *path)
+/* FNV-1a. */
+static uint64_t path_hash(const char *path)
+{
+    uint64_t h = 14695981039346656037u;
+
+    for (const unsigned char *p = (const unsigned char *)path; *p != '\0'; p++)
+        h = (h ^ *p) * 1099511628211u;
+    return h;
+}
+
+static const seen_manifest_t *find_seen(const reader_t *d, const char *path, uint64_t hash)
 {
     for (size_t i = 0; i < d->n_seen; i++) {
-        if (strcmp(d->seen[i].path, path) == 0)
+        if (d->seen[i].hash == hash && strcmp(d->seen[i].path, path) == 0)
             return &d->seen[i];
     }
     return NULL;
@@ -66,7 +77,8 @@ static int manifest_counts(reader_t *d, const char *path, const floe_iceberg_man
     char err[256], *data;
     size_t len;
     seen_manifest_t *grown;
-    const seen_manifest_t *seen = find_seen(d, path);
+    uint64_t hash = path_hash(path);
+    const seen_manifest_t *seen = find_seen(d, path, hash);
 
     if (seen != NULL) {
         *out = &seen->counts;
@@ -86,6 +98,7 @@ static int manifest_counts(reader_t *d, const char *path, const floe_iceberg_man
         d->seen = grown;
     }
     d->seen[d->n_seen].path = floe_call_strdup(&d->r->call, path);
+    d->seen[d->n_seen].hash = hash;
     floe_iceberg_manifest_counts(&m, &d->seen[d->n_seen].counts);
     floe_iceberg_manifest_dispose(&m);
     *out = &d->seen[d->n_seen++].counts;
