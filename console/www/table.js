@@ -5,7 +5,9 @@
 // rows from those Parquet files (hyparquet). A data file's deletion vector (format version 3) is
 // shown beside it and applied to the preview (deletion_vector.js); other delete files are listed,
 // not applied. Format version 3 tables also show their row lineage: next-row-id, and each
-// snapshot's first-row-id and added-rows.
+// snapshot's first-row-id and added-rows. A snapshot whose summary lacks the counts (the spec
+// requires only `operation`) shows those the server computed from its manifests
+// (computedSummaries), marked as computed.
 import { get, object, runMaintenance } from './api.js';
 import { deletedPositions } from './deletion_vector.js';
 import { errorBox, facts, fmtBytes, fmtInt, fmtTime, h, jsonView, table } from './dom.js';
@@ -95,26 +97,47 @@ const num = (v) => (v === undefined || v === null ? null : Number(v));
 
 function cssVar(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
 
-async function timelineChart(snaps, onPick) {
-  const holder = h('div', { class: 'chart', id: 'snapshot-chart', role: 'img',
-    'aria-label': `Chart of ${snaps.length} snapshots: total records and total size over time` });
-  if (!snaps.length) return holder;
+// The time axis spans the snapshots with a margin, and at least an hour: one snapshot (or a burst
+// of them) sits in the middle of a readable axis, not at the left edge of a day uPlot gives a
+// single time and then widens on every redraw. A range the user zoomed to is kept as it is.
+const MIN_SPAN_S = 3600;
+const timeRange = (first, last) => (u, min, max) => {
+  if (min !== first || (max !== last && first !== last)) return [min, max];
+  const mid = (first + last) / 2, half = Math.max(last - first, MIN_SPAN_S) * 0.55;
+  return [mid - half, mid + half];
+};
+
+/** The chart; `shown()` is the snapshot whose values the legend shows while the pointer is away. */
+async function timelineChart(snaps, onPick, shown) {
+  const label = `Chart of ${snaps.length} snapshot${snaps.length === 1 ? '' : 's'}: total records and total size over time`;
+  const holder = h('div', { class: 'chart', id: 'snapshot-chart', role: 'img', 'aria-label': label });
+  if (!snaps.length) return { holder, show: () => {} };
   let plot = null;
   const draw = async () => {
     const { default: uPlot } = await import('./vendor/uplot/dist/uPlot.esm.js');
     const xs = snaps.map((s) => Number(s['timestamp-ms']) / 1000);
-    const records = snaps.map((s) => num(s.summary?.['total-records']));
-    const size = snaps.map((s) => num(s.summary?.['total-files-size']));
+    const records = snaps.map((s) => num(s.counts['total-records']));
+    const size = snaps.map((s) => num(s.counts['total-files-size']));
     const fg = cssVar('--fg'), line = cssVar('--line');
     const axis = { stroke: fg, grid: { stroke: line }, ticks: { stroke: line } };
+    // Away from the chart uPlot's legend shows "--": show the selected snapshot's values instead.
+    const legendAtRest = (u) => { if (u.legend.idx === null || u.legend.idx === undefined) u.setLegend({ idx: shown() }, false); };
+    // What the axis shows, for a screen reader (and the browser test): its range and its labels.
+    const describeAxis = (u) => {
+      const from = new Date(u.scales.x.min * 1000).toISOString(), to = new Date(u.scales.x.max * 1000).toISOString();
+      Object.assign(holder.dataset, { xFrom: from, xTo: to, xLabels: JSON.stringify((u.axes[0]._values ?? []).map(String)) });
+      holder.setAttribute('aria-label', `${label}, from ${fmtTime(Date.parse(from))} to ${fmtTime(Date.parse(to))}`);
+    };
     plot?.destroy();
     plot = new uPlot({
       width: Math.min(1100, Math.max(360, (document.getElementById('main').clientWidth || 900) - 20)), height: 240,
-      scales: { x: { time: true }, size: {} },
+      scales: { x: { time: true, range: timeRange(xs[0], xs[xs.length - 1]) }, size: {} },
       series: [{}, { label: 'Total records', stroke: cssVar('--accent'), width: 2, points: { size: 8 } },
         { label: 'Total size (bytes)', stroke: cssVar('--good'), width: 2, dash: [6, 4], scale: 'size', points: { size: 6 } }],
       axes: [axis, { ...axis, label: 'records' }, { ...axis, side: 1, scale: 'size', label: 'bytes', grid: { show: false } }],
+      hooks: { setLegend: [legendAtRest], draw: [describeAxis] },
     }, [xs, records, size], holder);
+    plot.setLegend({ idx: shown() }, false);
     const p = plot;
     plot.over.addEventListener('click', () => { if (p.cursor.idx !== null && p.cursor.idx !== undefined) onPick(p.cursor.idx); });
   };
@@ -130,7 +153,7 @@ async function timelineChart(snaps, onPick) {
   } catch (e) {
     holder.append(errorBox(e));
   }
-  return holder;
+  return { holder, show: (i) => plot?.setLegend({ idx: i }, false) };
 }
 
 /** A v3 snapshot's row lineage: the first row id its added rows got, and how many ids it used. */
@@ -140,45 +163,74 @@ function lineageFacts(s) {
     ['Added rows', h('span', { class: 'added-rows' }, String(s['added-rows'] ?? '–'))]];
 }
 
+/** "computed from manifests" beside a snapshot's counts that its summary did not hold, or why
+ * they are unknown. */
+function countsNote(s) {
+  if (s.computed?.error) return h('span', { class: 'muted computed-counts' }, `counts unknown: ${s.computed.error}`);
+  return s.computed ? h('span', { class: 'muted computed-counts' }, 'computed from manifests') : null;
+}
+
 function snapshotDetail(s, md) {
   const sum = s.summary ?? {};
   const refs = Object.entries(md.refs ?? {}).filter(([, r]) => String(r['snapshot-id']) === String(s['snapshot-id'])).map(([k]) => k);
+  const { computedFrom, error, ...computed } = s.computed ?? {};
   return h('div', { id: 'snapshot-detail', 'data-snapshot-id': String(s['snapshot-id']) },
     h('h3', {}, `Snapshot ${s['snapshot-id']}`),
     facts([['Committed', fmtTime(s['timestamp-ms'])], ['Operation', sum.operation ?? '–'], ['Parent', s['parent-snapshot-id'] ? String(s['parent-snapshot-id']) : null],
       ['Sequence number', s['sequence-number'] !== undefined ? String(s['sequence-number']) : null], ['Schema id', s['schema-id'] !== undefined ? String(s['schema-id']) : null],
       ...lineageFacts(s),
       ['References', refs.length ? refs.join(', ') : null], ['Manifest list', h('code', {}, s['manifest-list'] ?? '–')]]),
-    jsonView(sum, 'snapshot summary'));
+    jsonView(sum, 'snapshot summary'),
+    s.computed ? [h('p', {}, 'The summary does not hold the counts; ', countsNote(s), computedFrom ? ':' : '.'),
+      computedFrom ? jsonView(computed, 'counts computed from manifests') : null] : null);
 }
 
-async function snapshotSection(md) {
-  const snaps = [...(md.snapshots ?? [])].sort((a, b) => Number(a['timestamp-ms']) - Number(b['timestamp-ms']));
+/** The snapshots, oldest first, each with `counts`: its summary's, and for a summary without
+ * them the counts the server computed from its manifests (`computed`, api/table's computedSummaries). */
+function withCounts(md, computedSummaries) {
+  return [...(md.snapshots ?? [])].sort((a, b) => Number(a['timestamp-ms']) - Number(b['timestamp-ms'])).map((s) => {
+    const computed = computedSummaries?.[String(s['snapshot-id'])];
+    const fromManifests = computed && !computed.error ? computed : {};
+    return { ...s, computed, counts: { ...fromManifests, ...(s.summary ?? {}) } };
+  });
+}
+
+/** A count the list shows: Iceberg Java leaves out added and deleted counts that are 0, but always
+ * writes the totals; with no totals either, a count nobody knows is "–". */
+const count = (c, key) => fmtInt(c[key] ?? (c['total-records'] !== undefined ? 0 : undefined));
+
+async function snapshotSection(md, computedSummaries) {
+  const snaps = withCounts(md, computedSummaries);
   const detail = h('div');
   const list = h('ul', { class: 'snapshots', id: 'snapshot-list', 'aria-label': 'Snapshots, oldest first' });
   const buttons = [];
+  let picked = snaps.length - 1, chart = null;
   const pick = (i) => {
+    picked = i;
     buttons.forEach((b, j) => b.setAttribute('aria-pressed', String(i === j)));
     detail.replaceChildren(snapshotDetail(snaps[i], md));
+    chart?.show(i);
   };
   snaps.forEach((s, i) => {
-    const sum = s.summary ?? {};
+    const sum = s.summary ?? {}, c = s.counts;
     const isCurrent = String(s['snapshot-id']) === String(md['current-snapshot-id']);
     const b = h('button', { type: 'button', 'aria-pressed': 'false', class: 'snapshot', dataset: { snapshotId: String(s['snapshot-id']), operation: sum.operation ?? '' },
       onclick: () => pick(i) },
     h('span', {}, fmtTime(s['timestamp-ms'])), h('span', {}, sum.operation ?? '–', isCurrent ? ' ★' : ''),
-    h('span', {}, `records +${fmtInt(sum['added-records'] ?? 0)} −${fmtInt(sum['deleted-records'] ?? 0)} · files +${fmtInt(sum['added-data-files'] ?? 0)} −${fmtInt(sum['deleted-data-files'] ?? 0)} · total ${fmtInt(sum['total-records'])} records, ${fmtBytes(sum['total-files-size'])}` +
-      (s['first-row-id'] !== undefined ? ` · row ids from ${s['first-row-id']} (+${s['added-rows'] ?? 0})` : '')));
+    h('span', {}, `records +${count(c, 'added-records')} −${count(c, 'deleted-records')} · files +${count(c, 'added-data-files')} −${count(c, 'deleted-data-files')} · total ${fmtInt(c['total-records'])} records, ${fmtBytes(c['total-files-size'])}` +
+      (s['first-row-id'] !== undefined ? ` · row ids from ${s['first-row-id']} (+${s['added-rows'] ?? 0})` : ''),
+    s.computed ? [' · ', countsNote(s)] : null));
     buttons.push(b);
     list.append(h('li', {}, b));
   });
-  const chart = await timelineChart(snaps, pick);
+  const current = snaps.findIndex((s) => String(s['snapshot-id']) === String(md['current-snapshot-id']));
+  if (current >= 0) picked = current;
+  chart = await timelineChart(snaps, pick, () => picked);
   const section = h('section', { 'aria-labelledby': 'h-snapshots', id: 'snapshots', dataset: { count: String(snaps.length) } },
     h('h2', { id: 'h-snapshots' }, `Snapshot timeline (${snaps.length})`),
-    snaps.length ? [chart, h('p', { class: 'muted' }, 'Select a snapshot (or a point of the chart) to see its summary. ★ marks the current snapshot.'), list, detail]
+    snaps.length ? [chart.holder, h('p', { class: 'muted' }, 'Select a snapshot (or a point of the chart) to see its summary. ★ marks the current snapshot.'), list, detail]
       : h('p', { class: 'muted' }, 'No snapshots yet.'));
-  const current = snaps.findIndex((s) => String(s['snapshot-id']) === String(md['current-snapshot-id']));
-  if (snaps.length) pick(current >= 0 ? current : snaps.length - 1);
+  if (snaps.length) pick(picked);
   return section;
 }
 
@@ -421,7 +473,7 @@ export async function renderTable(main, { arn }, { selectScope, setCrumbs, scope
     h('section', { 'aria-labelledby': 'h-schema' }, h('h2', { id: 'h-schema' }, `Schema ${schema['schema-id'] ?? ''}`),
       table(['Id', 'Name', 'Type', 'Required'], schemaRows(schema.fields), { attrs: { id: 'schema', 'aria-label': 'Schema fields' } })),
     specSection(md, schema),
-    await snapshotSection(md),
+    await snapshotSection(md, t.computedSummaries),
     files, preview,
     maintenanceSection(t),
     replicationStatusSection(t),

@@ -84,7 +84,7 @@ int floe_rules_table_encryption_create(floe_call_t *call, int64_t table_id, int6
     /* The bucket's configuration passed the same rule when it was written. */
     if (floe_rules_bucket_encryption(call, bucket_id, &inherited))
         return FLOE_EFAIL;
-    return floe_settings_encryption_put(call, &table, inherited);
+    return floe_settings_table_encryption_inherit(call, table_id, inherited);
 }
 
 /* ---- storage class ---- */
@@ -105,11 +105,13 @@ int floe_rules_table_storage_class_create(floe_call_t *call, int64_t table_id, i
                                           floe_StorageClass given)
 {
     floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
-    floe_StorageClass storage_class = given;
+    floe_StorageClass inherited;
 
-    if (storage_class == 0 && floe_rules_bucket_storage_class(call, bucket_id, &storage_class))
+    if (given != 0)
+        return floe_settings_storage_class_put(call, &table, given);
+    if (floe_rules_bucket_storage_class(call, bucket_id, &inherited))
         return FLOE_EFAIL;
-    return floe_settings_storage_class_put(call, &table, storage_class);
+    return floe_settings_table_storage_class_inherit(call, table_id, inherited);
 }
 
 /* ---- tags ---- */

@@ -59,7 +59,11 @@ FLOE_SQL(sql_bucket_encryption_put,
 
 FLOE_SQL(sql_table_encryption_put,
     "INSERT INTO table_encryption (table_id, sse_algorithm, kms_key_arn) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (table_id) DO UPDATE SET sse_algorithm = excluded.sse_algorithm, kms_key_arn = excluded.kms_key_arn");
+    " ON CONFLICT (table_id) DO UPDATE SET sse_algorithm = excluded.sse_algorithm, kms_key_arn = excluded.kms_key_arn,"
+    " is_inherited = 0");
+
+FLOE_SQL(sql_table_encryption_inherit,
+    "INSERT INTO table_encryption (table_id, sse_algorithm, kms_key_arn, is_inherited) VALUES (?1, ?2, ?3, 1)");
 
 FLOE_SQL(sql_bucket_encryption_delete, "DELETE FROM table_bucket_encryption WHERE table_bucket_id = ?1");
 
@@ -96,6 +100,14 @@ int floe_settings_encryption_put(floe_call_t *call, const floe_resource_t *owner
                          floe_SSEAlgorithm_values[config->sseAlgorithm], config->kmsKeyArn);
 }
 
+int floe_settings_table_encryption_inherit(floe_call_t *call, int64_t table_id,
+                                           const floe_EncryptionConfiguration *config)
+{
+    assert(config->sseAlgorithm >= 1 && config->sseAlgorithm <= FLOE_SSEAlgorithm__COUNT);
+    return floe_sql_exec(call, sql_table_encryption_inherit, "itt", table_id,
+                         floe_SSEAlgorithm_values[config->sseAlgorithm], config->kmsKeyArn);
+}
+
 int floe_settings_bucket_encryption_delete(floe_call_t *call, int64_t bucket_id)
 {
     return floe_owned_exec(call, sql_bucket_encryption_delete, bucket_id);
@@ -114,7 +126,16 @@ FLOE_SQL(sql_bucket_storage_class_put,
 
 FLOE_SQL(sql_table_storage_class_put,
     "INSERT INTO table_storage_class (table_id, storage_class) VALUES (?1, ?2)"
-    " ON CONFLICT (table_id) DO UPDATE SET storage_class = excluded.storage_class");
+    " ON CONFLICT (table_id) DO UPDATE SET storage_class = excluded.storage_class, is_inherited = 0");
+
+FLOE_SQL(sql_table_storage_class_inherit,
+    "INSERT INTO table_storage_class (table_id, storage_class, is_inherited) VALUES (?1, ?2, 1)");
+
+/* NULL (no row) counts as inherited: a table without a row reports its bucket's (design note in
+ * handlers/s3tables/table_encryption.c). */
+FLOE_SQL(sql_table_inherits,
+    "SELECT COALESCE((SELECT is_inherited FROM table_encryption WHERE table_id = ?1), 1),"
+    " COALESCE((SELECT is_inherited FROM table_storage_class WHERE table_id = ?1), 1)");
 
 int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *owner, floe_StorageClass *out)
 {
@@ -143,6 +164,27 @@ int floe_settings_storage_class_put(floe_call_t *call, const floe_resource_t *ow
     assert(storage_class >= 1 && storage_class <= FLOE_StorageClass__COUNT);
     return floe_sql_exec(call, sql_for(owner, sql_bucket_storage_class_put, sql_table_storage_class_put), "it",
                          owner->id, floe_StorageClass_values[storage_class]);
+}
+
+int floe_settings_table_storage_class_inherit(floe_call_t *call, int64_t table_id, floe_StorageClass storage_class)
+{
+    assert(storage_class >= 1 && storage_class <= FLOE_StorageClass__COUNT);
+    return floe_sql_exec(call, sql_table_storage_class_inherit, "it", table_id, floe_StorageClass_values[storage_class]);
+}
+
+int floe_settings_table_inherits(floe_call_t *call, int64_t table_id, bool *encryption, bool *storage_class)
+{
+    sqlite3_stmt *stmt;
+    int rc = floe_owned_row(call, sql_table_inherits, table_id, &stmt);
+
+    if (rc == FLOE_ENOTFOUND) /* a SELECT of two values always answers a row */
+        return floe_fail_internal(call, "reading whether a table's settings are its bucket's found no row");
+    if (rc != FLOE_OK)
+        return FLOE_EFAIL;
+    *encryption = sqlite3_column_int(stmt, 0) != 0;
+    *storage_class = sqlite3_column_int(stmt, 1) != 0;
+    sqlite3_reset(stmt);
+    return FLOE_OK;
 }
 
 /* ---- resource policy ---- */

@@ -15,6 +15,7 @@
 #ifndef FLOE_CATALOG_SETTINGS_H
 #define FLOE_CATALOG_SETTINGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "http/call.h"
@@ -30,6 +31,11 @@ int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner
 int floe_settings_encryption_put(floe_call_t *call, const floe_resource_t *owner,
                                  const floe_EncryptionConfiguration *config);
 
+/** Gives the new table `table_id` `config`, the one it takes from its bucket (CreateTable named
+ * none), marked as taken (floe_settings_table_inherits). */
+int floe_settings_table_encryption_inherit(floe_call_t *call, int64_t table_id,
+                                           const floe_EncryptionConfiguration *config);
+
 /** Removes the bucket's encryption configuration; a bucket without one is left as it is. */
 int floe_settings_bucket_encryption_delete(floe_call_t *call, int64_t bucket_id);
 
@@ -41,6 +47,14 @@ int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *ow
 
 /** Makes `storage_class` `owner`'s storage class. */
 int floe_settings_storage_class_put(floe_call_t *call, const floe_resource_t *owner, floe_StorageClass storage_class);
+
+/** Gives the new table `table_id` `storage_class`, the one it takes from its bucket, marked as taken. */
+int floe_settings_table_storage_class_inherit(floe_call_t *call, int64_t table_id, floe_StorageClass storage_class);
+
+/** Whether the table took its encryption (*encryption) and its storage class (*storage_class) from
+ * its bucket when it was created; one it holds none of counts as taken (it reports its bucket's). */
+int floe_settings_table_inherits(floe_call_t *call, int64_t table_id, bool *encryption /* OUT */,
+                                 bool *storage_class /* OUT */);
 
 /* ---- resource policy: a table bucket's or a table's ---- */
 

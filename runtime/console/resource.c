@@ -14,14 +14,16 @@
 /*
  * The encryption the API reports for `owner` (GetTableBucketEncryption, GetTableEncryption): the
  * one stored for it; for a table without one, its bucket's; and without either, AES256, AWS's
- * default for a new bucket (catalog/rules.h). "isDefault" says when it is that default, so the page
- * never shows "none" where the API answers a value.
+ * default for a new bucket (catalog/rules.h). "isDefault" says when it is a default, so the page
+ * never shows "none" where the API answers a value: a bucket's that nobody set, or a table's that
+ * it took from its bucket when it was created (`is_inherited`; CreateTable named none).
  */
-static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id)
+static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id,
+                            bool is_inherited)
 {
     floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
     floe_EncryptionConfiguration *enc;
-    bool is_default = false;
+    bool is_default = is_inherited;
 
     if (floe_settings_encryption_get(call, owner, &enc))
         return FLOE_EFAIL;
@@ -46,13 +48,14 @@ static int write_encryption(floe_call_t *call, floe_json_t *json, const floe_res
     return FLOE_OK;
 }
 
-/* The storage class the API reports (GetTableBucketStorageClass, GetTableStorageClass), found as
- * the encryption is: stored, the bucket's, else STANDARD, the service default. */
-static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id)
+/* The storage class the API reports (GetTableBucketStorageClass, GetTableStorageClass), found and
+ * marked as the encryption is: stored, the bucket's, else STANDARD, the service default. */
+static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id,
+                               bool is_inherited)
 {
     floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
     floe_StorageClass sc;
-    bool is_default = false;
+    bool is_default = is_inherited;
 
     if (floe_settings_storage_class_get(call, owner, &sc))
         return FLOE_EFAIL;
@@ -142,9 +145,14 @@ static int write_tags(floe_call_t *call, floe_json_t *json, const floe_resource_
 int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id,
                              floe_replication_owner_t replication)
 {
-    if (write_encryption(call, json, owner, bucket_id) || write_storage_class(call, json, owner, bucket_id) ||
-        write_policy(call, json, owner) || write_replication(call, json, replication, owner->id) ||
-        write_tags(call, json, owner))
+    bool encryption_inherited = false, storage_class_inherited = false;
+
+    if (owner->kind == FLOE_RESOURCE_TABLE &&
+        floe_settings_table_inherits(call, owner->id, &encryption_inherited, &storage_class_inherited))
+        return FLOE_EFAIL;
+    if (write_encryption(call, json, owner, bucket_id, encryption_inherited) ||
+        write_storage_class(call, json, owner, bucket_id, storage_class_inherited) || write_policy(call, json, owner) ||
+        write_replication(call, json, replication, owner->id) || write_tags(call, json, owner))
         return FLOE_EFAIL;
     return FLOE_OK;
 }

@@ -5,24 +5,26 @@
  * hands the browser an object's bytes, so it can read the table's manifests and Parquet files
  * itself (hyparquet and an Avro reader, vendored under console/www/vendor).
  *
- * Maintenance is status.c's; replication status replication_status.c's.
+ * Maintenance is status.c's; replication status replication_status.c's; the counts of snapshots
+ * whose summary lacks them computed_summary.c's.
  *
  * An object is served only from inside the table's own warehouse (floe_table_location_is_inside),
  * so the route reaches nothing the table ARN (and, with strict signatures, the signer) could not.
  */
-#include <string.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "catalog/table.h"
+#include "console/computed_summary.h"
 #include "console/replication_status.h"
 #include "console/resource.h"
 #include "console/rooms.h"
 #include "console/status.h"
+#include "console/table_file.h"
+#include "iceberg/iceberg_json.h"
 #include "base/failure.h"
-#include "store/store.h"
 
-#define S3_SCHEME "s3://"
 #define MAX_OBJECT_BYTES (64u << 20) /* the browser previews; it does not download whole lakes */
 
 /* The table ?arn names, in the scope it names. FLOE_OK, or FLOE_EFAIL after answering. */
@@ -37,35 +39,21 @@ static int enter_table(floe_console_req_t *r, floe_table_row_t *table)
     return FLOE_OK;
 }
 
-/* Splits "s3://bucket/key" into the pool; -1 when it is not such a location. */
-static int split_location(floe_call_t *call, const char *location, char **bucket, char **key)
-{
-    const char *b = location + strlen(S3_SCHEME), *slash;
-
-    if (strncmp(location, S3_SCHEME, strlen(S3_SCHEME)) != 0 || (slash = strchr(b, '/')) == NULL || slash == b ||
-        slash[1] == '\0')
-        return FLOE_EFAIL;
-    *bucket = floe_call_strndup(call, b, (size_t)(slash - b));
-    *key = floe_call_strdup(call, slash + 1);
-    return FLOE_OK;
-}
-
-/* Writes "metadata": the stored metadata.json as it is, or null with "metadataError" saying why. */
+/* Writes "metadata": the stored metadata.json as it is, or null with "metadataError" saying why;
+ * and, when it was read, the computed counts of its snapshots whose summary lacks them. */
 static void write_metadata(floe_console_req_t *r, floe_json_t *json, const floe_table_row_t *t)
 {
     const char *why = "The table has no metadata yet.";
-    char *bucket, *key, *data = NULL, *text;
+    char *data = NULL, *text;
     size_t len = 0;
     cJSON *parsed = NULL;
+    floe_iceberg_error_t err;
 
     if (t->metadata_location != NULL) {
         why = "The metadata file cannot be read.";
-        if (split_location(&r->call, t->metadata_location, &bucket, &key) == 0 &&
-            floe_store_read_object(floe_call_state(&r->call), r->w->config->data_dir, bucket, key, &data, &len) ==
-                FLOE_OK) {
-            floe_call_keep(&r->call, data);
+        if (floe_console_read_table_file(r, t, t->metadata_location, SIZE_MAX, &data, &len) == FLOE_OK) {
             why = "The metadata file is not JSON.";
-            parsed = cJSON_ParseWithLength(data, len);
+            parsed = floe_iceberg_json_parse(data, len, &err); /* exact snapshot ids */
         }
     }
     floe_json_key(json, "metadata");
@@ -75,9 +63,10 @@ static void write_metadata(floe_console_req_t *r, floe_json_t *json, const floe_
         floe_json_string(json, why);
         return;
     }
-    cJSON_Delete(parsed);
     text = floe_call_strndup(&r->call, data, len); /* as written: 64-bit ids keep every digit */
     floe_json_raw(json, text);
+    floe_console_write_computed_summaries(r, json, t, parsed);
+    cJSON_Delete(parsed);
 }
 
 static void write_table_fields(floe_console_req_t *r, floe_json_t *json, const floe_table_row_t *t)
@@ -136,27 +125,22 @@ int floe_console_object(floe_console_req_t *r)
 {
     floe_table_row_t table;
     const char *location;
-    char *bucket, *key, *data;
+    char *data;
     size_t len;
-    int rc;
 
     if (enter_table(r, &table) || (location = floe_console_required(r, "location")) == NULL)
         return FLOE_EFAIL;
-    if (split_location(&r->call, location, &bucket, &key) != 0 || !floe_table_location_is_inside(&table, location))
+    switch (floe_console_read_table_file(r, &table, location, MAX_OBJECT_BYTES, &data, &len)) {
+    case FLOE_OK:
+        return floe_console_send_bytes(r, "application/octet-stream", data, len);
+    case FLOE_EINVAL:
         return floe_console_fail(r, 400, "The location '%.200s' is not inside the table's warehouse.", location);
-    rc = floe_store_head_object(floe_call_state(&r->call), bucket, key, &len);
-    if (rc == FLOE_ENOTFOUND)
+    case FLOE_ENOTFOUND:
         return floe_console_fail(r, 404, "The object '%.200s' does not exist.", location);
-    if (rc != FLOE_OK)
-        return floe_console_fail(r, 500, "The server encountered an internal error.");
-    if (len > MAX_OBJECT_BYTES)
+    case FLOE_ESTATE:
         return floe_console_fail(r, 400, "The object is %zu bytes; the console reads objects of at most %u.", len,
                                  MAX_OBJECT_BYTES);
-    rc = floe_store_read_object(floe_call_state(&r->call), r->w->config->data_dir, bucket, key, &data, &len);
-    if (rc == FLOE_ENOTFOUND)
-        return floe_console_fail(r, 404, "The object '%.200s' does not exist.", location);
-    if (rc != FLOE_OK)
+    default:
         return floe_console_fail(r, 500, "The server encountered an internal error.");
-    floe_call_keep(&r->call, data);
-    return floe_console_send_bytes(r, "application/octet-stream", data, len);
+    }
 }

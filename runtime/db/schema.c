@@ -15,7 +15,8 @@
  *     table its own. Absence of a row means "AWS's default" where AWS has one (AES256, STANDARD,
  *     maintenance enabled with AWS's settings, record expiration disabled) and "not configured"
  *     where it has none (policy, metrics, replication). A table's encryption and storage class
- *     are the exception: CreateTable always writes them, fixed at creation.
+ *     are the exception: CreateTable always writes them, fixed at creation, with whether the table
+ *     took them from its bucket (is_inherited).
  *  4. Configuration tables are named <owner>_<configuration> (table_bucket_policy, ...) so a
  *     table's configuration follows the same pattern (table_policy, table_tag, ...).
  *  5. An S3 object, upload or part cannot outlive its bucket or upload (foreign keys without
@@ -461,6 +462,11 @@ static const char *const migrations[] = {
     "  created_at INTEGER NOT NULL,"
     "  PRIMARY KEY (account, region, name)"
     ") WITHOUT ROWID;",
+    /* whether a table's encryption and storage class are the ones it took from its bucket when it
+     * was created (CreateTable named none): the console marks those as defaults. A table made
+     * before cannot tell, and keeps 0 */
+    "ALTER TABLE table_encryption ADD COLUMN is_inherited INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE table_storage_class ADD COLUMN is_inherited INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

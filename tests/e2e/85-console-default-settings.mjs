@@ -3,7 +3,10 @@
 // class (GetTableBucketStorageClass: STANDARD) and unreferenced file removal days
 // (GetTableBucketMaintenanceConfiguration: 3 and 10) are shown with those values, marked as the
 // default, never as "none" or "–"; so are a table's (GetTableEncryption, GetTableStorageClass, and
-// the bucket's removal days on the table page). Once set, the values are shown unmarked.
+// the bucket's removal days on the table page): a table that took its encryption and storage
+// class from its bucket (CreateTable named none) has them marked as defaults, and keeps them,
+// marked, when the bucket's settings change. Values that were set (on the bucket, or by CreateTable) are
+// shown unmarked.
 //
 // Run: cd tests/e2e && npm ci && node --test 85-console-default-settings.mjs
 import assert from "node:assert/strict";
@@ -70,8 +73,11 @@ describe("the console shows the values the API answers, defaults marked", { skip
     const enc = await send("GetTableEncryptionCommand", { tableBucketARN: bucketArn, namespace: "sales", name: "orders" });
     const sc = await send("GetTableStorageClassCommand", { tableBucketARN: bucketArn, namespace: "sales", name: "orders" });
     await open(`#/table?arn=${encodeURIComponent(tableArn)}`, "the table page");
-    assert.match(await page.eval(fact("Encryption")), new RegExp(`^${enc.encryptionConfiguration.sseAlgorithm}\\b`), "the table page shows GetTableEncryption's answer");
-    assert.match(await page.eval(fact("Storage class")), new RegExp(`^${sc.storageClassConfiguration.storageClass}\\b`), "and GetTableStorageClass's");
+    assert.equal(enc.encryptionConfiguration.sseAlgorithm, "AES256", "the table took its bucket's default encryption");
+    assert.equal(sc.storageClassConfiguration.storageClass, "STANDARD", "and storage class");
+    assert.equal(await page.eval(fact("Encryption")), "AES256 (default)",
+      "the table page shows GetTableEncryption's answer, marked as the default the table took from its bucket");
+    assert.equal(await page.eval(fact("Storage class")), "STANDARD (default)", "and GetTableStorageClass's");
     const removal = await page.eval(row("#maintenance", "icebergUnreferencedFileRemoval"));
     assert.match(removal[2], /unreferencedDays 3, nonCurrentDays 10, on the table bucket \(default\)/, `the bucket's removal days: ${removal}`);
     const main = await page.eval("document.getElementById('main').innerText");
@@ -91,8 +97,22 @@ describe("the console shows the values the API answers, defaults marked", { skip
     await open(`#/table?arn=${encodeURIComponent(tableArn)}`, "the table page after the changes");
     const removal = await page.eval(row("#maintenance", "icebergUnreferencedFileRemoval"));
     assert.match(removal[2], /^unreferencedDays 5, nonCurrentDays 20, on the table bucket$/, `the table page follows its bucket's days: ${removal}`);
-    assert.equal(await page.eval(fact("Storage class")), "STANDARD",
-      "the table keeps the storage class it was created with, as GetTableStorageClass does");
+    assert.equal(await page.eval(fact("Storage class")), "STANDARD (default)",
+      "the table keeps the storage class it took from its bucket when it was created, as GetTableStorageClass does");
+    assert.equal(await page.eval(fact("Encryption")), "AES256 (default)", "and its encryption");
+  });
+
+  test("a table takes its bucket's settings as its defaults; settings CreateTable names are unmarked", async () => {
+    await send("CreateTableCommand", { tableBucketARN: bucketArn, namespace: "sales", name: "inherits", format: "ICEBERG" });
+    const set = await send("CreateTableCommand", { tableBucketARN: bucketArn, namespace: "sales", name: "named", format: "ICEBERG",
+      encryptionConfiguration: { sseAlgorithm: "AES256" }, storageClassConfiguration: { storageClass: "STANDARD" } });
+    const inheritsArn = (await send("GetTableCommand", { tableBucketARN: bucketArn, namespace: "sales", name: "inherits" })).tableARN;
+    await open(`#/table?arn=${encodeURIComponent(inheritsArn)}`, "the page of a table made in the changed bucket");
+    assert.equal(await page.eval(fact("Encryption")), `aws:kms (${KMS_KEY}) (default)`, "the bucket's encryption, taken as the table's default");
+    assert.equal(await page.eval(fact("Storage class")), "INTELLIGENT_TIERING (default)", "and its storage class");
+    await open(`#/table?arn=${encodeURIComponent(set.tableARN)}`, "the page of a table CreateTable gave settings");
+    assert.equal(await page.eval(fact("Encryption")), "AES256", "the encryption CreateTable named, unmarked");
+    assert.equal(await page.eval(fact("Storage class")), "STANDARD", "and the storage class");
   });
 
   test("the console logged no error", () => {

@@ -4,7 +4,8 @@
 // and read, Spark's session and read), under its engine's heading, with this server's endpoint and the table's region,
 // bucket ARN, namespace and name in place of the page's examples. One source: each block shown is
 // byte for byte what `tests/engines/snippets.py NAME ENDPOINT ARN NAMESPACE TABLE` prints, the
-// text the engine tests (62-64, 66-69) run; and Copy copies exactly that text.
+// text the engine tests (62-64, 66-69) run; and Copy copies exactly that text. docs/console.md's
+// description of the section names every engine the page shows.
 //
 // Run: cd tests/e2e && npm ci && node --test 88-console-engine-snippets.mjs
 import assert from "node:assert/strict";
@@ -82,6 +83,19 @@ describe("the table page shows the engine snippets for that table", { skip: miss
     assert.deepEqual(blocks.map(({ name, engine }) => ({ name, engine })), marked, "the page shows the marked blocks, in the page's order, under their engine");
     assert.deepEqual(await page.eval("[...document.querySelectorAll('#engines h3')].map((e) => e.textContent)"), ["PyIceberg", "DuckDB", "Spark"]);
     assert.deepEqual(blocks.map((b) => b.language), ["python", "python", "sql", "sql", "python", "python"]);
+  });
+
+  test("docs/console.md names every engine the section shows", async () => {
+    const table = (await send("GetTableCommand", { tableBucketARN: bucket, namespace: "sales_2026", name: "daily_orders" })).tableARN;
+    await openEngines(table, "the table page");
+    const engines = await page.eval("[...document.querySelectorAll('#engines h3')].map((e) => e.textContent)");
+    const doc = fs.readFileSync(path.join(SOURCE_DIR, "docs", "console.md"), "utf8");
+    const paragraph = doc.slice(doc.indexOf("**Engine snippets.**")).split("\n\n")[0].replace(/\s+/g, " ");
+    // what the section holds: the paragraph's sentences before the one on filling in the values
+    const holds = paragraph.split("The page's example values")[0];
+    assert.match(holds, /^\*\*Engine snippets\.\*\* .+/, "docs/console.md says what the section holds");
+    for (const engine of engines)
+      assert.ok(holds.includes(`${engine}'s`), `docs/console.md's "Engine snippets" names ${engine}'s blocks: ${holds}`);
   });
 
   test("the blocks carry this table's endpoint, region, bucket ARN, namespace and name: what snippets.py prints", async () => {

@@ -15,6 +15,7 @@
 //   const job = await runMaintenance(server, { arn: await w.tableArn("events"), type: "icebergSnapshotManagement" });
 //   w.close();
 
+import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { crc32, inflateRawSync } from "node:zlib";
 
@@ -561,10 +562,11 @@ export class IcebergWriter {
   /**
    * Appends rows as one data file in a new snapshot (timestamp-ms `timestampMs`, default now).
    * A 409 (a concurrent commit), or a parent manifest list that maintenance expired meanwhile,
-   * reloads and retries up to `retries` times. Returns
+   * reloads and retries up to `retries` times. `summary` replaces the snapshot's summary (the spec
+   * requires only `operation`; DuckDB 1.4 writes no more). Returns
    * {snapshotId, dataPath, manifestPath, manifestListPath, metadata}.
    */
-  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors, tagged } = {}) {
+  async append(name, rows, { timestampMs = Date.now(), retries = 20, rowGroupSize, codec, compressors, tagged, summary } = {}) {
     const snapshotId = IcebergWriter.newSnapshotId();
     let md = await this.load(name);
     const added = await this.writeDataFile(md, rows, snapshotId, { rowGroupSize, codec, compressors, tagged });
@@ -584,7 +586,7 @@ export class IcebergWriter {
       const snapshot = {
         "snapshot-id": snapshotId, "sequence-number": seq, "timestamp-ms": timestampMs,
         "manifest-list": manifestListPath, "schema-id": 0,
-        summary: { operation: "append", "added-data-files": "1", "added-records": String(rows.length) },
+        summary: summary ?? { operation: "append", "added-data-files": "1", "added-records": String(rows.length) },
       };
       if (parent !== null)
         snapshot["parent-snapshot-id"] = parent;
@@ -665,6 +667,57 @@ export class IcebergWriter {
       ],
     });
     return { snapshotId, puffinPath, manifestPath };
+  }
+
+  /**
+   * Removes the data file at `dataPath` (a v2 table's, written by append) in a `delete` snapshot, as
+   * a copy-on-write delete of all its rows does: its manifest is replaced by one that lists it as
+   * DELETED. `summary` as for append. Returns {snapshotId, manifestPath, manifestListPath}.
+   */
+  async deleteFile(name, dataPath, { timestampMs = Date.now(), summary } = {}) {
+    const md = await this.load(name);
+    const snapshotId = IcebergWriter.newSnapshotId();
+    const seq = md["last-sequence-number"] + 1;
+    const parent = md.snapshots.find((s) => s["snapshot-id"] === md["current-snapshot-id"]);
+    const listed = await readAvro(await this.get(parent["manifest-list"]));
+    let removed = null;
+    for (const m of listed) {
+      const entry = (await readAvro(await this.get(m.manifest_path))).find((e) => e.data_file.file_path === dataPath);
+      if (entry) removed = { m, entry };
+    }
+    assert.ok(removed, `${dataPath} is a live file of ${name}`);
+    const manifestPath = `${md.location}/metadata/${randomUUID()}-m0.avro`;
+    const file = removed.entry.data_file;
+    const manifest = await avroFile(MANIFEST_ENTRY, [{
+      status: 2, snapshot_id: snapshotId, sequence_number: removed.m.sequence_number,
+      file_sequence_number: removed.m.sequence_number, data_file: file,
+    }], {
+      schema: JSON.stringify(SCHEMA), "partition-spec": "[]", "partition-spec-id": "0", "format-version": "2",
+      content: "data",
+    });
+    await this.put(manifestPath, manifest);
+    const manifestListPath = `${md.location}/metadata/snap-${snapshotId}-1-${randomUUID()}.avro`;
+    await this.put(manifestListPath, await avroFile(MANIFEST_FILE, [...listed.filter((m) => m !== removed.m), {
+      manifest_path: manifestPath, manifest_length: manifest.length, partition_spec_id: 0, content: 0,
+      sequence_number: seq, min_sequence_number: removed.m.sequence_number, added_snapshot_id: snapshotId,
+      added_files_count: 0, existing_files_count: 0, deleted_files_count: 1, added_rows_count: 0,
+      existing_rows_count: 0, deleted_rows_count: Number(file.record_count),
+    }], {
+      "snapshot-id": String(snapshotId), "parent-snapshot-id": String(parent["snapshot-id"]),
+      "sequence-number": String(seq), "format-version": "2",
+    }));
+    await this.commit(name, {
+      requirements: [{ type: "assert-ref-snapshot-id", ref: "main", "snapshot-id": parent["snapshot-id"] }],
+      updates: [
+        { action: "add-snapshot", snapshot: {
+          "snapshot-id": snapshotId, "parent-snapshot-id": parent["snapshot-id"], "sequence-number": seq,
+          "timestamp-ms": timestampMs, "manifest-list": manifestListPath, "schema-id": 0,
+          summary: summary ?? { operation: "delete", "deleted-data-files": "1", "deleted-records": String(file.record_count) },
+        } },
+        { action: "set-snapshot-ref", "ref-name": "main", type: "branch", "snapshot-id": snapshotId },
+      ],
+    });
+    return { snapshotId, manifestPath, manifestListPath };
   }
 
   /** The table's rows as icebird reads them at the current snapshot. */

@@ -27,6 +27,7 @@ int floe_test_failures;
 #include "parquet_stitch.c"
 #include "puffin.c"
 #include "row_lineage.c"
+#include "snapshot_counts.c"
 
 static const floe_test_entry_t tests[] = {
 #define TEST_ENTRY(name) {#name, test_##name},
