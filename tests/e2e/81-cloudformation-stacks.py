@@ -135,20 +135,8 @@ Outputs:
 """
 
 # Exports one name, whatever the stack: a second stack of it conflicts with the first.
-EXPORTING_TEMPLATE = """\
-Parameters:
-  Name: {Type: String}
-Resources:
-  Bucket:
-    Type: AWS::S3Tables::TableBucket
-    Properties:
-      TableBucketName: !Ref Name
-Outputs:
-  Url:
-    Value: !Ref Bucket
-    Export:
-      Name: shared-lake-url
-"""
+EXPORTING_TEMPLATE = SMALL_TEMPLATE.replace("Arn: {Value: !Ref Bucket}",
+                                            "Arn: {Value: !Ref Bucket, Export: {Name: shared-lake-url}}")
 
 
 class CloudFormationTests(FloeTestCase):
