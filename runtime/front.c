@@ -27,6 +27,12 @@
  * to H2O_MAX_REQLEN (~416 KiB). Each header counts its name, value, ": " and CRLF. */
 #define MAX_HEADER_SECTION_BYTES 8192
 #define HEADER_FRAMING_BYTES 4
+/* What AWS answers an unsigned caller: S3 (for a bucket that grants anonymous users nothing) and
+ * the query protocol's common error MissingAuthenticationToken. */
+#define S3_MESSAGE_ANONYMOUS "Access Denied"
+#define QUERY_MESSAGE_MISSING "Request is missing Authentication Token"
+/* Iceberg REST paths all start with /v1/; under /iceberg an unsigned one is the catalog's. */
+#define UNSIGNED_ICEBERG_PATH FLOE_ICEBERG_REST_BASE "/v1"
 
 typedef struct front_handler {
     h2o_handler_t super;
@@ -56,7 +62,8 @@ static size_t iceberg_base_len(h2o_req_t *req, int is_catalog_signed)
     return 0;
 }
 
-/* The S3 Tables API's answer to a signature that does not verify (403, as AWS answers). */
+/* The S3 Tables API's answer to a signature that does not verify (403, as AWS answers); AWS's
+ * Iceberg REST endpoints answer an unsigned request the same way, before any catalog runs. */
 static void refuse_s3tables(h2o_req_t *req, floe_sigv4_result_t r)
 {
     const char *name = r == FLOE_SIGV4_MISSING       ? "MissingAuthenticationTokenException"
@@ -65,7 +72,7 @@ static void refuse_s3tables(h2o_req_t *req, floe_sigv4_result_t r)
     floe_response_aws_error(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403, name, floe_sigv4_result_message(r));
 }
 
-/* S3's answer, in its XML error shape. */
+/* S3's answer, in its XML error shape: an anonymous caller is denied access, in S3's words. */
 static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
 {
     const char *code = r == FLOE_SIGV4_MISMATCH           ? "SignatureDoesNotMatch"
@@ -75,10 +82,10 @@ static void refuse_s3(h2o_req_t *req, floe_sigv4_result_t r)
                        : r == FLOE_SIGV4_MALFORMED        ? "AuthorizationHeaderMalformed"
                                                           : "AccessDenied";
     floe_s3_send_error(req, r == FLOE_SIGV4_PAYLOAD_MISMATCH || r == FLOE_SIGV4_MALFORMED ? 400 : 403, code,
-                       floe_sigv4_result_message(r));
+                       r == FLOE_SIGV4_MISSING ? S3_MESSAGE_ANONYMOUS : floe_sigv4_result_message(r));
 }
 
-/* An awsQuery service's answer (CloudFormation, STS), with the codes of AWS's common errors. */
+/* An awsQuery service's answer (CloudFormation, STS), with the codes and messages of AWS's common errors. */
 static void refuse_query(h2o_req_t *req, const floe_query_service_t *query, floe_sigv4_result_t r)
 {
     const char *code = r == FLOE_SIGV4_MISSING       ? "MissingAuthenticationToken"
@@ -87,7 +94,41 @@ static void refuse_query(h2o_req_t *req, const floe_query_service_t *query, floe
                        : r == FLOE_SIGV4_EXPIRED || r == FLOE_SIGV4_SKEWED ? "RequestExpired"
                                                                           : "SignatureDoesNotMatch";
     int status = r == FLOE_SIGV4_MALFORMED || r == FLOE_SIGV4_EXPIRED || r == FLOE_SIGV4_SKEWED ? 400 : 403;
-    floe_query_refuse(req, query, status, code, floe_sigv4_result_message(r));
+    floe_query_refuse(req, query, status, code,
+                      r == FLOE_SIGV4_MISSING ? QUERY_MESSAGE_MISSING : floe_sigv4_result_message(r));
+}
+
+/*
+ * Strict mode's answer to a request with no signature at all (none of SigV4 and no SigV2
+ * presigned URL), in the protocol of the API it is for. AWS tells the APIs apart by host name;
+ * on Floe's one port they go by their signing name, which an unsigned request lacks, so its shape
+ * decides: an X-Amz-Target of Glue's, a form naming a query service's Version, an S3 Tables call
+ * (s3tables/dispatch.h), a path under /iceberg/v1/; anything else is S3's.
+ */
+static void refuse_unsigned(floe_worker_t *w, h2o_req_t *req)
+{
+    const floe_awsjson_service_t *json = floe_awsjson_service_of_target(req);
+    const floe_query_service_t *query = json == NULL ? floe_query_service_of_form(req) : NULL;
+    bool is_s3tables_host = /* S3 Tables and its Iceberg REST catalog: one host, one refusal on AWS */
+        query == NULL && (path_is_under(req, UNSIGNED_ICEBERG_PATH) || floe_s3tables_is_unsigned_call(req));
+    floe_sigv4_scope_t none;
+
+    if (json != NULL) {
+        memset(&none, 0, sizeof(none));
+        floe_awsjson_handle(w, req, json, &none); /* refuses it before reading anything else */
+        return;
+    }
+    floe_log_request(w, req,
+                     query != NULL      ? "Query:Unauthorized"
+                     : is_s3tables_host ? "S3Tables:Unauthorized"
+                                        : "S3:Unauthorized",
+                     403, floe_log_now_us());
+    if (query != NULL)
+        refuse_query(req, query, FLOE_SIGV4_MISSING);
+    else if (is_s3tables_host)
+        refuse_s3tables(req, FLOE_SIGV4_MISSING);
+    else
+        refuse_s3(req, FLOE_SIGV4_MISSING);
 }
 
 /* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. The
@@ -106,6 +147,10 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
     if (r == FLOE_SIGV4_MISSING && !is_s3tables && !is_iceberg && query == NULL &&
         (r = floe_s3_sigv2_verify(req, w->config, (int64_t)time(NULL))) == FLOE_SIGV4_OK)
         return 1;
+    if (r == FLOE_SIGV4_MISSING && !is_s3tables && !is_iceberg && query == NULL) {
+        refuse_unsigned(w, req);
+        return 0;
+    }
     status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
     floe_log_request(w, req,
                      is_iceberg    ? "Iceberg:Unauthorized"

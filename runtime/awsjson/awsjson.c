@@ -222,6 +222,17 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
     floe_response_send(q->req, 200, CONTENT_TYPE, q->w->json.buf, q->w->json.len);
 }
 
+const floe_awsjson_service_t *floe_awsjson_service_of_target(h2o_req_t *req)
+{
+    char target[TARGET_MAX];
+
+    for (size_t i = 0; i < N_SERVICES; i++) {
+        if (target_operation(req, services[i], target, sizeof(target)) != NULL)
+            return services[i];
+    }
+    return NULL;
+}
+
 void floe_awsjson_handle(floe_worker_t *w, h2o_req_t *req, const floe_awsjson_service_t *svc,
                          const floe_sigv4_scope_t *scope)
 {

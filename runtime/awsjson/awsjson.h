@@ -20,6 +20,10 @@ const floe_awsjson_service_t *const *floe_awsjson_services(size_t *n /* OUT */);
 /** The awsJson service a request with this credential scope is signed for, or NULL. */
 const floe_awsjson_service_t *floe_awsjson_service_of(const floe_sigv4_scope_t *scope);
 
+/** The awsJson service whose X-Amz-Target ("AWSGlue.GetTable") an unsigned request carries, or
+ * NULL: so that strict mode refuses an unsigned Glue call in Glue's shape. */
+const floe_awsjson_service_t *floe_awsjson_service_of_target(h2o_req_t *req);
+
 /** Answers one request signed for `svc`: with --strict-signatures its signature is verified
  * first (a refusal in the service's JSON error shape); `scope` is its credential scope, as the
  * front door read it (it decides the call's account and region). */

@@ -15,6 +15,9 @@
  *   {namespace} with the 0x1F separator ──▶ 404 NoSuchTable/NoSuchNamespace for a read whose route
  *        │                                   documents 404, else 400 (S3 Tables has one level)
  *        ▼
+ *   the warehouse (prefix or ?warehouse=) of another account than the request's ──▶ 403
+ *        │   NotAuthorizedException, on both endpoints (refuse_other_account)
+ *        ▼
  *   route->parse ──▶ 400 BadRequestException
  *        ▼
  *   route->handle ──floe_iceberg_call_fail(e)──▶ e's status, if the spec documents that status for
@@ -32,6 +35,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/arn.h"
 #include "db/state.h"
 #include "base/failure.h"
 #include "iceberg/iceberg_json.h"
@@ -54,7 +58,7 @@
 #define MESSAGE_NO_NAMESPACE "The specified namespace does not exist."
 #define GLUE_SIGNING_NAME "glue"
 #define GLUE_PATH_PREFIX "/v1/" FLOE_GLUE_CATALOGS_SEGMENT "/" /* /v1/catalogs/{catalog}/... */
-#define GLUE_MESSAGE_MAX 600
+#define WAREHOUSE_MESSAGE_MAX 600
 #define MESSAGE_NO_ROUTE "No Iceberg REST catalog route matches this method and path."
 
 typedef struct rest_ctx {
@@ -171,27 +175,52 @@ static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_i
         answer_success(d, route, out);
 }
 
+/* The warehouse a request names: its path prefix, else ?warehouse= (GET /v1/config), an ARN
+ * decoded once more when a client encoded it twice; NULL when it names none. */
+static const char *named_warehouse(rest_ctx_t *d, const floe_iceberg_route_match_t *match,
+                                   const floe_query_param_t *query, size_t n_query)
+{
+    const char *warehouse = match->prefix;
+
+    for (size_t i = 0; warehouse == NULL && i < n_query; i++) {
+        if (strcmp(query[i].key, "warehouse") == 0)
+            warehouse = query[i].value;
+    }
+    if (warehouse != NULL && strncasecmp(warehouse, "arn%3A", strlen("arn%3A")) == 0)
+        warehouse = floe_percent_decode(&d->req->pool, warehouse, strlen(warehouse), 0);
+    return warehouse;
+}
+
 /* The account and region of the call: the signature's on a signed request (/iceberg, as AWS serves
  * it); on an unsigned one (/_floe/iceberg), the warehouse ARN's, from the prefix or ?warehouse=. */
 static void set_scope(rest_ctx_t *d, floe_iceberg_call_t *call, const floe_iceberg_route_match_t *match,
                       const floe_query_param_t *query, size_t n_query)
 {
     floe_scope_t scope;
-    const char *warehouse = match->prefix;
     floe_sigv4_scope_t signature;
 
-    if (floe_sigv4_request_scope(d->req, &signature) == 0) {
+    if (floe_sigv4_request_scope(d->req, &signature) == 0)
         floe_sigv4_request_account_scope(d->req, d->w->config, &scope);
-    } else {
-        for (size_t i = 0; warehouse == NULL && i < n_query; i++) {
-            if (strcmp(query[i].key, "warehouse") == 0)
-                warehouse = query[i].value;
-        }
-        if (warehouse != NULL && strncasecmp(warehouse, "arn%3A", strlen("arn%3A")) == 0)
-            warehouse = floe_percent_decode(&d->req->pool, warehouse, strlen(warehouse), 0);
-        floe_scope_from_arn(d->w->config, warehouse, &scope);
-    }
+    else
+        floe_scope_from_arn(d->w->config, named_warehouse(d, match, query, n_query), &scope);
     floe_call_set_scope(&call->super, &scope);
+}
+
+/*
+ * A warehouse of another account than the request's, on either endpoint (a table bucket ARN, or a
+ * Glue catalog id): 403 in the spec's ForbiddenResponse shape (its type NotAuthorizedException),
+ * before any route runs, as the S3 Tables API answers such an ARN 403 AccessDeniedException
+ * (catalog/lookup.h). Floe models no grant across accounts, so none ever allows it.
+ */
+static void refuse_other_account(rest_ctx_t *d, const floe_iceberg_call_t *call, const char *warehouse)
+{
+    char message[WAREHOUSE_MESSAGE_MAX];
+
+    snprintf(message, sizeof(message),
+             "The warehouse '%.200s' belongs to another account than the request's (%s); Floe models no grants "
+             "across accounts (table bucket policies, Glue or Lake Formation permissions).",
+             warehouse, call->super.scope.account_id);
+    answer_error(d, FLOE_ICEBERG_ERR_NotAuthorizedException, message);
 }
 
 /*
@@ -224,7 +253,7 @@ static void answer_multi_level(rest_ctx_t *d, const floe_iceberg_route_match_t *
 static int glue_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, const char *catalog, const char **arn)
 {
     floe_glue_warehouse_t wh;
-    char message[GLUE_MESSAGE_MAX];
+    char message[WAREHOUSE_MESSAGE_MAX];
 
     switch (floe_glue_warehouse_of(catalog, &call->super.scope, &wh)) {
     case FLOE_GLUE_WAREHOUSE_OK:
@@ -245,10 +274,7 @@ static int glue_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, const char *
         return -1;
     case FLOE_GLUE_WAREHOUSE_OTHER_ACCOUNT:
     default:
-        snprintf(message, sizeof(message),
-                 "The catalog '%.200s' belongs to another account than the request's (%s); Floe models no "
-                 "cross-account Glue or Lake Formation grants.", catalog, call->super.scope.account_id);
-        answer_error(d, FLOE_ICEBERG_ERR_NotAuthorizedException, message);
+        refuse_other_account(d, call, catalog);
         return -1;
     }
 }
@@ -279,6 +305,7 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
     floe_iceberg_input_t http = {match->prefix, match->namespace, match->table, query, n_query, NULL,
                                  header_value(d->req, H2O_TOKEN_IF_NONE_MATCH)};
     floe_iceberg_call_t call;
+    const char *warehouse;
     cJSON *body;
 
     d->operation = h2o_mem_alloc_pool(&d->req->pool, strlen(route->operation) + sizeof("Iceberg:"));
@@ -302,6 +329,12 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
     call.is_glue = d->is_glue;
     if (d->is_glue && (match->prefix != NULL ? glue_warehouse(d, &call, match->prefix, &http.prefix)
                                              : glue_query_warehouse(d, &call, &http))) {
+        cJSON_Delete(body);
+        return;
+    }
+    warehouse = d->is_glue ? NULL : named_warehouse(d, match, query, n_query);
+    if (warehouse != NULL && floe_arn_is_other_account(&call.super, warehouse)) {
+        refuse_other_account(d, &call, warehouse);
         cJSON_Delete(body);
         return;
     }

@@ -196,10 +196,9 @@ static int body_is_form(h2o_req_t *req)
            strncasecmp(ct->base, FORM_CONTENT_TYPE, strlen(FORM_CONTENT_TYPE)) == 0;
 }
 
-/* Decodes the URL query and the form body; answers and returns -1 when either is malformed. */
-static int decode_form(query_ctx_t *q, floe_query_form_t *form)
+/* Decodes the URL query and the form body into *form: 0, or -1 when either is malformed. */
+static int read_form(h2o_req_t *req, floe_query_form_t *form)
 {
-    h2o_req_t *req = q->req;
     const char *query = NULL, *body = NULL;
     size_t query_len = 0, body_len = 0;
 
@@ -211,11 +210,34 @@ static int decode_form(query_ctx_t *q, floe_query_form_t *form)
         body = req->entity.base;
         body_len = req->entity.len;
     }
-    if (floe_query_form_decode(&req->pool, query, query_len, body, body_len, form) != 0) {
+    return floe_query_form_decode(&req->pool, query, query_len, body, body_len, form);
+}
+
+/* read_form; answers and returns -1 when the form is malformed. */
+static int decode_form(query_ctx_t *q, floe_query_form_t *form)
+{
+    if (read_form(q->req, form) != 0) {
         answer_error(q, 404, "MalformedQueryString", "The query string contains a syntax error.");
         return FLOE_EFAIL;
     }
     return FLOE_OK;
+}
+
+const floe_query_service_t *floe_query_service_of_form(h2o_req_t *req)
+{
+    floe_query_form_t form;
+    const char *version;
+
+    if (!body_is_form(req) && req->input.query_at == SIZE_MAX)
+        return NULL;
+    if (read_form(req, &form) != 0 || floe_query_form_get(&form, "Action") == NULL ||
+        (version = floe_query_form_get(&form, "Version")) == NULL)
+        return NULL;
+    for (size_t i = 0; i < N_SERVICES; i++) {
+        if (strcmp(version, services[i]->version) == 0)
+            return services[i];
+    }
+    return NULL;
 }
 
 void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc,

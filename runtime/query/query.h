@@ -21,6 +21,11 @@ const floe_query_service_t *const *floe_query_services(size_t *n /* OUT */);
 /** The awsQuery service a request with this credential scope is signed for, or NULL. */
 const floe_query_service_t *floe_query_service_of(const floe_sigv4_scope_t *scope);
 
+/** The awsQuery service an unsigned request is for, by its form's `Version` (the API version
+ * each service's clients send beside `Action`), or NULL when it is no such form: so that strict
+ * mode refuses an unsigned CloudFormation or STS call in that service's shape. */
+const floe_query_service_t *floe_query_service_of_form(h2o_req_t *req);
+
 /** Answers one request signed for `svc`; `scope` is its credential scope, as the front door read
  * it (it decides the call's account and region). */
 void floe_query_handle(floe_worker_t *w, h2o_req_t *req, const floe_query_service_t *svc,

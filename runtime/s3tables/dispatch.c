@@ -22,6 +22,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "db/state.h"
 #include "http/call.h"
@@ -37,6 +38,8 @@
  * bytes of memory per byte of a dense body (a 10 MB array of zeros took a server from 10 MB to
  * 430 MB resident), so without a bound one request could exhaust the machine's memory. */
 #define MAX_BODY_BYTES ((size_t)1 << 20)
+#define S3TABLES_ARN_PREFIX "arn:aws:s3tables:"
+#define JSON_MEDIA_TYPE "application/json"
 
 typedef struct dispatch_ctx {
     floe_worker_t *w;
@@ -173,6 +176,60 @@ void floe_dispatch_s3tables(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_s
     http.body = req->entity.base;
     http.body_len = req->entity.len;
     run_operation(&d, &match, &http);
+}
+
+static bool names_s3tables_arn(const char *s)
+{
+    return s != NULL && strncmp(s, S3TABLES_ARN_PREFIX, strlen(S3TABLES_ARN_PREFIX)) == 0;
+}
+
+static bool has_json_body(h2o_req_t *req)
+{
+    ssize_t i = h2o_find_header(&req->headers, H2O_TOKEN_CONTENT_TYPE, -1);
+
+    return i >= 0 && req->headers.entries[i].value.len >= strlen(JSON_MEDIA_TYPE) &&
+           strncasecmp(req->headers.entries[i].value.base, JSON_MEDIA_TYPE, strlen(JSON_MEDIA_TYPE)) == 0;
+}
+
+/* A route without an ARN (ListTableBuckets, CreateTableBucket) is S3 Tables' when it carries a
+ * JSON body, or is a GET whose query keys are camelCase as S3 Tables' are, where the listings of
+ * an S3 bucket of the same name ("buckets") carry kebab-case ones (list-type, encoding-type). */
+static bool is_arnless_call(h2o_req_t *req, const floe_query_param_t *query, size_t n_query)
+{
+    if (has_json_body(req))
+        return true;
+    if (!h2o_memis(req->input.method.base, req->input.method.len, H2O_STRLIT("GET")))
+        return false;
+    for (size_t i = 0; i < n_query; i++) {
+        if (strchr(query[i].key, '-') != NULL)
+            return false;
+    }
+    return true;
+}
+
+bool floe_s3tables_is_unsigned_call(h2o_req_t *req)
+{
+    size_t path_len = req->input.query_at != SIZE_MAX ? req->input.query_at : req->input.path.len;
+    floe_query_param_t *query = NULL;
+    long n_query = 0;
+    floe_route_match_t match;
+
+    if (req->input.query_at != SIZE_MAX &&
+        (n_query = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
+                                    req->input.path.len - req->input.query_at - 1, &query)) < 0)
+        return false;
+    if (floe_router_match(&req->pool, req->input.method.base, req->input.method.len, req->input.path.base, path_len,
+                          query, (size_t)n_query, &match) != FLOE_ROUTE_FOUND)
+        return false;
+    for (size_t i = 0; i < match.n_labels; i++) {
+        if (names_s3tables_arn(match.labels[i]))
+            return true;
+    }
+    for (long i = 0; i < n_query; i++) {
+        if (names_s3tables_arn(query[i].value))
+            return true;
+    }
+    return match.n_labels == 0 && is_arnless_call(req, query, (size_t)n_query);
 }
 
 int floe_s3tables_init(void)

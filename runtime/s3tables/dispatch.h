@@ -5,6 +5,8 @@
 #ifndef FLOE_DISPATCH_H
 #define FLOE_DISPATCH_H
 
+#include <stdbool.h>
+
 #include "http/sigv4.h"
 #include "http/worker.h"
 
@@ -14,6 +16,14 @@ int floe_s3tables_init(void);
 /** The S3 Tables model this build serves (`floe version`): its version date and its SHA-256. */
 const char *floe_s3tables_model_version(void);
 const char *floe_s3tables_model_sha256(void);
+
+/**
+ * True when an unsigned request is an S3 Tables API call (AWS tells them apart by host name; on
+ * Floe's one port, by shape): it matches an S3 Tables route and names an S3 Tables ARN in its
+ * path or query, or it is ListTableBuckets or CreateTableBucket as an SDK sends them. So strict
+ * mode refuses it in S3 Tables' shape; anything else unsigned is S3's.
+ */
+bool floe_s3tables_is_unsigned_call(h2o_req_t *req);
 
 /** Answers one request signed for s3tables (not under /iceberg); `scope` is its credential
  * scope, as the front door read it (it decides the call's account and region). */

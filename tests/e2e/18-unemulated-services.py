@@ -4,13 +4,15 @@ the services Floe emulates, in that service's own protocol, so its client reads 
 (JSON for SSM, DynamoDB and Lambda; AWS's XML for the query protocol of SNS and the REST-XML of
 Route 53). Requests signed for s3, and unsigned ones, stay S3's. Driven with boto3's own clients."""
 
+import json
 import os
+import re
 import sys
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from floe_server import FloeTestCase, main  # noqa: E402
+from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
 EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS and Glue"
 
@@ -61,11 +63,22 @@ class UnemulatedServiceTests(FloeTestCase):
         self.assertEqual(status, 200, "an unsigned request is S3's")
         self.assertIn(b"<ListBucketResult", body, "and answered in S3's XML")
 
-    def test_cloudformation_sts_and_s3tables_are_served(self):
-        self.assertEqual(self.make_client("sts").get_caller_identity()["Account"], "000000000000",
-                         "STS is served")
-        self.assertIn("StackSummaries", self.make_client("cloudformation").list_stacks(), "CloudFormation is served")
-        self.assertIn("tableBuckets", self.s3tables.list_table_buckets(), "S3 Tables is served")
+    def test_the_signing_names_docs_s3_md_says_leave_s3_are_the_served_services(self):
+        with open(os.path.join(SOURCE_DIR, "docs", "s3.md")) as f:
+            text = " ".join(f.read().split())
+        listed = re.search(r"A request signed for ((?:`[a-z0-9-]+`(?:, | or ))+`[a-z0-9-]+`) leaves S3", text)
+        self.assertIsNotNone(listed, "docs/s3.md names the signing names that leave S3")
+        names = set(re.findall(r"`([a-z0-9-]+)`", listed.group(1)))
+        with urllib.request.urlopen(self.server.endpoint + "/_floe/health", timeout=10) as r:
+            services = set(json.loads(r.read())["services"]) - {"s3"}
+        self.assertEqual(names, services, "they are the services Floe serves beside S3")
+        served = {"s3tables": lambda c: c.list_table_buckets()["tableBuckets"],
+                  "glue": lambda c: c.get_databases()["DatabaseList"],
+                  "cloudformation": lambda c: c.list_stacks()["StackSummaries"],
+                  "sts": lambda c: c.get_caller_identity()["Account"]}
+        for name in sorted(names):
+            with self.subTest(signing_name=name):
+                self.assertIsNotNone(served[name](self.make_client(name)), "a %s client is served" % name)
 
 
 if __name__ == "__main__":

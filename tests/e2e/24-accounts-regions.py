@@ -308,7 +308,9 @@ class AccountsRegionsTests(FloeTestCase):
         self.assertEqual([n["namespace"] for n in self.client(A1, R2).list_namespaces(tableBucketARN=there)
                           ["namespaces"]], [["signed_ns"]], "and acts on that bucket")
         status, body = self.rest("GET", "/v1/%s/namespaces" % prefix, base="/iceberg", sign_as=(A2, R2))
-        self.assertEqual(status, 404, "a request signed by another account does not find the warehouse: %s" % body)
+        self.assertEqual(status, 403, "a request signed by another account is refused the warehouse: %s" % body)
+        self.assertEqual(body["error"]["type"], "NotAuthorizedException",
+                         "in the Iceberg REST error shape, as the S3 Tables API refuses that ARN")
         status, body = self.rest("GET", "/v1/%s/namespaces" % prefix, base="/iceberg", sign_as=(A1, R1))
         self.assertEqual(status, 404, "nor does one signed for another region: %s" % body)
 

@@ -3,7 +3,8 @@
 AWS::S3Tables types against Floe as against AWS. `aws cloudformation deploy` (a CREATE change set,
 then an UPDATE one) with parameters, a condition and outputs; describe-stacks outputs and exports;
 the created bucket, namespace, table and policies seen through boto3's s3tables; the CLI's waiters;
-a stack whose creation fails rolling back to nothing; delete-stack keeping a DeletionPolicy Retain
+a stack whose creation fails rolling back to nothing (also on an export name another stack holds,
+in AWS's words); delete-stack keeping a DeletionPolicy Retain
 bucket; change sets by hand; and ValidationError for a malformed template."""
 
 import json
@@ -132,6 +133,10 @@ Resources:
 Outputs:
   Arn: {Value: !Ref Bucket}
 """
+
+# Exports one name, whatever the stack: a second stack of it conflicts with the first.
+EXPORTING_TEMPLATE = SMALL_TEMPLATE.replace("Arn: {Value: !Ref Bucket}",
+                                            "Arn: {Value: !Ref Bucket, Export: {Name: shared-lake-url}}")
 
 
 class CloudFormationTests(FloeTestCase):
@@ -270,6 +275,35 @@ class CloudFormationTests(FloeTestCase):
         self.assertIn("AlreadyExistsException", err, "a ROLLBACK_COMPLETE stack still holds its name")
         self.cli("delete-stack", "--stack-name", "doomed")
         self.cli("wait", "stack-delete-complete", "--stack-name", "doomed")
+
+    def test_an_export_name_another_stack_holds_rolls_the_creation_back_in_awss_words(self):
+        path = self.write("exporting.yaml", EXPORTING_TEMPLATE)
+        self.cli("create-stack", "--stack-name", "lake-url", "--template-body", "file://" + path,
+                 "--parameters", "ParameterKey=Name,ParameterValue=lake-url-bucket")
+        self.cli("wait", "stack-create-complete", "--stack-name", "lake-url")
+        self.cli("create-stack", "--stack-name", "lake-url-rival", "--template-body", "file://" + path,
+                 "--parameters", "ParameterKey=Name,ParameterValue=lake-url-rival-bucket")
+        rc, _, _ = self.cli("wait", "stack-create-complete", "--stack-name", "lake-url-rival", expect_ok=False)
+        self.assertNotEqual(rc, 0, "the second stack's creation fails")
+        # AWS's text: "Export with name X is already exported by stack Y", a sentence of its own
+        # before the rollback's.
+        reason = "Export with name shared-lake-url is already exported by stack lake-url. Rollback requested by user."
+        events = self.cli("describe-stack-events", "--stack-name", "lake-url-rival")[1]["StackEvents"]
+        rollback = [e for e in events if e["ResourceStatus"] == "ROLLBACK_IN_PROGRESS"]
+        self.assertEqual([(e["LogicalResourceId"], e.get("ResourceStatusReason")) for e in rollback],
+                         [("lake-url-rival", reason)], "the stack's rollback event gives AWS's reason")
+        # The stack carried it as its StackStatusReason while rolling back; rolled back, it has none,
+        # which is why the AWS CDK reports such a failure as a bare "ROLLBACK_COMPLETE".
+        stack = self.stack("lake-url-rival")
+        self.assertEqual((stack["StackStatus"], stack.get("StackStatusReason")), ("ROLLBACK_COMPLETE", None),
+                         "the rolled-back stack gives no reason of its own")
+        self.assertNotIn("lake-url-rival-bucket", self.bucket_names(), "its bucket is rolled back")
+        self.assertEqual([e["ExportingStackId"] for e in self.cli("list-exports")[1]["Exports"]
+                          if e["Name"] == "shared-lake-url"], [self.stack("lake-url")["StackId"]],
+                         "the export stays the first stack's")
+        for name in ("lake-url-rival", "lake-url"):
+            self.cli("delete-stack", "--stack-name", name)
+            self.cli("wait", "stack-delete-complete", "--stack-name", name)
 
     # -- change sets by hand -----------------------------------------------------------------------
 
