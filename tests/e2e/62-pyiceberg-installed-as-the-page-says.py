@@ -84,7 +84,8 @@ class PageAsANewUserFollowsIt(unittest.TestCase):
                                          os.path.join(VENV, "bin", "python"), user_py)
         out = subprocess.run(["/bin/bash", "-c", script], env=env, cwd=self.home,
                              capture_output=True, text=True, timeout=180)
-        self.assertEqual(out.returncode, 0, "the page's blocks, pasted in order:\n%s%s" % (out.stdout, out.stderr[-3000:]))
+        self.assertEqual(out.returncode, 0,
+                         "the page's blocks, pasted in order:\n%s%s" % (out.stdout, out.stderr[-3000:]))
         self.assertEqual(json.loads(out.stdout[:out.stdout.index("}") + 1]), {"arn": ARN},
                          "the opening block created the table bucket: %s" % out.stdout)
         self.assertIn("id:[[11,22,33]]", out.stdout.replace(" ", "").replace("\n", ""),

@@ -12,6 +12,7 @@ signatures refuse.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt)."""
 
+import contextlib
 import datetime
 import json
 import os
@@ -26,7 +27,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, compact_and_expire, engine_env  # noqa: E402
+from floe_server import FloeServer, compact_and_expire, engine_env, strict_engine_server  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.expressions import EqualTo, LessThan  # noqa: E402
@@ -181,17 +182,16 @@ class EnginesOnOneBucket(unittest.TestCase):
         self.assertNotIn(("duck", "scratch"), self.catalog.list_tables("duck"), "DuckDB's DROP TABLE purges the table")
 
     def test_5_the_unsigned_fallback_reads_and_writes_the_same_tables(self):
-        duck = snippets.duckdb_connect(self.server.endpoint, self.arn, attach="duckdb-attach-unsigned")
-        try:
+        with contextlib.closing(snippets.duckdb_connect(self.server.endpoint, self.arn,
+                                                        attach="duckdb-attach-unsigned")) as duck:
             self.assertEqual(sorted(duck.execute("SELECT id, kind FROM floe.api.events").fetchall()),
-                             self.duckdb_rows("api.events", "id, kind"), "the alias reads what the signed catalog reads")
+                             self.duckdb_rows("api.events", "id, kind"),
+                             "the alias reads what the signed catalog reads")
             duck.execute("INSERT INTO floe.api.events VALUES (102, 'alias')")
             self.assertIn((102, "alias"), self.pyiceberg_rows("api.events"), "PyIceberg reads the alias's insert")
             duck.execute("CREATE TABLE floe.api.scratch (id BIGINT)")
             duck.execute("DROP TABLE floe.api.scratch")
             self.assertNotIn(("api", "scratch"), self.catalog.list_tables("api"), "the alias's DROP TABLE purges")
-        finally:
-            duck.close()
 
 
 class SignedAttachUnderStrictSignatures(unittest.TestCase):
@@ -202,11 +202,7 @@ class SignedAttachUnderStrictSignatures(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        engine_env("floe", "floe")
-        cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "floe:floe").start()
-        import boto3
-        s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-        cls.arn = s3tables.create_table_bucket(name="duckdb-strict")["arn"]
+        cls.server, cls.arn = strict_engine_server("floe", "floe", "duckdb-strict")
         cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
 
     @classmethod
@@ -214,8 +210,7 @@ class SignedAttachUnderStrictSignatures(unittest.TestCase):
         cls.server.cleanup()
 
     def test_duckdb_writes_through_sigv4_and_pyiceberg_reads_its_rows(self):
-        d = snippets.duckdb_connect(self.server.endpoint, self.arn)
-        try:
+        with contextlib.closing(snippets.duckdb_connect(self.server.endpoint, self.arn)) as d:
             d.execute("CREATE SCHEMA floe.strict")
             d.execute("CREATE TABLE floe.strict.items (id BIGINT, name VARCHAR)")
             d.execute("INSERT INTO floe.strict.items SELECT i, 'item-' || i FROM range(0, 100) t(i)")
@@ -229,8 +224,6 @@ class SignedAttachUnderStrictSignatures(unittest.TestCase):
             self.assertEqual(sorted((r["id"], r["name"]) for r in rows), expected, "PyIceberg reads DuckDB's rows")
             d.execute("DROP TABLE floe.strict.items")
             self.assertEqual(self.catalog.list_tables("strict"), [], "DuckDB's DROP TABLE purged the table")
-        finally:
-            d.close()
 
     def test_the_unsigned_fallback_is_refused(self):
         import duckdb

@@ -68,8 +68,9 @@ def check_pinned(reqs, pins):
         if not m:
             raise PageError("docs/engines.md: %r does not pin one version (NAME==VERSION)" % req)
         name, version = canonical(m.group(1)), m.group(3)
-        if pins.get(name, (None,))[0] != version:
-            raise PageError("docs/engines.md installs %s, the lock pins %s==%s" % (req, name, pins.get(name, ("nothing",))[0]))
+        pinned = pins.get(name, ("nothing",))[0]
+        if pinned != version:
+            raise PageError("docs/engines.md installs %s, the lock pins %s==%s" % (req, name, pinned))
         named[name] = req
     return named
 
