@@ -26,7 +26,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, engine_env  # noqa: E402
+from floe_server import FloeServer, engine_env, strict_engine_server  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 import pyarrow.compute as pc  # noqa: E402
@@ -320,12 +320,7 @@ class PyIcebergSignedStrictly(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        engine_env()
-        os.environ.update({"AWS_ACCESS_KEY_ID": "AKIDENGINES", "AWS_SECRET_ACCESS_KEY": "engines-secret"})
-        cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "AKIDENGINES:engines-secret").start()
-        import boto3
-        s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-        cls.arn = s3tables.create_table_bucket(name="engines-strict")["arn"]
+        cls.server, cls.arn = strict_engine_server("AKIDENGINES", "engines-secret", "engines-strict")
 
     @classmethod
     def tearDownClass(cls):

@@ -6,9 +6,13 @@ reads back what it wrote; a table made with CreateTable is written by PyIceberg 
 read by both. icebird reads PyIceberg's table too (not DuckDB's manifests, which its Avro reader
 refuses). Between writes Floe's own maintenance runs (`floe maintenance run`: compaction,
 then snapshot expiration), and every engine reads exactly the same rows before and after.
+DuckDB attaches with the page's signed block (SigV4 at /iceberg), also against
+`floe serve --strict-signatures`, and with its unsigned fallback (/_floe/iceberg), which strict
+signatures refuse.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt)."""
 
+import contextlib
 import datetime
 import json
 import os
@@ -23,7 +27,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, compact_and_expire, engine_env  # noqa: E402
+from floe_server import FloeServer, compact_and_expire, engine_env, strict_engine_server  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.expressions import EqualTo, LessThan  # noqa: E402
@@ -176,6 +180,55 @@ class EnginesOnOneBucket(unittest.TestCase):
         d.execute("INSERT INTO floe.duck.scratch VALUES (1)")
         d.execute("DROP TABLE floe.duck.scratch")
         self.assertNotIn(("duck", "scratch"), self.catalog.list_tables("duck"), "DuckDB's DROP TABLE purges the table")
+
+    def test_5_the_unsigned_fallback_reads_and_writes_the_same_tables(self):
+        with contextlib.closing(snippets.duckdb_connect(self.server.endpoint, self.arn,
+                                                        attach="duckdb-attach-unsigned")) as duck:
+            self.assertEqual(sorted(duck.execute("SELECT id, kind FROM floe.api.events").fetchall()),
+                             self.duckdb_rows("api.events", "id, kind"),
+                             "the alias reads what the signed catalog reads")
+            duck.execute("INSERT INTO floe.api.events VALUES (102, 'alias')")
+            self.assertIn((102, "alias"), self.pyiceberg_rows("api.events"), "PyIceberg reads the alias's insert")
+            duck.execute("CREATE TABLE floe.api.scratch (id BIGINT)")
+            duck.execute("DROP TABLE floe.api.scratch")
+            self.assertNotIn(("api", "scratch"), self.catalog.list_tables("api"), "the alias's DROP TABLE purges")
+
+
+class SignedAttachUnderStrictSignatures(unittest.TestCase):
+    """The page's signed DuckDB block against `floe serve --strict-signatures`, whose credentials
+    are the keys the block names (as `floe env --credentials` exports them): DuckDB creates,
+    writes, deletes and drops through SigV4, PyIceberg's block reads DuckDB's rows, and the
+    unsigned fallback is refused."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server, cls.arn = strict_engine_server("floe", "floe", "duckdb-strict")
+        cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.cleanup()
+
+    def test_duckdb_writes_through_sigv4_and_pyiceberg_reads_its_rows(self):
+        with contextlib.closing(snippets.duckdb_connect(self.server.endpoint, self.arn)) as d:
+            d.execute("CREATE SCHEMA floe.strict")
+            d.execute("CREATE TABLE floe.strict.items (id BIGINT, name VARCHAR)")
+            d.execute("INSERT INTO floe.strict.items SELECT i, 'item-' || i FROM range(0, 100) t(i)")
+            d.execute("DELETE FROM floe.strict.items WHERE id < 10")
+            d.execute("UPDATE floe.strict.items SET name = 'updated' WHERE id = 50")
+            expected = [(i, "updated" if i == 50 else "item-%d" % i) for i in range(10, 100)]
+            self.assertIn("items", [r[2] for r in d.execute("SHOW ALL TABLES").fetchall()], "SHOW ALL TABLES lists it")
+            self.assertEqual(sorted(d.execute("SELECT id, name FROM floe.strict.items").fetchall()), expected,
+                             "DuckDB reads its own writes")
+            rows = self.catalog.load_table("strict.items").scan().to_arrow().to_pylist()
+            self.assertEqual(sorted((r["id"], r["name"]) for r in rows), expected, "PyIceberg reads DuckDB's rows")
+            d.execute("DROP TABLE floe.strict.items")
+            self.assertEqual(self.catalog.list_tables("strict"), [], "DuckDB's DROP TABLE purged the table")
+
+    def test_the_unsigned_fallback_is_refused(self):
+        import duckdb
+        with self.assertRaisesRegex(duckdb.Error, "403"):
+            snippets.duckdb_connect(self.server.endpoint, self.arn, attach="duckdb-attach-unsigned")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, create_glue_integration, engine_env  # noqa: E402
+from floe_server import FloeServer, create_glue_integration, engine_env, strict_engine_server  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 from pyiceberg.exceptions import BadRequestError, ForbiddenError, NoSuchTableError, RESTError  # noqa: E402
@@ -158,11 +158,8 @@ class GlueEndpointSignedStrictly(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        engine_env("AKIDGLUE", "glue-secret")
-        cls.server = FloeServer("--quiet", "--strict-signatures", "--credentials", "AKIDGLUE:glue-secret").start()
+        cls.server, cls.arn = strict_engine_server("AKIDGLUE", "glue-secret", "glue-strict")
         import boto3
-        s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
-        cls.arn = s3tables.create_table_bucket(name="glue-strict")["arn"]
         create_glue_integration(boto3.client("glue", endpoint_url=cls.server.endpoint, region_name="us-east-1"),
                                 cls.arn.split(":")[4])
         cls.warehouse = "%s:s3tablescatalog/glue-strict" % cls.arn.split(":")[4]

@@ -16,8 +16,9 @@ data file). Checked:
     and `content_size_in_bytes`);
   - PyIceberg and DuckDB read exactly Spark's rows; icebird 0.3.1 reads the table as of its
     inserts (it reads every delete file as Parquet, so it cannot apply deletion vectors);
-  - after Floe's compaction and snapshot expiration every engine reads the same rows, the rows keep
-    their lineage, and Spark writes on.
+  - after Floe's compaction (which applies the deletion vectors: none is left, and icebird reads the
+    current table) and snapshot expiration every engine reads the same rows, the rows keep their
+    lineage, and Spark writes on.
 
 Runs under the engines' virtual environment (PyIceberg, DuckDB), with PySpark from
 <build>/engines-spark on the path.
@@ -169,11 +170,15 @@ class SparkFormatVersion3(SparkBesidePythonEngines):
             self.assertEqual(result["status"], "Successful", "%s succeeds: %s" % (job, out.stdout))
             if job == "icebergSnapshotManagement":
                 self.assertGreater(result["snapshotsExpired"], 0, "old snapshots expired")
-        _, md = self.metadata()
+        location, md = self.metadata()
         self.assertEqual(len(md["snapshots"]), 1, "expiration left only the current snapshot")
         self.assertEqual(md["format-version"], 3, "the table stays v3")
         self.assertEnginesAgree(self.expected, "after Floe's compaction and expiration")
         self.assertEqual(self.lineage(), self.lineage_before, "every row keeps its _row_id and sequence number")
+        self.assertEqual(self.spark.sql("SELECT count(*) FROM rest.%s.delete_files" % TABLE).collect()[0][0], 0,
+                         "compaction applied Spark's deletion vectors: none is left")
+        self.assertEqual(self.icebird_rows(location), self.expected,
+                         "icebird, which applies no vector, reads the current table: the deleted rows left the data files")
 
     def test_4_spark_writes_on_after_maintenance(self):
         _, before = self.metadata()

@@ -111,7 +111,8 @@ describe("the table page shows the engine snippets for that table", { skip: miss
     const attach = blocks["duckdb-attach"];
     assert.ok(attach.includes(`ENDPOINT '127.0.0.1:${server.port}',`), `DuckDB's S3 secret is this server's host:port:\n${attach}`);
     assert.ok(attach.includes(`REGION '${REGION}',`), "in the table's region");
-    assert.ok(attach.includes(`ATTACH '${bucket}' AS floe`) && attach.includes(`ENDPOINT '${endpoint}/_floe/iceberg',`), attach);
+    assert.ok(attach.includes(`ATTACH '${bucket}' AS floe`) && attach.includes(`ENDPOINT '${endpoint}/iceberg',`), attach);
+    assert.ok(attach.includes(`SIGV4_REGION '${REGION}',`), `DuckDB signs the catalog's requests for the table's region:\n${attach}`);
     assert.equal(blocks["duckdb-read"], "SELECT count(*) FROM floe.sales_2026.daily_orders;\n");
     const spark = blocks["spark-rest"];
     assert.ok(spark.includes(`.config("spark.sql.catalog.floe.uri", "${endpoint}/iceberg")`), `Spark's catalog uri is this server's:\n${spark}`);

@@ -137,6 +137,17 @@ def engine_env(key="floe", secret="floe"):
     os.environ.pop("AWS_DATA_PATH", None)
 
 
+def strict_engine_server(key, secret, bucket):
+    """An engine user's environment with the key pair KEY:SECRET (engine_env), a
+    `floe serve --strict-signatures` that accepts only that pair, and a table bucket BUCKET made
+    with boto3: (server, the bucket's ARN)."""
+    engine_env(key, secret)
+    server = FloeServer("--quiet", "--strict-signatures", "--credentials", "%s:%s" % (key, secret)).start()
+    import boto3
+    s3tables = boto3.client("s3tables", endpoint_url=server.endpoint, region_name="us-east-1")
+    return server, s3tables.create_table_bucket(name=bucket)["arn"]
+
+
 def create_glue_integration(glue, account, region="us-east-1"):
     """Integrates S3 Tables with AWS analytics services as AWS's guide does: the federated Glue
     catalog `s3tablescatalog`, which Glue's Iceberg REST endpoint needs before it serves a bucket."""

@@ -34,7 +34,7 @@ def snippets(path=DOC):
 
 def render(name, endpoint, arn, namespace=None, table=None, region="us-east-1", **extra):
     """The snippet NAME with the example values replaced. `extra` replaces other upper-case
-    placeholders (EXTENSION_DIRECTORY)."""
+    placeholders (SITE_PACKAGES)."""
     text = snippets()[name]
     hostport = endpoint.split("://", 1)[1]
     # Replaced through unique markers, so a new value never gets replaced again.
@@ -84,19 +84,22 @@ def reexec_in_venv():
     os.execv(python, [python] + sys.argv)
 
 
-def duckdb_extension_directory():
-    """Where the duckdb-ext-* packages put their extensions (v<version>/<platform>/*.duckdb_extension)."""
-    import duckdb_ext
-    return os.path.join(list(duckdb_ext.__path__)[0], "extensions")
+def site_packages():
+    """The site-packages folder the duckdb-extension-* packages are installed in: each holds its
+    extension as duckdb_extension_<name>/extensions/v<version>/<name>.duckdb_extension."""
+    import duckdb_extension_iceberg
+    return os.path.dirname(list(duckdb_extension_iceberg.__path__)[0])
 
 
-def duckdb_connect(endpoint, arn):
+def duckdb_connect(endpoint, arn, attach="duckdb-attach"):
     """A DuckDB connection set up by the page's blocks: extensions loaded from their packages (never
-    downloaded) and the table bucket attached as `floe`."""
+    downloaded) and the table bucket attached as `floe` by the block `attach` (the signed one, or
+    the unsigned alias `duckdb-attach-unsigned`), in the ARN's region."""
     import duckdb
     con = duckdb.connect()
-    text = render("duckdb-extensions", endpoint, arn, EXTENSION_DIRECTORY=duckdb_extension_directory())
-    text += ";\n" + render("duckdb-attach", endpoint, arn)
+    region = arn.split(":")[3]
+    text = render("duckdb-extensions", endpoint, arn, SITE_PACKAGES=site_packages())
+    text += ";\n" + render(attach, endpoint, arn, region=region)
     for statement in sql_statements(text):
         con.execute(statement)
     return con
