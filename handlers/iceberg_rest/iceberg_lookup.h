@@ -34,8 +34,10 @@ int floe_iceberg_lookup_namespace_as(floe_iceberg_call_t *call, const char *ware
                                      floe_iceberg_err_t missing, floe_bucket_row_t *bucket /* OUT */,
                                      floe_namespace_row_t *ns /* OUT */);
 
-/** The table `name` in namespace `ns` of the warehouse; a missing warehouse is NoSuchWarehouseException,
- * a missing namespace or table NoSuchTableException (the spec's 404 on table routes). */
+/**
+ * The table `name` in namespace `ns` of the warehouse: a missing warehouse is
+ * NoSuchWarehouseException, a missing namespace or table NoSuchTableException.
+ */
 int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_arn, const char *ns, const char *name,
                               floe_table_row_t *out /* OUT */);
 
