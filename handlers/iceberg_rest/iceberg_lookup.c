@@ -59,15 +59,21 @@ int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehou
     return FLOE_OK;
 }
 
-int floe_iceberg_lookup_namespace(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
-                                  floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
+int floe_iceberg_lookup_namespace_as(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
+                                     floe_iceberg_err_t missing, floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
 {
     if (floe_iceberg_lookup_warehouse(call, warehouse_arn, bucket))
         return FLOE_EFAIL;
     if (floe_lookup_namespace(&call->super, bucket, name, ns))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return floe_iceberg_fail_from_api(call, missing, FLOE_ICEBERG_ERR_InternalServerError);
     return FLOE_OK;
+}
+
+int floe_iceberg_lookup_namespace(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
+                                  floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
+{
+    return floe_iceberg_lookup_namespace_as(call, warehouse_arn, name, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
+                                            bucket, ns);
 }
 
 int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_arn, const char *ns, const char *name,
@@ -76,7 +82,8 @@ int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_a
     floe_bucket_row_t bucket;
     floe_namespace_row_t namespace;
 
-    if (floe_iceberg_lookup_namespace(call, warehouse_arn, ns, &bucket, &namespace))
+    if (floe_iceberg_lookup_namespace_as(call, warehouse_arn, ns, FLOE_ICEBERG_ERR_NoSuchTableException, &bucket,
+                                         &namespace))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &namespace, name, out))
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,

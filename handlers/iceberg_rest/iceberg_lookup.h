@@ -1,8 +1,9 @@
 /*
  * Resolving what an Iceberg REST request names (the warehouse a prefix names, a namespace, a
  * table) with the spec's not-found errors, and reading a table's current metadata.json. Shared by
- * the handlers/iceberg_rest/iceberg_*.c files. A miss fails the call (NoSuchWarehouseException,
- * NoSuchNamespaceException, NoSuchTableException), so a handler can simply
+ * the handlers/iceberg_rest/iceberg_*.c files. A miss fails the call with the error the route's
+ * spec names (NoSuchWarehouseException, NoSuchNamespaceException, NoSuchTableException), so a
+ * handler can simply
  * `if (floe_iceberg_lookup_...) return FLOE_EFAIL;`.
  *
  * Also floe_iceberg_fail_from_api(): the REST catalog reuses the S3 Tables lookups and catalog
@@ -25,7 +26,18 @@ int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehou
 int floe_iceberg_lookup_namespace(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
                                   floe_bucket_row_t *bucket /* OUT */, floe_namespace_row_t *ns /* OUT */);
 
-/** The table `name` in namespace `ns` of the warehouse (each miss with its own error). */
+/**
+ * The same, failing a missing namespace with `missing`: NoSuchTableException on the routes that
+ * name a table, whose only 404 in the spec it is (load, exists, drop, commit, rename's source).
+ */
+int floe_iceberg_lookup_namespace_as(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
+                                     floe_iceberg_err_t missing, floe_bucket_row_t *bucket /* OUT */,
+                                     floe_namespace_row_t *ns /* OUT */);
+
+/**
+ * The table `name` in namespace `ns` of the warehouse: a missing warehouse is
+ * NoSuchWarehouseException, a missing namespace or table NoSuchTableException.
+ */
 int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_arn, const char *ns, const char *name,
                               floe_table_row_t *out /* OUT */);
 

@@ -27,7 +27,8 @@
  *    stage-create): floe_table_check_name ─▶ floe_table_draft ─▶ floe_table_draft_adopt (the staged
  *    uuid and warehouse location) ─▶ floe_iceberg_commit from nothing ─▶
  *    floe_table_store_first_metadata ─▶ floe_table_insert. A table created meanwhile fails the draft
- *    or the insert: 409 CommitFailedException.
+ *    or the insert: 409 CommitFailedException. One created before the commit arrives takes note 1,
+ *    where assert-create fails (409) before the staged location is checked against its warehouse.
  *
  * Invariants:
  *   1. A commit's base is the file at L, read in the same lookup that saw token T; the pointer moves
@@ -128,15 +129,17 @@ static int prepare(floe_iceberg_call_t *call, const floe_iceberg_table_change_t 
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
                                             p->table.ns.name, p->table.name);
+    if (floe_iceberg_read_metadata(call, &p->table, &current) ||
+        run_commit(call, change, current, p->table.metadata_location,
+                   floe_call_printf(&call->super, "s3://%s", p->table.warehouse_bucket), &p->json))
+        return FLOE_EFAIL;
+    /* after the requirements (run_commit): a staged create that lost to another create is a 409,
+     * though its location is the warehouse it reserved, not the table's */
     if (change->new_location != NULL && !location_is_in_warehouse(&p->table, change->new_location))
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException,
                                       "The location %s is outside the table's warehouse s3://%s: S3 Tables keeps a "
                                       "table's files in its warehouse bucket.",
                                       change->new_location, p->table.warehouse_bucket);
-    if (floe_iceberg_read_metadata(call, &p->table, &current) ||
-        run_commit(call, change, current, p->table.metadata_location,
-                   floe_call_printf(&call->super, "s3://%s", p->table.warehouse_bucket), &p->json))
-        return FLOE_EFAIL;
     name_next_file(call, p);
     return FLOE_OK;
 }
@@ -214,7 +217,11 @@ int floe_iceberg_handle_updateTable(floe_iceberg_call_t *call, const floe_iceber
     floe_namespace_row_t ns;
     prepared_commit_t p;
 
-    if (floe_iceberg_lookup_namespace(call, in->table.warehouse, in->table.namespace, &bucket, &ns))
+    /* a create transaction creates the table in the namespace; any other commit names a table */
+    if (floe_iceberg_lookup_namespace_as(call, in->table.warehouse, in->table.namespace,
+                                         in->change.asserts_create ? FLOE_ICEBERG_ERR_NoSuchNamespaceException
+                                                                   : FLOE_ICEBERG_ERR_NoSuchTableException,
+                                         &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->table.table, &p.table)) {
         if (call->super.error == FLOE_ERR_NotFoundException && in->change.asserts_create)

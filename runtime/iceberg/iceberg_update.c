@@ -248,7 +248,10 @@ static int check_new_schema(const floe_iceberg_txn_t *txn, const cJSON *schema, 
 }
 
 /* Java's addSchemaInternal: an identical schema is reused; otherwise the new id is one more than
- * the highest. last-column-id (deprecated in the REST spec) may only grow. */
+ * the highest. The table's last-column-id only grows, to the schema's highest field id or a larger
+ * one the client sent; the client's "last-column-id" (deprecated in the REST spec) is otherwise
+ * ignored, as Java's Builder.addSchema(schema) does since 1.8: a client that drops the newest
+ * column sends the new schema's highest id, below the table's. */
 static int apply_add_schema(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     const cJSON *schema;
@@ -265,10 +268,6 @@ static int apply_add_schema(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceber
     }
     new_last = idx.highest_id > txn->md.last_column_id ? idx.highest_id : txn->md.last_column_id;
     floe_iceberg_schema_index_dispose(&idx);
-    if (given != INT32_MIN && given < txn->md.last_column_id)
-        return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
-                                 "Invalid last column ID: %d < %d (previous last column ID).", (int)given,
-                                 (int)txn->md.last_column_id);
     if (given > new_last)
         new_last = given;
     id = find_same_schema(&txn->md, schema);
@@ -552,9 +551,18 @@ static int assign_row_ids(floe_iceberg_txn_t *txn, cJSON *snap, floe_iceberg_err
     return 0;
 }
 
+/* Whether a snapshot names its parent (check_snapshot has checked the member's type). */
+static bool has_parent(const cJSON *snap)
+{
+    const cJSON *parent = cJSON_GetObjectItemCaseSensitive(snap, "parent-snapshot-id");
+
+    return parent != NULL && !cJSON_IsNull(parent);
+}
+
 /* In v2 a new snapshot's sequence number must be greater than the table's last, which it then
- * becomes. Java also lets a snapshot without a parent through; Floe does not (brief: v2 requires
- * sequence-number > last-sequence-number). */
+ * becomes, unless the snapshot has no parent (Java's Builder.addSnapshot): the loser of two
+ * concurrent replaces retries with the sequence number the winner already took. Unlike Java, the
+ * table's last sequence number never goes back (the spec: the highest assigned). */
 static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceberg_error_t *err)
 {
     const cJSON *snap;
@@ -572,12 +580,13 @@ static int apply_add_snapshot(floe_iceberg_txn_t *txn, const cJSON *u, floe_iceb
     if (txn->md.format_version > 1) {
         if (floe_iceberg_json_get_int64(snap, "sequence-number", "add-snapshot update: snapshot", &seq, err) != 0)
             return err->code;
-        if (seq <= txn->md.last_sequence_number)
+        if (seq <= txn->md.last_sequence_number && has_parent(snap))
             return floe_iceberg_fail(err, FLOE_ICEBERG_EINVALID,
                                      "Cannot add snapshot with sequence number %" PRId64
                                      " older than last sequence number %" PRId64 ".",
                                      seq, txn->md.last_sequence_number);
-        txn->md.last_sequence_number = seq;
+        if (seq > txn->md.last_sequence_number)
+            txn->md.last_sequence_number = seq;
     }
     stored = cJSON_Duplicate(snap, true);
     if (txn->md.format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION && assign_row_ids(txn, stored, err) != 0) {

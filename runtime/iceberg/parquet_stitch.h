@@ -124,8 +124,10 @@ int floe_parquet_stitch_append(floe_parquet_file_metadata_t *out, const floe_par
 
 /**
  * Rewrites an OffsetIndex (the `len` bytes at ColumnChunk.offset_index_offset) for a chunk that
- * moved from old_chunk to new_offset: every page location moves with it; everything else is kept
- * as read. Fails when a page lies outside old_chunk, which would leave it pointing at other bytes.
+ * moved from old_chunk to new_offset: every page location moves with it; every other value is kept
+ * as read. Field headers and page locations are written in their shortest form, so the result may
+ * differ in bytes from an input that used a longer one, even with new_offset == old_chunk.offset.
+ * Fails when a page lies outside old_chunk, which would leave it pointing at other bytes.
  * On success *out is malloc'ed (the caller frees), *out_len bytes.
  */
 int floe_parquet_offset_index_rewrite(const uint8_t *data, size_t len, floe_parquet_range_t old_chunk,

@@ -246,6 +246,21 @@ describe("the Iceberg REST catalog with iceberg-js, hyparquet-writer, avsc and i
       await rejectsWith(load("sales", "orders"), 404, "NoSuchTableException");
     });
 
+    test("tables: a table in a missing namespace is NoSuchTableException on load, drop and commit, both routes",
+      async () => {
+        // The spec's only 404 on a table route; Java's loadTable declares no NoSuchNamespaceException and its
+        // dropTable returns false only on NoSuchTableException.
+        for (const c of [catalog, signedCatalog]) {
+          const id = { namespace: ["nowhere"], name: "t" };
+          await rejectsWith(c.loadTable(id), 404, "NoSuchTableException");
+          await rejectsWith(c.dropTable(id, { purge: true }), 404, "NoSuchTableException");
+          await rejectsWith(c.updateTable(id, { requirements: [], updates: [] }), 404, "NoSuchTableException");
+          assert.equal(await c.tableExists(id), false, "tableExists says no");
+        }
+        await rejectsWith(catalog.createTable({ namespace: ["nowhere"] }, { name: "t", schema: SCHEMA }), 404,
+          "NoSuchNamespaceException");
+      });
+
     test("tables: a commit writes the next metadata file and S3 Tables sees the new location", async () => {
       await createTable("sales", "props");
       const first = await send(s3tables, s3tablesSdk, "GetTableMetadataLocationCommand",

@@ -195,8 +195,14 @@ class CatalogWireTests(IcebergRestTestCase):
     def test_missing_things_have_their_own_404(self):
         self.assertError(self.call("GET", "/namespaces/nope"), 404, "NoSuchNamespaceException", "a missing namespace")
         self.assertError(self.call("GET", "/namespaces/sales/tables/nope"), 404, "NoSuchTableException", "a missing table")
-        self.assertError(self.call("GET", "/namespaces/nope/tables/t"), 404, "NoSuchNamespaceException",
+        # The spec's only 404 on a table route is NoSuchTableException, whatever is missing.
+        self.assertError(self.call("GET", "/namespaces/nope/tables/t"), 404, "NoSuchTableException",
                          "a table in a missing namespace")
+        self.assertError(self.call("DELETE", "/namespaces/nope/tables/t", query={"purgeRequested": "true"}), 404,
+                         "NoSuchTableException", "a drop in a missing namespace")
+        self.assertError(self.commit("nope", "t", []), 404, "NoSuchTableException", "a commit in a missing namespace")
+        self.assertError(self.call("POST", "/namespaces/nope/tables", {"name": "t", "schema": SCHEMA}), 404,
+                         "NoSuchNamespaceException", "a create in a missing namespace")
         other = urllib.parse.quote(self.arn.replace(self.bucket_name, "not-there"), safe="")
         self.assertError(self.rest.call("GET", "/v1/%s/namespaces" % other), 404, "NoSuchWarehouseException",
                          "a prefix naming no table bucket")
@@ -327,6 +333,8 @@ class CatalogWireTests(IcebergRestTestCase):
         self.assertError(rename(("archive", "moved"), ("sales", "occupied")), 409, "AlreadyExistsException",
                          "a rename onto an existing table")
         self.assertError(rename(("sales", "gone"), ("sales", "x")), 404, "NoSuchTableException", "a missing source")
+        self.assertError(rename(("nowhere", "gone"), ("sales", "x")), 404, "NoSuchTableException",
+                         "a source in a missing namespace")
         self.assertError(rename(("archive", "moved"), ("nowhere", "x")), 404, "NoSuchNamespaceException",
                          "a missing destination namespace")
 
@@ -480,6 +488,20 @@ class StageCreateFlagTests(IcebergRestTestCase):
         self.assertTrue(table["tableARN"].endswith("/table/" + md["table-uuid"]), "its ARN carries the Iceberg uuid")
         self.assertError(self.commit("sales", "staged", updates, [{"type": "assert-create"}]), 409,
                          "CommitFailedException", "a second create of the same table")
+
+    def test_the_second_of_two_staged_creates_is_a_conflict(self):
+        stage = lambda: self.ok(self.call("POST", "/namespaces/sales/tables",
+                                          {"name": "twice", "schema": SCHEMA, "stage-create": True}),
+                                what="stage-create")["metadata"]
+        creates = [stage(), stage()]
+        self.assertNotEqual(creates[0]["location"], creates[1]["location"], "each staged create reserves a warehouse")
+        commit = lambda md: self.commit("sales", "twice", [
+            {"action": "assign-uuid", "uuid": md["table-uuid"]},
+            {"action": "add-schema", "schema": md["schemas"][0]}, {"action": "set-current-schema", "schema-id": -1},
+            {"action": "set-location", "location": md["location"]}], [{"type": "assert-create"}])
+        self.ok(commit(creates[0]), what="the first create commit")
+        # assert-create is checked before the second warehouse is found outside the table's
+        self.assertError(commit(creates[1]), 409, "CommitFailedException", "the second create commit")
 
 
 class FormatVersion3Tests(IcebergRestTestCase):

@@ -6,7 +6,8 @@ files; overwrite, delete and upsert with filters; schema and partition evolution
 snapshot id and by timestamp; branches, tags and properties; filtered, projected scans pruned by
 file statistics; the inspect tables; rename and drop with purge. After every write the table reads
 back exactly the rows the test expects. The same block against --strict-signatures: PyIceberg's
-and PyArrow's SigV4 signatures verify.
+and PyArrow's SigV4 signatures verify. With --iceberg-stage-create, of two create_table_transaction
+of one table the second commit fails with CommitFailedException.
 
 Runs under the engines' virtual environment (tests/engines/requirements.txt): started with
 /usr/bin/python3 like every e2e test, it re-executes itself there."""
@@ -312,6 +313,35 @@ class PyIcebergThroughRest(unittest.TestCase):
         self.assertEqual(self.catalog.list_tables("sales"), [], "the namespace is empty")
         self.catalog.drop_namespace("sales")
 
+
+
+class PyIcebergStagedCreates(unittest.TestCase):
+    """`floe serve --iceberg-stage-create`: PyIceberg's create_table_transaction stages the table;
+    of two transactions creating one table, the one that commits second has lost, a 409."""
+
+    @classmethod
+    def setUpClass(cls):
+        engine_env()
+        cls.server = FloeServer("--quiet", "--iceberg-stage-create").start()
+        import boto3
+        s3tables = boto3.client("s3tables", endpoint_url=cls.server.endpoint, region_name="us-east-1")
+        cls.arn = s3tables.create_table_bucket(name="engines-staged")["arn"]
+        cls.catalog = snippets.run_python("pyiceberg-rest", cls.server.endpoint, cls.arn)["catalog"]
+        cls.catalog.create_namespace("staged")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.cleanup()
+
+    def test_the_second_of_two_create_transactions_fails_to_commit(self):
+        from pyiceberg.exceptions import CommitFailedException
+        first = self.catalog.create_table_transaction("staged.t", schema=SCHEMA)
+        second = self.catalog.create_table_transaction("staged.t", schema=SCHEMA)
+        first.commit_transaction()
+        with self.assertRaises(CommitFailedException, msg="the table exists: a lost commit, not a bad request"):
+            second.commit_transaction()
+        self.assertEqual(self.catalog.load_table("staged.t").location(), first.table_metadata.location,
+                         "the table is the first transaction's")
 
 
 class PyIcebergSignedStrictly(unittest.TestCase):

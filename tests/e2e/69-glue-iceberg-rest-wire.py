@@ -102,6 +102,13 @@ class GlueEndpointOnTheWire(FloeTestCase):
         got = self.s3tables.get_table_metadata_location(tableBucketARN=self.arn, namespace="sales", name="orders")
         self.assertEqual(body["metadata-location"], got["metadataLocation"], "the same table as the S3 Tables API's")
 
+    def test_a_table_in_a_missing_namespace_is_no_such_table(self):
+        # the spec's only 404 on a table route, as on the S3 Tables endpoint (61-iceberg-rest.py)
+        self.assertError(self.glue("GET", "/v1/catalogs/%s/namespaces/nowhere/tables/orders" % self.catalog), 404,
+                         "NoSuchTableException", "a load in a missing namespace")
+        self.assertError(self.glue("GET", "/v1/catalogs/%s/namespaces/nowhere/tables" % self.catalog), 404,
+                         "NoSuchNamespaceException", "a listing of a missing namespace")
+
     def test_routes_glue_does_not_list_answer_501(self):
         base = "/v1/catalogs/" + self.catalog
         cases = [

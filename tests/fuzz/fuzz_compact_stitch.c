@@ -6,7 +6,8 @@
  * new file ends with a footer that decodes; every column chunk of the new file holds the very
  * bytes of the chunk it came from; every page index and bloom filter the new footer keeps lies
  * in the new file before the footer and holds the bytes it held before (a column index, a bloom
- * filter) or moved page offsets (an offset index); split offsets grow.
+ * filter) or its page locations moved with the chunk (an offset index, which may be written anew
+ * in the shortest encoding); split offsets grow.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,6 +56,24 @@ static void expect_inside(bool has, int64_t offset, int64_t len, uint64_t footer
         expect(offset >= 4 && len >= 0 && (uint64_t)offset + (uint64_t)len <= footer);
 }
 
+/* The kept offset index `now` of a chunk now at `a`, moved back to the chunk's old place `b`, holds
+ * what the input's `old` holds. Compared with `old` rewritten in place rather than with its bytes:
+ * the rewrite writes each field header and varint in its shortest form, which a writer need not
+ * use (an overlong varint is valid Thrift); the values are what a reader sees. */
+static void expect_offset_index_moved(const uint8_t *now, size_t now_len, floe_parquet_range_t a, const uint8_t *old,
+                                      size_t old_len, floe_parquet_range_t b)
+{
+    uint8_t *back = NULL, *same = NULL;
+    size_t back_len = 0, same_len = 0;
+    floe_iceberg_error_t err;
+
+    expect(floe_parquet_offset_index_rewrite(now, now_len, a, b.offset, &back, &back_len, &err) == 0);
+    expect(floe_parquet_offset_index_rewrite(old, old_len, b, b.offset, &same, &same_len, &err) == 0);
+    expect(back_len == same_len && memcmp(back, same, back_len) == 0);
+    free(back);
+    free(same);
+}
+
 /* Chunk c of row group r of the new file against chunk c of row group `from` of the input. */
 static void check_chunk(const uint8_t *file, const floe_parquet_file_metadata_t *md, uint64_t footer, uint32_t r,
                         const uint8_t *data, const floe_parquet_file_metadata_t *src, uint32_t from, uint32_t c)
@@ -72,15 +91,9 @@ static void check_chunk(const uint8_t *file, const floe_parquet_file_metadata_t 
         expect(now->column_index_length == old->column_index_length &&
                memcmp(file + now->column_index_offset, data + old->column_index_offset,
                       (size_t)old->column_index_length) == 0);
-    if (now->has_offset_index_offset) {
-        uint8_t *back = NULL;
-        size_t back_len = 0;
-        expect(floe_parquet_offset_index_rewrite(file + now->offset_index_offset, (size_t)now->offset_index_length, a,
-                                                 b.offset, &back, &back_len, &err) == 0);
-        expect(back_len == (size_t)old->offset_index_length &&
-               memcmp(back, data + old->offset_index_offset, back_len) == 0);
-        free(back);
-    }
+    if (now->has_offset_index_offset)
+        expect_offset_index_moved(file + now->offset_index_offset, (size_t)now->offset_index_length, a,
+                                  data + old->offset_index_offset, (size_t)old->offset_index_length, b);
     if (now->meta_data.has_bloom_filter_offset && now->meta_data.has_bloom_filter_length) {
         expect_inside(true, now->meta_data.bloom_filter_offset, now->meta_data.bloom_filter_length, footer);
         expect(memcmp(file + now->meta_data.bloom_filter_offset, data + old->meta_data.bloom_filter_offset,

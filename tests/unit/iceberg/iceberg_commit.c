@@ -26,6 +26,15 @@ static void ice_add_snapshot(char *buf, size_t size, int64_t id, int64_t seq)
              id, seq, id);
 }
 
+/* The commit of `updates` against the sample, its failure (if any) printed for the CHECK after. */
+static ice_result_t ice_commit_ok(const char *requirements, const char *updates)
+{
+    ice_result_t r = ice_commit(requirements, updates);
+    if (r.rc != FLOE_ICEBERG_OK)
+        fprintf(stderr, "  rc %d, message '%s'\n", r.rc, r.err.message);
+    return r;
+}
+
 /* Checks that `updates` against the sample is a bad request whose message holds `reason`. */
 static void ice_expect_invalid(const char *updates, const char *reason)
 {
@@ -436,6 +445,23 @@ TEST(iceberg_commit_add_schema_gets_the_next_id_and_minus_one_selects_it)
     ice_result_free(&r);
 }
 
+TEST(iceberg_commit_add_schema_dropping_the_newest_column_keeps_last_column_id)
+{
+    /* Java >= 1.8 sends the new schema's highest id (2) as last-column-id once z (id 3) is dropped */
+    ice_result_t r = ice_commit_ok("[{\"type\":\"assert-current-schema-id\",\"current-schema-id\":1}]",
+                                   "[{\"action\":\"add-schema\",\"last-column-id\":2,\"schema\":{\"type\":"
+                                   "\"struct\",\"schema-id\":2,\"identifier-field-ids\":[1,2],\"fields\":["
+                                   "{\"id\":1,\"name\":\"x\",\"required\":true,\"type\":\"long\"},"
+                                   "{\"id\":2,\"name\":\"y\",\"required\":true,\"type\":\"long\"}]}},"
+                                   "{\"action\":\"set-current-schema\",\"schema-id\":-1}]");
+
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "current-schema-id") == 2,
+          "a schema without the newest column is added although the client's last-column-id is below the table's");
+    CHECK(r.md != NULL && ice_int(r.md, "last-column-id") == 3,
+          "last-column-id stays the table's, so the dropped column's id is never reused");
+    ice_result_free(&r);
+}
+
 TEST(iceberg_commit_add_schema_reuses_an_identical_schema)
 {
     ice_result_t r = ice_commit(NULL, "[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"fields\":[{\"id\":"
@@ -452,8 +478,6 @@ TEST(iceberg_commit_invalid_schema_updates_are_bad_requests)
     ice_expect_invalid("[{\"action\":\"add-schema\",\"schema\":{\"fields\":[{\"id\":1,\"name\":\"x\",\"required\":true,"
                        "\"type\":\"lng\"}]}}]",
                        "Invalid type 'lng'");
-    ice_expect_invalid("[{\"action\":\"add-schema\",\"last-column-id\":2,\"schema\":{\"fields\":[]}}]",
-                       "Invalid last column ID");
     ice_expect_invalid("[{\"action\":\"set-current-schema\",\"schema-id\":7}]", "unknown schema 7");
     ice_expect_invalid("[{\"action\":\"set-current-schema\",\"schema-id\":-1}]", "no schema was added");
     ice_expect_invalid("[{\"action\":\"set-current-schema\"}]", "'schema-id' is required");
@@ -608,6 +632,22 @@ TEST(iceberg_commit_sequence_numbers_must_grow)
     ice_expect_invalid("[{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":5,\"timestamp-ms\":1,"
                        "\"manifest-list\":\"m\",\"summary\":{\"operation\":\"append\"}}}]",
                        "'sequence-number' is required");
+}
+
+TEST(iceberg_commit_a_snapshot_without_parent_may_reuse_the_last_sequence_number)
+{
+    /* the loser of two concurrent replaces: its snapshot took sequence number 34 (the table's last,
+     * which the winner used) and has no parent, since a replace starts the table afresh */
+    ice_result_t r = ice_commit_ok(NULL, "[{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":77,"
+                                         "\"sequence-number\":34,\"timestamp-ms\":" ICE_ADDED_SNAPSHOT_MS_TEXT ","
+                                         "\"manifest-list\":\"s3://a/b/77.avro\",\"summary\":{\"operation\":"
+                                         "\"overwrite\"}}},{\"action\":\"set-snapshot-ref\",\"ref-name\":"
+                                         "\"main\",\"type\":\"branch\",\"snapshot-id\":77}]");
+
+    CHECK(r.rc == FLOE_ICEBERG_OK && ice_int(r.md, "current-snapshot-id") == 77,
+          "a snapshot without a parent is added with a sequence number not above the last, as Java allows");
+    CHECK(r.md != NULL && ice_int(r.md, "last-sequence-number") == 34, "last-sequence-number does not go back");
+    ice_result_free(&r);
 }
 
 TEST(iceberg_commit_two_snapshots_in_one_commit_keep_sequence_order)
