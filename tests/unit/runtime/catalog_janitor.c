@@ -9,7 +9,7 @@
 #include "http/log.h"
 
 #define JANITOR_BACKLOG 200
-#define JANITOR_DRAIN_DEADLINE_MS 4000 /* at the former fixed 20 warehouses a second: 10 s */
+#define JANITOR_DRAIN_DEADLINE_MS 8000 /* 4 warehouses a 200 ms tick, as before, need 10 s */
 
 /* Queues `n` warehouses named wh-<i>, each holding one object, as DeleteTable does. */
 static int janitor_queue_warehouses(store_fixture_t *f, int n)
@@ -74,7 +74,7 @@ TEST(janitor_drains_a_backlog_without_waiting_a_tick_per_batch)
 TEST(janitor_failed_batch_leaves_every_warehouse_whole_or_gone)
 {
     store_fixture_t f;
-    int removed = -1;
+    int removed = -1, rc = FLOE_OK;
 
     CHECK(fixture_open(&f) == 0, "a fresh data directory opens");
     CHECK(janitor_queue_warehouses(&f, 8) == 0, "eight warehouses are queued");
@@ -84,7 +84,10 @@ TEST(janitor_failed_batch_leaves_every_warehouse_whole_or_gone)
                        " WHEN old.name = 'retired/wh-0004--table-s3' BEGIN SELECT RAISE(ABORT, 'injected'); END",
                        NULL, NULL, NULL) == SQLITE_OK,
           "the fault is armed");
-    CHECK(floe_janitor_run_once(f.st, f.dir, 8, &removed) == FLOE_EFAIL, "the failed removal is reported");
+    /* Passes until one meets the fault: a pass may end at its time budget before the fifth. */
+    for (int pass = 0; pass < 8 && rc == FLOE_OK; pass++)
+        rc = floe_janitor_run_once(f.st, f.dir, 8, &removed);
+    CHECK(rc == FLOE_EFAIL, "the failed removal is reported");
     CHECK(janitor_count(&f, "SELECT count(*) FROM s3_bucket WHERE name NOT IN (SELECT bucket FROM warehouse_deletion)")
               == 0,
           "no warehouse left the queue while its bucket row stayed");
@@ -93,7 +96,8 @@ TEST(janitor_failed_batch_leaves_every_warehouse_whole_or_gone)
     CHECK(count_object_files(&f) == janitor_count(&f, "SELECT count(*) FROM s3_bucket"),
           "exactly the files of the warehouses that stayed remain");
     sqlite3_exec(floe_state_db(f.st), "DROP TRIGGER fail_fifth", NULL, NULL, NULL);
-    CHECK(floe_janitor_run_once(f.st, f.dir, 8, &removed) == FLOE_OK, "the next pass succeeds");
-    CHECK(janitor_queued(&f) == 0 && count_object_files(&f) == 0, "and frees what was left");
+    for (int pass = 0; pass < 8 && janitor_queued(&f) > 0; pass++)
+        CHECK(floe_janitor_run_once(f.st, f.dir, 8, &removed) == FLOE_OK, "once the fault is gone, passes succeed");
+    CHECK(janitor_queued(&f) == 0 && count_object_files(&f) == 0, "and free what was left");
     fixture_close(&f);
 }
