@@ -96,7 +96,8 @@ static int purge_rows(floe_state_t *st, char **names, int n, floe_store_ids_t *f
     *done = 0;
     while (*done < n && (*done == 0 || floe_log_now_us() < deadline_us)) {
         const char *name = names[*done];
-        if (floe_store_delete_bucket_rows(st, name, files) != FLOE_OK || floe_db_exec(st, sql_done, "t", name) != FLOE_OK) {
+        if (floe_store_delete_bucket_rows(st, name, files) != FLOE_OK ||
+            floe_db_exec(st, sql_done, "t", name) != FLOE_OK) {
             floe_log("janitor: could not remove warehouse bucket %s yet: %s", name, floe_state_errmsg(st));
             return FLOE_EFAIL;
         }
