@@ -36,8 +36,9 @@ void floe_janitor_start(floe_worker_t *w);
 /** Stops it; call before disposing the worker's context. */
 void floe_janitor_stop(floe_worker_t *w);
 
-/** Removes up to `max` queued buckets now, *removed of them: FLOE_OK, or FLOE_EFAIL (logged) when
- * one could not be removed yet (it stays queued). */
+/** Removes a batch of up to `max` queued buckets now, in one transaction that stops taking more
+ * after about 10 ms, *removed of them: FLOE_OK, or FLOE_EFAIL (logged) when one could not be
+ * removed yet (the whole batch stays queued, whole). The caller holds no transaction. */
 int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *removed /* OUT */);
 
 #endif

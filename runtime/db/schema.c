@@ -166,7 +166,7 @@ static const char *const migrations[] = {
     "  tag_value TEXT NOT NULL,"
     "  PRIMARY KEY (table_id, tag_key)"
     ");"
-    "CREATE TABLE warehouse_deletion ("       /* janitor.c removes each bucket, then its row */
+    "CREATE TABLE warehouse_deletion ("       /* janitor.c removes a bucket's rows with its own */
     "  bucket TEXT PRIMARY KEY,"
     "  queued_at INTEGER NOT NULL"
     ");",

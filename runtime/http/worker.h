@@ -21,7 +21,8 @@ typedef struct floe_worker {
     floe_json_t json; /* serializer scratch, reset for every response */
     int index;
     h2o_linklist_t conns; /* open client sockets (server.c), so shutdown can close them */
-    h2o_timeout_t janitor_timeout; /* janitor.c, on the first worker only */
+    h2o_timeout_t janitor_timeout; /* janitor.c, on the first worker only: its idle tick */
+    h2o_timeout_t janitor_backlog_timeout; /* ... and its tick while a backlog drains */
     h2o_timeout_entry_t janitor_entry;
     int janitor_running;
     struct floe_background *background; /* background.h: on the first worker only, else NULL */

@@ -168,6 +168,20 @@ Exit:
     return result;
 }
 
+int floe_store_bucket_purge_rows(floe_state_t *st, int64_t bucket_id, floe_store_ids_t *files)
+{
+    floe_store_ids_t own = {0}; /* apart, so files the caller gathered before are not looked up again */
+    int result = FLOE_EFAIL;
+
+    if (delete_bucket_rows(st, bucket_id, true, &own) == FLOE_OK && floe_store_ids_drop_named(st, &own) == FLOE_OK) {
+        for (size_t i = 0; i < own.n; i++)
+            floe_store_ids_add(files, own.ids[i]);
+        result = FLOE_OK;
+    }
+    floe_store_ids_dispose(&own);
+    return result;
+}
+
 int floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t bucket_id)
 {
     return delete_bucket(st, data_dir, bucket_id, false);

@@ -43,6 +43,10 @@ int floe_store_bucket_delete(floe_state_t *st, const char *data_dir, int64_t buc
 /** Deletes the bucket with every object and multipart upload in it, rows first, then files. Joins the caller's
  * transaction as floe_store_bucket_delete does. */
 int floe_store_bucket_purge(floe_state_t *st, const char *data_dir, int64_t bucket_id);
+/** Inside the caller's open transaction: deletes the bucket's rows with every object and multipart upload in it,
+ * and adds to `files` those of their files no row names any more, for the caller to remove once it has committed
+ * (floe_store_ids_remove_files), or to forget if it rolls back (floe_store_ids_dispose). FLOE_OK or FLOE_EFAIL. */
+int floe_store_bucket_purge_rows(floe_state_t *st, int64_t bucket_id, floe_store_ids_t *files /* IN/OUT */);
 /** Renames bucket `from` to `to` (the janitor retires warehouses this way). FLOE_ENOTFOUND
  * if there is no bucket `from`. Joins the caller's transaction. */
 int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to);

@@ -50,20 +50,38 @@ int floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehou
     return floe_store_bucket_create(st, name, is_warehouse, "", NULL, now_ms);
 }
 
-int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket)
+/* The id of bucket `name`: FLOE_OK, FLOE_ENOTFOUND or FLOE_EFAIL. */
+static int bucket_id(floe_state_t *st, const char *name, int64_t *id)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
     int result;
 
     h2o_mem_init_pool(&pool);
-    switch (result = floe_store_bucket_get(st, &pool, bucket, &b)) {
-    case FLOE_OK: result = floe_store_bucket_purge(st, data_dir, b.id); break;
-    case FLOE_ENOTFOUND: result = FLOE_OK; break; /* already gone: idempotent */
-    default: break;
-    }
+    if ((result = floe_store_bucket_get(st, &pool, name, &b)) == FLOE_OK)
+        *id = b.id;
     h2o_mem_clear_pool(&pool);
     return result;
+}
+
+int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket)
+{
+    int64_t id;
+    int result = bucket_id(st, bucket, &id);
+
+    if (result == FLOE_OK)
+        return floe_store_bucket_purge(st, data_dir, id);
+    return result == FLOE_ENOTFOUND ? FLOE_OK : result; /* already gone: idempotent */
+}
+
+int floe_store_delete_bucket_rows(floe_state_t *st, const char *bucket, floe_store_ids_t *files)
+{
+    int64_t id;
+    int result = bucket_id(st, bucket, &id);
+
+    if (result == FLOE_OK)
+        return floe_store_bucket_purge_rows(st, id, files);
+    return result == FLOE_ENOTFOUND ? FLOE_OK : result; /* already gone: idempotent */
 }
 
 /* ---- whole objects from memory (the contract functions) ---- */

@@ -60,4 +60,9 @@ int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key
  * objects' files gone). */
 int floe_store_delete_bucket_recursive(floe_state_t *st, const char *data_dir, const char *bucket);
 
+/** The rows half of floe_store_delete_bucket_recursive, for a caller that deletes several buckets in one transaction
+ * of its own (the janitor): inside that open transaction, deletes the bucket's rows and adds to `files` the files to
+ * remove once it has committed (floe_store_bucket_purge_rows). Idempotent: a missing bucket is FLOE_OK. */
+int floe_store_delete_bucket_rows(floe_state_t *st, const char *bucket, floe_store_ids_t *files /* IN/OUT */);
+
 #endif

@@ -37,6 +37,7 @@ int floe_test_failures;
 #include "runtime/awsjson/codec.c"
 #include "runtime/store.c"
 #include "runtime/store_share.c"
+#include "runtime/catalog_janitor.c"
 #include "runtime/background/object_door.c"
 #include "runtime/background/loop.c"
 #include "runtime/replication_rewrite.c"
