@@ -57,7 +57,7 @@
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_thread.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
 #include "s3tables/dispatch.h"

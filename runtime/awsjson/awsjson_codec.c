@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "awsjson/awsjson_codec.h"
-#include "http/log.h"
+#include "base/log.h"
 
 #define MAX_DEPTH 32
 #define PATH_NAME_MAX 128

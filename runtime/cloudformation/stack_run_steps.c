@@ -26,7 +26,7 @@
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
 #include "base/ids.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/xalloc.h"
 
 #define INITIAL_CAPACITY 8

@@ -26,7 +26,7 @@
 #include "console/rooms.h"
 #include "console/route.h"
 #include "base/json.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/uri.h"
 #include "http/sigv4.h"
@@ -58,7 +58,7 @@ static size_t path_len(h2o_req_t *req)
 
 static void send_text(floe_worker_t *w, h2o_req_t *req, int status, const char *operation, const char *text)
 {
-    floe_log_request(w, req, operation, status, floe_log_now_us());
+    floe_log_request(w->config, req, operation, status, floe_log_now_us());
     floe_response_send(req, status, "text/plain; charset=utf-8", text, strlen(text));
 }
 
@@ -83,7 +83,7 @@ static void send_server_file(floe_worker_t *w, h2o_req_t *req)
     floe_json_object_end(json);
     floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
     floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
-    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_log_request(w->config, req, "Console:File", 200, floe_log_now_us());
     floe_response_send(req, 200, "application/json", json->buf, json->len);
 }
 
@@ -102,7 +102,7 @@ static void send_asset(floe_worker_t *w, h2o_req_t *req, const char *path, size_
     floe_response_header(req, "Content-Security-Policy", CSP, strlen(CSP));
     floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
     floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
-    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_log_request(w->config, req, "Console:File", 200, floe_log_now_us());
     floe_response_send(req, 200, a->content_type, (const char *)a->data, a->len);
 }
 
@@ -174,7 +174,7 @@ void floe_console_handle(floe_worker_t *w, h2o_req_t *req)
     size_t len = path_len(req), base = strlen(FLOE_CONSOLE_BASE), api = strlen(API_PREFIX);
 
     if (len == base) {
-        floe_log_request(w, req, "Console:File", 301, floe_log_now_us());
+        floe_log_request(w->config, req, "Console:File", 301, floe_log_now_us());
         h2o_send_redirect(req, 301, "Moved Permanently", H2O_STRLIT(FLOE_CONSOLE_BASE "/"));
         return;
     }

@@ -19,7 +19,7 @@
 #include "iceberg/iceberg_json.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_schema.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "background/object_door.h"
 #include "replication/prune.h"
 #include "replication/replica.h"

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "s3/error.h"
 #include "s3/xml.h"
