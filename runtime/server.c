@@ -66,7 +66,7 @@
 #include "s3/spill.h"
 #include "server.h"
 #include "store/store.h"
-#include "http/worker.h"
+#include "call/worker.h"
 #include "base/xalloc.h"
 
 #define STOP_POLL_MS 200

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "background/loop.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "base/log.h"
 
 #define MS_PER_S 1000

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/table_columns.h"

@@ -12,7 +12,7 @@
 
 #include <sqlite3.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 typedef struct floe_bucket_row {
     int64_t id;

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** Record expiration's job type, as its runs are stored and POST /_floe/maintenance/run names it
  * (the other job types are named by the model's TableMaintenanceJobType; this one is not). */

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/call_sql.h"
-#include "catalog/transaction.h"
+#include "call/call_sql.h"
+#include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"

@@ -7,7 +7,7 @@
 #ifndef FLOE_CONSOLE_ROUTE_H
 #define FLOE_CONSOLE_ROUTE_H
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 #define FLOE_CONSOLE_BASE "/_floe/ui"
 

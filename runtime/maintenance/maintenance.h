@@ -27,7 +27,7 @@
 #include "background/background.h"
 #include "base/config.h"
 #include "maintenance/job.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 typedef struct floe_maintenance floe_maintenance_t;
 

@@ -11,7 +11,7 @@
 #ifndef FLOE_MAINTENANCE_ROUTE_H
 #define FLOE_MAINTENANCE_ROUTE_H
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 #define FLOE_MAINTENANCE_RUN_PATH "/_floe/maintenance/run"
 #define FLOE_MAINTENANCE_SIGNING_NAME "s3tables"

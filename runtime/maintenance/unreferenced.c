@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "catalog/maintenance_job.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"

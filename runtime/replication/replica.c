@@ -14,7 +14,7 @@
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
 #include "catalog/table.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "base/failure.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/manifest.h"

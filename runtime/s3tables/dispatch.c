@@ -25,7 +25,7 @@
 #include <strings.h>
 
 #include "db/state.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "s3tables/dispatch.h"
 #include "base/log.h"
 #include "http/response.h"
