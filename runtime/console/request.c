@@ -1,5 +1,5 @@
 /*
- * The console request of request.h: parameters, scopes and answers shared by every room.
+ * The console request of request.h: parameters, scopes and answers shared by every API route.
  */
 #include <stdarg.h>
 #include <stdio.h>

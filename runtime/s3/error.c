@@ -22,11 +22,6 @@ static const error_info_t errors[] = {
 #undef FLOE_S3_ERROR_ROW
 };
 
-const char *floe_s3_error_code(floe_s3_error_t e)
-{
-    return errors[e].code;
-}
-
 const char *floe_s3_error_message(floe_s3_error_t e)
 {
     return errors[e].message;
