@@ -9,7 +9,7 @@
  * validators' job (cfn_validate.c).
  */
 #include "cfn_codec.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "query/query_text.h"
 
 static int parse_AccountList(floe_call_t *call, const floe_query_form_t *form, const char *key, floe_cfn_AccountList *out, const floe_path_t *path, floe_violation_t *v);
@@ -170,7 +170,7 @@ static int parse_AccountList(floe_call_t *call, const floe_query_form_t *form, c
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -212,7 +212,7 @@ static int parse_ActivateTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "publicTypeArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublicTypeArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublicTypeArn, v))
                 return -1;
         }
     }
@@ -221,7 +221,7 @@ static int parse_ActivateTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "publisherId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublisherId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublisherId, v))
                 return -1;
         }
     }
@@ -230,7 +230,7 @@ static int parse_ActivateTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -239,7 +239,7 @@ static int parse_ActivateTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "typeNameAlias", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeNameAlias, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeNameAlias, v))
                 return -1;
         }
     }
@@ -267,7 +267,7 @@ static int parse_ActivateTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "executionRoleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExecutionRoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExecutionRoleArn, v))
                 return -1;
         }
     }
@@ -357,7 +357,7 @@ static int parse_CancelUpdateStackInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -366,7 +366,7 @@ static int parse_CancelUpdateStackInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -408,7 +408,7 @@ static int parse_ContinueUpdateRollbackInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -417,7 +417,7 @@ static int parse_ContinueUpdateRollbackInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -435,7 +435,7 @@ static int parse_ContinueUpdateRollbackInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -450,7 +450,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -459,7 +459,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -468,7 +468,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -514,7 +514,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -550,7 +550,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -559,7 +559,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "clientToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientToken, v))
                 return -1;
         }
     }
@@ -568,7 +568,7 @@ static int parse_CreateChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "description", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Description, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Description, v))
                 return -1;
         }
     }
@@ -666,7 +666,7 @@ static int parse_CreateGeneratedTemplateInput(floe_call_t *call, const floe_quer
         const floe_path_t p = {path, "generatedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->GeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->GeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -675,7 +675,7 @@ static int parse_CreateGeneratedTemplateInput(floe_call_t *call, const floe_quer
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -699,7 +699,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -708,7 +708,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -717,7 +717,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -791,7 +791,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -815,7 +815,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyBody, v))
                 return -1;
         }
     }
@@ -824,7 +824,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyURL, v))
                 return -1;
         }
     }
@@ -842,7 +842,7 @@ static int parse_CreateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -877,7 +877,7 @@ static int parse_CreateStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -931,7 +931,7 @@ static int parse_CreateStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -961,7 +961,7 @@ static int parse_CreateStackRefactorInput(floe_call_t *call, const floe_query_fo
         const floe_path_t p = {path, "description", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Description, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Description, v))
                 return -1;
         }
     }
@@ -1004,7 +1004,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1013,7 +1013,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "description", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Description, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Description, v))
                 return -1;
         }
     }
@@ -1022,7 +1022,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -1031,7 +1031,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -1040,7 +1040,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackId, v))
                 return -1;
         }
     }
@@ -1076,7 +1076,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "administrationRoleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->AdministrationRoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->AdministrationRoleARN, v))
                 return -1;
         }
     }
@@ -1085,7 +1085,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "executionRoleName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExecutionRoleName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExecutionRoleName, v))
                 return -1;
         }
     }
@@ -1133,7 +1133,7 @@ static int parse_CreateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -1169,7 +1169,7 @@ static int parse_DeactivateTypeInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -1193,7 +1193,7 @@ static int parse_DeactivateTypeInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -1208,7 +1208,7 @@ static int parse_DeleteChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -1217,7 +1217,7 @@ static int parse_DeleteChangeSetInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1232,7 +1232,7 @@ static int parse_DeleteGeneratedTemplateInput(floe_call_t *call, const floe_quer
         const floe_path_t p = {path, "generatedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->GeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->GeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -1247,7 +1247,7 @@ static int parse_DeleteStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1265,7 +1265,7 @@ static int parse_DeleteStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -1274,7 +1274,7 @@ static int parse_DeleteStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -1304,7 +1304,7 @@ static int parse_DeleteStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1359,7 +1359,7 @@ static int parse_DeleteStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -1389,7 +1389,7 @@ static int parse_DeleteStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1428,7 +1428,7 @@ static int parse_DeploymentTargets(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "accountsUrl", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->AccountsUrl, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->AccountsUrl, v))
                 return -1;
         }
     }
@@ -1467,7 +1467,7 @@ static int parse_DeregisterTypeInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -1491,7 +1491,7 @@ static int parse_DeregisterTypeInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -1500,7 +1500,7 @@ static int parse_DeregisterTypeInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "versionId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->VersionId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->VersionId, v))
                 return -1;
         }
     }
@@ -1515,7 +1515,7 @@ static int parse_DescribeAccountLimitsInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1530,7 +1530,7 @@ static int parse_DescribeChangeSetHooksInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -1539,7 +1539,7 @@ static int parse_DescribeChangeSetHooksInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1548,7 +1548,7 @@ static int parse_DescribeChangeSetHooksInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1557,7 +1557,7 @@ static int parse_DescribeChangeSetHooksInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -1572,7 +1572,7 @@ static int parse_DescribeChangeSetInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -1581,7 +1581,7 @@ static int parse_DescribeChangeSetInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1590,7 +1590,7 @@ static int parse_DescribeChangeSetInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1615,7 +1615,7 @@ static int parse_DescribeEventsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1624,7 +1624,7 @@ static int parse_DescribeEventsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -1633,7 +1633,7 @@ static int parse_DescribeEventsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -1651,7 +1651,7 @@ static int parse_DescribeEventsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1666,7 +1666,7 @@ static int parse_DescribeGeneratedTemplateInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "generatedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->GeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->GeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -1702,7 +1702,7 @@ static int parse_DescribePublisherInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "publisherId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublisherId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublisherId, v))
                 return -1;
         }
     }
@@ -1717,7 +1717,7 @@ static int parse_DescribeResourceScanInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "resourceScanId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceScanId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceScanId, v))
                 return -1;
         }
     }
@@ -1732,7 +1732,7 @@ static int parse_DescribeStackDriftDetectionStatusInput(floe_call_t *call, const
         const floe_path_t p = {path, "stackDriftDetectionId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackDriftDetectionId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackDriftDetectionId, v))
                 return -1;
         }
     }
@@ -1747,7 +1747,7 @@ static int parse_DescribeStackEventsInput(floe_call_t *call, const floe_query_fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1756,7 +1756,7 @@ static int parse_DescribeStackEventsInput(floe_call_t *call, const floe_query_fo
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1771,7 +1771,7 @@ static int parse_DescribeStackInstanceInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1780,7 +1780,7 @@ static int parse_DescribeStackInstanceInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackInstanceAccount", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceAccount, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceAccount, v))
                 return -1;
         }
     }
@@ -1789,7 +1789,7 @@ static int parse_DescribeStackInstanceInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackInstanceRegion", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceRegion, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceRegion, v))
                 return -1;
         }
     }
@@ -1819,7 +1819,7 @@ static int parse_DescribeStackRefactorInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackRefactorId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackRefactorId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackRefactorId, v))
                 return -1;
         }
     }
@@ -1834,7 +1834,7 @@ static int parse_DescribeStackResourceDriftsInput(floe_call_t *call, const floe_
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1852,7 +1852,7 @@ static int parse_DescribeStackResourceDriftsInput(floe_call_t *call, const floe_
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -1877,7 +1877,7 @@ static int parse_DescribeStackResourceInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1886,7 +1886,7 @@ static int parse_DescribeStackResourceInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -1901,7 +1901,7 @@ static int parse_DescribeStackResourcesInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -1910,7 +1910,7 @@ static int parse_DescribeStackResourcesInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -1919,7 +1919,7 @@ static int parse_DescribeStackResourcesInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "physicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PhysicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PhysicalResourceId, v))
                 return -1;
         }
     }
@@ -1934,7 +1934,7 @@ static int parse_DescribeStackSetInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1964,7 +1964,7 @@ static int parse_DescribeStackSetOperationInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -1973,7 +1973,7 @@ static int parse_DescribeStackSetOperationInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -2003,7 +2003,7 @@ static int parse_DescribeStacksInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2012,7 +2012,7 @@ static int parse_DescribeStacksInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2042,7 +2042,7 @@ static int parse_DescribeTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -2051,7 +2051,7 @@ static int parse_DescribeTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -2060,7 +2060,7 @@ static int parse_DescribeTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "versionId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->VersionId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->VersionId, v))
                 return -1;
         }
     }
@@ -2069,7 +2069,7 @@ static int parse_DescribeTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "publisherId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublisherId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublisherId, v))
                 return -1;
         }
     }
@@ -2078,7 +2078,7 @@ static int parse_DescribeTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "publicVersionNumber", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublicVersionNumber, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublicVersionNumber, v))
                 return -1;
         }
     }
@@ -2093,7 +2093,7 @@ static int parse_DescribeTypeRegistrationInput(floe_call_t *call, const floe_que
         const floe_path_t p = {path, "registrationToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RegistrationToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RegistrationToken, v))
                 return -1;
         }
     }
@@ -2108,7 +2108,7 @@ static int parse_DetectStackDriftInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2132,7 +2132,7 @@ static int parse_DetectStackResourceDriftInput(floe_call_t *call, const floe_que
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2141,7 +2141,7 @@ static int parse_DetectStackResourceDriftInput(floe_call_t *call, const floe_que
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -2156,7 +2156,7 @@ static int parse_DetectStackSetDriftInput(floe_call_t *call, const floe_query_fo
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -2174,7 +2174,7 @@ static int parse_DetectStackSetDriftInput(floe_call_t *call, const floe_query_fo
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -2204,7 +2204,7 @@ static int parse_EstimateTemplateCostInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -2213,7 +2213,7 @@ static int parse_EstimateTemplateCostInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -2253,7 +2253,7 @@ static int parse_ExecuteChangeSetInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -2262,7 +2262,7 @@ static int parse_ExecuteChangeSetInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2271,7 +2271,7 @@ static int parse_ExecuteChangeSetInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -2306,7 +2306,7 @@ static int parse_ExecuteStackRefactorInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "stackRefactorId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackRefactorId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackRefactorId, v))
                 return -1;
         }
     }
@@ -2336,7 +2336,7 @@ static int parse_GetGeneratedTemplateInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "generatedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->GeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->GeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -2351,7 +2351,7 @@ static int parse_GetHookResultInput(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "hookResultId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->HookResultId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->HookResultId, v))
                 return -1;
         }
     }
@@ -2366,7 +2366,7 @@ static int parse_GetStackPolicyInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2381,7 +2381,7 @@ static int parse_GetTemplateInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2390,7 +2390,7 @@ static int parse_GetTemplateInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "changeSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ChangeSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ChangeSetName, v))
                 return -1;
         }
     }
@@ -2420,7 +2420,7 @@ static int parse_GetTemplateSummaryInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -2429,7 +2429,7 @@ static int parse_GetTemplateSummaryInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -2438,7 +2438,7 @@ static int parse_GetTemplateSummaryInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2447,7 +2447,7 @@ static int parse_GetTemplateSummaryInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -2486,7 +2486,7 @@ static int parse_ImportStacksToStackSetInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -2504,7 +2504,7 @@ static int parse_ImportStacksToStackSetInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackIdsUrl", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackIdsUrl, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackIdsUrl, v))
                 return -1;
         }
     }
@@ -2531,7 +2531,7 @@ static int parse_ImportStacksToStackSetInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -2567,7 +2567,7 @@ static int parse_JazzLogicalResourceIds(floe_call_t *call, const floe_query_form
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -2589,7 +2589,7 @@ static int parse_JazzResourceIdentifierProperties(floe_call_t *call, const floe_
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->keys[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->keys[i], v))
                 return -1;
         }
         {
@@ -2598,7 +2598,7 @@ static int parse_JazzResourceIdentifierProperties(floe_call_t *call, const floe_
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->values[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->values[i], v))
                 return -1;
         }
     }
@@ -2613,7 +2613,7 @@ static int parse_ListChangeSetsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -2622,7 +2622,7 @@ static int parse_ListChangeSetsInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2637,7 +2637,7 @@ static int parse_ListExportsInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2652,7 +2652,7 @@ static int parse_ListGeneratedTemplatesInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2692,7 +2692,7 @@ static int parse_ListHookResultsInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "targetId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TargetId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TargetId, v))
                 return -1;
         }
     }
@@ -2701,7 +2701,7 @@ static int parse_ListHookResultsInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "typeArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeArn, v))
                 return -1;
         }
     }
@@ -2725,7 +2725,7 @@ static int parse_ListHookResultsInput(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2740,7 +2740,7 @@ static int parse_ListImportsInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "exportName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExportName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExportName, v))
                 return -1;
         }
     }
@@ -2749,7 +2749,7 @@ static int parse_ListImportsInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2764,7 +2764,7 @@ static int parse_ListResourceScanRelatedResourcesInput(floe_call_t *call, const 
         const floe_path_t p = {path, "resourceScanId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceScanId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceScanId, v))
                 return -1;
         }
     }
@@ -2782,7 +2782,7 @@ static int parse_ListResourceScanRelatedResourcesInput(floe_call_t *call, const 
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2807,7 +2807,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "resourceScanId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceScanId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceScanId, v))
                 return -1;
         }
     }
@@ -2816,7 +2816,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "resourceIdentifier", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceIdentifier, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceIdentifier, v))
                 return -1;
         }
     }
@@ -2825,7 +2825,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "resourceTypePrefix", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceTypePrefix, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceTypePrefix, v))
                 return -1;
         }
     }
@@ -2834,7 +2834,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "tagKey", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TagKey, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TagKey, v))
                 return -1;
         }
     }
@@ -2843,7 +2843,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "tagValue", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TagValue, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TagValue, v))
                 return -1;
         }
     }
@@ -2852,7 +2852,7 @@ static int parse_ListResourceScanResourcesInput(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2877,7 +2877,7 @@ static int parse_ListResourceScansInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2917,7 +2917,7 @@ static int parse_ListStackInstanceResourceDriftsInput(floe_call_t *call, const f
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -2926,7 +2926,7 @@ static int parse_ListStackInstanceResourceDriftsInput(floe_call_t *call, const f
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -2954,7 +2954,7 @@ static int parse_ListStackInstanceResourceDriftsInput(floe_call_t *call, const f
         const floe_path_t p = {path, "stackInstanceAccount", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceAccount, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceAccount, v))
                 return -1;
         }
     }
@@ -2963,7 +2963,7 @@ static int parse_ListStackInstanceResourceDriftsInput(floe_call_t *call, const f
         const floe_path_t p = {path, "stackInstanceRegion", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceRegion, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceRegion, v))
                 return -1;
         }
     }
@@ -2972,7 +2972,7 @@ static int parse_ListStackInstanceResourceDriftsInput(floe_call_t *call, const f
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -3002,7 +3002,7 @@ static int parse_ListStackInstancesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -3011,7 +3011,7 @@ static int parse_ListStackInstancesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3039,7 +3039,7 @@ static int parse_ListStackInstancesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackInstanceAccount", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceAccount, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceAccount, v))
                 return -1;
         }
     }
@@ -3048,7 +3048,7 @@ static int parse_ListStackInstancesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackInstanceRegion", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackInstanceRegion, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackInstanceRegion, v))
                 return -1;
         }
     }
@@ -3078,7 +3078,7 @@ static int parse_ListStackRefactorActionsInput(floe_call_t *call, const floe_que
         const floe_path_t p = {path, "stackRefactorId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackRefactorId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackRefactorId, v))
                 return -1;
         }
     }
@@ -3087,7 +3087,7 @@ static int parse_ListStackRefactorActionsInput(floe_call_t *call, const floe_que
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3121,7 +3121,7 @@ static int parse_ListStackRefactorsInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3146,7 +3146,7 @@ static int parse_ListStackResourcesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -3155,7 +3155,7 @@ static int parse_ListStackResourcesInput(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3170,7 +3170,7 @@ static int parse_ListStackSetAutoDeploymentTargetsInput(floe_call_t *call, const
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -3179,7 +3179,7 @@ static int parse_ListStackSetAutoDeploymentTargetsInput(floe_call_t *call, const
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3219,7 +3219,7 @@ static int parse_ListStackSetOperationResultsInput(floe_call_t *call, const floe
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -3228,7 +3228,7 @@ static int parse_ListStackSetOperationResultsInput(floe_call_t *call, const floe
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -3237,7 +3237,7 @@ static int parse_ListStackSetOperationResultsInput(floe_call_t *call, const floe
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3286,7 +3286,7 @@ static int parse_ListStackSetOperationsInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -3295,7 +3295,7 @@ static int parse_ListStackSetOperationsInput(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3335,7 +3335,7 @@ static int parse_ListStackSetsInput(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3390,7 +3390,7 @@ static int parse_ListStacksInput(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3429,7 +3429,7 @@ static int parse_ListTypeRegistrationsInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -3438,7 +3438,7 @@ static int parse_ListTypeRegistrationsInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "typeArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeArn, v))
                 return -1;
         }
     }
@@ -3472,7 +3472,7 @@ static int parse_ListTypeRegistrationsInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3502,7 +3502,7 @@ static int parse_ListTypeVersionsInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -3511,7 +3511,7 @@ static int parse_ListTypeVersionsInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -3530,7 +3530,7 @@ static int parse_ListTypeVersionsInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3554,7 +3554,7 @@ static int parse_ListTypeVersionsInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "publisherId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublisherId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublisherId, v))
                 return -1;
         }
     }
@@ -3648,7 +3648,7 @@ static int parse_ListTypesInput(floe_call_t *call, const floe_query_form_t *form
         const floe_path_t p = {path, "nextToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NextToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NextToken, v))
                 return -1;
         }
     }
@@ -3663,7 +3663,7 @@ static int parse_LoggingConfig(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "logRoleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogRoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogRoleArn, v))
                 return -1;
         }
     }
@@ -3672,7 +3672,7 @@ static int parse_LoggingConfig(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "logGroupName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogGroupName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogGroupName, v))
                 return -1;
         }
     }
@@ -3693,7 +3693,7 @@ static int parse_LogicalResourceIds(floe_call_t *call, const floe_query_form_t *
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -3730,7 +3730,7 @@ static int parse_NotificationARNs(floe_call_t *call, const floe_query_form_t *fo
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -3760,7 +3760,7 @@ static int parse_OperationResultFilter(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "values", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Values, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Values, v))
                 return -1;
         }
     }
@@ -3795,7 +3795,7 @@ static int parse_OrganizationalUnitIdList(floe_call_t *call, const floe_query_fo
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -3810,7 +3810,7 @@ static int parse_Parameter(floe_call_t *call, const floe_query_form_t *form, con
         const floe_path_t p = {path, "parameterKey", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ParameterKey, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ParameterKey, v))
                 return -1;
         }
     }
@@ -3819,7 +3819,7 @@ static int parse_Parameter(floe_call_t *call, const floe_query_form_t *form, con
         const floe_path_t p = {path, "parameterValue", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ParameterValue, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ParameterValue, v))
                 return -1;
         }
     }
@@ -3838,7 +3838,7 @@ static int parse_Parameter(floe_call_t *call, const floe_query_form_t *form, con
         const floe_path_t p = {path, "resolvedValue", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResolvedValue, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResolvedValue, v))
                 return -1;
         }
     }
@@ -3882,7 +3882,7 @@ static int parse_PublishTypeInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -3891,7 +3891,7 @@ static int parse_PublishTypeInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -3900,7 +3900,7 @@ static int parse_PublishTypeInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "publicVersionNumber", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublicVersionNumber, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublicVersionNumber, v))
                 return -1;
         }
     }
@@ -3915,7 +3915,7 @@ static int parse_RecordHandlerProgressInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "bearerToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->BearerToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->BearerToken, v))
                 return -1;
         }
     }
@@ -3954,7 +3954,7 @@ static int parse_RecordHandlerProgressInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "statusMessage", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StatusMessage, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StatusMessage, v))
                 return -1;
         }
     }
@@ -3978,7 +3978,7 @@ static int parse_RecordHandlerProgressInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "resourceModel", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceModel, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceModel, v))
                 return -1;
         }
     }
@@ -3987,7 +3987,7 @@ static int parse_RecordHandlerProgressInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -4008,7 +4008,7 @@ static int parse_RegionList(floe_call_t *call, const floe_query_form_t *form, co
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4033,7 +4033,7 @@ static int parse_RegisterPublisherInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "connectionArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ConnectionArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ConnectionArn, v))
                 return -1;
         }
     }
@@ -4063,7 +4063,7 @@ static int parse_RegisterTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -4072,7 +4072,7 @@ static int parse_RegisterTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "schemaHandlerPackage", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SchemaHandlerPackage, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SchemaHandlerPackage, v))
                 return -1;
         }
     }
@@ -4090,7 +4090,7 @@ static int parse_RegisterTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "executionRoleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExecutionRoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExecutionRoleArn, v))
                 return -1;
         }
     }
@@ -4099,7 +4099,7 @@ static int parse_RegisterTypeInput(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -4114,7 +4114,7 @@ static int parse_ResourceDefinition(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "resourceType", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceType, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceType, v))
                 return -1;
         }
     }
@@ -4123,7 +4123,7 @@ static int parse_ResourceDefinition(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -4168,7 +4168,7 @@ static int parse_ResourceIdentifierProperties(floe_call_t *call, const floe_quer
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->keys[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->keys[i], v))
                 return -1;
         }
         {
@@ -4177,7 +4177,7 @@ static int parse_ResourceIdentifierProperties(floe_call_t *call, const floe_quer
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->values[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->values[i], v))
                 return -1;
         }
     }
@@ -4192,7 +4192,7 @@ static int parse_ResourceLocation(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -4201,7 +4201,7 @@ static int parse_ResourceLocation(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -4254,7 +4254,7 @@ static int parse_ResourceToImport(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "resourceType", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceType, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceType, v))
                 return -1;
         }
     }
@@ -4263,7 +4263,7 @@ static int parse_ResourceToImport(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -4293,7 +4293,7 @@ static int parse_ResourceTypeFilters(floe_call_t *call, const floe_query_form_t 
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4314,7 +4314,7 @@ static int parse_ResourceTypes(floe_call_t *call, const floe_query_form_t *form,
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4349,7 +4349,7 @@ static int parse_ResourcesToSkip(floe_call_t *call, const floe_query_form_t *for
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4370,7 +4370,7 @@ static int parse_RetainResources(floe_call_t *call, const floe_query_form_t *for
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4410,7 +4410,7 @@ static int parse_RollbackStackInput(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -4419,7 +4419,7 @@ static int parse_RollbackStackInput(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -4428,7 +4428,7 @@ static int parse_RollbackStackInput(floe_call_t *call, const floe_query_form_t *
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -4453,7 +4453,7 @@ static int parse_RollbackTrigger(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -4462,7 +4462,7 @@ static int parse_RollbackTrigger(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "type", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Type, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Type, v))
                 return -1;
         }
     }
@@ -4520,7 +4520,7 @@ static int parse_ScannedResourceIdentifier(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "resourceType", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ResourceType, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ResourceType, v))
                 return -1;
         }
     }
@@ -4558,7 +4558,7 @@ static int parse_SetStackPolicyInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -4567,7 +4567,7 @@ static int parse_SetStackPolicyInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackPolicyBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyBody, v))
                 return -1;
         }
     }
@@ -4576,7 +4576,7 @@ static int parse_SetStackPolicyInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackPolicyURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyURL, v))
                 return -1;
         }
     }
@@ -4591,7 +4591,7 @@ static int parse_SetTypeConfigurationInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "typeArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeArn, v))
                 return -1;
         }
     }
@@ -4600,7 +4600,7 @@ static int parse_SetTypeConfigurationInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "configuration", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Configuration, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Configuration, v))
                 return -1;
         }
     }
@@ -4609,7 +4609,7 @@ static int parse_SetTypeConfigurationInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "configurationAlias", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ConfigurationAlias, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ConfigurationAlias, v))
                 return -1;
         }
     }
@@ -4618,7 +4618,7 @@ static int parse_SetTypeConfigurationInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -4648,7 +4648,7 @@ static int parse_SetTypeDefaultVersionInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -4672,7 +4672,7 @@ static int parse_SetTypeDefaultVersionInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -4681,7 +4681,7 @@ static int parse_SetTypeDefaultVersionInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "versionId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->VersionId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->VersionId, v))
                 return -1;
         }
     }
@@ -4696,7 +4696,7 @@ static int parse_SignalResourceInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -4705,7 +4705,7 @@ static int parse_SignalResourceInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "logicalResourceId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogicalResourceId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogicalResourceId, v))
                 return -1;
         }
     }
@@ -4714,7 +4714,7 @@ static int parse_SignalResourceInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "uniqueId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->UniqueId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->UniqueId, v))
                 return -1;
         }
     }
@@ -4744,7 +4744,7 @@ static int parse_StackDefinition(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -4753,7 +4753,7 @@ static int parse_StackDefinition(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -4762,7 +4762,7 @@ static int parse_StackDefinition(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -4797,7 +4797,7 @@ static int parse_StackIdList(floe_call_t *call, const floe_query_form_t *form, c
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -4827,7 +4827,7 @@ static int parse_StackInstanceFilter(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "values", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Values, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Values, v))
                 return -1;
         }
     }
@@ -4916,7 +4916,7 @@ static int parse_StackSetARNList(floe_call_t *call, const floe_query_form_t *for
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -5043,7 +5043,7 @@ static int parse_StartResourceScanInput(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -5067,7 +5067,7 @@ static int parse_StopStackSetOperationInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -5076,7 +5076,7 @@ static int parse_StopStackSetOperationInput(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -5106,7 +5106,7 @@ static int parse_Tag(floe_call_t *call, const floe_query_form_t *form, const cha
         const floe_path_t p = {path, "key", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Key, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Key, v))
                 return -1;
         }
     }
@@ -5115,7 +5115,7 @@ static int parse_Tag(floe_call_t *call, const floe_query_form_t *form, const cha
         const floe_path_t p = {path, "value", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Value, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Value, v))
                 return -1;
         }
     }
@@ -5196,7 +5196,7 @@ static int parse_TestTypeInput(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Arn, v))
                 return -1;
         }
     }
@@ -5220,7 +5220,7 @@ static int parse_TestTypeInput(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -5229,7 +5229,7 @@ static int parse_TestTypeInput(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "versionId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->VersionId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->VersionId, v))
                 return -1;
         }
     }
@@ -5238,7 +5238,7 @@ static int parse_TestTypeInput(floe_call_t *call, const floe_query_form_t *form,
         const floe_path_t p = {path, "logDeliveryBucket", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->LogDeliveryBucket, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->LogDeliveryBucket, v))
                 return -1;
         }
     }
@@ -5253,7 +5253,7 @@ static int parse_TypeConfigurationIdentifier(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "typeArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeArn, v))
                 return -1;
         }
     }
@@ -5262,7 +5262,7 @@ static int parse_TypeConfigurationIdentifier(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "typeConfigurationAlias", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeConfigurationAlias, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeConfigurationAlias, v))
                 return -1;
         }
     }
@@ -5271,7 +5271,7 @@ static int parse_TypeConfigurationIdentifier(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "typeConfigurationArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeConfigurationArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeConfigurationArn, v))
                 return -1;
         }
     }
@@ -5295,7 +5295,7 @@ static int parse_TypeConfigurationIdentifier(floe_call_t *call, const floe_query
         const floe_path_t p = {path, "typeName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeName, v))
                 return -1;
         }
     }
@@ -5339,7 +5339,7 @@ static int parse_TypeFilters(floe_call_t *call, const floe_query_form_t *form, c
         const floe_path_t p = {path, "publisherId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PublisherId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PublisherId, v))
                 return -1;
         }
     }
@@ -5348,7 +5348,7 @@ static int parse_TypeFilters(floe_call_t *call, const floe_query_form_t *form, c
         const floe_path_t p = {path, "typeNamePrefix", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TypeNamePrefix, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TypeNamePrefix, v))
                 return -1;
         }
     }
@@ -5363,7 +5363,7 @@ static int parse_UpdateGeneratedTemplateInput(floe_call_t *call, const floe_quer
         const floe_path_t p = {path, "generatedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->GeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->GeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -5372,7 +5372,7 @@ static int parse_UpdateGeneratedTemplateInput(floe_call_t *call, const floe_quer
         const floe_path_t p = {path, "newGeneratedTemplateName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->NewGeneratedTemplateName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->NewGeneratedTemplateName, v))
                 return -1;
         }
     }
@@ -5424,7 +5424,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -5433,7 +5433,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -5442,7 +5442,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -5461,7 +5461,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyDuringUpdateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyDuringUpdateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyDuringUpdateBody, v))
                 return -1;
         }
     }
@@ -5470,7 +5470,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyDuringUpdateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyDuringUpdateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyDuringUpdateURL, v))
                 return -1;
         }
     }
@@ -5506,7 +5506,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "roleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleARN, v))
                 return -1;
         }
     }
@@ -5524,7 +5524,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyBody, v))
                 return -1;
         }
     }
@@ -5533,7 +5533,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "stackPolicyURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackPolicyURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackPolicyURL, v))
                 return -1;
         }
     }
@@ -5570,7 +5570,7 @@ static int parse_UpdateStackInput(floe_call_t *call, const floe_query_form_t *fo
         const floe_path_t p = {path, "clientRequestToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ClientRequestToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ClientRequestToken, v))
                 return -1;
         }
     }
@@ -5595,7 +5595,7 @@ static int parse_UpdateStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -5649,7 +5649,7 @@ static int parse_UpdateStackInstancesInput(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -5679,7 +5679,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "stackSetName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackSetName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackSetName, v))
                 return -1;
         }
     }
@@ -5688,7 +5688,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "description", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Description, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Description, v))
                 return -1;
         }
     }
@@ -5697,7 +5697,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -5706,7 +5706,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }
@@ -5761,7 +5761,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "administrationRoleARN", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->AdministrationRoleARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->AdministrationRoleARN, v))
                 return -1;
         }
     }
@@ -5770,7 +5770,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "executionRoleName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExecutionRoleName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExecutionRoleName, v))
                 return -1;
         }
     }
@@ -5812,7 +5812,7 @@ static int parse_UpdateStackSetInput(floe_call_t *call, const floe_query_form_t 
         const floe_path_t p = {path, "operationId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->OperationId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->OperationId, v))
                 return -1;
         }
     }
@@ -5879,7 +5879,7 @@ static int parse_UpdateTerminationProtectionInput(floe_call_t *call, const floe_
         const floe_path_t p = {path, "stackName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->StackName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->StackName, v))
                 return -1;
         }
     }
@@ -5894,7 +5894,7 @@ static int parse_ValidateTemplateInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "templateBody", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateBody, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateBody, v))
                 return -1;
         }
     }
@@ -5903,7 +5903,7 @@ static int parse_ValidateTemplateInput(floe_call_t *call, const floe_query_form_
         const floe_path_t p = {path, "templateURL", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TemplateURL, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TemplateURL, v))
                 return -1;
         }
     }

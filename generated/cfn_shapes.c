@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cfn_api.h"
-#include "http/call.h"
+#include "call/call.h"
 
 /* enum AccountFilterType */
 const char *const floe_cfn_AccountFilterType_values[FLOE_CFN_AccountFilterType__COUNT + 1] = {

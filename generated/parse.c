@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "floe_codec.h"
-#include "http/call.h"
+#include "call/call.h"
 
 static int parse_EncryptionConfiguration(floe_call_t *call, const cJSON *j, floe_EncryptionConfiguration *out, const floe_path_t *path, floe_violation_t *v);
 static int parse_IcebergCompactionSettings(floe_call_t *call, const cJSON *j, floe_IcebergCompactionSettings *out, const floe_path_t *path, floe_violation_t *v);
@@ -71,7 +71,7 @@ static int parse_EncryptionConfiguration(floe_call_t *call, const cJSON *j, floe
     item = cJSON_GetObjectItemCaseSensitive(j, "kmsKeyArn");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "kmsKeyArn", -1};
-        if (floe_codec_string(call, item, &p, &out->kmsKeyArn, v))
+        if (floe_codec_string(call->pool, item, &p, &out->kmsKeyArn, v))
             return -1;
     }
     return 0;
@@ -170,13 +170,13 @@ static int parse_IcebergPartitionField(floe_call_t *call, const cJSON *j, floe_I
     item = cJSON_GetObjectItemCaseSensitive(j, "transform");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "transform", -1};
-        if (floe_codec_string(call, item, &p, &out->transform, v))
+        if (floe_codec_string(call->pool, item, &p, &out->transform, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "name");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "name", -1};
-        if (floe_codec_string(call, item, &p, &out->name, v))
+        if (floe_codec_string(call->pool, item, &p, &out->name, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "field-id");
@@ -339,7 +339,7 @@ static int parse_IcebergSortField(floe_call_t *call, const cJSON *j, floe_Iceber
     item = cJSON_GetObjectItemCaseSensitive(j, "transform");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "transform", -1};
-        if (floe_codec_string(call, item, &p, &out->transform, v))
+        if (floe_codec_string(call->pool, item, &p, &out->transform, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "direction");
@@ -470,7 +470,7 @@ static int parse_NamespaceList(floe_call_t *call, const cJSON *j, floe_Namespace
     out->items = out->n ? floe_call_alloc(call, out->n * sizeof(*out->items)) : NULL;
     cJSON_ArrayForEach(item, j) {
         const floe_path_t p = {path, NULL, (long)i};
-        if (floe_codec_string(call, item, &p, &out->items[i], v))
+        if (floe_codec_string(call->pool, item, &p, &out->items[i], v))
             return -1;
         i++;
     }
@@ -487,7 +487,7 @@ static int parse_ReplicationDestination(floe_call_t *call, const cJSON *j, floe_
     item = cJSON_GetObjectItemCaseSensitive(j, "destinationTableBucketARN");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "destinationTableBucketARN", -1};
-        if (floe_codec_string(call, item, &p, &out->destinationTableBucketARN, v))
+        if (floe_codec_string(call->pool, item, &p, &out->destinationTableBucketARN, v))
             return -1;
     }
     return 0;
@@ -530,13 +530,13 @@ static int parse_SchemaField(floe_call_t *call, const cJSON *j, floe_SchemaField
     item = cJSON_GetObjectItemCaseSensitive(j, "name");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "name", -1};
-        if (floe_codec_string(call, item, &p, &out->name, v))
+        if (floe_codec_string(call->pool, item, &p, &out->name, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "type");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "type", -1};
-        if (floe_codec_string(call, item, &p, &out->type, v))
+        if (floe_codec_string(call->pool, item, &p, &out->type, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "required");
@@ -585,13 +585,13 @@ static int parse_SchemaV2Field(floe_call_t *call, const cJSON *j, floe_SchemaV2F
     item = cJSON_GetObjectItemCaseSensitive(j, "name");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "name", -1};
-        if (floe_codec_string(call, item, &p, &out->name, v))
+        if (floe_codec_string(call->pool, item, &p, &out->name, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "type");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "type", -1};
-        if (floe_codec_document(call, item, &p, &out->type, v))
+        if (floe_codec_document(call->pool, item, &p, &out->type, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "required");
@@ -605,7 +605,7 @@ static int parse_SchemaV2Field(floe_call_t *call, const cJSON *j, floe_SchemaV2F
     item = cJSON_GetObjectItemCaseSensitive(j, "doc");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "doc", -1};
-        if (floe_codec_string(call, item, &p, &out->doc, v))
+        if (floe_codec_string(call->pool, item, &p, &out->doc, v))
             return -1;
     }
     return 0;
@@ -715,7 +715,7 @@ static int parse_TableBucketReplicationConfiguration(floe_call_t *call, const cJ
     item = cJSON_GetObjectItemCaseSensitive(j, "role");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "role", -1};
-        if (floe_codec_string(call, item, &p, &out->role, v))
+        if (floe_codec_string(call->pool, item, &p, &out->role, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "rules");
@@ -863,9 +863,9 @@ static int parse_TableProperties(floe_call_t *call, const cJSON *j, floe_TablePr
     out->values = out->n ? floe_call_alloc(call, out->n * sizeof(*out->values)) : NULL;
     cJSON_ArrayForEach(item, j) {
         const floe_path_t p = {path, item->string, -1};
-        if (floe_codec_text_string(call, item->string, &p, &out->keys[i], v))
+        if (floe_codec_text_string(call->pool, item->string, &p, &out->keys[i], v))
             return -1;
-        if (floe_codec_string(call, item, &p, &out->values[i], v))
+        if (floe_codec_string(call->pool, item, &p, &out->values[i], v))
             return -1;
         i++;
     }
@@ -929,7 +929,7 @@ static int parse_TableReplicationConfiguration(floe_call_t *call, const cJSON *j
     item = cJSON_GetObjectItemCaseSensitive(j, "role");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {path, "role", -1};
-        if (floe_codec_string(call, item, &p, &out->role, v))
+        if (floe_codec_string(call->pool, item, &p, &out->role, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "rules");
@@ -991,9 +991,9 @@ static int parse_Tags(floe_call_t *call, const cJSON *j, floe_Tags *out, const f
     out->values = out->n ? floe_call_alloc(call, out->n * sizeof(*out->values)) : NULL;
     cJSON_ArrayForEach(item, j) {
         const floe_path_t p = {path, item->string, -1};
-        if (floe_codec_text_string(call, item->string, &p, &out->keys[i], v))
+        if (floe_codec_text_string(call->pool, item->string, &p, &out->keys[i], v))
             return -1;
-        if (floe_codec_string(call, item, &p, &out->values[i], v))
+        if (floe_codec_string(call->pool, item, &p, &out->values[i], v))
             return -1;
         i++;
     }
@@ -1026,7 +1026,7 @@ int floe_parse_CreateNamespaceRequest(floe_call_t *call, const floe_http_input_t
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1043,12 +1043,12 @@ int floe_parse_DeleteNamespaceRequest(floe_call_t *call, const floe_http_input_t
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     return 0;
@@ -1061,12 +1061,12 @@ int floe_parse_GetNamespaceRequest(floe_call_t *call, const floe_http_input_t *h
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     return 0;
@@ -1079,14 +1079,14 @@ int floe_parse_ListNamespacesRequest(floe_call_t *call, const floe_http_input_t 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpQuery("prefix") */
         const char *text = floe_http_query_first(http, "prefix");
         if (text != NULL) {
             const floe_path_t p = {NULL, "prefix", -1};
-            if (floe_codec_text_string(call, text, &p, &out->prefix, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->prefix, v))
                 return -1;
         }
     }
@@ -1094,7 +1094,7 @@ int floe_parse_ListNamespacesRequest(floe_call_t *call, const floe_http_input_t 
         const char *text = floe_http_query_first(http, "continuationToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "continuationToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->continuationToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->continuationToken, v))
                 return -1;
         }
     }
@@ -1117,7 +1117,7 @@ int floe_parse_ListTagsForResourceRequest(floe_call_t *call, const floe_http_inp
 
     { /* @httpLabel resourceArn */
         const floe_path_t p = {NULL, "resourceArn", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->resourceArn, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->resourceArn, v))
             return -1;
     }
     return 0;
@@ -1149,7 +1149,7 @@ int floe_parse_TagResourceRequest(floe_call_t *call, const floe_http_input_t *ht
 
     { /* @httpLabel resourceArn */
         const floe_path_t p = {NULL, "resourceArn", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->resourceArn, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->resourceArn, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1166,7 +1166,7 @@ int floe_parse_UntagResourceRequest(floe_call_t *call, const floe_http_input_t *
 
     { /* @httpLabel resourceArn */
         const floe_path_t p = {NULL, "resourceArn", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->resourceArn, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->resourceArn, v))
             return -1;
     }
     { /* @httpQuery("tagKeys"), repeated */
@@ -1175,7 +1175,7 @@ int floe_parse_UntagResourceRequest(floe_call_t *call, const floe_http_input_t *
             out->tagKeys = floe_TagKeyList_new(call, n);
             for (size_t i = 0; i < n; i++) {
                 const floe_path_t p = {NULL, "tagKeys", (long)i};
-                if (floe_codec_text_string(call, floe_http_query_nth(http, "tagKeys", i), &p, &out->tagKeys->items[i], v))
+                if (floe_codec_text_string(call->pool, floe_http_query_nth(http, "tagKeys", i), &p, &out->tagKeys->items[i], v))
                     return -1;
             }
         }
@@ -1190,7 +1190,7 @@ int floe_parse_DeleteTableBucketEncryptionRequest(floe_call_t *call, const floe_
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1203,7 +1203,7 @@ int floe_parse_GetTableBucketEncryptionRequest(floe_call_t *call, const floe_htt
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1235,7 +1235,7 @@ int floe_parse_PutTableBucketEncryptionRequest(floe_call_t *call, const floe_htt
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1252,7 +1252,7 @@ int floe_parse_DeleteTableBucketPolicyRequest(floe_call_t *call, const floe_http
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1265,7 +1265,7 @@ int floe_parse_GetTableBucketPolicyRequest(floe_call_t *call, const floe_http_in
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1281,7 +1281,7 @@ static int parse_body_PutTableBucketPolicyRequest(floe_call_t *call, const cJSON
     item = cJSON_GetObjectItemCaseSensitive(j, "resourcePolicy");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "resourcePolicy", -1};
-        if (floe_codec_string(call, item, &p, &out->resourcePolicy, v))
+        if (floe_codec_string(call->pool, item, &p, &out->resourcePolicy, v))
             return -1;
     }
     return 0;
@@ -1296,7 +1296,7 @@ int floe_parse_PutTableBucketPolicyRequest(floe_call_t *call, const floe_http_in
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1315,7 +1315,7 @@ int floe_parse_DeleteTableBucketReplicationRequest(floe_call_t *call, const floe
         const char *text = floe_http_query_first(http, "tableBucketARN");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableBucketARN", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableBucketARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableBucketARN, v))
                 return -1;
         }
     }
@@ -1323,7 +1323,7 @@ int floe_parse_DeleteTableBucketReplicationRequest(floe_call_t *call, const floe
         const char *text = floe_http_query_first(http, "versionToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "versionToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->versionToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->versionToken, v))
                 return -1;
         }
     }
@@ -1339,7 +1339,7 @@ int floe_parse_GetTableBucketReplicationRequest(floe_call_t *call, const floe_ht
         const char *text = floe_http_query_first(http, "tableBucketARN");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableBucketARN", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableBucketARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableBucketARN, v))
                 return -1;
         }
     }
@@ -1374,7 +1374,7 @@ int floe_parse_PutTableBucketReplicationRequest(floe_call_t *call, const floe_ht
         const char *text = floe_http_query_first(http, "tableBucketARN");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableBucketARN", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableBucketARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableBucketARN, v))
                 return -1;
         }
     }
@@ -1382,7 +1382,7 @@ int floe_parse_PutTableBucketReplicationRequest(floe_call_t *call, const floe_ht
         const char *text = floe_http_query_first(http, "versionToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "versionToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->versionToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->versionToken, v))
                 return -1;
         }
     }
@@ -1403,7 +1403,7 @@ static int parse_body_CreateTableBucketRequest(floe_call_t *call, const cJSON *j
     item = cJSON_GetObjectItemCaseSensitive(j, "name");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_string(call, item, &p, &out->name, v))
+        if (floe_codec_string(call->pool, item, &p, &out->name, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "encryptionConfiguration");
@@ -1451,7 +1451,7 @@ int floe_parse_DeleteTableBucketRequest(floe_call_t *call, const floe_http_input
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1464,7 +1464,7 @@ int floe_parse_DeleteTableBucketMetricsConfigurationRequest(floe_call_t *call, c
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1477,7 +1477,7 @@ int floe_parse_GetTableBucketRequest(floe_call_t *call, const floe_http_input_t 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1490,7 +1490,7 @@ int floe_parse_GetTableBucketMaintenanceConfigurationRequest(floe_call_t *call, 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1503,7 +1503,7 @@ int floe_parse_GetTableBucketMetricsConfigurationRequest(floe_call_t *call, cons
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1516,7 +1516,7 @@ int floe_parse_GetTableBucketStorageClassRequest(floe_call_t *call, const floe_h
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1531,7 +1531,7 @@ int floe_parse_ListTableBucketsRequest(floe_call_t *call, const floe_http_input_
         const char *text = floe_http_query_first(http, "prefix");
         if (text != NULL) {
             const floe_path_t p = {NULL, "prefix", -1};
-            if (floe_codec_text_string(call, text, &p, &out->prefix, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->prefix, v))
                 return -1;
         }
     }
@@ -1539,7 +1539,7 @@ int floe_parse_ListTableBucketsRequest(floe_call_t *call, const floe_http_input_
         const char *text = floe_http_query_first(http, "continuationToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "continuationToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->continuationToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->continuationToken, v))
                 return -1;
         }
     }
@@ -1595,7 +1595,7 @@ int floe_parse_PutTableBucketMaintenanceConfigurationRequest(floe_call_t *call, 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel type */
@@ -1623,7 +1623,7 @@ int floe_parse_PutTableBucketMetricsConfigurationRequest(floe_call_t *call, cons
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     return 0;
@@ -1655,7 +1655,7 @@ int floe_parse_PutTableBucketStorageClassRequest(floe_call_t *call, const floe_h
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1672,17 +1672,17 @@ int floe_parse_GetTableEncryptionRequest(floe_call_t *call, const floe_http_inpu
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -1695,17 +1695,17 @@ int floe_parse_DeleteTablePolicyRequest(floe_call_t *call, const floe_http_input
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -1718,17 +1718,17 @@ int floe_parse_GetTablePolicyRequest(floe_call_t *call, const floe_http_input_t 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -1744,7 +1744,7 @@ static int parse_body_PutTablePolicyRequest(floe_call_t *call, const cJSON *j, f
     item = cJSON_GetObjectItemCaseSensitive(j, "resourcePolicy");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "resourcePolicy", -1};
-        if (floe_codec_string(call, item, &p, &out->resourcePolicy, v))
+        if (floe_codec_string(call->pool, item, &p, &out->resourcePolicy, v))
             return -1;
     }
     return 0;
@@ -1759,17 +1759,17 @@ int floe_parse_PutTablePolicyRequest(floe_call_t *call, const floe_http_input_t 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1788,7 +1788,7 @@ int floe_parse_DeleteTableReplicationRequest(floe_call_t *call, const floe_http_
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -1796,7 +1796,7 @@ int floe_parse_DeleteTableReplicationRequest(floe_call_t *call, const floe_http_
         const char *text = floe_http_query_first(http, "versionToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "versionToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->versionToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->versionToken, v))
                 return -1;
         }
     }
@@ -1812,7 +1812,7 @@ int floe_parse_GetTableReplicationRequest(floe_call_t *call, const floe_http_inp
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -1828,7 +1828,7 @@ int floe_parse_GetTableReplicationStatusRequest(floe_call_t *call, const floe_ht
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -1863,7 +1863,7 @@ int floe_parse_PutTableReplicationRequest(floe_call_t *call, const floe_http_inp
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -1871,7 +1871,7 @@ int floe_parse_PutTableReplicationRequest(floe_call_t *call, const floe_http_inp
         const char *text = floe_http_query_first(http, "versionToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "versionToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->versionToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->versionToken, v))
                 return -1;
         }
     }
@@ -1892,7 +1892,7 @@ static int parse_body_CreateTableRequest(floe_call_t *call, const cJSON *j, floe
     item = cJSON_GetObjectItemCaseSensitive(j, "name");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_string(call, item, &p, &out->name, v))
+        if (floe_codec_string(call->pool, item, &p, &out->name, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "format");
@@ -1947,12 +1947,12 @@ int floe_parse_CreateTableRequest(floe_call_t *call, const floe_http_input_t *ht
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -1969,24 +1969,24 @@ int floe_parse_DeleteTableRequest(floe_call_t *call, const floe_http_input_t *ht
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     { /* @httpQuery("versionToken") */
         const char *text = floe_http_query_first(http, "versionToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "versionToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->versionToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->versionToken, v))
                 return -1;
         }
     }
@@ -2002,7 +2002,7 @@ int floe_parse_GetTableRequest(floe_call_t *call, const floe_http_input_t *http,
         const char *text = floe_http_query_first(http, "tableBucketARN");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableBucketARN", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableBucketARN, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableBucketARN, v))
                 return -1;
         }
     }
@@ -2010,7 +2010,7 @@ int floe_parse_GetTableRequest(floe_call_t *call, const floe_http_input_t *http,
         const char *text = floe_http_query_first(http, "namespace");
         if (text != NULL) {
             const floe_path_t p = {NULL, "namespace", -1};
-            if (floe_codec_text_string(call, text, &p, &out->namespace, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->namespace, v))
                 return -1;
         }
     }
@@ -2018,7 +2018,7 @@ int floe_parse_GetTableRequest(floe_call_t *call, const floe_http_input_t *http,
         const char *text = floe_http_query_first(http, "name");
         if (text != NULL) {
             const floe_path_t p = {NULL, "name", -1};
-            if (floe_codec_text_string(call, text, &p, &out->name, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->name, v))
                 return -1;
         }
     }
@@ -2026,7 +2026,7 @@ int floe_parse_GetTableRequest(floe_call_t *call, const floe_http_input_t *http,
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -2040,24 +2040,24 @@ int floe_parse_GetTableRequest__legacy_path(floe_call_t *call, const floe_http_i
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     { /* @httpQuery("tableArn") */
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -2071,17 +2071,17 @@ int floe_parse_GetTableMaintenanceConfigurationRequest(floe_call_t *call, const 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -2094,17 +2094,17 @@ int floe_parse_GetTableMaintenanceJobStatusRequest(floe_call_t *call, const floe
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -2117,17 +2117,17 @@ int floe_parse_GetTableMetadataLocationRequest(floe_call_t *call, const floe_htt
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -2142,7 +2142,7 @@ int floe_parse_GetTableRecordExpirationConfigurationRequest(floe_call_t *call, c
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -2158,7 +2158,7 @@ int floe_parse_GetTableRecordExpirationJobStatusRequest(floe_call_t *call, const
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -2172,17 +2172,17 @@ int floe_parse_GetTableStorageClassRequest(floe_call_t *call, const floe_http_in
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     return 0;
@@ -2195,14 +2195,14 @@ int floe_parse_ListTablesRequest(floe_call_t *call, const floe_http_input_t *htt
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpQuery("namespace") */
         const char *text = floe_http_query_first(http, "namespace");
         if (text != NULL) {
             const floe_path_t p = {NULL, "namespace", -1};
-            if (floe_codec_text_string(call, text, &p, &out->namespace, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->namespace, v))
                 return -1;
         }
     }
@@ -2210,7 +2210,7 @@ int floe_parse_ListTablesRequest(floe_call_t *call, const floe_http_input_t *htt
         const char *text = floe_http_query_first(http, "prefix");
         if (text != NULL) {
             const floe_path_t p = {NULL, "prefix", -1};
-            if (floe_codec_text_string(call, text, &p, &out->prefix, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->prefix, v))
                 return -1;
         }
     }
@@ -2218,7 +2218,7 @@ int floe_parse_ListTablesRequest(floe_call_t *call, const floe_http_input_t *htt
         const char *text = floe_http_query_first(http, "continuationToken");
         if (text != NULL) {
             const floe_path_t p = {NULL, "continuationToken", -1};
-            if (floe_codec_text_string(call, text, &p, &out->continuationToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->continuationToken, v))
                 return -1;
         }
     }
@@ -2260,17 +2260,17 @@ int floe_parse_PutTableMaintenanceConfigurationRequest(floe_call_t *call, const 
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     { /* @httpLabel type */
@@ -2319,7 +2319,7 @@ int floe_parse_PutTableRecordExpirationConfigurationRequest(floe_call_t *call, c
         const char *text = floe_http_query_first(http, "tableArn");
         if (text != NULL) {
             const floe_path_t p = {NULL, "tableArn", -1};
-            if (floe_codec_text_string(call, text, &p, &out->tableArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->tableArn, v))
                 return -1;
         }
     }
@@ -2340,19 +2340,19 @@ static int parse_body_RenameTableRequest(floe_call_t *call, const cJSON *j, floe
     item = cJSON_GetObjectItemCaseSensitive(j, "newNamespaceName");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "newNamespaceName", -1};
-        if (floe_codec_string(call, item, &p, &out->newNamespaceName, v))
+        if (floe_codec_string(call->pool, item, &p, &out->newNamespaceName, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "newName");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "newName", -1};
-        if (floe_codec_string(call, item, &p, &out->newName, v))
+        if (floe_codec_string(call->pool, item, &p, &out->newName, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "versionToken");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "versionToken", -1};
-        if (floe_codec_string(call, item, &p, &out->versionToken, v))
+        if (floe_codec_string(call->pool, item, &p, &out->versionToken, v))
             return -1;
     }
     return 0;
@@ -2367,17 +2367,17 @@ int floe_parse_RenameTableRequest(floe_call_t *call, const floe_http_input_t *ht
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))
@@ -2397,13 +2397,13 @@ static int parse_body_UpdateTableMetadataLocationRequest(floe_call_t *call, cons
     item = cJSON_GetObjectItemCaseSensitive(j, "versionToken");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "versionToken", -1};
-        if (floe_codec_string(call, item, &p, &out->versionToken, v))
+        if (floe_codec_string(call->pool, item, &p, &out->versionToken, v))
             return -1;
     }
     item = cJSON_GetObjectItemCaseSensitive(j, "metadataLocation");
     if (!floe_codec_is_absent(item)) {
         const floe_path_t p = {NULL, "metadataLocation", -1};
-        if (floe_codec_string(call, item, &p, &out->metadataLocation, v))
+        if (floe_codec_string(call->pool, item, &p, &out->metadataLocation, v))
             return -1;
     }
     return 0;
@@ -2418,17 +2418,17 @@ int floe_parse_UpdateTableMetadataLocationRequest(floe_call_t *call, const floe_
 
     { /* @httpLabel tableBucketARN */
         const floe_path_t p = {NULL, "tableBucketARN", -1};
-        if (floe_codec_text_string(call, http->labels[0], &p, &out->tableBucketARN, v))
+        if (floe_codec_text_string(call->pool, http->labels[0], &p, &out->tableBucketARN, v))
             return -1;
     }
     { /* @httpLabel namespace */
         const floe_path_t p = {NULL, "namespace", -1};
-        if (floe_codec_text_string(call, http->labels[1], &p, &out->namespace, v))
+        if (floe_codec_text_string(call->pool, http->labels[1], &p, &out->namespace, v))
             return -1;
     }
     { /* @httpLabel name */
         const floe_path_t p = {NULL, "name", -1};
-        if (floe_codec_text_string(call, http->labels[2], &p, &out->name, v))
+        if (floe_codec_text_string(call->pool, http->labels[2], &p, &out->name, v))
             return -1;
     }
     if (floe_codec_body(http, &body, v))

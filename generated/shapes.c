@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "floe_api.h"
-#include "http/call.h"
+#include "call/call.h"
 
 /* enum IcebergCompactionStrategy */
 const char *const floe_IcebergCompactionStrategy_values[FLOE_IcebergCompactionStrategy__COUNT + 1] = {

@@ -9,7 +9,7 @@
  * validators' job (sts_validate.c).
  */
 #include "sts_codec.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "query/query_text.h"
 
 static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *form, const char *key, floe_sts_AssumeRoleRequest *out, const floe_path_t *path, floe_violation_t *v);
@@ -40,7 +40,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "roleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleArn, v))
                 return -1;
         }
     }
@@ -49,7 +49,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "roleSessionName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleSessionName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleSessionName, v))
                 return -1;
         }
     }
@@ -67,7 +67,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "policy", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Policy, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Policy, v))
                 return -1;
         }
     }
@@ -104,7 +104,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "externalId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ExternalId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ExternalId, v))
                 return -1;
         }
     }
@@ -113,7 +113,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "serialNumber", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SerialNumber, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SerialNumber, v))
                 return -1;
         }
     }
@@ -122,7 +122,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "tokenCode", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TokenCode, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TokenCode, v))
                 return -1;
         }
     }
@@ -131,7 +131,7 @@ static int parse_AssumeRoleRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "sourceIdentity", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SourceIdentity, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SourceIdentity, v))
                 return -1;
         }
     }
@@ -155,7 +155,7 @@ static int parse_AssumeRoleWithSAMLRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "roleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleArn, v))
                 return -1;
         }
     }
@@ -164,7 +164,7 @@ static int parse_AssumeRoleWithSAMLRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "principalArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->PrincipalArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->PrincipalArn, v))
                 return -1;
         }
     }
@@ -173,7 +173,7 @@ static int parse_AssumeRoleWithSAMLRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "sAMLAssertion", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SAMLAssertion, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SAMLAssertion, v))
                 return -1;
         }
     }
@@ -191,7 +191,7 @@ static int parse_AssumeRoleWithSAMLRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "policy", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Policy, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Policy, v))
                 return -1;
         }
     }
@@ -216,7 +216,7 @@ static int parse_AssumeRoleWithWebIdentityRequest(floe_call_t *call, const floe_
         const floe_path_t p = {path, "roleArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleArn, v))
                 return -1;
         }
     }
@@ -225,7 +225,7 @@ static int parse_AssumeRoleWithWebIdentityRequest(floe_call_t *call, const floe_
         const floe_path_t p = {path, "roleSessionName", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->RoleSessionName, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->RoleSessionName, v))
                 return -1;
         }
     }
@@ -234,7 +234,7 @@ static int parse_AssumeRoleWithWebIdentityRequest(floe_call_t *call, const floe_
         const floe_path_t p = {path, "webIdentityToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->WebIdentityToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->WebIdentityToken, v))
                 return -1;
         }
     }
@@ -243,7 +243,7 @@ static int parse_AssumeRoleWithWebIdentityRequest(floe_call_t *call, const floe_
         const floe_path_t p = {path, "providerId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ProviderId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ProviderId, v))
                 return -1;
         }
     }
@@ -261,7 +261,7 @@ static int parse_AssumeRoleWithWebIdentityRequest(floe_call_t *call, const floe_
         const floe_path_t p = {path, "policy", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Policy, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Policy, v))
                 return -1;
         }
     }
@@ -286,7 +286,7 @@ static int parse_AssumeRootRequest(floe_call_t *call, const floe_query_form_t *f
         const floe_path_t p = {path, "targetPrincipal", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TargetPrincipal, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TargetPrincipal, v))
                 return -1;
         }
     }
@@ -320,7 +320,7 @@ static int parse_DecodeAuthorizationMessageRequest(floe_call_t *call, const floe
         const floe_path_t p = {path, "encodedMessage", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->EncodedMessage, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->EncodedMessage, v))
                 return -1;
         }
     }
@@ -335,7 +335,7 @@ static int parse_GetAccessKeyInfoRequest(floe_call_t *call, const floe_query_for
         const floe_path_t p = {path, "accessKeyId", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->AccessKeyId, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->AccessKeyId, v))
                 return -1;
         }
     }
@@ -362,7 +362,7 @@ static int parse_GetDelegatedAccessTokenRequest(floe_call_t *call, const floe_qu
         const floe_path_t p = {path, "tradeInToken", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TradeInToken, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TradeInToken, v))
                 return -1;
         }
     }
@@ -377,7 +377,7 @@ static int parse_GetFederationTokenRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "name", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Name, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Name, v))
                 return -1;
         }
     }
@@ -386,7 +386,7 @@ static int parse_GetFederationTokenRequest(floe_call_t *call, const floe_query_f
         const floe_path_t p = {path, "policy", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Policy, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Policy, v))
                 return -1;
         }
     }
@@ -439,7 +439,7 @@ static int parse_GetSessionTokenRequest(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "serialNumber", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SerialNumber, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SerialNumber, v))
                 return -1;
         }
     }
@@ -448,7 +448,7 @@ static int parse_GetSessionTokenRequest(floe_call_t *call, const floe_query_form
         const floe_path_t p = {path, "tokenCode", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->TokenCode, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->TokenCode, v))
                 return -1;
         }
     }
@@ -482,7 +482,7 @@ static int parse_GetWebIdentityTokenRequest(floe_call_t *call, const floe_query_
         const floe_path_t p = {path, "signingAlgorithm", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->SigningAlgorithm, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->SigningAlgorithm, v))
                 return -1;
         }
     }
@@ -506,7 +506,7 @@ static int parse_PolicyDescriptorType(floe_call_t *call, const floe_query_form_t
         const floe_path_t p = {path, "arn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->arn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->arn, v))
                 return -1;
         }
     }
@@ -521,7 +521,7 @@ static int parse_ProvidedContext(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "providerArn", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ProviderArn, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ProviderArn, v))
                 return -1;
         }
     }
@@ -530,7 +530,7 @@ static int parse_ProvidedContext(floe_call_t *call, const floe_query_form_t *for
         const floe_path_t p = {path, "contextAssertion", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->ContextAssertion, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->ContextAssertion, v))
                 return -1;
         }
     }
@@ -559,7 +559,7 @@ static int parse_Tag(floe_call_t *call, const floe_query_form_t *form, const cha
         const floe_path_t p = {path, "key", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Key, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Key, v))
                 return -1;
         }
     }
@@ -568,7 +568,7 @@ static int parse_Tag(floe_call_t *call, const floe_query_form_t *form, const cha
         const floe_path_t p = {path, "value", -1};
         const char *text = floe_query_form_get(form, k);
         if (text != NULL) {
-            if (floe_codec_text_string(call, text, &p, &out->Value, v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->Value, v))
                 return -1;
         }
     }
@@ -603,7 +603,7 @@ static int parse_tagKeyListType(floe_call_t *call, const floe_query_form_t *form
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }
@@ -638,7 +638,7 @@ static int parse_webIdentityTokenAudienceListType(floe_call_t *call, const floe_
                 floe_violation_type(v, &p, "a value");
                 return -1;
             }
-            if (floe_codec_text_string(call, text, &p, &out->items[i], v))
+            if (floe_codec_text_string(call->pool, text, &p, &out->items[i], v))
                 return -1;
         }
     }

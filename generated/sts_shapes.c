@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sts_api.h"
-#include "http/call.h"
+#include "call/call.h"
 
 floe_sts_AssumeRoleRequest *floe_sts_AssumeRoleRequest_new(floe_call_t *call)
 {

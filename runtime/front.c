@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "s3tables/dispatch.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/sigv4_verify.h"
 #include "front.h"
@@ -118,7 +118,7 @@ static void refuse_unsigned(floe_worker_t *w, h2o_req_t *req)
         floe_awsjson_handle(w, req, json, &none); /* refuses it before reading anything else */
         return;
     }
-    floe_log_request(w, req,
+    floe_log_request(w->config, req,
                      query != NULL      ? "Query:Unauthorized"
                      : is_s3tables_host ? "S3Tables:Unauthorized"
                                         : "S3:Unauthorized",
@@ -152,7 +152,7 @@ static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables,
         return 0;
     }
     status = r == FLOE_SIGV4_PAYLOAD_MISMATCH ? 400 : 403;
-    floe_log_request(w, req,
+    floe_log_request(w->config, req,
                      is_iceberg    ? "Iceberg:Unauthorized"
                      : is_s3tables ? "S3Tables:Unauthorized"
                      : query       ? "Query:Unauthorized"
@@ -176,7 +176,7 @@ static void refuse_oversized(floe_worker_t *w, h2o_req_t *req, int is_s3tables, 
 {
     static const char message[] = "Your request header section exceeds the maximum allowed size.";
 
-    floe_log_request(w, req,
+    floe_log_request(w->config, req,
                      is_s3tables ? "S3Tables:BadRequest"
                      : query     ? "Query:BadRequest"
                                  : "S3:BadRequest",

@@ -8,7 +8,7 @@
 #ifndef FLOE_FRONT_H
 #define FLOE_FRONT_H
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** Registers the front door on `pathconf`. */
 void floe_front_register(h2o_pathconf_t *pathconf);

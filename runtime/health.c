@@ -5,7 +5,7 @@
 #include "base/config.h"
 #include "awsjson/awsjson.h"
 #include "health.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "query/query.h"
 #include "http/response.h"
 #include "s3/s3.h"
@@ -55,6 +55,6 @@ void floe_health_send(floe_worker_t *w, h2o_req_t *req)
     list_json_services(json);
     floe_json_object_end(json);
     floe_json_object_end(json);
-    floe_log_request(w, req, "Health", 200, started);
+    floe_log_request(w->config, req, "Health", 200, started);
     floe_response_send(req, 200, "application/json", json->buf, json->len);
 }

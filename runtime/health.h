@@ -6,7 +6,7 @@
 #ifndef FLOE_HEALTH_H
 #define FLOE_HEALTH_H
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 #define FLOE_HEALTH_PATH "/_floe/health"
 

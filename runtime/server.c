@@ -57,7 +57,7 @@
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_thread.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
 #include "s3tables/dispatch.h"
@@ -66,7 +66,7 @@
 #include "s3/spill.h"
 #include "server.h"
 #include "store/store.h"
-#include "http/worker.h"
+#include "call/worker.h"
 #include "base/xalloc.h"
 
 #define STOP_POLL_MS 200

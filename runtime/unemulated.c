@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "base/ids.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "unemulated.h"
 #include "http/xml_writer.h"
@@ -124,7 +124,7 @@ void floe_unemulated_refuse(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_s
              "Floe does not emulate the service '%.*s' that this request is signed for: Floe emulates S3 Tables, "
              "S3, CloudFormation, STS and Glue.",
              n, scope->service.base);
-    floe_log_request(w, req, "NotEmulated", 501, started_us);
+    floe_log_request(w->config, req, "NotEmulated", 501, started_us);
     if (is_json_protocol(req, scope))
         send_json(w, req, message);
     else

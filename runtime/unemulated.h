@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "http/sigv4.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** True when a request signed with `scope` is for a service Floe has no front for. The caller has
  * already ruled out s3tables and the awsQuery services it serves; every signing name starting

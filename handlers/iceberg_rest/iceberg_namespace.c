@@ -18,7 +18,7 @@
 
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"

@@ -5,7 +5,7 @@
 #ifndef FLOE_NAMESPACE_H
 #define FLOE_NAMESPACE_H
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 
 /**

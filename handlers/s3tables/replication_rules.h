@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "floe_api.h"

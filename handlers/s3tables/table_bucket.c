@@ -21,7 +21,7 @@
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "floe_api.h"
 #include "bucket_settings.h"
 #include "table_bucket_encryption.h"

@@ -15,7 +15,7 @@
 #include "table_bucket_encryption.h"
 
 /* AWS: kmsKeyArn "is required only when sseAlgorithm is set to aws:kms" (EncryptionConfiguration in
- * the model). Floe reads that both ways, as issue #4 asks: aws:kms needs a key, and AES256, whose
+ * the model). Floe reads that both ways: aws:kms needs a key, and AES256, whose
  * keys S3 manages, takes none. The model's pattern has already checked the key ARN's shape. The
  * rule and the AES256 default are catalog/rules.h's, shared with CloudFormation. */
 int floe_bucket_encryption_read(floe_call_t *call, int64_t bucket_id, floe_EncryptionConfiguration **out)

@@ -29,7 +29,7 @@
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "replication_rules.h"
 
 /* What PutTableBucketReplication reports: the copy runs later, on the replication worker, so

@@ -10,7 +10,7 @@
  * value of its type, and what it leaves out takes its default, as
  * PutTableBucketMaintenanceConfiguration does for buckets.
  *
- * The jobs run (runtime/maintenance/, issue #12): on a schedule and through POST
+ * The jobs run (runtime/maintenance/): on a schedule and through POST
  * /_floe/maintenance/run. GetTableMaintenanceJobStatus reports each job type's last run on the
  * table (catalog/maintenance_job.h): Successful or Failed with lastRunTimestamp (the job's clock)
  * and failureMessage; Not_Yet_Run for an enabled job that never ran; Disabled for a disabled one,

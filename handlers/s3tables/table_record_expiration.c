@@ -15,7 +15,7 @@
  * resource ... managed by a service or has restrictions that prevent the operation". Floe holds
  * only tables that users create, and accepts record expiration on all of them so that clients of
  * these operations can be tested; it never answers MethodNotAllowedException. The expiration job
- * runs (runtime/maintenance/expiration.c, issue #12), and GetTableRecordExpirationJobStatus
+ * runs (runtime/maintenance/expiration.c), and GetTableRecordExpirationJobStatus
  * reports its last run (catalog/maintenance_job.h) with real metrics.
  */
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
 
-#include "http/call.h"
+#include "call/call.h"
 
 /* AWS's messages (as mirrored by moto). */
 #define FLOE_TABLE_MESSAGE_EXISTS "A table with an identical name already exists in the namespace."

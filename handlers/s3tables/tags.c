@@ -10,7 +10,7 @@
 #include "catalog/lookup.h"
 #include "catalog/rules.h"
 #include "catalog/tags.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "floe_api.h"
 #include "tag_rules.h"
 

@@ -31,7 +31,7 @@
 #include "awsjson/awsjson.h"
 #include "awsjson/awsjson_codec.h"
 #include "db/state.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/sigv4_verify.h"
 
@@ -88,7 +88,7 @@ static void answer_error(json_ctx_t *q, int status, const char *type, const char
 {
     floe_json_t *json = &q->w->json;
 
-    floe_log_request(q->w, q->req, q->operation, status, q->started_us);
+    floe_log_request(q->w->config, q->req, q->operation, status, q->started_us);
     floe_json_reset(json);
     floe_json_object_begin(json);
     floe_json_key(json, "__type");
@@ -216,7 +216,7 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
         answer_handler_error(q, op, &call);
         return;
     }
-    floe_log_request(q->w, q->req, q->operation, 200, q->started_us);
+    floe_log_request(q->w->config, q->req, q->operation, 200, q->started_us);
     floe_json_reset(&q->w->json);
     floe_awsjson_serialize(q->svc, output, out, &q->w->json);
     floe_response_send(q->req, 200, CONTENT_TYPE, q->w->json.buf, q->w->json.len);

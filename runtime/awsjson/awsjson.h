@@ -9,7 +9,7 @@
 
 #include "awsjson/awsjson_service.h"
 #include "http/sigv4.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** Prepares the awsJson services before serving (their patterns compile on first use). 0 or -1. */
 int floe_awsjson_init(void);

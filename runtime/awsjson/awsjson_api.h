@@ -13,7 +13,7 @@
 #ifndef FLOE_AWSJSON_API_H
 #define FLOE_AWSJSON_API_H
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** One call of an awsJson operation. */
 typedef struct floe_awsjson_call {

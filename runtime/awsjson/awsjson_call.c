@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "awsjson/awsjson_call.h"
-#include "http/log.h"
+#include "base/log.h"
 
 void floe_awsjson_call_init(floe_awsjson_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state,
                             const floe_config_t *config)

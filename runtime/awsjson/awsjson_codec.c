@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "awsjson/awsjson_codec.h"
-#include "http/log.h"
+#include "base/log.h"
 
 #define MAX_DEPTH 32
 #define PATH_NAME_MAX 128
@@ -223,8 +223,8 @@ static int parse_slot(parse_ctx_t *c, const floe_awsjson_shape_t *s, uint32_t fl
         return not_shaped(c, path, "nested less deeply");
     switch (s->kind) {
     case FLOE_AWSJSON_STRING:
-    case FLOE_AWSJSON_BLOB: rc = floe_codec_string(c->call, j, path, slot, v); break;
-    case FLOE_AWSJSON_DOCUMENT: rc = floe_codec_document(c->call, j, path, slot, v); break;
+    case FLOE_AWSJSON_BLOB: rc = floe_codec_string(c->call->pool, j, path, slot, v); break;
+    case FLOE_AWSJSON_DOCUMENT: rc = floe_codec_document(c->call->pool, j, path, slot, v); break;
     case FLOE_AWSJSON_ENUM: return parse_enum(c, s, j, slot, path);
     case FLOE_AWSJSON_BOOLEAN: rc = floe_codec_bool(j, path, slot, v); break;
     case FLOE_AWSJSON_INTEGER: rc = floe_codec_int32(j, path, slot, v); break;

@@ -19,8 +19,8 @@
 #ifndef FLOE_BACKGROUND_H
 #define FLOE_BACKGROUND_H
 
-#include "http/call.h"
-#include "http/worker.h"
+#include "call/call.h"
+#include "call/worker.h"
 
 #define FLOE_BACKGROUND_MESSAGE_MAX 512
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** The table bucket ARN for `bucket`, in the call's pool. */
 char *floe_arn_table_bucket(floe_call_t *call, const char *bucket);

@@ -3,7 +3,7 @@
  * s3tablescatalog integration, keyed by (account, region, name).
  */
 #include "catalog/glue_integration.h"
-#include "catalog/call_sql.h"
+#include "call/call_sql.h"
 
 FLOE_SQL(sql_glue_catalog_read,
     "SELECT name, description, identifier, connection_name, allow_full_table_external_data_access, created_at"

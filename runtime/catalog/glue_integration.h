@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** The name of the federated catalog the integration creates. */
 #define FLOE_GLUE_S3TABLES_CATALOG "s3tablescatalog"

@@ -1,8 +1,8 @@
 /*
  * The first metadata.json of a new Iceberg table: from S3 Tables CreateTable's `metadata.iceberg`
- * (issue #3, written to metadata/00000-<uuid>.metadata.json) and from the Iceberg REST catalog's
- * CreateTableRequest (issue #5). Both go through floe_iceberg_new_table, which does what Java's
- * TableMetadata.newTableMetadata does. CloudFormation's AWS::S3Tables::Table (issue #11) gives its
+ * (written to metadata/00000-<uuid>.metadata.json) and from the Iceberg REST catalog's
+ * CreateTableRequest. Both go through floe_iceberg_new_table, which does what Java's
+ * TableMetadata.newTableMetadata does. CloudFormation's AWS::S3Tables::Table gives its
  * IcebergMetadata as CreateTable's shape (cloudformation/provision_table.c).
  *
  * Rules:

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "catalog/janitor.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "db/sql.h"
 #include "store/store.h"
 #include "base/xalloc.h"

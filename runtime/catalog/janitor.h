@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "db/state.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /**
  * Retires warehouse bucket `bucket` and queues it for removal. Retiring renames it to

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/table_columns.h"
@@ -51,11 +51,6 @@ FLOE_SQL(sql_table_by_names,
     "SELECT " FLOE_TABLE_COLUMNS ", b.id, b.bucket_id, b.type, b.created_at"
     " FROM table_bucket b JOIN namespace n ON n.table_bucket_id = b.id JOIN s3table t ON t.namespace_id = n.id"
     " WHERE b.account_id = ?4 AND b.region = ?5 AND b.name = ?1 AND n.name = ?2 AND t.name = ?3");
-
-char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col)
-{
-    return floe_sql_text(call, stmt, col);
-}
 
 /* Steps a lookup bound by floe_sql_bind (NULL: the bind failed the call): SQLITE_ROW, with the
  * statement left on its row for the caller to read and reset; SQLITE_DONE (reset); or FLOE_EFAIL

@@ -10,9 +10,7 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
-#include "http/call.h"
+#include "call/call.h"
 
 typedef struct floe_bucket_row {
     int64_t id;
@@ -84,9 +82,5 @@ int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_tabl
  * ARN of another account, region or resource type, or a resource that does not exist).
  */
 int floe_lookup_resource(floe_call_t *call, const char *arn, floe_resource_t *out /* OUT */);
-
-/** A copy of a text column in the call's pool (SQLite's copy dies with the next step). The same as
- * floe_sql_text (call_sql.h), which replaces it: kept until no handler calls it. */
-char *floe_column_text(floe_call_t *call, sqlite3_stmt *stmt, int col);
 
 #endif

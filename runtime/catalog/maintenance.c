@@ -13,7 +13,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/maintenance.h"
 #include "db/state.h"
 

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /* AWS's defaults for table maintenance, from the user guide page cited above. */
 #define FLOE_MAINTENANCE_DEFAULT_TARGET_FILE_SIZE_MB 512

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/maintenance_job.h"
 #include "db/state.h"
 

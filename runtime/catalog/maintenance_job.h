@@ -1,5 +1,5 @@
 /*
- * What the maintenance jobs remember between runs (issue #12): the last run of each job type on
+ * What the maintenance jobs remember between runs: the last run of each job type on
  * each table (its outcome, clock, failure message and figures: what GetTableMaintenanceJobStatus
  * and GetTableRecordExpirationJobStatus report), the warehouse objects unreferenced file removal
  * has marked noncurrent, and the walk over every table that the schedule makes. All of it SQL, so
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** Record expiration's job type, as its runs are stored and POST /_floe/maintenance/run names it
  * (the other job types are named by the model's TableMaintenanceJobType; this one is not). */

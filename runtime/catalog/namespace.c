@@ -12,9 +12,8 @@
 #include <assert.h>
 #include <string.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/namespace.h"
-#include "catalog/call_sql.h"
 #include "db/state.h"
 #include "base/ids.h"
 

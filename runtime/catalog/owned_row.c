@@ -2,7 +2,7 @@
  * The owned-row steps of owned_row.h, on the checked statements of sql.h: a SQLite failure is a
  * 500, never "no row".
  */
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/owned_row.h"
 
 int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id)

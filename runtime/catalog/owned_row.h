@@ -11,7 +11,7 @@
 
 #include <sqlite3.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** Runs `sql` (declared with FLOE_SQL), whose only parameter ?1 is the owner's row id and which
  * returns no rows (an upsert or a delete). FLOE_OK, or FLOE_EFAIL with the call failed with

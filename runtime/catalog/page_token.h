@@ -8,7 +8,7 @@
 #ifndef FLOE_PAGE_TOKEN_H
 #define FLOE_PAGE_TOKEN_H
 
-#include "http/call.h"
+#include "call/call.h"
 
 /**
  * The token that resumes the listing `listing` after `last_key`, in the call's pool. `listing`

@@ -4,7 +4,7 @@
  */
 #include <assert.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/replication.h"
 #include "db/state.h"
 

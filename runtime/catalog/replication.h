@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "base/ids.h"
 
 /** Whose replication a configuration is. */

@@ -3,7 +3,7 @@
  */
 #include <assert.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/replication_queue.h"
 #include "db/state.h"
 

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** One queued source commit. */
 typedef struct floe_replication_work {

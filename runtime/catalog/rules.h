@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 
 /* AWS's messages (as mirrored by moto). */

@@ -8,10 +8,9 @@
 #include <assert.h>
 #include <string.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
-#include "catalog/call_sql.h"
 #include "base/ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 
 /* ---- encryption: a table bucket's default, a table's own ---- */

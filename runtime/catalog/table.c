@@ -48,11 +48,11 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/janitor.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "store/store.h"
 
 #define VERSION_TOKEN_LEN 32

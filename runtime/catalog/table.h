@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "base/ids.h"
 

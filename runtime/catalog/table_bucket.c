@@ -7,7 +7,7 @@
 #include <assert.h>
 #include <stdio.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/page_token.h"
 #include "catalog/table_bucket.h"

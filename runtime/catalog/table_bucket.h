@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "db/state.h"
 #include "base/scope.h"

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 
 /** The select list floe_table_columns_read reads, from column 0 on. */

@@ -4,7 +4,7 @@
  */
 #include <assert.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 #include "catalog/tags.h"
 
 /* The statements on one kind of owner's tag table. ?1 is always the owner's row id. */

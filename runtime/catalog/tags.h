@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 
 /** Adds each of `tags` to `owner`, replacing the value of a key it already has. */

@@ -16,7 +16,7 @@
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/tags.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/provision_props.h"
 #include "floe_codec.h"

@@ -24,7 +24,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** What a resource is after a change: handed to the engine's record function. */
 typedef struct floe_provision_outcome {

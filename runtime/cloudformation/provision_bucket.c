@@ -21,7 +21,7 @@
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "cloudformation/provision_props.h"
 #include "base/ids.h"
 

@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "cloudformation/provision.h"
 #include "floe_api.h"

@@ -16,7 +16,7 @@
 #include "catalog/maintenance.h"
 #include "catalog/rules.h"
 #include "catalog/table.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "cloudformation/provision_props.h"
 
 #define FORMAT_ICEBERG "ICEBERG"

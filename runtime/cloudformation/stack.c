@@ -23,7 +23,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "cloudformation/stack.h"
 #include "cloudformation/stack_api.h"
 #include "cloudformation/stack_thread.h"

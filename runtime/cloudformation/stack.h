@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 /** The longest TemplateBody CloudFormation takes ("Template body size in a request": 51,200
  * bytes, https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html). */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"

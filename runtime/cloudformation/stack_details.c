@@ -16,7 +16,7 @@
 
 #include "cloudformation/stack_api.h"
 #include "cloudformation/stack_template.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/xalloc.h"
 
 typedef struct details_ctx {

@@ -19,14 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/call_sql.h"
-#include "catalog/transaction.h"
+#include "call/call_sql.h"
+#include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
 #include "base/ids.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/xalloc.h"
 
 #define INITIAL_CAPACITY 8

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog/call_sql.h"
+#include "call/call_sql.h"
 #include "cloudformation/stack_store.h"
 #include "base/ids.h"
 #include "db/state.h"

@@ -1,7 +1,7 @@
 /*
  * CloudFormation's durable state: stacks, their resources and events, change sets, exports and
  * imports, and the queue of stack work (the cfn_* tables of migration 7, db/schema.c). All of
- * the stack engine's SQL is here, run through catalog/call_sql.h; stack.c (the API) and
+ * the stack engine's SQL is here, run through call/call_sql.h; stack.c (the API) and
  * stack_run_steps.c (the worker, through the background door) call these functions on the serving
  * thread only.
  *
@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "base/scope.h"
 
 /** A stack (cfn_stack). JSON columns are JSON text. */

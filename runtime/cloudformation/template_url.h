@@ -21,7 +21,7 @@
 
 #include <stdbool.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "cloudformation/stack.h"
 
 /** The largest template read from S3 ("Template body size in an Amazon S3 object": 1 MB,

@@ -1,5 +1,5 @@
 /*
- * The console's table bucket routes (rooms.h): the paginated list of a scope's table buckets,
+ * The console's table bucket routes (api_routes.h): the paginated list of a scope's table buckets,
  * and one bucket's page (its configuration and tags). Pages come from the catalog's own listing
  * (catalog/table_bucket.h), so a token is the one ListTableBuckets would give.
  */
@@ -8,7 +8,7 @@
 #include "catalog/table_bucket.h"
 #include "console/resource.h"
 #include "console/replication_status.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 #include "console/status.h"
 
 static void write_bucket_row(floe_json_t *json, const floe_bucket_row_t *b)

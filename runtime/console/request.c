@@ -1,5 +1,5 @@
 /*
- * The console request of request.h: parameters, scopes and answers shared by every room.
+ * The console request of request.h: parameters, scopes and answers shared by every API route.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "console/request.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 
 #define ARN_PREFIX "arn:aws:s3tables:"
@@ -53,7 +53,7 @@ int floe_console_fail(floe_console_req_t *r, int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof(message), fmt, ap);
     va_end(ap);
-    floe_log_request(r->w, r->req, r->operation, status, r->started_us);
+    floe_log_request(r->w->config, r->req, r->operation, status, r->started_us);
     floe_response_aws_error(r->req, status, error_name(status), message);
     return FLOE_EFAIL;
 }
@@ -145,14 +145,14 @@ floe_json_t *floe_console_json(floe_console_req_t *r)
 
 int floe_console_send_json(floe_console_req_t *r)
 {
-    floe_log_request(r->w, r->req, r->operation, 200, r->started_us);
+    floe_log_request(r->w->config, r->req, r->operation, 200, r->started_us);
     floe_response_send(r->req, 200, "application/json", r->w->json.buf, r->w->json.len);
     return FLOE_OK;
 }
 
 int floe_console_send_bytes(floe_console_req_t *r, const char *content_type, const char *data, size_t len)
 {
-    floe_log_request(r->w, r->req, r->operation, 200, r->started_us);
+    floe_log_request(r->w->config, r->req, r->operation, 200, r->started_us);
     floe_response_send(r->req, 200, content_type, data, len);
     return FLOE_OK;
 }

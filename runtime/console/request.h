@@ -1,5 +1,5 @@
 /*
- * One request to the console's JSON routes (/_floe/ui/api/<room>), as the rooms see it: its query
+ * One request to the console's JSON routes (/_floe/ui/api/<route>), as the routes see it: its query
  * parameters, a catalog call set to the account and region the request may look at, and the one
  * way to answer: JSON with 200, or {"message"} with 400/403/404/500 (the AWS JSON error shape the
  * rest of Floe uses for S3 Tables).
@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "http/codec.h"
 #include "base/scope.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 #define FLOE_CONSOLE_DEFAULT_PAGE 100
 #define FLOE_CONSOLE_MAX_PAGE 1000
@@ -30,7 +30,7 @@ typedef struct floe_console_req {
     floe_call_t call;
     floe_query_param_t *query;
     size_t n_query;
-    const char *operation; /* "Console:<room>", for the log */
+    const char *operation; /* "Console:<route>", for the log */
     uint64_t started_us;
     bool is_signed_account; /* strict signatures: only `account` may be looked at */
     char account[FLOE_ACCOUNT_ID_LEN + 1];
@@ -67,10 +67,10 @@ bool floe_console_may_see(const floe_console_req_t *r, const char *account_id);
 /** The ?limit= page size: FLOE_CONSOLE_DEFAULT_PAGE when absent, 400 unless 1..FLOE_CONSOLE_MAX_PAGE. */
 int floe_console_page_size(floe_console_req_t *r, int *out /* OUT */);
 
-/** The worker's JSON writer, emptied, for the room to write its answer into. */
+/** The worker's JSON writer, emptied, for the route to write its answer into. */
 floe_json_t *floe_console_json(floe_console_req_t *r);
 
-/** Answers 200 with what the room wrote into floe_console_json; returns FLOE_OK. */
+/** Answers 200 with what the route wrote into floe_console_json; returns FLOE_OK. */
 int floe_console_send_json(floe_console_req_t *r);
 
 /** Answers 200 with `len` bytes of `content_type` (copied); returns FLOE_OK. */

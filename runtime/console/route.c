@@ -3,10 +3,10 @@
  *
  *   /_floe/ui                 ──▶ 301 to /_floe/ui/
  *   /_floe/ui/                ──▶ index.html
- *   /_floe/ui/api/<room>      ──no room──▶ 404; ──not GET──▶ 405; ──strict, bad signature──▶ 403
+ *   /_floe/ui/api/<route>     ──no route─▶ 404; ──not GET──▶ 405; ──strict, bad signature──▶ 403
  *        │                    ──bad query encoding──▶ 400
  *        ▼
- *   the room (rooms.h) answers JSON, or {"message"} with 400/403/404/500
+ *   the API route (api_routes.h) answers JSON, or {"message"} with 400/403/404/500
  *   /_floe/ui/server.json     ──not GET/HEAD──▶ 405; else {"strictSignatures": bool}
  *   /_floe/ui/<file>          ──not GET/HEAD──▶ 405; ──no such file──▶ 404; else the embedded file
  *
@@ -23,10 +23,10 @@
 #include <time.h>
 
 #include "console/assets.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 #include "console/route.h"
 #include "base/json.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/uri.h"
 #include "http/sigv4.h"
@@ -39,12 +39,12 @@
 #define CSP "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " \
             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
 
-typedef struct room {
+typedef struct api_route {
     const char *name;
     int (*serve)(floe_console_req_t *r);
-} room_t;
+} api_route_t;
 
-static const room_t rooms[] = {
+static const api_route_t api_routes[] = {
     {"session", floe_console_session},     {"scopes", floe_console_scopes}, {"buckets", floe_console_buckets},
     {"bucket", floe_console_bucket},       {"namespaces", floe_console_namespaces},
     {"tables", floe_console_tables},       {"table", floe_console_table},   {"object", floe_console_object},
@@ -58,7 +58,7 @@ static size_t path_len(h2o_req_t *req)
 
 static void send_text(floe_worker_t *w, h2o_req_t *req, int status, const char *operation, const char *text)
 {
-    floe_log_request(w, req, operation, status, floe_log_now_us());
+    floe_log_request(w->config, req, operation, status, floe_log_now_us());
     floe_response_send(req, status, "text/plain; charset=utf-8", text, strlen(text));
 }
 
@@ -83,7 +83,7 @@ static void send_server_file(floe_worker_t *w, h2o_req_t *req)
     floe_json_object_end(json);
     floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
     floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
-    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_log_request(w->config, req, "Console:File", 200, floe_log_now_us());
     floe_response_send(req, 200, "application/json", json->buf, json->len);
 }
 
@@ -102,7 +102,7 @@ static void send_asset(floe_worker_t *w, h2o_req_t *req, const char *path, size_
     floe_response_header(req, "Content-Security-Policy", CSP, strlen(CSP));
     floe_response_header(req, "Cache-Control", "no-cache", strlen("no-cache"));
     floe_response_header(req, "X-Content-Type-Options", "nosniff", strlen("nosniff"));
-    floe_log_request(w, req, "Console:File", 200, floe_log_now_us());
+    floe_log_request(w->config, req, "Console:File", 200, floe_log_now_us());
     floe_response_send(req, 200, a->content_type, (const char *)a->data, a->len);
 }
 
@@ -126,27 +126,27 @@ static int check_signature(floe_console_req_t *r)
     return 0;
 }
 
-static const room_t *find_room(const char *name, size_t n)
+static const api_route_t *find_api_route(const char *name, size_t n)
 {
-    for (size_t i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++) {
-        if (h2o_memis(name, n, rooms[i].name, strlen(rooms[i].name)))
-            return &rooms[i];
+    for (size_t i = 0; i < sizeof(api_routes) / sizeof(api_routes[0]); i++) {
+        if (h2o_memis(name, n, api_routes[i].name, strlen(api_routes[i].name)))
+            return &api_routes[i];
     }
     return NULL;
 }
 
 static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t n)
 {
-    const room_t *room = find_room(name, n);
+    const api_route_t *route = find_api_route(name, n);
     floe_console_req_t r = {.w = w, .req = req, .started_us = floe_log_now_us()};
     long n_query = 0;
 
-    r.operation = room != NULL ? h2o_concat(&req->pool, h2o_iovec_init(H2O_STRLIT("Console:")),
-                                            h2o_iovec_init(room->name, strlen(room->name)))
-                                     .base
-                               : "Console:Unknown";
+    r.operation = route != NULL ? h2o_concat(&req->pool, h2o_iovec_init(H2O_STRLIT("Console:")),
+                                             h2o_iovec_init(route->name, strlen(route->name)))
+                                      .base
+                                : "Console:Unknown";
     floe_call_init(&r.call, &req->pool, w->state, w->config);
-    if (room == NULL) {
+    if (route == NULL) {
         floe_console_fail(&r, 404, "The console has no API route '%.*s'.", (int)(n > 100 ? 100 : n), name);
         return;
     }
@@ -163,7 +163,7 @@ static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t
         return;
     }
     r.n_query = (size_t)n_query;
-    room->serve(&r);
+    route->serve(&r);
     if (floe_state_end_call(w->state))
         floe_log("%s left a transaction open; it was rolled back", r.operation);
 }
@@ -174,7 +174,7 @@ void floe_console_handle(floe_worker_t *w, h2o_req_t *req)
     size_t len = path_len(req), base = strlen(FLOE_CONSOLE_BASE), api = strlen(API_PREFIX);
 
     if (len == base) {
-        floe_log_request(w, req, "Console:File", 301, floe_log_now_us());
+        floe_log_request(w->config, req, "Console:File", 301, floe_log_now_us());
         h2o_send_redirect(req, 301, "Moved Permanently", H2O_STRLIT(FLOE_CONSOLE_BASE "/"));
         return;
     }

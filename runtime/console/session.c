@@ -1,12 +1,12 @@
 /*
- * The console's session and scopes routes (rooms.h): what the account and region picker offers.
+ * The console's session and scopes routes (api_routes.h): what the account and region picker offers.
  * A scope "holds state" when it has a table bucket or a CloudFormation stack.
  */
 #include <string.h>
 
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_store.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 
 int floe_console_session(floe_console_req_t *r)
 {

@@ -1,10 +1,10 @@
 /*
- * The console's CloudFormation routes (rooms.h): a scope's stacks, and one stack with its
+ * The console's CloudFormation routes (api_routes.h): a scope's stacks, and one stack with its
  * resources, events and outputs, read through cloudformation/stack_store.h. Parameters are left
  * out: a NoEcho parameter's value must not be shown, and the API shows them masked anyway.
  */
 #include "cloudformation/stack_store.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 
 static void write_optional(floe_json_t *json, const char *key, const char *value)
 {

@@ -1,5 +1,5 @@
 /*
- * The console's table page (rooms.h): the table's row, its current metadata.json as stored (the
+ * The console's table page (api_routes.h): the table's row, its current metadata.json as stored (the
  * browser reads schema, specs, sort orders, properties and snapshots from it), its maintenance and
  * the last job status of each type, its replication and the rest it owns; and the one route that
  * hands the browser an object's bytes, so it can read the table's manifests and Parquet files
@@ -19,7 +19,7 @@
 #include "console/computed_summary.h"
 #include "console/replication_status.h"
 #include "console/resource.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 #include "console/status.h"
 #include "console/table_file.h"
 #include "iceberg/iceberg_json.h"

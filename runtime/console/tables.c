@@ -1,5 +1,5 @@
 /*
- * The console's namespace and table lists (rooms.h), a page at a time, and the search over table
+ * The console's namespace and table lists (api_routes.h), a page at a time, and the search over table
  * names (the `prefix` of the table list). A continuation token (catalog/page_token.h) carries the
  * last item's sort key and is good only for the listing (bucket, namespace, prefix) it came from.
  */
@@ -8,7 +8,7 @@
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/table.h"
-#include "console/rooms.h"
+#include "console/api_routes.h"
 
 /* The key a token resumes after ("" from the start), or NULL after answering 400. */
 static const char *resume_after(floe_console_req_t *r, const char *listing)

@@ -361,7 +361,7 @@ static const char *const migrations[] = {
     "  is_started INTEGER NOT NULL DEFAULT 0,"
     "  queued_at INTEGER NOT NULL"
     ");",
-    /* 9: maintenance jobs (issue #12, catalog/maintenance_job.c): the last run of each job type on
+    /* 9: maintenance jobs (catalog/maintenance_job.c): the last run of each job type on
      * each table, with its outcome and figures, and the warehouse objects unreferenced file removal
      * has marked noncurrent (deleted non_current_days after the mark). Both go with their table. */
     "CREATE TABLE maintenance_job_run ("

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "db/sql.h"
-#include "http/log.h"
+#include "base/log.h"
 
 static void log_failure(floe_state_t *st, sqlite3_stmt *stmt, const char *what)
 {

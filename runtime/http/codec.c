@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 #include <pcre2.h>
 
-#include "http/call.h"
+#include "base/failure.h"
 #include "http/codec.h"
 
 #define VALUE_SHOWN_MAX 128 /* longer values are cut in messages */
@@ -195,21 +195,31 @@ int floe_codec_expect_array(const cJSON *j, const floe_path_t *path, floe_violat
     return FLOE_EFAIL;
 }
 
-int floe_codec_string(floe_call_t *call, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v)
+/* A copy of s in the pool (the call's: codec.h's readers live as long as the call). */
+static char *pool_strdup(h2o_mem_pool_t *pool, const char *s)
+{
+    size_t n = strlen(s);
+    char *copy = h2o_mem_alloc_pool(pool, n + 1);
+
+    memcpy(copy, s, n + 1);
+    return copy;
+}
+
+int floe_codec_string(h2o_mem_pool_t *pool, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v)
 {
     if (!cJSON_IsString(j) || j->valuestring == NULL) {
         floe_violation_type(v, path, "a string");
         return FLOE_EFAIL;
     }
-    return floe_codec_text_string(call, j->valuestring, path, out, v);
+    return floe_codec_text_string(pool, j->valuestring, path, out, v);
 }
 
-int floe_codec_document(floe_call_t *call, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v)
+int floe_codec_document(h2o_mem_pool_t *pool, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v)
 {
     char *text = cJSON_PrintUnformatted(j);
     (void)path;
     (void)v;
-    *out = floe_call_strdup(call, text != NULL ? text : "null");
+    *out = pool_strdup(pool, text != NULL ? text : "null");
     cJSON_free(text);
     return 0;
 }
@@ -322,13 +332,13 @@ int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *
 
 /* ---- label and query text ---- */
 
-int floe_codec_text_string(floe_call_t *call, const char *text, const floe_path_t *path, char **out, floe_violation_t *v)
+int floe_codec_text_string(h2o_mem_pool_t *pool, const char *text, const floe_path_t *path, char **out, floe_violation_t *v)
 {
     if (!floe_codec_utf8_valid(text, strlen(text))) {
         floe_violation_type(v, path, "valid UTF-8");
         return FLOE_EFAIL;
     }
-    *out = floe_call_strdup(call, text);
+    *out = pool_strdup(pool, text);
     return FLOE_OK;
 }
 

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <h2o/memory.h>
+
 #include "floe_api.h"
 #include "base/json.h"
 
@@ -108,8 +110,9 @@ int floe_codec_body(const floe_http_input_t *http, cJSON **out, floe_violation_t
 bool floe_codec_is_absent(const cJSON *item);
 int floe_codec_expect_object(const cJSON *j, const floe_path_t *path, floe_violation_t *v);
 int floe_codec_expect_array(const cJSON *j, const floe_path_t *path, floe_violation_t *v);
-int floe_codec_string(floe_call_t *call, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v);
-int floe_codec_document(floe_call_t *call, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v);
+/** A string (or, for a document, any value as JSON text) copied into `pool`, the call's request pool. */
+int floe_codec_string(h2o_mem_pool_t *pool, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v);
+int floe_codec_document(h2o_mem_pool_t *pool, const cJSON *j, const floe_path_t *path, char **out, floe_violation_t *v);
 int floe_codec_int32(const cJSON *j, const floe_path_t *path, int32_t *out, floe_violation_t *v);
 int floe_codec_int64(const cJSON *j, const floe_path_t *path, int64_t *out, floe_violation_t *v);
 int floe_codec_bool(const cJSON *j, const floe_path_t *path, bool *out, floe_violation_t *v);
@@ -120,7 +123,7 @@ int floe_codec_enum(const cJSON *j, const floe_path_t *path, const char *const *
                     const char *message, int *out, floe_violation_t *v);
 
 /* ---- readers of label and query text ---- */
-int floe_codec_text_string(floe_call_t *call, const char *text, const floe_path_t *path, char **out, floe_violation_t *v);
+int floe_codec_text_string(h2o_mem_pool_t *pool, const char *text, const floe_path_t *path, char **out, floe_violation_t *v);
 int floe_codec_text_int32(const char *text, const floe_path_t *path, int32_t *out, floe_violation_t *v);
 int floe_codec_text_int64(const char *text, const floe_path_t *path, int64_t *out, floe_violation_t *v);
 int floe_codec_text_bool(const char *text, const floe_path_t *path, bool *out, floe_violation_t *v);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ids.h"
+#include "base/json.h"
 #include "http/response.h"
 
 /* A complete body is sent in one final h2o_send, so the generator needs no callbacks. */
@@ -81,13 +82,14 @@ void floe_response_send_with_id(h2o_req_t *req, int status, const char *request_
 
 void floe_response_aws_error(h2o_req_t *req, int status, const char *name, const char *message)
 {
-    floe_worker_t *w = floe_worker_of(req);
+    floe_json_t json;
 
-    floe_json_reset(&w->json);
-    floe_json_object_begin(&w->json);
-    floe_json_key(&w->json, "message");
-    floe_json_string(&w->json, message);
-    floe_json_object_end(&w->json);
+    floe_json_init(&json);
+    floe_json_object_begin(&json);
+    floe_json_key(&json, "message");
+    floe_json_string(&json, message);
+    floe_json_object_end(&json);
     floe_response_header(req, "x-amzn-ErrorType", name, strlen(name));
-    floe_response_send(req, status, "application/json", w->json.buf, w->json.len);
+    floe_response_send(req, status, "application/json", json.buf, json.len); /* copies the body */
+    floe_json_dispose(&json);
 }

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "http/worker.h"
+#include <h2o.h>
 
 /** Adds a header whose name keeps its case (h2o lower-cases token headers). */
 void floe_response_header(h2o_req_t *req, const char *name, const char *value, size_t value_len);

@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 
+#include <h2o.h>
+
+#include "base/config.h"
 #include "base/scope.h"
-#include "http/worker.h"
 
 typedef struct floe_sigv4_scope {
     h2o_iovec_t access_key;

@@ -7,8 +7,9 @@
 #ifndef FLOE_SIGV4_VERIFY_H
 #define FLOE_SIGV4_VERIFY_H
 
+#include <h2o.h>
+
 #include "base/config.h"
-#include "http/worker.h"
 
 typedef enum floe_sigv4_result {
     FLOE_SIGV4_OK = 0,

@@ -1,5 +1,5 @@
 /*
- * Compaction's pure half (issue #12, icebergCompaction): which data files of a snapshot go
+ * Compaction's pure half (icebergCompaction): which data files of a snapshot go
  * together into which new files (the plan), how each new file is laid out from the bytes of its
  * inputs (the stitch), and the statistics of the new file's manifest entry (the merge). The
  * maintenance job (maintenance/compaction.c) does the I/O: it reads manifests and footers, writes

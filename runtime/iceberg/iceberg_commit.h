@@ -1,7 +1,7 @@
 /*
  * The Iceberg REST catalog's commit: check a CommitTableRequest's requirements against the
  * table's current metadata, apply its updates in order, and produce the next metadata.json
- * (issue #5, "Commits"). The REST layer then stores the text under the name
+ * (the REST catalog spec's "Commits"). The REST layer then stores the text under the name
  * floe_iceberg_metadata_next_file_name gives and swaps the table's pointer with the same
  * compare-and-swap as UpdateTableMetadataLocation.
  *

@@ -44,7 +44,7 @@
 #include "iceberg_rest/iceberg_rest_error.h"
 #include "iceberg_rest/iceberg_rest_glue.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/uri.h"
 #include "http/sigv4.h"
@@ -77,7 +77,7 @@ int floe_iceberg_rest_init(void)
 /* The log line is written before the response so that it is on disk when the client has its answer. */
 static void answer_error(rest_ctx_t *d, floe_iceberg_err_t e, const char *message)
 {
-    floe_log_request(d->w, d->req, d->operation, floe_iceberg_rest_error_status(e), d->started_us);
+    floe_log_request(d->w->config, d->req, d->operation, floe_iceberg_rest_error_status(e), d->started_us);
     floe_iceberg_rest_send_error(d->req, e, message != NULL ? message : floe_iceberg_rest_error_type(e));
 }
 
@@ -101,7 +101,7 @@ static void answer_success(rest_ctx_t *d, const floe_iceberg_route_t *route, con
 {
     floe_json_t *json = &d->w->json;
 
-    floe_log_request(d->w, d->req, d->operation, route->success_code, d->started_us);
+    floe_log_request(d->w->config, d->req, d->operation, route->success_code, d->started_us);
     if (route->success_code == 204) {
         floe_response_send(d->req, 204, NULL, NULL, 0);
         return;

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** The base path of the signed routes (requests signed for s3tables or glue). */
 #define FLOE_ICEBERG_REST_BASE "/iceberg"

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 typedef struct cJSON cJSON;
 struct floe_query_param;

@@ -10,7 +10,7 @@
 #define FLOE_ICEBERG_REST_ERROR_H
 
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** The wire `type` of an error ("NoSuchTableException"). */
 const char *floe_iceberg_rest_error_type(floe_iceberg_err_t e);

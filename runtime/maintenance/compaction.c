@@ -1,5 +1,5 @@
 /*
- * The compaction job (icebergCompaction, issue #12): rewrites the small data files of a table's
+ * The compaction job (icebergCompaction): rewrites the small data files of a table's
  * current snapshot into files near targetFileSizeMB and commits the result as a `replace`
  * snapshot. The pure half (which files go together, how a new file is laid out, its merged
  * statistics) is iceberg/compact.h; this file does the job's I/O through maintenance/job.h: it

@@ -1,5 +1,5 @@
 /*
- * The record expiration job (the table's record-expiration configuration, issue #12): data files
+ * The record expiration job (the table's record-expiration configuration): data files
  * whose records are all older than the retention are removed from the table in a `delete`
  * snapshot, committed through the clients' compare-and-swap (job.h).
  *

@@ -156,18 +156,6 @@ static int find_location(floe_job_t *job, const char *location, floe_object_door
     return FLOE_OK;
 }
 
-int floe_job_object_exists(floe_job_t *job, const char *location, bool *exists, uint64_t *size)
-{
-    floe_object_door_found_t f;
-
-    if (find_location(job, location, &f))
-        return FLOE_EFAIL;
-    *exists = f.is_found;
-    if (size != NULL)
-        *size = f.is_found ? (uint64_t)f.size : 0;
-    return FLOE_OK;
-}
-
 int floe_job_open_object(floe_job_t *job, const char *location, int *fd, uint64_t *size)
 {
     floe_object_door_found_t f;

@@ -1,5 +1,5 @@
 /*
- * A maintenance job as the jobs see it (issue #12): which table it works on and with which
+ * A maintenance job as the jobs see it: which table it works on and with which
  * settings, the clock its age rules use, the figures it fills in, and the helpers it uses to reach
  * the table's objects and metadata from the maintenance thread. Each job is one room of this wing
  * (snapshots.c, unreferenced.c, expiration.c, compaction.c) with one entry point below; the
@@ -146,9 +146,6 @@ int floe_job_read_objects(floe_job_t *job, const char *const *locations, size_t 
  * through the fd even if the object is deleted meanwhile (store files are never modified).
  */
 int floe_job_open_object(floe_job_t *job, const char *location, int *fd /* OUT */, uint64_t *size /* OUT */);
-
-/** True (with *size) when the object exists; false when it does not. FLOE_EFAIL on a server failure. */
-int floe_job_object_exists(floe_job_t *job, const char *location, bool *exists /* OUT */, uint64_t *size /* OUT */);
 
 /** A new object being written (from a buffer, or by kernel copies from other objects' fds). */
 typedef struct floe_job_writer {

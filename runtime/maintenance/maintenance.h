@@ -1,5 +1,5 @@
 /*
- * The maintenance wing's front header (issue #12): the maintenance thread that runs table
+ * The maintenance wing's front header: the maintenance thread that runs table
  * maintenance jobs on a schedule (--maintenance-interval) and on demand (POST
  * /_floe/maintenance/run, route.h), off the event loop. server.c creates it, starts it on the
  * first worker (whose background door it uses, background.h), attaches every worker (so a waiting
@@ -27,7 +27,7 @@
 #include "background/background.h"
 #include "base/config.h"
 #include "maintenance/job.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 typedef struct floe_maintenance floe_maintenance_t;
 

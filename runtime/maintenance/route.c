@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "maintenance/maintenance.h"
 #include "maintenance/route.h"
@@ -24,7 +24,7 @@
 static void send_json(h2o_req_t *req, int status, const char *json)
 {
     /* the job ran on the maintenance thread meanwhile: the line counts from the request's arrival */
-    floe_log_request(floe_worker_of(req), req, OPERATION, status, floe_log_request_started_us(req));
+    floe_log_request(floe_worker_of(req)->config, req, OPERATION, status, floe_log_request_started_us(req));
     floe_response_send(req, status, "application/json", json, strlen(json));
 }
 

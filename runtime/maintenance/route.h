@@ -1,5 +1,5 @@
 /*
- * POST /_floe/maintenance/run (issue #12): runs one maintenance job to the end and answers with
+ * POST /_floe/maintenance/run: runs one maintenance job to the end and answers with
  * its status. Body: {"arn": "<table or table bucket ARN>", "type": "icebergCompaction" |
  * "icebergSnapshotManagement" | "icebergUnreferencedFileRemoval" | "recordExpiration", "now":
  * "<optional RFC 3339 time>"}. 200 with the job's status JSON; 400 {"message"} for a body that is
@@ -11,7 +11,7 @@
 #ifndef FLOE_MAINTENANCE_ROUTE_H
 #define FLOE_MAINTENANCE_ROUTE_H
 
-#include "http/worker.h"
+#include "call/worker.h"
 
 #define FLOE_MAINTENANCE_RUN_PATH "/_floe/maintenance/run"
 #define FLOE_MAINTENANCE_SIGNING_NAME "s3tables"

@@ -21,7 +21,7 @@
 #include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "maintenance/maintenance.h"
 #include "base/xalloc.h"
 

@@ -1,5 +1,5 @@
 /*
- * Which snapshots snapshot management expires (icebergSnapshotManagement, issue #12): a pure
+ * Which snapshots snapshot management expires (icebergSnapshotManagement): a pure
  * function of a table's metadata, the job's settings and its clock, with Iceberg's ExpireSnapshots
  * rules (org.apache.iceberg.RemoveSnapshots in Iceberg Java 1.x), which AWS's user guide defers to:
  *

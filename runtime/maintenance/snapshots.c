@@ -1,5 +1,5 @@
 /*
- * The snapshot management job (icebergSnapshotManagement, issue #12): expires snapshots by the
+ * The snapshot management job (icebergSnapshotManagement): expires snapshots by the
  * rules of snapshot_select.h, commits the new metadata through the clients' compare-and-swap
  * (job.h, design note 2), then deletes the manifest lists, manifests, data and delete files and
  * statistics files that only the expired snapshots reached (job.h, design note 3).

@@ -23,7 +23,7 @@
 
 #include "background/loop.h"
 #include "catalog/maintenance_job.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "maintenance/maintenance.h"
 #include "base/xalloc.h"

@@ -1,6 +1,6 @@
 /*
  * The unreferenced file removal job (icebergUnreferencedFileRemoval, the table bucket's setting,
- * run per table; issue #12). AWS: an object in a table's storage that no snapshot, metadata file
+ * run per table). AWS: an object in a table's storage that no snapshot, metadata file
  * or statistics file references becomes noncurrent `unreferencedDays` after it was written, and
  * is deleted `nonCurrentDays` after that
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-table-buckets-maintenance.html).
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "catalog/maintenance_job.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"

@@ -30,7 +30,7 @@
 #include <strings.h>
 
 #include "db/state.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "query/query.h"
 #include "query/query_answer.h"
@@ -96,7 +96,7 @@ void floe_query_refuse(h2o_req_t *req, const floe_query_service_t *svc, int stat
 /* The log line is written before the response so that it is on disk when the client has its answer. */
 static void answer_error(query_ctx_t *q, int status, const char *code, const char *message)
 {
-    floe_log_request(q->w, q->req, q->operation, status, q->started_us);
+    floe_log_request(q->w->config, q->req, q->operation, status, q->started_us);
     floe_query_answer_error(q->req, q->svc, status, code, status >= 500, message);
 }
 
@@ -104,7 +104,7 @@ static void answer_service_error(query_ctx_t *q, int error, const char *message)
 {
     const floe_query_error_info_t *e = &q->svc->errors[error];
 
-    floe_log_request(q->w, q->req, q->operation, e->status, q->started_us);
+    floe_log_request(q->w->config, q->req, q->operation, e->status, q->started_us);
     floe_query_answer_error(q->req, q->svc, e->status, e->code, e->is_server_fault, message);
 }
 
@@ -177,7 +177,7 @@ static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, cons
         floe_query_hold(&held);
         return;
     }
-    floe_log_request(q->w, q->req, q->operation, 200, q->started_us);
+    floe_log_request(q->w->config, q->req, q->operation, 200, q->started_us);
     floe_query_answer_result(q->req, q->svc, op, out);
 }
 

@@ -9,7 +9,7 @@
 
 #include "query/query_service.h"
 #include "http/sigv4.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** Compiles every awsQuery service's patterns now rather than on first use (the server does not:
  * start-up stays free of pattern compilation); for checking them all up front. FLOE_OK or FLOE_EFAIL. */

@@ -13,7 +13,7 @@
 #define FLOE_QUERY_ANSWER_H
 
 #include "query/query_service.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /** Sends 200 with the operation's output `out` (Unit output: no Result element). */
 void floe_query_answer_result(h2o_req_t *req, const floe_query_service_t *svc, const floe_query_operation_t *op,

@@ -13,7 +13,7 @@
 #ifndef FLOE_QUERY_API_H
 #define FLOE_QUERY_API_H
 
-#include "http/call.h"
+#include "call/call.h"
 
 typedef struct floe_query_call floe_query_call_t;
 

@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "query/query_call.h"
 
 void floe_query_call_init(floe_query_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state,

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "http/codec.h"
 
 typedef struct floe_query_form {

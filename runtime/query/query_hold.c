@@ -11,7 +11,7 @@
  *  3. The answer sent is the one the operation built when it ran; only its timing changes.
  */
 #include "db/state.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "query/query_answer.h"
 #include "query/query_call.h"
 #include "query/query_hold.h"
@@ -46,7 +46,7 @@ static bool is_settled(held_t *h)
 
 static void answer(held_t *h)
 {
-    floe_log_request(h->what.w, h->what.req, h->what.operation, 200, h->what.started_us);
+    floe_log_request(h->what.w->config, h->what.req, h->what.operation, 200, h->what.started_us);
     floe_query_answer_result(h->what.req, h->what.svc, h->what.op, h->what.out);
 }
 

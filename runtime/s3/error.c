@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "s3/error.h"
 #include "s3/xml.h"
@@ -21,11 +21,6 @@ static const error_info_t errors[] = {
     FLOE_S3_ERRORS(FLOE_S3_ERROR_ROW)
 #undef FLOE_S3_ERROR_ROW
 };
-
-const char *floe_s3_error_code(floe_s3_error_t e)
-{
-    return errors[e].code;
-}
 
 const char *floe_s3_error_message(floe_s3_error_t e)
 {

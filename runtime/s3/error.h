@@ -60,8 +60,6 @@ typedef enum floe_s3_error {
 #undef FLOE_S3_ERROR_ENUM
 } floe_s3_error_t;
 
-/** The error's Code ("NoSuchKey"). */
-const char *floe_s3_error_code(floe_s3_error_t e);
 /** AWS's default message for the error. */
 const char *floe_s3_error_message(floe_s3_error_t e);
 

@@ -7,7 +7,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "http/uri.h"
 #include "s3/error.h"
 #include "s3/ops.h"

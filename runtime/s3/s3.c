@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "db/state.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "s3/s3.h"
 #include "s3/address.h"
@@ -46,7 +46,7 @@ void floe_s3_handle(floe_worker_t *w, h2o_req_t *req)
     }
     if (floe_state_end_call(w->state))
         floe_log("%s left a transaction open; it was rolled back", r->op);
-    floe_log_request(w, req, r->op, r->status, r->started_us);
+    floe_log_request(w->config, req, r->op, r->status, r->started_us);
 }
 
 const char *floe_s3_status(void)

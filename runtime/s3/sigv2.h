@@ -12,7 +12,7 @@
 
 #include "base/config.h"
 #include "http/sigv4_verify.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 /**
  * Verifies a SigV2 presigned URL as S3 does: HMAC-SHA1 over the method, Content-MD5,

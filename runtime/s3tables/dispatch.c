@@ -25,9 +25,9 @@
 #include <strings.h>
 
 #include "db/state.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "s3tables/dispatch.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "s3tables/router.h"
 #include "http/sigv4.h"
@@ -52,7 +52,7 @@ typedef struct dispatch_ctx {
 /* The log line is written before the response so that it is on disk when the client has its answer. */
 static void answer_error(dispatch_ctx_t *d, int status, const char *name, const char *message)
 {
-    floe_log_request(d->w, d->req, d->operation, status, d->started_us);
+    floe_log_request(d->w->config, d->req, d->operation, status, d->started_us);
     floe_response_aws_error(d->req, status, name, message);
 }
 
@@ -82,7 +82,7 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
 {
     floe_json_t *json = &d->w->json;
 
-    floe_log_request(d->w, d->req, d->operation, info->success_code, d->started_us);
+    floe_log_request(d->w->config, d->req, d->operation, info->success_code, d->started_us);
     if (info->success_code == 204) {
         floe_response_send(d->req, 204, NULL, NULL, 0);
     } else {

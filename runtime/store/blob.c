@@ -17,7 +17,7 @@
 #include <openssl/evp.h>
 
 #include "base/ids.h"
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "store/blob.h"
 #include "base/xalloc.h"

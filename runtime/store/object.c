@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "store/object.h"
 #include "store/row_ids.h"
 #include "store/share.h"

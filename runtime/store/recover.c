@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "db/sql.h"
 #include "store/recover.h"
 

@@ -39,7 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "http/log.h"
+#include "base/log.h"
 #include "base/failure.h"
 #include "store/store.h"
 #include "base/xalloc.h"

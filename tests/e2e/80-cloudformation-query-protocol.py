@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 11, the protocol half: requests signed for `sts` and `cloudformation` reach STS and
+"""CloudFormation and STS, the protocol half: requests signed for `sts` and `cloudformation` reach STS and
 CloudFormation on the same port, in AWS's query protocol (form-encoded Action=...; XML answers and
 XML errors), generated from their models. STS GetCallerIdentity answers the request's account;
 every operation without a handler answers 501 NotImplemented in the XML error shape; members the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 11, the stacks half: Debian's aws CLI deploys CloudFormation templates of the five
+"""CloudFormation stacks: Debian's aws CLI deploys CloudFormation templates of the five
 AWS::S3Tables types against Floe as against AWS. `aws cloudformation deploy` (a CREATE change set,
 then an UPDATE one) with parameters, a condition and outputs; describe-stacks outputs and exports;
 the created bucket, namespace, table and policies seen through boto3's s3tables; the CLI's waiters;

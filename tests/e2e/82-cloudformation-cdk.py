@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 11, the AWS CDK: the pinned `aws-cdk` CLI deploys tests/e2e/cdk-app (the five S3 Tables
+"""CloudFormation through the AWS CDK: the pinned `aws-cdk` CLI deploys tests/e2e/cdk-app (the five S3 Tables
 L1 constructs, LegacyStackSynthesizer) against Floe through AWS_ENDPOINT_URL, as a CDK user would.
 `cdk deploy --require-approval never` creates the stack through a change set; boto3's s3tables sees
 the bucket, namespace, table and both policies; the same app deployed again changes nothing; a

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 11, boto3's half: Debian's boto3 (which knows CloudFormation natively) drives Floe's
+"""CloudFormation, boto3's half: Debian's boto3 (which knows CloudFormation natively) drives Floe's
 CloudFormation as it drives AWS's. The change-set flow (a CREATE change set for a new stack, its
 Changes, execution and the waiters; an UPDATE change set whose changes replace, modify in place and
 maybe replace; a change set with no changes ending FAILED with AWS's exact reason; a deleted change

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 14, the console's JSON routes under /_floe/ui/api/ (what the page reads): the page and its
+"""The console's JSON routes under /_floe/ui/api/ (what the page reads): the page and its
 files are served by floe itself; lists paginate on the server, and a 1,000-table bucket's first page
 comes back in under 200 ms; bad routes, bad ARNs and bad parameters answer 4xx with a message; and
 with --strict-signatures a request must be signed, and sees only its own account."""

@@ -1,4 +1,4 @@
-// Issue 14, in a real browser: Debian's headless chromium (console_browser.mjs) loads the console
+// The console in a real browser: Debian's headless chromium (console_browser.mjs) loads the console
 // at /_floe/ui/ against a server holding a table written the way an engine writes one (hyparquet-writer Parquet, avsc
 // manifests, commits over the Iceberg REST catalog with iceberg-js, as 60-iceberg-rest.mjs does),
 // clicks through the bucket, the table and a snapshot, and checks what a user sees: bucket, table

@@ -1,4 +1,4 @@
-// Issue #12, snapshot management end to end: a table written the way an engine writes one
+// Table maintenance, snapshot management end to end: a table written the way an engine writes one
 // (iceberg_writer.mjs: hyparquet-writer, avsc, iceberg-js) gets snapshots with old timestamp-ms;
 // POST /_floe/maintenance/run expires them down to minSnapshotsToKeep by the `now` it is given,
 // deletes the manifest lists, manifests and data files only the expired snapshots reached (404

@@ -1,4 +1,4 @@
-// Issue #12, unreferenced file removal end to end: objects in a table's warehouse that nothing
+// Table maintenance, unreferenced file removal end to end: objects in a table's warehouse that nothing
 // references (a stray data file, an orphaned manifest) become noncurrent `unreferencedDays` after
 // they were written and are deleted `nonCurrentDays` after that, as `now` moves; every file the
 // table references (data files, manifests, manifest lists, metadata files in the log) stays.

@@ -1,4 +1,4 @@
-// Issue #12, record expiration end to end: with record expiration enabled, data files whose
+// Table maintenance, record expiration end to end: with record expiration enabled, data files whose
 // upper bound of the expiration column (a table's first timestamp column when it has no
 // report_time or snapshot_time, as AWS picks the column from the schema) is older than now - days
 // leave the table in a `delete` snapshot; recent files and files that straddle the cutoff stay

@@ -1,4 +1,4 @@
-// Issue #12, bad input: POST /_floe/maintenance/run answers 400 with a message, and runs nothing,
+// Table maintenance, bad input: POST /_floe/maintenance/run answers 400 with a message, and runs nothing,
 // for a body that is not JSON, an unknown ARN, an unknown type, a bad time and a disabled job (405
 // for another method); a corrupt manifest fails the job cleanly (Failed with a message in the
 // answer and in GetTableMaintenanceJobStatus), leaves the table untouched and the server healthy.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 12: `floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]` calls POST
+"""The maintenance CLI: `floe maintenance run --endpoint URL --arn ARN --type TYPE [--now TIME]` calls POST
 /_floe/maintenance/run on a running server, prints its JSON answer and exits 0 on a 200 and
 nonzero otherwise; `floe serve` takes --maintenance-interval (and FLOE_MAINTENANCE_INTERVAL) and
 refuses a value that is not a number of seconds. Driven with the floe binary itself and boto3."""

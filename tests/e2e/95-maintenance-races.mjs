@@ -1,4 +1,4 @@
-// Issue #12, safety: maintenance commits never lose a client's commit, and kill -9 in the middle of
+// Table maintenance, safety: maintenance commits never lose a client's commit, and kill -9 in the middle of
 // a job leaves the table readable and the job runnable again.
 //  - Three writers append concurrently (retrying on 409, as engines do) while snapshot management
 //    and record expiration run again and again: every acknowledged append is readable afterwards,

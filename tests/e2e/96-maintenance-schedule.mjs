@@ -1,4 +1,4 @@
-// Issue #12, the schedule: with `--maintenance-interval 1` the maintenance thread runs every
+// Table maintenance, the schedule: with `--maintenance-interval 1` the maintenance thread runs every
 // enabled job on every table by itself, off the event loop: old snapshots expire without any
 // request, GetTableMaintenanceJobStatus shows the run, a disabled job stays Disabled, requests are
 // answered meanwhile, and the server stops cleanly (SIGTERM, exit 0) with the thread joined.

@@ -1,4 +1,4 @@
-// Compaction end to end (issue #12, icebergCompaction): a real Iceberg table of 40 small Parquet
+// Compaction end to end (icebergCompaction): a real Iceberg table of 40 small Parquet
 // files (hyparquet-writer), partitioned by name, with a position delete file in one partition
 // (manifests from avsc, commits through iceberg-js), compacted with POST /_floe/maintenance/run
 // and read back with icebird. Checks that the rows are the same, the snapshot is a `replace`

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Replication that copies (issue 13), with boto3 in two accounts and two regions: the source
+"""Replication that copies, with boto3 in two accounts and two regions: the source
 table bucket is in us-east-1 under one 12-digit key, the destination in eu-west-1 under another.
 A table's configuration creates a read-only replica with the same namespace and name in the
 destination, its own warehouse, metadata location and version token, and every later commit

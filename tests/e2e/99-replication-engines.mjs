@@ -1,4 +1,4 @@
-// Replication that copies (issue 13) with real Iceberg writers and readers: rows are written as an
+// Replication that copies, with real Iceberg writers and readers: rows are written as an
 // engine writes them (a Parquet file from hyparquet-writer, Avro manifest and manifest list from
 // avsc, committed over the Iceberg REST catalog) into a table of account 111111111111 in
 // us-east-1, replicated by a table replication configuration into a table bucket of account

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "floe_codec.h"
 #include "http/uri.h"
 #include "s3tables/router.h"

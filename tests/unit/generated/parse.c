@@ -1,7 +1,7 @@
 /* Tests of the generated request parsers: JSON types, @jsonName, unions, repeated query keys. */
 #include <string.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "floe_codec.h"
 #include "harness.h"
 

@@ -7,7 +7,7 @@
 
 #include <expat.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "cfn_codec.h"
 #include "harness.h"
 #include "sts_codec.h"

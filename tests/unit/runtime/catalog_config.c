@@ -225,7 +225,7 @@ TEST(catalog_replication_rules_round_trip_in_order)
     config_fixture_close(&f);
 }
 
-/* Part of issue 9: a read that fails is a 500, never "not configured" or "the default". */
+/* A read that fails is a 500, never "not configured" or "the default". */
 TEST(catalog_config_sqlite_failure_is_internal_not_a_miss)
 {
     config_fixture_t f;

@@ -6,7 +6,7 @@
 #include <sqlite3.h>
 
 #include "catalog/janitor.h"
-#include "http/log.h"
+#include "base/log.h"
 
 #define JANITOR_BACKLOG 200
 #define JANITOR_DRAIN_DEADLINE_MS 8000 /* 4 warehouses a 200 ms tick, as before, need 10 s */

@@ -12,7 +12,7 @@
 #include <h2o/memory.h>
 #include <sqlite3.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "catalog/table.h"
 #include "db/state.h"

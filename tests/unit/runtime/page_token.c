@@ -1,7 +1,7 @@
 /* Tests of runtime/page_token.c: tokens round-trip and foreign tokens are refused. */
 #include <string.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "harness.h"
 #include "catalog/page_token.h"
 

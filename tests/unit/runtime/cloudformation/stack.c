@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "background/background.h"
-#include "http/call.h"
+#include "call/call.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/settings.h"
@@ -29,7 +29,7 @@
 #include "db/state.h"
 #include "harness.h"
 #include "store/store.h"
-#include "http/worker.h"
+#include "call/worker.h"
 
 #include "runtime/cloudformation/template_double.c"
 

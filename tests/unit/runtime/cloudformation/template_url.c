@@ -6,7 +6,7 @@
 
 #include <h2o/memory.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "cloudformation/template_url.h"
 #include "harness.h"
 

@@ -1,5 +1,5 @@
 /*
- * Tests of runtime/db/sql.c and runtime/catalog/call_sql.c, the one checked-statement layer: each kind of
+ * Tests of runtime/db/sql.c and runtime/call/call_sql.c, the one checked-statement layer: each kind of
  * constraint (UNIQUE or PRIMARY KEY, NOT NULL, FOREIGN KEY, CHECK) comes back as its own code when
  * the caller expects it, and any kind it does not expect is a failure inside: logged, and on a call
  * an InternalServerErrorException (a 500), never the modeled error of another kind.
@@ -12,7 +12,7 @@
 #include <h2o/memory.h>
 #include <sqlite3.h>
 
-#include "catalog/call_sql.h"
+#include "call/call_sql.h"
 #include "db/sql.h"
 #include "harness.h"
 

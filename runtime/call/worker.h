@@ -3,8 +3,8 @@
  * callbacks can be cast back), its own SQLite connection and a reusable JSON buffer. Nothing in
  * here is shared between threads.
  */
-#ifndef FLOE_WORKER_H
-#define FLOE_WORKER_H
+#ifndef FLOE_CALL_WORKER_H
+#define FLOE_CALL_WORKER_H
 
 #define H2O_USE_LIBUV 0
 #include <h2o.h>

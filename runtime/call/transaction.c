@@ -2,7 +2,7 @@
  * The transaction helper of transaction.h: BEGIN IMMEDIATE, the body, then COMMIT or ROLLBACK.
  */
 #include "db/state.h"
-#include "catalog/transaction.h"
+#include "call/transaction.h"
 
 int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
 {

@@ -1,12 +1,12 @@
 /*
  * The one helper every mutation runs in: a body run inside one SQLite transaction on the call's
- * connection. It lives with the connection (db/state.h), not with the call, so the call
- * (http/call.h) stays below the catalog.
+ * connection (db/state.h). It lives in the call wing, beside the call (call/call.h), so that
+ * catalog/ and the stack engine above share it.
  */
-#ifndef FLOE_CATALOG_TRANSACTION_H
-#define FLOE_CATALOG_TRANSACTION_H
+#ifndef FLOE_CALL_TRANSACTION_H
+#define FLOE_CALL_TRANSACTION_H
 
-#include "http/call.h"
+#include "call/call.h"
 
 /**
  * Runs body(call, arg) inside one SQLite transaction (BEGIN IMMEDIATE): committed when it returns

@@ -9,14 +9,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/config.h"
+#include <h2o.h>
 
-#include "http/worker.h"
+#include "base/config.h"
 
 /** Microseconds on a monotonic clock, for request timing. */
 uint64_t floe_log_now_us(void);
-/** Logs one finished request; `operation` may be NULL (no operation matched). */
-void floe_log_request(floe_worker_t *w, h2o_req_t *req, const char *operation, int status, uint64_t started_us);
+/** Logs one finished request (silenced by config->quiet); `operation` may be NULL (no operation matched). */
+void floe_log_request(const floe_config_t *config, h2o_req_t *req, const char *operation, int status, uint64_t started_us);
 /**
  * Logs one finished maintenance job like a request line: "<time> JOB <table ARN>
  * Maintenance:<type> <outcome> <N>us <trigger>[: <message>]", where trigger is "scheduled" or

@@ -6,8 +6,8 @@
  * stacks.c (CloudFormation). route.c finds them by name. Each answers the request itself (through
  * request.h) and returns FLOE_OK, or FLOE_EFAIL after answering with an error.
  */
-#ifndef FLOE_CONSOLE_ROOMS_H
-#define FLOE_CONSOLE_ROOMS_H
+#ifndef FLOE_CONSOLE_API_ROUTES_H
+#define FLOE_CONSOLE_API_ROUTES_H
 
 #include "catalog/table.h"
 #include "console/request.h"

@@ -4,7 +4,7 @@
  */
 #include <stdarg.h>
 
-#include "call_sql.h"
+#include "call/call_sql.h"
 
 sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...)
 {

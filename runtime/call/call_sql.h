@@ -20,7 +20,7 @@
 
 #include <sqlite3.h>
 
-#include "http/call.h"
+#include "call/call.h"
 #include "db/sql.h"
 
 /** floe_db_bind on the call's connection; NULL after failing the call with

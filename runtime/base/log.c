@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/json.h"
-#include "http/log.h"
+#include "base/log.h"
 
 #define LOG_LINE_MAX 1024
 #define LOG_PATH_MAX 300 /* longer paths are cut in the log */
@@ -22,14 +22,14 @@ uint64_t floe_log_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-void floe_log_request(floe_worker_t *w, h2o_req_t *req, const char *operation, int status, uint64_t started_us)
+void floe_log_request(const floe_config_t *config, h2o_req_t *req, const char *operation, int status, uint64_t started_us)
 {
     char line[LOG_LINE_MAX], when[40];
     struct timeval tv;
     int path_len = (int)(req->input.path.len < LOG_PATH_MAX ? req->input.path.len : LOG_PATH_MAX);
     int n;
 
-    if (w->config->quiet)
+    if (config->quiet)
         return;
     gettimeofday(&tv, NULL);
     floe_format_rfc3339((int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000, when, sizeof(when));

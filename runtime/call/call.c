@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "http/call.h"
+#include "call/call.h"
 
 void floe_call_init(floe_call_t *call, h2o_mem_pool_t *pool, struct floe_state *state, const floe_config_t *config)
 {
