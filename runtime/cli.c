@@ -302,11 +302,11 @@ static int mkdir_p(const char *path)
         if (*p == '/') {
             *p = '\0';
             if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return -1;
+                return FLOE_EFAIL;
             *p = '/';
         }
     }
-    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? FLOE_EFAIL : FLOE_OK;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -405,7 +405,8 @@ static const char *signing_region(const char *arn, char *buf, size_t size)
 }
 
 /* The key pair a maintenance request signs with: --credentials AK:SK, else AWS_ACCESS_KEY_ID and
- * AWS_SECRET_ACCESS_KEY; 0 when there is none (the request goes unsigned), -1 for a bad flag. */
+ * AWS_SECRET_ACCESS_KEY: FLOE_OK, FLOE_ENOTFOUND when there is none (the request goes unsigned),
+ * FLOE_EINVAL for a bad flag (said on stderr). */
 static int signing_keys(const char *flag, char **access_key, char **secret_key)
 {
     const char *ak = getenv("AWS_ACCESS_KEY_ID"), *sk = getenv("AWS_SECRET_ACCESS_KEY"), *colon;
@@ -413,18 +414,18 @@ static int signing_keys(const char *flag, char **access_key, char **secret_key)
     if (flag != NULL) {
         if ((colon = strchr(flag, ':')) == NULL || colon == flag || colon[1] == '\0') {
             fprintf(stderr, "floe: --credentials takes ACCESS_KEY:SECRET_KEY\n");
-            return -1;
+            return FLOE_EINVAL;
         }
         *access_key = floe_xstrdup(flag);
         (*access_key)[colon - flag] = '\0';
         *secret_key = floe_xstrdup(colon + 1);
-        return 1;
+        return FLOE_OK;
     }
     if (ak == NULL || !*ak || sk == NULL || !*sk)
-        return 0;
+        return FLOE_ENOTFOUND;
     *access_key = floe_xstrdup(ak);
     *secret_key = floe_xstrdup(sk);
-    return 1;
+    return FLOE_OK;
 }
 
 /* `floe maintenance run [--endpoint URL] --arn ARN --type TYPE [--now TIME] [--credentials AK:SK]`:
@@ -441,7 +442,7 @@ static int cmd_maintenance(int argc, char **argv)
     const char *endpoint = getenv("AWS_ENDPOINT_URL"), *arn = NULL, *type = NULL, *now = NULL, *credentials = NULL;
     char *answer = NULL, *access_key = NULL, *secret_key = NULL, region[FLOE_REGION_MAX_LEN + 1];
     floe_sigv4_signer_t signer = {.service = FLOE_MAINTENANCE_SIGNING_NAME};
-    int opt, status = 0, rc, has_keys;
+    int opt, status = 0, rc, keys;
 
     if (argc < 2 || strcmp(argv[1], "run") != 0) {
         fprintf(stderr, "floe: usage: floe maintenance run [--endpoint URL] --arn ARN --type TYPE [--now TIME] "
@@ -464,12 +465,12 @@ static int cmd_maintenance(int argc, char **argv)
         fprintf(stderr, "floe: maintenance run needs --endpoint (or AWS_ENDPOINT_URL), --arn and --type\n");
         return 2;
     }
-    if ((has_keys = signing_keys(credentials, &access_key, &secret_key)) < 0)
+    if ((keys = signing_keys(credentials, &access_key, &secret_key)) == FLOE_EINVAL)
         return 2;
     signer.access_key = access_key;
     signer.secret_key = secret_key;
     signer.region = signing_region(arn, region, sizeof(region));
-    rc = floe_maintenance_client_run(endpoint, has_keys ? &signer : NULL, arn, type, now, &status, &answer);
+    rc = floe_maintenance_client_run(endpoint, keys == FLOE_OK ? &signer : NULL, arn, type, now, &status, &answer);
     free(access_key);
     free(secret_key);
     if (answer != NULL)

@@ -161,8 +161,8 @@ static void on_accept(h2o_socket_t *listener, const char *err)
     }
 }
 
-/* Shuts down every client socket and runs the loop until h2o has closed them all. Returns 0 when
- * none is left, -1 if some outlived DRAIN_TIMEOUT_MS. */
+/* Shuts down every client socket and runs the loop until h2o has closed them all. Returns FLOE_OK
+ * when none is left, FLOE_EFAIL (the caller logs it) if some outlived DRAIN_TIMEOUT_MS. */
 static int drain_connections(floe_worker_t *w, h2o_evloop_t *loop)
 {
     uint64_t deadline = floe_log_now_us() + (uint64_t)DRAIN_TIMEOUT_MS * 1000;
@@ -173,7 +173,7 @@ static int drain_connections(floe_worker_t *w, h2o_evloop_t *loop)
     }
     while (!h2o_linklist_is_empty(&w->conns) && floe_log_now_us() < deadline)
         h2o_evloop_run(loop, 10);
-    return h2o_linklist_is_empty(&w->conns) ? 0 : -1;
+    return h2o_linklist_is_empty(&w->conns) ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Releases the resident pages of large uploads still arriving (s3/spill.h). */
@@ -284,12 +284,10 @@ static int lock_data_dir(const char *data_dir)
     snprintf(path, sizeof(path), "%s/floe.lock", data_dir);
     if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
         floe_log("cannot open %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    } else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         floe_log("another floe is serving the data directory %s", data_dir);
         close(fd);
-        return -1;
+        fd = -1;
     }
     return fd;
 }

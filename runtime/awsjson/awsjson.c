@@ -65,7 +65,7 @@ typedef struct json_ctx {
 
 int floe_awsjson_init(void)
 {
-    return N_SERVICES > 0 ? 0 : -1; /* patterns compile on first use (awsjson_codec.c) */
+    return N_SERVICES > 0 ? FLOE_OK : FLOE_EFAIL; /* patterns compile on first use (awsjson_codec.c) */
 }
 
 const floe_awsjson_service_t *const *floe_awsjson_services(size_t *n)

@@ -11,7 +11,7 @@
 #include "http/sigv4.h"
 #include "call/worker.h"
 
-/** Prepares the awsJson services before serving (their patterns compile on first use). 0 or -1. */
+/** Prepares the awsJson services before serving (their patterns compile on first use). FLOE_OK or FLOE_EFAIL. */
 int floe_awsjson_init(void);
 
 /** Every awsJson service Floe serves (*n of them), in awsjson_services.def's order; static. */

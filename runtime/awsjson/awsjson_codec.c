@@ -81,7 +81,7 @@ static int not_shaped(parse_ctx_t *c, const floe_path_t *path, const char *expec
 {
     floe_violation_type(c->v, path, expected);
     c->rc = FLOE_AWSJSON_NOT_SHAPED;
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int parse_enum(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON *j, int *out, const floe_path_t *path)
@@ -105,7 +105,7 @@ static int parse_enum(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON
         snprintf(message + len, sizeof(message) - len, "]");
     floe_violation_set(c->v, path, j->valuestring, message);
     c->rc = FLOE_AWSJSON_INVALID;
-    return -1;
+    return FLOE_EFAIL;
 }
 
 static int parse_structure(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON *j, char *base,
@@ -123,7 +123,7 @@ static int parse_structure(parse_ctx_t *c, const floe_awsjson_shape_t *s, const 
             continue;
         if (parse_slot(c, floe_awsjson_shape(c->svc, m->target), m->flags, item, base + m->offset, &here, depth + 1,
                        false) != 0)
-            return -1;
+            return FLOE_EFAIL;
         if (m->has_offset != FLOE_AWSJSON_NO_FLAG)
             *(bool *)(base + m->has_offset) = true;
     }
@@ -149,7 +149,7 @@ static int parse_list(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON
         if (cJSON_IsNull(e))
             return not_shaped(c, &here, "not null");
         if (parse_slot(c, target, item->flags, e, (char *)list->items + size * (size_t)i, &here, depth + 1, true) != 0)
-            return -1;
+            return FLOE_EFAIL;
         i++;
     }
     return 0;
@@ -180,7 +180,7 @@ static int parse_map(parse_ctx_t *c, const floe_awsjson_shape_t *s, const cJSON 
             return not_shaped(c, &here, "not null");
         if (parse_slot(c, key_shape, 0, &key_json, (char *)map->keys + key_size * i, &here, depth + 1, true) != 0 ||
             parse_slot(c, value_shape, value->flags, e, (char *)map->values + size * i, &here, depth + 1, true) != 0)
-            return -1;
+            return FLOE_EFAIL;
         i++;
     }
     return 0;
@@ -285,7 +285,7 @@ static int bounds(const floe_awsjson_shape_t *s, int64_t n, const char *text, co
         floe_violation_set(v, path, text, constraint);
     else
         floe_violation_set_int(v, path, n, constraint);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* The service's pattern i, compiled on first use: Glue has about a hundred, most of which a
@@ -326,12 +326,12 @@ static int validate_string(const floe_awsjson_service_t *svc, const floe_awsjson
     char constraint[CONSTRAINT_MAX];
 
     if (bounds(s, (int64_t)floe_codec_utf8_length(text), text, path, v, false) != 0)
-        return -1;
+        return FLOE_EFAIL;
     if (s->pattern != FLOE_AWSJSON_NO_PATTERN && !pattern_matches(svc, s->pattern, text)) {
         snprintf(constraint, sizeof(constraint), "Member must satisfy regular expression pattern: %s",
                  svc->patterns[s->pattern]);
         floe_violation_set(v, path, text, constraint);
-        return -1;
+        return FLOE_EFAIL;
     }
     return 0;
 }
@@ -378,17 +378,17 @@ static int validate_structure(const floe_awsjson_service_t *svc, const floe_awsj
         if (!member_present(svc, m, base)) {
             if (m->flags & FLOE_AWSJSON_REQUIRED) {
                 floe_violation_set(v, &here, NULL, "Member must not be null");
-                return -1;
+                return FLOE_EFAIL;
             }
             continue;
         }
         n_set++;
         if (validate_slot(svc, floe_awsjson_shape(svc, m->target), base + m->offset, &here, v, depth + 1, false) != 0)
-            return -1;
+            return FLOE_EFAIL;
     }
     if (s->kind == FLOE_AWSJSON_UNION && n_set != 1) {
         floe_violation_set(v, path, NULL, "Member must have exactly one member set");
-        return -1;
+        return FLOE_EFAIL;
     }
     return 0;
 }
@@ -401,7 +401,7 @@ static int validate_items(const floe_awsjson_service_t *svc, const floe_awsjson_
     for (size_t i = 0; i < n; i++) {
         floe_path_t here = {path, NULL, (long)i};
         if (validate_slot(svc, item, items + size * i, &here, v, depth + 1, true) != 0)
-            return -1;
+            return FLOE_EFAIL;
     }
     return 0;
 }
@@ -412,17 +412,17 @@ static int validate_aggregate(const floe_awsjson_service_t *svc, const floe_awsj
     if (s->kind == FLOE_AWSJSON_LIST) {
         const generic_list_t *list = value;
         if (s->has_constraint && bounds(s, (int64_t)list->n, NULL, path, v, false) != 0)
-            return -1;
+            return FLOE_EFAIL;
         return validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 0)->target), list->items,
                               list->n, path, v, depth);
     }
     if (s->kind == FLOE_AWSJSON_MAP) {
         const generic_map_t *map = value;
         if (s->has_constraint && bounds(s, (int64_t)map->n, NULL, path, v, false) != 0)
-            return -1;
+            return FLOE_EFAIL;
         if (validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 0)->target), map->keys, map->n,
                            path, v, depth) != 0)
-            return -1;
+            return FLOE_EFAIL;
         return validate_items(svc, floe_awsjson_shape(svc, floe_awsjson_member(svc, s, 1)->target), map->values,
                               map->n, path, v, depth);
     }
@@ -566,7 +566,7 @@ int floe_awsjson_compile(const floe_awsjson_service_t *svc)
     for (size_t i = 0; i < svc->n_patterns; i++) {
         if (compiled_pattern(svc, (int)i) == NULL) {
             floe_log("%s: cannot compile the model's pattern %s", svc->name, svc->patterns[i]);
-            return -1;
+            return FLOE_EFAIL;
         }
     }
     return 0;

@@ -32,7 +32,7 @@ floe_awsjson_parse_rc_t floe_awsjson_parse(floe_call_t *call, const floe_awsjson
 /**
  * Checks the model's @required, @length, @range and @pattern on the parsed input `in` of
  * `shape`, stopping at the first violation (its path named as AWS names it, lowerCamel). A
- * pattern is compiled the first time a value meets it. Returns 0, or -1 with *v set.
+ * pattern is compiled the first time a value meets it. Returns FLOE_OK, or FLOE_EFAIL with *v set.
  */
 int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *in,
                           floe_violation_t *v);
@@ -42,7 +42,7 @@ void floe_awsjson_serialize(const floe_awsjson_service_t *svc, const floe_awsjso
                             floe_json_t *w);
 
 /** Compiles every pattern of the service now (the tests' check that each one compiles; serving
- * compiles them on first use); 0, or -1 naming the one that fails. */
+ * compiles them on first use); FLOE_OK, or FLOE_EFAIL naming the one that fails. */
 int floe_awsjson_compile(const floe_awsjson_service_t *svc);
 
 #endif

@@ -194,8 +194,8 @@ static cJSON *get_att_value(eval_t *e, const char *name, const char *attribute)
 
 /* ---- argument helpers ------------------------------------------------------------------------- */
 
-/* Evaluates `node` to the text of a scalar: 1 with *text malloc'ed, 0 when unknown, -1 on error
- * (`what` is the message for a value that is not a scalar). */
+/* Evaluates `node` to the text of a scalar: FLOE_OK with *text malloc'ed, or left NULL while the
+ * value is unknown; FLOE_EFAIL on error (`what` is the message for a value that is not a scalar). */
 static int eval_text(eval_t *e, const cJSON *node, const char *what, char **text)
 {
     char buf[64];
@@ -203,20 +203,20 @@ static int eval_text(eval_t *e, const cJSON *node, const char *what, char **text
     const char *s;
 
     if (v == NULL)
-        return -1;
+        return FLOE_EFAIL;
     if (floe_cfn_is_unknown(v)) {
         cJSON_Delete(v);
-        return 0;
+        return FLOE_OK;
     }
     s = v == NO_VALUE ? NULL : floe_cfn_scalar_text(v, buf, sizeof(buf));
     if (s == NULL) {
         drop(v);
         fail(e, "%s", what);
-        return -1;
+        return FLOE_EFAIL;
     }
     *text = floe_xstrdup(s);
     cJSON_Delete(v);
-    return 1;
+    return FLOE_OK;
 }
 
 /* The argument as a list of exactly n items, or NULL. */
@@ -232,16 +232,16 @@ static cJSON *fn_get_att(eval_t *e, const cJSON *arg)
     floe_cfn_get_att_t g;
     cJSON *result = NULL;
     char *attribute = NULL;
-    int got = 1;
+    int rc = FLOE_OK;
 
     if (floe_cfn_get_att_read(arg, &g, e->err) != FLOE_OK)
         return NULL;
     if (g.attribute == NULL)
-        got = eval_text(e, g.attribute_node, "Template error: every Fn::GetAtt object requires two non-empty "
-                                             "parameters", &attribute);
-    if (got == 0)
+        rc = eval_text(e, g.attribute_node, "Template error: every Fn::GetAtt object requires two non-empty "
+                                            "parameters", &attribute);
+    if (rc == FLOE_OK && g.attribute == NULL && attribute == NULL) /* the attribute is not known yet */
         result = floe_cfn_get_att_check(e->t, g.name, NULL, e->err) == FLOE_OK ? unknown() : NULL;
-    else if (got == 1)
+    else if (rc == FLOE_OK)
         result = get_att_value(e, g.name, g.attribute != NULL ? g.attribute : attribute);
     free(attribute);
     floe_cfn_get_att_dispose(&g);
@@ -363,11 +363,10 @@ static cJSON *fn_join(eval_t *e, const cJSON *arg)
     const cJSON *first = list_of(arg, 2);
     char *delimiter = NULL;
     cJSON *items, *result;
-    int got;
 
     if (first == NULL)
         return fail(e, join_shape);
-    if ((got = eval_text(e, first, join_shape, &delimiter)) < 0)
+    if (eval_text(e, first, join_shape, &delimiter) != FLOE_OK)
         return NULL;
     items = eval(e, first->next, false);
     if (items == NULL || (items != NO_VALUE && !cJSON_IsArray(items) && !floe_cfn_is_unknown(items))) {
@@ -375,7 +374,7 @@ static cJSON *fn_join(eval_t *e, const cJSON *arg)
         free(delimiter);
         return items == NULL ? NULL : fail(e, join_shape);
     }
-    if (got == 0 || floe_cfn_is_unknown(items))
+    if (delimiter == NULL || floe_cfn_is_unknown(items)) /* either is not known yet */
         result = unknown();
     else if (items == NO_VALUE)
         result = fail(e, join_shape);
@@ -395,13 +394,13 @@ static cJSON *fn_select(eval_t *e, const cJSON *arg)
     char *index_text = NULL, *end;
     cJSON *items, *result = NULL;
     long index = -1;
-    int got;
+    bool known;
 
     if (first == NULL)
         return fail(e, select_shape);
-    if ((got = eval_text(e, first, select_shape, &index_text)) < 0)
+    if (eval_text(e, first, select_shape, &index_text) != FLOE_OK)
         return NULL;
-    if (got == 1) {
+    if ((known = index_text != NULL)) {
         index = strtol(index_text, &end, 10);
         if (index_text[0] == '\0' || *end != '\0' || index < 0) {
             free(index_text);
@@ -411,7 +410,7 @@ static cJSON *fn_select(eval_t *e, const cJSON *arg)
     free(index_text);
     if ((items = eval(e, first->next, false)) == NULL)
         return NULL;
-    if (got == 0 || floe_cfn_is_unknown(items))
+    if (!known || floe_cfn_is_unknown(items))
         result = unknown();
     else if (!cJSON_IsArray(items))
         fail(e, select_shape);
@@ -432,17 +431,16 @@ static cJSON *fn_split(eval_t *e, const cJSON *arg)
     const cJSON *first = list_of(arg, 2);
     char *delimiter = NULL, *source = NULL;
     cJSON *result;
-    int got_delimiter, got_source;
 
     if (first == NULL)
         return fail(e, split_shape);
-    if ((got_delimiter = eval_text(e, first, split_shape, &delimiter)) < 0)
+    if (eval_text(e, first, split_shape, &delimiter) != FLOE_OK)
         return NULL;
-    if ((got_source = eval_text(e, first->next, split_shape, &source)) < 0) {
+    if (eval_text(e, first->next, split_shape, &source) != FLOE_OK) {
         free(delimiter);
         return NULL;
     }
-    if (got_delimiter == 0 || got_source == 0) {
+    if (delimiter == NULL || source == NULL) { /* either is not known yet */
         result = unknown();
     } else if (delimiter[0] == '\0') {
         result = fail(e, split_shape);
@@ -640,14 +638,14 @@ static cJSON *fn_find_in_map(eval_t *e, const cJSON *arg)
     char *keys[3] = {NULL, NULL, NULL};
     cJSON *result = NULL;
     bool is_unknown = false;
-    int i = 0, got;
+    int i = 0;
 
     if (item == NULL)
         return fail(e, find_in_map_shape);
     for (; item != NULL; item = item->next, i++) {
-        if ((got = eval_text(e, item, find_in_map_shape, &keys[i])) < 0)
+        if (eval_text(e, item, find_in_map_shape, &keys[i]) != FLOE_OK)
             goto Exit;
-        is_unknown |= got == 0;
+        is_unknown |= keys[i] == NULL;
     }
     if (is_unknown) {
         result = unknown();
@@ -671,10 +669,12 @@ static cJSON *fn_import_value(eval_t *e, const cJSON *arg)
     char *name = NULL;
     const char *value = NULL;
     cJSON *result;
-    int got = eval_text(e, arg, "Template error: every Fn::ImportValue object requires a String parameter", &name);
 
-    if (got <= 0)
-        return got == 0 ? unknown() : NULL;
+    if (eval_text(e, arg, "Template error: every Fn::ImportValue object requires a String parameter", &name) !=
+        FLOE_OK)
+        return NULL;
+    if (name == NULL)
+        return unknown();
     if (strcmp(e->block, "Conditions") != 0 && e->r != NULL && e->r->import_value != NULL) {
         int rc = e->r->import_value(e->r->ctx, name, &value, e->err);
         result = resolver_value(rc, value);
@@ -689,13 +689,12 @@ static cJSON *fn_get_azs(eval_t *e, const cJSON *arg)
     char *region = NULL, zone[128];
     const char *r;
     cJSON *list;
-    int got = eval_text(e, arg, "Template error: every Fn::GetAZs object requires a String parameter (a region, "
-                                "or \"\" for the stack's)", &region);
 
-    if (got < 0)
+    if (eval_text(e, arg, "Template error: every Fn::GetAZs object requires a String parameter (a region, "
+                          "or \"\" for the stack's)", &region) != FLOE_OK)
         return NULL;
-    r = got == 1 && region[0] != '\0' ? region : e->t->region;
-    if (got == 0 || r == NULL) {
+    r = region != NULL && region[0] != '\0' ? region : e->t->region;
+    if (region == NULL || r == NULL) { /* the region, or the stack's, is not known yet */
         free(region);
         return unknown();
     }
@@ -713,11 +712,12 @@ static cJSON *fn_base64(eval_t *e, const cJSON *arg)
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *text = NULL, quad[4];
     strbuf_t out = {0};
-    int got = eval_text(e, arg, "Template error: every Fn::Base64 object requires a String parameter", &text);
     size_t len;
 
-    if (got <= 0)
-        return got == 0 ? unknown() : NULL;
+    if (eval_text(e, arg, "Template error: every Fn::Base64 object requires a String parameter", &text) != FLOE_OK)
+        return NULL;
+    if (text == NULL)
+        return unknown();
     len = strlen(text);
     for (size_t i = 0; i < len; i += 3) {
         unsigned v = (unsigned char)text[i] << 16;

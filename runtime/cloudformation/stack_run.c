@@ -292,13 +292,13 @@ static int delete_physical(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *n
     return floe_run_provision(run, r, next, &change, reason);
 }
 
-/* Deletes resource `r` (and the replaced resource an interrupted update left beside it). 0; 1 when
- * it failed (recorded); -1 aborted. */
+/* Deletes resource `r` (and the replaced resource an interrupted update left beside it). FLOE_OK; 1
+ * when it failed (recorded on the resource); FLOE_EFAIL aborted. */
 static int delete_resource(floe_run_t *run, floe_run_res_t *r, delete_mode_t mode)
 {
     floe_run_res_t next;
     char *reason = NULL;
-    int rc = 0;
+    int rc = FLOE_OK;
 
     if (r->old_physical_id != NULL) {
         floe_run_res_copy(&next, r);
@@ -307,12 +307,12 @@ static int delete_resource(floe_run_t *run, floe_run_res_t *r, delete_mode_t mod
         free(reason);
         reason = NULL;
         if (rc < 0)
-            return -1;
+            return FLOE_EFAIL;
     }
     if (r->physical_id == NULL) /* never made: a failed creation's resource */
-        return mark(run, r, FLOE_DELETE_COMPLETE, NULL, false) < 0 ? -1 : 0;
+        return mark(run, r, FLOE_DELETE_COMPLETE, NULL, false) < 0 ? FLOE_EFAIL : FLOE_OK;
     if (is_retained(run, r, mode))
-        return mark(run, r, FLOE_DELETE_SKIPPED, NULL, false) < 0 ? -1 : 0;
+        return mark(run, r, FLOE_DELETE_SKIPPED, NULL, false) < 0 ? FLOE_EFAIL : FLOE_OK;
     floe_run_res_copy(&next, r);
     floe_run_set(&next.status, FLOE_DELETE_COMPLETE);
     rc = delete_physical(run, r, &next, r->type, r->physical_id, false, &reason);
@@ -320,7 +320,7 @@ static int delete_resource(floe_run_t *run, floe_run_res_t *r, delete_mode_t mod
         floe_run_res_t target;
         floe_run_res_copy(&target, r);
         if (record_failure(run, r, &target, FLOE_DELETE_IN_PROGRESS, FLOE_DELETE_FAILED, reason) < 0)
-            rc = -1;
+            rc = FLOE_EFAIL;
         floe_run_res_dispose(&target);
     }
     free(reason);

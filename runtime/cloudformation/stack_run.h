@@ -159,8 +159,8 @@ int floe_run_outputs(floe_run_t *run, char **reason /* OUT */);
  * with *reason malloc'ed. */
 int floe_run_output_list(floe_run_t *run, char **json /* OUT */, char **reason /* OUT */);
 
-/** Whether an export of the run's stack is imported by another live stack: 0; 1 with *reason
- * malloc'ed (AWS's "Export X cannot be deleted as it is in use by Y"); -1 when aborted. */
+/** Whether an export of the run's stack is imported by another live stack: FLOE_OK; 1 with *reason
+ * malloc'ed (AWS's "Export X cannot be deleted as it is in use by Y"); FLOE_EFAIL when aborted. */
 int floe_run_exports_in_use(floe_run_t *run, char **reason /* OUT */);
 
 /** The end of a DeleteStack: its exports, imports and change sets go, and the stack is

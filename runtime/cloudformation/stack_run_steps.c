@@ -150,8 +150,8 @@ static void run_free(floe_run_t *run)
 
 /* ---- calling a step ---- */
 
-/* Runs fn in the run's scope. 0; 1 when fn failed with a message for the client (*err); -1 when
- * the run is aborted (design note 3). */
+/* Runs fn in the run's scope. FLOE_OK; 1 when fn failed with a message for the client (*err);
+ * FLOE_EFAIL when the run is aborted (design note 3). */
 static int call_step(floe_run_t *run, floe_background_fn fn, void *arg, floe_background_error_t *err)
 {
     floe_background_error_t local;
@@ -159,12 +159,12 @@ static int call_step(floe_run_t *run, floe_background_fn fn, void *arg, floe_bac
     if (err == NULL)
         err = &local;
     if (floe_background_call(run->bg, &run->work.scope, fn, arg, err) == FLOE_OK)
-        return 0;
+        return FLOE_OK;
     if (floe_background_is_stopping(run->bg) || err->error == FLOE_ERR_InternalServerErrorException) {
         if (!floe_background_is_stopping(run->bg))
             floe_log("stack %s: a step failed: %s", run->stack.name != NULL ? run->stack.name : "?", err->message);
         run->is_aborted = true;
-        return -1;
+        return FLOE_EFAIL;
     }
     return 1;
 }
@@ -828,12 +828,12 @@ int floe_run_exports_in_use(floe_run_t *run, char **reason)
     in_use_step_t u = {run, NULL};
 
     *reason = NULL;
-    if (call_step(run, step_exports_in_use, &u, NULL) != 0) {
+    if (call_step(run, step_exports_in_use, &u, NULL) != FLOE_OK) {
         free(u.reason);
-        return -1;
+        return FLOE_EFAIL;
     }
     *reason = u.reason;
-    return u.reason != NULL ? 1 : 0;
+    return u.reason != NULL ? 1 : FLOE_OK;
 }
 
 static int deleted_body(floe_call_t *call, void *arg)

@@ -524,27 +524,30 @@ int floe_schema_replay(sqlite3 *db)
     return replay(db, 0);
 }
 
-/* 1 when db holds nothing but the version table read_version just made, 0 when it holds more,
- * -1 on error. */
-static int is_empty(sqlite3 *db)
+/* Sets *empty to whether db holds nothing but the version table read_version just made. FLOE_OK,
+ * or FLOE_EFAIL when SQLite fails. */
+static int probe_empty(sqlite3 *db, int *empty)
 {
     sqlite3_stmt *stmt = NULL;
     int rc;
 
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name <> 'schema_version' LIMIT 1", -1, &stmt,
                            NULL) != SQLITE_OK)
-        return -1;
+        return FLOE_EFAIL;
     rc = sqlite3_step(stmt);
     sqlite3_finalize(stmt);
-    return rc == SQLITE_DONE ? 1 : rc == SQLITE_ROW ? 0 : -1;
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return FLOE_EFAIL;
+    *empty = rc == SQLITE_DONE;
+    return FLOE_OK;
 }
 
 static int apply(sqlite3 *db, int from, const char *snapshot)
 {
     char sql[96];
-    int empty = from == 0 ? is_empty(db) : 0;
+    int empty = 0;
 
-    if (empty < 0)
+    if (from == 0 && probe_empty(db, &empty) != FLOE_OK)
         return FLOE_EFAIL;
     if (empty ? sqlite3_exec(db, snapshot, NULL, NULL, NULL) != SQLITE_OK : replay(db, from) != 0)
         return FLOE_EFAIL;

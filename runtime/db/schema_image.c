@@ -26,6 +26,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/failure.h"
 #include "db/schema_snapshot.h"
 
 #define IOV_BATCH 256 /* iovecs per pwritev, well under IOV_MAX */
@@ -44,19 +45,19 @@ static int flush(int fd, image_batch_t *b)
     ssize_t want = (ssize_t)(b->end - b->start);
 
     if (b->n > 0 && pwritev(fd, b->iov, b->n, b->start) != want)
-        return -1;
+        return FLOE_EFAIL;
     b->n = 0;
     b->start = b->end;
-    return 0;
+    return FLOE_OK;
 }
 
 static int append(int fd, image_batch_t *b, const void *bytes, size_t length)
 {
     if (b->n == IOV_BATCH && flush(fd, b) != 0)
-        return -1;
+        return FLOE_EFAIL;
     b->iov[b->n++] = (struct iovec){(void *)bytes, length};
     b->end += (off_t)length;
-    return 0;
+    return FLOE_OK;
 }
 
 /* Zeros from the batch's end up to `to`, from the one zero page. */
@@ -65,13 +66,13 @@ static int append_zeros(int fd, image_batch_t *b, off_t to)
     while (b->end < to) {
         size_t length = (size_t)(to - b->end) < sizeof(zeros) ? (size_t)(to - b->end) : sizeof(zeros);
         if (append(fd, b, zeros, length) != 0)
-            return -1;
+            return FLOE_EFAIL;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 /* Writes the whole image into fd in a few system calls: a pwritev of each run's bytes and of the
- * zeros between runs. 0 or -1. */
+ * zeros between runs. FLOE_OK or FLOE_EFAIL. */
 static int write_image(int fd)
 {
     image_batch_t batch = {.n = 0};
@@ -80,11 +81,11 @@ static int write_image(int fd)
     for (size_t i = 0; i < floe_schema_image_n_runs; i++) {
         const floe_schema_image_run_t *run = &floe_schema_image_runs[i];
         if (append_zeros(fd, &batch, run->offset) != 0 || append(fd, &batch, bytes, run->length) != 0)
-            return -1;
+            return FLOE_EFAIL;
         bytes += run->length;
     }
     if (append_zeros(fd, &batch, (off_t)floe_schema_image_size) != 0)
-        return -1;
+        return FLOE_EFAIL;
     return flush(fd, &batch);
 }
 
@@ -106,18 +107,18 @@ int floe_schema_image_write(const char *path)
 {
     char dir[PATH_MAX], fd_path[64];
     const char *slash = strrchr(path, '/');
-    int fd = -1, rc = -1;
+    int fd = -1, rc = FLOE_EFAIL;
 
     if (slash == NULL || (size_t)(slash - path) >= sizeof(dir) || database_is_there(path))
-        return -1;
+        return FLOE_EFAIL;
     memcpy(dir, path, (size_t)(slash - path));
     dir[slash - path] = '\0';
     if ((fd = open(slash == path ? "/" : dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644)) < 0)
-        return -1;
+        return FLOE_EFAIL;
     if (write_image(fd) != 0 || fdatasync(fd) != 0)
         goto Exit;
     snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
-    rc = linkat(AT_FDCWD, fd_path, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 ? 0 : -1;
+    rc = linkat(AT_FDCWD, fd_path, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 ? FLOE_OK : FLOE_EFAIL;
 Exit:
     close(fd);
     return rc;

@@ -37,15 +37,16 @@ int floe_schema_replay(sqlite3 *db);
 
 /**
  * floe_schema_migrate with `snapshot` as the script a fresh database runs: for the snapshot tool,
- * which makes the image from the script it has just written. 0 or -1.
+ * which makes the image from the script it has just written. FLOE_OK or FLOE_EFAIL.
  */
 int floe_schema_migrate_with(sqlite3 *db, const char *snapshot);
 
 /**
  * Makes path, which must not exist yet, the database file of the current schema by writing the
- * image (durably: it is on disk before path names it). 0 when path now holds the image; -1 when it
- * was not written (path, or a WAL or journal of it, exists, or the file system cannot do it):
- * SQLite then creates the file and floe_schema_migrate runs the snapshot, to the same result.
+ * image (durably: it is on disk before path names it). FLOE_OK when path now holds the image;
+ * FLOE_EFAIL when it was not written (path, or a WAL or journal of it, exists, or the file system
+ * cannot do it): SQLite then creates the file and floe_schema_migrate runs the snapshot, to the
+ * same result.
  */
 int floe_schema_image_write(const char *path);
 

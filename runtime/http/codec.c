@@ -477,7 +477,7 @@ static pcre2_code *pattern_code(floe_codec_pattern_t *p)
 
 int floe_codec_pattern_prepare(floe_codec_pattern_t *p)
 {
-    return pattern_code(p) != NULL ? 0 : -1;
+    return pattern_code(p) != NULL ? FLOE_OK : FLOE_EFAIL;
 }
 
 bool floe_codec_pattern_match(floe_codec_pattern_t *p, const char *s)

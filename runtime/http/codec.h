@@ -151,8 +151,8 @@ typedef struct floe_codec_pattern {
     void *_Atomic compiled;    /* NULL until the first use; then set once, never changed */
 } floe_codec_pattern_t;
 
-/** Compiles p now unless it already is (any thread may call it, and race another). 0, or -1
- * (logged) when the source does not compile. */
+/** Compiles p now unless it already is (any thread may call it, and race another). FLOE_OK, or
+ * FLOE_EFAIL (logged) when the source does not compile. */
 int floe_codec_pattern_prepare(floe_codec_pattern_t *p);
 /** True when p matches somewhere in s; compiles p first if no thread has yet. A pattern that does
  * not compile matches nothing. */

@@ -139,13 +139,14 @@ static int64_t amz_date_seconds(h2o_iovec_t d)
 {
     struct tm tm = {0};
     char text[17];
-    if (d.len != 16)
-        return -1;
-    memcpy(text, d.base, 16);
-    text[16] = '\0';
-    if (strptime(text, "%Y%m%dT%H%M%SZ", &tm) == NULL)
-        return -1;
-    return (int64_t)timegm(&tm);
+
+    if (d.len == 16) {
+        memcpy(text, d.base, 16);
+        text[16] = '\0';
+        if (strptime(text, "%Y%m%dT%H%M%SZ", &tm) != NULL)
+            return (int64_t)timegm(&tm);
+    }
+    return -1;
 }
 
 /* ---- the canonical request ---- */
@@ -311,6 +312,8 @@ const char *floe_sigv4_secret_for(const floe_config_t *config, h2o_iovec_t acces
     return NULL;
 }
 
+/* The signature's parts, from the Authorization header or a presigned query: FLOE_OK, FLOE_ENOTFOUND
+ * when the request is not signed, FLOE_EFAIL when a part is missing or malformed. */
 static int read_signed_request(h2o_req_t *req, signed_request_t *s)
 {
     h2o_iovec_t auth = find_header(req, "authorization");
@@ -318,9 +321,9 @@ static int read_signed_request(h2o_req_t *req, signed_request_t *s)
     s->expires_s = -1;
     if (auth.base != NULL) {
         if (read_authorization(auth, s) != 0)
-            return -1;
+            return FLOE_EFAIL;
         s->amz_date = find_header(req, "x-amz-date");
-        return s->amz_date.base != NULL ? 0 : -1;
+        return s->amz_date.base != NULL ? FLOE_OK : FLOE_EFAIL;
     }
     if (req->input.query_at != SIZE_MAX) {
         floe_query_param_t *q;
@@ -330,7 +333,7 @@ static int read_signed_request(h2o_req_t *req, signed_request_t *s)
                                            "X-Amz-Signature") != NULL)
             return read_presigned(q, n, s);
     }
-    return 1; /* unsigned */
+    return FLOE_ENOTFOUND; /* unsigned */
 }
 
 /* Design note 5: header-signed within MAX_CLOCK_SKEW_S of now; presigned not dated in the future. */
@@ -352,9 +355,9 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     char canonical_hash[65], expected[65];
     int rc = read_signed_request(req, &s);
 
-    if (rc > 0)
+    if (rc == FLOE_ENOTFOUND)
         return FLOE_SIGV4_MISSING;
-    if (rc < 0 || floe_sigv4_parse_credential(s.credential.base, s.credential.len, &scope) != 0 ||
+    if (rc != FLOE_OK || floe_sigv4_parse_credential(s.credential.base, s.credential.len, &scope) != 0 ||
         amz_date_seconds(s.amz_date) < 0)
         return FLOE_SIGV4_MALFORMED;
     if ((secret = floe_sigv4_secret_for(config, scope.access_key)) == NULL)

@@ -248,7 +248,7 @@ static void answer_multi_level(rest_ctx_t *d, const floe_iceberg_route_match_t *
 /*
  * On Glue's endpoint, turns the catalog a request names (the path's {catalog}, or ?warehouse= on
  * /v1/config) into the table bucket ARN the handlers take, as the S3 Tables endpoint names it, so
- * both endpoints reach the same rows. 0, or -1 after answering.
+ * both endpoints reach the same rows. FLOE_OK, or FLOE_EFAIL after answering.
  */
 static int glue_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, const char *catalog, const char **arn)
 {
@@ -259,28 +259,28 @@ static int glue_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, const char *
     case FLOE_GLUE_WAREHOUSE_OK:
         *arn = h2o_strdup(&d->req->pool, wh.arn, SIZE_MAX).base;
         call->glue_prefix = h2o_strdup(&d->req->pool, wh.prefix, SIZE_MAX).base;
-        return 0;
+        return FLOE_OK;
     case FLOE_GLUE_WAREHOUSE_MALFORMED:
         snprintf(message, sizeof(message),
                  "Invalid catalog id '%.200s': an S3 table bucket's catalog on the AWS Glue Iceberg REST endpoint is "
                  "<account>:s3tablescatalog/<bucket>.", catalog);
         answer_error(d, FLOE_ICEBERG_ERR_BadRequestException, message);
-        return -1;
+        return FLOE_EFAIL;
     case FLOE_GLUE_WAREHOUSE_NOT_EMULATED:
         snprintf(message, sizeof(message),
                  "Floe's AWS Glue Iceberg REST endpoint serves the catalogs of S3 table buckets only "
                  "(<account>:s3tablescatalog/<bucket>); the catalog '%.200s' is not emulated.", catalog);
         answer_error(d, FLOE_ICEBERG_ERR_UnsupportedOperationException, message);
-        return -1;
+        return FLOE_EFAIL;
     case FLOE_GLUE_WAREHOUSE_OTHER_ACCOUNT:
     default:
         refuse_other_account(d, call, catalog);
-        return -1;
+        return FLOE_EFAIL;
     }
 }
 
 /* glue_warehouse for the routes without a prefix (/v1/config): the ?warehouse= catalog id, replaced
- * by its ARN in a copy of the query. 0, or -1 after answering. */
+ * by its ARN in a copy of the query. FLOE_OK, or FLOE_EFAIL after answering. */
 static int glue_query_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, floe_iceberg_input_t *http)
 {
     floe_query_param_t *copy;
@@ -290,12 +290,12 @@ static int glue_query_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, floe_i
             continue;
         copy = h2o_mem_alloc_pool(&d->req->pool, sizeof(*copy) * http->n_query);
         memcpy(copy, http->query, sizeof(*copy) * http->n_query);
-        if (glue_warehouse(d, call, http->query[i].value, &copy[i].value))
-            return -1;
+        if (glue_warehouse(d, call, http->query[i].value, &copy[i].value) != FLOE_OK)
+            return FLOE_EFAIL;
         http->query = copy;
-        return 0;
+        return FLOE_OK;
     }
-    return 0;
+    return FLOE_OK;
 }
 
 static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,

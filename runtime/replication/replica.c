@@ -420,12 +420,12 @@ static int publish_copy(copy_t *c, const char *key, const uint8_t *bytes, size_t
     bool is_same;
 
     if (find(c, c->replica_store_bucket, key, &f))
-        return -1;
+        return FLOE_EFAIL;
     if (f.is_found && (size_t)f.size == len && floe_object_door_read(&door, &f, &held) == FLOE_OK) {
         is_same = memcmp(held, bytes, len) == 0;
         free(held);
         if (is_same)
-            return 0;
+            return FLOE_OK;
     }
     return publish(c, key, bytes, len, NULL);
 }
@@ -497,7 +497,7 @@ static int copy_delete_file(copy_t *c, const char *key, floe_iceberg_data_file_t
     size_t len = 0, out_len = 0;
     bool found;
     char err[ERR_MAX];
-    int rc = -1;
+    int rc = FLOE_EFAIL;
 
     if (!is_puffin && strcasecmp(format, "PARQUET") != 0)
         return copy_fail(c, "The source table's position delete file %s is in %s format, whose data file paths "
@@ -505,11 +505,11 @@ static int copy_delete_file(copy_t *c, const char *key, floe_iceberg_data_file_t
     for (size_t i = 0; is_puffin && i < c->n_copied; i++) {
         if (strcmp(c->copied[i], key) == 0) {
             f->file_size_in_bytes = c->copied_sizes[i];
-            return 0;
+            return FLOE_OK;
         }
     }
     if (read_source(c, key, &data, &len, &found))
-        return -1;
+        return FLOE_EFAIL;
     if (!found)
         return copy_fail(c, "The source table's file %s is missing.", key);
     if (is_puffin && floe_rewrite_puffin(&c->rw, data, len, &out, &out_len, err, sizeof(err)) != 0) {
@@ -524,11 +524,11 @@ static int copy_delete_file(copy_t *c, const char *key, floe_iceberg_data_file_t
         out_len = mapped.len;
         describe_position_deletes(c, f, &mapped, o);
     }
-    if (publish_copy(c, key, is_puffin ? out : mapped.bytes, out_len) == 0) {
+    if (publish_copy(c, key, is_puffin ? out : mapped.bytes, out_len) == FLOE_OK) {
         f->file_size_in_bytes = (int64_t)out_len;
-        rc = 0;
+        rc = FLOE_OK;
     }
-    if (rc == 0 && is_puffin) {
+    if (rc == FLOE_OK && is_puffin) {
         c->copied = floe_xrealloc(c->copied, (c->n_copied + 1) * sizeof(*c->copied));
         c->copied_sizes = floe_xrealloc(c->copied_sizes, (c->n_copied + 1) * sizeof(*c->copied_sizes));
         c->copied[c->n_copied] = floe_xstrdup(key);
@@ -570,23 +570,23 @@ static int share_entries(copy_t *c, floe_iceberg_manifest_t *m, owned_t *o)
     return rc;
 }
 
-/* Whether the replica lacks `key` (a manifest or manifest list, named `what`): 1 when it does,
- * with *data the source's copy (the caller frees it); 0 when the replica holds it (f->size: its
- * length); -1 with the copy failed, also when the source lacks it too. */
+/* Whether the replica lacks `key` (a manifest or manifest list, named `what`): FLOE_OK when it
+ * does, with *data the source's copy (the caller frees it); FLOE_EEXISTS when the replica holds it
+ * (f->size: its length); FLOE_EFAIL with the copy failed, also when the source lacks it too. */
 static int fetch_lacking(copy_t *c, const char *key, const char *what, floe_object_door_found_t *f, uint8_t **data,
                          size_t *len)
 {
     bool found;
 
     if (find(c, c->replica_store_bucket, key, f))
-        return -1;
+        return FLOE_EFAIL;
     if (f->is_found)
-        return 0;
+        return FLOE_EEXISTS;
     if (read_source(c, key, data, len, &found))
-        return -1;
+        return FLOE_EFAIL;
     if (!found)
         return copy_fail(c, "The source table's %s %s is missing.", what, key);
-    return 1;
+    return FLOE_OK;
 }
 
 /* A manifest's "schema" header is the table's schema (spec: Manifests); DuckDB 1.4 writes the
@@ -625,16 +625,16 @@ static int copy_manifest(copy_t *c, const char *path, int64_t *length)
     uint8_t *data = NULL, *out = NULL;
     size_t len, out_len;
     floe_object_door_found_t f;
-    int lacks;
+    int held;
     char err[ERR_MAX];
     int rc = -1;
 
     if (key == NULL)
         return 0; /* outside the warehouse: the replica reads it where it is */
-    if ((lacks = fetch_lacking(c, key, "manifest", &f, &data, &len)) <= 0) {
-        if (lacks == 0)
+    if ((held = fetch_lacking(c, key, "manifest", &f, &data, &len)) != FLOE_OK) {
+        if (held == FLOE_EEXISTS)
             *length = f.size;
-        return lacks;
+        return held == FLOE_EEXISTS ? FLOE_OK : FLOE_EFAIL;
     }
     if (floe_iceberg_manifest_read(data, len, &m, err, sizeof(err))) {
         copy_fail(c, "The source table's manifest %s could not be read: %s", key, err);
@@ -668,14 +668,15 @@ static int copy_manifest_list(copy_t *c, const char *path)
     uint8_t *data = NULL, *out = NULL;
     size_t len, out_len;
     floe_object_door_found_t f;
-    int lacks;
+    int held;
     char err[ERR_MAX], *new_path;
     int rc = -1;
 
     if (key == NULL)
         return 0;
-    if ((lacks = fetch_lacking(c, key, "manifest list", &f, &data, &len)) <= 0)
-        return lacks; /* 0: complete, with its manifests (design note 5) */
+    /* A list the replica holds is complete, with its manifests (design note 5). */
+    if ((held = fetch_lacking(c, key, "manifest list", &f, &data, &len)) != FLOE_OK)
+        return held == FLOE_EEXISTS ? FLOE_OK : FLOE_EFAIL;
     if (floe_iceberg_manifest_list_read(data, len, &l, err, sizeof(err))) {
         copy_fail(c, "The source table's manifest list %s could not be read: %s", key, err);
         goto Exit;
@@ -803,8 +804,9 @@ static int step_record_failure(floe_call_t *call, void *arg)
 
 /* ---- one destination ---- */
 
-/* Copies the job's state into the prepared replica. 1 when the source state is gone (a later
- * commit replaced it and the metadata file was removed: nothing to do), 0 done, -1 failed. */
+/* Copies the job's state into the prepared replica. FLOE_OK done; FLOE_ENOTFOUND when the source
+ * state is gone (a later commit replaced it and the metadata file was removed: nothing to do);
+ * FLOE_EFAIL failed (recorded on c). */
 static int copy_state(copy_t *c)
 {
     const char *key = floe_rewrite_key(c->job->location, c->job->metadata_location);
@@ -820,9 +822,9 @@ static int copy_state(copy_t *c)
         return copy_fail(c, "The source metadata location %s is outside the source table's warehouse.",
                          c->job->metadata_location);
     if (read_source(c, key, &data, &len, &found))
-        return -1;
+        return FLOE_EFAIL;
     if (!found)
-        return 1;
+        return FLOE_ENOTFOUND;
     md = floe_iceberg_json_parse((const char *)data, len, &jerr);
     free(data);
     if (md == NULL)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "iceberg/puffin.h"
 #include "replication/rewrite.h"
 #include "base/xalloc.h"
@@ -107,7 +108,7 @@ int floe_rewrite_puffin(const floe_rewrite_t *rw, const uint8_t *file, size_t le
     int rc;
 
     if (floe_puffin_read(file, len, &p, err, err_size) != 0)
-        return -1;
+        return FLOE_EFAIL;
     for (size_t i = 0; i < p.n_blobs; i++) {
         char *path;
         if (strcmp(p.blobs[i].type, FLOE_PUFFIN_DELETION_VECTOR) != 0)
@@ -119,7 +120,7 @@ int floe_rewrite_puffin(const floe_rewrite_t *rw, const uint8_t *file, size_t le
     }
     rc = floe_puffin_write(file, len, &p, out, out_len, err, err_size);
     floe_puffin_dispose(&p);
-    return rc;
+    return rc == 0 ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* A file_path value moved to the replica's warehouse (floe_parquet_map_fn), or NULL to keep it. */
@@ -145,9 +146,9 @@ int floe_rewrite_position_deletes(const floe_rewrite_t *rw, const uint8_t *file,
     floe_iceberg_error_t e = {0};
 
     if (floe_parquet_map_column(file, len, FLOE_REWRITE_DELETE_FILE_PATH_ID, move_path, (void *)rw, out, &e) == 0)
-        return 0;
+        return FLOE_OK;
     snprintf(err, err_size, "%s", e.message);
-    return -1;
+    return FLOE_EFAIL;
 }
 
 /* A bound moved to the replica's warehouse, or NULL when it does not lie in the source's. */

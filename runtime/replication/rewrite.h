@@ -55,17 +55,19 @@ void floe_rewrite_metadata(const floe_rewrite_t *rw, cJSON *metadata);
 /**
  * The Puffin file file[0..len) with the referenced-data-file property of every deletion-vector-v1
  * blob moved to the replica's warehouse, the blobs unchanged and at their offsets
- * (floe_puffin_write). 0 with *out malloc'ed (the caller frees it), or -1 with the reason in err:
- * the file does not read as Puffin (floe_puffin_read: malformed, or an LZ4-compressed footer).
+ * (floe_puffin_write). FLOE_OK with *out malloc'ed (the caller frees it), or FLOE_EFAIL with the
+ * reason in err: the file does not read as Puffin (floe_puffin_read: malformed, or an
+ * LZ4-compressed footer).
  */
 int floe_rewrite_puffin(const floe_rewrite_t *rw, const uint8_t *file, size_t len, uint8_t **out /* OUT */,
                         size_t *out_len /* OUT */, char *err, size_t err_size);
 
 /**
  * The Parquet position delete file file[0..len) with its file_path column's paths moved to the
- * replica's warehouse, positions and row order unchanged (floe_parquet_map_column). 0 with *out
- * filled (release with floe_parquet_mapped_dispose), or -1 with the reason in err: not Parquet, no
- * file_path column, or a codec or encoding Floe does not decode (parquet_filter.h design note 1).
+ * replica's warehouse, positions and row order unchanged (floe_parquet_map_column). FLOE_OK with
+ * *out filled (release with floe_parquet_mapped_dispose), or FLOE_EFAIL with the reason in err:
+ * not Parquet, no file_path column, or a codec or encoding Floe does not decode (parquet_filter.h
+ * design note 1).
  */
 int floe_rewrite_position_deletes(const floe_rewrite_t *rw, const uint8_t *file, size_t len,
                                   floe_parquet_mapped_t *out /* OUT */, char *err, size_t err_size);

@@ -159,29 +159,24 @@ static int do_trailer(floe_s3_chunked_t *d)
         return d->p == d->end ? 0 : fail(d, "the body continues after its final chunk and trailers");
     }
     if (take_trailer(d, d->p, len) != 0)
-        return -1;
+        return FLOE_EFAIL;
     d->p += len + 2;
-    return 0;
+    return FLOE_OK;
 }
 
 int floe_s3_chunked_next(floe_s3_chunked_t *d, h2o_iovec_t *out, size_t max)
 {
+    int rc;
+
     for (;;) {
         switch (d->state) {
-        case FLOE_S3_CHUNKED_HEADER:
-            if (do_header(d) != 0)
-                return -1;
-            break;
-        case FLOE_S3_CHUNKED_DATA:
-            return do_data(d, out, max);
-        case FLOE_S3_CHUNKED_TRAILER:
-            if (do_trailer(d) != 0)
-                return -1;
-            break;
-        case FLOE_S3_CHUNKED_DONE:
-            return 0;
-        default:
-            return -1;
+        case FLOE_S3_CHUNKED_HEADER: rc = do_header(d); break;
+        case FLOE_S3_CHUNKED_DATA: return do_data(d, out, max);
+        case FLOE_S3_CHUNKED_TRAILER: rc = do_trailer(d); break;
+        case FLOE_S3_CHUNKED_DONE: return 0;
+        default: rc = FLOE_EFAIL; /* a failed body stays failed (d->error) */
         }
+        if (rc != FLOE_OK)
+            return -1;
     }
 }

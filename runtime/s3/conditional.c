@@ -60,13 +60,18 @@ bool floe_s3_etag_list_matches(const char *list, const char *etag)
     return false;
 }
 
-/* 1 when the object changed after the date, 0 when not, -1 when the date does not parse. */
-static int modified_since(const char *date, int64_t last_modified_ms)
+/* Whether the date parses and the object changed after it (HTTP dates have whole seconds). A date
+ * that does not parse is ignored: it is neither before nor after. */
+static bool is_modified_since(const char *date, int64_t last_modified_ms)
 {
     int64_t since = floe_s3_parse_http_date(date);
-    if (since < 0)
-        return -1;
-    return last_modified_ms / 1000 > since ? 1 : 0; /* HTTP dates have whole seconds */
+    return since >= 0 && last_modified_ms / 1000 > since;
+}
+
+static bool is_unmodified_since(const char *date, int64_t last_modified_ms)
+{
+    int64_t since = floe_s3_parse_http_date(date);
+    return since >= 0 && last_modified_ms / 1000 <= since;
 }
 
 floe_s3_cond_t floe_s3_conditional_evaluate(const floe_s3_cond_headers_t *h, const char *etag, int64_t last_modified_ms,
@@ -77,13 +82,13 @@ floe_s3_cond_t floe_s3_conditional_evaluate(const floe_s3_cond_headers_t *h, con
             *failed = "If-Match";
             return FLOE_S3_COND_FAILED;
         }
-    } else if (h->if_unmodified_since != NULL && modified_since(h->if_unmodified_since, last_modified_ms) == 1) {
+    } else if (h->if_unmodified_since != NULL && is_modified_since(h->if_unmodified_since, last_modified_ms)) {
         *failed = "If-Unmodified-Since";
         return FLOE_S3_COND_FAILED;
     }
     if (h->if_none_match != NULL)
         return floe_s3_etag_list_matches(h->if_none_match, etag) ? FLOE_S3_COND_NOT_MODIFIED : FLOE_S3_COND_PASS;
-    if (h->if_modified_since != NULL && modified_since(h->if_modified_since, last_modified_ms) == 0)
+    if (h->if_modified_since != NULL && is_unmodified_since(h->if_modified_since, last_modified_ms))
         return FLOE_S3_COND_NOT_MODIFIED;
     return FLOE_S3_COND_PASS;
 }

@@ -131,7 +131,7 @@ static int skip_prefix(floe_s3_req_t *r, floe_store_cursor_t *c, const char *cp)
     return floe_store_cursor_seek(c, floe_s3_printf(r, "%s" KEY_UPPER_BYTE, cp));
 }
 
-/* Walks the index into one page. 0, or -1 on a store error. */
+/* Walks the index into one page. FLOE_OK, or FLOE_EFAIL on a store error (logged there). */
 static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, list_page_t *page)
 {
     floe_store_cursor_t c;
@@ -142,9 +142,9 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
     page->objects = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->objects));
     page->prefixes = h2o_mem_alloc_pool(&r->req->pool, ((size_t)p->max_keys + 1) * sizeof(*page->prefixes));
     if (p->max_keys == 0)
-        return 0;
+        return FLOE_OK;
     if (floe_store_cursor_open(&c, r->st, &r->req->pool, bucket_id, p->prefix, p->after) != FLOE_OK)
-        return -1;
+        return FLOE_EFAIL;
     while ((rc = floe_store_cursor_next(&c, &r->req->pool, &obj)) == FLOE_OK) {
         char *cp = common_prefix_of(r, p, obj.key);
         /* The resume point is this very prefix: the previous page returned it. (A resume point
@@ -168,7 +168,7 @@ static int walk(floe_s3_req_t *r, int64_t bucket_id, const list_params_t *p, lis
         n++;
     }
     floe_store_cursor_close(&c);
-    return rc == FLOE_EFAIL ? -1 : 0;
+    return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
 }
 
 /* Writes text, URL-encoded when the request asked for encoding-type=url. */
@@ -223,7 +223,7 @@ static int list(floe_s3_req_t *r, bool is_v2)
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || read_params(r, is_v2, &p) != 0)
         return FLOE_EFAIL;
-    if (walk(r, b.id, &p, &page) != 0)
+    if (walk(r, b.id, &p, &page) != FLOE_OK)
         return floe_s3_fail_internal(r, "cannot list the bucket");
     floe_s3_xml_begin(&x, "ListBucketResult");
     write_header(r, &x, &p, &page);

@@ -31,7 +31,7 @@ int floe_s3_object_open(floe_s3_req_t *r, const char *bucket, const char *key, f
     for (int attempt = 0; attempt < OPEN_RETRIES; attempt++) {
         int fd;
         if (floe_s3_object_lookup(r, bucket, key, obj) != 0)
-            return -1;
+            return FLOE_EFAIL;
         if ((fd = floe_store_file_open(r->data_dir, obj->file_id)) >= 0)
             return fd;
         if (errno != ENOENT)

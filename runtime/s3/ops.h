@@ -52,7 +52,7 @@ int floe_s3_object_lookup(floe_s3_req_t *r, const char *bucket, const char *key,
 /**
  * As floe_s3_object_lookup, then opens the object's file for reading, re-reading the row when a
  * concurrent overwrite removed the file in between (store.c, design note 4). Returns the
- * descriptor, or -1 after answering.
+ * descriptor, or FLOE_EFAIL after answering.
  */
 int floe_s3_object_open(floe_s3_req_t *r, const char *bucket, const char *key, floe_store_object_t *obj /* OUT */);
 

@@ -115,8 +115,8 @@ TEST(schema_image_is_the_database_the_snapshot_makes)
 
     CHECK(mkdtemp(dir) != NULL, "a scratch directory can be made");
     snprintf(path, sizeof(path), "%s/floe.db", dir);
-    CHECK(floe_schema_image_write(path) == 0, "the image is written where no database is");
-    CHECK(floe_schema_image_write(path) == -1, "the image never replaces an existing database file");
+    CHECK(floe_schema_image_write(path) == FLOE_OK, "the image is written where no database is");
+    CHECK(floe_schema_image_write(path) == FLOE_EFAIL, "the image never replaces an existing database file");
     CHECK(sqlite3_open_v2(path, &image, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK, "the image opens");
     CHECK(sqlite3_prepare_v2(image, "PRAGMA integrity_check", -1, &stmt, NULL) == SQLITE_OK &&
               sqlite3_step(stmt) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(stmt, 0), "ok") == 0,
@@ -206,7 +206,7 @@ TEST(schema_image_is_not_written_under_a_stale_wal)
         fclose(f);
     free(frames);
 
-    CHECK(floe_schema_image_write(path) == -1, "the image is not written beside a stale WAL");
+    CHECK(floe_schema_image_write(path) == FLOE_EFAIL, "the image is not written beside a stale WAL");
     CHECK(floe_state_open(path, 1, &st) == 0, "the data directory still opens");
     if (st != NULL) {
         sqlite3 *db = floe_state_db(st);

@@ -83,9 +83,9 @@ TEST(pattern_compiles_once_on_first_use_from_racing_threads)
     pthread_barrier_destroy(&start);
     void *code = atomic_load(&pattern.compiled);
     CHECK(code != NULL, "the first use publishes the compiled pattern");
-    CHECK(floe_codec_pattern_prepare(&pattern) == 0 && atomic_load(&pattern.compiled) == code,
+    CHECK(floe_codec_pattern_prepare(&pattern) == FLOE_OK && atomic_load(&pattern.compiled) == code,
           "later uses keep the one compiled pattern");
     CHECK(!floe_codec_pattern_match(&broken, "^[a-z"), "a pattern that does not compile matches nothing");
-    CHECK(floe_codec_pattern_prepare(&broken) == -1, "a pattern that does not compile is reported");
+    CHECK(floe_codec_pattern_prepare(&broken) == FLOE_EFAIL, "a pattern that does not compile is reported");
     pcre2_code_free(code); /* the test's own pattern; the models' live for the process */
 }
