@@ -122,6 +122,7 @@ class GlueCatalogTests(FloeTestCase):
                          "with the field parameters Iceberg's Glue catalog writes")
         self.assertEqual(columns[1]["Parameters"]["iceberg.field.optional"], "true")
         self.assertTrue(created["versionToken"])
+        self.assertEqual(table["VersionId"], "0", "GetTable names the table's first version 0")
         # a commit through the S3 Tables API moves what Glue shows
         new_location = where["metadataLocation"].replace("00000-", "00001-")
         self.s3tables.update_table_metadata_location(tableBucketARN=arn, namespace="sales", name="orders",
@@ -129,6 +130,7 @@ class GlueCatalogTests(FloeTestCase):
                                                      metadataLocation=new_location)
         table = self.glue.get_table(CatalogId=child("glue-sees"), DatabaseName="sales", Name="orders")["Table"]
         self.assertEqual(table["Parameters"]["metadata_location"], new_location, "Glue reads the current pointer")
+        self.assertEqual(table["VersionId"], "1", "and numbers the table's versions from 0, one per commit")
 
     def test_04_the_cli_lists_databases_and_tables(self):
         self.integrate()
@@ -172,10 +174,16 @@ class GlueCatalogTests(FloeTestCase):
                                                                     PaginationConfig={"PageSize": 2}))
         self.assertEqual(len(pages), 3, "five tables in pages of two")
         self.assertEqual([t["Name"] for p in pages for t in p["TableList"]], ["t%d" % i for i in range(5)])
-        matched = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression="t[34]*")
-        self.assertEqual(matched["TableList"], [], "Expression is Glue's wildcard, not a character class")
-        matched = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression="*3")
-        self.assertEqual([t["Name"] for t in matched["TableList"]], ["t3"], "`*` matches any run of characters")
+        def matching(expression):
+            tables = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression=expression)
+            return [t["Name"] for t in tables["TableList"]]
+        self.assertEqual(matching("t[34].*"), ["t3", "t4"], "Expression is a regular expression, as Glue documents")
+        self.assertEqual(matching("t[34]*"), ["t3", "t4"], "a lone `*` means any run of characters, as in Hive")
+        self.assertEqual(matching("*3"), ["t3"], "`*` matches any run of characters")
+        self.assertEqual(matching("t0|T2"), ["t0", "t2"], "`|` separates alternatives; case is ignored")
+        self.assertEqual(matching("t"), [], "the whole name must match")
+        self.assertClientError("InvalidInputException", self.glue.get_tables, CatalogId=child("glue-pages"),
+                               DatabaseName="ns0", Expression="t(")
         self.assertClientError("InvalidInputException", self.glue.get_databases, CatalogId=child("glue-pages"),
                                NextToken="not-a-token")
         children = self.glue.get_catalogs(ParentCatalogId=ROOT, MaxResults=1)
