@@ -8,7 +8,9 @@
  * The schema is CreateIcebergTableInput.Schema when given (Iceberg's own field types), else the
  * Glue (Hive) columns of TableInput.StorageDescriptor, as AWS's guide creates an S3 table with
  * `aws glue create-table ... --open-table-format-input '{"IcebergInput": {"MetadataOperation":
- * "CREATE", "Version": "2"}}'`; of those, primitive types only.
+ * "CREATE", "Version": "2"}}'`; of those, primitive types only. CreateIcebergTableInput's
+ * PartitionSpec and WriteOrder go into the request as the REST catalog's partition-spec and
+ * write-order.
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -93,6 +95,45 @@ static int schema_from_iceberg(floe_awsjson_call_t *call, const floe_glue_Iceber
     return FLOE_OK;
 }
 
+/* CreateIcebergTableInput.PartitionSpec as the REST catalog's partition-spec; a FieldId of 0
+ * (unset: partition field ids start at 1000) lets the catalog number the field. */
+static void add_partition_spec(const floe_glue_IcebergPartitionSpec *in, cJSON *request)
+{
+    cJSON *spec = cJSON_AddObjectToObject(request, "partition-spec");
+    cJSON *fields = cJSON_AddArrayToObject(spec, "fields");
+
+    cJSON_AddNumberToObject(spec, "spec-id", in->SpecId);
+    for (size_t i = 0; in->Fields != NULL && i < in->Fields->n; i++) {
+        const floe_glue_IcebergPartitionField *src = &in->Fields->items[i];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddItemToArray(fields, f);
+        cJSON_AddNumberToObject(f, "source-id", src->SourceId);
+        if (src->FieldId != 0)
+            cJSON_AddNumberToObject(f, "field-id", src->FieldId);
+        cJSON_AddStringToObject(f, "name", src->Name);
+        cJSON_AddStringToObject(f, "transform", src->Transform);
+    }
+}
+
+/* CreateIcebergTableInput.WriteOrder as the REST catalog's write-order. */
+static void add_write_order(const floe_glue_IcebergSortOrder *in, cJSON *request)
+{
+    cJSON *order = cJSON_AddObjectToObject(request, "write-order");
+    cJSON *fields = cJSON_AddArrayToObject(order, "fields");
+
+    cJSON_AddNumberToObject(order, "order-id", in->OrderId);
+    for (size_t i = 0; in->Fields != NULL && i < in->Fields->n; i++) {
+        const floe_glue_IcebergSortField *src = &in->Fields->items[i];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddItemToArray(fields, f);
+        cJSON_AddNumberToObject(f, "source-id", src->SourceId);
+        cJSON_AddStringToObject(f, "transform", src->Transform);
+        cJSON_AddStringToObject(f, "direction", src->Direction == FLOE_GLUE_IcebergSortDirection_DESC ? "desc" : "asc");
+        cJSON_AddStringToObject(f, "null-order",
+                                src->NullOrder == FLOE_GLUE_IcebergNullOrder_NULLS_LAST ? "nulls-last" : "nulls-first");
+    }
+}
+
 /* The REST catalog's CreateTableRequest for the new table ({name, schema, properties}), which
  * floe_iceberg_metadata_create_from_request turns into the first metadata file. */
 static int create_request(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, const char *name,
@@ -111,6 +152,10 @@ static int create_request(floe_awsjson_call_t *call, const floe_glue_CreateTable
     if (ice != NULL) {
         for (size_t i = 0; ice->Properties != NULL && i < ice->Properties->n; i++)
             cJSON_AddStringToObject(properties, ice->Properties->keys[i], ice->Properties->values[i]);
+        if (ice->PartitionSpec != NULL)
+            add_partition_spec(ice->PartitionSpec, request);
+        if (ice->WriteOrder != NULL)
+            add_write_order(ice->WriteOrder, request);
         return schema_from_iceberg(call, ice->Schema, schema);
     }
     return schema_from_columns(call,

@@ -244,6 +244,35 @@ class GlueCatalogTests(FloeTestCase):
                                DatabaseName="missing", TableInput={"Name": "t"},
                                OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE"}})
 
+    def test_07c_create_table_keeps_the_partition_spec_and_write_order(self):
+        self.integrate()
+        arn = self.make_bucket("glue-spec", ["made"])
+        self.glue.create_table(CatalogId=child("glue-spec"), DatabaseName="made", Name="events",
+                               TableInput={"Name": "events"},
+                               OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE", "Version": "2",
+                                                                      "CreateIcebergTableInput": {
+                                   "Location": "s3://ignored",
+                                   "Schema": {"Fields": [{"Id": 1, "Name": "id", "Type": "long", "Required": True},
+                                                         {"Id": 2, "Name": "at", "Type": "timestamp",
+                                                          "Required": False}]},
+                                   "PartitionSpec": {"Fields": [{"SourceId": 2, "Transform": "day", "Name": "at_day"},
+                                                                {"SourceId": 1, "Transform": "bucket[8]",
+                                                                 "Name": "id_bucket"}]},
+                                   "WriteOrder": {"OrderId": 1, "Fields": [{"SourceId": 1, "Transform": "identity",
+                                                                            "Direction": "desc",
+                                                                            "NullOrder": "nulls-last"}]}}}})
+        location = self.s3tables.get_table(tableBucketARN=arn, namespace="made", name="events")["metadataLocation"]
+        bucket, key = location[len("s3://"):].split("/", 1)
+        s3 = self.make_client("s3", s3={"addressing_style": "path"})
+        doc = json.loads(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+        spec = [p for p in doc["partition-specs"] if p["spec-id"] == doc["default-spec-id"]][0]
+        self.assertEqual([(f["source-id"], f["transform"], f["name"], f["field-id"]) for f in spec["fields"]],
+                         [(2, "day", "at_day", 1000), (1, "bucket[8]", "id_bucket", 1001)],
+                         "the table is partitioned as CreateIcebergTableInput.PartitionSpec says")
+        order = [o for o in doc["sort-orders"] if o["order-id"] == doc["default-sort-order-id"]][0]
+        self.assertEqual([(f["source-id"], f["direction"], f["null-order"]) for f in order["fields"]],
+                         [(1, "desc", "nulls-last")], "and sorted as its WriteOrder says")
+
     def test_08_model_constraints_answer_validation_exception(self):
         resp = self.assertClientError("ValidationException", self.glue_unchecked.get_database,
                                       CatalogId=child("x"), Name="")
