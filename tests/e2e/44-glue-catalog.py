@@ -214,14 +214,18 @@ class GlueCatalogTests(FloeTestCase):
         arn = self.make_bucket("glue-create", ["made"])
         self.aws("glue", "create-table", "--catalog-id", child("glue-create"), "--database-name", "made",
                  "--table-input", json.dumps({"Name": "from_cli", "TableType": "EXTERNAL_TABLE", "StorageDescriptor": {
-                     "Columns": [{"Name": "id", "Type": "bigint"}, {"Name": "price", "Type": "decimal(10,2)"}]}}),
+                     "Columns": [{"Name": "id", "Type": "bigint"}, {"Name": "price", "Type": "decimal(10,2)"},
+                                 {"Name": "tags", "Type": "array<string>"},
+                                 {"Name": "attrs", "Type": "map<string,struct<a:int,b:string>>"}]}}),
                  "--open-table-format-input", json.dumps({"IcebergInput": {"MetadataOperation": "CREATE",
                                                                            "Version": "2"}}))
         got = self.s3tables.get_table(tableBucketARN=arn, namespace="made", name="from_cli")
         self.assertEqual(got["format"], "ICEBERG", "Glue's CreateTable made an S3 table")
         table = self.glue.get_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_cli")["Table"]
         self.assertEqual([(c["Name"], c["Type"]) for c in table["StorageDescriptor"]["Columns"]],
-                         [("id", "bigint"), ("price", "decimal(10,2)")], "with the columns it was given")
+                         [("id", "bigint"), ("price", "decimal(10,2)"), ("tags", "array<string>"),
+                          ("attrs", "map<string,struct<a:int,b:string>>")],
+                         "with the columns it was given, nested types too")
         self.assertEqual(table["Parameters"]["metadata_location"], got["metadataLocation"])
         self.glue.create_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_schema",
                                TableInput={"Name": "from_schema"},
