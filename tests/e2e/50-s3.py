@@ -35,23 +35,23 @@ def crc32_b64(data):
     return b64(struct.pack(">I", zlib.crc32(data) & 0xFFFFFFFF))
 
 
-def crc32c_b64(data):
-    crc = 0xFFFFFFFF
+def reflected_crc_b64(data, poly, bits):
+    """A reflected CRC with all-ones init and xorout (CRC32C, CRC-64/NVME), bit by bit, in big-endian base64."""
+    mask = (1 << bits) - 1
+    crc = mask
     for byte in data:
         crc ^= byte
         for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return b64(struct.pack(">I", crc ^ 0xFFFFFFFF))
+            crc = (crc >> 1) ^ poly if crc & 1 else crc >> 1
+    return b64((crc ^ mask).to_bytes(bits // 8, "big"))
+
+
+def crc32c_b64(data):
+    return reflected_crc_b64(data, 0x82F63B78, 32)
 
 
 def crc64nvme_b64(data):
-    """CRC-64/NVME (reflected polynomial 0x9A6C9329AC4BC9B5, init and xorout all ones), bit by bit."""
-    crc = 0xFFFFFFFFFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x9A6C9329AC4BC9B5 if crc & 1 else crc >> 1
-    return b64(struct.pack(">Q", crc ^ 0xFFFFFFFFFFFFFFFF))
+    return reflected_crc_b64(data, 0x9A6C9329AC4BC9B5, 64)
 
 
 def file_md5(path):
