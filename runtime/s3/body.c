@@ -342,7 +342,7 @@ Exit:
     return rc;
 }
 
-int floe_s3_body_verify_small(floe_s3_req_t *r)
+int floe_s3_body_verify_small(floe_s3_req_t *r, bool checksum_is_the_objects)
 {
     body_job_t j = {.r = r};
     floe_s3_body_digest_t digest;
@@ -351,6 +351,8 @@ int floe_s3_body_verify_small(floe_s3_req_t *r)
 
     if (read_expectations(&j, FLOE_S3_CK_NONE) != 0)
         return FLOE_EFAIL;
+    if (checksum_is_the_objects)
+        j.alg = FLOE_S3_CK_NONE;
     j.is_chunked = false; /* XML bodies come whole */
     job_start(&j);
     digest_slice(&j, body, r->req->entity.len);

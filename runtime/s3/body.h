@@ -36,9 +36,11 @@ int floe_s3_body_store(floe_s3_req_t *r, floe_s3_checksum_alg_t default_alg, flo
 
 /**
  * Checks Content-MD5 and an x-amz-checksum-* header against a small body that stays in memory
- * (the XML of DeleteObjects, CompleteMultipartUpload). 0, or -1 after answering the error.
+ * (the XML of DeleteObjects, CompleteMultipartUpload). With `checksum_is_the_objects` the
+ * checksum header is the object's (CompleteMultipartUpload's ChecksumCRC64NVME, ...), for the
+ * caller to check, and only its shape is checked here. 0, or -1 after answering the error.
  */
-int floe_s3_body_verify_small(floe_s3_req_t *r);
+int floe_s3_body_verify_small(floe_s3_req_t *r, bool checksum_is_the_objects);
 
 /**
  * The checksum algorithm a request names (an x-amz-checksum-<alg> header, x-amz-trailer, or

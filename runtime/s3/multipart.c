@@ -320,6 +320,19 @@ static int assemble(floe_s3_req_t *r, const complete_part_t *parts, long n, floe
     return 0;
 }
 
+/* A FULL_OBJECT checksum the client sends with CompleteMultipartUpload (x-amz-checksum-<alg>)
+ * must be the one the parts make. 0, or -1 after answering BadDigest. */
+static int check_announced(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, const char *checksum)
+{
+    const char *announced = floe_s3_header(r, floe_s3_checksum_header(alg));
+
+    if (announced == NULL || checksum == NULL || strchr(checksum, '-') != NULL || strcmp(announced, checksum) == 0)
+        return 0;
+    return floe_s3_fail(r, FLOE_S3_BadDigest,
+                        floe_s3_printf(r, "The %s you specified did not match the calculated checksum.",
+                                       floe_s3_checksum_name(alg)), NULL);
+}
+
 static void reply_completed(floe_s3_req_t *r, const floe_store_object_t *obj, floe_s3_checksum_alg_t alg)
 {
     floe_s3_xml_t x;
@@ -351,7 +364,7 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
     bool is_adopted;
     long n;
 
-    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
+    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r, true) != 0 ||
         (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0)
         return FLOE_EFAIL;
     /* One part is the object as it stands: its file, durable since UploadPart, is adopted rather
@@ -377,6 +390,11 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
         obj.checksum = composite_checksum(r, alg, parts, n);
     if (obj.checksum != NULL)
         obj.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
+    if (check_announced(r, alg, obj.checksum) != 0) {
+        if (!is_adopted)
+            floe_store_blob_discard(&blob);
+        return FLOE_EFAIL;
+    }
     obj.last_modified_ms = r->now_ms;
     switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj, is_adopted)) {
     case FLOE_OK: break;

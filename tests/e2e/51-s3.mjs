@@ -248,9 +248,14 @@ describe('S3 with @aws-sdk/client-s3', () => {
         assert.equal(r.ChecksumCRC64NVME, await crc64NvmeBase64(Body), `part ${i + 1}'s CRC64NVME is echoed`);
         done.push({ PartNumber: i + 1, ETag: r.ETag, ChecksumCRC64NVME: r.ChecksumCRC64NVME });
       }
-      const resp = await s3.send(new CompleteMultipartUploadCommand({
+      const complete = (ChecksumCRC64NVME) => s3.send(new CompleteMultipartUploadCommand({
         Bucket: 'js-bucket', Key: 'multi-nvme.bin', UploadId: created.UploadId, MultipartUpload: { Parts: done },
+        ChecksumCRC64NVME, ChecksumType: 'FULL_OBJECT',
       }));
+      await assert.rejects(complete(await crc64NvmeBase64(Buffer.from('not the object'))),
+        (err) => err.name === 'BadDigest' && err.$metadata.httpStatusCode === 400,
+        'a full-object checksum sent with CompleteMultipartUpload that is not the object\'s is BadDigest');
+      const resp = await complete(await crc64NvmeBase64(Buffer.concat(parts)));
       assert.equal(resp.ChecksumCRC64NVME, await crc64NvmeBase64(Buffer.concat(parts)), 'the checksum is of the whole object');
       assert.equal(resp.ChecksumType, 'FULL_OBJECT', 'CompleteMultipartUpload names its type FULL_OBJECT');
       const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi-nvme.bin', ChecksumMode: 'ENABLED' }));
