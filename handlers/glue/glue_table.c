@@ -7,6 +7,9 @@
  * endpoint" and GetTable on s3tablescatalog): TableType EXTERNAL_TABLE, Parameters table_type
  * ICEBERG and metadata_location, and a StorageDescriptor whose Location is the table's warehouse.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/page_token.h"
@@ -34,6 +37,19 @@ static floe_glue_ParametersMap *iceberg_parameters(floe_awsjson_call_t *call, co
     return p;
 }
 
+/* Glue numbers a table's versions from 0, one more for each update. An S3 table's version is its
+ * metadata file's: Iceberg names them "<NNNNN>-<uuid>.metadata.json", counting commits from 0. */
+static char *version_id(floe_awsjson_call_t *call, const floe_table_row_t *t)
+{
+    const char *file = t->metadata_location != NULL ? strrchr(t->metadata_location, '/') : NULL;
+    char *end;
+    long n = file != NULL ? strtol(file + 1, &end, 10) : 0;
+
+    if (file == NULL || end == file + 1 || *end != '-' || n < 0)
+        n = 0;
+    return floe_call_printf(&call->super, "%ld", n);
+}
+
 static int fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_Table *g)
 {
     g->Name = t->name;
@@ -45,6 +61,7 @@ static int fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe
     g->UpdateTime = t->modified_at;
     g->has_CreateTime = g->has_UpdateTime = true;
     g->TableType = TABLE_TYPE;
+    g->VersionId = version_id(call, t);
     g->Parameters = iceberg_parameters(call, t);
     g->StorageDescriptor = FLOE_GLUE_NEW(call, StorageDescriptor);
     g->StorageDescriptor->Location = floe_table_warehouse_location(&call->super, t);
@@ -89,29 +106,59 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
     return fill_table(call, &t, out->Table);
 }
 
-/* Glue's Expression as Floe reads it: `*` matches any run of characters, everything else itself.
- * Greedy with one backtrack point, so a pattern of many stars stays linear in practice. */
-static bool name_matches(const char *pattern, const char *name)
+/* Glue's Expression, a regular expression read as the Hive metastore reads a table pattern (Glue
+ * keeps Hive's conventions): a `*` not after `.` means `.*`, `|` separates alternatives, and a
+ * name matches when the whole of it does, ignoring case. NULL and InvalidInputException when it
+ * does not compile. */
+static pcre2_code *compile_expression(floe_awsjson_call_t *call, const char *expression)
 {
-    const char *star = NULL, *resume = NULL;
+    size_t n = strlen(expression), o = 0;
+    char *pattern = floe_call_alloc(&call->super, 2 * n + 1);
+    pcre2_code *code;
+    PCRE2_SIZE offset;
+    int err;
 
-    while (*name != '\0') {
-        if (*pattern == '*') {
-            star = pattern++;
-            resume = name;
-        } else if (*pattern == *name) {
-            pattern++;
-            name++;
-        } else if (star != NULL) {
-            pattern = star + 1;
-            name = ++resume;
-        } else {
-            return false;
-        }
+    for (size_t i = 0; i < n; i++) {
+        if (expression[i] == '*' && (i == 0 || expression[i - 1] != '.'))
+            pattern[o++] = '.';
+        pattern[o++] = expression[i];
     }
-    while (*pattern == '*')
-        pattern++;
-    return *pattern == '\0';
+    code = pcre2_compile((PCRE2_SPTR)pattern, o, PCRE2_ANCHORED | PCRE2_ENDANCHORED | PCRE2_CASELESS | PCRE2_UTF,
+                         &err, &offset, NULL);
+    if (code == NULL)
+        floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "Expression is not a valid regular expression.");
+    return code;
+}
+
+static bool name_matches(pcre2_code *code, pcre2_match_data *md, const char *name)
+{
+    return code == NULL || pcre2_match(code, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0;
+}
+
+/* The tables after q's position whose names match, up to limit + 1 (one more tells whether
+ * another page follows). FLOE_OK or FLOE_EFAIL (answered). */
+static int collect_matches(floe_awsjson_call_t *call, floe_table_list_query_t *q, pcre2_code *code, size_t limit,
+                           floe_table_row_t *found, size_t *n_found)
+{
+    pcre2_match_data *md = code != NULL ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
+    floe_table_row_t *rows;
+    size_t n;
+
+    *n_found = 0;
+    do { /* pull pages until limit + 1 names match or the namespace has no more tables */
+        if (floe_table_list(&call->super, q, &rows, &n)) {
+            pcre2_match_data_free(md);
+            return glue_fail_from_catalog(call, NULL);
+        }
+        for (size_t i = 0; i < n && *n_found <= limit; i++) {
+            if (name_matches(code, md, rows[i].name))
+                found[(*n_found)++] = rows[i];
+        }
+        if (n > 0)
+            q->after_name = rows[n - 1].name;
+    } while (n == (size_t)q->limit && *n_found <= limit);
+    pcre2_match_data_free(md);
+    return FLOE_OK;
 }
 
 int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in,
@@ -119,13 +166,17 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
 {
     int page_size = glue_page_size(in->has_MaxResults, in->MaxResults, GET_TABLES_DEFAULT_PAGE, GET_TABLES_MAX_PAGE);
     floe_table_list_query_t q = {0};
-    floe_table_row_t *rows, *found;
+    floe_table_row_t *found;
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
+    pcre2_code *code = NULL;
     const char *listing;
-    size_t n, n_found = 0;
+    size_t n_found;
+    int rc;
 
     if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
+        return FLOE_EFAIL;
+    if (in->Expression != NULL && (code = compile_expression(call, in->Expression)) == NULL)
         return FLOE_EFAIL;
     listing = floe_call_printf(&call->super, "GetTables|%s|%s|%s", bucket.bucket_id, ns.name,
                                in->Expression ? in->Expression : "");
@@ -133,21 +184,16 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
     q.ns = &ns;
     q.after_ns = ns.name;
     q.after_name = "";
-    if (in->NextToken != NULL && (q.after_name = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL)
+    if (in->NextToken != NULL && (q.after_name = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL) {
+        pcre2_code_free(code);
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
-    q.limit = page_size + 1; /* one more tells whether another page follows */
+    }
+    q.limit = page_size + 1;
     found = floe_call_alloc(&call->super, sizeof(*found) * (size_t)(page_size + 1));
-    /* pull pages until page_size + 1 names match or the namespace has no more tables */
-    do {
-        if (floe_table_list(&call->super, &q, &rows, &n))
-            return glue_fail_from_catalog(call, NULL);
-        for (size_t i = 0; i < n && n_found <= (size_t)page_size; i++) {
-            if (in->Expression == NULL || name_matches(in->Expression, rows[i].name))
-                found[n_found++] = rows[i];
-        }
-        if (n > 0)
-            q.after_name = rows[n - 1].name;
-    } while (n == (size_t)q.limit && n_found <= (size_t)page_size);
+    rc = collect_matches(call, &q, code, (size_t)page_size, found, &n_found);
+    pcre2_code_free(code);
+    if (rc != FLOE_OK)
+        return rc;
     if (n_found > (size_t)page_size) {
         n_found = (size_t)page_size;
         out->NextToken = floe_page_token_encode(&call->super, listing, found[n_found - 1].name);

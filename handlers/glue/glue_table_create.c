@@ -8,62 +8,40 @@
  * The schema is CreateIcebergTableInput.Schema when given (Iceberg's own field types), else the
  * Glue (Hive) columns of TableInput.StorageDescriptor, as AWS's guide creates an S3 table with
  * `aws glue create-table ... --open-table-format-input '{"IcebergInput": {"MetadataOperation":
- * "CREATE", "Version": "2"}}'`; of those, primitive types only.
+ * "CREATE", "Version": "2"}}'`, nested types too (iceberg/hive_type.h). CreateIcebergTableInput's
+ * PartitionSpec and WriteOrder go into the request as the REST catalog's partition-spec and
+ * write-order.
  */
 #include <cjson/cJSON.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "catalog/iceberg_create.h"
 #include "catalog/rules.h"
 #include "catalog/table.h"
+#include "iceberg/hive_type.h"
 #include "glue_names.h"
 
 #define TABLE_NAME_MAX 255
 #define ICEBERG_FORMAT "ICEBERG"
-#define TYPE_MAX 64
 
-/* Iceberg's name of a Glue (Hive) primitive type, the inverse of glue_columns.c; NULL for a type
- * Floe does not turn into an Iceberg one. */
-static const char *iceberg_type(const char *glue, char *buf, size_t size)
-{
-    static const struct {
-        const char *glue, *iceberg;
-    } names[] = {{"boolean", "boolean"}, {"int", "int"},       {"integer", "int"},   {"bigint", "long"},
-                 {"float", "float"},     {"double", "double"}, {"date", "date"},     {"string", "string"},
-                 {"timestamp", "timestamp"}, {"binary", "binary"}};
-    int precision, scale;
-
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (strcmp(glue, names[i].glue) == 0)
-            return names[i].iceberg;
-    }
-    if (sscanf(glue, "decimal(%d,%d)", &precision, &scale) == 2) { /* %d skips a space after the comma */
-        snprintf(buf, size, "decimal(%d, %d)", precision, scale);
-        return buf;
-    }
-    return NULL;
-}
-
-/* A schema from Glue columns ({"type": "struct", "fields": [...]}), or fails the call. */
+/* A schema from Glue columns ({"type": "struct", "fields": [...]}), or fails the call. Nested
+ * types get their ids when the table is created. */
 static int schema_from_columns(floe_awsjson_call_t *call, const floe_glue_ColumnList *columns, cJSON *schema)
 {
     cJSON *fields = cJSON_AddArrayToObject(schema, "fields");
-    char buf[TYPE_MAX];
+    floe_iceberg_error_t err;
 
     for (size_t i = 0; columns != NULL && i < columns->n; i++) {
         const floe_glue_Column *c = &columns->items[i];
-        const char *type = c->Type != NULL ? iceberg_type(c->Type, buf, sizeof(buf)) : NULL;
-        cJSON *f = cJSON_CreateObject();
+        cJSON *f = cJSON_CreateObject(), *type;
 
         cJSON_AddItemToArray(fields, f);
-        if (type == NULL)
-            return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException,
-                                  "Column %s has type %s, which Floe does not map to an Iceberg type.", c->Name,
-                                  c->Type ? c->Type : "(none)");
+        if (floe_iceberg_type_from_hive(c->Type != NULL ? c->Type : "", &type, &err) != FLOE_ICEBERG_OK)
+            return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "Column %s has type %s: %s", c->Name,
+                                  c->Type ? c->Type : "(none)", err.message);
         cJSON_AddNumberToObject(f, "id", (double)(i + 1));
         cJSON_AddStringToObject(f, "name", c->Name);
-        cJSON_AddStringToObject(f, "type", type);
+        cJSON_AddItemToObject(f, "type", type);
         cJSON_AddBoolToObject(f, "required", false);
         if (c->Comment != NULL)
             cJSON_AddStringToObject(f, "doc", c->Comment);
@@ -93,6 +71,45 @@ static int schema_from_iceberg(floe_awsjson_call_t *call, const floe_glue_Iceber
     return FLOE_OK;
 }
 
+/* CreateIcebergTableInput.PartitionSpec as the REST catalog's partition-spec; a FieldId of 0
+ * (unset: partition field ids start at 1000) lets the catalog number the field. */
+static void add_partition_spec(const floe_glue_IcebergPartitionSpec *in, cJSON *request)
+{
+    cJSON *spec = cJSON_AddObjectToObject(request, "partition-spec");
+    cJSON *fields = cJSON_AddArrayToObject(spec, "fields");
+
+    cJSON_AddNumberToObject(spec, "spec-id", in->SpecId);
+    for (size_t i = 0; in->Fields != NULL && i < in->Fields->n; i++) {
+        const floe_glue_IcebergPartitionField *src = &in->Fields->items[i];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddItemToArray(fields, f);
+        cJSON_AddNumberToObject(f, "source-id", src->SourceId);
+        if (src->FieldId != 0)
+            cJSON_AddNumberToObject(f, "field-id", src->FieldId);
+        cJSON_AddStringToObject(f, "name", src->Name);
+        cJSON_AddStringToObject(f, "transform", src->Transform);
+    }
+}
+
+/* CreateIcebergTableInput.WriteOrder as the REST catalog's write-order. */
+static void add_write_order(const floe_glue_IcebergSortOrder *in, cJSON *request)
+{
+    cJSON *order = cJSON_AddObjectToObject(request, "write-order");
+    cJSON *fields = cJSON_AddArrayToObject(order, "fields");
+
+    cJSON_AddNumberToObject(order, "order-id", in->OrderId);
+    for (size_t i = 0; in->Fields != NULL && i < in->Fields->n; i++) {
+        const floe_glue_IcebergSortField *src = &in->Fields->items[i];
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddItemToArray(fields, f);
+        cJSON_AddNumberToObject(f, "source-id", src->SourceId);
+        cJSON_AddStringToObject(f, "transform", src->Transform);
+        cJSON_AddStringToObject(f, "direction", src->Direction == FLOE_GLUE_IcebergSortDirection_DESC ? "desc" : "asc");
+        cJSON_AddStringToObject(f, "null-order",
+                                src->NullOrder == FLOE_GLUE_IcebergNullOrder_NULLS_LAST ? "nulls-last" : "nulls-first");
+    }
+}
+
 /* The REST catalog's CreateTableRequest for the new table ({name, schema, properties}), which
  * floe_iceberg_metadata_create_from_request turns into the first metadata file. */
 static int create_request(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, const char *name,
@@ -111,6 +128,10 @@ static int create_request(floe_awsjson_call_t *call, const floe_glue_CreateTable
     if (ice != NULL) {
         for (size_t i = 0; ice->Properties != NULL && i < ice->Properties->n; i++)
             cJSON_AddStringToObject(properties, ice->Properties->keys[i], ice->Properties->values[i]);
+        if (ice->PartitionSpec != NULL)
+            add_partition_spec(ice->PartitionSpec, request);
+        if (ice->WriteOrder != NULL)
+            add_write_order(ice->WriteOrder, request);
         return schema_from_iceberg(call, ice->Schema, schema);
     }
     return schema_from_columns(call,

@@ -469,6 +469,9 @@ static const char *const migrations[] = {
      * otherwise take for a missing comma (the fuzz build is clang's) */
     ("ALTER TABLE table_encryption ADD COLUMN is_inherited INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE table_storage_class ADD COLUMN is_inherited INTEGER NOT NULL DEFAULT 0;"),
+    /* a multipart upload's checksum type (x-amz-checksum-type): FULL_OBJECT or COMPOSITE; NULL
+     * for one started before, whose checksum was composite */
+    "ALTER TABLE s3_upload ADD COLUMN checksum_type TEXT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

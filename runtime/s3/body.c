@@ -32,6 +32,7 @@ typedef struct body_job {
     bool is_chunked;
     bool is_spilled;
     floe_s3_checksum_alg_t alg;
+    floe_s3_checksum_alg_t default_alg; /* computed besides alg: CRC64NVME, when default and not alg */
     const char *expected_checksum; /* header value; NULL: from the trailer, or none */
     bool has_declared_trailer;     /* x-amz-trailer named the checksum: the body must carry it */
     bool has_md5;
@@ -43,6 +44,7 @@ typedef struct body_job {
     EVP_MD_CTX *md5;
     EVP_MD_CTX *sha256;
     floe_s3_checksum_t checksum;
+    floe_s3_checksum_t default_checksum; /* S3's default CRC64NVME when the request named another; else NONE */
     floe_s3_chunked_t chunked;
 } body_job_t;
 
@@ -189,6 +191,7 @@ static int read_expectations(body_job_t *j, floe_s3_checksum_alg_t default_alg)
     j->has_declared_trailer = j->is_chunked && floe_s3_header(r, "x-amz-trailer") != NULL;
     if (j->alg == FLOE_S3_CK_NONE)
         j->alg = default_alg;
+    j->default_alg = default_alg == FLOE_S3_CK_CRC64NVME && j->alg != default_alg ? default_alg : FLOE_S3_CK_NONE;
     if (j->alg != FLOE_S3_CK_NONE && (j->expected_checksum = floe_s3_header(r, floe_s3_checksum_header(j->alg))) &&
         !checksum_value_is_valid(j->alg, j->expected_checksum))
         return invalid_request(r, floe_s3_printf(r, "Value for %s header is invalid.", floe_s3_checksum_header(j->alg)));
@@ -202,6 +205,7 @@ static void job_start(body_job_t *j)
     EVP_DigestInit_ex(j->md5, EVP_md5(), NULL);
     EVP_DigestInit_ex(j->sha256, EVP_sha256(), NULL);
     floe_s3_checksum_init(&j->checksum, j->alg);
+    floe_s3_checksum_init(&j->default_checksum, j->default_alg);
 }
 
 static void job_end(body_job_t *j)
@@ -209,12 +213,14 @@ static void job_end(body_job_t *j)
     EVP_MD_CTX_free(j->md5);
     EVP_MD_CTX_free(j->sha256);
     floe_s3_checksum_dispose(&j->checksum);
+    floe_s3_checksum_dispose(&j->default_checksum);
 }
 
 static void digest_slice(body_job_t *j, const char *p, size_t n)
 {
     EVP_DigestUpdate(j->md5, p, n);
     floe_s3_checksum_update(&j->checksum, p, n);
+    floe_s3_checksum_update(&j->default_checksum, p, n);
     if (j->has_sha256)
         EVP_DigestUpdate(j->sha256, p, n);
 }
@@ -274,7 +280,7 @@ static const char *announced_checksum(body_job_t *j)
 static int verify(body_job_t *j, floe_s3_body_digest_t *d)
 {
     static const char hexdigits[] = "0123456789abcdef";
-    unsigned char sha[32];
+    unsigned char sha[32], crc64[FLOE_S3_CHECKSUM_MAX_BYTES];
     unsigned int n;
     const char *announced;
 
@@ -289,9 +295,13 @@ static int verify(body_job_t *j, floe_s3_body_digest_t *d)
     if (j->has_sha256 && (EVP_DigestFinal_ex(j->sha256, sha, &n), memcmp(sha, j->expected_sha256, 32) != 0))
         return floe_s3_fail(j->r, FLOE_S3_XAmzContentSHA256Mismatch, NULL, NULL);
     d->checksum_alg = j->alg;
+    if (j->default_alg != FLOE_S3_CK_NONE)
+        floe_s3_base64_encode(crc64, floe_s3_checksum_final(&j->default_checksum, crc64), d->default_checksum);
     if (j->alg == FLOE_S3_CK_NONE)
         return 0;
     floe_s3_base64_encode(d->checksum_raw, floe_s3_checksum_final(&j->checksum, d->checksum_raw), d->checksum);
+    if (j->alg == FLOE_S3_CK_CRC64NVME)
+        memcpy(d->default_checksum, d->checksum, sizeof(d->checksum));
     if ((announced = announced_checksum(j)) == NULL && j->has_declared_trailer)
         return invalid_request(j->r, floe_s3_printf(j->r, "The body ended without the %s trailer that x-amz-trailer "
                                                           "declared.", floe_s3_checksum_header(j->alg)));
@@ -332,7 +342,7 @@ Exit:
     return rc;
 }
 
-int floe_s3_body_verify_small(floe_s3_req_t *r)
+int floe_s3_body_verify_small(floe_s3_req_t *r, bool checksum_is_the_objects)
 {
     body_job_t j = {.r = r};
     floe_s3_body_digest_t digest;
@@ -341,6 +351,8 @@ int floe_s3_body_verify_small(floe_s3_req_t *r)
 
     if (read_expectations(&j, FLOE_S3_CK_NONE) != 0)
         return FLOE_EFAIL;
+    if (checksum_is_the_objects)
+        j.alg = FLOE_S3_CK_NONE;
     j.is_chunked = false; /* XML bodies come whole */
     job_start(&j);
     digest_slice(&j, body, r->req->entity.len);

@@ -20,11 +20,14 @@ typedef struct floe_s3_body_digest {
     floe_s3_checksum_alg_t checksum_alg;            /* NONE when none was asked for */
     unsigned char checksum_raw[FLOE_S3_CHECKSUM_MAX_BYTES];
     char checksum[FLOE_S3_CHECKSUM_MAX_B64];        /* base64 of checksum_raw */
+    char default_checksum[FLOE_S3_CHECKSUM_MAX_B64]; /* the CRC64NVME when it is the default, else "" */
 } floe_s3_body_digest_t;
 
 /**
  * Writes the request body into a new blob and publishes it. `default_alg` is the checksum to
- * compute when the request names none (a multipart upload's algorithm; NONE otherwise).
+ * compute when the request names none (a multipart upload's algorithm, or CRC64NVME, S3's default).
+ * With CRC64NVME, digest->default_checksum holds the body's CRC64NVME whichever one the request
+ * named, so a part of an upload without an algorithm still adds to the object's default checksum.
  * Returns 0 with *blob published (the caller commits or discards it) and *digest filled, or -1
  * after answering the S3 error; nothing is left on disk then.
  */
@@ -33,9 +36,11 @@ int floe_s3_body_store(floe_s3_req_t *r, floe_s3_checksum_alg_t default_alg, flo
 
 /**
  * Checks Content-MD5 and an x-amz-checksum-* header against a small body that stays in memory
- * (the XML of DeleteObjects, CompleteMultipartUpload). 0, or -1 after answering the error.
+ * (the XML of DeleteObjects, CompleteMultipartUpload). With `checksum_is_the_objects` the
+ * checksum header is the object's (CompleteMultipartUpload's ChecksumCRC64NVME, ...), for the
+ * caller to check, and only its shape is checked here. 0, or -1 after answering the error.
  */
-int floe_s3_body_verify_small(floe_s3_req_t *r);
+int floe_s3_body_verify_small(floe_s3_req_t *r, bool checksum_is_the_objects);
 
 /**
  * The checksum algorithm a request names (an x-amz-checksum-<alg> header, x-amz-trailer, or

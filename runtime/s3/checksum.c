@@ -16,6 +16,7 @@
 
 #include "s3/checksum.h"
 
+#define CRC32_POLY_REFLECTED 0xEDB88320u
 #define CRC32C_POLY_REFLECTED 0x82F63B78u
 #define CRC64NVME_POLY_REFLECTED UINT64_C(0x9A6C9329AC4BC9B5)
 #define ZLIB_MAX_CHUNK ((size_t)1 << 30) /* zlib takes a uInt length */
@@ -159,6 +160,49 @@ uint64_t floe_s3_crc64nvme(uint64_t crc, const void *data, size_t n)
     while (n--)
         crc = crc64nvme_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
     return ~crc;
+}
+
+/* a times b modulo the reflected polynomial poly of width bits (zlib's multmodp, any width to
+ * 64): in the reflected form x^0 is the top bit. */
+static uint64_t multmodp(uint64_t a, uint64_t b, uint64_t poly, int width)
+{
+    uint64_t m = (uint64_t)1 << (width - 1), p = 0;
+
+    for (; m != 0; m >>= 1) {
+        if (a & m)
+            p ^= b;
+        b = b & 1 ? (b >> 1) ^ poly : b >> 1;
+    }
+    return p;
+}
+
+/* x^(8 * n) modulo poly: what appending n zero bytes multiplies a CRC's register by. */
+static uint64_t x8nmodp(uint64_t n, uint64_t poly, int width)
+{
+    uint64_t one = (uint64_t)1 << (width - 1), result = one, power = one >> 8; /* x^0, x^8 */
+
+    for (; n != 0; n >>= 1) {
+        if (n & 1)
+            result = multmodp(power, result, poly, width);
+        power = multmodp(power, power, poly, width);
+    }
+    return result;
+}
+
+bool floe_s3_checksum_is_crc(floe_s3_checksum_alg_t alg)
+{
+    return alg == FLOE_S3_CK_CRC32 || alg == FLOE_S3_CK_CRC32C || alg == FLOE_S3_CK_CRC64NVME;
+}
+
+uint64_t floe_s3_checksum_combine(floe_s3_checksum_alg_t alg, uint64_t crc1, uint64_t crc2, uint64_t len2)
+{
+    uint64_t poly = alg == FLOE_S3_CK_CRC64NVME ? CRC64NVME_POLY_REFLECTED
+                    : alg == FLOE_S3_CK_CRC32C  ? CRC32C_POLY_REFLECTED
+                                                : CRC32_POLY_REFLECTED;
+    int width = alg == FLOE_S3_CK_CRC64NVME ? 64 : 32;
+
+    /* The initial and final inversions cancel: crc(AB) = crc(A) * x^(8|B|) + crc(B) (zlib's crc32_combine). */
+    return multmodp(x8nmodp(len2, poly, width), crc1, poly, width) ^ crc2;
 }
 
 void floe_s3_checksum_init(floe_s3_checksum_t *c, floe_s3_checksum_alg_t alg)

@@ -7,6 +7,7 @@
 #ifndef FLOE_S3_CHECKSUM_H
 #define FLOE_S3_CHECKSUM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,11 @@ void floe_s3_checksum_dispose(floe_s3_checksum_t *c);
 uint32_t floe_s3_crc32(uint32_t crc, const void *data, size_t n);
 uint32_t floe_s3_crc32c(uint32_t crc, const void *data, size_t n);
 uint64_t floe_s3_crc64nvme(uint64_t crc, const void *data, size_t n);
+/** The CRC (CRC32, CRC32C or CRC64NVME) of A then B from crc1 of A, crc2 of B and B's length: how a
+ *  multipart upload's FULL_OBJECT checksum comes from its parts' without reading them again. */
+uint64_t floe_s3_checksum_combine(floe_s3_checksum_alg_t alg, uint64_t crc1, uint64_t crc2, uint64_t len2);
+/** True for the CRCs, whose multipart checksum can be FULL_OBJECT. */
+bool floe_s3_checksum_is_crc(floe_s3_checksum_alg_t alg);
 
 /** Standard base64 with padding into out (4 * ceil(n / 3) + 1 bytes); returns the length. */
 size_t floe_s3_base64_encode(const unsigned char *src, size_t n, char *out);

@@ -89,7 +89,7 @@ int floe_s3_delete_objects(floe_s3_req_t *r)
     bool is_quiet = false;
     long n;
 
-    if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_body_verify_small(r) != 0 ||
+    if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_body_verify_small(r, false) != 0 ||
         (n = read_request(r, &is_quiet, &items)) < 0)
         return FLOE_EFAIL;
     keys = keys_to_delete(r, items, n, &n_keys);

@@ -185,6 +185,8 @@ static void write_object(floe_s3_req_t *r, floe_s3_xml_t *x, const list_params_t
     floe_s3_xml_elem_time(x, "LastModified", o->last_modified_ms);
     floe_s3_xml_elem_etag(x, "ETag", o->etag);
     floe_s3_xml_elem(x, "ChecksumAlgorithm", o->checksum_algorithm);
+    if (o->checksum != NULL)
+        floe_s3_xml_elem(x, "ChecksumType", floe_s3_checksum_type(o->checksum));
     floe_s3_xml_elem_int(x, "Size", o->size);
     floe_s3_xml_elem(x, "StorageClass", "STANDARD");
     if (p->fetch_owner)

@@ -5,8 +5,12 @@
  *  - parts are 1..10,000; every part but the last is at least 5 MiB (EntityTooSmall);
  *  - Complete lists parts in ascending order (InvalidPartOrder), each with the ETag UploadPart
  *    returned (InvalidPart);
- *  - the object's ETag is the MD5 of the parts' binary MD5s, then "-" and the part count; an
- *    additional checksum is composite the same way ("<base64>-N").
+ *  - the object's ETag is the MD5 of the parts' binary MD5s, then "-" and the part count;
+ *  - the checksum type (x-amz-checksum-type) says how the parts' checksums make the object's:
+ *    COMPOSITE, a checksum of theirs ("<base64>-N"), or FULL_OBJECT, the CRC of the whole object
+ *    combined from the parts' CRCs; CRC64NVME is FULL_OBJECT only, SHA-1 and SHA-256 COMPOSITE
+ *    only, CRC32 and CRC32C either (COMPOSITE by default). An upload naming no algorithm gets S3's
+ *    default, a FULL_OBJECT CRC64NVME.
  * https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html
  */
 #include <errno.h>
@@ -44,6 +48,33 @@ static int upload_lookup(floe_s3_req_t *r, int64_t bucket_id, floe_store_upload_
     }
 }
 
+#define FULL_OBJECT "FULL_OBJECT"
+#define COMPOSITE "COMPOSITE"
+
+/* The upload's checksum type from x-amz-checksum-type and the algorithm; NULL without an
+ * algorithm. 0, or -1 after answering InvalidRequest. */
+static int choose_checksum_type(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, char **type)
+{
+    char *asked = floe_s3_header(r, "x-amz-checksum-type");
+    const char *only = alg == FLOE_S3_CK_CRC64NVME ? FULL_OBJECT : floe_s3_checksum_is_crc(alg) ? NULL : COMPOSITE;
+
+    *type = NULL;
+    if (asked != NULL && strcmp(asked, FULL_OBJECT) != 0 && strcmp(asked, COMPOSITE) != 0)
+        return floe_s3_fail(r, FLOE_S3_InvalidRequest, "Value for x-amz-checksum-type header is invalid.", NULL);
+    if (alg == FLOE_S3_CK_NONE)
+        return asked == NULL ? 0
+                             : floe_s3_fail(r, FLOE_S3_InvalidRequest, "The x-amz-checksum-type header can only be "
+                                                                       "used with the x-amz-checksum-algorithm header.",
+                                            NULL);
+    if (asked != NULL && only != NULL && strcmp(asked, only) != 0)
+        return floe_s3_fail(r, FLOE_S3_InvalidRequest,
+                            floe_s3_printf(r, "The %s checksum type cannot be used with the %s checksum algorithm.",
+                                           asked, floe_s3_checksum_header(alg) + sizeof("x-amz-checksum-") - 1),
+                            NULL);
+    *type = asked != NULL ? asked : (char *)(only != NULL ? only : COMPOSITE);
+    return 0;
+}
+
 int floe_s3_create_multipart_upload(floe_s3_req_t *r)
 {
     floe_store_bucket_t b;
@@ -53,7 +84,7 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     floe_s3_xml_t x;
 
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0 ||
-        floe_s3_body_requested_checksum(r, &alg) != 0)
+        floe_s3_body_requested_checksum(r, &alg) != 0 || choose_checksum_type(r, alg, &up.checksum_type) != 0)
         return FLOE_EFAIL;
     up.key = r->key;
     up.content_type = meta.content_type;
@@ -64,8 +95,10 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     case FLOE_ENOTFOUND: return floe_s3_fail(r, FLOE_S3_NoSuchBucket, NULL, NULL); /* deleted meanwhile */
     default: return floe_s3_fail_internal(r, "cannot start the upload");
     }
-    if (alg != FLOE_S3_CK_NONE)
+    if (alg != FLOE_S3_CK_NONE) {
         floe_s3_add_header(r, "x-amz-checksum-algorithm", floe_s3_checksum_name(alg));
+        floe_s3_add_header(r, "x-amz-checksum-type", up.checksum_type);
+    }
     floe_s3_xml_begin(&x, "InitiateMultipartUploadResult");
     floe_s3_xml_elem(&x, "Bucket", r->bucket);
     floe_s3_xml_elem(&x, "Key", r->key);
@@ -74,6 +107,12 @@ int floe_s3_create_multipart_upload(floe_s3_req_t *r)
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
     return FLOE_OK;
+}
+
+/* The algorithm of the upload's parts' stored checksums: its own, or S3's default CRC64NVME. */
+static floe_s3_checksum_alg_t upload_checksum_alg(const floe_store_upload_t *up)
+{
+    return up->checksum_algorithm != NULL ? floe_s3_checksum_from_name(up->checksum_algorithm) : FLOE_S3_CK_CRC64NVME;
 }
 
 int floe_s3_upload_part(floe_s3_req_t *r)
@@ -89,13 +128,16 @@ int floe_s3_upload_part(floe_s3_req_t *r)
         return floe_s3_fail(r, FLOE_S3_InvalidArgument, "Part number must be an integer between 1 and 10000, "
                                  "inclusive", "ArgumentName", "partNumber", NULL);
     if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 ||
-        floe_s3_body_store(r, floe_s3_checksum_from_name(up.checksum_algorithm), &blob, &d) != 0)
+        floe_s3_body_store(r, upload_checksum_alg(&up), &blob, &d) != 0)
         return FLOE_EFAIL;
     part.part_number = number;
     memcpy(part.file_id, blob.id, sizeof(part.file_id));
     part.size = (int64_t)d.size;
     part.etag = d.md5_hex;
-    part.checksum = d.checksum_alg != FLOE_S3_CK_NONE ? d.checksum : NULL;
+    if (up.checksum_algorithm == NULL) /* the default: the part keeps its CRC64NVME for the object's */
+        part.checksum = d.default_checksum;
+    else
+        part.checksum = d.checksum_alg != FLOE_S3_CK_NONE ? d.checksum : NULL;
     part.last_modified_ms = r->now_ms;
     switch (floe_store_part_commit(r->st, r->data_dir, up.id, &part)) {
     case FLOE_OK: break;
@@ -228,6 +270,30 @@ static char *composite_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, co
     return floe_s3_printf(r, "%s-%ld", b64, n);
 }
 
+/* The FULL_OBJECT checksum: the CRC of the whole object, combined from the parts' CRCs and sizes
+ * (checksum.h), or NULL when a part lacks its checksum. */
+static char *full_object_checksum(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, const complete_part_t *parts, long n)
+{
+    unsigned char raw[FLOE_S3_CHECKSUM_MAX_BYTES];
+    char b64[FLOE_S3_CHECKSUM_MAX_B64];
+    size_t size = floe_s3_checksum_size(alg);
+    uint64_t crc = 0;
+
+    for (long i = 0; i < n; i++) {
+        const char *part = parts[i].stored->checksum;
+        uint64_t part_crc = 0;
+        if (part == NULL || floe_s3_base64_decode(part, strlen(part), raw, sizeof(raw)) != (long)size)
+            return NULL;
+        for (size_t k = 0; k < size; k++) /* big-endian, as S3 writes CRCs */
+            part_crc = part_crc << 8 | raw[k];
+        crc = i == 0 ? part_crc : floe_s3_checksum_combine(alg, crc, part_crc, (uint64_t)parts[i].stored->size);
+    }
+    for (size_t k = 0; k < size; k++)
+        raw[k] = (unsigned char)(crc >> (8 * (size - 1 - k)));
+    floe_s3_base64_encode(raw, size, b64);
+    return floe_s3_strndup(r, b64, strlen(b64));
+}
+
 /* Concatenates the part files into a published blob. 0, or -1 after answering. */
 static int assemble(floe_s3_req_t *r, const complete_part_t *parts, long n, floe_store_blob_t *blob)
 {
@@ -252,6 +318,19 @@ static int assemble(floe_s3_req_t *r, const complete_part_t *parts, long n, floe
         return floe_s3_fail_internal(r, "cannot make the object durable");
     }
     return 0;
+}
+
+/* A FULL_OBJECT checksum the client sends with CompleteMultipartUpload (x-amz-checksum-<alg>)
+ * must be the one the parts make. 0, or -1 after answering BadDigest. */
+static int check_announced(floe_s3_req_t *r, floe_s3_checksum_alg_t alg, const char *checksum)
+{
+    const char *announced = floe_s3_header(r, floe_s3_checksum_header(alg));
+
+    if (announced == NULL || checksum == NULL || strchr(checksum, '-') != NULL || strcmp(announced, checksum) == 0)
+        return 0;
+    return floe_s3_fail(r, FLOE_S3_BadDigest,
+                        floe_s3_printf(r, "The %s you specified did not match the calculated checksum.",
+                                       floe_s3_checksum_name(alg)), NULL);
 }
 
 static void reply_completed(floe_s3_req_t *r, const floe_store_object_t *obj, floe_s3_checksum_alg_t alg)
@@ -285,7 +364,7 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
     bool is_adopted;
     long n;
 
-    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r) != 0 ||
+    if (floe_s3_bucket_lookup(r, &b) != 0 || upload_lookup(r, b.id, &up) != 0 || floe_s3_body_verify_small(r, true) != 0 ||
         (n = read_parts(r, &parts)) < 0 || match_parts(r, &up, parts, n) != 0)
         return FLOE_EFAIL;
     /* One part is the object as it stands: its file, durable since UploadPart, is adopted rather
@@ -299,13 +378,23 @@ int floe_s3_complete_multipart_upload(floe_s3_req_t *r)
         memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
         obj.size = (int64_t)blob.size;
     }
-    alg = floe_s3_checksum_from_name(up.checksum_algorithm);
+    alg = upload_checksum_alg(&up);
     obj.key = r->key;
     obj.etag = multipart_etag(r, parts, n);
     obj.content_type = up.content_type;
     obj.headers = up.headers;
-    if ((obj.checksum = composite_checksum(r, alg, parts, n)) != NULL)
-        obj.checksum_algorithm = up.checksum_algorithm;
+    /* no algorithm: S3's default FULL_OBJECT CRC64NVME; no type: an upload from before types, composite */
+    if (up.checksum_algorithm == NULL || (up.checksum_type != NULL && strcmp(up.checksum_type, FULL_OBJECT) == 0))
+        obj.checksum = full_object_checksum(r, alg, parts, n);
+    else
+        obj.checksum = composite_checksum(r, alg, parts, n);
+    if (obj.checksum != NULL)
+        obj.checksum_algorithm = (char *)floe_s3_checksum_name(alg);
+    if (check_announced(r, alg, obj.checksum) != 0) {
+        if (!is_adopted)
+            floe_store_blob_discard(&blob);
+        return FLOE_EFAIL;
+    }
     obj.last_modified_ms = r->now_ms;
     switch (floe_store_upload_complete(r->st, r->data_dir, b.id, up.id, &obj, is_adopted)) {
     case FLOE_OK: break;

@@ -91,6 +91,7 @@ int floe_s3_list_parts(floe_s3_req_t *r)
     floe_s3_xml_owner(&x, "Owner");
     floe_s3_xml_elem(&x, "StorageClass", "STANDARD");
     floe_s3_xml_elem(&x, "ChecksumAlgorithm", up.checksum_algorithm);
+    floe_s3_xml_elem(&x, "ChecksumType", up.checksum_type);
     floe_s3_xml_close(&x, "ListPartsResult");
     floe_s3_reply(r, 200, x.buf, x.len);
     floe_s3_xml_dispose(&x);
@@ -112,6 +113,7 @@ static void write_upload(floe_s3_req_t *r, floe_s3_xml_t *x, bool is_url, const 
     floe_s3_xml_elem(x, "StorageClass", "STANDARD");
     floe_s3_xml_elem_time(x, "Initiated", u->initiated_ms);
     floe_s3_xml_elem(x, "ChecksumAlgorithm", u->checksum_algorithm);
+    floe_s3_xml_elem(x, "ChecksumType", u->checksum_type);
     floe_s3_xml_close(x, "Upload");
 }
 

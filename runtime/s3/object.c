@@ -94,7 +94,8 @@ int floe_s3_put_object(floe_s3_req_t *r)
     if (floe_s3_bucket_lookup(r, &b) != 0 || floe_s3_meta_from_request(r, &meta) != 0)
         return FLOE_EFAIL;
     write_precondition(r, &pre);
-    if (floe_s3_body_store(r, FLOE_S3_CK_NONE, &blob, &digest) != 0)
+    /* S3 adds a CRC64NVME to an upload that names no checksum (Checking object integrity) */
+    if (floe_s3_body_store(r, FLOE_S3_CK_CRC64NVME, &blob, &digest) != 0)
         return FLOE_EFAIL;
     obj.key = r->key;
     memcpy(obj.file_id, blob.id, sizeof(obj.file_id));

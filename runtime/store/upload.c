@@ -30,16 +30,16 @@
 #include "store/upload.h"
 
 FLOE_SQL(sql_upload_insert,
-    "INSERT INTO s3_upload (bucket_id, upload_id, key, content_type, headers, checksum_algorithm, initiated)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    "INSERT INTO s3_upload (bucket_id, upload_id, key, content_type, headers, checksum_algorithm, initiated,"
+    " checksum_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
 FLOE_SQL(sql_upload_get,
-    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
+    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated, checksum_type FROM s3_upload"
     " WHERE bucket_id = ?1 AND key = ?2 AND upload_id = ?3");
 FLOE_SQL(sql_upload_exists, "SELECT 1 FROM s3_upload WHERE id = ?1");
 FLOE_SQL(sql_upload_delete, "DELETE FROM s3_upload WHERE id = ?1");
 FLOE_SQL(sql_upload_row_id, "SELECT id FROM s3_upload WHERE bucket_id = ?1 AND upload_id = ?2");
 FLOE_SQL(sql_upload_list,
-    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated FROM s3_upload"
+    "SELECT id, upload_id, key, content_type, headers, checksum_algorithm, initiated, checksum_type FROM s3_upload"
     " WHERE bucket_id = ?1 AND key >= ?2 AND key < ?3 AND (key, id) > (?4, ?5) ORDER BY key, id LIMIT ?6");
 FLOE_SQL(sql_part_file, "SELECT file_id FROM s3_part WHERE upload_id = ?1 AND part_number = ?2");
 FLOE_SQL(sql_part_files, "SELECT file_id FROM s3_part WHERE upload_id = ?1");
@@ -64,6 +64,7 @@ static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store
     out->headers = floe_db_text(pool, stmt, 4);
     out->checksum_algorithm = floe_db_text(pool, stmt, 5);
     out->initiated_ms = sqlite3_column_int64(stmt, 6);
+    out->checksum_type = floe_db_text(pool, stmt, 7);
 }
 
 int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id,
@@ -75,8 +76,8 @@ int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t buc
 
     assert(up->key != NULL);
     floe_random_alnum(id, FLOE_STORE_UPLOAD_ID_LEN);
-    stmt = floe_db_bind(st, sql_upload_insert, "ittttti", bucket_id, id, up->key, up->content_type, up->headers,
-                           up->checksum_algorithm, now_ms);
+    stmt = floe_db_bind(st, sql_upload_insert, "itttttit", bucket_id, id, up->key, up->content_type, up->headers,
+                           up->checksum_algorithm, now_ms, up->checksum_type);
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_FOREIGNKEY);

@@ -23,6 +23,7 @@ typedef struct floe_store_upload {
     char *content_type;
     char *headers;
     char *checksum_algorithm;
+    char *checksum_type; /* "FULL_OBJECT", "COMPOSITE", or NULL (no algorithm, or an upload from before) */
     int64_t initiated_ms;
 } floe_store_upload_t;
 

@@ -122,6 +122,7 @@ class GlueCatalogTests(FloeTestCase):
                          "with the field parameters Iceberg's Glue catalog writes")
         self.assertEqual(columns[1]["Parameters"]["iceberg.field.optional"], "true")
         self.assertTrue(created["versionToken"])
+        self.assertEqual(table["VersionId"], "0", "GetTable names the table's first version 0")
         # a commit through the S3 Tables API moves what Glue shows
         new_location = where["metadataLocation"].replace("00000-", "00001-")
         self.s3tables.update_table_metadata_location(tableBucketARN=arn, namespace="sales", name="orders",
@@ -129,6 +130,7 @@ class GlueCatalogTests(FloeTestCase):
                                                      metadataLocation=new_location)
         table = self.glue.get_table(CatalogId=child("glue-sees"), DatabaseName="sales", Name="orders")["Table"]
         self.assertEqual(table["Parameters"]["metadata_location"], new_location, "Glue reads the current pointer")
+        self.assertEqual(table["VersionId"], "1", "and numbers the table's versions from 0, one per commit")
 
     def test_04_the_cli_lists_databases_and_tables(self):
         self.integrate()
@@ -172,10 +174,16 @@ class GlueCatalogTests(FloeTestCase):
                                                                     PaginationConfig={"PageSize": 2}))
         self.assertEqual(len(pages), 3, "five tables in pages of two")
         self.assertEqual([t["Name"] for p in pages for t in p["TableList"]], ["t%d" % i for i in range(5)])
-        matched = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression="t[34]*")
-        self.assertEqual(matched["TableList"], [], "Expression is Glue's wildcard, not a character class")
-        matched = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression="*3")
-        self.assertEqual([t["Name"] for t in matched["TableList"]], ["t3"], "`*` matches any run of characters")
+        def matching(expression):
+            tables = self.glue.get_tables(CatalogId=child("glue-pages"), DatabaseName="ns0", Expression=expression)
+            return [t["Name"] for t in tables["TableList"]]
+        self.assertEqual(matching("t[34].*"), ["t3", "t4"], "Expression is a regular expression, as Glue documents")
+        self.assertEqual(matching("t[34]*"), ["t3", "t4"], "a lone `*` means any run of characters, as in Hive")
+        self.assertEqual(matching("*3"), ["t3"], "`*` matches any run of characters")
+        self.assertEqual(matching("t0|T2"), ["t0", "t2"], "`|` separates alternatives; case is ignored")
+        self.assertEqual(matching("t"), [], "the whole name must match")
+        self.assertClientError("InvalidInputException", self.glue.get_tables, CatalogId=child("glue-pages"),
+                               DatabaseName="ns0", Expression="t(")
         self.assertClientError("InvalidInputException", self.glue.get_databases, CatalogId=child("glue-pages"),
                                NextToken="not-a-token")
         children = self.glue.get_catalogs(ParentCatalogId=ROOT, MaxResults=1)
@@ -206,14 +214,18 @@ class GlueCatalogTests(FloeTestCase):
         arn = self.make_bucket("glue-create", ["made"])
         self.aws("glue", "create-table", "--catalog-id", child("glue-create"), "--database-name", "made",
                  "--table-input", json.dumps({"Name": "from_cli", "TableType": "EXTERNAL_TABLE", "StorageDescriptor": {
-                     "Columns": [{"Name": "id", "Type": "bigint"}, {"Name": "price", "Type": "decimal(10,2)"}]}}),
+                     "Columns": [{"Name": "id", "Type": "bigint"}, {"Name": "price", "Type": "decimal(10,2)"},
+                                 {"Name": "tags", "Type": "array<string>"},
+                                 {"Name": "attrs", "Type": "map<string,struct<a:int,b:string>>"}]}}),
                  "--open-table-format-input", json.dumps({"IcebergInput": {"MetadataOperation": "CREATE",
                                                                            "Version": "2"}}))
         got = self.s3tables.get_table(tableBucketARN=arn, namespace="made", name="from_cli")
         self.assertEqual(got["format"], "ICEBERG", "Glue's CreateTable made an S3 table")
         table = self.glue.get_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_cli")["Table"]
         self.assertEqual([(c["Name"], c["Type"]) for c in table["StorageDescriptor"]["Columns"]],
-                         [("id", "bigint"), ("price", "decimal(10,2)")], "with the columns it was given")
+                         [("id", "bigint"), ("price", "decimal(10,2)"), ("tags", "array<string>"),
+                          ("attrs", "map<string,struct<a:int,b:string>>")],
+                         "with the columns it was given, nested types too")
         self.assertEqual(table["Parameters"]["metadata_location"], got["metadataLocation"])
         self.glue.create_table(CatalogId=child("glue-create"), DatabaseName="made", Name="from_schema",
                                TableInput={"Name": "from_schema"},
@@ -235,6 +247,35 @@ class GlueCatalogTests(FloeTestCase):
         self.assertClientError("EntityNotFoundException", self.glue.create_table, CatalogId=child("glue-create"),
                                DatabaseName="missing", TableInput={"Name": "t"},
                                OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE"}})
+
+    def test_07c_create_table_keeps_the_partition_spec_and_write_order(self):
+        self.integrate()
+        arn = self.make_bucket("glue-spec", ["made"])
+        self.glue.create_table(CatalogId=child("glue-spec"), DatabaseName="made", Name="events",
+                               TableInput={"Name": "events"},
+                               OpenTableFormatInput={"IcebergInput": {"MetadataOperation": "CREATE", "Version": "2",
+                                                                      "CreateIcebergTableInput": {
+                                   "Location": "s3://ignored",
+                                   "Schema": {"Fields": [{"Id": 1, "Name": "id", "Type": "long", "Required": True},
+                                                         {"Id": 2, "Name": "at", "Type": "timestamp",
+                                                          "Required": False}]},
+                                   "PartitionSpec": {"Fields": [{"SourceId": 2, "Transform": "day", "Name": "at_day"},
+                                                                {"SourceId": 1, "Transform": "bucket[8]",
+                                                                 "Name": "id_bucket"}]},
+                                   "WriteOrder": {"OrderId": 1, "Fields": [{"SourceId": 1, "Transform": "identity",
+                                                                            "Direction": "desc",
+                                                                            "NullOrder": "nulls-last"}]}}}})
+        location = self.s3tables.get_table(tableBucketARN=arn, namespace="made", name="events")["metadataLocation"]
+        bucket, key = location[len("s3://"):].split("/", 1)
+        s3 = self.make_client("s3", s3={"addressing_style": "path"})
+        doc = json.loads(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+        spec = [p for p in doc["partition-specs"] if p["spec-id"] == doc["default-spec-id"]][0]
+        self.assertEqual([(f["source-id"], f["transform"], f["name"], f["field-id"]) for f in spec["fields"]],
+                         [(2, "day", "at_day", 1000), (1, "bucket[8]", "id_bucket", 1001)],
+                         "the table is partitioned as CreateIcebergTableInput.PartitionSpec says")
+        order = [o for o in doc["sort-orders"] if o["order-id"] == doc["default-sort-order-id"]][0]
+        self.assertEqual([(f["source-id"], f["direction"], f["null-order"]) for f in order["fields"]],
+                         [(1, "desc", "nulls-last")], "and sorted as its WriteOrder says")
 
     def test_08_model_constraints_answer_validation_exception(self):
         resp = self.assertClientError("ValidationException", self.glue_unchecked.get_database,

@@ -35,13 +35,23 @@ def crc32_b64(data):
     return b64(struct.pack(">I", zlib.crc32(data) & 0xFFFFFFFF))
 
 
-def crc32c_b64(data):
-    crc = 0xFFFFFFFF
+def reflected_crc_b64(data, poly, bits):
+    """A reflected CRC with all-ones init and xorout (CRC32C, CRC-64/NVME), bit by bit, in big-endian base64."""
+    mask = (1 << bits) - 1
+    crc = mask
     for byte in data:
         crc ^= byte
         for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return b64(struct.pack(">I", crc ^ 0xFFFFFFFF))
+            crc = (crc >> 1) ^ poly if crc & 1 else crc >> 1
+    return b64((crc ^ mask).to_bytes(bits // 8, "big"))
+
+
+def crc32c_b64(data):
+    return reflected_crc_b64(data, 0x82F63B78, 32)
+
+
+def crc64nvme_b64(data):
+    return reflected_crc_b64(data, 0x9A6C9329AC4BC9B5, 64)
 
 
 def file_md5(path):
@@ -235,6 +245,20 @@ class ObjectTests(S3TestCase):
         self.assertClientError("InvalidRequest", self.s3.put_object, Bucket="objects", Key="crc-bad", Body=body,
                                ChecksumCRC32="AAAA")
         self.assertClientError("404", self.s3.head_object, Bucket="objects", Key="crc-bad")
+
+    def test_upload_without_a_checksum_gets_the_default_crc64nvme(self):
+        # Debian's boto3 sends no checksum and predates CRC64NVME: its user reads the headers
+        body = b"no checksum named " * 300
+        self.assertEqual(crc64nvme_b64(b"123456789"), b64(bytes.fromhex("ae8b14860a799888")), "the check value")
+        put = self.s3.put_object(Bucket="objects", Key="default-crc", Body=body)
+        self.assertEqual(put["ResponseMetadata"]["HTTPHeaders"].get("x-amz-checksum-crc64nvme"), crc64nvme_b64(body),
+                         "S3 adds a CRC64NVME to an upload without a checksum and answers it")
+        self.assertEqual(put["ResponseMetadata"]["HTTPHeaders"].get("x-amz-checksum-type"), "FULL_OBJECT")
+        head = self.s3.head_object(Bucket="objects", Key="default-crc", ChecksumMode="ENABLED")
+        self.assertEqual(head["ResponseMetadata"]["HTTPHeaders"].get("x-amz-checksum-crc64nvme"),
+                         crc64nvme_b64(body), "HeadObject reports it when asked")
+        listed = self.s3.list_objects_v2(Bucket="objects", Prefix="default-crc")["Contents"][0]
+        self.assertEqual(listed["ChecksumAlgorithm"], ["CRC64NVME"], "ListObjectsV2 names the algorithm")
 
     def test_wrong_payload_sha256_is_refused(self):
         status, _, body = self.raw("PUT", "/objects/sha-mismatch", body=b"payload",

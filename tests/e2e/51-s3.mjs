@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 
+import { Crc64Nvme } from '@aws-sdk/checksums/crc';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectsCommand,
+  CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectsCommand,
   GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, paginateListObjectsV2, PutObjectCommand, S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
@@ -26,6 +27,13 @@ function crc32Base64(data) {
   const out = Buffer.alloc(4);
   out.writeUInt32BE((crc ^ 0xffffffff) >>> 0);
   return out.toString('base64');
+}
+
+/** CRC64/NVME as the SDK computes it (its own JavaScript implementation), in base64. */
+async function crc64NvmeBase64(data) {
+  const crc = new Crc64Nvme();
+  crc.update(data);
+  return Buffer.from(await crc.digest()).toString('base64');
 }
 
 /** A Readable that yields `data` in pieces, as a file or network stream would. */
@@ -183,6 +191,129 @@ describe('S3 with @aws-sdk/client-s3', () => {
     const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi-crc.bin', ChecksumMode: 'ENABLED' }));
     assert.equal(got.ChecksumType, 'COMPOSITE', 'and GetObject reports the same type');
     await got.Body.transformToByteArray();
+  });
+
+  describe('S3\'s default checksum, CRC64NVME', () => {
+    let plain; // a client that sends no checksum unless an operation requires one
+    before(() => {
+      plain = new S3Client({ ...clientConfig(floe), forcePathStyle: true, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' });
+    });
+    after(() => plain?.destroy());
+
+    it('gives an upload without a checksum a FULL_OBJECT CRC64NVME, as S3 does', async () => {
+      const data = Buffer.from('no checksum sent '.repeat(500));
+      const put = await plain.send(new PutObjectCommand({ Bucket: 'js-bucket', Key: 'default-crc.txt', Body: data }));
+      assert.equal(put.ChecksumCRC32, undefined, 'the SDK sent no checksum of its own');
+      assert.equal(put.ChecksumCRC64NVME, await crc64NvmeBase64(data), 'PutObject answers the CRC64NVME S3 added');
+      assert.equal(put.ChecksumType, 'FULL_OBJECT', 'of the FULL_OBJECT type');
+      const head = await plain.send(new HeadObjectCommand({ Bucket: 'js-bucket', Key: 'default-crc.txt', ChecksumMode: 'ENABLED' }));
+      assert.equal(head.ChecksumCRC64NVME, await crc64NvmeBase64(data), 'HeadObject reports it');
+      assert.equal(head.ChecksumType, 'FULL_OBJECT', 'and its type');
+      const got = await plain.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'default-crc.txt', ChecksumMode: 'ENABLED' }));
+      assert.equal(got.ChecksumCRC64NVME, await crc64NvmeBase64(data), 'GetObject returns it, and the SDK validated the body');
+      assert.equal(await got.Body.transformToString(), data.toString());
+    });
+
+    it('gives a multipart upload without a checksum a FULL_OBJECT CRC64NVME of the whole object', async () => {
+      const parts = [Buffer.alloc(5 * MIB, 'p1'), Buffer.from('the last part')];
+      const { UploadId } = await plain.send(new CreateMultipartUploadCommand({ Bucket: 'js-bucket', Key: 'default-multi.bin' }));
+      const done = [];
+      for (const [i, Body] of parts.entries()) {
+        const r = await plain.send(new UploadPartCommand({ Bucket: 'js-bucket', Key: 'default-multi.bin', UploadId, PartNumber: i + 1, Body }));
+        done.push({ PartNumber: i + 1, ETag: r.ETag });
+      }
+      const resp = await plain.send(new CompleteMultipartUploadCommand({
+        Bucket: 'js-bucket', Key: 'default-multi.bin', UploadId, MultipartUpload: { Parts: done },
+      }));
+      const whole = await crc64NvmeBase64(Buffer.concat(parts));
+      assert.equal(resp.ChecksumCRC64NVME, whole, 'the checksum is the CRC64NVME of the whole object, with no part count');
+      assert.equal(resp.ChecksumType, 'FULL_OBJECT', 'of the FULL_OBJECT type');
+      const head = await plain.send(new HeadObjectCommand({ Bucket: 'js-bucket', Key: 'default-multi.bin', ChecksumMode: 'ENABLED' }));
+      assert.equal(head.ChecksumCRC64NVME, whole, 'HeadObject reports the same');
+    });
+
+    it('makes a CRC64NVME multipart upload FULL_OBJECT, as S3 only allows', async () => {
+      const parts = [Buffer.alloc(5 * MIB, 'n1'), Buffer.alloc(5 * MIB, 'n2'), Buffer.from('nvme tail')];
+      const created = await s3.send(new CreateMultipartUploadCommand({
+        Bucket: 'js-bucket', Key: 'multi-nvme.bin', ChecksumAlgorithm: 'CRC64NVME',
+      }));
+      assert.equal(created.ChecksumAlgorithm, 'CRC64NVME', 'CreateMultipartUpload names the algorithm');
+      assert.equal(created.ChecksumType, 'FULL_OBJECT', 'and its only type, FULL_OBJECT');
+      const done = [];
+      for (const [i, Body] of parts.entries()) {
+        const r = await s3.send(new UploadPartCommand({
+          Bucket: 'js-bucket', Key: 'multi-nvme.bin', UploadId: created.UploadId, PartNumber: i + 1, Body,
+          ChecksumAlgorithm: 'CRC64NVME',
+        }));
+        assert.equal(r.ChecksumCRC64NVME, await crc64NvmeBase64(Body), `part ${i + 1}'s CRC64NVME is echoed`);
+        done.push({ PartNumber: i + 1, ETag: r.ETag, ChecksumCRC64NVME: r.ChecksumCRC64NVME });
+      }
+      const complete = (ChecksumCRC64NVME) => s3.send(new CompleteMultipartUploadCommand({
+        Bucket: 'js-bucket', Key: 'multi-nvme.bin', UploadId: created.UploadId, MultipartUpload: { Parts: done },
+        ChecksumCRC64NVME, ChecksumType: 'FULL_OBJECT',
+      }));
+      await assert.rejects(complete(await crc64NvmeBase64(Buffer.from('not the object'))),
+        (err) => err.name === 'BadDigest' && err.$metadata.httpStatusCode === 400,
+        'a full-object checksum sent with CompleteMultipartUpload that is not the object\'s is BadDigest');
+      const resp = await complete(await crc64NvmeBase64(Buffer.concat(parts)));
+      assert.equal(resp.ChecksumCRC64NVME, await crc64NvmeBase64(Buffer.concat(parts)), 'the checksum is of the whole object');
+      assert.equal(resp.ChecksumType, 'FULL_OBJECT', 'CompleteMultipartUpload names its type FULL_OBJECT');
+      const got = await s3.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi-nvme.bin', ChecksumMode: 'ENABLED' }));
+      assert.equal(got.ChecksumType, 'FULL_OBJECT', 'GetObject reports the same type');
+      assert.equal(md5(Buffer.from(await got.Body.transformToByteArray())), md5(Buffer.concat(parts)),
+        'and the SDK validated the whole body against it');
+    });
+
+    it('refuses a COMPOSITE CRC64NVME multipart upload and a FULL_OBJECT SHA-256 one', async () => {
+      for (const [ChecksumAlgorithm, ChecksumType] of [['CRC64NVME', 'COMPOSITE'], ['SHA256', 'FULL_OBJECT']]) {
+        await assert.rejects(
+          s3.send(new CreateMultipartUploadCommand({ Bucket: 'js-bucket', Key: 'refused', ChecksumAlgorithm, ChecksumType })),
+          (err) => err.name === 'InvalidRequest' && err.$metadata.httpStatusCode === 400,
+          `${ChecksumType} ${ChecksumAlgorithm} is InvalidRequest`);
+      }
+    });
+
+    it('gives a CRC32 multipart upload asked for FULL_OBJECT the CRC32 of the whole object', async () => {
+      const parts = [Buffer.alloc(5 * MIB, 'f1'), Buffer.from('full crc32 tail')];
+      const created = await s3.send(new CreateMultipartUploadCommand({
+        Bucket: 'js-bucket', Key: 'multi-crc-full.bin', ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT',
+      }));
+      assert.equal(created.ChecksumType, 'FULL_OBJECT', 'CreateMultipartUpload confirms the type');
+      const done = [];
+      for (const [i, Body] of parts.entries()) {
+        const r = await s3.send(new UploadPartCommand({
+          Bucket: 'js-bucket', Key: 'multi-crc-full.bin', UploadId: created.UploadId, PartNumber: i + 1, Body,
+          ChecksumAlgorithm: 'CRC32',
+        }));
+        done.push({ PartNumber: i + 1, ETag: r.ETag, ChecksumCRC32: r.ChecksumCRC32 });
+      }
+      const resp = await s3.send(new CompleteMultipartUploadCommand({
+        Bucket: 'js-bucket', Key: 'multi-crc-full.bin', UploadId: created.UploadId, MultipartUpload: { Parts: done },
+      }));
+      assert.equal(resp.ChecksumCRC32, crc32Base64(Buffer.concat(parts)), 'the checksum is the CRC32 of the whole object');
+      assert.equal(resp.ChecksumType, 'FULL_OBJECT');
+    });
+
+    it('gives a copy of a COMPOSITE object a FULL_OBJECT CRC64NVME', async () => {
+      const copied = await plain.send(new CopyObjectCommand({
+        Bucket: 'js-bucket', Key: 'copy-of-multi-crc.bin', CopySource: 'js-bucket/multi-crc.bin',
+      }));
+      const got = await plain.send(new GetObjectCommand({ Bucket: 'js-bucket', Key: 'multi-crc.bin' }));
+      const whole = await crc64NvmeBase64(Buffer.from(await got.Body.transformToByteArray()));
+      assert.equal(copied.CopyObjectResult.ChecksumCRC64NVME, whole, 'CopyObject answers the copy\'s CRC64NVME');
+      assert.equal(copied.CopyObjectResult.ChecksumType, 'FULL_OBJECT', 'of the FULL_OBJECT type');
+      const head = await plain.send(new HeadObjectCommand({ Bucket: 'js-bucket', Key: 'copy-of-multi-crc.bin', ChecksumMode: 'ENABLED' }));
+      assert.equal(head.ChecksumCRC64NVME, whole, 'and HeadObject reports it');
+    });
+
+    it('keeps a source\'s FULL_OBJECT checksum in a copy', async () => {
+      const copied = await plain.send(new CopyObjectCommand({
+        Bucket: 'js-bucket', Key: 'copy-of-buffer.txt', CopySource: 'js-bucket/buffer.txt',
+      }));
+      assert.ok(copied.CopyObjectResult.ChecksumCRC32, 'the source\'s CRC32 carries over');
+      assert.equal(copied.CopyObjectResult.ChecksumCRC64NVME, undefined, 'and no default is added');
+      assert.equal(copied.CopyObjectResult.ChecksumType, 'FULL_OBJECT');
+    });
   });
 
   it('names missing buckets and keys with S3 error codes', async () => {

@@ -12,6 +12,7 @@ int floe_test_failures;
 
 #include "avro_container.c"
 #include "compact.c"
+#include "hive_type.c"
 #include "iceberg_commit.c"
 #include "iceberg_json.c"
 #include "iceberg_metadata.c"

@@ -25,6 +25,26 @@ TEST(checksum_crcs_continue_across_pieces)
           "CRC64/NVME continues across pieces");
 }
 
+TEST(checksum_combine_joins_the_crcs_of_two_pieces)
+{
+    static char data[70000];
+    static const size_t splits[] = {0, 1, 8, 1000, 65536, sizeof(data)};
+    int mismatches = 0;
+
+    for (size_t i = 0; i < sizeof(data); i++)
+        data[i] = (char)(i * 31 + (i >> 9));
+    for (size_t k = 0; k < sizeof(splits) / sizeof(splits[0]); k++) {
+        size_t a = splits[k], b = sizeof(data) - a;
+        mismatches += floe_s3_checksum_combine(FLOE_S3_CK_CRC64NVME, floe_s3_crc64nvme(0, data, a),
+                                               floe_s3_crc64nvme(0, data + a, b), b) != floe_s3_crc64nvme(0, data, sizeof(data));
+        mismatches += floe_s3_checksum_combine(FLOE_S3_CK_CRC32, floe_s3_crc32(0, data, a), floe_s3_crc32(0, data + a, b),
+                                               b) != floe_s3_crc32(0, data, sizeof(data));
+        mismatches += floe_s3_checksum_combine(FLOE_S3_CK_CRC32C, floe_s3_crc32c(0, data, a),
+                                               floe_s3_crc32c(0, data + a, b), b) != floe_s3_crc32c(0, data, sizeof(data));
+    }
+    CHECK(mismatches == 0, "the combined CRC of two pieces is the CRC of the whole, for every CRC and split");
+}
+
 /* CRC64/NVME one bit at a time: the definition, against which the word-at-a-time path is checked. */
 static uint64_t crc64nvme_bitwise(const unsigned char *p, size_t n)
 {
