@@ -71,10 +71,10 @@ public class FloeCatalogTests extends CatalogTests<RESTCatalog> {
     return false;
   }
 
-  // S3 Tables: a namespace has a name and no properties.
+  // The REST catalog keeps a namespace's properties (the S3 Tables API shows none).
   @Override
   protected boolean supportsNamespaceProperties() {
-    return false;
+    return true;
   }
 
   // S3 Tables: table and namespace names are [a-z0-9_] (no '/', no '.').
