@@ -12,7 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * Iceberg's CatalogTests through a RESTCatalog on Floe, with the capability switches set to what
- * S3 Tables is. The catalog's settings come from {@link Rck} (system properties it sets).
+ * S3 Tables is. Its catalogs are configured by {@link Rck#newCatalog}.
  */
 public class FloeCatalogTests extends CatalogTests<RESTCatalog> {
   private static RESTCatalog catalog;

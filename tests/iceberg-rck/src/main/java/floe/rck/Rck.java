@@ -27,8 +27,9 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * a listed test must fail with exactly the exception class and message recorded for it. Anything
  * else is unexpected, and the program exits 1.
  *
- * <p>Usage: Rck RUN URI WAREHOUSE SIGNED(true|false) S3_ENDPOINT EXCLUSIONS, with the keys in the usual AWS
- * environment variables. RUN names the run ("default" refuses stage-create, "stage-create" has it).
+ * <p>Usage: Rck RUN URI WAREHOUSE SIGNED(true|false) S3_ENDPOINT EXCLUSIONS, with the keys in the
+ * usual AWS environment variables. RUN names the run ("default": stage-create refused, as on AWS;
+ * "stage-create": floe serve --iceberg-stage-create).
  */
 public final class Rck {
   private static final Map<String, String> BASE = new HashMap<>();
