@@ -10,7 +10,6 @@ into $HOME/.cache/floe-sdk-tests/java; here it is rebuilt offline only when its 
 (the stamp beside the build is the sha256 of the sources, as setup-deps writes it).
 Run: /usr/bin/python3 tests/e2e/48-java-sdk.py (after scripts/setup-deps)."""
 
-import hashlib
 import json
 import os
 import shutil
@@ -20,7 +19,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from floe_server import SOURCE_DIR, FloeServer, main  # noqa: E402
+from floe_server import SOURCE_DIR, FloeServer, build_maven_program, main  # noqa: E402
 
 PROJECT = os.path.join(SOURCE_DIR, "tests", "sdk", "java")
 BUILD = os.path.join(os.environ.get("FLOE_SDK_CACHE", os.path.expanduser("~/.cache/floe-sdk-tests")), "java")
@@ -39,18 +38,6 @@ def model_operations():
     return sorted(sid.split("#", 1)[1] for sid, s in shapes.items() if s["type"] == "operation")
 
 
-def sources_stamp():
-    """The stamp scripts/setup-deps writes beside the build: the sha256 of `sha256sum` over the sources."""
-    lines = []
-    for d, _, files in os.walk(PROJECT):
-        for name in files:
-            path = os.path.join(d, name)
-            with open(path, "rb") as f:
-                lines.append((b"./" + os.path.relpath(path, PROJECT).encode(), hashlib.sha256(f.read()).hexdigest()))
-    listing = "".join("%s  %s\n" % (digest, rel.decode()) for rel, digest in sorted(lines))
-    return hashlib.sha256(listing.encode()).hexdigest()
-
-
 class JavaSdkTests(unittest.TestCase):
 
     @classmethod
@@ -60,22 +47,7 @@ class JavaSdkTests(unittest.TestCase):
         cls.build_error = None
         if cls.java is None or cls.mvn is None:
             return
-        stamp_path = os.path.join(BUILD, "sources.sha256")
-        stamp = sources_stamp()
-        try:
-            with open(stamp_path) as f:
-                if os.path.exists(JAR) and f.read().strip() == stamp:
-                    return
-        except OSError:
-            pass
-        proc = subprocess.run([cls.mvn, "-B", "-q", "-o", "-f", os.path.join(PROJECT, "pom.xml"), "package",
-                               "-Dfloe.build.dir=" + BUILD], capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-        if proc.returncode == 0:
-            with open(stamp_path, "w") as f:
-                f.write(stamp + "\n")
-        else:
-            cls.build_error = ("the Java program did not build offline (has scripts/setup-deps run?):\n"
-                               + proc.stdout[-4000:] + proc.stderr[-4000:])
+        cls.build_error = build_maven_program(cls.mvn, PROJECT, BUILD, JAR, BUILD_TIMEOUT_S)
 
     def require_program(self):
         for tool, path in (("java", self.java), ("mvn", self.mvn)):

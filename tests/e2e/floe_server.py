@@ -172,6 +172,41 @@ def compact_and_expire(testcase, endpoint, table_arn, later):
     return results
 
 
+def maven_program_stamp(project):
+    """The stamp scripts/setup-deps writes beside a Maven test program's build: the sha256 of
+    `sha256sum` over the program's sources."""
+    import hashlib
+    lines = []
+    for d, _, files in os.walk(project):
+        for name in files:
+            path = os.path.join(d, name)
+            with open(path, "rb") as f:
+                lines.append((b"./" + os.path.relpath(path, project).encode(), hashlib.sha256(f.read()).hexdigest()))
+    listing = "".join("%s  %s\n" % (digest, rel.decode()) for rel, digest in sorted(lines))
+    return hashlib.sha256(listing.encode()).hexdigest()
+
+
+def build_maven_program(mvn, project, build, jar, timeout):
+    """Rebuilds a Maven test program (tests/sdk/java, tests/iceberg-rck) offline into BUILD when its
+    sources changed since the stamp beside the build; returns None, or why it did not build."""
+    stamp_path = os.path.join(build, "sources.sha256")
+    stamp = maven_program_stamp(project)
+    try:
+        with open(stamp_path) as f:
+            if os.path.exists(jar) and f.read().strip() == stamp:
+                return None
+    except OSError:
+        pass
+    proc = subprocess.run([mvn, "-B", "-q", "-o", "-f", os.path.join(project, "pom.xml"), "package",
+                           "-Dfloe.build.dir=" + build], capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        return ("%s did not build offline (has scripts/setup-deps run?):\n" % project
+                + proc.stdout[-4000:] + proc.stderr[-4000:])
+    with open(stamp_path, "w") as f:
+        f.write(stamp + "\n")
+    return None
+
+
 class FloeTestCase(unittest.TestCase):
     """A test class with one server for all its tests (setUpClass) and clients for it."""
 
