@@ -2,8 +2,8 @@
  * What namespace.c lends the Iceberg REST catalog, so that both APIs create and delete namespaces
  * by the same rules and with the same messages. The rows themselves are catalog/namespace.h's.
  */
-#ifndef FLOE_NAMESPACE_H
-#define FLOE_NAMESPACE_H
+#ifndef FLOE_HANDLERS_S3TABLES_NAMESPACE_RULES_H
+#define FLOE_HANDLERS_S3TABLES_NAMESPACE_RULES_H
 
 #include "call/call.h"
 #include "catalog/lookup.h"

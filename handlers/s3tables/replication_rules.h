@@ -5,8 +5,8 @@
  * (catalog/replication.h, which keeps the configurations). The two owners' rule types differ but
  * both hold a floe_ReplicationDestinations list per rule.
  */
-#ifndef FLOE_REPLICATION_H
-#define FLOE_REPLICATION_H
+#ifndef FLOE_HANDLERS_S3TABLES_REPLICATION_RULES_H
+#define FLOE_HANDLERS_S3TABLES_REPLICATION_RULES_H
 
 #include <stddef.h>
 

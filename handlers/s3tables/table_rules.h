@@ -4,8 +4,8 @@
  * with. The table state itself (drafts, inserts, the metadata pointer's compare-and-swap, deletes,
  * renames, listings) is the catalog's: catalog/table.h.
  */
-#ifndef FLOE_TABLE_H
-#define FLOE_TABLE_H
+#ifndef FLOE_HANDLERS_S3TABLES_TABLE_RULES_H
+#define FLOE_HANDLERS_S3TABLES_TABLE_RULES_H
 
 #include "call/call.h"
 

@@ -3,8 +3,8 @@
  * CreateTable) as well as for tags.c's own TagResource: AWS's tagging rules around the catalog's
  * storage (catalog/tags.h), for any kind of resource floe_resource_t names.
  */
-#ifndef FLOE_TAGS_H
-#define FLOE_TAGS_H
+#ifndef FLOE_HANDLERS_S3TABLES_TAG_RULES_H
+#define FLOE_HANDLERS_S3TABLES_TAG_RULES_H
 
 #include "catalog/lookup.h"
 #include "floe_api.h"
