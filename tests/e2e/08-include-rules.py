@@ -152,6 +152,14 @@ class IncludeRules(unittest.TestCase):
                  and any(is_named_bare(p) for p in paths)}
         self.assertEqual(twice, {}, "an include by a bare name means one header")
 
+    def test_no_include_climbs_a_folder(self):
+        """What two folders share lives below both, named by its path, never reached with ../."""
+        wrong = []
+        for path in source_files():
+            with open(os.path.join(SOURCE_DIR, path)) as f:
+                wrong += ["%s includes %s" % (path, name) for name in INCLUDE.findall(f.read()) if "../" in name]
+        self.assertEqual(wrong, [], "no #include names a file with ../")
+
     def test_every_header_guard_names_its_path(self):
         """Two headers whose guards agree would silently hide one another."""
         wrong = []
