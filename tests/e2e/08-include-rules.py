@@ -84,8 +84,10 @@ def expected_guard(path):
     """A header's include guard as docs/design.md names it: FLOE_, HANDLERS_ for a handler, the wing
     unless the file's name already begins with it, the file's name: runtime/catalog/rules.h ->
     FLOE_CATALOG_RULES_H, runtime/s3/s3.h -> FLOE_S3_H, runtime/cli.h -> FLOE_CLI_H,
-    handlers/glue/glue_names.h -> FLOE_HANDLERS_GLUE_NAMES_H."""
+    handlers/glue/glue_names.h -> FLOE_HANDLERS_GLUE_NAMES_H; a generated header's is its name's."""
     parts = path[:-len(".h")].split("/")
+    if parts[0] == "generated":  # generated/floe_api.h -> FLOE_API_H, generated/cfn_api.h -> FLOE_CFN_API_H
+        return "FLOE_%s_H" % re.sub(r"^floe_", "", parts[-1]).upper()
     words = ["FLOE"] + (["HANDLERS"] if parts[0] == "handlers" else [])
     parts = parts[1:]
     if len(parts) == 2 and (parts[1] == parts[0] or parts[1].startswith(parts[0] + "_")):
@@ -163,7 +165,9 @@ class IncludeRules(unittest.TestCase):
     def test_every_header_guard_names_its_path(self):
         """Two headers whose guards agree would silently hide one another."""
         wrong = []
-        for path in source_files():
+        generated = [os.path.join("generated", name)
+                     for name in sorted(os.listdir(os.path.join(SOURCE_DIR, "generated")))]
+        for path in list(source_files()) + generated:
             if path.endswith(".h"):
                 with open(os.path.join(SOURCE_DIR, path)) as f:
                     m = GUARD.search(f.read())
