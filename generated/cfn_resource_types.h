@@ -5,8 +5,8 @@
  * primary identifier. runtime/cloudformation/resource_types.h validates Properties against them
  * and answers the engine's questions; nothing else reads these tables directly.
  */
-#ifndef FLOE_GENERATED_CFN_RESOURCE_TYPES_H
-#define FLOE_GENERATED_CFN_RESOURCE_TYPES_H
+#ifndef FLOE_CFN_RESOURCE_TYPES_H
+#define FLOE_CFN_RESOURCE_TYPES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * Iceberg's own Glue catalog writes (iceberg.field.id, iceberg.field.optional,
  * iceberg.field.current; Apache Iceberg's IcebergToGlueConverter).
  */
-#ifndef FLOE_GLUE_COLUMNS_H
-#define FLOE_GLUE_COLUMNS_H
+#ifndef FLOE_HANDLERS_GLUE_COLUMNS_H
+#define FLOE_HANDLERS_GLUE_COLUMNS_H
 
 #include "catalog/lookup.h"
 #include "glue_api.h"

@@ -8,8 +8,8 @@
  * `<account>:s3tablescatalog/<bucket>`, each namespace a database and each table a table. A
  * CatalogId may leave out `<account>:`; naming another account's catalogs finds nothing.
  */
-#ifndef FLOE_GLUE_NAMES_H
-#define FLOE_GLUE_NAMES_H
+#ifndef FLOE_HANDLERS_GLUE_NAMES_H
+#define FLOE_HANDLERS_GLUE_NAMES_H
 
 #include "catalog/lookup.h"
 #include "glue_api.h"

@@ -9,8 +9,8 @@
  * (clients then fall back, as PyIceberg and Iceberg's Java client do for namespaceExists, or refuse
  * the call themselves) and a client that calls them anyway gets a 501.
  */
-#ifndef FLOE_ICEBERG_GLUE_H
-#define FLOE_ICEBERG_GLUE_H
+#ifndef FLOE_HANDLERS_ICEBERG_REST_ICEBERG_GLUE_H
+#define FLOE_HANDLERS_ICEBERG_REST_ICEBERG_GLUE_H
 
 #include <stddef.h>
 

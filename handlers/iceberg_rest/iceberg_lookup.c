@@ -8,7 +8,7 @@
 #include "iceberg_lookup.h"
 #include "catalog/glue_integration.h"
 #include "store/store.h"
-#include "../s3tables/table_rules.h"
+#include "catalog/table_rules.h"
 
 int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict)
 {

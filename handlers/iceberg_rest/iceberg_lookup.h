@@ -11,8 +11,8 @@
  * S3 Tables call; this turns their error into the REST error the spec names for the situation.
  * floe_iceberg_fail_from_table() does the same for a table catalog outcome.
  */
-#ifndef FLOE_ICEBERG_LOOKUP_H
-#define FLOE_ICEBERG_LOOKUP_H
+#ifndef FLOE_HANDLERS_ICEBERG_REST_ICEBERG_LOOKUP_H
+#define FLOE_HANDLERS_ICEBERG_REST_ICEBERG_LOOKUP_H
 
 #include "catalog/lookup.h"
 #include "catalog/table.h"

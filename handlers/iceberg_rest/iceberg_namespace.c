@@ -22,7 +22,7 @@
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "../s3tables/namespace_rules.h"
+#include "catalog/namespace_rules.h"
 
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16

@@ -30,11 +30,11 @@
 #include "catalog/iceberg_create.h"
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
-#include "../s3tables/replication_rules.h"
+#include "catalog/replication_rules.h"
 #include "catalog/replication_queue.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
-#include "../s3tables/table_rules.h"
+#include "catalog/table_rules.h"
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"
@@ -229,7 +229,7 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
     if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t) ||
         floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
         return FLOE_EFAIL;
-    if (floe_replication_is_replica(&call->super, t.id)) /* read-only, as on AWS (s3tables/replication_rules.h) */
+    if (floe_replication_is_replica(&call->super, t.id)) /* read-only, as on AWS (catalog/replication_rules.h) */
         return call->super.error != FLOE_ERR_NONE
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,

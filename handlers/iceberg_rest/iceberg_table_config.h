@@ -3,8 +3,8 @@
  * spec's LoadTableResult.config): where Floe's S3 is and how to address it, so engines read and
  * write a table's warehouse through Floe without further setup.
  */
-#ifndef FLOE_ICEBERG_TABLE_CONFIG_H
-#define FLOE_ICEBERG_TABLE_CONFIG_H
+#ifndef FLOE_HANDLERS_ICEBERG_REST_ICEBERG_TABLE_CONFIG_H
+#define FLOE_HANDLERS_ICEBERG_REST_ICEBERG_TABLE_CONFIG_H
 
 #include "iceberg_rest/iceberg_rest_api.h"
 

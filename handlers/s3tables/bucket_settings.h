@@ -3,8 +3,8 @@
  * takes as its table's default unless it gives its own, and whether a bucket-level maintenance
  * job is enabled, which GetTableMaintenanceJobStatus reports for each of the bucket's tables.
  */
-#ifndef FLOE_TABLE_BUCKET_H
-#define FLOE_TABLE_BUCKET_H
+#ifndef FLOE_HANDLERS_S3TABLES_BUCKET_SETTINGS_H
+#define FLOE_HANDLERS_S3TABLES_BUCKET_SETTINGS_H
 
 #include <stdint.h>
 

@@ -2,8 +2,8 @@
  * NamespaceResource: create, read, list and delete namespaces inside a table bucket.
  *
  * A namespace is a row of namespace, unique by (bucket, name), kept by catalog/namespace.c.
- * floe_namespace_create and floe_namespace_delete (namespace.h) are shared with the Iceberg REST
- * catalog, which adds properties (handlers/iceberg_rest/iceberg_namespace.c). Names follow AWS's rules
+ * floe_namespace_create and floe_namespace_delete (catalog/namespace_rules.h) are shared with the
+ * Iceberg REST catalog, which adds properties (handlers/iceberg_rest/iceberg_namespace.c). Names follow AWS's rules
  * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/s3-tables-buckets-naming.html#naming-rules-namespace):
  * the model checks length and characters, namespace_name_is_allowed() the rest.
  */
@@ -14,7 +14,7 @@
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/rules.h"
-#include "namespace_rules.h"
+#include "catalog/namespace_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
@@ -31,21 +31,6 @@ static floe_NamespaceList *namespace_list(floe_call_t *call, char *name)
     floe_NamespaceList *list = floe_NamespaceList_new(call, 1);
     list->items[0] = name;
     return list;
-}
-
-int floe_namespace_create(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
-                          floe_namespace_row_t *out)
-{
-    bool is_taken;
-
-    if (!namespace_name_is_allowed(name))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The specified namespace name is not valid.");
-    if (floe_namespace_insert(call, bucket->id, name, out, &is_taken))
-        return FLOE_EFAIL;
-    if (is_taken)
-        return floe_fail(call, FLOE_ERR_ConflictException,
-                         "A namespace with an identical name already exists in the bucket.");
-    return FLOE_OK;
 }
 
 int floe_handle_CreateNamespace(floe_call_t *call, const floe_CreateNamespaceRequest *in,
@@ -118,17 +103,6 @@ int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesReque
     out->namespaces = floe_NamespaceSummaryList_new(call, n);
     for (size_t i = 0; i < n; i++)
         fill_namespace_summary(call, &rows[i], &bucket, &out->namespaces->items[i]);
-    return FLOE_OK;
-}
-
-int floe_namespace_delete(floe_call_t *call, const floe_namespace_row_t *ns)
-{
-    bool has_tables;
-
-    if (floe_namespace_remove(call, ns->id, &has_tables))
-        return FLOE_EFAIL;
-    if (has_tables)
-        return floe_fail(call, FLOE_ERR_ConflictException, "The namespace that you tried to delete is not empty.");
     return FLOE_OK;
 }
 

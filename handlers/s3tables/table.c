@@ -6,7 +6,7 @@
  * Each handler checks AWS's rules, calls the table catalog (catalog/table.h, whose design notes
  * say how a table is created, how its metadata pointer moves and how deletes and renames are
  * guarded), and turns each outcome into the operation's error with AWS's message. The table name
- * rule and those messages are shared with the Iceberg REST handlers through table.h.
+ * rule and those messages are shared with the Iceberg REST handlers through catalog/table_rules.h.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -20,22 +20,14 @@
 #include "floe_api.h"
 #include "catalog/iceberg_create.h"
 #include "catalog/replication_queue.h"
-#include "replication_rules.h"
-#include "table_rules.h"
+#include "catalog/replication_rules.h"
+#include "catalog/table_rules.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
-#include "tag_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
 /* ---- AWS's rules and messages ---- */
-
-int floe_table_check_name(floe_call_t *call, const char *name)
-{
-    if (floe_rules_table_name_is_allowed(name))
-        return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_TABLE_NAME);
-}
 
 /* The error a catalog outcome other than FLOE_OK answers with. */
 static int fail_from_catalog(floe_call_t *call, int rc)
@@ -64,7 +56,7 @@ static int apply_creation_settings(floe_call_t *call, int64_t table_id, int64_t 
         return FLOE_EFAIL;
     if (in->tags != NULL) {
         floe_resource_t table = {FLOE_RESOURCE_TABLE, table_id};
-        return floe_tags_add(call, &table, in->tags);
+        return floe_rules_tags_add(call, &table, in->tags);
     }
     return FLOE_OK;
 }

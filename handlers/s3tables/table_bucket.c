@@ -25,7 +25,6 @@
 #include "floe_api.h"
 #include "bucket_settings.h"
 #include "table_bucket_encryption.h"
-#include "tag_rules.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 
@@ -61,7 +60,7 @@ static int configure_new_bucket(floe_call_t *call, const floe_CreateTableBucketR
         return FLOE_EFAIL;
     if (in->tags != NULL) {
         floe_resource_t resource = {FLOE_RESOURCE_TABLE_BUCKET, id};
-        if (floe_tags_add(call, &resource, in->tags))
+        if (floe_rules_tags_add(call, &resource, in->tags))
             return FLOE_EFAIL;
     }
     return FLOE_OK;

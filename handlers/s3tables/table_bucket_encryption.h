@@ -4,8 +4,8 @@
  * table's, given or taken from its bucket. The rule every configuration must pass and the write
  * are here once for both.
  */
-#ifndef FLOE_TABLE_BUCKET_ENCRYPTION_H
-#define FLOE_TABLE_BUCKET_ENCRYPTION_H
+#ifndef FLOE_HANDLERS_S3TABLES_TABLE_BUCKET_ENCRYPTION_H
+#define FLOE_HANDLERS_S3TABLES_TABLE_BUCKET_ENCRYPTION_H
 
 #include <stdint.h>
 

@@ -2,8 +2,8 @@
  * A table's encryption configuration, for CreateTable (table.c), which fixes it when it creates
  * the table: the one CreateTable gives, or else its bucket's. GetTableEncryption reads it back.
  */
-#ifndef FLOE_TABLE_ENCRYPTION_H
-#define FLOE_TABLE_ENCRYPTION_H
+#ifndef FLOE_HANDLERS_S3TABLES_TABLE_ENCRYPTION_H
+#define FLOE_HANDLERS_S3TABLES_TABLE_ENCRYPTION_H
 
 #include <stdint.h>
 

@@ -9,7 +9,7 @@
  * state for the replication worker (runtime/replication/), which then follows every commit; the
  * status of each destination is what that worker recorded (catalog/replication_queue.h).
  *
- * Design notes (the token check is replication.c's, the storage catalog/replication.c's, both
+ * Design notes (the token check is catalog/replication_rules.c's, the storage catalog/replication.c's, both
  * shared with buckets):
  *  1. Each write (Put, Delete) reads, compares the version token and writes in one transaction.
  *  2. Every successful Put stores a new random token, so a token identifies one version.
@@ -37,7 +37,7 @@
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
 #include "call/transaction.h"
-#include "replication_rules.h"
+#include "catalog/replication_rules.h"
 
 /* What PutTableReplication reports: the copy runs later, on the replication worker, so "pending"
  * (the model's ReplicationStatus wording); GetTableReplicationStatus tells when it completed. */

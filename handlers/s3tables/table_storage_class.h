@@ -2,8 +2,8 @@
  * A table's storage class, for CreateTable (table.c), which fixes it when it creates the table:
  * the one CreateTable gives, or else its bucket's. GetTableStorageClass reads it back.
  */
-#ifndef FLOE_TABLE_STORAGE_CLASS_H
-#define FLOE_TABLE_STORAGE_CLASS_H
+#ifndef FLOE_HANDLERS_S3TABLES_TABLE_STORAGE_CLASS_H
+#define FLOE_HANDLERS_S3TABLES_TABLE_STORAGE_CLASS_H
 
 #include <stdint.h>
 

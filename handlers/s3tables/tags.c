@@ -12,13 +12,6 @@
 #include "catalog/tags.h"
 #include "call/transaction.h"
 #include "floe_api.h"
-#include "tag_rules.h"
-
-/* The rules (reserved keys, the count limit) are catalog/rules.h's, shared with CloudFormation. */
-int floe_tags_add(floe_call_t *call, const floe_resource_t *resource, const floe_Tags *tags)
-{
-    return floe_rules_tags_add(call, resource, tags);
-}
 
 /* The body of TagResource, inside its transaction: the count limit is checked after the writes. */
 static int tag_resource(floe_call_t *call, void *arg)
@@ -28,7 +21,7 @@ static int tag_resource(floe_call_t *call, void *arg)
 
     if (floe_lookup_resource(call, in->resourceArn, &resource))
         return FLOE_EFAIL;
-    return floe_tags_add(call, &resource, in->tags);
+    return floe_rules_tags_add(call, &resource, in->tags);
 }
 
 int floe_handle_TagResource(floe_call_t *call, const floe_TagResourceRequest *in, floe_TagResourceResponse *out)

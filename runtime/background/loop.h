@@ -15,8 +15,8 @@
  *     blocked in a background step leaves only once floe_background_stop makes that step fail, so
  *     the serving thread asks, stops the door, then joins.
  */
-#ifndef FLOE_LOOP_H
-#define FLOE_LOOP_H
+#ifndef FLOE_BACKGROUND_LOOP_H
+#define FLOE_BACKGROUND_LOOP_H
 
 #include <pthread.h>
 #include <stdbool.h>

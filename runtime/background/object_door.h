@@ -17,8 +17,8 @@
  *  3. A delete never holds the serving thread long: FLOE_OBJECT_DOOR_DELETE_BATCH keys a step, the
  *     rows deleted in one transaction and their files removed after it commits (store/object.h).
  */
-#ifndef FLOE_OBJECT_DOOR_H
-#define FLOE_OBJECT_DOOR_H
+#ifndef FLOE_BACKGROUND_OBJECT_DOOR_H
+#define FLOE_BACKGROUND_OBJECT_DOOR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * handlers/s3tables/table_bucket.c). Both kinds share most of the rules; each caller picks its kind and
  * answers with its own protocol's error. A pure function: no state, no I/O.
  */
-#ifndef FLOE_BUCKET_NAME_H
-#define FLOE_BUCKET_NAME_H
+#ifndef FLOE_BASE_BUCKET_NAME_H
+#define FLOE_BASE_BUCKET_NAME_H
 
 #include <stdbool.h>
 

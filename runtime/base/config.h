@@ -2,8 +2,8 @@
  * Settings of one Floe process, filled by cli.c from flags and FLOE_* environment variables and
  * read-only once the server starts. Everything configurable lives here; nothing else is global.
  */
-#ifndef FLOE_CONFIG_H
-#define FLOE_CONFIG_H
+#ifndef FLOE_BASE_CONFIG_H
+#define FLOE_BASE_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

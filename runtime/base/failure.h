@@ -8,8 +8,8 @@
  * A leaf: every wing may include it, and it includes nothing. The pure Iceberg library keeps its
  * own error struct (iceberg/error.h) and is the one exception.
  */
-#ifndef FLOE_FAILURE_H
-#define FLOE_FAILURE_H
+#ifndef FLOE_BASE_FAILURE_H
+#define FLOE_BASE_FAILURE_H
 
 #define FLOE_OK 0
 /** Failed inside (SQLite, the disk, a bug) or with a modeled error already recorded on the call. */

@@ -2,8 +2,8 @@
  * Identifiers: random UUIDs (tableBucketId, namespaceId, table ids), random lowercase names
  * (warehouse buckets) and request ids. Randomness comes from getrandom(2).
  */
-#ifndef FLOE_IDS_H
-#define FLOE_IDS_H
+#ifndef FLOE_BASE_IDS_H
+#define FLOE_BASE_IDS_H
 
 #include <stddef.h>
 

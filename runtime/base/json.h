@@ -3,8 +3,8 @@
  * it into one growable buffer. It places commas itself, escapes strings per RFC 8259 and writes
  * timestamps as RFC 3339. Not a parser (requests are parsed with cJSON in codec.c).
  */
-#ifndef FLOE_JSON_H
-#define FLOE_JSON_H
+#ifndef FLOE_BASE_JSON_H
+#define FLOE_BASE_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

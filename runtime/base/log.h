@@ -3,8 +3,8 @@
  * microseconds), silenced by --quiet; one line per maintenance job, in the same form. Also
  * floe_log() for the server's own messages.
  */
-#ifndef FLOE_LOG_H
-#define FLOE_LOG_H
+#ifndef FLOE_BASE_LOG_H
+#define FLOE_BASE_LOG_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * A growable string in an h2o memory pool: the text a signature check builds (canonical requests,
  * strings to sign) lives as long as the request. Not for text that outlives its pool.
  */
-#ifndef FLOE_POOL_TEXT_H
-#define FLOE_POOL_TEXT_H
+#ifndef FLOE_BASE_POOL_TEXT_H
+#define FLOE_BASE_POOL_TEXT_H
 
 #include <stddef.h>
 

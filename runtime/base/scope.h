@@ -6,8 +6,8 @@
  * tables, configuration and tags, and CloudFormation stacks live in one scope; S3 bucket names are
  * global, as on AWS.
  */
-#ifndef FLOE_SCOPE_H
-#define FLOE_SCOPE_H
+#ifndef FLOE_BASE_SCOPE_H
+#define FLOE_BASE_SCOPE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * callers skip NULL checks that could never fire. Memory for one request comes from the request
  * pool instead (call.h); these are for objects that outlive a request.
  */
-#ifndef FLOE_XALLOC_H
-#define FLOE_XALLOC_H
+#ifndef FLOE_BASE_XALLOC_H
+#define FLOE_BASE_XALLOC_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * Building them, and reading them back into names. An ARN for another region, account or
  * service names nothing here.
  */
-#ifndef FLOE_ARN_H
-#define FLOE_ARN_H
+#ifndef FLOE_CATALOG_ARN_H
+#define FLOE_CATALOG_ARN_H
 
 #include <stdbool.h>
 

@@ -27,8 +27,8 @@
  * Not for writing the file: the caller stores the text (and names it with
  * floe_iceberg_metadata_next_file_name).
  */
-#ifndef FLOE_ICEBERG_CREATE_H
-#define FLOE_ICEBERG_CREATE_H
+#ifndef FLOE_CATALOG_ICEBERG_CREATE_H
+#define FLOE_CATALOG_ICEBERG_CREATE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * answers at once however many objects the table had. The queue is the SQLite table
  * warehouse_deletion, so a restart resumes where the last run stopped.
  */
-#ifndef FLOE_JANITOR_H
-#define FLOE_JANITOR_H
+#ifndef FLOE_CATALOG_JANITOR_H
+#define FLOE_CATALOG_JANITOR_H
 
 #include <stdint.h>
 

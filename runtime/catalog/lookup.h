@@ -5,8 +5,8 @@
  * no policy grants access), and SQLite failing for any other reason fails it with InternalServerErrorException (500), so a
  * handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`. Changing a table is catalog/table.h's.
  */
-#ifndef FLOE_LOOKUP_H
-#define FLOE_LOOKUP_H
+#ifndef FLOE_CATALOG_LOOKUP_H
+#define FLOE_CATALOG_LOOKUP_H
 
 #include <stdint.h>
 

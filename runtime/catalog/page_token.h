@@ -5,8 +5,8 @@
  * parent, filters), so a token handed to another listing is refused. Tokens are opaque to clients
  * (base64url) and checked when read back.
  */
-#ifndef FLOE_PAGE_TOKEN_H
-#define FLOE_PAGE_TOKEN_H
+#ifndef FLOE_CATALOG_PAGE_TOKEN_H
+#define FLOE_CATALOG_PAGE_TOKEN_H
 
 #include "call/call.h"
 

@@ -4,8 +4,8 @@
  * Not a policy engine: Floe never evaluates policies, and a document that passes here may still
  * be one AWS would refuse for what it says (an unknown action, a public principal).
  */
-#ifndef FLOE_POLICY_H
-#define FLOE_POLICY_H
+#ifndef FLOE_CATALOG_POLICY_H
+#define FLOE_CATALOG_POLICY_H
 
 #include <stddef.h>
 

@@ -21,8 +21,8 @@
  * 4. Strings built by Fn::Sub, Fn::Join and Fn::Base64 are capped at FLOE_CFN_MAX_VALUE_LEN bytes,
  *    so nested Fn::Sub cannot grow a 51,200-byte template into gigabytes.
  */
-#ifndef FLOE_CFN_INTRINSIC_H
-#define FLOE_CFN_INTRINSIC_H
+#ifndef FLOE_CLOUDFORMATION_INTRINSIC_H
+#define FLOE_CLOUDFORMATION_INTRINSIC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * have values", "Parameter 'Env' must be one of AllowedValues"). Wing-internal: template.c calls
  * these; the engine reads the results in floe_cfn_template_t.parameters.
  */
-#ifndef FLOE_CFN_PARAMETERS_H
-#define FLOE_CFN_PARAMETERS_H
+#ifndef FLOE_CLOUDFORMATION_PARAMETERS_H
+#define FLOE_CLOUDFORMATION_PARAMETERS_H
 
 #include <stddef.h>
 

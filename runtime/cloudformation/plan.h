@@ -5,8 +5,8 @@
  *
  * Ties are broken by template order, so the same template always gives the same order.
  */
-#ifndef FLOE_CFN_PLAN_H
-#define FLOE_CFN_PLAN_H
+#ifndef FLOE_CLOUDFORMATION_PLAN_H
+#define FLOE_CLOUDFORMATION_PLAN_H
 
 #include "cloudformation/error.h"
 #include "cloudformation/template_model.h"

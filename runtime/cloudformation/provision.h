@@ -17,8 +17,8 @@
  * put both in the resource's ResourceStatusReason. Properties arrive resolved and checked against
  * the resource type by the template library; what the API checks beyond that is checked here.
  */
-#ifndef FLOE_PROVISION_H
-#define FLOE_PROVISION_H
+#ifndef FLOE_CLOUDFORMATION_PROVISION_H
+#define FLOE_CLOUDFORMATION_PROVISION_H
 
 #include <stdbool.h>
 

@@ -4,8 +4,8 @@
  * catalog's (tags), checking a value against the S3 Tables model as the API checks a request,
  * and the record call at the end of every change. Private to those files.
  */
-#ifndef FLOE_PROVISION_PROPS_H
-#define FLOE_PROVISION_PROPS_H
+#ifndef FLOE_CLOUDFORMATION_PROVISION_PROPS_H
+#define FLOE_CLOUDFORMATION_PROVISION_PROPS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -23,7 +23,7 @@
 #define WITHOUT_METADATA_YES "Yes"
 #define WHY_MAX 256
 
-/* AWS's messages (handlers/s3tables/table_rules.h). */
+/* AWS's messages (catalog/table_rules.h). */
 #define MESSAGE_TABLE_EXISTS "A table with an identical name already exists in the namespace."
 #define MESSAGE_NO_DESTINATION "The specified destination namespace does not exist."
 

@@ -5,8 +5,8 @@
  * calls, the shape of Fn::GetAtt's arguments, and the parts of an Fn::Sub string. Wing-internal:
  * the engine does not call these.
  */
-#ifndef FLOE_CFN_REFERENCES_H
-#define FLOE_CFN_REFERENCES_H
+#ifndef FLOE_CLOUDFORMATION_REFERENCES_H
+#define FLOE_CLOUDFORMATION_REFERENCES_H
 
 #include <stdbool.h>
 #include <stddef.h>

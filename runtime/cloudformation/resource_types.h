@@ -6,8 +6,8 @@
  * resource? which attributes may Fn::GetAtt read?) and checks a resource's resolved Properties
  * against its type, as AWS's resource schema validation does. Not for evaluating templates.
  */
-#ifndef FLOE_CFN_RESOURCE_TYPES_H
-#define FLOE_CFN_RESOURCE_TYPES_H
+#ifndef FLOE_CLOUDFORMATION_RESOURCE_TYPES_H
+#define FLOE_CLOUDFORMATION_RESOURCE_TYPES_H
 
 #include <stdbool.h>
 #include <stddef.h>

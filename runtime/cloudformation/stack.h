@@ -11,8 +11,8 @@
  * handler answers it as the named CloudFormation error. Nothing is changed by a refusal.
  * Everything handed out lives in the call's pool. Stacks belong to the call's account and region.
  */
-#ifndef FLOE_STACK_H
-#define FLOE_STACK_H
+#ifndef FLOE_CLOUDFORMATION_STACK_H
+#define FLOE_CLOUDFORMATION_STACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

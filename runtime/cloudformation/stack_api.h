@@ -4,8 +4,8 @@
  * Description, and template_url.c, which reads TemplateURL): refusing with AWS's message, finding
  * the stack a request names, and reading the JSON columns back into the API's structures.
  */
-#ifndef FLOE_STACK_API_H
-#define FLOE_STACK_API_H
+#ifndef FLOE_CLOUDFORMATION_STACK_API_H
+#define FLOE_CLOUDFORMATION_STACK_API_H
 
 #include "cloudformation/stack.h"
 #include "cloudformation/stack_store.h"

@@ -7,8 +7,8 @@
  * pool dies with the step. While a step runs on the serving thread the engine's thread waits for
  * it (background.h), so a step may read and write the run without a lock.
  */
-#ifndef FLOE_STACK_RUN_H
-#define FLOE_STACK_RUN_H
+#ifndef FLOE_CLOUDFORMATION_STACK_RUN_H
+#define FLOE_CLOUDFORMATION_STACK_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * in cloudformation-2010-05-15.smithy.json), and the stable states of a stack: those in which it
  * takes a new operation. One place, so a status is never spelled twice.
  */
-#ifndef FLOE_STACK_STATUS_H
-#define FLOE_STACK_STATUS_H
+#ifndef FLOE_CLOUDFORMATION_STACK_STATUS_H
+#define FLOE_CLOUDFORMATION_STACK_STATUS_H
 
 #include <stdbool.h>
 

@@ -11,8 +11,8 @@
  * change sets and exports are read in the call's account and region (floe_call_account/region);
  * a stack's row id is only ever taken from a row read that way.
  */
-#ifndef FLOE_STACK_STORE_H
-#define FLOE_STACK_STORE_H
+#ifndef FLOE_CLOUDFORMATION_STACK_STORE_H
+#define FLOE_CLOUDFORMATION_STACK_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,8 +18,8 @@
  * `const char *` are borrowed from the template and live as long as it does; cJSON trees and
  * `char *` strings belong to the caller (cJSON_Delete, free).
  */
-#ifndef FLOE_STACK_TEMPLATE_H
-#define FLOE_STACK_TEMPLATE_H
+#ifndef FLOE_CLOUDFORMATION_STACK_TEMPLATE_H
+#define FLOE_CLOUDFORMATION_STACK_TEMPLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

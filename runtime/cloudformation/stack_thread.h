@@ -14,8 +14,8 @@
  * operation.", and a stack caught rolling back, cleaning up or deleting resumes where it stopped
  * (every step is idempotent: a resource already gone counts as deleted). See stack_run.c.
  */
-#ifndef FLOE_STACK_THREAD_H
-#define FLOE_STACK_THREAD_H
+#ifndef FLOE_CLOUDFORMATION_STACK_THREAD_H
+#define FLOE_CLOUDFORMATION_STACK_THREAD_H
 
 #include "background/background.h"
 

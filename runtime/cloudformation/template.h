@@ -42,8 +42,8 @@
  *
  * Where Floe differs from AWS is listed in docs/cloudformation.md.
  */
-#ifndef FLOE_CFN_TEMPLATE_H
-#define FLOE_CFN_TEMPLATE_H
+#ifndef FLOE_CLOUDFORMATION_TEMPLATE_H
+#define FLOE_CLOUDFORMATION_TEMPLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * (parameters.c), functions and conditions (intrinsic.c), references (references.c), the order
  * (plan.c) all include this and none of them includes another's types through it.
  */
-#ifndef FLOE_CFN_TEMPLATE_MODEL_H
-#define FLOE_CFN_TEMPLATE_MODEL_H
+#ifndef FLOE_CLOUDFORMATION_TEMPLATE_MODEL_H
+#define FLOE_CLOUDFORMATION_TEMPLATE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

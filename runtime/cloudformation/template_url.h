@@ -16,8 +16,8 @@
  * name) is Floe itself; any other host is another service's, refused as AWS refuses a URL that is
  * not S3's.
  */
-#ifndef FLOE_CFN_TEMPLATE_URL_H
-#define FLOE_CFN_TEMPLATE_URL_H
+#ifndef FLOE_CLOUDFORMATION_TEMPLATE_URL_H
+#define FLOE_CLOUDFORMATION_TEMPLATE_URL_H
 
 #include <stdbool.h>
 

@@ -18,8 +18,8 @@
  * Anchors are ignored; aliases are refused (AWS does not expand them). Keys must be plain
  * scalars and unique in their mapping. One document per template.
  */
-#ifndef FLOE_CFN_YAML_H
-#define FLOE_CFN_YAML_H
+#ifndef FLOE_CLOUDFORMATION_YAML_H
+#define FLOE_CLOUDFORMATION_YAML_H
 
 #include <stddef.h>
 

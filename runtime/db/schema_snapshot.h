@@ -4,8 +4,8 @@
  * hand). schema.c runs the script to create a fresh database; schema_image.c writes the image as
  * the database file of a fresh data directory.
  */
-#ifndef FLOE_SCHEMA_SNAPSHOT_H
-#define FLOE_SCHEMA_SNAPSHOT_H
+#ifndef FLOE_DB_SCHEMA_SNAPSHOT_H
+#define FLOE_DB_SCHEMA_SNAPSHOT_H
 
 #include <sqlite3.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * statements on it. The SQL of each resource lives in the file that owns its table (catalog/,
  * store/, cloudformation/stack_store.c), declared with FLOE_SQL.
  */
-#ifndef FLOE_STATE_H
-#define FLOE_STATE_H
+#ifndef FLOE_DB_STATE_H
+#define FLOE_DB_STATE_H
 
 #include <stdarg.h>
 

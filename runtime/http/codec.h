@@ -7,8 +7,8 @@
  * Not for handlers: they see typed structs only (floe_api.h). Not for HTTP parsing either: the
  * router fills floe_http_input_t from the raw request.
  */
-#ifndef FLOE_CODEC_SUPPORT_H
-#define FLOE_CODEC_SUPPORT_H
+#ifndef FLOE_HTTP_CODEC_H
+#define FLOE_HTTP_CODEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * request pool, with the request id AWS clients log. Also the AWS JSON error shape used by the
  * S3 Tables API. Streaming bodies (S3 GET) do not come through here.
  */
-#ifndef FLOE_RESPONSE_H
-#define FLOE_RESPONSE_H
+#ifndef FLOE_HTTP_RESPONSE_H
+#define FLOE_HTTP_RESPONSE_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * it. Each router keeps its own table, its own tie-breaking and what its labels mean (router.c,
  * iceberg_rest/iceberg_rest_router.c); this file knows nothing of operations.
  */
-#ifndef FLOE_ROUTE_TEMPLATE_H
-#define FLOE_ROUTE_TEMPLATE_H
+#ifndef FLOE_HTTP_ROUTE_TEMPLATE_H
+#define FLOE_HTTP_ROUTE_TEMPLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

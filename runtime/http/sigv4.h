@@ -4,8 +4,8 @@
  * presigned URL's X-Amz-Credential. The service name decides which API a request is for.
  * Signature verification (--strict-signatures) builds on this and lives here too once it exists.
  */
-#ifndef FLOE_SIGV4_H
-#define FLOE_SIGV4_H
+#ifndef FLOE_HTTP_SIGV4_H
+#define FLOE_HTTP_SIGV4_H
 
 #include <stddef.h>
 

@@ -4,8 +4,8 @@
  * Authorization header for Floe's own client (`floe maintenance run`). Not a general AWS client:
  * the request it signs has no query string and is signed over host and x-amz-date only.
  */
-#ifndef FLOE_SIGV4_SIGN_H
-#define FLOE_SIGV4_SIGN_H
+#ifndef FLOE_HTTP_SIGV4_SIGN_H
+#define FLOE_HTTP_SIGV4_SIGN_H
 
 #include <stddef.h>
 #include <time.h>

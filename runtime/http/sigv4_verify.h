@@ -4,8 +4,8 @@
  * compares it with the one the client sent. Only called in strict mode; by default any
  * credentials are accepted and nothing here runs.
  */
-#ifndef FLOE_SIGV4_VERIFY_H
-#define FLOE_SIGV4_VERIFY_H
+#ifndef FLOE_HTTP_SIGV4_VERIFY_H
+#define FLOE_HTTP_SIGV4_VERIFY_H
 
 #include <h2o.h>
 

@@ -2,8 +2,8 @@
  * The URI text every protocol reads: percent-decoding, query strings as decoded pairs, and raw
  * paths split on '/'. Pure functions over an h2o memory pool; no routes, no operations.
  */
-#ifndef FLOE_URI_H
-#define FLOE_URI_H
+#ifndef FLOE_HTTP_URI_H
+#define FLOE_HTTP_URI_H
 
 #include <stddef.h>
 

@@ -5,8 +5,8 @@
  * out well-formed and round-trip. Not for reading XML (s3/xml_read.c), nor for any document's
  * content or schema.
  */
-#ifndef FLOE_XML_WRITER_H
-#define FLOE_XML_WRITER_H
+#ifndef FLOE_HTTP_XML_WRITER_H
+#define FLOE_HTTP_XML_WRITER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -20,8 +20,8 @@
  * 3. Writing is deterministic: the sync marker is derived from the header, so the same input
  *    gives the same bytes.
  */
-#ifndef FLOE_AVRO_CONTAINER_H
-#define FLOE_AVRO_CONTAINER_H
+#ifndef FLOE_ICEBERG_AVRO_CONTAINER_H
+#define FLOE_ICEBERG_AVRO_CONTAINER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  *
  * Not a decoder: nothing is produced but the datum's length.
  */
-#ifndef FLOE_AVRO_DATUM_H
-#define FLOE_AVRO_DATUM_H
+#ifndef FLOE_ICEBERG_AVRO_DATUM_H
+#define FLOE_ICEBERG_AVRO_DATUM_H
 
 #include <stddef.h>
 #include <stdint.h>

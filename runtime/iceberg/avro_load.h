@@ -3,8 +3,8 @@
  * never reads or writes a manifest never maps it (nor jansson, lzma, snappy and libstdc++).
  * Callers use Avro C's own functions as usual; this header only lets a caller load it early.
  */
-#ifndef FLOE_AVRO_LOAD_H
-#define FLOE_AVRO_LOAD_H
+#ifndef FLOE_ICEBERG_AVRO_LOAD_H
+#define FLOE_ICEBERG_AVRO_LOAD_H
 
 /**
  * Opens libavro if no call has yet (thread-safe; later calls return at once). Returns 0, or -1

@@ -10,8 +10,8 @@
  * Not a full Avro schema validator: namespaces are not resolved (a name is its "name" text,
  * which is how Iceberg's writers use them), and defaults are not checked (Avro C ignores them).
  */
-#ifndef FLOE_AVRO_SCHEMA_H
-#define FLOE_AVRO_SCHEMA_H
+#ifndef FLOE_ICEBERG_AVRO_SCHEMA_H
+#define FLOE_ICEBERG_AVRO_SCHEMA_H
 
 #include <stddef.h>
 

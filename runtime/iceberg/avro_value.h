@@ -5,8 +5,8 @@
  *
  * Not for writing (manifest_write.h has the setters).
  */
-#ifndef FLOE_AVRO_VALUE_H
-#define FLOE_AVRO_VALUE_H
+#ifndef FLOE_ICEBERG_AVRO_VALUE_H
+#define FLOE_ICEBERG_AVRO_VALUE_H
 
 #include <stdbool.h>
 #include <stddef.h>

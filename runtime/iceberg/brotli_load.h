@@ -4,8 +4,8 @@
  * Callers use libbrotlidec's own functions as usual; this header lets a caller load it first and
  * say why it cannot.
  */
-#ifndef FLOE_BROTLI_LOAD_H
-#define FLOE_BROTLI_LOAD_H
+#ifndef FLOE_ICEBERG_BROTLI_LOAD_H
+#define FLOE_ICEBERG_BROTLI_LOAD_H
 
 /**
  * Opens libbrotlidec if no call has yet (thread-safe; later calls return at once). Returns 0, or

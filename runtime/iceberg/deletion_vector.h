@@ -16,8 +16,8 @@
  *
  * Not for Puffin footers (puffin.h).
  */
-#ifndef FLOE_DELETION_VECTOR_H
-#define FLOE_DELETION_VECTOR_H
+#ifndef FLOE_ICEBERG_DELETION_VECTOR_H
+#define FLOE_ICEBERG_DELETION_VECTOR_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * liblz4, so a process that never decodes an LZ4_RAW Parquet page never maps it. Callers use
  * liblz4's own functions as usual; this header lets a caller load it first and say why it cannot.
  */
-#ifndef FLOE_LZ4_LOAD_H
-#define FLOE_LZ4_LOAD_H
+#ifndef FLOE_ICEBERG_LZ4_LOAD_H
+#define FLOE_ICEBERG_LZ4_LOAD_H
 
 /**
  * Opens liblz4 if no call has yet (thread-safe; later calls return at once). Returns 0, or -1

@@ -3,8 +3,8 @@
  * objects, freed all at once, with a ceiling on the total so a hostile footer cannot make Floe
  * allocate without bound. Not a general allocator: nothing is freed one by one.
  */
-#ifndef FLOE_PARQUET_ARENA_H
-#define FLOE_PARQUET_ARENA_H
+#ifndef FLOE_ICEBERG_PARQUET_ARENA_H
+#define FLOE_ICEBERG_PARQUET_ARENA_H
 
 #include <stddef.h>
 

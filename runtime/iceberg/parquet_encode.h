@@ -7,8 +7,8 @@
  * Not a check: the structs are written as they are. A decoded footer encodes to bytes that decode
  * to an equal footer.
  */
-#ifndef FLOE_PARQUET_ENCODE_H
-#define FLOE_PARQUET_ENCODE_H
+#ifndef FLOE_ICEBERG_PARQUET_ENCODE_H
+#define FLOE_ICEBERG_PARQUET_ENCODE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -53,8 +53,8 @@
  *    num_values (the page's and the footer's) counts entries, and differs from the rows kept; the
  *    first entry must start a row, and entries past the row group's last row are refused.
  */
-#ifndef FLOE_PARQUET_FILTER_H
-#define FLOE_PARQUET_FILTER_H
+#ifndef FLOE_ICEBERG_PARQUET_FILTER_H
+#define FLOE_ICEBERG_PARQUET_FILTER_H
 
 #include <stdbool.h>
 #include <stddef.h>

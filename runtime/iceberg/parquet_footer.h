@@ -38,8 +38,8 @@
  *    read without keys.
  * 6. At most FLOE_PARQUET_EXTRA_MAX unknown fields are kept per struct; more is refused.
  */
-#ifndef FLOE_PARQUET_FOOTER_H
-#define FLOE_PARQUET_FOOTER_H
+#ifndef FLOE_ICEBERG_PARQUET_FOOTER_H
+#define FLOE_ICEBERG_PARQUET_FOOTER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -11,8 +11,8 @@
  * statistics are null counts only (parquet_filter.h design note 2): a value's bounds may have
  * changed. A column the filter cannot decode fails the whole file, with the reason.
  */
-#ifndef FLOE_PARQUET_MAP_H
-#define FLOE_PARQUET_MAP_H
+#ifndef FLOE_ICEBERG_PARQUET_MAP_H
+#define FLOE_ICEBERG_PARQUET_MAP_H
 
 #include <stddef.h>
 #include <stdint.h>

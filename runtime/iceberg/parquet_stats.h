@@ -12,8 +12,8 @@
  * both dropped; the deprecated min and max are used only for types whose order is signed (they
  * were written with signed comparison); a count some row group lacks is absent.
  */
-#ifndef FLOE_PARQUET_STATS_H
-#define FLOE_PARQUET_STATS_H
+#ifndef FLOE_ICEBERG_PARQUET_STATS_H
+#define FLOE_ICEBERG_PARQUET_STATS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -41,8 +41,8 @@
  *   4. The stitched footer borrows from the sources (schema, statistics, names): dispose it
  *      before them.
  */
-#ifndef FLOE_PARQUET_STITCH_H
-#define FLOE_PARQUET_STITCH_H
+#ifndef FLOE_ICEBERG_PARQUET_STITCH_H
+#define FLOE_ICEBERG_PARQUET_STITCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

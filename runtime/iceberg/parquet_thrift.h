@@ -8,8 +8,8 @@
  * its end, refuses varints longer than their type allows, lists longer than the bytes left could
  * hold, and nesting deeper than FLOE_PARQUET_DEPTH_MAX; each refusal names the byte offset.
  */
-#ifndef FLOE_PARQUET_THRIFT_H
-#define FLOE_PARQUET_THRIFT_H
+#ifndef FLOE_ICEBERG_PARQUET_THRIFT_H
+#define FLOE_ICEBERG_PARQUET_THRIFT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,8 +18,8 @@
  *    position, more rows than the caller's limit (which bounds the memory), a column chunk the
  *    filter cannot decode, a row group whose columns disagree on their values.
  */
-#ifndef FLOE_POSITION_DELETES_H
-#define FLOE_POSITION_DELETES_H
+#ifndef FLOE_ICEBERG_POSITION_DELETES_H
+#define FLOE_ICEBERG_POSITION_DELETES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -19,8 +19,8 @@
  *
  * Not for deletion-vector contents (deletion_vector.h) nor for writing statistics files.
  */
-#ifndef FLOE_PUFFIN_H
-#define FLOE_PUFFIN_H
+#ifndef FLOE_ICEBERG_PUFFIN_H
+#define FLOE_ICEBERG_PUFFIN_H
 
 #include <stddef.h>
 #include <stdint.h>

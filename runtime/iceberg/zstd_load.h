@@ -4,8 +4,8 @@
  * RSS, docs/benchmarks.md). Callers use libzstd's own functions as usual; this header lets a caller
  * load it first and say why it cannot.
  */
-#ifndef FLOE_ZSTD_LOAD_H
-#define FLOE_ZSTD_LOAD_H
+#ifndef FLOE_ICEBERG_ZSTD_LOAD_H
+#define FLOE_ICEBERG_ZSTD_LOAD_H
 
 /**
  * Opens libzstd if no call has yet (thread-safe; later calls return at once). Returns 0, or -1

@@ -16,8 +16,8 @@
  *  2. Restart: the queue is durable and a row leaves only when its commit is replicated, so work
  *     interrupted by a stop or a crash is taken again at the next start (replica.h design note 4).
  */
-#ifndef FLOE_REPLICATOR_H
-#define FLOE_REPLICATOR_H
+#ifndef FLOE_REPLICATION_REPLICATOR_H
+#define FLOE_REPLICATION_REPLICATOR_H
 
 #include "background/background.h"
 #include "db/state.h"

@@ -2,8 +2,8 @@
  * The S3 Tables API front: route → parse → validate → handle → serialize, or one of the error
  * answers. It knows operations only through the generated table (floe_operations[]).
  */
-#ifndef FLOE_DISPATCH_H
-#define FLOE_DISPATCH_H
+#ifndef FLOE_S3TABLES_DISPATCH_H
+#define FLOE_S3TABLES_DISPATCH_H
 
 #include <stdbool.h>
 

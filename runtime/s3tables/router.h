@@ -3,8 +3,8 @@
  * operations.def, it matches a request's method and raw path segment by segment. It knows
  * operations only as table entries, never by name.
  */
-#ifndef FLOE_ROUTER_H
-#define FLOE_ROUTER_H
+#ifndef FLOE_S3TABLES_ROUTER_H
+#define FLOE_S3TABLES_ROUTER_H
 
 #include <stddef.h>
 

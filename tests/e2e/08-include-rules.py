@@ -77,6 +77,24 @@ def includes():
     return found
 
 
+GUARD = re.compile(r"^#ifndef (\w+)\n#define (\w+)\n", re.M)
+
+
+def expected_guard(path):
+    """A header's include guard as docs/design.md names it: FLOE_, HANDLERS_ for a handler, the wing
+    unless the file's name already begins with it, the file's name: runtime/catalog/rules.h ->
+    FLOE_CATALOG_RULES_H, runtime/s3/s3.h -> FLOE_S3_H, runtime/cli.h -> FLOE_CLI_H,
+    handlers/glue/glue_names.h -> FLOE_HANDLERS_GLUE_NAMES_H; a generated header's is its name's."""
+    parts = path[:-len(".h")].split("/")
+    if parts[0] == "generated":  # generated/floe_api.h -> FLOE_API_H, generated/cfn_api.h -> FLOE_CFN_API_H
+        return "FLOE_%s_H" % re.sub(r"^floe_", "", parts[-1]).upper()
+    words = ["FLOE"] + (["HANDLERS"] if parts[0] == "handlers" else [])
+    parts = parts[1:]
+    if len(parts) == 2 and (parts[1] == parts[0] or parts[1].startswith(parts[0] + "_")):
+        parts = parts[1:]
+    return "_".join(words + [w.upper() for w in parts] + ["H"])
+
+
 def is_named_bare(path):
     """Whether a header is included by its file name alone: generated/, the runtime root, handlers/."""
     return path.startswith(("generated/", "handlers/")) or folder_of(path) == "runtime/"
@@ -135,6 +153,28 @@ class IncludeRules(unittest.TestCase):
         twice = {name: paths for name, paths in by_name.items() if len(paths) > 1
                  and any(is_named_bare(p) for p in paths)}
         self.assertEqual(twice, {}, "an include by a bare name means one header")
+
+    def test_no_include_climbs_a_folder(self):
+        """What two folders share lives below both, named by its path, never reached with ../."""
+        wrong = []
+        for path in source_files():
+            with open(os.path.join(SOURCE_DIR, path)) as f:
+                wrong += ["%s includes %s" % (path, name) for name in INCLUDE.findall(f.read()) if "../" in name]
+        self.assertEqual(wrong, [], "no #include names a file with ../")
+
+    def test_every_header_guard_names_its_path(self):
+        """Two headers whose guards agree would silently hide one another."""
+        wrong = []
+        generated = [os.path.join("generated", name)
+                     for name in sorted(os.listdir(os.path.join(SOURCE_DIR, "generated")))]
+        for path in list(source_files()) + generated:
+            if path.endswith(".h"):
+                with open(os.path.join(SOURCE_DIR, path)) as f:
+                    m = GUARD.search(f.read())
+                found = "%s/%s" % (m.group(1), m.group(2)) if m else "no guard"
+                if found != "%s/%s" % ((expected_guard(path),) * 2):
+                    wrong.append("%s: %s, not %s" % (path, found, expected_guard(path)))
+        self.assertEqual(wrong, [], "a header's #ifndef/#define guard names its path")
 
     def test_the_entry_includes_no_generated_header(self):
         wrong = ["%s includes %s" % (path, target) for path, target in self.includes

@@ -1,12 +1,12 @@
 /*
- * The rules replication configurations share, a table bucket's (table_bucket_replication.c) and a
+ * The rules replication configurations share, a table bucket's (handlers/s3tables/table_bucket_replication.c) and a
  * table's (table_replication.c): the version-token check, the rules every destination must meet,
  * and the passage between the model's destination lists and the catalog's rules
  * (catalog/replication.h, which keeps the configurations). The two owners' rule types differ but
  * both hold a floe_ReplicationDestinations list per rule.
  */
-#ifndef FLOE_REPLICATION_H
-#define FLOE_REPLICATION_H
+#ifndef FLOE_CATALOG_REPLICATION_RULES_H
+#define FLOE_CATALOG_REPLICATION_RULES_H
 
 #include <stddef.h>
 

@@ -1,11 +1,11 @@
 /*
- * What table.c lends the Iceberg REST handlers (handlers/iceberg_rest/iceberg_*.c) so that both APIs apply AWS's
+ * What both API families (handlers/s3tables/table.c, handlers/iceberg_rest/iceberg_*.c) share so that they apply AWS's
  * rules for tables the same way: the table name rule and the messages a refused change answers
  * with. The table state itself (drafts, inserts, the metadata pointer's compare-and-swap, deletes,
  * renames, listings) is the catalog's: catalog/table.h.
  */
-#ifndef FLOE_TABLE_H
-#define FLOE_TABLE_H
+#ifndef FLOE_CATALOG_TABLE_RULES_H
+#define FLOE_CATALOG_TABLE_RULES_H
 
 #include "call/call.h"
 

@@ -1,5 +1,5 @@
 /*
- * The shared rules of replication configurations (replication.h). The token is a compare-and-swap
+ * The shared rules of replication configurations (replication_rules.h). The token is a compare-and-swap
  * key (design note 1 of catalog/replication.h): callers read the row, check the token here and
  * write, all in one transaction.
  */
@@ -8,7 +8,7 @@
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/replication_queue.h"
-#include "replication_rules.h"
+#include "catalog/replication_rules.h"
 
 int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t)
 {

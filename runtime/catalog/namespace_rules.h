@@ -1,9 +1,9 @@
 /*
- * What namespace.c lends the Iceberg REST catalog, so that both APIs create and delete namespaces
- * by the same rules and with the same messages. The rows themselves are catalog/namespace.h's.
+ * How both API families (handlers/s3tables/namespace.c, handlers/iceberg_rest/iceberg_namespace.c)
+ * create and delete namespaces, by the same rules and with the same messages. The rows themselves are catalog/namespace.h's.
  */
-#ifndef FLOE_NAMESPACE_H
-#define FLOE_NAMESPACE_H
+#ifndef FLOE_CATALOG_NAMESPACE_RULES_H
+#define FLOE_CATALOG_NAMESPACE_RULES_H
 
 #include "call/call.h"
 #include "catalog/lookup.h"
