@@ -98,8 +98,12 @@ static int read_group(decoder_t *d, uint32_t g)
         return floe_iceberg_fail(d->err, FLOE_ICEBERG_EINVALID, "The position delete file's pos column holds %zu "
                                  "bytes in row group %u, not %lld longs.", positions.len, g, (long long)n);
     }
+    if (n == 0) { /* nothing to add, and a column of no values may have no buffer to point into */
+        free(positions.plain);
+        return FLOE_ICEBERG_OK;
+    }
     p = paths.plain;
-    end = p + paths.len;
+    end = p == NULL ? p : p + paths.len; /* no arithmetic on NULL (UBSan), even for a malformed column */
     for (int64_t i = 0; i < n; i++) {
         row_t *row = &d->rows[d->n_rows++];
         uint64_t pos = get_u64(positions.plain + 8 * i);
