@@ -43,6 +43,7 @@ int floe_test_failures;
 #include "runtime/replication_rewrite.c"
 #include "runtime/sql.c"
 #include "runtime/db/sql.c"
+#include "runtime/db/checkpoint.c"
 #include "runtime/catalog_table.c"
 #include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"
