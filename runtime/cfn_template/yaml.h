@@ -18,14 +18,14 @@
  * Anchors are ignored; aliases are refused (AWS does not expand them). Keys must be plain
  * scalars and unique in their mapping. One document per template.
  */
-#ifndef FLOE_CLOUDFORMATION_YAML_H
-#define FLOE_CLOUDFORMATION_YAML_H
+#ifndef FLOE_CFN_TEMPLATE_YAML_H
+#define FLOE_CFN_TEMPLATE_YAML_H
 
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
+#include "cfn_template/error.h"
 
 /** Deepest nesting of sequences and mappings accepted. */
 #define FLOE_CFN_YAML_MAX_DEPTH 100

@@ -1,4 +1,4 @@
-/* Tests of runtime/cloudformation/template.c and parameters.c: sections, JSON and YAML giving the
+/* Tests of runtime/cfn_template/template.c and parameters.c: sections, JSON and YAML giving the
  * same template, parameters and their constraints, conditions, outputs, and AWS's messages. */
 #include <string.h>
 

@@ -5,15 +5,15 @@
  * calls, the shape of Fn::GetAtt's arguments, and the parts of an Fn::Sub string. Wing-internal:
  * the engine does not call these.
  */
-#ifndef FLOE_CLOUDFORMATION_REFERENCES_H
-#define FLOE_CLOUDFORMATION_REFERENCES_H
+#ifndef FLOE_CFN_TEMPLATE_REFERENCES_H
+#define FLOE_CFN_TEMPLATE_REFERENCES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
+#include "cfn_template/error.h"
 
 struct floe_cfn_template;
 

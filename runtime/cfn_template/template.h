@@ -42,17 +42,17 @@
  *
  * Where Floe differs from AWS is listed in docs/cloudformation.md.
  */
-#ifndef FLOE_CLOUDFORMATION_TEMPLATE_H
-#define FLOE_CLOUDFORMATION_TEMPLATE_H
+#ifndef FLOE_CFN_TEMPLATE_TEMPLATE_H
+#define FLOE_CFN_TEMPLATE_TEMPLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
-#include "cloudformation/intrinsic.h"
-#include "cloudformation/template_model.h"
+#include "cfn_template/error.h"
+#include "cfn_template/intrinsic.h"
+#include "cfn_template/template_model.h"
 
 /**
  * Parses `len` bytes of template text: JSON when the first non-blank character is '{', YAML

@@ -1,5 +1,5 @@
 /*
- * Helpers shared by the tests of runtime/cloudformation/: parse and validate a template that must
+ * Helpers shared by the tests of runtime/cfn_template/: parse and validate a template that must
  * be good, expect a given message from one that must not, and a resolver that answers Ref with
  * "pid-<LogicalId>", Fn::GetAtt with "<LogicalId>.<Attribute>" and Fn::ImportValue with
  * "export:<Name>" (and "No export named Missing found." for the export named Missing).
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/template.h"
+#include "cfn_template/template.h"
 #include "harness.h"
 
 static const floe_cfn_stack_info_t test_stack = {

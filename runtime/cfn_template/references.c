@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/references.h"
-#include "cloudformation/template_model.h"
+#include "cfn_template/references.h"
+#include "cfn_template/template_model.h"
 #include "base/xalloc.h"
 
 /* The functions Floe evaluates, in the order AWS lists them in its refusal. */

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "cloudformation/template_model.h"
+#include "cfn_template/template_model.h"
 
 floe_cfn_resource_t *floe_cfn_template_resource(const floe_cfn_template_t *t, const char *logical_id)
 {

@@ -1,9 +1,9 @@
-/* Tests of runtime/cloudformation/yaml.c: short forms give the JSON form's tree, scalars keep
+/* Tests of runtime/cfn_template/yaml.c: short forms give the JSON form's tree, scalars keep
  * CloudFormation's types, and malformed YAML is refused with its line and column. */
 #include <string.h>
 
 #include "cfn_support.h"
-#include "cloudformation/yaml.h"
+#include "cfn_template/yaml.h"
 
 /* The tree of `yaml`, printed compactly (malloc'ed), or the refusal. */
 static char *yaml_json(const char *yaml)

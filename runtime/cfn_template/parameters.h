@@ -5,15 +5,15 @@
  * have values", "Parameter 'Env' must be one of AllowedValues"). Wing-internal: template.c calls
  * these; the engine reads the results in floe_cfn_template_t.parameters.
  */
-#ifndef FLOE_CLOUDFORMATION_PARAMETERS_H
-#define FLOE_CLOUDFORMATION_PARAMETERS_H
+#ifndef FLOE_CFN_TEMPLATE_PARAMETERS_H
+#define FLOE_CFN_TEMPLATE_PARAMETERS_H
 
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
-#include "cloudformation/template_model.h"
+#include "cfn_template/error.h"
+#include "cfn_template/template_model.h"
 
 /** Reads the Parameters section (NULL when absent) into t->parameters. FLOE_OK or FLOE_EFAIL. */
 int floe_cfn_parameters_parse(floe_cfn_template_t *t, const cJSON *section, floe_cfn_template_error_t *err /* OUT */);

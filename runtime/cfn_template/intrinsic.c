@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/intrinsic.h"
-#include "cloudformation/references.h"
-#include "cloudformation/template_model.h"
+#include "cfn_template/intrinsic.h"
+#include "cfn_template/references.h"
+#include "cfn_template/template_model.h"
 #include "base/xalloc.h"
 
 /* Fn::GetAZs: the zones Floe reports for any region, as <region>a, b and c. */

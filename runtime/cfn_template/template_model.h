@@ -5,16 +5,16 @@
  * (parameters.c), functions and conditions (intrinsic.c), references (references.c), the order
  * (plan.c) all include this and none of them includes another's types through it.
  */
-#ifndef FLOE_CLOUDFORMATION_TEMPLATE_MODEL_H
-#define FLOE_CLOUDFORMATION_TEMPLATE_MODEL_H
+#ifndef FLOE_CFN_TEMPLATE_TEMPLATE_MODEL_H
+#define FLOE_CFN_TEMPLATE_TEMPLATE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
-#include "cloudformation/resource_types.h"
+#include "cfn_template/error.h"
+#include "cfn_template/resource_types.h"
 
 /** AWS's template limits (CloudFormation User Guide, "Quotas"). */
 #define FLOE_CFN_MAX_RESOURCES 500

@@ -3,8 +3,8 @@
  * marker a resolution leaves where a value is known only at run time (intrinsic.h, design note 1).
  * Not for evaluating functions (intrinsic.h).
  */
-#ifndef FLOE_CLOUDFORMATION_VALUE_H
-#define FLOE_CLOUDFORMATION_VALUE_H
+#ifndef FLOE_CFN_TEMPLATE_VALUE_H
+#define FLOE_CFN_TEMPLATE_VALUE_H
 
 #include <stdbool.h>
 #include <stddef.h>

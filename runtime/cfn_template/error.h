@@ -6,8 +6,8 @@
  * Not an HTTP error and not tied to a call: the library runs on the stack worker as well as on
  * the event loop, and allocates nothing for its errors.
  */
-#ifndef FLOE_CLOUDFORMATION_ERROR_H
-#define FLOE_CLOUDFORMATION_ERROR_H
+#ifndef FLOE_CFN_TEMPLATE_ERROR_H
+#define FLOE_CFN_TEMPLATE_ERROR_H
 
 #include <stddef.h>
 

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/parameters.h"
-#include "cloudformation/plan.h"
-#include "cloudformation/references.h"
-#include "cloudformation/template.h"
-#include "cloudformation/yaml.h"
+#include "cfn_template/parameters.h"
+#include "cfn_template/plan.h"
+#include "cfn_template/references.h"
+#include "cfn_template/template.h"
+#include "cfn_template/yaml.h"
 #include "base/xalloc.h"
 
 /* The top-level sections AWS accepts (Rules and Hooks are refused below, Transform too). */

@@ -10,7 +10,7 @@
 
 #include <yaml.h>
 
-#include "cloudformation/yaml.h"
+#include "cfn_template/yaml.h"
 #include "base/xalloc.h"
 
 #define YAML_STR_TAG "tag:yaml.org,2002:str"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/plan.h"
-#include "cloudformation/references.h"
+#include "cfn_template/plan.h"
+#include "cfn_template/references.h"
 #include "base/xalloc.h"
 
 typedef struct collect {

@@ -1,4 +1,4 @@
-/* Tests of runtime/cloudformation/plan.c: creation order from Ref, Fn::GetAtt, Fn::Sub and
+/* Tests of runtime/cfn_template/plan.c: creation order from Ref, Fn::GetAtt, Fn::Sub and
  * DependsOn, ties in template order, and cycles refused with AWS's message. */
 #include <string.h>
 

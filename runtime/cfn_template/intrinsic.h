@@ -21,16 +21,16 @@
  * 4. Strings built by Fn::Sub, Fn::Join and Fn::Base64 are capped at FLOE_CFN_MAX_VALUE_LEN bytes,
  *    so nested Fn::Sub cannot grow a 51,200-byte template into gigabytes.
  */
-#ifndef FLOE_CLOUDFORMATION_INTRINSIC_H
-#define FLOE_CLOUDFORMATION_INTRINSIC_H
+#ifndef FLOE_CFN_TEMPLATE_INTRINSIC_H
+#define FLOE_CFN_TEMPLATE_INTRINSIC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/error.h"
-#include "cloudformation/value.h"
+#include "cfn_template/error.h"
+#include "cfn_template/value.h"
 
 /** Longest string a function may build. */
 #define FLOE_CFN_MAX_VALUE_LEN (1024 * 1024)

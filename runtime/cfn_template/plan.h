@@ -5,11 +5,11 @@
  *
  * Ties are broken by template order, so the same template always gives the same order.
  */
-#ifndef FLOE_CLOUDFORMATION_PLAN_H
-#define FLOE_CLOUDFORMATION_PLAN_H
+#ifndef FLOE_CFN_TEMPLATE_PLAN_H
+#define FLOE_CFN_TEMPLATE_PLAN_H
 
-#include "cloudformation/error.h"
-#include "cloudformation/template_model.h"
+#include "cfn_template/error.h"
+#include "cfn_template/template_model.h"
 
 /**
  * At parse: computes every resource's needs with both branches of every Fn::If, and refuses a

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cloudformation/value.h"
+#include "cfn_template/value.h"
 
 bool floe_cfn_is_unknown(const cJSON *node)
 {

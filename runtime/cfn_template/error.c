@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cloudformation/error.h"
+#include "cfn_template/error.h"
 
 int floe_cfn_template_fail(floe_cfn_template_error_t *err, const char *fmt, ...)
 {

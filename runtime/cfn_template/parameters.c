@@ -15,8 +15,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "cloudformation/parameters.h"
-#include "cloudformation/value.h"
+#include "cfn_template/parameters.h"
+#include "cfn_template/value.h"
 #include "base/xalloc.h"
 
 static const char *const parameter_keys[] = {

@@ -1,4 +1,4 @@
-/* Tests of runtime/cloudformation/intrinsic.c: every function, the pseudo parameters,
+/* Tests of runtime/cfn_template/intrinsic.c: every function, the pseudo parameters,
  * AWS::NoValue, conditions, unknown values, and the run-time errors. Each case puts an expression
  * in the Analytics property of an AWS::CDK::Metadata resource (any Properties are accepted) and
  * resolves it with the test resolver. */

@@ -6,8 +6,8 @@
  * resource? which attributes may Fn::GetAtt read?) and checks a resource's resolved Properties
  * against its type, as AWS's resource schema validation does. Not for evaluating templates.
  */
-#ifndef FLOE_CLOUDFORMATION_RESOURCE_TYPES_H
-#define FLOE_CLOUDFORMATION_RESOURCE_TYPES_H
+#ifndef FLOE_CFN_TEMPLATE_RESOURCE_TYPES_H
+#define FLOE_CFN_TEMPLATE_RESOURCE_TYPES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "cfn_resource_types.h"
-#include "cloudformation/error.h"
+#include "cfn_template/error.h"
 
 /** The type CDK apps add for their analytics; accepted with any Properties, creates nothing. */
 #define FLOE_CFN_CDK_METADATA_TYPE "AWS::CDK::Metadata"

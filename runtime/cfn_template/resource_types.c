@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cloudformation/resource_types.h"
-#include "cloudformation/value.h"
+#include "cfn_template/resource_types.h"
+#include "cfn_template/value.h"
 #include "base/xalloc.h"
 
 /* The deepest property path written in a message; deeper paths are cut. */

@@ -1,9 +1,9 @@
-/* Tests of runtime/cloudformation/resource_types.c and the generated tables: lookups, replacement,
+/* Tests of runtime/cfn_template/resource_types.c and the generated tables: lookups, replacement,
  * attributes, and the Properties check with AWS's schema messages. */
 #include <string.h>
 
 #include "cfn_support.h"
-#include "cloudformation/resource_types.h"
+#include "cfn_template/resource_types.h"
 
 TEST(cfn_resource_types_come_from_the_model)
 {
