@@ -36,8 +36,9 @@
  * 4. Summary counts are computed from the manifests, not carried from the previous summary:
  *    added/deleted files, records and sizes from the kept files, total-* from the live entries
  *    after the replace.
- * 5. Snapshot ids are random and below 2^53, so JavaScript readers (icebird, iceberg-js) that
- *    parse metadata.json with JSON.parse keep them exact.
+ * 5. The new snapshot's id, manifests and manifest list are written by the snapshot writer
+ *    (snapshot_writer.h), which record expiration shares: a random id below 2^53, manifests
+ *    rewritten as Iceberg's ManifestWriter does.
  * 6. sort, z-order and auto run as binpack; the job's message says so when AWS would have done
  *    otherwise (sort and z-order always; auto when the table has a sort order, which AWS's auto
  *    then sorts by).
@@ -76,8 +77,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "iceberg/compact.h"
@@ -94,14 +93,13 @@
 #include "iceberg/position_deletes.h"
 #include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
+#include "maintenance/snapshot_writer.h"
 #include "base/xalloc.h"
 
 #define MIB ((uint64_t)1024 * 1024)
 #define AVRO_ERR_MAX 256
 /** AWS's default targetFileSizeMB, for a configuration that has none. */
 #define DEFAULT_TARGET_MB 512
-/** Snapshot ids stay below 2^53 (design note 5). */
-#define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
 /** The largest position delete file read (whole, in memory: design note 9). */
 #define POSDEL_BYTES_MAX (128 * MIB)
 
@@ -206,8 +204,7 @@ typedef struct attempt {
     size_t n_out_files;
     char **owned;
     size_t n_owned;
-    int64_t snapshot_id, seq;
-    int64_t first_row_id, added_rows; /* v3 (design note 7) */
+    floe_snapshot_writer_t w; /* the new snapshot (design notes 3, 5 and 7) */
 } attempt_t;
 
 static void *arena_alloc(floe_parquet_arena_t *arena, size_t n, size_t size)
@@ -1246,58 +1243,21 @@ static void summarize_partitions(attempt_t *a, const floe_iceberg_manifest_t *m,
     free(types);
 }
 
-/* Counts a written manifest's entries into its list entry. */
-static void count_entries(attempt_t *a, const floe_iceberg_manifest_t *m, floe_iceberg_manifest_file_t *mf)
-{
-    mf->partition_spec_id = m->partition_spec_id;
-    mf->content = m->content;
-    mf->sequence_number = a->seq;
-    mf->min_sequence_number = a->seq;
-    mf->added_snapshot_id = a->snapshot_id;
-    for (size_t k = 0; k < m->n_entries; k++) {
-        const floe_iceberg_manifest_entry_t *e = &m->entries[k];
-        int64_t rows = e->file.record_count;
-        if (e->status == FLOE_ICEBERG_ENTRY_ADDED) {
-            mf->added_files_count++;
-            mf->added_rows_count += rows;
-        } else if (e->status == FLOE_ICEBERG_ENTRY_EXISTING) {
-            mf->existing_files_count++;
-            mf->existing_rows_count += rows;
-            if (e->sequence_number < mf->min_sequence_number)
-                mf->min_sequence_number = e->sequence_number;
-        } else {
-            mf->deleted_files_count++;
-            mf->deleted_rows_count += rows;
-        }
-    }
-    summarize_partitions(a, m, mf);
-}
-
 /* Writes m as a new manifest and appends its list entry. */
-static int write_manifest(attempt_t *a, const floe_iceberg_manifest_t *m)
+static int write_manifest(attempt_t *a, floe_iceberg_manifest_t *m)
 {
     floe_iceberg_manifest_file_t *mf;
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    char err[AVRO_ERR_MAX] = "", *dir, *key, *location = NULL;
-    int rc;
+    char *location = NULL;
+    int64_t len = 0;
 
-    if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(a->c->job, "cannot write a manifest: %s", err);
-    dir = floe_xmalloc(strlen(a->c->table_dir) + sizeof("metadata/"));
-    sprintf(dir, "%smetadata/", a->c->table_dir);
-    key = floe_job_fresh_key(dir, "-m0.avro");
-    rc = floe_job_write_object(a->c->job, key, bytes, len, &location);
-    free(dir);
-    free(key);
-    free(bytes);
-    if (rc != FLOE_OK)
+    if (floe_snapshot_write_manifest(&a->w, m, &location, &len))
         return FLOE_EFAIL;
     mf = &a->out_files[a->n_out_files++];
     memset(mf, 0, sizeof(*mf));
     mf->manifest_path = own(a, location);
-    mf->manifest_length = (int64_t)len;
-    count_entries(a, m, mf);
+    mf->manifest_length = len;
+    floe_snapshot_count_entries(&a->w, m, mf);
+    summarize_partitions(a, m, mf);
     return FLOE_OK;
 }
 
@@ -1328,32 +1288,34 @@ static void manifest_like(attempt_t *a, const floe_iceberg_manifest_t *old, size
 {
     *m = *old;
     m->schema_json = header_schema(a, old);
-    m->format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
     m->entries = arena_alloc(a->arena, n, sizeof(*m->entries));
     m->n_entries = 0;
     m->arena = NULL;
 }
 
-/* Rewrites manifest i with its replaced files DELETED and its other live files EXISTING. */
+/* Rewrites manifest i with its replaced files DELETED and its other live files EXISTING (the
+ * snapshot writer's rewrite, design note 3), then appends its list entry. */
 static int rewrite_manifest(attempt_t *a, size_t i)
 {
     const view_t *v = &a->view;
     const floe_iceberg_manifest_t *old = &v->manifests[i];
+    floe_iceberg_manifest_file_t *mf = &a->out_files[a->n_out_files];
+    bool *removed = arena_alloc(a->arena, old->n_entries, sizeof(bool));
     floe_iceberg_manifest_t m;
 
     manifest_like(a, old, old->n_entries, &m);
-    for (size_t k = 0; k < 2 * v->n_files; k++) { /* kept files first, replaced ones last (design note 7) */
-        size_t f = k % v->n_files;
-        floe_iceberg_manifest_entry_t *e;
-        if (v->file_manifest[f] != i || a->is_replaced[f] != (k >= v->n_files))
-            continue;
-        e = &m.entries[m.n_entries++];
-        *e = old->entries[v->file_entry[f]];
-        e->status = a->is_replaced[f] ? FLOE_ICEBERG_ENTRY_DELETED : FLOE_ICEBERG_ENTRY_EXISTING;
-        if (a->is_replaced[f])
-            e->snapshot_id = a->snapshot_id;
+    memcpy(m.entries, old->entries, old->n_entries * sizeof(*m.entries));
+    m.n_entries = old->n_entries;
+    for (size_t f = 0; f < v->n_files; f++) {
+        if (v->file_manifest[f] == i)
+            removed[v->file_entry[f]] = a->is_replaced[f];
     }
-    return write_manifest(a, &m);
+    if (floe_snapshot_rewrite_manifest(&a->w, &m, &v->list.files[i], removed, mf))
+        return FLOE_EFAIL;
+    a->n_out_files++;
+    own(a, mf->manifest_path);
+    summarize_partitions(a, &m, mf);
+    return FLOE_OK;
 }
 
 static int32_t spec_of(const compaction_t *c, size_t o)
@@ -1387,7 +1349,7 @@ static int write_added(attempt_t *a, int32_t spec_id)
         memset(e, 0, sizeof(*e));
         e->status = FLOE_ICEBERG_ENTRY_ADDED;
         e->has_snapshot_id = true;
-        e->snapshot_id = a->snapshot_id;
+        e->snapshot_id = a->w.id;
         e->file = c->outputs[o].file;
     }
     return write_manifest(a, &m);
@@ -1431,30 +1393,6 @@ static int write_manifests(attempt_t *a)
         }
     }
     return FLOE_OK;
-}
-
-static int write_list(attempt_t *a, char **location)
-{
-    floe_iceberg_manifest_list_t l = {
-        .snapshot_id = a->snapshot_id, .has_parent_snapshot_id = true, .parent_snapshot_id = a->view.snapshot_id,
-        .sequence_number = a->seq, .format_version = a->c->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2,
-        .files = a->out_files, .n_files = a->n_out_files,
-    };
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    char err[AVRO_ERR_MAX] = "", *dir, *key;
-    int rc;
-
-    if (floe_iceberg_manifest_list_write(&l, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(a->c->job, "cannot write the manifest list: %s", err);
-    dir = floe_xmalloc(strlen(a->c->table_dir) + 64);
-    sprintf(dir, "%smetadata/snap-%" PRId64 "-1-", a->c->table_dir, a->snapshot_id);
-    key = floe_job_fresh_key(dir, ".avro");
-    rc = floe_job_write_object(a->c->job, key, bytes, len, location);
-    free(dir);
-    free(key);
-    free(bytes);
-    return rc;
 }
 
 /* ---- phase 2: the snapshot --------------------------------------------------------------- */
@@ -1544,47 +1482,14 @@ static cJSON *summary(const attempt_t *a)
 /* add-snapshot and set-snapshot-ref, guarded by main still being the snapshot read. */
 static void make_updates(const attempt_t *a, const char *list_location, cJSON **updates, cJSON **requirements)
 {
-    cJSON *snap = cJSON_CreateObject(), *add = cJSON_CreateObject(), *ref = cJSON_CreateObject();
     cJSON *req = cJSON_CreateObject();
 
-    floe_iceberg_json_set_int(snap, "snapshot-id", a->snapshot_id);
-    floe_iceberg_json_set_int(snap, "parent-snapshot-id", a->view.snapshot_id);
-    floe_iceberg_json_set_int(snap, "sequence-number", a->seq);
-    floe_iceberg_json_set_int(snap, "timestamp-ms", (int64_t)time(NULL) * 1000);
-    cJSON_AddStringToObject(snap, "manifest-list", list_location);
-    cJSON_AddItemToObject(snap, "summary", summary(a));
-    floe_iceberg_json_set_int(snap, "schema-id", a->view.md.current_schema_id);
-    if (a->c->is_v3) {
-        floe_iceberg_json_set_int(snap, "first-row-id", a->first_row_id);
-        floe_iceberg_json_set_int(snap, "added-rows", a->added_rows);
-    }
-    cJSON_AddStringToObject(add, "action", "add-snapshot");
-    cJSON_AddItemToObject(add, "snapshot", snap);
-    cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
-    cJSON_AddStringToObject(ref, "ref-name", FLOE_ICEBERG_MAIN_BRANCH);
-    cJSON_AddStringToObject(ref, "type", "branch");
-    floe_iceberg_json_set_int(ref, "snapshot-id", a->snapshot_id);
-    *updates = cJSON_CreateArray();
-    cJSON_AddItemToArray(*updates, add);
-    cJSON_AddItemToArray(*updates, ref);
+    *updates = floe_snapshot_updates(&a->w, list_location, summary(a));
     cJSON_AddStringToObject(req, "type", "assert-ref-snapshot-id");
     cJSON_AddStringToObject(req, "ref", FLOE_ICEBERG_MAIN_BRANCH);
     floe_iceberg_json_set_int(req, "snapshot-id", a->view.snapshot_id);
     *requirements = cJSON_CreateArray();
     cJSON_AddItemToArray(*requirements, req);
-}
-
-/* A random snapshot id below 2^53 that the table does not use yet (design note 5). */
-static int64_t fresh_snapshot_id(const view_t *v)
-{
-    for (;;) {
-        uint64_t x = 0;
-        if (getrandom(&x, sizeof(x), 0) != (ssize_t)sizeof(x))
-            x = (uint64_t)time(NULL) ^ (uint64_t)clock();
-        x &= SNAPSHOT_ID_MASK;
-        if (x != 0 && floe_iceberg_metadata_snapshot(&v->md, (int64_t)x) == NULL)
-            return (int64_t)x;
-    }
 }
 
 static void attempt_dispose(attempt_t *a)
@@ -1625,16 +1530,10 @@ static int commit_attempt(attempt_t *a, const char *json, cJSON **updates, cJSON
     if (a->n_kept == 0)
         return FLOE_OK;
     a->arena = floe_parquet_arena_new(SIZE_MAX);
-    a->snapshot_id = fresh_snapshot_id(&a->view);
-    a->seq = a->view.md.last_sequence_number + 1;
+    floe_snapshot_writer_init(&a->w, a->c->job, &a->view.md, a->view.snapshot_id, a->c->table_dir);
     if (write_manifests(a))
         return FLOE_EFAIL;
-    if (a->c->is_v3) {
-        int64_t next = a->view.md.next_row_id;
-        a->first_row_id = next;
-        a->added_rows = floe_iceberg_row_ids_assign(a->out_files, a->n_out_files, &next);
-    }
-    if (write_list(a, &list_location))
+    if (floe_snapshot_write_list(&a->w, a->out_files, a->n_out_files, &list_location))
         return FLOE_EFAIL;
     make_updates(a, own(a, list_location), updates, requirements);
     return FLOE_OK;
