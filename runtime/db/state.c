@@ -16,8 +16,13 @@
  *     snapshot outlives the call that took it.
  *  6. Every connection's WAL hook is checkpoint.c's, installed on open: it checkpoints as SQLite's
  *     automatic checkpoint would, and tells a watcher (floe_state_watch_inserts) of commits.
+ *  7. SQLite's memory statistics are off (floe_state_open's first call, before SQLite starts):
+ *     Floe reads none and sets no heap limit, and with them on every allocation and free SQLite
+ *     makes takes a process-wide mutex to count itself. Debian's library is built without
+ *     lookaside memory, so even one indexed read allocates its cursors and text columns.
  */
 #include <assert.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,11 +70,19 @@ static int configure(sqlite3 *db, int is_sole_connection)
     return FLOE_OK;
 }
 
+static void configure_library(void)
+{
+    /* Refused (SQLITE_MISUSE) once SQLite has started; then it only keeps counting. */
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
 {
+    static pthread_once_t library_once = PTHREAD_ONCE_INIT;
     floe_state_t *st = floe_xcalloc(1, sizeof(*st));
     int rc;
 
+    pthread_once(&library_once, configure_library);
     /* A fresh data directory's database starts as the build's image of the current schema; when
      * it cannot, SQLite creates the file and floe_schema_migrate runs the schema script. */
     (void)floe_schema_image_write(path);
