@@ -1968,5 +1968,32 @@ struct floe_athena_datumList {
 };
 
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+int floe_athena_handle_BatchGetNamedQuery(floe_awsjson_call_t *call, const floe_athena_BatchGetNamedQueryInput *in, floe_athena_BatchGetNamedQueryOutput *out);
+int floe_athena_handle_BatchGetQueryExecution(floe_awsjson_call_t *call, const floe_athena_BatchGetQueryExecutionInput *in, floe_athena_BatchGetQueryExecutionOutput *out);
+int floe_athena_handle_CreateNamedQuery(floe_awsjson_call_t *call, const floe_athena_CreateNamedQueryInput *in, floe_athena_CreateNamedQueryOutput *out);
+int floe_athena_handle_CreatePreparedStatement(floe_awsjson_call_t *call, const floe_athena_CreatePreparedStatementInput *in, floe_athena_CreatePreparedStatementOutput *out);
+int floe_athena_handle_CreateWorkGroup(floe_awsjson_call_t *call, const floe_athena_CreateWorkGroupInput *in, floe_athena_CreateWorkGroupOutput *out);
+int floe_athena_handle_DeleteNamedQuery(floe_awsjson_call_t *call, const floe_athena_DeleteNamedQueryInput *in, floe_athena_DeleteNamedQueryOutput *out);
+int floe_athena_handle_DeletePreparedStatement(floe_awsjson_call_t *call, const floe_athena_DeletePreparedStatementInput *in, floe_athena_DeletePreparedStatementOutput *out);
+int floe_athena_handle_DeleteWorkGroup(floe_awsjson_call_t *call, const floe_athena_DeleteWorkGroupInput *in, floe_athena_DeleteWorkGroupOutput *out);
+int floe_athena_handle_GetDataCatalog(floe_awsjson_call_t *call, const floe_athena_GetDataCatalogInput *in, floe_athena_GetDataCatalogOutput *out);
+int floe_athena_handle_GetDatabase(floe_awsjson_call_t *call, const floe_athena_GetDatabaseInput *in, floe_athena_GetDatabaseOutput *out);
+int floe_athena_handle_GetNamedQuery(floe_awsjson_call_t *call, const floe_athena_GetNamedQueryInput *in, floe_athena_GetNamedQueryOutput *out);
+int floe_athena_handle_GetPreparedStatement(floe_awsjson_call_t *call, const floe_athena_GetPreparedStatementInput *in, floe_athena_GetPreparedStatementOutput *out);
+int floe_athena_handle_GetQueryExecution(floe_awsjson_call_t *call, const floe_athena_GetQueryExecutionInput *in, floe_athena_GetQueryExecutionOutput *out);
+int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_athena_GetQueryResultsInput *in, floe_athena_GetQueryResultsOutput *out);
+int floe_athena_handle_GetQueryRuntimeStatistics(floe_awsjson_call_t *call, const floe_athena_GetQueryRuntimeStatisticsInput *in, floe_athena_GetQueryRuntimeStatisticsOutput *out);
+int floe_athena_handle_GetTableMetadata(floe_awsjson_call_t *call, const floe_athena_GetTableMetadataInput *in, floe_athena_GetTableMetadataOutput *out);
+int floe_athena_handle_GetWorkGroup(floe_awsjson_call_t *call, const floe_athena_GetWorkGroupInput *in, floe_athena_GetWorkGroupOutput *out);
+int floe_athena_handle_ListDataCatalogs(floe_awsjson_call_t *call, const floe_athena_ListDataCatalogsInput *in, floe_athena_ListDataCatalogsOutput *out);
+int floe_athena_handle_ListDatabases(floe_awsjson_call_t *call, const floe_athena_ListDatabasesInput *in, floe_athena_ListDatabasesOutput *out);
+int floe_athena_handle_ListNamedQueries(floe_awsjson_call_t *call, const floe_athena_ListNamedQueriesInput *in, floe_athena_ListNamedQueriesOutput *out);
+int floe_athena_handle_ListPreparedStatements(floe_awsjson_call_t *call, const floe_athena_ListPreparedStatementsInput *in, floe_athena_ListPreparedStatementsOutput *out);
+int floe_athena_handle_ListQueryExecutions(floe_awsjson_call_t *call, const floe_athena_ListQueryExecutionsInput *in, floe_athena_ListQueryExecutionsOutput *out);
+int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_athena_ListTableMetadataInput *in, floe_athena_ListTableMetadataOutput *out);
+int floe_athena_handle_ListWorkGroups(floe_awsjson_call_t *call, const floe_athena_ListWorkGroupsInput *in, floe_athena_ListWorkGroupsOutput *out);
+int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe_athena_StartQueryExecutionInput *in, floe_athena_StartQueryExecutionOutput *out);
+int floe_athena_handle_StopQueryExecution(floe_awsjson_call_t *call, const floe_athena_StopQueryExecutionInput *in, floe_athena_StopQueryExecutionOutput *out);
+int floe_athena_handle_UpdateWorkGroup(floe_awsjson_call_t *call, const floe_athena_UpdateWorkGroupInput *in, floe_athena_UpdateWorkGroupOutput *out);
 
 #endif

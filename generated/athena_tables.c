@@ -2011,6 +2011,141 @@ int floe_athena_fail_internal(floe_awsjson_call_t *call, const char *context)
     return floe_athena_fail(call, FLOE_ATHENA_ERR_InternalServerException, "Internal service error.");
 }
 
+static int handle_BatchGetNamedQuery(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_BatchGetNamedQuery(call, in, out);
+}
+
+static int handle_BatchGetQueryExecution(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_BatchGetQueryExecution(call, in, out);
+}
+
+static int handle_CreateNamedQuery(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_CreateNamedQuery(call, in, out);
+}
+
+static int handle_CreatePreparedStatement(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_CreatePreparedStatement(call, in, out);
+}
+
+static int handle_CreateWorkGroup(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_CreateWorkGroup(call, in, out);
+}
+
+static int handle_DeleteNamedQuery(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_DeleteNamedQuery(call, in, out);
+}
+
+static int handle_DeletePreparedStatement(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_DeletePreparedStatement(call, in, out);
+}
+
+static int handle_DeleteWorkGroup(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_DeleteWorkGroup(call, in, out);
+}
+
+static int handle_GetDataCatalog(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetDataCatalog(call, in, out);
+}
+
+static int handle_GetDatabase(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetDatabase(call, in, out);
+}
+
+static int handle_GetNamedQuery(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetNamedQuery(call, in, out);
+}
+
+static int handle_GetPreparedStatement(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetPreparedStatement(call, in, out);
+}
+
+static int handle_GetQueryExecution(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetQueryExecution(call, in, out);
+}
+
+static int handle_GetQueryResults(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetQueryResults(call, in, out);
+}
+
+static int handle_GetQueryRuntimeStatistics(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetQueryRuntimeStatistics(call, in, out);
+}
+
+static int handle_GetTableMetadata(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetTableMetadata(call, in, out);
+}
+
+static int handle_GetWorkGroup(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_GetWorkGroup(call, in, out);
+}
+
+static int handle_ListDataCatalogs(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListDataCatalogs(call, in, out);
+}
+
+static int handle_ListDatabases(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListDatabases(call, in, out);
+}
+
+static int handle_ListNamedQueries(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListNamedQueries(call, in, out);
+}
+
+static int handle_ListPreparedStatements(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListPreparedStatements(call, in, out);
+}
+
+static int handle_ListQueryExecutions(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListQueryExecutions(call, in, out);
+}
+
+static int handle_ListTableMetadata(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListTableMetadata(call, in, out);
+}
+
+static int handle_ListWorkGroups(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_ListWorkGroups(call, in, out);
+}
+
+static int handle_StartQueryExecution(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_StartQueryExecution(call, in, out);
+}
+
+static int handle_StopQueryExecution(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_StopQueryExecution(call, in, out);
+}
+
+static int handle_UpdateWorkGroup(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_athena_handle_UpdateWorkGroup(call, in, out);
+}
+
 #define E(name) FLOE_AWSJSON_ERROR_BIT(FLOE_ATHENA_ERR_##name)
 
 /* REST-JSON input members outside the body: {member of the input, where, wire name}, each operation's in a row. */
@@ -2129,17 +2264,17 @@ static const floe_awsjson_rest_param_t rest_params[] = {
 };
 
 static const floe_awsjson_operation_t operations[] = {
-    {7423, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetNamedQuery */
+    {7423, FLOE_STATUS_IMPLEMENTED, /* BatchGetNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     10, 11, NULL,
+     10, 11, handle_BatchGetNamedQuery,
      {8813, 8818, 0, 0}}, /* POST /batch-get-named-queries */
     {7442, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetPreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      12, 13, NULL,
      {8813, 8843, 1, 0}}, /* POST /workgroups/{WorkGroup}/batch-get-prepared-statements */
-    {7468, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetQueryExecution */
+    {7468, FLOE_STATUS_PARTIAL, /* BatchGetQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     14, 15, NULL,
+     14, 15, handle_BatchGetQueryExecution,
      {8813, 8897, 0, 1}}, /* POST /batch-get-query-executions */
     {7491, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
@@ -2153,25 +2288,25 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      55, 56, NULL,
      {8813, 8990, 0, 2}}, /* POST /data-catalogs */
-    {7561, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateNamedQuery */
+    {7561, FLOE_STATUS_PARTIAL, /* CreateNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     57, 58, NULL,
+     57, 58, handle_CreateNamedQuery,
      {8813, 9005, 0, 2}}, /* POST /named-queries */
     {7578, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      59, 60, NULL,
      {8813, 9020, 1, 2}}, /* POST /workgroups/{WorkGroup}/notebooks */
-    {7593, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePreparedStatement */
+    {7593, FLOE_STATUS_IMPLEMENTED, /* CreatePreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     61, 62, NULL,
+     61, 62, handle_CreatePreparedStatement,
      {8813, 9054, 1, 3}}, /* POST /workgroups/{WorkGroup}/prepared-statements */
     {7617, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePresignedNotebookUrl */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      63, 64, NULL,
      {8813, 9098, 1, 4}}, /* POST /sessions/{SessionId}/presigned-notebook-url */
-    {7644, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateWorkGroup */
+    {7644, FLOE_STATUS_PARTIAL, /* CreateWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     65, 66, NULL,
+     65, 66, handle_CreateWorkGroup,
      {8813, 9143, 0, 5}}, /* POST /workgroups */
     {7660, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
@@ -2181,21 +2316,21 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      81, 82, NULL,
      {9155, 9192, 2, 6}}, /* DELETE /data-catalogs/{Name} */
-    {7704, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteNamedQuery */
+    {7704, FLOE_STATUS_IMPLEMENTED, /* DeleteNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     83, 84, NULL,
+     83, 84, handle_DeleteNamedQuery,
      {9155, 9232, 1, 8}}, /* DELETE /named-queries/{NamedQueryId} */
     {7721, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      85, 86, NULL,
      {9155, 9262, 1, 9}}, /* DELETE /notebooks/{NotebookId} */
-    {7736, FLOE_STATUS_NOT_IMPLEMENTED, /* DeletePreparedStatement */
+    {7736, FLOE_STATUS_IMPLEMENTED, /* DeletePreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
-     87, 88, NULL,
+     87, 88, handle_DeletePreparedStatement,
      {9155, 9286, 2, 10}}, /* DELETE /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-    {7760, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteWorkGroup */
+    {7760, FLOE_STATUS_IMPLEMENTED, /* DeleteWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     89, 90, NULL,
+     89, 90, handle_DeleteWorkGroup,
      {9155, 9346, 2, 12}}, /* DELETE /workgroups/{WorkGroup} */
     {7776, FLOE_STATUS_NOT_IMPLEMENTED, /* ExportNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
@@ -2221,37 +2356,37 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      121, 122, NULL,
      {9392, 9162, 1, 19}}, /* GET /capacity-reservations/{Name} */
-    {7931, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataCatalog */
+    {7931, FLOE_STATUS_PARTIAL, /* GetDataCatalog */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     123, 124, NULL,
+     123, 124, handle_GetDataCatalog,
      {9392, 9192, 2, 20}}, /* GET /data-catalogs/{Name} */
-    {7946, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDatabase */
+    {7946, FLOE_STATUS_PARTIAL, /* GetDatabase */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
-     125, 126, NULL,
+     125, 126, handle_GetDatabase,
      {9392, 9630, 3, 22}}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName} */
-    {7958, FLOE_STATUS_NOT_IMPLEMENTED, /* GetNamedQuery */
+    {7958, FLOE_STATUS_IMPLEMENTED, /* GetNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     127, 128, NULL,
+     127, 128, handle_GetNamedQuery,
      {9392, 9232, 1, 25}}, /* GET /named-queries/{NamedQueryId} */
     {7972, FLOE_STATUS_NOT_IMPLEMENTED, /* GetNotebookMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      129, 130, NULL,
      {9392, 9709, 1, 26}}, /* GET /notebooks/{NotebookId}/metadata */
-    {7992, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPreparedStatement */
+    {7992, FLOE_STATUS_IMPLEMENTED, /* GetPreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
-     131, 132, NULL,
+     131, 132, handle_GetPreparedStatement,
      {9392, 9286, 2, 27}}, /* GET /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-    {8013, FLOE_STATUS_NOT_IMPLEMENTED, /* GetQueryExecution */
+    {8013, FLOE_STATUS_PARTIAL, /* GetQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     133, 134, NULL,
+     133, 134, handle_GetQueryExecution,
      {9392, 9742, 1, 29}}, /* GET /query-executions/{QueryExecutionId} */
-    {8031, FLOE_STATUS_NOT_IMPLEMENTED, /* GetQueryResults */
+    {8031, FLOE_STATUS_PARTIAL, /* GetQueryResults */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
-     135, 136, NULL,
+     135, 136, handle_GetQueryResults,
      {9392, 9779, 4, 30}}, /* GET /query-executions/{QueryExecutionId}/results */
-    {8047, FLOE_STATUS_NOT_IMPLEMENTED, /* GetQueryRuntimeStatistics */
+    {8047, FLOE_STATUS_PARTIAL, /* GetQueryRuntimeStatistics */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     137, 138, NULL,
+     137, 138, handle_GetQueryRuntimeStatistics,
      {9392, 9845, 1, 34}}, /* GET /query-executions/{QueryExecutionId}/runtime-statistics */
     {8073, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourceDashboard */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
@@ -2269,13 +2404,13 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      145, 146, NULL,
      {9392, 10000, 1, 38}}, /* GET /sessions/{SessionId}/status */
-    {8141, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableMetadata */
+    {8141, FLOE_STATUS_PARTIAL, /* GetTableMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
-     147, 148, NULL,
+     147, 148, handle_GetTableMetadata,
      {9392, 10029, 4, 39}}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName}/tables/{TableName} */
-    {8158, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkGroup */
+    {8158, FLOE_STATUS_PARTIAL, /* GetWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     149, 150, NULL,
+     149, 150, handle_GetWorkGroup,
      {9392, 9346, 1, 43}}, /* GET /workgroups/{WorkGroup} */
     {8171, FLOE_STATUS_NOT_IMPLEMENTED, /* ImportNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
@@ -2293,13 +2428,13 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      164, 165, NULL,
      {9392, 8967, 2, 51}}, /* GET /capacity-reservations */
-    {8261, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataCatalogs */
+    {8261, FLOE_STATUS_PARTIAL, /* ListDataCatalogs */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     166, 167, NULL,
+     166, 167, handle_ListDataCatalogs,
      {9392, 8990, 3, 53}}, /* GET /data-catalogs */
-    {8278, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDatabases */
+    {8278, FLOE_STATUS_PARTIAL, /* ListDatabases */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
-     168, 169, NULL,
+     168, 169, handle_ListDatabases,
      {9392, 10223, 4, 56}}, /* GET /data-catalogs/{CatalogName}/databases */
     {8292, FLOE_STATUS_NOT_IMPLEMENTED, /* ListEngineVersions */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
@@ -2309,9 +2444,9 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      172, 173, NULL,
      {9392, 10279, 4, 62}}, /* GET /sessions/{SessionId}/executors */
-    {8325, FLOE_STATUS_NOT_IMPLEMENTED, /* ListNamedQueries */
+    {8325, FLOE_STATUS_IMPLEMENTED, /* ListNamedQueries */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     174, 175, NULL,
+     174, 175, handle_ListNamedQueries,
      {9392, 9005, 3, 66}}, /* GET /named-queries */
     {8342, FLOE_STATUS_NOT_IMPLEMENTED, /* ListNotebookMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
@@ -2321,29 +2456,29 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      178, 179, NULL,
      {9392, 10370, 3, 70}}, /* GET /notebooks/{NotebookId}/sessions */
-    {8384, FLOE_STATUS_NOT_IMPLEMENTED, /* ListPreparedStatements */
+    {8384, FLOE_STATUS_IMPLEMENTED, /* ListPreparedStatements */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     180, 181, NULL,
+     180, 181, handle_ListPreparedStatements,
      {9392, 9054, 3, 73}}, /* GET /workgroups/{WorkGroup}/prepared-statements */
-    {8407, FLOE_STATUS_NOT_IMPLEMENTED, /* ListQueryExecutions */
+    {8407, FLOE_STATUS_IMPLEMENTED, /* ListQueryExecutions */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     182, 183, NULL,
+     182, 183, handle_ListQueryExecutions,
      {9392, 10403, 3, 76}}, /* GET /query-executions */
     {8427, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSessions */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      184, 185, NULL,
      {9392, 10421, 4, 79}}, /* GET /workgroups/{WorkGroup}/sessions */
-    {8440, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTableMetadata */
+    {8440, FLOE_STATUS_PARTIAL, /* ListTableMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
-     186, 187, NULL,
+     186, 187, handle_ListTableMetadata,
      {9392, 10454, 6, 83}}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName}/tables */
     {8458, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTagsForResource */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      188, 189, NULL,
      {9392, 10526, 3, 89}}, /* GET /tags/{ResourceARN} */
-    {8478, FLOE_STATUS_NOT_IMPLEMENTED, /* ListWorkGroups */
+    {8478, FLOE_STATUS_IMPLEMENTED, /* ListWorkGroups */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     190, 191, NULL,
+     190, 191, handle_ListWorkGroups,
      {9392, 9143, 2, 92}}, /* GET /workgroups */
     {8493, FLOE_STATUS_NOT_IMPLEMENTED, /* PutCapacityAssignmentConfiguration */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
@@ -2353,9 +2488,9 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      286, 287, NULL,
      {8813, 10176, 1, 95}}, /* POST /sessions/{SessionId}/calculations */
-    {8554, FLOE_STATUS_NOT_IMPLEMENTED, /* StartQueryExecution */
+    {8554, FLOE_STATUS_PARTIAL, /* StartQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
-     288, 289, NULL,
+     288, 289, handle_StartQueryExecution,
      {8813, 10403, 0, 96}}, /* POST /query-executions */
     {8574, FLOE_STATUS_NOT_IMPLEMENTED, /* StartSession */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SessionAlreadyExistsException) | E(TooManyRequestsException) | E(SerializationException),
@@ -2365,9 +2500,9 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      294, 295, NULL,
      {8813, 10550, 1, 97}}, /* POST /calculations/{CalculationExecutionId}/stop */
-    {8612, FLOE_STATUS_NOT_IMPLEMENTED, /* StopQueryExecution */
+    {8612, FLOE_STATUS_IMPLEMENTED, /* StopQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     296, 297, NULL,
+     296, 297, handle_StopQueryExecution,
      {8813, 10594, 1, 98}}, /* POST /query-executions/{QueryExecutionId}/stop */
     {8631, FLOE_STATUS_NOT_IMPLEMENTED, /* TagResource */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
@@ -2405,9 +2540,9 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      335, 336, NULL,
      {10676, 9286, 2, 108}}, /* PATCH /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-    {8797, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateWorkGroup */
+    {8797, FLOE_STATUS_PARTIAL, /* UpdateWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
-     337, 338, NULL,
+     337, 338, handle_UpdateWorkGroup,
      {10676, 9346, 1, 110}}, /* PATCH /workgroups/{WorkGroup} */
 };
 
