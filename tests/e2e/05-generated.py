@@ -34,7 +34,7 @@ ICEBERG_SPEC_PAGE = "https://github.com/apache/iceberg/blob/%s/open-api/rest-cat
 # models/ files that are Floe's own, not pinned upstream copies
 UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
             "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE",
-            "cloudformation-overlay.json", "sts-overlay.json", "glue-overlay.json"}
+            "cloudformation-overlay.json", "sts-overlay.json", "glue-overlay.json", "athena-overlay.json"}
 # The awsQuery services: (generator key, pinned model under models/, C prefix, docs name, README name)
 QUERY_SERVICES = [
     ("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json", "cfn", "cloudformation", "CloudFormation"),

@@ -74,6 +74,7 @@ class UnemulatedServiceTests(FloeTestCase):
         self.assertEqual(names, services, "they are the services Floe serves beside S3")
         served = {"s3tables": lambda c: c.list_table_buckets()["tableBuckets"],
                   "glue": lambda c: c.get_databases()["DatabaseList"],
+                  "athena": lambda c: c.list_work_groups()["WorkGroups"],
                   "cloudformation": lambda c: c.list_stacks()["StackSummaries"],
                   "sts": lambda c: c.get_caller_identity()["Account"]}
         for name in sorted(names):
