@@ -1,8 +1,12 @@
 /*
  * The shared workgroup lookup and paging of athena_common.h.
  */
+#include <string.h>
+
 #include "catalog/page_token.h"
 #include "athena_common.h"
+
+static const char *const encryption_options[] = {NULL, "SSE_S3", "SSE_KMS", "CSE_KMS"};
 
 const char *athena_workgroup_or_primary(const char *name)
 {
@@ -42,4 +46,24 @@ const char *athena_page_after(floe_awsjson_call_t *call, const char *listing, co
 char *athena_page_token(floe_awsjson_call_t *call, const char *listing, const char *last_key)
 {
     return floe_page_token_encode(&call->super, listing, last_key);
+}
+
+char *athena_page_token_seq(floe_awsjson_call_t *call, const char *listing, int64_t seq)
+{
+    return athena_page_token(call, listing, floe_call_printf(&call->super, "%lld", (long long)seq));
+}
+
+const char *athena_encryption_text(floe_athena_EncryptionOption option)
+{
+    return (size_t)option < sizeof(encryption_options) / sizeof(encryption_options[0]) ? encryption_options[option]
+                                                                                         : NULL;
+}
+
+floe_athena_EncryptionOption athena_encryption_enum(const char *text)
+{
+    for (size_t i = 1; text != NULL && i < sizeof(encryption_options) / sizeof(encryption_options[0]); i++) {
+        if (strcmp(text, encryption_options[i]) == 0)
+            return (floe_athena_EncryptionOption)i;
+    }
+    return 0;
 }

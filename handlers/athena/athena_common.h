@@ -27,4 +27,11 @@ const char *athena_page_after(floe_awsjson_call_t *call, const char *listing, co
 /** The NextToken that continues `listing` after `last_key`. */
 char *athena_page_token(floe_awsjson_call_t *call, const char *listing, const char *last_key);
 
+/** The NextToken that continues a listing in creation order after the row numbered `seq`. */
+char *athena_page_token_seq(floe_awsjson_call_t *call, const char *listing, int64_t seq);
+
+/** An EncryptionOption's wire value (NULL for 0), and back (0 for NULL or an unknown one). */
+const char *athena_encryption_text(floe_athena_EncryptionOption option);
+floe_athena_EncryptionOption athena_encryption_enum(const char *text);
+
 #endif

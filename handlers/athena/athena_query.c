@@ -27,7 +27,6 @@
     "configuration setting or as an API input."
 
 static const char *const states[] = {NULL, "QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"};
-static const char *const encryption_options[] = {NULL, "SSE_S3", "SSE_KMS", "CSE_KMS"};
 
 static int query_not_found(floe_awsjson_call_t *call, const char *id)
 {
@@ -56,7 +55,7 @@ static void choose_results(floe_athena_query_row_t *q, const floe_athena_ResultC
     q->encryption_option = w->encryption_option;
     q->kms_key = w->kms_key;
     if (use_request && r->EncryptionConfiguration != NULL) {
-        q->encryption_option = (char *)encryption_options[r->EncryptionConfiguration->EncryptionOption];
+        q->encryption_option = (char *)athena_encryption_text(r->EncryptionConfiguration->EncryptionOption);
         q->kms_key = r->EncryptionConfiguration->KmsKey;
     }
 }
@@ -103,8 +102,7 @@ static floe_athena_ResultConfiguration *results_of(floe_awsjson_call_t *call, co
     r->ExpectedBucketOwner = q->expected_bucket_owner;
     if (q->encryption_option != NULL) {
         r->EncryptionConfiguration = FLOE_ATHENA_NEW(call, EncryptionConfiguration);
-        r->EncryptionConfiguration->EncryptionOption = (floe_athena_EncryptionOption)enum_of(
-            encryption_options, sizeof(encryption_options) / sizeof(encryption_options[0]), q->encryption_option);
+        r->EncryptionConfiguration->EncryptionOption = athena_encryption_enum(q->encryption_option);
         r->EncryptionConfiguration->KmsKey = q->kms_key;
     }
     return r;
@@ -229,7 +227,7 @@ int floe_athena_handle_ListQueryExecutions(floe_awsjson_call_t *call, const floe
         return floe_athena_fail_internal(call, "listing Athena queries");
     if (n > (size_t)page) {
         n = (size_t)page;
-        out->NextToken = athena_page_token(call, listing, floe_call_printf(&call->super, "%lld", (long long)rows[n - 1].seq));
+        out->NextToken = athena_page_token_seq(call, listing, rows[n - 1].seq);
     }
     out->QueryExecutionIds = FLOE_ATHENA_NEW(call, QueryExecutionIdList);
     out->QueryExecutionIds->n = n;

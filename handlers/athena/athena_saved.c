@@ -91,7 +91,7 @@ int floe_athena_handle_ListNamedQueries(floe_awsjson_call_t *call, const floe_at
         return floe_athena_fail_internal(call, "listing Athena named queries");
     if (n > (size_t)page) {
         n = (size_t)page;
-        out->NextToken = athena_page_token(call, listing, floe_call_printf(&call->super, "%lld", (long long)rows[n - 1].seq));
+        out->NextToken = athena_page_token_seq(call, listing, rows[n - 1].seq);
     }
     out->NamedQueryIds = FLOE_ATHENA_NEW(call, NamedQueryIdList);
     out->NamedQueryIds->n = n;

@@ -12,8 +12,6 @@
 #define LIST_MAX_PAGE 50
 #define EFFECTIVE_ENGINE_VERSION "Athena engine version 3"
 
-static const char *const encryption_options[] = {NULL, "SSE_S3", "SSE_KMS", "CSE_KMS"};
-
 static const char *state_text(floe_athena_WorkGroupState state)
 {
     return state == FLOE_ATHENA_WorkGroupState_DISABLED ? "DISABLED" : "ENABLED";
@@ -24,18 +22,9 @@ static floe_athena_WorkGroupState state_enum(const char *text)
     return strcmp(text, "DISABLED") == 0 ? FLOE_ATHENA_WorkGroupState_DISABLED : FLOE_ATHENA_WorkGroupState_ENABLED;
 }
 
-static floe_athena_EncryptionOption encryption_enum(const char *text)
-{
-    for (size_t i = 1; text != NULL && i < sizeof(encryption_options) / sizeof(encryption_options[0]); i++) {
-        if (strcmp(text, encryption_options[i]) == 0)
-            return (floe_athena_EncryptionOption)i;
-    }
-    return 0;
-}
-
 static void set_encryption(floe_athena_workgroup_row_t *w, const floe_athena_EncryptionConfiguration *e)
 {
-    w->encryption_option = (char *)encryption_options[e->EncryptionOption];
+    w->encryption_option = (char *)athena_encryption_text(e->EncryptionOption);
     w->kms_key = e->KmsKey;
 }
 
@@ -57,7 +46,7 @@ static floe_athena_WorkGroupConfiguration *configuration(floe_awsjson_call_t *ca
     c->ResultConfiguration->ExpectedBucketOwner = w->expected_bucket_owner;
     if (w->encryption_option != NULL) {
         c->ResultConfiguration->EncryptionConfiguration = FLOE_ATHENA_NEW(call, EncryptionConfiguration);
-        c->ResultConfiguration->EncryptionConfiguration->EncryptionOption = encryption_enum(w->encryption_option);
+        c->ResultConfiguration->EncryptionConfiguration->EncryptionOption = athena_encryption_enum(w->encryption_option);
         c->ResultConfiguration->EncryptionConfiguration->KmsKey = w->kms_key;
     }
     c->EnforceWorkGroupConfiguration = w->enforce_configuration;
