@@ -60,6 +60,9 @@ call("list_query_executions", WorkGroup=wg)
 call("get_work_group", "get_unknown_work_group", WorkGroup="nope")
 call("delete_work_group", WorkGroup="primary")
 call("list_data_catalogs")
+first = call("list_work_groups", "list_work_groups_page_1", MaxResults=1)
+call("list_work_groups", "list_work_groups_page_2", MaxResults=1, NextToken=first.get("NextToken", "x"))
+call("list_engine_versions")
 print(json.dumps(out))
 """
 
@@ -108,6 +111,11 @@ class AthenaControlPlaneTests(FloeTestCase):
         self.assertEqual(len(first["WorkGroups"]), 1)
         rest = self.athena.list_work_groups(NextToken=first["NextToken"])["WorkGroups"]
         self.assertIn("wg_crud", [w["Name"] for w in first["WorkGroups"] + rest], "pages reach every workgroup")
+        elsewhere = self.session.client("athena", endpoint_url=self.server.endpoint, region_name="eu-west-1",
+                                        config=self.botocore_config)
+        self.assertEqual([w["Name"] for w in elsewhere.list_work_groups()["WorkGroups"]], ["primary"],
+                         "another region has its own workgroups")
+        self.assertClientError("NotImplementedException", self.athena.list_engine_versions)
         err = self.assertClientError("InvalidRequestException", self.athena.delete_work_group, WorkGroup="primary")
         self.assertEqual(err["Error"]["Message"], "The primary workgroup cannot be deleted.")
         self.athena.delete_work_group(WorkGroup="wg_crud", RecursiveDeleteOption=True)
@@ -263,6 +271,12 @@ class AthenaControlPlaneTests(FloeTestCase):
                          {"Code": "InvalidRequestException", "Message": "WorkGroup is not found."})
         self.assertEqual(out["delete_work_group"]["error"]["Code"], "InvalidRequestException")
         self.assertEqual(out["delete_work_group"]["status"], 400)
+        pages = [w["Name"] for k in ("list_work_groups_page_1", "list_work_groups_page_2")
+                 for w in out[k]["WorkGroups"]]
+        self.assertEqual(len(set(pages)), 2, "a NextToken in the query string continues the listing")
+        self.assertEqual(pages, sorted(pages), "where the first page stopped")
+        self.assertEqual((out["list_engine_versions"]["error"]["Code"], out["list_engine_versions"]["status"]),
+                         ("NotImplementedException", 501), "an operation without a handler is an honest 501")
         # the same state through the other binding
         self.assertEqual(self.athena.get_work_group(WorkGroup="wg_rest")["WorkGroup"]["Description"], "rest")
         self.assertEqual(self.athena.get_query_execution(QueryExecutionId=execution["QueryExecutionId"])
