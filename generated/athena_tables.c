@@ -1971,7 +1971,7 @@ static const char *const patterns[] = {
 static void *compiled[sizeof(patterns) / sizeof(patterns[0])];
 
 static const floe_awsjson_error_info_t errors[FLOE_ATHENA_ERR__COUNT] = {
-    [FLOE_ATHENA_ERR_NONE] = {NULL, 0, false},
+    [FLOE_ATHENA_ERR_NONE] = {NULL, 0, false, NULL, NULL},
     [FLOE_ATHENA_ERR_InternalServerException] = {"InternalServerException", 500, true, "Message", NULL},
     [FLOE_ATHENA_ERR_InvalidRequestException] = {"InvalidRequestException", 400, false, "Message", "AthenaErrorCode"},
     [FLOE_ATHENA_ERR_MetadataException] = {"MetadataException", 400, false, "Message", NULL},

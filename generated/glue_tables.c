@@ -10297,7 +10297,7 @@ static const char *const patterns[] = {
 static void *compiled[sizeof(patterns) / sizeof(patterns[0])];
 
 static const floe_awsjson_error_info_t errors[FLOE_GLUE_ERR__COUNT] = {
-    [FLOE_GLUE_ERR_NONE] = {NULL, 0, false},
+    [FLOE_GLUE_ERR_NONE] = {NULL, 0, false, NULL, NULL},
     [FLOE_GLUE_ERR_AccessDeniedException] = {"AccessDeniedException", 400, false, "Message", NULL},
     [FLOE_GLUE_ERR_AlreadyExistsException] = {"AlreadyExistsException", 400, false, "Message", NULL},
     [FLOE_GLUE_ERR_ColumnStatisticsTaskNotRunningException] = {"ColumnStatisticsTaskNotRunningException", 400, false, "Message", NULL},
