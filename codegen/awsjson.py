@@ -67,7 +67,8 @@ class JsonService:
     """One awsJson1_1 service Floe serves: its pinned model, its overlay and its C prefix."""
 
     def __init__(self, key, model, overlay, prefix, doc, name, rest=None,
-                 validation_error="ValidationException", internal_error="InternalServiceException"):
+                 validation_error="ValidationException", internal_error="InternalServiceException",
+                 validation_detail=None):
         self.key = key
         self.model = os.path.join(ROOT, "models", model)
         self.overlay = os.path.join(ROOT, "models", overlay)
@@ -77,6 +78,7 @@ class JsonService:
         self.rest = os.path.join(ROOT, "models", rest) if rest else None  # botocore's rest-json binding
         self.validation_error = validation_error  # what the service answers a constraint violation with
         self.internal_error = internal_error
+        self.validation_detail = validation_detail  # the detail member a constraint violation carries
 
 
 SERVICES = [
@@ -84,7 +86,8 @@ SERVICES = [
     # Athena has no ValidationException: it answers a constraint violation with InvalidRequestException.
     JsonService("athena", "athena/athena-2017-05-18.smithy.json", "athena-overlay.json", "athena", "athena",
                 "Athena", rest="athena/botocore/athena/2017-05-18/service-2.json",
-                validation_error="InvalidRequestException", internal_error="InternalServerException"),
+                validation_error="InvalidRequestException", internal_error="InternalServerException",
+                validation_detail="INVALID_INPUT"),
 ]
 
 

@@ -2561,6 +2561,7 @@ const floe_awsjson_service_t floe_athena_service = {
     .errors = errors,
     .n_errors = FLOE_ATHENA_ERR__COUNT,
     .validation_error = FLOE_ATHENA_ERR_InvalidRequestException,
+    .validation_detail = "INVALID_INPUT",
     .serialization_error = FLOE_ATHENA_ERR_SerializationException,
     .internal_error = FLOE_ATHENA_ERR_InternalServerException,
     .patterns = patterns,

@@ -11519,6 +11519,7 @@ const floe_awsjson_service_t floe_glue_service = {
     .errors = errors,
     .n_errors = FLOE_GLUE_ERR__COUNT,
     .validation_error = FLOE_GLUE_ERR_ValidationException,
+    .validation_detail = NULL,
     .serialization_error = FLOE_GLUE_ERR_SerializationException,
     .internal_error = FLOE_GLUE_ERR_InternalServiceException,
     .patterns = patterns,

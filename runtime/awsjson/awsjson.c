@@ -212,12 +212,14 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
     in = floe_call_alloc(&call.super, input->size);
     parsed = floe_awsjson_parse(&call.super, q->svc, input, body, body_len, in, &violation);
     if (parsed != FLOE_AWSJSON_PARSED) {
-        answer_service_error(q, parsed == FLOE_AWSJSON_INVALID ? q->svc->validation_error : q->svc->serialization_error,
-                             violation.message, NULL);
+        if (parsed == FLOE_AWSJSON_INVALID)
+            answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
+        else
+            answer_service_error(q, q->svc->serialization_error, violation.message, NULL);
         return;
     }
     if (floe_awsjson_validate(q->svc, input, in, &violation) != 0) {
-        answer_service_error(q, q->svc->validation_error, violation.message, NULL);
+        answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
         return;
     }
     if (op->handle == NULL) {

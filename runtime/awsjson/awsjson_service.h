@@ -131,6 +131,7 @@ typedef struct floe_awsjson_service {
     const floe_awsjson_error_info_t *errors; /* indexed by the service's error enum */
     size_t n_errors;
     int validation_error;    /* answers a constraint violation */
+    const char *validation_detail; /* and the detail member it carries (Athena: INVALID_INPUT), or NULL */
     int serialization_error; /* answers a body that is not the input's JSON */
     int internal_error;      /* answers a failure inside */
     const char *const *patterns; /* the model's @pattern expressions */

@@ -29,10 +29,10 @@ FAILED_RESULTS = "Query did not finish successfully. Final query state: FAILED"
 # What the REST-JSON client does, run by the venv's Python: each step's answer (or error) as JSON.
 REST_SCRIPT = r"""
 import json, sys
-import boto3, botocore, botocore.exceptions
+import boto3, botocore, botocore.config, botocore.exceptions
 endpoint, wg = sys.argv[1], sys.argv[2]
-c = boto3.client("athena", endpoint_url=endpoint, region_name="us-east-1",
-                 aws_access_key_id="k", aws_secret_access_key="s")
+c = boto3.client("athena", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="k",
+                 aws_secret_access_key="s", config=botocore.config.Config(parameter_validation=False))
 out = {"botocore": botocore.__version__, "protocol": c.meta.service_model.protocol}
 def call(name, key=None, **kw):
     key = key or name
@@ -41,7 +41,8 @@ def call(name, key=None, **kw):
         r.pop("ResponseMetadata", None)
         out[key] = json.loads(json.dumps(r, default=str))
     except botocore.exceptions.ClientError as e:
-        out[key] = {"error": e.response["Error"], "status": e.response["ResponseMetadata"]["HTTPStatusCode"]}
+        out[key] = {"error": e.response["Error"], "status": e.response["ResponseMetadata"]["HTTPStatusCode"],
+                    "code": e.response.get("AthenaErrorCode")}
     return out[key]
 call("create_work_group", Name=wg, Description="rest",
      Configuration={"ResultConfiguration": {"OutputLocation": "s3://athena-results/rest/"}})
@@ -63,6 +64,7 @@ call("list_data_catalogs")
 first = call("list_work_groups", "list_work_groups_page_1", MaxResults=1)
 call("list_work_groups", "list_work_groups_page_2", MaxResults=1, NextToken=first.get("NextToken", "x"))
 call("list_engine_versions")
+call("list_work_groups", "list_work_groups_zero", MaxResults=0)
 print(json.dumps(out))
 """
 
@@ -116,6 +118,9 @@ class AthenaControlPlaneTests(FloeTestCase):
         self.assertEqual([w["Name"] for w in elsewhere.list_work_groups()["WorkGroups"]], ["primary"],
                          "another region has its own workgroups")
         self.assertClientError("NotImplementedException", self.athena.list_engine_versions)
+        unchecked = self.make_client("athena", parameter_validation=False)
+        err = self.assertClientError("InvalidRequestException", unchecked.list_work_groups, MaxResults=0)
+        self.assertEqual(err.get("AthenaErrorCode"), "INVALID_INPUT", "a constraint violation is Athena's INVALID_INPUT")
         err = self.assertClientError("InvalidRequestException", self.athena.delete_work_group, WorkGroup="primary")
         self.assertEqual(err["Error"]["Message"], "The primary workgroup cannot be deleted.")
         self.athena.delete_work_group(WorkGroup="wg_crud", RecursiveDeleteOption=True)
@@ -202,7 +207,8 @@ class AthenaControlPlaneTests(FloeTestCase):
         self.assertEqual((e["Status"]["AthenaError"]["ErrorCategory"], e["Status"]["AthenaError"]["Retryable"]), (1, False))
         self.assertIn("SubmissionDateTime", e["Status"])
         err = self.assertClientError("InvalidRequestException", self.athena.get_query_results, QueryExecutionId=ids[0])
-        self.assertEqual(err["Error"]["Message"], FAILED_RESULTS)
+        self.assertEqual((err["Error"]["Message"], err.get("AthenaErrorCode")),
+                         (FAILED_RESULTS, "INVALID_QUERY_EXECUTION_STATE"))
         self.assertIn("Timeline", self.athena.get_query_runtime_statistics(QueryExecutionId=ids[0])["QueryRuntimeStatistics"])
         self.athena.stop_query_execution(QueryExecutionId=ids[0])
         self.assertEqual(self.athena.get_query_execution(QueryExecutionId=ids[0])["QueryExecution"]["Status"]["State"],
@@ -275,6 +281,10 @@ class AthenaControlPlaneTests(FloeTestCase):
                  for w in out[k]["WorkGroups"]]
         self.assertEqual(len(set(pages)), 2, "a NextToken in the query string continues the listing")
         self.assertEqual(pages, sorted(pages), "where the first page stopped")
+        self.assertEqual(out["get_query_results"]["code"], "INVALID_QUERY_EXECUTION_STATE")
+        zero = out["list_work_groups_zero"]
+        self.assertEqual((zero["error"]["Code"], zero["code"]), ("InvalidRequestException", "INVALID_INPUT"),
+                         "MaxResults=0 in the query string breaks the model's range")
         self.assertEqual((out["list_engine_versions"]["error"]["Code"], out["list_engine_versions"]["status"]),
                          ("NotImplementedException", 501), "an operation without a handler is an honest 501")
         # the same state through the other binding
