@@ -12,6 +12,7 @@
 #include "catalog/namespace.h"
 #include "catalog/table.h"
 #include "catalog/table_bucket.h"
+#include "catalog/table_schema.h"
 #include "athena_common.h"
 
 #define AWS_DATA_CATALOG "AwsDataCatalog"
@@ -211,18 +212,30 @@ int floe_athena_handle_ListDatabases(floe_awsjson_call_t *call, const floe_athen
     return FLOE_OK;
 }
 
-/* A table as Athena describes an S3 table: an external Iceberg table. */
-static void fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_athena_TableMetadata *m)
+/* A table as Athena describes an S3 table: an external Iceberg table with its current schema's
+ * columns, typed as Glue names them. */
+static int fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_athena_TableMetadata *m)
 {
     const char *kv[4] = {"table_type", "ICEBERG", "metadata_location", t->metadata_location};
+    floe_table_column_t *columns;
+    size_t n;
 
+    if (floe_table_schema_columns(&call->super, t, &columns, &n))
+        return floe_athena_fail_internal(call, "reading a table's schema");
     m->Name = t->name;
     m->CreateTime = t->created_at;
     m->has_CreateTime = true;
     m->TableType = "EXTERNAL_TABLE";
     m->Columns = FLOE_ATHENA_NEW(call, ColumnList);
+    m->Columns->items = floe_call_alloc(&call->super, sizeof(floe_athena_Column) * (n + 1));
+    for (size_t i = 0; i < n; i++, m->Columns->n++) {
+        m->Columns->items[i].Name = columns[i].name;
+        m->Columns->items[i].Type = columns[i].type;
+        m->Columns->items[i].Comment = columns[i].comment;
+    }
     m->PartitionKeys = FLOE_ATHENA_NEW(call, ColumnList);
     m->Parameters = parameters(call, t->metadata_location != NULL ? 2 : 1, kv);
+    return FLOE_OK;
 }
 
 int floe_athena_handle_GetTableMetadata(floe_awsjson_call_t *call, const floe_athena_GetTableMetadataInput *in,
@@ -239,8 +252,7 @@ int floe_athena_handle_GetTableMetadata(floe_awsjson_call_t *call, const floe_at
                    ? floe_athena_fail(call, FLOE_ATHENA_ERR_MetadataException, "Table %s not found.", in->TableName)
                    : floe_athena_fail_internal(call, "reading a table");
     out->TableMetadata = FLOE_ATHENA_NEW(call, TableMetadata);
-    fill_table(call, &t, out->TableMetadata);
-    return FLOE_OK;
+    return fill_table(call, &t, out->TableMetadata);
 }
 
 int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_athena_ListTableMetadataInput *in,
@@ -270,7 +282,9 @@ int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_a
     out->TableMetadataList = FLOE_ATHENA_NEW(call, TableMetadataList);
     out->TableMetadataList->n = n;
     out->TableMetadataList->items = floe_call_alloc(&call->super, sizeof(floe_athena_TableMetadata) * (n + 1));
-    for (size_t i = 0; i < n; i++)
-        fill_table(call, &rows[i], &out->TableMetadataList->items[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (fill_table(call, &rows[i], &out->TableMetadataList->items[i]))
+            return FLOE_EFAIL;
+    }
     return FLOE_OK;
 }

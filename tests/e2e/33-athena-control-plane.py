@@ -185,6 +185,7 @@ class AthenaControlPlaneTests(FloeTestCase):
         t = self.athena.get_table_metadata(CatalogName=catalog, DatabaseName="sales", TableName="orders")["TableMetadata"]
         self.assertEqual(t["Parameters"]["table_type"], "ICEBERG")
         self.assertTrue(t["Parameters"]["metadata_location"].startswith("s3://"))
+        self.assertEqual(t["Columns"], [{"Name": "id", "Type": "bigint"}], "the schema's columns, typed as Glue types them")
         self.assertClientError("MetadataException", self.athena.get_database, CatalogName=catalog, DatabaseName="nope")
         self.assertClientError("MetadataException", self.athena.get_table_metadata, CatalogName=catalog,
                                DatabaseName="sales", TableName="nope")
