@@ -51,22 +51,22 @@ FLOE_SQL(sql_prepared_list, "SELECT " PREPARED_COLUMNS " FROM athena_prepared_st
 #define DEFAULT_ENGINE_VERSION "AUTO"
 
 /* Runs a bound write; *changed says whether it touched a row. FLOE_OK or FLOE_EFAIL (500 recorded). */
-static int run_write(floe_call_t *call, sqlite3_stmt *stmt, bool *changed)
+static int run_write(floe_call_t *call, floe_db_stmt_t *stmt, bool *changed)
 {
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     if (changed != NULL)
-        *changed = sqlite3_changes(sqlite3_db_handle(stmt)) > 0;
+        *changed = floe_db_changes(floe_call_state(call)) > 0;
     return FLOE_OK;
 }
 
-static void read_workgroup(floe_call_t *call, sqlite3_stmt *s, floe_athena_workgroup_row_t *w)
+static void read_workgroup(floe_call_t *call, floe_db_stmt_t *s, floe_athena_workgroup_row_t *w)
 {
     w->name = floe_sql_text(call, s, 0);
     w->description = floe_sql_text(call, s, 1);
@@ -75,13 +75,13 @@ static void read_workgroup(floe_call_t *call, sqlite3_stmt *s, floe_athena_workg
     w->expected_bucket_owner = floe_sql_text(call, s, 4);
     w->encryption_option = floe_sql_text(call, s, 5);
     w->kms_key = floe_sql_text(call, s, 6);
-    w->enforce_configuration = sqlite3_column_int(s, 7) != 0;
-    w->publish_metrics = sqlite3_column_int(s, 8) != 0;
-    w->requester_pays = sqlite3_column_int(s, 9) != 0;
-    w->has_bytes_scanned_cutoff = sqlite3_column_type(s, 10) != SQLITE_NULL;
-    w->bytes_scanned_cutoff = sqlite3_column_int64(s, 10);
+    w->enforce_configuration = floe_db_column_int(s, 7) != 0;
+    w->publish_metrics = floe_db_column_int(s, 8) != 0;
+    w->requester_pays = floe_db_column_int(s, 9) != 0;
+    w->has_bytes_scanned_cutoff = !floe_db_column_is_null(s, 10);
+    w->bytes_scanned_cutoff = floe_db_column_int64(s, 10);
     w->engine_version = floe_sql_text(call, s, 11);
-    w->created_at = sqlite3_column_int64(s, 12);
+    w->created_at = floe_db_column_int64(s, 12);
 }
 
 /* The cutoff as text, so that an absent one binds SQL NULL (the column's affinity makes it a number). */
@@ -103,25 +103,25 @@ int floe_athena_workgroup_ensure_primary(floe_call_t *call)
 
 int floe_athena_workgroup_read(floe_call_t *call, const char *name, bool *found, floe_athena_workgroup_row_t *out)
 {
-    sqlite3_stmt *s = floe_sql_bind(call, sql_workgroup_read, "ttt", floe_call_account(call), floe_call_region(call),
+    floe_db_stmt_t *s = floe_sql_bind(call, sql_workgroup_read, "ttt", floe_call_account(call), floe_call_region(call),
                                     name);
     int rc;
 
     if (s == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, s, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW)
+    if (rc == FLOE_DB_ROW)
         read_workgroup(call, s, out);
-    sqlite3_reset(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    floe_db_reset(s);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
-    *found = rc == SQLITE_ROW;
+    *found = rc == FLOE_DB_ROW;
     return FLOE_OK;
 }
 
 int floe_athena_workgroup_insert(floe_call_t *call, const floe_athena_workgroup_row_t *w, bool *is_taken)
 {
-    bool changed;
+    bool changed = false;
     int rc = run_write(call,
                        floe_sql_bind(call, sql_workgroup_insert, "tttttttttnnntti", floe_call_account(call),
                                      floe_call_region(call), w->name, w->description, w->state, w->output_location,
@@ -171,26 +171,26 @@ int floe_athena_workgroup_remove(floe_call_t *call, const char *name, bool *was_
 
 /* Steps `s` (bound; NULL after a failed bind) into at most `limit` rows of `size` bytes, each filled
  * by `read`. FLOE_OK or FLOE_EFAIL. */
-static int read_rows(floe_call_t *call, sqlite3_stmt *s, int limit, size_t size,
-                     void (*read)(floe_call_t *, sqlite3_stmt *, void *), void **rows, size_t *n)
+static int read_rows(floe_call_t *call, floe_db_stmt_t *s, int limit, size_t size,
+                     void (*read)(floe_call_t *, floe_db_stmt_t *, void *), void **rows, size_t *n)
 {
     char *out;
-    int rc = SQLITE_DONE;
+    int rc = FLOE_DB_DONE;
 
     if (s == NULL)
         return FLOE_EFAIL;
     out = floe_call_alloc(call, size * (size_t)(limit > 0 ? limit : 1));
     *n = 0;
-    while (*n < (size_t)limit && (rc = floe_sql_step(call, s, FLOE_DB_NONE)) == SQLITE_ROW)
+    while (*n < (size_t)limit && (rc = floe_sql_step(call, s, FLOE_DB_NONE)) == FLOE_DB_ROW)
         read(call, s, out + size * (*n)++);
-    sqlite3_reset(s);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    floe_db_reset(s);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *rows = out;
     return FLOE_OK;
 }
 
-static void read_workgroup_any(floe_call_t *call, sqlite3_stmt *s, void *row)
+static void read_workgroup_any(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
     read_workgroup(call, s, row);
 }
@@ -204,11 +204,11 @@ int floe_athena_workgroup_list(floe_call_t *call, const char *after, int limit, 
                      limit, sizeof(**rows), read_workgroup_any, (void **)rows, n);
 }
 
-static void read_named(floe_call_t *call, sqlite3_stmt *s, void *row)
+static void read_named(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
     floe_athena_named_query_row_t *q = row;
 
-    q->seq = sqlite3_column_int64(s, 0);
+    q->seq = floe_db_column_int64(s, 0);
     q->id = floe_sql_text(call, s, 1);
     q->workgroup = floe_sql_text(call, s, 2);
     q->name = floe_sql_text(call, s, 3);
@@ -255,7 +255,7 @@ int floe_athena_named_query_list(floe_call_t *call, const char *workgroup, int64
                      limit, sizeof(**rows), read_named, (void **)rows, n);
 }
 
-static void read_prepared(floe_call_t *call, sqlite3_stmt *s, void *row)
+static void read_prepared(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
     floe_athena_prepared_row_t *p = row;
 
@@ -263,12 +263,12 @@ static void read_prepared(floe_call_t *call, sqlite3_stmt *s, void *row)
     p->name = floe_sql_text(call, s, 1);
     p->query_statement = floe_sql_text(call, s, 2);
     p->description = floe_sql_text(call, s, 3);
-    p->updated_at = sqlite3_column_int64(s, 4);
+    p->updated_at = floe_db_column_int64(s, 4);
 }
 
 int floe_athena_prepared_insert(floe_call_t *call, const floe_athena_prepared_row_t *p, bool *is_taken)
 {
-    bool changed;
+    bool changed = false;
     int rc = run_write(call,
                        floe_sql_bind(call, sql_prepared_insert, "tttttti", floe_call_account(call),
                                      floe_call_region(call), p->workgroup, p->name, p->query_statement,
@@ -325,11 +325,11 @@ FLOE_SQL(sql_query_finish, "UPDATE athena_query SET state = ?4, state_reason = ?
 FLOE_SQL(sql_query_list, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2"
          " AND workgroup = ?3 AND (?4 = 0 OR seq < ?4) ORDER BY seq DESC LIMIT ?5");
 
-static void read_query(floe_call_t *call, sqlite3_stmt *s, void *row)
+static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
     floe_athena_query_row_t *q = row;
 
-    q->seq = sqlite3_column_int64(s, 0);
+    q->seq = floe_db_column_int64(s, 0);
     q->id = floe_sql_text(call, s, 1);
     q->workgroup = floe_sql_text(call, s, 2);
     q->query_string = floe_sql_text(call, s, 3);
@@ -343,13 +343,13 @@ static void read_query(floe_call_t *call, sqlite3_stmt *s, void *row)
     q->engine_version = floe_sql_text(call, s, 11);
     q->state = floe_sql_text(call, s, 12);
     q->state_reason = floe_sql_text(call, s, 13);
-    q->has_error = sqlite3_column_type(s, 14) != SQLITE_NULL;
-    q->error_category = sqlite3_column_int(s, 14);
-    q->error_type = sqlite3_column_int(s, 15);
+    q->has_error = !floe_db_column_is_null(s, 14);
+    q->error_category = floe_db_column_int(s, 14);
+    q->error_type = floe_db_column_int(s, 15);
     q->error_message = floe_sql_text(call, s, 16);
-    q->submitted_at = sqlite3_column_int64(s, 17);
-    q->has_completed_at = sqlite3_column_type(s, 18) != SQLITE_NULL;
-    q->completed_at = sqlite3_column_int64(s, 18);
+    q->submitted_at = floe_db_column_int64(s, 17);
+    q->has_completed_at = !floe_db_column_is_null(s, 18);
+    q->completed_at = floe_db_column_int64(s, 18);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
