@@ -20,12 +20,14 @@
  * Invariant: when a handler returns, floe_state_end_call() has reset its statements and rolled
  * back any transaction it left open, before the response is written.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "db/state.h"
 #include "call/call.h"
+#include "s3tables/authorize.h"
 #include "s3tables/dispatch.h"
 #include "base/log.h"
 #include "http/response.h"
@@ -97,6 +99,33 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
     }
 }
 
+/* The caller's address as aws:SourceIp reads it (NULL when the connection has none). */
+static const char *source_ip(h2o_req_t *req)
+{
+    struct sockaddr_storage sa;
+    char *text = h2o_mem_alloc_pool(&req->pool, INET6_ADDRSTRLEN);
+    socklen_t len = req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)&sa);
+
+    if (len == 0)
+        return NULL;
+    if (sa.ss_family == AF_INET)
+        return inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, text, INET6_ADDRSTRLEN);
+    if (sa.ss_family == AF_INET6)
+        return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, text, INET6_ADDRSTRLEN);
+    return NULL;
+}
+
+/* --enforce-iam: the signed caller's permission for this call (authorize.h). */
+static int authorize(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http,
+                     floe_call_t *call)
+{
+    char *access_key = h2o_mem_alloc_pool(&d->req->pool, d->credential->access_key.len + 1);
+
+    memcpy(access_key, d->credential->access_key.base, d->credential->access_key.len);
+    access_key[d->credential->access_key.len] = '\0';
+    return floe_s3tables_authorize(call, match, http, access_key, source_ip(d->req));
+}
+
 static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http)
 {
     const floe_operation_info_t *info = &floe_operations[match->route->op];
@@ -119,6 +148,10 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
     in = floe_call_alloc(&call, info->request_size);
     if (match->route->parse(&call, http, in, &violation) != 0 || info->validate(in, &violation) != 0) {
         answer_error(d, 400, "BadRequestException", violation.message);
+        return;
+    }
+    if (d->w->config->enforce_iam && authorize(d, match, http, &call) != FLOE_OK) {
+        answer_modeled_error(d, info, &call);
         return;
     }
     if (info->handle == NULL) {

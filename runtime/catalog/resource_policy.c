@@ -1,0 +1,50 @@
+/*
+ * The read of resource_policy.h: one statement joins the bucket, its policy, the table it names
+ * (by names or by table id) and the table's policy, so authorizing a call costs one lookup.
+ */
+#include <sqlite3.h>
+
+#include "call/call_sql.h"
+#include "catalog/resource_policy.h"
+
+FLOE_SQL(sql_policies_by_names,
+    "SELECT bp.document, t.table_id, tp.document FROM table_bucket b"
+    " LEFT JOIN table_bucket_policy bp ON bp.table_bucket_id = b.id"
+    " LEFT JOIN namespace n ON n.table_bucket_id = b.id AND n.name = ?4"
+    " LEFT JOIN s3table t ON t.namespace_id = n.id AND t.name = ?5"
+    " LEFT JOIN table_policy tp ON tp.table_id = t.id"
+    " WHERE b.account_id = ?2 AND b.region = ?3 AND b.name = ?1");
+
+FLOE_SQL(sql_policies_by_table_id,
+    "SELECT bp.document, t.table_id, tp.document FROM table_bucket b"
+    " LEFT JOIN table_bucket_policy bp ON bp.table_bucket_id = b.id"
+    " LEFT JOIN s3table t ON t.table_bucket_id = b.id AND t.table_id = ?4"
+    " LEFT JOIN table_policy tp ON tp.table_id = t.id"
+    " WHERE b.account_id = ?2 AND b.region = ?3 AND b.name = ?1");
+
+int floe_resource_policies_get(floe_call_t *call, const char *bucket, const char *namespace_, const char *name,
+                               const char *table_id, floe_resource_policies_t *out)
+{
+    sqlite3_stmt *stmt;
+    int rc;
+
+    *out = (floe_resource_policies_t){0};
+    if (table_id != NULL)
+        stmt = floe_sql_bind(call, sql_policies_by_table_id, "tttt", bucket, floe_call_account(call),
+                             floe_call_region(call), table_id);
+    else
+        stmt = floe_sql_bind(call, sql_policies_by_names, "ttttt", bucket, floe_call_account(call),
+                             floe_call_region(call), namespace_ ? namespace_ : "", name ? name : "");
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
+    out->has_bucket = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW) {
+        out->bucket_policy = floe_sql_text(call, stmt, 0);
+        out->table_id = floe_sql_text(call, stmt, 1);
+        out->table_policy = floe_sql_text(call, stmt, 2);
+        out->has_table = out->table_id != NULL;
+    }
+    sqlite3_reset(stmt);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+}
