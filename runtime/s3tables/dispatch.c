@@ -20,7 +20,6 @@
  * Invariant: when a handler returns, floe_state_end_call() has reset its statements and rolled
  * back any transaction it left open, before the response is written.
  */
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -30,6 +29,7 @@
 #include "s3tables/authorize.h"
 #include "s3tables/dispatch.h"
 #include "base/log.h"
+#include "http/peer.h"
 #include "http/response.h"
 #include "s3tables/router.h"
 #include "http/sigv4.h"
@@ -99,22 +99,6 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
     }
 }
 
-/* The caller's address as aws:SourceIp reads it (NULL when the connection has none). */
-static const char *source_ip(h2o_req_t *req)
-{
-    struct sockaddr_storage sa;
-    char *text = h2o_mem_alloc_pool(&req->pool, INET6_ADDRSTRLEN);
-    socklen_t len = req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)&sa);
-
-    if (len == 0)
-        return NULL;
-    if (sa.ss_family == AF_INET)
-        return inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, text, INET6_ADDRSTRLEN);
-    if (sa.ss_family == AF_INET6)
-        return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, text, INET6_ADDRSTRLEN);
-    return NULL;
-}
-
 /* --enforce-iam: the signed caller's permission for this call (authorize.h). */
 static int authorize(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http,
                      floe_call_t *call)
@@ -123,7 +107,7 @@ static int authorize(dispatch_ctx_t *d, const floe_route_match_t *match, const f
 
     memcpy(access_key, d->credential->access_key.base, d->credential->access_key.len);
     access_key[d->credential->access_key.len] = '\0';
-    return floe_s3tables_authorize(call, match, http, access_key, source_ip(d->req));
+    return floe_s3tables_authorize(call, match, http, access_key, floe_http_peer_address(d->req));
 }
 
 static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http)
