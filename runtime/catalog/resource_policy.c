@@ -48,3 +48,25 @@ int floe_resource_policies_get(floe_call_t *call, const char *bucket, const char
     sqlite3_reset(stmt);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
+
+FLOE_SQL(sql_table_of_warehouse,
+    "SELECT 'arn:aws:s3tables:' || b.region || ':' || b.account_id || ':bucket/' || b.name || '/table/' || t.table_id,"
+    " n.name, t.name FROM s3table t JOIN namespace n ON n.id = t.namespace_id"
+    " JOIN table_bucket b ON b.id = t.table_bucket_id WHERE t.warehouse_bucket = ?1");
+
+int floe_resource_table_of_warehouse(floe_call_t *call, const char *warehouse, floe_warehouse_table_t *out)
+{
+    sqlite3_stmt *stmt = floe_sql_bind(call, sql_table_of_warehouse, "t", warehouse);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
+    if (rc == SQLITE_ROW) {
+        out->arn = floe_sql_text(call, stmt, 0);
+        out->namespace_ = floe_sql_text(call, stmt, 1);
+        out->name = floe_sql_text(call, stmt, 2);
+    }
+    sqlite3_reset(stmt);
+    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+}

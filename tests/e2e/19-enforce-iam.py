@@ -38,12 +38,14 @@ class EnforceIamTests(FloeTestCase):
         import boto3
         cls.owner = cls.client_of(boto3, OWNER, "owner-secret")
         cls.other = cls.client_of(boto3, OTHER, "other-secret")
+        cls.other_s3 = cls.client_of(boto3, OTHER, "other-secret", "s3")
 
     @classmethod
-    def client_of(cls, boto3, key, secret):
+    def client_of(cls, boto3, key, secret, service="s3tables"):
+        import botocore.config
         session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret)
-        return session.client("s3tables", endpoint_url=cls.server.endpoint, region_name=REGION,
-                              config=cls.botocore_config)
+        return session.client(service, endpoint_url=cls.server.endpoint, region_name=REGION,
+                              config=cls.botocore_config.merge(botocore.config.Config(s3={"addressing_style": "path"})))
 
     def bucket_with_table(self, bucket, namespace, table):
         arn = self.owner.create_table_bucket(name=bucket)["arn"]
@@ -92,6 +94,34 @@ class EnforceIamTests(FloeTestCase):
         self.owner.delete_table_bucket_policy(tableBucketARN=arn)
         self.assertDenied(denied("arn:aws:iam::%s:root" % OTHER, "s3tables:GetTable", table_arn, "no-resource"),
                           self.other.get_table, tableBucketARN=arn, namespace="sales", name="orders")
+
+    def test_table_storage_is_authorized_through_the_table(self):
+        import botocore.exceptions
+        arn, table_arn = self.bucket_with_table("stored", "sales", "orders")
+        location = self.owner.get_table_metadata_location(tableBucketARN=arn, namespace="sales", name="orders")
+        bucket, key = location["metadataLocation"][len("s3://"):].split("/", 1)
+        principal = "arn:aws:iam::%s:root" % OTHER
+
+        def s3_error(fn, **kwargs):
+            with self.assertRaises(botocore.exceptions.ClientError) as caught:
+                fn(**kwargs)
+            return caught.exception.response["Error"]
+
+        error = s3_error(self.other_s3.get_object, Bucket=bucket, Key=key)
+        self.assertEqual((error["Code"], error["Message"]),
+                         ("AccessDenied", denied(principal, "s3tables:GetTableData", table_arn, "no-resource")),
+                         "GetObject on another account's table storage needs s3tables:GetTableData")
+        policy = {"Version": "2012-10-17", "Statement": [{
+            "Effect": "Allow", "Principal": {"AWS": principal}, "Action": "s3tables:GetTableData",
+            "Resource": table_arn}]}
+        self.owner.put_table_policy(tableBucketARN=arn, namespace="sales", name="orders",
+                                    resourcePolicy=json.dumps(policy))
+        body = self.other_s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+        self.assertIn(b"format-version", body, "a table policy granting GetTableData lets the other account read")
+        error = s3_error(self.other_s3.put_object, Bucket=bucket, Key="data/intruder.parquet", Body=b"x")
+        self.assertEqual((error["Code"], error["Message"]),
+                         ("AccessDenied", denied(principal, "s3tables:PutTableData", table_arn, "no-resource")),
+                         "PutObject needs s3tables:PutTableData, which the policy does not grant")
 
     def test_namespace_condition_scopes_a_grant(self):
         arn, hr_table = self.bucket_with_table("scoped", "hr", "staff")
