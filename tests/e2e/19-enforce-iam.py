@@ -39,6 +39,8 @@ class EnforceIamTests(FloeTestCase):
         cls.owner = cls.client_of(boto3, OWNER, "owner-secret")
         cls.other = cls.client_of(boto3, OTHER, "other-secret")
         cls.other_s3 = cls.client_of(boto3, OTHER, "other-secret", "s3")
+        cls.owner_glue = cls.client_of(boto3, OWNER, "owner-secret", "glue")
+        cls.other_glue = cls.client_of(boto3, OTHER, "other-secret", "glue")
 
     @classmethod
     def client_of(cls, boto3, key, secret, service="s3tables"):
@@ -173,6 +175,15 @@ class EnforceIamTests(FloeTestCase):
                                           tableBucketARN=arn, resourcePolicy=json.dumps(policy))
         self.assertEqual(response["Error"]["Message"], 'Invalid principal in policy: "AWS":"Jane"',
                          "an invalid principal is refused by PutTableBucketPolicy")
+
+    def test_glue_needs_glue_actions_on_the_catalog(self):
+        self.assertIsInstance(self.owner_glue.get_databases()["DatabaseList"], list, "the root reads its own catalog")
+        response = self.assertClientError("AccessDeniedException", self.other_glue.get_databases, CatalogId=OWNER)
+        self.assertEqual(response["ResponseMetadata"]["HTTPStatusCode"], 400, "Glue answers its AccessDeniedException 400")
+        self.assertEqual(response["Error"]["Message"],
+                         denied("arn:aws:iam::%s:root" % OTHER, "glue:GetDatabases",
+                                "arn:aws:glue:%s:%s:catalog" % (REGION, OWNER), "no-resource"),
+                         "another account's catalog is refused: Floe stores no Glue resource policy")
 
     def test_own_account_root_is_allowed_everything(self):
         arn, _ = self.bucket_with_table("mine", "sales", "orders")
