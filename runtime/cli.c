@@ -57,7 +57,7 @@ static const char usage[] =
     "  --strict-signatures  verify SigV4 signatures (header and presigned; SigV2 presigned S3 URLs\n"
     "                    too) [FLOE_STRICT_SIGNATURES=1]\n"
     "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n"
-    "  --enforce-iam     authorize every call as AWS evaluates IAM and resource policies (a 12-digit\n"
+    "  --enforce-iam     authorize calls as AWS evaluates IAM and resource policies (a 12-digit\n"
     "                    access key is that account's root); needs --strict-signatures [FLOE_ENFORCE_IAM=1]\n"
     "  --warehouse-s3 M  what S3 serves on a table's warehouse bucket [FLOE_WAREHOUSE_S3]: 'table'\n"
     "                    (default: only the object operations AWS supports on table storage) or\n"
