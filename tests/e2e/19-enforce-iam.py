@@ -176,6 +176,37 @@ class EnforceIamTests(FloeTestCase):
         self.assertEqual(response["Error"]["Message"], 'Invalid principal in policy: "AWS":"Jane"',
                          "an invalid principal is refused by PutTableBucketPolicy")
 
+    def console_get(self, route, arn, key, secret):
+        """(status, JSON) of the console's API route for `arn`, signed by botocore as the console signs."""
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+        request = AWSRequest(method="GET", url="%s/_floe/ui/api/%s?arn=%s" % (
+            self.server.endpoint, route, urllib.parse.quote(arn, safe="")))
+        SigV4Auth(Credentials(key, secret), "s3tables", REGION).add_auth(request)
+        prepared = request.prepare()
+        try:
+            with urllib.request.urlopen(urllib.request.Request(prepared.url, headers=dict(prepared.headers))) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def test_console_routes_are_the_s3_tables_operations_they_show(self):
+        arn, table_arn = self.bucket_with_table("viewed", "sales", "secret")
+        policy = {"Version": "2012-10-17", "Statement": [{
+            "Sid": "Hidden", "Effect": "Deny", "Principal": "*", "Action": "s3tables:GetTable", "Resource": table_arn}]}
+        self.owner.put_table_policy(tableBucketARN=arn, namespace="sales", name="secret",
+                                    resourcePolicy=json.dumps(policy))
+        status, _ = self.console_get("bucket", arn, OWNER, "owner-secret")
+        self.assertEqual(status, 200, "the console's bucket page is GetTableBucket, which the root may do")
+        status, body = self.console_get("table", table_arn, OWNER, "owner-secret")
+        self.assertEqual(status, 403, "the console's table page is GetTable, which the table policy denies")
+        self.assertEqual(body["message"], denied("arn:aws:iam::%s:root" % OWNER, "s3tables:GetTable", table_arn,
+                                                 "resource-deny"), "the console says why in AWS's words")
+
     def test_glue_needs_glue_actions_on_the_catalog(self):
         self.assertIsInstance(self.owner_glue.get_databases()["DatabaseList"], list, "the root reads its own catalog")
         response = self.assertClientError("AccessDeniedException", self.other_glue.get_databases, CatalogId=OWNER)
