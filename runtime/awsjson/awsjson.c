@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "awsjson/awsjson.h"
+#include "awsjson/awsjson_authorize.h"
 #include "awsjson/awsjson_codec.h"
 #include "awsjson/awsjson_rest.h"
 #include "db/state.h"
@@ -60,6 +61,9 @@ static const floe_awsjson_service_t *const services[] = {
 };
 
 #define N_SERVICES (sizeof(services) / sizeof(services[0]))
+
+#define ACCESS_DENIED "AccessDeniedException"
+#define HTTP_FORBIDDEN 403
 
 typedef struct json_ctx {
     floe_worker_t *w;
@@ -195,6 +199,28 @@ static const char *target_operation(h2o_req_t *req, const floe_awsjson_service_t
     return NULL;
 }
 
+/* --enforce-iam: whether the caller may run `op`; false after answering AccessDeniedException in the
+ * service's own status (Glue's is 400), or a 500 when the decision failed. */
+static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call)
+{
+    floe_authz_decision_t decision;
+
+    if (floe_awsjson_authorize(&call->super, q->req, q->svc, floe_awsjson_name(q->svc, op->name), &decision)) {
+        answer_service_error(q, q->svc->internal_error, "The server could not authorize the request.", NULL);
+        return false;
+    }
+    if (decision.is_allowed)
+        return true;
+    for (size_t i = 0; i < q->svc->n_errors; i++) {
+        if (q->svc->errors[i].name != NULL && strcmp(q->svc->errors[i].name, ACCESS_DENIED) == 0) {
+            answer_service_error(q, (int)i, floe_authz_message(&call->super, &decision), NULL);
+            return false;
+        }
+    }
+    answer_error(q, HTTP_FORBIDDEN, ACCESS_DENIED, floe_authz_message(&call->super, &decision));
+    return false;
+}
+
 static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, const char *body, size_t body_len)
 {
     floe_violation_t violation;
@@ -222,6 +248,8 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
         answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
         return;
     }
+    if (q->w->config->enforce_iam && !authorized(q, op, &call))
+        return;
     if (op->handle == NULL) {
         char message[MESSAGE_MAX];
         snprintf(message, sizeof(message), "Floe does not implement %s %s yet; see %s.", q->svc->name,

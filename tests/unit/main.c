@@ -17,6 +17,7 @@ int floe_test_failures;
 #include "runtime/base/json.c"
 #include "runtime/page_token.c"
 #include "runtime/policy.c"
+#include "runtime/authz/authz.c"
 #include "runtime/s3tables/router.c"
 #include "runtime/iceberg_rest_router.c"
 #include "runtime/iceberg_rest_response.c"
