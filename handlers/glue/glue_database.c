@@ -36,7 +36,7 @@ static int lookup_database(floe_awsjson_call_t *call, const floe_bucket_row_t *b
                            floe_namespace_row_t *ns)
 {
     if (floe_lookup_namespace(&call->super, bucket, name, ns))
-        return call->super.error == FLOE_ERR_NotFoundException ? database_not_found(call, name)
+        return call->super.failure.code == FLOE_ENOTFOUND ? database_not_found(call, name)
                                                                  : glue_fail_from_catalog(call, NULL);
     return FLOE_OK;
 }

@@ -49,7 +49,7 @@ int glue_bucket_of_catalog(floe_awsjson_call_t *call, const char *catalog_id, fl
         return glue_fail_catalog_not_found(call, catalog_id);
     if (floe_lookup_bucket(&call->super, floe_call_printf(&call->super, "%s%s", call->super.arn_bucket_prefix,
                                                           ref.bucket), out))
-        return call->super.error == FLOE_ERR_NotFoundException ? glue_fail_catalog_not_found(call, catalog_id)
+        return call->super.failure.code == FLOE_ENOTFOUND ? glue_fail_catalog_not_found(call, catalog_id)
                                                                  : glue_fail_from_catalog(call, NULL);
     return FLOE_OK;
 }
@@ -62,13 +62,16 @@ char *glue_child_catalog_id(floe_awsjson_call_t *call, const char *bucket)
 
 int glue_fail_from_catalog(floe_awsjson_call_t *call, const char *not_found)
 {
-    const char *message = call->super.error_message ? call->super.error_message : "The request failed.";
+    const char *message = call->super.failure.message ? call->super.failure.message : "The request failed.";
 
-    switch (call->super.error) {
-    case FLOE_ERR_NotFoundException:
+    switch (call->super.failure.code) {
+    case FLOE_ENOTFOUND:
         return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "%s", not_found ? not_found : message);
-    case FLOE_ERR_ConflictException: return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "%s", message);
-    case FLOE_ERR_BadRequestException: return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "%s", message);
+    case FLOE_EEXISTS:
+    case FLOE_EINUSE:
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE: return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "%s", message);
+    case FLOE_EINVAL: return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "%s", message);
     default: return floe_glue_fail(call, FLOE_GLUE_ERR_InternalServiceException, "Internal service error.");
     }
 }

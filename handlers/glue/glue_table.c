@@ -85,7 +85,7 @@ static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, co
     if (glue_bucket_of_catalog(call, catalog_id, bucket))
         return FLOE_EFAIL;
     if (floe_lookup_namespace(&call->super, bucket, database, ns))
-        return call->super.error == FLOE_ERR_NotFoundException ? fail_not_found(call, "Database", database)
+        return call->super.failure.code == FLOE_ENOTFOUND ? fail_not_found(call, "Database", database)
                                                                  : glue_fail_from_catalog(call, NULL);
     return FLOE_OK;
 }
@@ -100,7 +100,7 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
     if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
-        return call->super.error == FLOE_ERR_NotFoundException ? fail_not_found(call, "Table", in->Name)
+        return call->super.failure.code == FLOE_ENOTFOUND ? fail_not_found(call, "Table", in->Name)
                                                                  : glue_fail_from_catalog(call, NULL);
     out->Table = FLOE_GLUE_NEW(call, Table);
     return fill_table(call, &t, out->Table);

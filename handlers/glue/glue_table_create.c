@@ -207,7 +207,7 @@ int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_Crea
     if (glue_bucket_of_catalog(call, in->CatalogId, &bucket))
         return FLOE_EFAIL;
     if (floe_lookup_namespace(&call->super, &bucket, in->DatabaseName, &ns))
-        return call->super.error == FLOE_ERR_NotFoundException
+        return call->super.failure.code == FLOE_ENOTFOUND
                    ? floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "Database %s not found.",
                                     in->DatabaseName)
                    : glue_fail_from_catalog(call, NULL);

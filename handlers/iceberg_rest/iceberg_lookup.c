@@ -12,12 +12,15 @@
 
 int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict)
 {
-    const char *message = call->super.error_message ? call->super.error_message : "The request failed.";
+    const char *message = call->super.failure.message ? call->super.failure.message : "The request failed.";
 
-    switch (call->super.error) {
-    case FLOE_ERR_NotFoundException: return floe_iceberg_call_fail(call, not_found, "%s", message);
-    case FLOE_ERR_ConflictException: return floe_iceberg_call_fail(call, conflict, "%s", message);
-    case FLOE_ERR_BadRequestException:
+    switch (call->super.failure.code) {
+    case FLOE_ENOTFOUND: return floe_iceberg_call_fail(call, not_found, "%s", message);
+    case FLOE_EEXISTS:
+    case FLOE_EINUSE:
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE: return floe_iceberg_call_fail(call, conflict, "%s", message);
+    case FLOE_EINVAL:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, "%s", message);
     default: return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError, "%s", message);
     }
@@ -31,7 +34,7 @@ int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg
     case FLOE_ECHANGED:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "%s", FLOE_TABLE_MESSAGE_NOT_FOUND);
     default:
-        assert(rc == FLOE_EFAIL && call->super.error != FLOE_ERR_NONE);
+        assert(rc == FLOE_EFAIL && call->super.failure.code != FLOE_OK);
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException, taken);
     }
 }

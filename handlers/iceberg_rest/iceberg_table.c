@@ -230,7 +230,7 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
         floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
         return FLOE_EFAIL;
     if (floe_replication_is_replica(&call->super, t.id)) /* read-only, as on AWS (catalog/replication_rules.h) */
-        return call->super.error != FLOE_ERR_NONE
+        return call->super.failure.code != FLOE_OK
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
                                             t.ns.name, t.name);

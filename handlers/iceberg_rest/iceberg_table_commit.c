@@ -125,7 +125,7 @@ static int prepare(floe_iceberg_call_t *call, const floe_iceberg_table_change_t 
     char *current;
 
     if (floe_replication_is_replica(&call->super, p->table.id)) /* read-only, as on AWS */
-        return call->super.error != FLOE_ERR_NONE
+        return call->super.failure.code != FLOE_OK
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
                                             p->table.ns.name, p->table.name);
@@ -224,7 +224,7 @@ int floe_iceberg_handle_updateTable(floe_iceberg_call_t *call, const floe_iceber
                                          &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->table.table, &p.table)) {
-        if (call->super.error == FLOE_ERR_NotFoundException && in->change.asserts_create)
+        if (call->super.failure.code == FLOE_ENOTFOUND && in->change.asserts_create)
             return create_by_commit(call, &bucket, &ns, in, out);
         return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
                                           FLOE_ICEBERG_ERR_InternalServerError);

@@ -1,7 +1,7 @@
 /*
  * The checked-statement layer (db/sql.h) for code that serves a call (catalog/, the stack store):
  * the same binds and steps, with a failure inside recorded on the call as its
- * InternalServerErrorException (a 500 in the service's own shape) besides being logged. "No row" is
+ * failure inside (FLOE_EFAIL: a 500 in the protocol's own shape) besides being logged. "No row" is
  * never an error here: the caller decides what a miss means. Not a second layer: every function
  * is db/sql.h's plus the record on the call.
  *
@@ -9,7 +9,7 @@
  *   if (s == NULL) return FLOE_EFAIL;                 // the call already failed: 500
  *   switch (floe_sql_step(call, s, FLOE_DB_NONE)) {
  *   case SQLITE_ROW: ...; break;
- *   case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, ...);
+ *   case SQLITE_DONE: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE, ...);
  *   default: return FLOE_EFAIL;                        // 500, already recorded
  *   }
  */
