@@ -41,7 +41,8 @@ int floe_glue_handle_GetDatabase(floe_awsjson_call_t *call, const floe_glue_GetD
     glue_catalog_ref_parse(call, in->CatalogId, &ref);
     if (ref.kind == GLUE_CATALOG_DEFAULT)
         return database_not_found(call, in->Name);
-    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) || floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
+    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) ||
+        floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
         return FLOE_EFAIL;
     out->Database = FLOE_GLUE_NEW(call, Database);
     fill_database(call, &bucket, &ns, out->Database);
@@ -132,7 +133,8 @@ int floe_glue_handle_DeleteDatabase(floe_awsjson_call_t *call, const floe_glue_D
     glue_catalog_ref_parse(call, in->CatalogId, &ref);
     if (ref.kind == GLUE_CATALOG_DEFAULT)
         return database_not_found(call, in->Name);
-    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) || floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
+    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) ||
+        floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
         return FLOE_EFAIL;
     if (floe_namespace_remove(&call->super, ns.id, &has_tables))
         return FLOE_EFAIL;

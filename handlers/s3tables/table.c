@@ -320,7 +320,8 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
     dest = t.ns;
     if (in->newNamespaceName != NULL && floe_lookup_namespace(call, &t.bucket, in->newNamespaceName, &dest))
         return call->failure.code == FLOE_ENOTFOUND
-                   ? floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_NAMESPACE, "The specified destination namespace does not exist.")
+                   ? floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_NAMESPACE,
+                               "The specified destination namespace does not exist.")
                    : FLOE_EFAIL;
     rc = floe_table_rename(call, &t, &dest, in->newName != NULL ? in->newName : t.name, in->versionToken);
     return rc == FLOE_OK ? FLOE_OK : fail_from_catalog(call, rc);

@@ -226,7 +226,8 @@ int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
         floe_settings_bucket_metrics_get(call, bucket.id, &configuration_id))
         return FLOE_EFAIL;
     if (configuration_id == NULL)
-        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET, "The specified metrics configuration does not exist.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET,
+                         "The specified metrics configuration does not exist.");
     out->tableBucketARN = bucket.arn;
     out->id = configuration_id;
     return FLOE_OK;

@@ -24,13 +24,13 @@
 #include "db/sql.h"
 
 /** floe_db_bind on the call's connection; NULL after failing the call with
- * InternalServerErrorException. */
+ * a failure inside (FLOE_EFAIL). */
 sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...);
 
 /**
  * floe_db_step on the call's connection: SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in
  * `expect` (FLOE_EUNIQUE, ...; the call is not failed: the caller answers with the modeled error it
- * means), or FLOE_EFAIL with the call failed with InternalServerErrorException (any other kind).
+ * means), or FLOE_EFAIL with a failure inside recorded on the call (any other kind).
  */
 int floe_sql_step(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect);
 

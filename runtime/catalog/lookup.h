@@ -3,7 +3,8 @@
  * shared by every handler family. A miss fails the call with FLOE_ENOTFOUND about what is missing
  * and AWS's message (an S3 Tables call naming an ARN of another account: FLOE_EDENIED, as AWS
  * answers when no policy grants access), and SQLite failing for any other reason fails it inside
- * (FLOE_EFAIL, a 500), so a handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`. Changing a table is catalog/table.h's.
+ * (FLOE_EFAIL, a 500), so a handler can simply `if (floe_lookup_...) return FLOE_EFAIL;`. Changing a
+ * table is catalog/table.h's.
  */
 #ifndef FLOE_CATALOG_LOOKUP_H
 #define FLOE_CATALOG_LOOKUP_H

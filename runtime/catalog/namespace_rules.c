@@ -31,6 +31,7 @@ int floe_namespace_delete(floe_call_t *call, const floe_namespace_row_t *ns)
     if (floe_namespace_remove(call, ns->id, &has_tables))
         return FLOE_EFAIL;
     if (has_tables)
-        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_NAMESPACE, "The namespace that you tried to delete is not empty.");
+        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_NAMESPACE,
+                         "The namespace that you tried to delete is not empty.");
     return FLOE_OK;
 }

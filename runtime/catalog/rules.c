@@ -126,7 +126,8 @@ bool floe_rules_tag_key_is_reserved(const char *key)
 /* The message is the one S3's sibling service S3 Vectors answers (seen through CloudFormation). */
 int floe_rules_refuse_reserved_tag_key(floe_call_t *call)
 {
-    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "aws: prefixed tag key names are not allowed for external use.");
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
+                     "aws: prefixed tag key names are not allowed for external use.");
 }
 
 /* Fails the call unless the resource carries at most FLOE_RULES_MAX_TAGS_PER_RESOURCE tags. */

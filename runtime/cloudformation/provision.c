@@ -63,7 +63,8 @@ int floe_provision_string(floe_call_t *call, const cJSON *props, const char *nam
 
     *out = NULL;
     if (item == NULL || cJSON_IsNull(item))
-        return is_required ? floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Property %s is required.", name) : FLOE_OK;
+        return is_required ? floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
+                                       "Property %s is required.", name) : FLOE_OK;
     if (!cJSON_IsString(item))
         return fail_property(call, name, "a string");
     *out = item->valuestring;

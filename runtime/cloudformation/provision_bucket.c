@@ -386,7 +386,8 @@ static int delete_namespace(floe_call_t *call, void *arg)
     if (floe_namespace_remove(call, ns.id, &has_tables))
         return FLOE_EFAIL;
     if (has_tables)
-        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_NAMESPACE, "The namespace that you tried to delete is not empty.");
+        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_NAMESPACE,
+                         "The namespace that you tried to delete is not empty.");
     return floe_provision_report(call, a->sink, a->physical_id, NULL);
 }
 

@@ -429,7 +429,8 @@ static int rename_table(floe_call_t *call, const floe_table_row_t *t, const cJSO
     switch (floe_table_rename(call, t, &dest, name, NULL)) {
     case FLOE_OK: return FLOE_OK;
     case FLOE_EEXISTS: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, MESSAGE_TABLE_EXISTS);
-    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE, "The specified table does not exist.");
+    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE,
+                                          "The specified table does not exist.");
     case FLOE_ECHANGED: /* no token was given: a rename cannot be stale */
     default: return FLOE_EFAIL;
     }

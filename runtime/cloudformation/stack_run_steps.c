@@ -715,7 +715,8 @@ static int outputs_body(floe_call_t *call, void *arg)
         if (floe_stack_store_export_put(call, o->run->stack.id, o->names[i], o->values[i], &owner))
             return FLOE_EFAIL;
         if (owner != NULL)
-            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_STACK, "Export with name %s is already exported by stack %s.",
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_STACK,
+                             "Export with name %s is already exported by stack %s.",
                              o->names[i], owner);
     }
     if (floe_stack_store_exports_keep(call, o->run->stack.id, o->names, o->n) ||

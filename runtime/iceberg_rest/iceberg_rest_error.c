@@ -54,7 +54,8 @@ floe_iceberg_err_t floe_iceberg_rest_error_of(const floe_failure_t *failure, boo
 {
     switch (failure->code) {
     case FLOE_ENOTFOUND: return not_found_error(failure->subject, names_table);
-    case FLOE_EEXISTS: return is_commit ? FLOE_ICEBERG_ERR_CommitFailedException : FLOE_ICEBERG_ERR_AlreadyExistsException;
+    case FLOE_EEXISTS:
+        return is_commit ? FLOE_ICEBERG_ERR_CommitFailedException : FLOE_ICEBERG_ERR_AlreadyExistsException;
     case FLOE_EINUSE:
         return failure->subject == FLOE_SUBJECT_NAMESPACE ? FLOE_ICEBERG_ERR_NamespaceNotEmptyException
                                                           : FLOE_ICEBERG_ERR_CommitFailedException;

@@ -301,7 +301,8 @@ static int step_share(floe_call_t *call, void *arg)
                                         floe_call_now(call))) {
         case FLOE_OK: break;
         case FLOE_ENOTFOUND:
-            return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_OBJECT, "The source table's file %s is missing.", s->keys[i]);
+            return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_OBJECT,
+                             "The source table's file %s is missing.", s->keys[i]);
         default: return floe_fail_internal(call, "cannot share a data file");
         }
     }
@@ -762,7 +763,8 @@ static int point_body(floe_call_t *call, void *arg)
         switch (floe_table_swap_metadata(call, &t, t.version_token, p->location, &token)) {
         case FLOE_OK: break;
         case FLOE_EFAIL: return FLOE_EFAIL;
-        default: return floe_fail(call, FLOE_ECHANGED, FLOE_SUBJECT_TABLE, "The replica table changed while it was updated.");
+        default: return floe_fail(call, FLOE_ECHANGED, FLOE_SUBJECT_TABLE,
+                                  "The replica table changed while it was updated.");
         }
     }
     return floe_replication_status_complete(call, p->c->job->table_id, p->c->destination, t.arn,
