@@ -116,6 +116,9 @@ class JsonCModel(smithy.CMemberTypes):
         roots = [op.input for op in self.operations] + [op.output for op in self.operations if op.output]
         self.shapes = smithy.reach(roots, lambda s: True)
         self.errors = model.errors()
+        failures = overlay.raw.get("failures", {})
+        self.failures = {k: v for k, v in failures.items() if k in ("notFound", "exists", "invalid", "denied")}
+        self.not_found_messages = failures.get("notFoundMessages", {})
         self.patterns = sorted({s.traits["smithy.api#pattern"] for s in self.shapes
                                 if "smithy.api#pattern" in s.traits})
         self.pattern_index = {p: i for i, p in enumerate(self.patterns)}
@@ -353,6 +356,18 @@ class JsonCModel(smithy.CMemberTypes):
     def internal_error(self):
         return self.svc.internal_error
 
+    def failure_error(self, kind):
+        """The C error of the service's overlay "failures" entry `kind` (notFound, exists,
+        invalid, denied): what a failure of that house code answers; -1 (a 500) when not listed."""
+        name = self.failures.get(kind)
+        return "%sERR_%s" % (self.MACRO_PREFIX, name) if name else "-1"
+
+    def not_found_messages_init(self):
+        """The C initializer of the service's not-found messages by subject (the overlay's
+        "failures"."notFoundMessages": subject name -> message with {name})."""
+        return "{" + ", ".join("[FLOE_SUBJECT_%s] = %s" % (subject.upper(), json.dumps(text))
+                               for subject, text in sorted(self.not_found_messages.items())) + "}"
+
     def count(self, status):
         return sum(1 for op in self.operations if op.status == status)
 
@@ -367,7 +382,7 @@ def render(env, out, overrides=None):
         ov.check(model)
         cm = JsonCModel(svc, model, ov)
         names = {r[0] for r in cm.error_rows()}
-        for needed in (cm.validation_error, cm.internal_error):
+        for needed in [cm.validation_error, cm.internal_error] + list(cm.failures.values()):
             if needed not in names:
                 raise smithy.ModelError("%s: the model has no %s" % (model.service["id"], needed))
         overlay_name = os.path.relpath(svc.overlay, ROOT).replace(os.sep, "/")

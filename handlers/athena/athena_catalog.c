@@ -58,7 +58,7 @@ static int resolve_catalog(floe_awsjson_call_t *call, const char *name, athena_c
     if (strchr(name + root + 1, '/') != NULL ||
         floe_lookup_bucket(&call->super,
                            floe_call_printf(&call->super, "%s%s", call->super.arn_bucket_prefix, name + root + 1), bucket))
-        return call->super.error == FLOE_ERR_NotFoundException || strchr(name + root + 1, '/') != NULL
+        return call->super.failure.code == FLOE_ENOTFOUND || strchr(name + root + 1, '/') != NULL
                    ? catalog_not_found(call, name)
                    : floe_athena_fail_internal(call, "reading a table bucket");
     return FLOE_OK;
@@ -162,7 +162,7 @@ static int resolve_database(floe_awsjson_call_t *call, const char *catalog, cons
     if (kind != CATALOG_BUCKET)
         return database_not_found(call, database);
     if (floe_lookup_namespace(&call->super, bucket, database, ns))
-        return call->super.error == FLOE_ERR_NotFoundException ? database_not_found(call, database)
+        return call->super.failure.code == FLOE_ENOTFOUND ? database_not_found(call, database)
                                                                  : floe_athena_fail_internal(call, "reading a namespace");
     return FLOE_OK;
 }
@@ -248,7 +248,7 @@ int floe_athena_handle_GetTableMetadata(floe_awsjson_call_t *call, const floe_at
     if (resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->TableName, &t))
-        return call->super.error == FLOE_ERR_NotFoundException
+        return call->super.failure.code == FLOE_ENOTFOUND
                    ? floe_athena_fail(call, FLOE_ATHENA_ERR_MetadataException, "Table %s not found.", in->TableName)
                    : floe_athena_fail_internal(call, "reading a table");
     out->TableMetadata = FLOE_ATHENA_NEW(call, TableMetadata);

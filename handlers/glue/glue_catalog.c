@@ -64,7 +64,7 @@ int floe_glue_handle_CreateCatalog(floe_awsjson_call_t *call, const floe_glue_Cr
             input->AllowFullTableExternalDataAccess == FLOE_GLUE_AllowFullTableExternalDataAccessEnum_True ? "True"
                                                                                                             : "False";
     if (floe_glue_integration_insert(&call->super, &row, &is_taken))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (is_taken)
         return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "Catalog already exists: %s", in->Name);
     return FLOE_OK;
@@ -120,7 +120,7 @@ static int read_integration(floe_awsjson_call_t *call, const char *catalog_id, f
     bool is_integrated;
 
     if (floe_glue_integration_read(&call->super, &is_integrated, row))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     return is_integrated ? FLOE_OK : glue_fail_catalog_not_found(call, catalog_id);
 }
 
@@ -158,7 +158,7 @@ static int list_children(floe_awsjson_call_t *call, const floe_glue_catalog_row_
     if (rc == FLOE_EINVAL)
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
     if (rc != FLOE_OK)
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     out->CatalogList = FLOE_GLUE_NEW(call, CatalogList);
     out->CatalogList->n = page.n + extra;
     out->CatalogList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Catalog) * (page.n + extra + 1));
@@ -183,7 +183,7 @@ int floe_glue_handle_GetCatalogs(floe_awsjson_call_t *call, const floe_glue_GetC
     if (ref.kind != GLUE_CATALOG_DEFAULT && ref.kind != GLUE_CATALOG_S3TABLES)
         return glue_fail_catalog_not_found(call, in->ParentCatalogId);
     if (floe_glue_integration_read(&call->super, &is_integrated, &row))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (ref.kind == GLUE_CATALOG_S3TABLES) {
         if (!is_integrated)
             return glue_fail_catalog_not_found(call, in->ParentCatalogId);
@@ -216,7 +216,7 @@ int floe_glue_handle_DeleteCatalog(floe_awsjson_call_t *call, const floe_glue_De
     if (ref.kind != GLUE_CATALOG_S3TABLES)
         return glue_fail_catalog_not_found(call, in->CatalogId);
     if (floe_glue_integration_remove(&call->super, &was_there))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     return was_there ? FLOE_OK : glue_fail_catalog_not_found(call, in->CatalogId);
 }
 

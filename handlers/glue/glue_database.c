@@ -31,16 +31,6 @@ static int database_not_found(floe_awsjson_call_t *call, const char *name)
     return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "Database %s not found.", name);
 }
 
-/* The namespace `name` of `bucket`, or EntityNotFoundException. */
-static int lookup_database(floe_awsjson_call_t *call, const floe_bucket_row_t *bucket, const char *name,
-                           floe_namespace_row_t *ns)
-{
-    if (floe_lookup_namespace(&call->super, bucket, name, ns))
-        return call->super.error == FLOE_ERR_NotFoundException ? database_not_found(call, name)
-                                                                 : glue_fail_from_catalog(call, NULL);
-    return FLOE_OK;
-}
-
 int floe_glue_handle_GetDatabase(floe_awsjson_call_t *call, const floe_glue_GetDatabaseRequest *in,
                                  floe_glue_GetDatabaseResponse *out)
 {
@@ -51,7 +41,8 @@ int floe_glue_handle_GetDatabase(floe_awsjson_call_t *call, const floe_glue_GetD
     glue_catalog_ref_parse(call, in->CatalogId, &ref);
     if (ref.kind == GLUE_CATALOG_DEFAULT)
         return database_not_found(call, in->Name);
-    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) || lookup_database(call, &bucket, in->Name, &ns))
+    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) ||
+        floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
         return FLOE_EFAIL;
     out->Database = FLOE_GLUE_NEW(call, Database);
     fill_database(call, &bucket, &ns, out->Database);
@@ -80,7 +71,7 @@ int floe_glue_handle_GetDatabases(floe_awsjson_call_t *call, const floe_glue_Get
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
     /* one more row than the page tells whether another page follows */
     if (floe_namespace_list(&call->super, bucket.id, after, NULL, page_size + 1, &rows, &n))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (n > (size_t)page_size) {
         n = (size_t)page_size;
         out->NextToken = floe_page_token_encode(&call->super, listing, rows[n - 1].name);
@@ -124,7 +115,7 @@ int floe_glue_handle_CreateDatabase(floe_awsjson_call_t *call, const floe_glue_C
     if (!namespace_name_is_valid(name))
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The specified namespace name is not valid.");
     if (floe_namespace_insert(&call->super, bucket.id, name, &ns, &is_taken))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (is_taken)
         return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "Database already exists.");
     return FLOE_OK;
@@ -142,10 +133,11 @@ int floe_glue_handle_DeleteDatabase(floe_awsjson_call_t *call, const floe_glue_D
     glue_catalog_ref_parse(call, in->CatalogId, &ref);
     if (ref.kind == GLUE_CATALOG_DEFAULT)
         return database_not_found(call, in->Name);
-    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) || lookup_database(call, &bucket, in->Name, &ns))
+    if (glue_bucket_of_catalog(call, in->CatalogId, &bucket) ||
+        floe_lookup_namespace(&call->super, &bucket, in->Name, &ns))
         return FLOE_EFAIL;
     if (floe_namespace_remove(&call->super, ns.id, &has_tables))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (has_tables)
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException,
                               "Database %s is not empty: delete its tables first.", in->Name);

@@ -44,13 +44,13 @@ int glue_bucket_of_catalog(floe_awsjson_call_t *call, const char *catalog_id, fl
     if (ref.kind != GLUE_CATALOG_BUCKET)
         return glue_fail_catalog_not_found(call, catalog_id);
     if (floe_glue_integration_read(&call->super, &is_integrated, NULL))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (!is_integrated)
         return glue_fail_catalog_not_found(call, catalog_id);
     if (floe_lookup_bucket(&call->super, floe_call_printf(&call->super, "%s%s", call->super.arn_bucket_prefix,
                                                           ref.bucket), out))
-        return call->super.error == FLOE_ERR_NotFoundException ? glue_fail_catalog_not_found(call, catalog_id)
-                                                                 : glue_fail_from_catalog(call, NULL);
+        return call->super.failure.code == FLOE_ENOTFOUND ? glue_fail_catalog_not_found(call, catalog_id)
+                                                                 : FLOE_EFAIL;
     return FLOE_OK;
 }
 
@@ -58,19 +58,6 @@ char *glue_child_catalog_id(floe_awsjson_call_t *call, const char *bucket)
 {
     return floe_call_printf(&call->super, "%s:%s/%s", floe_call_account(&call->super), FLOE_GLUE_S3TABLES_CATALOG,
                             bucket);
-}
-
-int glue_fail_from_catalog(floe_awsjson_call_t *call, const char *not_found)
-{
-    const char *message = call->super.error_message ? call->super.error_message : "The request failed.";
-
-    switch (call->super.error) {
-    case FLOE_ERR_NotFoundException:
-        return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "%s", not_found ? not_found : message);
-    case FLOE_ERR_ConflictException: return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "%s", message);
-    case FLOE_ERR_BadRequestException: return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "%s", message);
-    default: return floe_glue_fail(call, FLOE_GLUE_ERR_InternalServiceException, "Internal service error.");
-    }
 }
 
 int glue_page_size(bool has_max_results, int32_t max_results, int fallback, int max)

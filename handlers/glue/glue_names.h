@@ -1,7 +1,7 @@
 /*
  * What every Glue handler shares: reading a CatalogId as the S3 Tables integration names
  * catalogs, resolving a child catalog to its table bucket, Glue's names and ARNs for what the S3
- * Tables API holds, and turning a catalog failure into Glue's error.
+ * Tables API holds. A catalog failure stays recorded on call->super: awsjson.c maps it to Glue's error.
  *
  * Names (AWS, "Integrating Amazon S3 Tables with AWS analytics services"): the integration's
  * federated catalog is `s3tablescatalog`, each table bucket a child catalog
@@ -42,14 +42,6 @@ char *glue_child_catalog_id(floe_awsjson_call_t *call, const char *bucket);
 
 /** The EntityNotFoundException of a catalog. */
 int glue_fail_catalog_not_found(floe_awsjson_call_t *call, const char *catalog_id);
-
-/**
- * Fails the call with the Glue error a failed catalog or lookup call recorded on call->super:
- * a NotFoundException becomes EntityNotFoundException with `not_found` as its message (NULL:
- * the catalog's own), a ConflictException AlreadyExistsException, a BadRequestException
- * InvalidInputException, anything else the internal error. Returns FLOE_EFAIL.
- */
-int glue_fail_from_catalog(floe_awsjson_call_t *call, const char *not_found);
 
 /** The page size of a listing: MaxResults when given, else `fallback`; never above `max`. */
 int glue_page_size(bool has_max_results, int32_t max_results, int fallback, int max);

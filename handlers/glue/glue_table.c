@@ -73,7 +73,8 @@ static int fail_not_found(floe_awsjson_call_t *call, const char *what, const cha
     return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "%s %s not found.", what, name);
 }
 
-/* The bucket and namespace a (CatalogId, DatabaseName) pair names, or EntityNotFoundException. */
+/* The bucket and namespace a (CatalogId, DatabaseName) pair names, or EntityNotFoundException (a
+ * missing namespace is recorded on the shared call: awsjson.c words it "Database <name> not found."). */
 static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, const char *database,
                            floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
 {
@@ -84,10 +85,7 @@ static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, co
         return fail_not_found(call, "Database", database);
     if (glue_bucket_of_catalog(call, catalog_id, bucket))
         return FLOE_EFAIL;
-    if (floe_lookup_namespace(&call->super, bucket, database, ns))
-        return call->super.error == FLOE_ERR_NotFoundException ? fail_not_found(call, "Database", database)
-                                                                 : glue_fail_from_catalog(call, NULL);
-    return FLOE_OK;
+    return floe_lookup_namespace(&call->super, bucket, database, ns);
 }
 
 int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTableRequest *in,
@@ -100,8 +98,7 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
     if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
-        return call->super.error == FLOE_ERR_NotFoundException ? fail_not_found(call, "Table", in->Name)
-                                                                 : glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     out->Table = FLOE_GLUE_NEW(call, Table);
     return fill_table(call, &t, out->Table);
 }
@@ -148,7 +145,7 @@ static int collect_matches(floe_awsjson_call_t *call, floe_table_list_query_t *q
     do { /* pull pages until limit + 1 names match or the namespace has no more tables */
         if (floe_table_list(&call->super, q, &rows, &n)) {
             pcre2_match_data_free(md);
-            return glue_fail_from_catalog(call, NULL);
+            return FLOE_EFAIL;
         }
         for (size_t i = 0; i < n && *n_found <= limit; i++) {
             if (name_matches(code, md, rows[i].name))

@@ -180,11 +180,11 @@ static int store_table(floe_awsjson_call_t *call, const floe_glue_CreateTableReq
         return FLOE_EFAIL;
     floe_call_keep(&call->super, json);
     if (floe_table_store_first_metadata(&call->super, t, json))
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     rc = floe_table_insert(&call->super, t, inherit_bucket_settings, NULL);
     if (rc == FLOE_EEXISTS)
         return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "Table already exists.");
-    return rc == FLOE_OK ? FLOE_OK : glue_fail_from_catalog(call, NULL);
+    return rc == FLOE_OK ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in,
@@ -207,16 +207,13 @@ int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_Crea
     if (glue_bucket_of_catalog(call, in->CatalogId, &bucket))
         return FLOE_EFAIL;
     if (floe_lookup_namespace(&call->super, &bucket, in->DatabaseName, &ns))
-        return call->super.error == FLOE_ERR_NotFoundException
-                   ? floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "Database %s not found.",
-                                    in->DatabaseName)
-                   : glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     if (!table_name_is_valid(name))
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "%s", FLOE_RULES_MESSAGE_TABLE_NAME);
     rc = floe_table_draft(&call->super, &bucket, &ns, name, ICEBERG_FORMAT, &t);
     if (rc == FLOE_EEXISTS)
         return floe_glue_fail(call, FLOE_GLUE_ERR_AlreadyExistsException, "Table already exists.");
     if (rc != FLOE_OK)
-        return glue_fail_from_catalog(call, NULL);
+        return FLOE_EFAIL;
     return store_table(call, in, &t);
 }

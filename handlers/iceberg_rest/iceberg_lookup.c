@@ -10,19 +10,6 @@
 #include "store/store.h"
 #include "catalog/table_rules.h"
 
-int floe_iceberg_fail_from_api(floe_iceberg_call_t *call, floe_iceberg_err_t not_found, floe_iceberg_err_t conflict)
-{
-    const char *message = call->super.error_message ? call->super.error_message : "The request failed.";
-
-    switch (call->super.error) {
-    case FLOE_ERR_NotFoundException: return floe_iceberg_call_fail(call, not_found, "%s", message);
-    case FLOE_ERR_ConflictException: return floe_iceberg_call_fail(call, conflict, "%s", message);
-    case FLOE_ERR_BadRequestException:
-        return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException, "%s", message);
-    default: return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_InternalServerError, "%s", message);
-    }
-}
-
 int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg_err_t taken)
 {
     switch (rc) {
@@ -30,9 +17,7 @@ int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg
     case FLOE_ENOTFOUND:
     case FLOE_ECHANGED:
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "%s", FLOE_TABLE_MESSAGE_NOT_FOUND);
-    default:
-        assert(rc == FLOE_EFAIL && call->super.error != FLOE_ERR_NONE);
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException, taken);
+    default: assert(rc == FLOE_EFAIL && call->super.failure.code != FLOE_OK); return FLOE_EFAIL;
     }
 }
 
@@ -45,35 +30,22 @@ int floe_iceberg_lookup_warehouse(floe_iceberg_call_t *call, const char *warehou
 
     if (call->is_glue) {
         if (floe_glue_integration_read(&call->super, &is_integrated, NULL))
-            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
-                                              FLOE_ICEBERG_ERR_InternalServerError);
+            return FLOE_EFAIL;
         if (!is_integrated)
             return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
                                           "Account %s has no s3tablescatalog catalog in %s: integrate S3 Tables with "
                                           "AWS analytics services first (glue create-catalog --name s3tablescatalog).",
                                           floe_call_account(&call->super), floe_call_region(&call->super));
     }
-    if (floe_lookup_bucket(&call->super, warehouse_arn, out))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchWarehouseException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
-    return FLOE_OK;
-}
-
-int floe_iceberg_lookup_namespace_as(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
-                                     floe_iceberg_err_t missing, floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
-{
-    if (floe_iceberg_lookup_warehouse(call, warehouse_arn, bucket))
-        return FLOE_EFAIL;
-    if (floe_lookup_namespace(&call->super, bucket, name, ns))
-        return floe_iceberg_fail_from_api(call, missing, FLOE_ICEBERG_ERR_InternalServerError);
-    return FLOE_OK;
+    return floe_lookup_bucket(&call->super, warehouse_arn, out);
 }
 
 int floe_iceberg_lookup_namespace(floe_iceberg_call_t *call, const char *warehouse_arn, const char *name,
                                   floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
 {
-    return floe_iceberg_lookup_namespace_as(call, warehouse_arn, name, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                            bucket, ns);
+    if (floe_iceberg_lookup_warehouse(call, warehouse_arn, bucket))
+        return FLOE_EFAIL;
+    return floe_lookup_namespace(&call->super, bucket, name, ns);
 }
 
 int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_arn, const char *ns, const char *name,
@@ -82,12 +54,10 @@ int floe_iceberg_lookup_table(floe_iceberg_call_t *call, const char *warehouse_a
     floe_bucket_row_t bucket;
     floe_namespace_row_t namespace;
 
-    if (floe_iceberg_lookup_namespace_as(call, warehouse_arn, ns, FLOE_ICEBERG_ERR_NoSuchTableException, &bucket,
-                                         &namespace))
+    if (floe_iceberg_lookup_namespace(call, warehouse_arn, ns, &bucket, &namespace))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &namespace, name, out))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     return FLOE_OK;
 }
 

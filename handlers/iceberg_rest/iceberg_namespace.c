@@ -43,19 +43,13 @@ static void push(floe_call_t *call, floe_iceberg_strings_t *list, size_t *cap, c
     list->items[list->n++] = s;
 }
 
-/* The REST error for a catalog call that can only have failed inside (a 500). */
-static int fail_from_catalog(floe_iceberg_call_t *call)
-{
-    return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_InternalServerError, FLOE_ICEBERG_ERR_InternalServerError);
-}
-
 /* The namespace's properties, sorted by key. */
 static int read_properties(floe_iceberg_call_t *call, const floe_namespace_row_t *ns, floe_iceberg_properties_t *out)
 {
     floe_namespace_properties_t properties;
 
     if (floe_namespace_read_properties(&call->super, ns->id, &properties))
-        return fail_from_catalog(call);
+        return FLOE_EFAIL;
     out->n = properties.n;
     out->keys = properties.keys;
     out->values = properties.values;
@@ -72,7 +66,7 @@ static int list_names(floe_iceberg_call_t *call, const floe_bucket_row_t *bucket
     size_t n;
 
     if (floe_namespace_list(&call->super, bucket->id, after, NULL, limit, &rows, &n))
-        return fail_from_catalog(call);
+        return FLOE_EFAIL;
     names->items = floe_call_alloc(&call->super, (n ? n : 1) * sizeof(*names->items));
     for (size_t i = 0; i < n; i++)
         names->items[i] = rows[i].name;
@@ -141,8 +135,7 @@ int floe_iceberg_handle_createNamespace(floe_iceberg_call_t *call, const floe_ic
     if (floe_iceberg_lookup_warehouse(call, in->warehouse, &bucket))
         return FLOE_EFAIL;
     if (floe_call_in_transaction(&call->super, create_namespace, &args))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_InternalServerError,
-                                          FLOE_ICEBERG_ERR_AlreadyExistsException);
+        return FLOE_EFAIL;
     out->namespace = ns.name;
     return read_properties(call, &ns, &out->properties);
 }
@@ -181,8 +174,7 @@ int floe_iceberg_handle_dropNamespace(floe_iceberg_call_t *call, const floe_iceb
     if (floe_iceberg_lookup_namespace(call, in->warehouse, in->namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_namespace_delete(&call->super, &ns))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_NamespaceNotEmptyException);
+        return FLOE_EFAIL;
     return FLOE_OK;
 }
 
@@ -241,6 +233,6 @@ int floe_iceberg_handle_updateProperties(floe_iceberg_call_t *call, const floe_i
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_call_in_transaction(&call->super, apply_property_changes, &args))
-        return fail_from_catalog(call);
+        return FLOE_EFAIL;
     return FLOE_OK;
 }

@@ -53,8 +53,7 @@ static int list_names(floe_iceberg_call_t *call, const floe_namespace_row_t *ns,
     size_t n;
 
     if (floe_table_list_names(&call->super, ns, after, limit, &names, &n))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     out->identifiers = floe_call_alloc(&call->super, n * sizeof(*out->identifiers));
     for (size_t i = 0; i < n; i++) {
         out->identifiers[i].namespace = ns->name;
@@ -120,20 +119,17 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_table_check_name(&call->super, in->name))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_AlreadyExistsException);
+        return FLOE_EFAIL;
     if ((rc = floe_table_draft(&call->super, &bucket, &ns, in->name, TABLE_FORMAT, &t)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     if (render_metadata(call, in, &t, &json))
         return FLOE_EFAIL;
     if (in->stage_create) {
         if (floe_table_reserve_warehouse(&call->super, &t))
-            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                              FLOE_ICEBERG_ERR_AlreadyExistsException);
+            return FLOE_EFAIL;
     } else {
         if (floe_table_store_first_metadata(&call->super, &t, json))
-            return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                              FLOE_ICEBERG_ERR_AlreadyExistsException);
+            return FLOE_EFAIL;
         if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_OK)
             return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     }
@@ -210,8 +206,7 @@ int floe_iceberg_handle_dropTable(floe_iceberg_call_t *call, const floe_iceberg_
     case FLOE_ECHANGED: /* no token was given: the table was renamed away from its name */
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table was dropped meanwhile.");
     default:
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     }
 }
 
@@ -226,17 +221,18 @@ int floe_iceberg_handle_renameTable(floe_iceberg_call_t *call, const floe_iceber
 
     if (call->is_glue)
         return floe_iceberg_glue_unsupported(call, "RenameTable");
-    if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t) ||
-        floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
+    if (floe_iceberg_lookup_table(call, in->warehouse, in->source.namespace, in->source.name, &t))
+        return FLOE_EFAIL;
+    call->names_table = false; /* the destination's namespace: NoSuchNamespaceException */
+    if (floe_iceberg_lookup_namespace(call, in->warehouse, in->destination.namespace, &bucket, &dest))
         return FLOE_EFAIL;
     if (floe_replication_is_replica(&call->super, t.id)) /* read-only, as on AWS (catalog/replication_rules.h) */
-        return call->super.error != FLOE_ERR_NONE
+        return call->super.failure.code != FLOE_OK
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
                                             t.ns.name, t.name);
     if (floe_table_check_name(&call->super, in->destination.name))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_AlreadyExistsException);
+        return FLOE_EFAIL;
     if ((rc = floe_table_rename(&call->super, &t, &dest, in->destination.name, NULL)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_AlreadyExistsException);
     return FLOE_OK;

@@ -125,7 +125,7 @@ static int prepare(floe_iceberg_call_t *call, const floe_iceberg_table_change_t 
     char *current;
 
     if (floe_replication_is_replica(&call->super, p->table.id)) /* read-only, as on AWS */
-        return call->super.error != FLOE_ERR_NONE
+        return call->super.failure.code != FLOE_OK
                    ? floe_iceberg_call_fail_internal(call, "cannot tell whether a table is a replica")
                    : floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NotAuthorizedException, FLOE_REPLICA_READ_ONLY,
                                             p->table.ns.name, p->table.name);
@@ -166,8 +166,7 @@ static int fail_swap(floe_iceberg_call_t *call, const prepared_commit_t *p, int 
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_NoSuchTableException, "The table %s.%s was dropped.",
                                       p->table.ns.name, p->table.name);
     default:
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     }
 }
 
@@ -191,18 +190,15 @@ static int create_by_commit(floe_iceberg_call_t *call, const floe_bucket_row_t *
     const char *json;
 
     if (floe_table_check_name(&call->super, in->table.table))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_CommitFailedException);
+        return FLOE_EFAIL;
     if ((rc = floe_table_draft(&call->super, bucket, ns, in->table.table, TABLE_FORMAT, &t)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
     if (floe_table_draft_adopt(&call->super, &t, in->change.assigned_uuid, in->change.new_location))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_CommitFailedException);
+        return FLOE_EFAIL;
     if (run_commit(call, &in->change, NULL, NULL, floe_call_printf(&call->super, "s3://%s", t.warehouse), &json))
         return FLOE_EFAIL;
     if (floe_table_store_first_metadata(&call->super, &t, json))
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchNamespaceException,
-                                          FLOE_ICEBERG_ERR_CommitFailedException);
+        return FLOE_EFAIL;
     if ((rc = floe_table_insert(&call->super, &t, NULL, NULL)) != FLOE_OK)
         return floe_iceberg_fail_from_table(call, rc, FLOE_ICEBERG_ERR_CommitFailedException);
     out->metadata_location = t.metadata_location;
@@ -218,16 +214,13 @@ int floe_iceberg_handle_updateTable(floe_iceberg_call_t *call, const floe_iceber
     prepared_commit_t p;
 
     /* a create transaction creates the table in the namespace; any other commit names a table */
-    if (floe_iceberg_lookup_namespace_as(call, in->table.warehouse, in->table.namespace,
-                                         in->change.asserts_create ? FLOE_ICEBERG_ERR_NoSuchNamespaceException
-                                                                   : FLOE_ICEBERG_ERR_NoSuchTableException,
-                                         &bucket, &ns))
+    call->names_table = !in->change.asserts_create;
+    if (floe_iceberg_lookup_namespace(call, in->table.warehouse, in->table.namespace, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->table.table, &p.table)) {
-        if (call->super.error == FLOE_ERR_NotFoundException && in->change.asserts_create)
+        if (call->super.failure.code == FLOE_ENOTFOUND && in->change.asserts_create)
             return create_by_commit(call, &bucket, &ns, in, out);
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     }
     if (prepare(call, &in->change, &p) || write_file(call, &p) || swap(call, &p))
         return FLOE_EFAIL;
@@ -279,8 +272,7 @@ static int swap_all(floe_iceberg_call_t *call, const prepared_commit_t *p, size_
     case FLOE_ECHANGED:
     case FLOE_ENOTFOUND: return fail_swap(call, &p[failed], rc);
     default:
-        return floe_iceberg_fail_from_api(call, FLOE_ICEBERG_ERR_NoSuchTableException,
-                                          FLOE_ICEBERG_ERR_InternalServerError);
+        return FLOE_EFAIL;
     }
 }
 

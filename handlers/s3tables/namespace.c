@@ -40,7 +40,7 @@ int floe_handle_CreateNamespace(floe_call_t *call, const floe_CreateNamespaceReq
     floe_namespace_row_t ns;
 
     if (!namespace_name_is_allowed(in->namespace->items[0]))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The specified namespace name is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_NAMESPACE, "The specified namespace name is not valid.");
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket) ||
         floe_namespace_create(call, &bucket, in->namespace->items[0], &ns))
         return FLOE_EFAIL;
@@ -92,7 +92,7 @@ int floe_handle_ListNamespaces(floe_call_t *call, const floe_ListNamespacesReque
         return FLOE_EFAIL;
     listing = floe_call_printf(call, "ListNamespaces|%s|%s", bucket.bucket_id, in->prefix ? in->prefix : "");
     if (in->continuationToken != NULL && (after = floe_page_token_decode(call, listing, in->continuationToken)) == NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "The continuation token is not valid.");
     /* One more row than the page tells whether another page follows. */
     if (floe_namespace_list(call, bucket.id, after, in->prefix, page_size + 1, &rows, &n))
         return FLOE_EFAIL;

@@ -33,11 +33,11 @@
 static int fail_from_catalog(floe_call_t *call, int rc)
 {
     switch (rc) {
-    case FLOE_ECHANGED: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_STALE_TOKEN);
-    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ERR_NotFoundException, FLOE_TABLE_MESSAGE_NOT_FOUND);
-    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, FLOE_TABLE_MESSAGE_EXISTS);
+    case FLOE_ECHANGED: return floe_fail(call, FLOE_ECHANGED, FLOE_SUBJECT_TABLE, FLOE_TABLE_MESSAGE_STALE_TOKEN);
+    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE, FLOE_TABLE_MESSAGE_NOT_FOUND);
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, FLOE_TABLE_MESSAGE_EXISTS);
     default:
-        assert(rc == FLOE_EFAIL && call->error != FLOE_ERR_NONE); /* the call holds its error */
+        assert(rc == FLOE_EFAIL && call->failure.code != FLOE_OK); /* the call holds its error */
         return FLOE_EFAIL;
     }
 }
@@ -72,7 +72,7 @@ static int render_metadata(floe_call_t *call, const floe_CreateTableRequest *in,
         return FLOE_OK;
     if (floe_iceberg_metadata_create(in->metadata->iceberg, t->table_id, location, floe_call_now(call), json, why,
                                      sizeof(why)) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", why);
     return FLOE_OK;
 }
 
@@ -128,12 +128,12 @@ static int lookup_get_table_target(floe_call_t *call, const floe_GetTableRequest
 {
     if (in->tableArn != NULL) {
         if (in->tableBucketARN != NULL || in->namespace != NULL || in->name != NULL)
-            return floe_fail(call, FLOE_ERR_BadRequestException,
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                              "Specify either tableArn, or tableBucketARN, namespace and name, not both.");
         return floe_lookup_table_by_arn(call, in->tableArn, t);
     }
     if (in->tableBucketARN == NULL || in->namespace == NULL || in->name == NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "Specify either tableArn, or tableBucketARN, namespace and name.");
     return floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, t);
 }
@@ -207,7 +207,7 @@ static int read_list_cursor(floe_call_t *call, const char *listing, const char *
     if (token == NULL)
         return FLOE_OK;
     if ((key = floe_page_token_decode(call, listing, token)) == NULL || (slash = strchr(key, '/')) == NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "The continuation token is not valid.");
     *slash = '\0';
     *ns = key;
     *name = slash + 1;
@@ -276,7 +276,7 @@ int floe_handle_UpdateTableMetadataLocation(floe_call_t *call, const floe_Update
         floe_replication_refuse_replica(call, &t))
         return FLOE_EFAIL;
     if (!floe_table_location_is_inside(&t, in->metadataLocation))
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE,
                          "The specified metadata location is not valid: it must be inside the table's warehouse %s.",
                          floe_table_warehouse_location(call, &t));
     rc = floe_table_swap_metadata(call, &t, in->versionToken, in->metadataLocation, &token);
@@ -310,7 +310,7 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
     (void)out;
 
     if (in->newNamespaceName == NULL && in->newName == NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "Neither a new namespace name nor a new table name is specified.");
     if (in->newName != NULL && floe_table_check_name(call, in->newName))
         return FLOE_EFAIL;
@@ -319,8 +319,9 @@ int floe_handle_RenameTable(floe_call_t *call, const floe_RenameTableRequest *in
         return FLOE_EFAIL;
     dest = t.ns;
     if (in->newNamespaceName != NULL && floe_lookup_namespace(call, &t.bucket, in->newNamespaceName, &dest))
-        return call->error == FLOE_ERR_NotFoundException
-                   ? floe_fail(call, FLOE_ERR_NotFoundException, "The specified destination namespace does not exist.")
+        return call->failure.code == FLOE_ENOTFOUND
+                   ? floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_NAMESPACE,
+                               "The specified destination namespace does not exist.")
                    : FLOE_EFAIL;
     rc = floe_table_rename(call, &t, &dest, in->newName != NULL ? in->newName : t.name, in->versionToken);
     return rc == FLOE_OK ? FLOE_OK : fail_from_catalog(call, rc);

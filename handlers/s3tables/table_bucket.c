@@ -39,7 +39,7 @@ static int insert_bucket(floe_call_t *call, const char *name, int64_t *id)
     case FLOE_OK:
         return FLOE_OK;
     case FLOE_EEXISTS:
-        return floe_fail(call, FLOE_ERR_ConflictException,
+        return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_BUCKET,
                          "The bucket that you tried to create already exists, and you own it.");
     default:
         return FLOE_EFAIL;
@@ -82,7 +82,7 @@ int floe_handle_CreateTableBucket(floe_call_t *call, const floe_CreateTableBucke
                                   floe_CreateTableBucketResponse *out)
 {
     if (!floe_bucket_name_is_valid(in->name, FLOE_BUCKET_NAME_TABLE))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The specified bucket name is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET, "The specified bucket name is not valid.");
     if (floe_call_in_transaction(call, create_bucket, (void *)in))
         return FLOE_EFAIL;
     out->arn = floe_arn_table_bucket(call, in->name);
@@ -134,7 +134,7 @@ int floe_handle_ListTableBuckets(floe_call_t *call, const floe_ListTableBucketsR
     case FLOE_OK:
         break;
     case FLOE_EINVAL:
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The continuation token is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "The continuation token is not valid.");
     default:
         return FLOE_EFAIL;
     }
@@ -157,7 +157,7 @@ int floe_handle_DeleteTableBucket(floe_call_t *call, const floe_DeleteTableBucke
     case FLOE_OK:
         return FLOE_OK;
     case FLOE_EINUSE:
-        return floe_fail(call, FLOE_ERR_ConflictException, "The bucket that you tried to delete is not empty.");
+        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_BUCKET, "The bucket that you tried to delete is not empty.");
     default:
         return FLOE_EFAIL;
     }
@@ -226,7 +226,8 @@ int floe_handle_GetTableBucketMetricsConfiguration(floe_call_t *call,
         floe_settings_bucket_metrics_get(call, bucket.id, &configuration_id))
         return FLOE_EFAIL;
     if (configuration_id == NULL)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified metrics configuration does not exist.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET,
+                         "The specified metrics configuration does not exist.");
     out->tableBucketARN = bucket.arn;
     out->id = configuration_id;
     return FLOE_OK;
@@ -281,7 +282,7 @@ int floe_handle_PutTableBucketMaintenanceConfiguration(floe_call_t *call,
     (void)out;
 
     if (!maintenance_settings_match_type(in->type, in->value->settings))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The settings do not match the maintenance type %s.",
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET, "The settings do not match the maintenance type %s.",
                          floe_TableBucketMaintenanceType_values[in->type]);
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;

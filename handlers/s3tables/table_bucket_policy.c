@@ -21,7 +21,7 @@ int floe_handle_PutTableBucketPolicy(floe_call_t *call, const floe_PutTableBucke
     if (floe_lookup_bucket(call, in->tableBucketARN, &bucket))
         return FLOE_EFAIL;
     if (floe_policy_check(in->resourcePolicy, why, sizeof(why)))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", why);
     floe_resource_t owner = {FLOE_RESOURCE_TABLE_BUCKET, bucket.id};
     return floe_settings_policy_put(call, &owner, in->resourcePolicy);
 }
@@ -37,7 +37,7 @@ int floe_handle_GetTableBucketPolicy(floe_call_t *call, const floe_GetTableBucke
     if (floe_settings_policy_get(call, &owner, &out->resourcePolicy))
         return FLOE_EFAIL;
     if (out->resourcePolicy == NULL)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified bucket policy does not exist.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_POLICY, "The specified bucket policy does not exist.");
     return FLOE_OK;
 }
 

@@ -38,7 +38,7 @@
 
 static int fail_not_configured(floe_call_t *call)
 {
-    return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
+    return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REPLICATION, "The replication configuration was not found.");
 }
 
 /* The rules as the catalog keeps them: one list of destination ARNs per rule. */

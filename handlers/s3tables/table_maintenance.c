@@ -109,11 +109,11 @@ static int check_value(floe_call_t *call, floe_TableMaintenanceType type,
                        const floe_TableMaintenanceConfigurationValue *in)
 {
     if (!settings_match_type(type, in->settings))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The settings do not match the maintenance type %s.",
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE, "The settings do not match the maintenance type %s.",
                          floe_TableMaintenanceType_values[type]);
     if (in->settings != NULL && in->settings->tag == FLOE_TableMaintenanceSettings_TAG_icebergCompaction &&
         !target_file_size_is_allowed(in->settings->icebergCompaction))
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "targetFileSizeMB must be between %d and %d.", MIN_TARGET_FILE_SIZE_MB,
                          MAX_TARGET_FILE_SIZE_MB);
     return FLOE_OK;

@@ -22,7 +22,7 @@ int floe_handle_PutTablePolicy(floe_call_t *call, const floe_PutTablePolicyReque
     if (floe_lookup_table(call, in->tableBucketARN, in->namespace, in->name, &table))
         return FLOE_EFAIL;
     if (floe_policy_check(in->resourcePolicy, why, sizeof(why)))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", why);
     floe_resource_t owner = {FLOE_RESOURCE_TABLE, table.id};
     return floe_settings_policy_put(call, &owner, in->resourcePolicy);
 }
@@ -38,7 +38,7 @@ int floe_handle_GetTablePolicy(floe_call_t *call, const floe_GetTablePolicyReque
     if (floe_settings_policy_get(call, &owner, &out->resourcePolicy))
         return FLOE_EFAIL;
     if (out->resourcePolicy == NULL)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table policy does not exist.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_POLICY, "The specified table policy does not exist.");
     return FLOE_OK;
 }
 

@@ -67,7 +67,7 @@ int floe_handle_PutTableRecordExpirationConfiguration(floe_call_t *call,
     (void)out;
 
     if (setting.is_enabled && !setting.has_days)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "The number of days to retain records is required when record expiration is enabled.");
     if (floe_lookup_table_by_arn(call, in->tableArn, &table))
         return FLOE_EFAIL;

@@ -51,7 +51,8 @@ static int lookup_configured(floe_call_t *call, const char *table_arn, floe_tabl
         floe_replication_read(call, FLOE_REPLICATION_OF_TABLE, table->id, current))
         return FLOE_EFAIL;
     if (!current->is_configured)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REPLICATION,
+                         "The replication configuration was not found.");
     return FLOE_OK;
 }
 
@@ -190,7 +191,8 @@ int floe_handle_GetTableReplicationStatus(floe_call_t *call, const floe_GetTable
         floe_replication_read(call, FLOE_REPLICATION_OF_BUCKET, table.bucket.id, &inherited))
         return FLOE_EFAIL;
     if (!own.is_configured && !inherited.is_configured)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The replication configuration was not found.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REPLICATION,
+                         "The replication configuration was not found.");
     if (floe_replication_read_rules(call, FLOE_REPLICATION_OF_TABLE, table.id, &table_rules, &n_table_rules) ||
         floe_replication_read_rules(call, FLOE_REPLICATION_OF_BUCKET, table.bucket.id, &bucket_rules, &n_bucket_rules))
         return FLOE_EFAIL;

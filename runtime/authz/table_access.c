@@ -58,7 +58,7 @@ int floe_authz_table_access(floe_call_t *call, const char *access_key, const cha
     floe_scope_t owner = call->scope;
 
     if (floe_principal_of_key(call, access_key, &principal))
-        return floe_fail(call, FLOE_ERR_AccessDeniedException, "The security token included in the request is invalid.");
+        return floe_fail(call, FLOE_EDENIED, FLOE_SUBJECT_REQUEST, "The security token included in the request is invalid.");
     r.action = action;
     r.namespace_ = target->namespace_;
     r.table_name = target->name;

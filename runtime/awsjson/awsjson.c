@@ -130,18 +130,59 @@ static void answer_service_error(json_ctx_t *q, int error, const char *message, 
     answer_document(q, e->status, e->name, e->message_key, message, e->detail_key, detail);
 }
 
-static void answer_handler_error(json_ctx_t *q, const floe_awsjson_operation_t *op, const floe_awsjson_call_t *call)
+/* The service's error for a failure recorded on the shared call (a house code: its subject does
+ * not change the error's name); internal_error for a failure inside. */
+static int error_of_failure(const floe_awsjson_service_t *svc, const floe_failure_t *failure)
+{
+    int e;
+
+    switch (failure->code) {
+    case FLOE_ENOTFOUND: e = svc->not_found_error; break;
+    case FLOE_EEXISTS:
+    case FLOE_EINUSE:
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE: e = svc->exists_error; break;
+    case FLOE_EINVAL: e = svc->invalid_error; break;
+    case FLOE_EDENIED:
+    case FLOE_EREADONLY: e = svc->denied_error; break;
+    default: e = -1;
+    }
+    return e >= 0 ? e : svc->internal_error;
+}
+
+/* The message of a failure recorded on the shared call: the service's wording of a named miss when
+ * it has one (the not-found message with the name for "{name}"), else the failure's own. */
+static const char *message_of_failure(const floe_awsjson_service_t *svc, floe_awsjson_call_t *call)
+{
+    const floe_failure_t *f = &call->super.failure;
+    const char *wording = f->code == FLOE_ENOTFOUND && f->name != NULL && f->subject < FLOE_SUBJECT__COUNT
+                              ? svc->not_found_messages[f->subject]
+                              : NULL;
+    const char *hole = wording != NULL ? strstr(wording, "{name}") : NULL;
+
+    if (hole == NULL)
+        return f->message;
+    return floe_call_printf(&call->super, "%.*s%s%s", (int)(hole - wording), wording, f->name,
+                            hole + strlen("{name}"));
+}
+
+static void answer_handler_error(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call)
 {
     int e = call->error;
+    const char *message = call->error_message;
 
+    if (e <= 0 && call->super.failure.code != FLOE_OK) { /* recorded on the shared call by the catalog */
+        e = error_of_failure(q->svc, &call->super.failure);
+        message = e == q->svc->internal_error ? "Internal service error." : message_of_failure(q->svc, call);
+    }
     if (e <= 0 || (size_t)e >= q->svc->n_errors || !(op->errors & FLOE_AWSJSON_ERROR_BIT(e))) {
         floe_log("%s %s failed with %s, which it may not answer: %s", q->svc->name, floe_awsjson_name(q->svc, op->name),
                  e > 0 && (size_t)e < q->svc->n_errors ? q->svc->errors[e].name : "no error",
-                 call->error_message ? call->error_message : "(no message)");
+                 message ? message : "(no message)");
         answer_service_error(q, q->svc->internal_error, "Internal service error.", NULL);
         return;
     }
-    answer_service_error(q, e, call->error_message ? call->error_message : q->svc->errors[e].name, call->error_detail);
+    answer_service_error(q, e, message ? message : q->svc->errors[e].name, call->error_detail);
 }
 
 /* In strict mode, answers and returns 0 when the signature does not verify (the codes the S3

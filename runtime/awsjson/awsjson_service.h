@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "awsjson/awsjson_call.h"
+#include "base/failure.h"
 #include "http/codec.h"
 
 typedef enum floe_awsjson_kind {
@@ -134,6 +135,15 @@ typedef struct floe_awsjson_service {
     const char *validation_detail; /* and the detail member it carries (Athena: INVALID_INPUT), or NULL */
     int serialization_error; /* answers a body that is not the input's JSON */
     int internal_error;      /* answers a failure inside */
+    /* What a failure recorded on the shared call answers, by its house code (the overlay's
+     * "failures"); -1: internal_error. */
+    int not_found_error; /* FLOE_ENOTFOUND */
+    int exists_error;    /* FLOE_EEXISTS, FLOE_EINUSE, FLOE_ECHANGED, FLOE_ESTATE */
+    int invalid_error;   /* FLOE_EINVAL */
+    int denied_error;    /* FLOE_EDENIED, FLOE_EREADONLY */
+    /* How the service words a miss of a subject the failure names, "{name}" standing for the name
+     * (the overlay's "notFoundMessages"); NULL: the failure's own message. */
+    const char *not_found_messages[FLOE_SUBJECT__COUNT];
     const char *const *patterns; /* the model's @pattern expressions */
     size_t n_patterns;
     void **compiled; /* n_patterns compiled patterns, each filled on first use (atomically) */

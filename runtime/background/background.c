@@ -37,9 +37,10 @@ typedef struct step_message {
 
 static void record_error(step_message_t *m, floe_call_t *call)
 {
-    m->err.error = call->error;
+    m->err.code = call->failure.code;
+    m->err.subject = call->failure.subject;
     snprintf(m->err.message, sizeof(m->err.message), "%s",
-             call->error_message != NULL ? call->error_message : "the step failed without a message");
+             call->failure.message != NULL ? call->failure.message : "the step failed without a message");
 }
 
 static void run_step(floe_background_t *bg, step_message_t *m)
@@ -98,7 +99,8 @@ int floe_background_call(floe_background_t *bg, const floe_scope_t *scope, floe_
     if (bg->is_stopping) {
         pthread_mutex_unlock(&bg->mutex);
         if (err != NULL) {
-            err->error = FLOE_ERR_InternalServerErrorException;
+            err->code = FLOE_EFAIL;
+            err->subject = FLOE_SUBJECT_REQUEST;
             snprintf(err->message, sizeof(err->message), "the server is stopping");
         }
         return FLOE_EFAIL;

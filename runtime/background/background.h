@@ -26,9 +26,10 @@
 
 typedef struct floe_background floe_background_t;
 
-/** What a failed step recorded in its call: the modeled error and its message. */
+/** What a failed step recorded in its call (floe_failure_t), its message copied. */
 typedef struct floe_background_error {
-    floe_error_t error;
+    int code;
+    floe_subject_t subject;
     char message[FLOE_BACKGROUND_MESSAGE_MAX];
 } floe_background_error_t;
 
@@ -43,7 +44,7 @@ floe_background_t *floe_background_new(floe_worker_t *w);
  * From a background thread: runs fn(call, arg) on the serving thread in the account and region
  * `scope` (NULL: the server's defaults), waits, and returns what fn returned. On FLOE_EFAIL, *err
  * (if not NULL) says why; after floe_background_stop every call fails at once with
- * InternalServerErrorException "the server is stopping".
+ * FLOE_EFAIL "the server is stopping".
  */
 int floe_background_call(floe_background_t *bg, const floe_scope_t *scope, floe_background_fn fn, void *arg,
                          floe_background_error_t *err /* OUT, may be NULL */);

@@ -149,21 +149,46 @@ char *floe_call_printf(floe_call_t *call, const char *fmt, ...)
     return s;
 }
 
-int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...)
+static int vfail(floe_call_t *call, int code, floe_subject_t subject, const char *name, const char *fmt, va_list ap)
+{
+    call->failure.code = code;
+    call->failure.subject = subject;
+    call->failure.name = floe_call_strdup(call, name);
+    call->failure.message = floe_call_vprintf(call, fmt, ap);
+    return FLOE_EFAIL;
+}
+
+int floe_fail(floe_call_t *call, int code, floe_subject_t subject, const char *fmt, ...)
 {
     va_list ap;
+    int rc;
 
     va_start(ap, fmt);
-    call->error = error;
-    call->error_message = floe_call_vprintf(call, fmt, ap);
+    rc = vfail(call, code, subject, NULL, fmt, ap);
     va_end(ap);
-    return FLOE_EFAIL;
+    return rc;
+}
+
+int floe_fail_about(floe_call_t *call, int code, floe_subject_t subject, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = vfail(call, code, subject, name, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+void floe_call_clear_failure(floe_call_t *call)
+{
+    call->failure = (floe_failure_t){FLOE_OK, FLOE_SUBJECT_REQUEST, NULL, NULL};
 }
 
 int floe_fail_internal(floe_call_t *call, const char *context)
 {
     fprintf(stderr, "floe: internal error: %s\n", context);
-    return floe_fail(call, FLOE_ERR_InternalServerErrorException, "The server encountered an internal error.");
+    return floe_fail(call, FLOE_EFAIL, FLOE_SUBJECT_REQUEST, "The server encountered an internal error.");
 }
 
 struct floe_state *floe_call_state(floe_call_t *call)

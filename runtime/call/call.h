@@ -1,7 +1,8 @@
 /*
  * The context of one S3 Tables operation call, as handlers see it: memory from the request pool,
- * the thread's SQLite state, the settings, the call's clock, and floe_fail() to answer with one
- * of the operation's modeled errors.
+ * the thread's SQLite state, the settings, the call's clock, and floe_fail() to record why it
+ * failed: a house code, its subject and a message, never a protocol's modeled error (each
+ * protocol's wire mapper chooses that).
  *
  * Ownership: everything allocated through a call lives until the response has been sent; handlers
  * never malloc or free. Text a library hands back malloc'ed is given to the call with
@@ -32,8 +33,7 @@ struct floe_call {
     const char *operation;  /* the S3 Tables operation served, which AWS's authorization names as the
                                action "s3tables:<operation>"; NULL off that API (REST catalog,
                                background steps, stacks) */
-    floe_error_t error;     /* set by floe_fail */
-    const char *error_message;
+    floe_failure_t failure; /* set by floe_fail; code FLOE_OK until then */
 };
 
 /** Prepares a call over `pool`; `state` and `config` may be NULL in tests that need neither. */
@@ -68,11 +68,22 @@ char *floe_call_vprintf(floe_call_t *call, const char *fmt, va_list ap) __attrib
  * after the response has been sent. Returns `malloced`, so `char *s = floe_call_keep(call, f());`. */
 void *floe_call_keep(floe_call_t *call, void *malloced);
 
-/** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
-int floe_fail(floe_call_t *call, floe_error_t error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/**
+ * Records that the call fails with the house code `code` (FLOE_ENOTFOUND, FLOE_EINVAL, ...) about
+ * `subject`, and a message; returns FLOE_EFAIL for `return`.
+ */
+int floe_fail(floe_call_t *call, int code, floe_subject_t subject, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-/** Logs `context` and fails the call with InternalServerErrorException, which every operation lists. */
+/** floe_fail, naming the subject (failure.name): the namespace or table name the request gave. */
+int floe_fail_about(floe_call_t *call, int code, floe_subject_t subject, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/** Logs `context` and fails the call inside (FLOE_EFAIL): every protocol answers its 500. */
 int floe_fail_internal(floe_call_t *call, const char *context);
+
+/** Forgets a recorded failure: for a caller to whom the failure was an answer (a miss it expected). */
+void floe_call_clear_failure(floe_call_t *call);
 
 /** The thread's SQLite state. */
 struct floe_state *floe_call_state(floe_call_t *call);

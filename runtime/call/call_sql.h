@@ -1,7 +1,7 @@
 /*
  * The checked-statement layer (db/sql.h) for code that serves a call (catalog/, the stack store):
  * the same binds and steps, with a failure inside recorded on the call as its
- * InternalServerErrorException (a 500 in the service's own shape) besides being logged. "No row" is
+ * failure inside (FLOE_EFAIL: a 500 in the protocol's own shape) besides being logged. "No row" is
  * never an error here: the caller decides what a miss means. Not a second layer: every function
  * is db/sql.h's plus the record on the call.
  *
@@ -9,7 +9,7 @@
  *   if (s == NULL) return FLOE_EFAIL;                 // the call already failed: 500
  *   switch (floe_sql_step(call, s, FLOE_DB_NONE)) {
  *   case FLOE_DB_ROW: ...; break;
- *   case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, ...);
+ *   case FLOE_DB_DONE: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE, ...);
  *   default: return FLOE_EFAIL;                        // 500, already recorded
  *   }
  */
@@ -22,13 +22,13 @@
 #include "db/sql.h"
 
 /** floe_db_bind on the call's connection; NULL after failing the call with
- * InternalServerErrorException. */
+ * a failure inside (FLOE_EFAIL). */
 floe_db_stmt_t *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...);
 
 /**
  * floe_db_step on the call's connection: FLOE_DB_ROW, FLOE_DB_DONE, the code of a constraint kind in
  * `expect` (FLOE_EUNIQUE, ...; the call is not failed: the caller answers with the modeled error it
- * means), or FLOE_EFAIL with the call failed with InternalServerErrorException (any other kind).
+ * means), or FLOE_EFAIL with a failure inside recorded on the call (any other kind).
  */
 int floe_sql_step(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect);
 

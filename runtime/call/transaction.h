@@ -11,7 +11,7 @@
 /**
  * Runs body(call, arg) inside one SQLite transaction (BEGIN IMMEDIATE): committed when it returns
  * FLOE_OK, rolled back otherwise. Returns what body returned, or fails the call with
- * InternalServerErrorException when SQLite cannot begin or commit. For mutations that read, check
+ * a failure inside (FLOE_EFAIL) when SQLite cannot begin or commit. For mutations that read, check
  * and write, such as a version-token compare-and-swap.
  */
 int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);

@@ -6,7 +6,7 @@
  * catalog/table_bucket.h, namespace.h and table.h, so Glue always sees their current state.
  *
  * This is state only: the Glue API's rules and messages are in handlers/glue/. A SQLite failure
- * fails the call with InternalServerErrorException and returns FLOE_EFAIL; what the API answers
+ * fails the call with a failure inside (FLOE_EFAIL) and returns FLOE_EFAIL; what the API answers
  * with a modeled error (the catalog exists already, or not at all) comes back as an OUT flag.
  */
 #ifndef FLOE_CATALOG_GLUE_INTEGRATION_H

@@ -49,7 +49,7 @@
  * metadata, but the function still answers sensibly.
  *
  * Returns 0 with *json_out set (malloc'ed, the caller frees), or FLOE_ICEBERG_EINVALID with a
- * one-sentence reason in `why` (for BadRequestException) and *json_out untouched.
+ * one-sentence reason in `why` (for FLOE_EINVAL) and *json_out untouched.
  */
 int floe_iceberg_metadata_create(const floe_IcebergMetadata *in /* may be NULL */, const char *table_uuid,
                                  const char *location, int64_t now_ms, char **json_out /* OUT */, char *why,

@@ -20,14 +20,14 @@
  * AWS answers a caller whom no policy grants access (Floe evaluates no resource policies, so none
  * ever does), in IAM's words; a miss in the caller's own account (any region) is NotFound
  * (`missing`). Off the S3 Tables API (call->operation NULL) every miss is NotFound. */
-static int fail_unknown_arn(floe_call_t *call, const char *arn, const char *missing)
+static int fail_unknown_arn(floe_call_t *call, const char *arn, floe_subject_t subject, const char *missing)
 {
     if (call->operation != NULL && floe_arn_is_other_account(call, arn))
-        return floe_fail(call, FLOE_ERR_AccessDeniedException,
+        return floe_fail(call, FLOE_EDENIED, subject,
                          "User: arn:aws:iam::%s:root is not authorized to perform: s3tables:%s on resource: %s "
                          "because no resource-based policy allows the s3tables:%s action",
                          floe_call_account(call), call->operation, arn, call->operation);
-    return floe_fail(call, FLOE_ERR_NotFoundException, "%s", missing);
+    return floe_fail(call, FLOE_ENOTFOUND, subject, "%s", missing);
 }
 
 FLOE_SQL(sql_bucket_by_name,
@@ -71,11 +71,11 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
     floe_db_stmt_t *stmt;
 
     if (name == NULL)
-        return fail_unknown_arn(call, arn, MESSAGE_NO_BUCKET);
+        return fail_unknown_arn(call, arn, FLOE_SUBJECT_BUCKET, MESSAGE_NO_BUCKET);
     stmt = floe_sql_bind(call, sql_bucket_by_name, "ttt", name, floe_call_account(call), floe_call_region(call));
     switch (step_lookup(call, stmt)) {
     case FLOE_DB_ROW: break;
-    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
+    case FLOE_DB_DONE: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET, MESSAGE_NO_BUCKET);
     default: return FLOE_EFAIL;
     }
     out->id = floe_db_column_int64(stmt, 0);
@@ -95,7 +95,7 @@ int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, co
 
     switch (step_lookup(call, stmt)) {
     case FLOE_DB_ROW: break;
-    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_NAMESPACE);
+    case FLOE_DB_DONE: return floe_fail_about(call, FLOE_ENOTFOUND, FLOE_SUBJECT_NAMESPACE, name, MESSAGE_NO_NAMESPACE);
     default: return FLOE_EFAIL;
     }
     out->id = floe_db_column_int64(stmt, 0);
@@ -130,12 +130,13 @@ void floe_table_columns_read(floe_call_t *call, floe_db_stmt_t *stmt, floe_table
     t->arn = floe_arn_table(call, t->bucket.name, t->table_id);
 }
 
-/* Steps a table query bound by the caller (out->bucket filled): fills *out, or fails NotFound. */
-static int step_table(floe_call_t *call, floe_db_stmt_t *stmt, floe_table_row_t *out)
+/* Steps a table query bound by the caller (out->bucket filled): fills *out, or fails FLOE_ENOTFOUND
+ * about the table `name` (NULL when looked up by its id). */
+static int step_table(floe_call_t *call, floe_db_stmt_t *stmt, const char *name, floe_table_row_t *out)
 {
     switch (step_lookup(call, stmt)) {
     case FLOE_DB_ROW: break;
-    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_TABLE);
+    case FLOE_DB_DONE: return floe_fail_about(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE, name, MESSAGE_NO_TABLE);
     default: return FLOE_EFAIL;
     }
     floe_table_columns_read(call, stmt, out);
@@ -147,7 +148,7 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
                          const char *name, floe_table_row_t *out)
 {
     out->bucket = *bucket;
-    return step_table(call, floe_sql_bind(call, sql_table_by_name, "it", ns->id, name), out);
+    return step_table(call, floe_sql_bind(call, sql_table_by_name, "it", ns->id, name), name, out);
 }
 
 /* Fills *out when bucket, namespace and table all exist: FLOE_OK; FLOE_ENOTFOUND when one of them
@@ -195,10 +196,10 @@ int floe_lookup_table_by_arn(floe_call_t *call, const char *table_arn, floe_tabl
     char *bucket_name, *table_id;
 
     if (floe_arn_parse_table(call, table_arn, &bucket_name, &table_id) != 0)
-        return fail_unknown_arn(call, table_arn, MESSAGE_NO_TABLE);
+        return fail_unknown_arn(call, table_arn, FLOE_SUBJECT_TABLE, MESSAGE_NO_TABLE);
     if (floe_lookup_bucket(call, floe_arn_table_bucket(call, bucket_name), &out->bucket))
         return FLOE_EFAIL;
-    return step_table(call, floe_sql_bind(call, sql_table_by_id, "it", out->bucket.id, table_id), out);
+    return step_table(call, floe_sql_bind(call, sql_table_by_id, "it", out->bucket.id, table_id), NULL, out);
 }
 
 /* A table ARN names a table of a bucket of this account and region. */

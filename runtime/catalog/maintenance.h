@@ -16,7 +16,7 @@
  * The types here hold no shape that only some models have, so a maintenance engine can use them
  * whatever the model: enumerations the model added later are their wire values (strategy) or a
  * flag (record expiration's status). Every function fails the call with
- * InternalServerErrorException (a 500) when SQLite fails, and with nothing else.
+ * a failure inside (FLOE_EFAIL) (a 500) when SQLite fails, and with nothing else.
  */
 #ifndef FLOE_CATALOG_MAINTENANCE_H
 #define FLOE_CATALOG_MAINTENANCE_H

@@ -6,7 +6,7 @@
  * it runs on a serving thread (a maintenance thread reaches it through background.h).
  *
  * Not for the jobs' settings (catalog/maintenance.h, catalog/settings.h) nor for running jobs
- * (runtime/maintenance/). Every function fails the call with InternalServerErrorException (a 500)
+ * (runtime/maintenance/). Every function fails the call with a failure inside (FLOE_EFAIL) (a 500)
  * when SQLite fails, and with nothing else.
  */
 #ifndef FLOE_CATALOG_MAINTENANCE_JOB_H

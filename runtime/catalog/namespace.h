@@ -5,7 +5,7 @@
  * This is state only. AWS's naming rules and error messages stay with the API that applies them
  * (handlers/s3tables/namespace.c for both S3 Tables and the Iceberg REST catalog); a namespace is resolved
  * by name with floe_lookup_namespace (catalog/lookup.h). Every function fails the call with
- * InternalServerErrorException (a 500) when SQLite fails, and with nothing else: an outcome the
+ * a failure inside (FLOE_EFAIL) (a 500) when SQLite fails, and with nothing else: an outcome the
  * API answers with a modeled error (a taken name, a namespace that still has tables) is reported
  * through an OUT flag, so the caller chooses the error and its message.
  */

@@ -9,14 +9,14 @@
 #include "catalog/lookup.h"
 
 /**
- * Creates namespace `name` in `bucket` (AWS's naming rules: BadRequestException; a taken name:
- * ConflictException). Joins the caller's transaction when one is open. Fills *out (strings in the
+ * Creates namespace `name` in `bucket` (AWS's naming rules: FLOE_EINVAL; a taken name:
+ * FLOE_EEXISTS). Joins the caller's transaction when one is open. Fills *out (strings in the
  * call's pool).
  */
 int floe_namespace_create(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
                           floe_namespace_row_t *out /* OUT */);
 
-/** Deletes namespace `ns`; ConflictException while it still has tables. */
+/** Deletes namespace `ns`; FLOE_EINUSE while it still has tables. */
 int floe_namespace_delete(floe_call_t *call, const floe_namespace_row_t *ns);
 
 #endif

@@ -13,14 +13,14 @@
 
 /** Runs `sql` (declared with FLOE_SQL), whose only parameter ?1 is the owner's row id and which
  * returns no rows (an upsert or a delete). FLOE_OK, or FLOE_EFAIL with the call failed with
- * InternalServerErrorException. */
+ * a failure inside (FLOE_EFAIL). */
 int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id);
 
 /**
  * Steps `sql` (declared with FLOE_SQL; its only parameter ?1 is the owner's row id) to its first
  * row. Returns FLOE_OK with *stmt on the row (read its columns before the next statement; the
  * cache still owns it), FLOE_ENOTFOUND when there is none, or FLOE_EFAIL when the call failed
- * (InternalServerErrorException).
+ * (a failure inside (FLOE_EFAIL)).
  */
 int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, floe_db_stmt_t **stmt /* OUT */);
 

@@ -7,7 +7,7 @@
  * messages are the API's (handlers/s3tables/replication.c). The two owners keep the same columns in their
  * own tables (table_bucket_replication*, table_replication*), so every function takes the owner's
  * kind and row id. The types hold no shape of the model, so they read the same whatever the model.
- * Every function fails the call with InternalServerErrorException (a 500) when SQLite fails, and
+ * Every function fails the call with a failure inside (FLOE_EFAIL) (a 500) when SQLite fails, and
  * with nothing else.
  *
  * Design notes:

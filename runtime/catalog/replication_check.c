@@ -29,14 +29,14 @@ static int check_destination(floe_call_t *call, const char *arn, const char *own
     floe_bucket_row_t destination;
 
     if (!arn_is_table_bucket(arn))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The destination %s is not a table bucket ARN.", arn);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET, "The destination %s is not a table bucket ARN.", arn);
     if (strcmp(arn, own_bucket_arn) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", own_bucket_message);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET, "%s", own_bucket_message);
     if (floe_arn_parse_table_bucket(call, arn) == NULL || floe_lookup_bucket(call, arn, &destination) == FLOE_OK)
         return FLOE_OK; /* another account's or region's: checked when replicating (failed if missing) */
-    if (call->error != FLOE_ERR_NotFoundException)
+    if (call->failure.code != FLOE_ENOTFOUND)
         return FLOE_EFAIL;
-    return floe_fail(call, FLOE_ERR_NotFoundException, "The destination table bucket %s does not exist.", arn);
+    return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET, "The destination table bucket %s does not exist.", arn);
 }
 
 /* Whether destination i of rule r repeats one listed before it, in that rule or an earlier one. */
@@ -61,7 +61,7 @@ int floe_replication_check_destinations(floe_call_t *call, const floe_replicatio
         for (size_t i = 0; i < rules[r].n_destinations; i++) {
             const char *arn = rules[r].destination_arns[i];
             if (destination_is_repeated(rules, r, i))
-                return floe_fail(call, FLOE_ERR_BadRequestException,
+                return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET,
                                  "The destination table bucket %s is listed more than once.", arn);
             if (check_destination(call, arn, own_bucket_arn, own_bucket_message))
                 return FLOE_EFAIL;

@@ -13,7 +13,7 @@
  *     so after a crash the row is taken again; every step of the worker is idempotent.
  *  3. A pair's status is derived when it is read: failed while its last attempt failed; completed
  *     when the replica holds the source's current metadata location; pending otherwise.
- *  4. Every function fails the call with InternalServerErrorException (a 500) when SQLite fails.
+ *  4. Every function fails the call with a failure inside (FLOE_EFAIL) (a 500) when SQLite fails.
  */
 #ifndef FLOE_CATALOG_REPLICATION_QUEUE_H
 #define FLOE_CATALOG_REPLICATION_QUEUE_H

@@ -14,9 +14,9 @@ int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t
 {
     if (!floe_replication_is_replica(call, t->id))
         return FLOE_OK;
-    if (call->error != FLOE_ERR_NONE)
+    if (call->failure.code != FLOE_OK)
         return FLOE_EFAIL; /* SQLite failed: already a 500 */
-    return floe_fail(call, FLOE_ERR_ForbiddenException, FLOE_REPLICA_READ_ONLY, t->ns.name, t->name);
+    return floe_fail(call, FLOE_EREADONLY, FLOE_SUBJECT_TABLE, FLOE_REPLICA_READ_ONLY, t->ns.name, t->name);
 }
 
 /* A missing token matches anything; a token never matches a missing configuration. */
@@ -24,7 +24,7 @@ int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t
 {
     if (token == NULL || (current->is_configured && strcmp(token, current->version_token) == 0))
         return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_ConflictException,
+    return floe_fail(call, FLOE_ECHANGED, FLOE_SUBJECT_REPLICATION,
                      "Provided version token does not match the replication configuration version token.");
 }
 

@@ -19,10 +19,11 @@
  * NotAuthorizedException in Iceberg REST): AWS documents replicas as read-only without a message. */
 #define FLOE_REPLICA_READ_ONLY "The table %s.%s is a replica maintained by S3 Tables replication and is read-only."
 
-/** ForbiddenException when table `t` is a replica; FLOE_OK when clients may write to it. */
+/** Fails FLOE_EREADONLY (ForbiddenException in S3 Tables) when table `t` is a replica; FLOE_OK when
+ * clients may write to it. */
 int floe_replication_refuse_replica(floe_call_t *call, const floe_table_row_t *t);
 
-/** ConflictException unless `token` is NULL or the configuration's current token. */
+/** FLOE_ECHANGED unless `token` is NULL or the configuration's current token. */
 int floe_replication_check_token(floe_call_t *call, const floe_replication_row_t *current, const char *token);
 
 /** One rule's destinations as the catalog keeps them; the ARNs stay `destinations`'. */

@@ -54,7 +54,7 @@ int floe_rules_encryption_write(floe_call_t *call, const floe_resource_t *owner,
     const char *violation = floe_rules_encryption_violation(config);
 
     if (violation != NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", violation);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", violation);
     return floe_settings_encryption_put(call, owner, config);
 }
 
@@ -126,7 +126,8 @@ bool floe_rules_tag_key_is_reserved(const char *key)
 /* The message is the one S3's sibling service S3 Vectors answers (seen through CloudFormation). */
 int floe_rules_refuse_reserved_tag_key(floe_call_t *call)
 {
-    return floe_fail(call, FLOE_ERR_BadRequestException, "aws: prefixed tag key names are not allowed for external use.");
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
+                     "aws: prefixed tag key names are not allowed for external use.");
 }
 
 /* Fails the call unless the resource carries at most FLOE_RULES_MAX_TAGS_PER_RESOURCE tags. */
@@ -137,7 +138,7 @@ static int check_tag_count(floe_call_t *call, const floe_resource_t *resource)
     if (floe_tags_count(call, resource, &n))
         return FLOE_EFAIL;
     if (n > FLOE_RULES_MAX_TAGS_PER_RESOURCE)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "A resource can have at most %d tags.",
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "A resource can have at most %d tags.",
                          FLOE_RULES_MAX_TAGS_PER_RESOURCE);
     return FLOE_OK;
 }

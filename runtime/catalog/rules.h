@@ -6,7 +6,7 @@
  *
  * Not for the model's own constraints (lengths, patterns, enums), which the generated validators
  * check, nor for storage, which the rest of the catalog does. Functions that write fail the call
- * with BadRequestException when a rule refuses, and with InternalServerErrorException when SQLite
+ * with FLOE_EINVAL when a rule refuses, and with a failure inside (FLOE_EFAIL) when SQLite
  * fails; they return FLOE_OK or FLOE_EFAIL.
  */
 #ifndef FLOE_CATALOG_RULES_H
@@ -48,12 +48,12 @@ bool floe_rules_table_name_is_allowed(const char *name);
 /**
  * What breaks AWS's rule for every EncryptionConfiguration, a bucket's or a table's: kmsKeyArn "is
  * required only when sseAlgorithm is set to aws:kms", read both ways (aws:kms needs a key, AES256
- * takes none). A sentence for BadRequestException, or NULL when `config` keeps the rule.
+ * takes none). A sentence for FLOE_EINVAL, or NULL when `config` keeps the rule.
  */
 const char *floe_rules_encryption_violation(const floe_EncryptionConfiguration *config);
 
 /**
- * Checks `config` against floe_rules_encryption_violation (BadRequestException) and makes it the
+ * Checks `config` against floe_rules_encryption_violation (FLOE_EINVAL) and makes it the
  * encryption configuration of `owner`, a table bucket or a table.
  */
 int floe_rules_encryption_write(floe_call_t *call, const floe_resource_t *owner,
@@ -91,7 +91,7 @@ int floe_rules_tags_add(floe_call_t *call, const floe_resource_t *resource, cons
 /** True when `key` is reserved for AWS's own tags (the aws: prefix, in any letter case). */
 bool floe_rules_tag_key_is_reserved(const char *key);
 
-/** Fails the call with BadRequestException and AWS's message for a reserved tag key. */
+/** Fails the call with FLOE_EINVAL and AWS's message for a reserved tag key. */
 int floe_rules_refuse_reserved_tag_key(floe_call_t *call);
 
 #endif

@@ -5,8 +5,8 @@
  * cascades with its owner.
  *
  * The catalog only stores: a read reports "none" when nothing is stored, and the handlers decide
- * what that means (AWS's default, or NotFoundException) and which rules a value must pass before
- * it is written. Every function fails the call with InternalServerErrorException when SQLite
+ * what that means (AWS's default, or FLOE_ENOTFOUND) and which rules a value must pass before
+ * it is written. Every function fails the call with a failure inside (FLOE_EFAIL) when SQLite
  * fails, and returns FLOE_OK or FLOE_EFAIL.
  *
  * An owner is a floe_resource_t (catalog/lookup.h): a table bucket's row id, or a table's row id

@@ -235,26 +235,28 @@ int floe_table_draft_adopt(floe_call_t *call, floe_table_draft_t *t, const char 
 
     if (table_uuid != NULL) {
         if (!is_canonical_uuid(table_uuid))
-            return floe_fail(call, FLOE_ERR_BadRequestException, "The table UUID %s is not a lowercase UUID.", table_uuid);
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE,
+                             "The table UUID %s is not a lowercase UUID.", table_uuid);
         memcpy(t->table_id, table_uuid, FLOE_UUID_LEN + 1);
         t->warehouse = warehouse_bucket_name(call, t->table_id);
     }
     if (location == NULL)
         return FLOE_OK;
     if (strncmp(location, S3_SCHEME, strlen(S3_SCHEME)) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The table location %s is not one S3 Tables gave.", location);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE,
+                         "The table location %s is not one S3 Tables gave.", location);
     name = floe_call_strdup(call, location + strlen(S3_SCHEME));
     n = strlen(name);
     while (n > 0 && name[n - 1] == '/')
         name[--n] = '\0';
     if (!is_warehouse_name_for(name, t->table_id))
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE,
                          "The table location %s is not one S3 Tables gave: S3 Tables chooses each table's location.",
                          location);
     switch (read_once(call, floe_sql_bind(call, sql_warehouse_taken, "t", name))) {
     case FLOE_ENOTFOUND: break;
     case FLOE_OK:
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE,
                          "The table location %s is another table's: S3 Tables chooses each table's location.", location);
     default: return FLOE_EFAIL;
     }

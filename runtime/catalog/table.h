@@ -8,7 +8,7 @@
  * and the errors and messages each outcome becomes belong to the handlers. A function that can end
  * in more than one way a client must hear about returns a int and leaves the call
  * untouched unless it returns FLOE_EFAIL; SQLite failing (anything but "no row") fails the
- * call as InternalServerErrorException (a 500 in the service's shape) and returns
+ * call as a failure inside (FLOE_EFAIL) (a 500 in the service's shape) and returns
  * FLOE_EFAIL.
  */
 #ifndef FLOE_CATALOG_TABLE_H
@@ -76,7 +76,7 @@ int floe_table_reserve_warehouse(floe_call_t *call, const floe_table_draft_t *t)
  * NULL to keep the draft's) becomes the table id, and `location` (the staged set-location, NULL for
  * none) must be "s3://<a warehouse name this table could have been given>", which becomes the
  * warehouse; the draft then takes the warehouse as a staged create reserved it (is_staged), and no
- * table may have it. FLOE_OK, or BadRequestException: S3 Tables chooses table locations.
+ * table may have it. FLOE_OK, or FLOE_EINVAL: S3 Tables chooses table locations.
  */
 int floe_table_draft_adopt(floe_call_t *call, floe_table_draft_t *t, const char *table_uuid, const char *location);
 

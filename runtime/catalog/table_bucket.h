@@ -5,7 +5,7 @@
  *
  * What the stored state can refuse comes back as an outcome, not a failed call: the handler
  * answers with AWS's error and message for it. A SQLite failure fails the call with
- * InternalServerErrorException and returns FLOE_EFAIL.
+ * a failure inside (FLOE_EFAIL) and returns FLOE_EFAIL.
  */
 #ifndef FLOE_CATALOG_TABLE_BUCKET_H
 #define FLOE_CATALOG_TABLE_BUCKET_H

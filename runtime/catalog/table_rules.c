@@ -10,5 +10,5 @@ int floe_table_check_name(floe_call_t *call, const char *name)
 {
     if (floe_rules_table_name_is_allowed(name))
         return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_TABLE_NAME);
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE, FLOE_RULES_MESSAGE_TABLE_NAME);
 }

@@ -16,7 +16,7 @@
 
 /**
  * AWS's table name rule beyond what the model checks (length, and the characters a-z, 0-9 and _):
- * a name begins and ends with a letter or a number. FLOE_OK, or BadRequestException with AWS's
+ * a name begins and ends with a letter or a number. FLOE_OK, or FLOE_EINVAL with AWS's
  * "The specified table name is not valid."
  */
 int floe_table_check_name(floe_call_t *call, const char *name);

@@ -106,7 +106,7 @@ int floe_table_schema_columns(floe_call_t *call, const floe_table_row_t *t, floe
         return FLOE_OK;
     if (!floe_table_location_is_inside(t, t->metadata_location)) {
         floe_log("table %s: its metadata location is outside its warehouse", t->name);
-        return floe_fail(call, FLOE_ERR_InternalServerErrorException, "Internal server error.");
+        return floe_fail_internal(call, "reading a table's columns");
     }
     /* every pointer lies inside the warehouse (catalog/table.c): the key follows "s3://<warehouse>/" */
     key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;

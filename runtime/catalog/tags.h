@@ -2,7 +2,7 @@
  * The tags on a taggable resource (a table bucket or a table, floe_resource_t of catalog/lookup.h),
  * as the catalog stores them: one row per key in the owner's tag table, which cascades with its
  * owner. Only storage: the tagging rules (reserved keys, at most 50 tags) are the handlers'
- * (handlers/s3tables/tags.c). Every function fails the call with InternalServerErrorException when SQLite
+ * (handlers/s3tables/tags.c). Every function fails the call with a failure inside (FLOE_EFAIL) when SQLite
  * fails, and returns FLOE_OK or FLOE_EFAIL.
  */
 #ifndef FLOE_CATALOG_TAGS_H

@@ -54,7 +54,7 @@ typedef struct resource_kind {
 
 static int fail_property(floe_call_t *call, const char *name, const char *expected)
 {
-    return floe_fail(call, FLOE_ERR_BadRequestException, "Property %s must be %s.", name, expected);
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Property %s must be %s.", name, expected);
 }
 
 int floe_provision_string(floe_call_t *call, const cJSON *props, const char *name, bool is_required, const char **out)
@@ -63,7 +63,8 @@ int floe_provision_string(floe_call_t *call, const cJSON *props, const char *nam
 
     *out = NULL;
     if (item == NULL || cJSON_IsNull(item))
-        return is_required ? floe_fail(call, FLOE_ERR_BadRequestException, "Property %s is required.", name) : FLOE_OK;
+        return is_required ? floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
+                                       "Property %s is required.", name) : FLOE_OK;
     if (!cJSON_IsString(item))
         return fail_property(call, name, "a string");
     *out = item->valuestring;
@@ -122,7 +123,7 @@ int floe_provision_status(floe_call_t *call, const cJSON *config, const char *co
     else if (strcasecmp(status, STATUS_DISABLED) == 0)
         *out = FLOE_MaintenanceStatus_DISABLED;
     else
-        return floe_fail(call, FLOE_ERR_BadRequestException, "Property %s.Status must be Enabled or Disabled.",
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Property %s.Status must be Enabled or Disabled.",
                          config_name);
     return FLOE_OK;
 }
@@ -136,7 +137,7 @@ static int check_model(floe_call_t *call, int (*validate)(const char *, const fl
 
     if (validate(value, &path, &v) == 0)
         return FLOE_OK;
-    return floe_fail(call, FLOE_ERR_BadRequestException, "%s", v.message);
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", v.message);
 }
 
 int floe_provision_check_namespace_name(floe_call_t *call, const char *name)
@@ -144,7 +145,7 @@ int floe_provision_check_namespace_name(floe_call_t *call, const char *name)
     if (check_model(call, floe_validate_NamespaceName, name, "namespace"))
         return FLOE_EFAIL;
     if (!floe_rules_namespace_name_is_allowed(name))
-        return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_NAMESPACE_NAME);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_NAMESPACE, FLOE_RULES_MESSAGE_NAMESPACE_NAME);
     return FLOE_OK;
 }
 
@@ -153,7 +154,7 @@ int floe_provision_check_table_name(floe_call_t *call, const char *name)
     if (check_model(call, floe_validate_TableName, name, "name"))
         return FLOE_EFAIL;
     if (!floe_rules_table_name_is_allowed(name))
-        return floe_fail(call, FLOE_ERR_BadRequestException, FLOE_RULES_MESSAGE_TABLE_NAME);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_TABLE, FLOE_RULES_MESSAGE_TABLE_NAME);
     return FLOE_OK;
 }
 
@@ -164,7 +165,7 @@ int floe_provision_check_policy(floe_call_t *call, const char *document)
     if (check_model(call, floe_validate_ResourcePolicy, document, "resourcePolicy"))
         return FLOE_EFAIL;
     if (floe_policy_check(document, why, sizeof(why)))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", why);
     return FLOE_OK;
 }
 
@@ -176,12 +177,12 @@ static int check_length(floe_call_t *call, const char *value, size_t min, size_t
     size_t n = floe_codec_utf8_length(value);
 
     if (n < min)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must "
                          "have length greater than or equal to %zu",
                          value, member, min);
     if (n > max)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must "
                          "have length less than or equal to %zu",
                          value, member, max);
@@ -269,10 +270,8 @@ int floe_provision_report(floe_call_t *call, const floe_provision_sink_t *sink, 
 
 void floe_provision_forget_not_found(floe_call_t *call)
 {
-    if (call->error == FLOE_ERR_NotFoundException) {
-        call->error = FLOE_ERR_NONE;
-        call->error_message = NULL;
-    }
+    if (call->failure.code == FLOE_ENOTFOUND)
+        floe_call_clear_failure(call);
 }
 
 /* ---- AWS::S3Tables::TableBucketPolicy and AWS::S3Tables::TablePolicy ---- */
@@ -284,7 +283,7 @@ static int policy_document(floe_call_t *call, const cJSON *props, const char **o
     char *text;
 
     if (item == NULL || cJSON_IsNull(item))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "Property ResourcePolicy is required.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_POLICY, "Property ResourcePolicy is required.");
     if (cJSON_IsString(item)) {
         *out = item->valuestring;
         return FLOE_OK;
@@ -357,7 +356,7 @@ static int delete_policy(floe_call_t *call, void *arg)
     floe_table_row_t table;
 
     if (policy_owner(call, a, a->physical_id, &owner, &table)) {
-        if (call->error != FLOE_ERR_NotFoundException)
+        if (call->failure.code != FLOE_ENOTFOUND)
             return FLOE_EFAIL;
         floe_provision_forget_not_found(call);
         return floe_provision_report(call, a->sink, a->physical_id, NULL);
@@ -550,7 +549,7 @@ const char *floe_provision_name(const char *type, const cJSON *props)
 
 static int fail_unknown_type(floe_call_t *call, const char *type)
 {
-    return floe_fail(call, FLOE_ERR_BadRequestException, "Resource type %s is not supported.", type);
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Resource type %s is not supported.", type);
 }
 
 int floe_provision_create(floe_call_t *call, const char *type, const cJSON *props, floe_provision_record_fn record,

@@ -40,7 +40,7 @@ static int read_encryption(floe_call_t *call, const cJSON *config, floe_Encrypti
         return FLOE_EFAIL;
     e->sseAlgorithm = algorithm != NULL ? floe_SSEAlgorithm_from_string(algorithm) : FLOE_SSEAlgorithm_AES256;
     if (e->sseAlgorithm == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%s' at 'encryptionConfiguration.sseAlgorithm' failed to "
                          "satisfy constraint: Member must satisfy enum value set: [AES256, aws:kms]",
                          algorithm);
@@ -79,7 +79,7 @@ int floe_provision_storage_class(floe_call_t *call, const cJSON *props, floe_Sto
     if (name == NULL)
         return FLOE_OK;
     if ((*out = floe_StorageClass_from_string(name)) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%s' at 'storageClassConfiguration.storageClass' failed to "
                          "satisfy constraint: Member must satisfy enum value set: [STANDARD, INTELLIGENT_TIERING]",
                          name);
@@ -107,7 +107,7 @@ static int read_days(floe_call_t *call, const cJSON *config, const char *name, i
     if (!has)
         *out = fallback;
     else if (*out < 1)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%d' at 'value.settings.icebergUnreferencedFileRemoval' "
                          "failed to satisfy constraint: Member must have value greater than or equal to 1",
                          (int)*out);
@@ -156,7 +156,7 @@ static int read_destinations(floe_call_t *call, const cJSON *rule, floe_replicat
     size_t i = 0;
 
     if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value at 'configuration.rules.member.destinations' failed to "
                          "satisfy constraint: Member must have length greater than or equal to 1");
     out->n_destinations = (size_t)cJSON_GetArraySize(list);
@@ -191,7 +191,7 @@ static int apply_replication(floe_call_t *call, int64_t bucket_id, const char *b
         return FLOE_EFAIL;
     rules = cJSON_GetObjectItemCaseSensitive(config, "Rules");
     if (!cJSON_IsArray(rules) || cJSON_GetArraySize(rules) == 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value at 'configuration.rules' failed to satisfy constraint: "
                          "Member must have length greater than or equal to 1");
     stored = floe_call_alloc(call, (size_t)cJSON_GetArraySize(rules) * sizeof(*stored));
@@ -262,12 +262,12 @@ static int create_bucket(floe_call_t *call, void *arg)
     if (floe_provision_string(call, a->props, "TableBucketName", true, &name))
         return FLOE_EFAIL;
     if (!floe_bucket_name_is_valid(name, FLOE_BUCKET_NAME_TABLE))
-        return floe_fail(call, FLOE_ERR_BadRequestException, "The specified bucket name is not valid.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_BUCKET, "The specified bucket name is not valid.");
     switch (floe_table_bucket_create(call, name, &id)) {
     case FLOE_OK:
         break;
     case FLOE_EEXISTS:
-        return floe_fail(call, FLOE_ERR_ConflictException,
+        return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_BUCKET,
                          "The bucket that you tried to create already exists, and you own it.");
     default:
         return FLOE_EFAIL;
@@ -309,7 +309,7 @@ static int delete_bucket(floe_call_t *call, void *arg)
     floe_bucket_row_t bucket;
 
     if (floe_lookup_bucket(call, a->physical_id, &bucket)) {
-        if (call->error != FLOE_ERR_NotFoundException)
+        if (call->failure.code != FLOE_ENOTFOUND)
             return FLOE_EFAIL;
         floe_provision_forget_not_found(call);
         return floe_provision_report(call, a->sink, a->physical_id, NULL);
@@ -318,7 +318,7 @@ static int delete_bucket(floe_call_t *call, void *arg)
     case FLOE_OK:
         return floe_provision_report(call, a->sink, a->physical_id, NULL);
     case FLOE_EINUSE:
-        return floe_fail(call, FLOE_ERR_ConflictException, "The bucket that you tried to delete is not empty.");
+        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_BUCKET, "The bucket that you tried to delete is not empty.");
     default:
         return FLOE_EFAIL;
     }
@@ -352,7 +352,7 @@ static int create_namespace(floe_call_t *call, void *arg)
         floe_namespace_insert(call, bucket.id, name, &ns, &is_taken))
         return FLOE_EFAIL;
     if (is_taken)
-        return floe_fail(call, FLOE_ERR_ConflictException,
+        return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_NAMESPACE,
                          "A namespace with an identical name already exists in the bucket.");
     return floe_provision_report(call, a->sink, floe_call_printf(call, "%s%c%s", bucket.arn, NAMESPACE_ID_SEPARATOR, name),
                                  NULL);
@@ -378,7 +378,7 @@ static int delete_namespace(floe_call_t *call, void *arg)
     if (floe_lookup_bucket(call, floe_call_strndup(call, a->physical_id, (size_t)(separator - a->physical_id)),
                            &bucket) ||
         floe_lookup_namespace(call, &bucket, separator + 1, &ns)) {
-        if (call->error != FLOE_ERR_NotFoundException)
+        if (call->failure.code != FLOE_ENOTFOUND)
             return FLOE_EFAIL;
         floe_provision_forget_not_found(call);
         return floe_provision_report(call, a->sink, a->physical_id, NULL);
@@ -386,7 +386,8 @@ static int delete_namespace(floe_call_t *call, void *arg)
     if (floe_namespace_remove(call, ns.id, &has_tables))
         return FLOE_EFAIL;
     if (has_tables)
-        return floe_fail(call, FLOE_ERR_ConflictException, "The namespace that you tried to delete is not empty.");
+        return floe_fail(call, FLOE_EINUSE, FLOE_SUBJECT_NAMESPACE,
+                         "The namespace that you tried to delete is not empty.");
     return floe_provision_report(call, a->sink, a->physical_id, NULL);
 }
 

@@ -25,27 +25,27 @@ typedef struct floe_provision_sink {
 
 /**
  * Property `name` of `props` as a string: FLOE_OK with *out (NULL when absent and not
- * `is_required`), or BadRequestException when it is missing but required or not a string.
+ * `is_required`), or FLOE_EINVAL when it is missing but required or not a string.
  */
 int floe_provision_string(floe_call_t *call, const cJSON *props, const char *name, bool is_required,
                           const char **out /* OUT */);
 
-/** Property `name` as an object: *out NULL when absent; BadRequestException when not an object. */
+/** Property `name` as an object: *out NULL when absent; FLOE_EINVAL when not an object. */
 int floe_provision_object(floe_call_t *call, const cJSON *props, const char *name, const cJSON **out /* OUT */);
 
-/** Property `name` as an integer: *has false when absent; BadRequestException when not an integer. */
+/** Property `name` as an integer: *has false when absent; FLOE_EINVAL when not an integer. */
 int floe_provision_int(floe_call_t *call, const cJSON *props, const char *name, bool *has /* OUT */,
                        int32_t *out /* OUT */);
 
 /** Whether property `name` differs between two property objects (absent on either side counts). */
 bool floe_provision_changed(const cJSON *old_props, const cJSON *new_props, const char *name);
 
-/** A "Status" of "Enabled"/"Disabled" (any letter case) as MaintenanceStatus; BadRequestException
+/** A "Status" of "Enabled"/"Disabled" (any letter case) as MaintenanceStatus; FLOE_EINVAL
  * for another value. An absent Status is enabled, AWS's default. */
 int floe_provision_status(floe_call_t *call, const cJSON *config, const char *config_name,
                           floe_MaintenanceStatus *out /* OUT */);
 
-/** The StorageClassConfiguration property's StorageClass; *out 0 when absent. BadRequestException
+/** The StorageClassConfiguration property's StorageClass; *out 0 when absent. FLOE_EINVAL
  * for a storage class the model does not know. */
 int floe_provision_storage_class(floe_call_t *call, const cJSON *props, floe_StorageClass *out /* OUT */);
 
@@ -75,7 +75,7 @@ int floe_provision_check_policy(floe_call_t *call, const char *document);
 int floe_provision_report(floe_call_t *call, const floe_provision_sink_t *sink, const char *physical_id,
                           cJSON *attributes);
 
-/** Clears a NotFoundException the call recorded, for a delete that finds its resource gone. */
+/** Clears a miss (FLOE_ENOTFOUND) the call recorded, for a delete that finds its resource gone. */
 void floe_provision_forget_not_found(floe_call_t *call);
 
 /* ---- the types, one file each ---- */

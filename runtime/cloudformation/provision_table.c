@@ -31,7 +31,7 @@
 
 static int fail_metadata(floe_call_t *call, const char *what)
 {
-    return floe_fail(call, FLOE_ERR_BadRequestException, "Property IcebergMetadata.%s is not valid.", what);
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Property IcebergMetadata.%s is not valid.", what);
 }
 
 /* An integer member of a list item; `is_required` ones must be there. */
@@ -217,7 +217,7 @@ static int read_metadata(floe_call_t *call, const cJSON *in, floe_IcebergMetadat
 
 static int fail_maintenance_value(floe_call_t *call, const char *name)
 {
-    return floe_fail(call, FLOE_ERR_BadRequestException,
+    return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                      "1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have value "
                      "greater than or equal to 1",
                      name);
@@ -255,7 +255,7 @@ static int read_maintenance(floe_call_t *call, const cJSON *config, floe_TableMa
         if (floe_provision_int(call, config, "TargetFileSizeMB", &has, &v))
             return FLOE_EFAIL;
         if (has && (v < FLOE_RULES_MIN_TARGET_FILE_SIZE_MB || v > FLOE_RULES_MAX_TARGET_FILE_SIZE_MB))
-            return floe_fail(call, FLOE_ERR_BadRequestException, "targetFileSizeMB must be between %d and %d.",
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "targetFileSizeMB must be between %d and %d.",
                              FLOE_RULES_MIN_TARGET_FILE_SIZE_MB, FLOE_RULES_MAX_TARGET_FILE_SIZE_MB);
         if (has)
             out->target_file_size_mb = v;
@@ -339,16 +339,16 @@ static int render_metadata(floe_call_t *call, const cJSON *props, const floe_tab
         floe_provision_object(call, props, "IcebergMetadata", &config))
         return FLOE_EFAIL;
     if (without != NULL && strcmp(without, WITHOUT_METADATA_YES) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "Property WithoutMetadata must be Yes.");
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "Property WithoutMetadata must be Yes.");
     if (config == NULL)
         return FLOE_OK;
     if (without != NULL)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "IcebergMetadata and WithoutMetadata cannot be specified together.");
     if (read_metadata(call, config, &metadata))
         return FLOE_EFAIL;
     if (floe_iceberg_metadata_create(metadata, t->table_id, location, floe_call_now(call), json, why, sizeof(why)) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException, "%s", why);
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST, "%s", why);
     return FLOE_OK;
 }
 
@@ -364,7 +364,7 @@ static int resolve_target(floe_call_t *call, const cJSON *props, floe_bucket_row
         floe_provision_string(call, props, "OpenTableFormat", false, &format))
         return FLOE_EFAIL;
     if (format != NULL && strcmp(format, FORMAT_ICEBERG) != 0)
-        return floe_fail(call, FLOE_ERR_BadRequestException,
+        return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_REQUEST,
                          "1 validation error detected: Value '%s' at 'format' failed to satisfy constraint: Member "
                          "must satisfy enum value set: [ICEBERG]",
                          format);
@@ -387,7 +387,7 @@ int floe_provision_table_create(floe_call_t *call, const cJSON *props, const flo
         return FLOE_EFAIL;
     switch (floe_table_draft(call, &bucket, &ns, name, FORMAT_ICEBERG, &t)) {
     case FLOE_OK: break;
-    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, MESSAGE_TABLE_EXISTS);
     default: return FLOE_EFAIL;
     }
     if (render_metadata(call, props, &t, &json))
@@ -400,7 +400,7 @@ int floe_provision_table_create(floe_call_t *call, const cJSON *props, const flo
     a.draft = &t;
     switch (floe_table_insert(call, &t, configure_new_table, &a)) {
     case FLOE_OK: return FLOE_OK;
-    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, MESSAGE_TABLE_EXISTS);
     default: return FLOE_EFAIL;
     }
 }
@@ -423,13 +423,14 @@ static int rename_table(floe_call_t *call, const floe_table_row_t *t, const cJSO
         floe_provision_string(call, props, "TableName", true, &name) || floe_provision_check_table_name(call, name))
         return FLOE_EFAIL;
     if (floe_lookup_namespace(call, &t->bucket, namespace, &dest))
-        return call->error == FLOE_ERR_NotFoundException
-                   ? floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_DESTINATION)
+        return call->failure.code == FLOE_ENOTFOUND
+                   ? floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_NAMESPACE, MESSAGE_NO_DESTINATION)
                    : FLOE_EFAIL;
     switch (floe_table_rename(call, t, &dest, name, NULL)) {
     case FLOE_OK: return FLOE_OK;
-    case FLOE_EEXISTS: return floe_fail(call, FLOE_ERR_ConflictException, MESSAGE_TABLE_EXISTS);
-    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ERR_NotFoundException, "The specified table does not exist.");
+    case FLOE_EEXISTS: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, MESSAGE_TABLE_EXISTS);
+    case FLOE_ENOTFOUND: return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_TABLE,
+                                          "The specified table does not exist.");
     case FLOE_ECHANGED: /* no token was given: a rename cannot be stale */
     default: return FLOE_EFAIL;
     }
@@ -480,7 +481,7 @@ int floe_provision_table_delete(floe_call_t *call, const char *physical_id, cons
     floe_table_row_t t;
 
     if (floe_lookup_table_by_arn(call, physical_id, &t)) {
-        if (call->error != FLOE_ERR_NotFoundException)
+        if (call->failure.code != FLOE_ENOTFOUND)
             return FLOE_EFAIL;
         floe_provision_forget_not_found(call);
         return floe_call_in_transaction(call, record_deleted, &a);

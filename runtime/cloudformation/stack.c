@@ -316,7 +316,7 @@ static int in_transaction(floe_call_t *call, int (*body)(floe_call_t *, void *),
     txn_t t = {body, arg, FLOE_EFAIL};
 
     if (floe_call_in_transaction(call, txn_body, &t) != FLOE_OK)
-        return call->error != FLOE_ERR_NONE ? FLOE_EFAIL : t.rc;
+        return call->failure.code != FLOE_OK ? FLOE_EFAIL : t.rc;
     floe_stack_engine_kick();
     return FLOE_OK;
 }
@@ -431,7 +431,7 @@ static int update_body(floe_call_t *call, void *arg)
     int rc;
 
     if (floe_stack_find(call, a->in->stack_name, false, &s, a->why) != FLOE_OK)
-        return call->error != FLOE_ERR_NONE
+        return call->failure.code != FLOE_OK
                    ? FLOE_EFAIL
                    : floe_stack_refuse(call, FLOE_EINVAL, a->why, "Stack [%s] does not exist", a->in->stack_name);
     if (!floe_stack_status_is_updatable(s.status))
@@ -556,7 +556,7 @@ static int review_stack(floe_call_t *call, const change_set_args_t *a, floe_stac
 static int updated_stack(floe_call_t *call, const change_set_args_t *a, floe_stack_row_t *s)
 {
     if (floe_stack_find(call, a->in->stack_name, false, s, a->why) != FLOE_OK)
-        return call->error != FLOE_ERR_NONE
+        return call->failure.code != FLOE_OK
                    ? FLOE_EFAIL
                    : floe_stack_refuse(call, FLOE_EINVAL, a->why, "Stack [%s] does not exist", a->in->stack_name);
     if (!floe_stack_status_is_updatable(s->status))

@@ -160,7 +160,7 @@ static int call_step(floe_run_t *run, floe_background_fn fn, void *arg, floe_bac
         err = &local;
     if (floe_background_call(run->bg, &run->work.scope, fn, arg, err) == FLOE_OK)
         return FLOE_OK;
-    if (floe_background_is_stopping(run->bg) || err->error == FLOE_ERR_InternalServerErrorException) {
+    if (floe_background_is_stopping(run->bg) || err->code == FLOE_EFAIL) {
         if (!floe_background_is_stopping(run->bg))
             floe_log("stack %s: a step failed: %s", run->stack.name != NULL ? run->stack.name : "?", err->message);
         run->is_aborted = true;
@@ -178,7 +178,7 @@ static int step_claim(floe_call_t *call, void *arg)
 
     if (floe_stack_store_work_claim(call, &run->work, &found))
         return FLOE_EFAIL;
-    return found ? FLOE_OK : floe_fail(call, FLOE_ERR_NotFoundException, "no work");
+    return found ? FLOE_OK : floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REQUEST, "no work");
 }
 
 static void load_resource(floe_run_t *run, const floe_stack_resource_row_t *row)
@@ -598,18 +598,29 @@ static int step_provision(floe_call_t *call, void *arg)
     return rc;
 }
 
-/* CloudFormation's handler error code for an S3 Tables error (the resource provider contract's
- * HandlerErrorCode). */
-static const char *handler_error_code(floe_error_t error, floe_run_action_t action)
+/* How CloudFormation's S3 Tables resource handler reports a failure of a house code: the S3 Tables
+ * error it got back (its name and status) and the resource provider contract's HandlerErrorCode.
+ * CloudFormation's one mapper for a provisioning step's failure. */
+typedef struct {
+    const char *error;
+    int status;
+    const char *handler_code;
+} handler_failure_t;
+
+static handler_failure_t handler_failure(int code, floe_run_action_t action)
 {
-    switch (error) {
-    case FLOE_ERR_ConflictException: return action == FLOE_RUN_CREATE ? "AlreadyExists" : "ResourceConflict";
-    case FLOE_ERR_NotFoundException: return "NotFound";
-    case FLOE_ERR_BadRequestException: return "InvalidRequest";
-    case FLOE_ERR_AccessDeniedException:
-    case FLOE_ERR_ForbiddenException: return "AccessDenied";
-    case FLOE_ERR_TooManyRequestsException: return "Throttling";
-    default: return "ServiceInternalError";
+    switch (code) {
+    case FLOE_EEXISTS:
+    case FLOE_EINUSE:
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE:
+        return (handler_failure_t){"ConflictException", 409,
+                                   action == FLOE_RUN_CREATE ? "AlreadyExists" : "ResourceConflict"};
+    case FLOE_ENOTFOUND: return (handler_failure_t){"NotFoundException", 404, "NotFound"};
+    case FLOE_EINVAL: return (handler_failure_t){"BadRequestException", 400, "InvalidRequest"};
+    case FLOE_EDENIED: return (handler_failure_t){"AccessDeniedException", 403, "AccessDenied"};
+    case FLOE_EREADONLY: return (handler_failure_t){"ForbiddenException", 403, "AccessDenied"};
+    default: return (handler_failure_t){"InternalServerErrorException", 500, "ServiceInternalError"};
     }
 }
 
@@ -617,15 +628,14 @@ static const char *handler_error_code(floe_error_t error, floe_run_action_t acti
  * failure, with the S3 Tables error's name and message. */
 static char *failure_reason(const floe_background_error_t *err, floe_run_action_t action)
 {
-    const floe_error_info_t *info = err->error > 0 && err->error < FLOE_ERR__COUNT ? &floe_error_info[err->error] : NULL;
+    handler_failure_t f = handler_failure(err->code, action);
     char request_id[REQUEST_ID_LEN + 1], *reason = NULL;
 
     floe_request_id(request_id);
     if (asprintf(&reason,
                  "Resource handler returned message: \"%s: %s (Service: S3Tables, Status Code: %d, Request ID: %s)\" "
                  "(HandlerErrorCode: %s)",
-                 info != NULL ? info->name : "InternalServerErrorException", err->message,
-                 info != NULL ? info->status : 500, request_id, handler_error_code(err->error, action)) < 0)
+                 f.error, err->message, f.status, request_id, f.handler_code) < 0)
         abort();
     return reason;
 }
@@ -686,9 +696,9 @@ static int check_own_exports(floe_call_t *call, const outputs_step_t *o)
         if (j < o->n && strcmp(o->values[j], rows[i].value) == 0)
             continue;
         if ((user = importer(call, o->run, rows[i].name)) != NULL)
-            return floe_fail(call, FLOE_ERR_BadRequestException, "Cannot %s export %s as it is in use by %s.",
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_STACK, "Cannot %s export %s as it is in use by %s.",
                              j < o->n ? "update" : "delete", rows[i].name, user);
-        if (call->error != FLOE_ERR_NONE)
+        if (call->failure.code != FLOE_OK)
             return FLOE_EFAIL;
     }
     return FLOE_OK;
@@ -705,7 +715,8 @@ static int outputs_body(floe_call_t *call, void *arg)
         if (floe_stack_store_export_put(call, o->run->stack.id, o->names[i], o->values[i], &owner))
             return FLOE_EFAIL;
         if (owner != NULL)
-            return floe_fail(call, FLOE_ERR_BadRequestException, "Export with name %s is already exported by stack %s.",
+            return floe_fail(call, FLOE_EINVAL, FLOE_SUBJECT_STACK,
+                             "Export with name %s is already exported by stack %s.",
                              o->names[i], owner);
     }
     if (floe_stack_store_exports_keep(call, o->run->stack.id, o->names, o->n) ||
@@ -817,7 +828,7 @@ static int step_exports_in_use(floe_call_t *call, void *arg)
         if ((user = importer(call, u->run, rows[i].name)) != NULL &&
             asprintf(&u->reason, "Export %s cannot be deleted as it is in use by %s", rows[i].name, user) < 0)
             abort();
-        if (call->error != FLOE_ERR_NONE)
+        if (call->failure.code != FLOE_OK)
             return FLOE_EFAIL;
     }
     return FLOE_OK;
@@ -903,7 +914,7 @@ int floe_run_take_one(floe_background_t *bg, void (*run_work)(floe_run_t *run))
     if (run.ops == NULL) /* no template library: nothing can run (and the API queues nothing) */
         return 0;
     if (floe_background_call(bg, NULL, step_claim, &run, &err) != FLOE_OK)
-        return err.error == FLOE_ERR_NotFoundException ? 0 : -1;
+        return err.code == FLOE_ENOTFOUND ? 0 : -1;
     rc = call_step(&run, step_load, &run, NULL);
     if (rc == 0)
         run_work(&run);

@@ -7,7 +7,7 @@
  *
  * State only: which transitions are allowed and what a client is told is stack.c's and
  * stack_run_steps.c's. Rows are read into the call's pool; every function fails the call with
- * InternalServerErrorException when SQLite fails and returns FLOE_OK or FLOE_EFAIL. Stacks,
+ * a failure inside (FLOE_EFAIL) when SQLite fails and returns FLOE_OK or FLOE_EFAIL. Stacks,
  * change sets and exports are read in the call's account and region (floe_call_account/region);
  * a stack's row id is only ever taken from a row read that way.
  */

@@ -247,10 +247,9 @@ static int find_source(floe_call_t *call, const char *source_arn, floe_table_row
     *found = rc == FLOE_OK;
     if (rc == FLOE_OK)
         return FLOE_OK;
-    if (call->error == FLOE_ERR_InternalServerErrorException)
+    if (call->failure.code == FLOE_EFAIL)
         return FLOE_EFAIL;
-    call->error = FLOE_ERR_NONE; /* a deleted source is an answer, not a failure */
-    call->error_message = NULL;
+    floe_call_clear_failure(call); /* a deleted source is an answer, not a failure */
     return FLOE_OK;
 }
 

@@ -60,13 +60,13 @@ int floe_console_fail(floe_console_req_t *r, int status, const char *fmt, ...)
 
 int floe_console_fail_call(floe_console_req_t *r)
 {
-    const char *message = r->call.error_message != NULL ? r->call.error_message : INTERNAL_ERROR;
+    const char *message = r->call.failure.message != NULL ? r->call.failure.message : INTERNAL_ERROR;
 
-    switch (r->call.error) {
-    case FLOE_ERR_NotFoundException: return floe_console_fail(r, 404, "%s", message);
-    case FLOE_ERR_BadRequestException: return floe_console_fail(r, 400, "%s", message);
-    case FLOE_ERR_AccessDeniedException:
-    case FLOE_ERR_ForbiddenException: return floe_console_fail(r, 403, "%s", message);
+    switch (r->call.failure.code) {
+    case FLOE_ENOTFOUND: return floe_console_fail(r, 404, "%s", message);
+    case FLOE_EINVAL: return floe_console_fail(r, 400, "%s", message);
+    case FLOE_EDENIED:
+    case FLOE_EREADONLY: return floe_console_fail(r, 403, "%s", message);
     default: return floe_console_fail(r, 500, INTERNAL_ERROR);
     }
 }

@@ -22,10 +22,10 @@
  *        ▼
  *   route->parse ──▶ 400 BadRequestException
  *        ▼
- *   route->handle ──floe_iceberg_call_fail(e)──▶ e's status, if the spec documents that status for
- *        │                                      the route (NoSuchWarehouseException is always
- *        │                                      allowed: every route has a prefix); anything else
- *        │                                      is logged and answered 500
+ *   route->handle ──floe_iceberg_call_fail(e), or floe_fail(code, subject) on the shared call,
+ *        │          mapped to e by floe_iceberg_rest_error_of──▶ e's status, if the spec documents
+ *        │          that status for the route (NoSuchWarehouseException is always allowed: every
+ *        │          route has a prefix); anything else is logged and answered 500
  *        ▼
  *   route->serialize ──▶ the spec's success code (204: no body), with the ETag the handler set
  *
@@ -86,8 +86,16 @@ static void answer_error(rest_ctx_t *d, floe_iceberg_err_t e, const char *messag
 
 static void answer_handler_error(rest_ctx_t *d, const floe_iceberg_route_t *route, const floe_iceberg_call_t *call)
 {
+    bool is_commit = strcmp(route->operation, "updateTable") == 0 || strcmp(route->operation, "commitTransaction") == 0;
     floe_iceberg_err_t e = call->error;
-    const char *message = call->error_message ? call->error_message : floe_iceberg_rest_error_type(e);
+    const char *message = call->error_message;
+
+    if (e == FLOE_ICEBERG_ERR_NONE && call->super.failure.code != FLOE_OK) { /* recorded on the shared call */
+        e = floe_iceberg_rest_error_of(&call->super.failure, call->names_table, is_commit);
+        message = call->super.failure.message;
+    }
+    if (message == NULL)
+        message = floe_iceberg_rest_error_type(e);
 
     if (e <= FLOE_ICEBERG_ERR_NONE || e >= FLOE_ICEBERG_ERR__COUNT ||
         (e != FLOE_ICEBERG_ERR_NoSuchWarehouseException &&
@@ -167,6 +175,7 @@ static void run_handler(rest_ctx_t *d, const floe_iceberg_route_t *route, floe_i
         return;
     }
     out = floe_call_alloc(&call->super, route->out_size);
+    call->names_table = strstr(route->path, "{table}") != NULL || strcmp(route->operation, "renameTable") == 0;
     rc = route->handle(call, in, out);
     if (floe_state_end_call(d->w->state))
         floe_log("%s left a transaction open; it was rolled back", route->operation);

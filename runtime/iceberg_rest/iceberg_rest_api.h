@@ -53,13 +53,17 @@ typedef enum floe_iceberg_err {
 
 /* ---- the call ---- */
 
-/** One REST catalog call. `super` is the S3 Tables call context, so the shared helpers
- * (lookup.h, table.h, store.h) work unchanged; errors they record there are translated by the
- * handler into one of the types above. */
+/** One REST catalog call. `super` is the call context, so the shared helpers (lookup.h, table.h,
+ * store.h) work unchanged; a failure they record there (a house code and its subject) is turned
+ * into one of the types above by the wing's one mapper (floe_iceberg_rest_error_of). */
 typedef struct floe_iceberg_call {
     floe_call_t super;
     floe_iceberg_err_t error; /* set by floe_iceberg_call_fail */
     const char *error_message;
+    /* The request names a table, so a missing namespace is its table's miss: NoSuchTableException,
+     * the spec's only 404 on those routes. Set from the route (a {table} in its path, renameTable);
+     * a handler clears it before looking up a namespace it creates in or moves to. */
+    bool names_table;
     const char *s3_endpoint; /* "http://<host the request came to>": where clients reach Floe's S3 */
     const char *etag;        /* set by a handler: the ETag header of its answer (200 or 304) */
     /* The AWS Glue Iceberg REST endpoint (signed for glue): the runtime has already turned the

@@ -19,6 +19,7 @@ void floe_iceberg_rest_call_init(floe_iceberg_call_t *call, h2o_mem_pool_t *pool
     call->s3_endpoint = s3_endpoint;
     call->etag = NULL;
     call->is_glue = false;
+    call->names_table = false;
     call->glue_prefix = NULL;
 }
 

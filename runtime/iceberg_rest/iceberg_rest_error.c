@@ -41,6 +41,34 @@ static const error_info_t *info(floe_iceberg_err_t e)
     return &errors[e > FLOE_ICEBERG_ERR_NONE && e < FLOE_ICEBERG_ERR__COUNT ? e : FLOE_ICEBERG_ERR_InternalServerError];
 }
 
+static floe_iceberg_err_t not_found_error(floe_subject_t subject, bool names_table)
+{
+    switch (subject) {
+    case FLOE_SUBJECT_BUCKET: return FLOE_ICEBERG_ERR_NoSuchWarehouseException;
+    case FLOE_SUBJECT_NAMESPACE:
+        return names_table ? FLOE_ICEBERG_ERR_NoSuchTableException : FLOE_ICEBERG_ERR_NoSuchNamespaceException;
+    default: return FLOE_ICEBERG_ERR_NoSuchTableException;
+    }
+}
+
+floe_iceberg_err_t floe_iceberg_rest_error_of(const floe_failure_t *failure, bool names_table, bool is_commit)
+{
+    switch (failure->code) {
+    case FLOE_ENOTFOUND: return not_found_error(failure->subject, names_table);
+    case FLOE_EEXISTS:
+        return is_commit ? FLOE_ICEBERG_ERR_CommitFailedException : FLOE_ICEBERG_ERR_AlreadyExistsException;
+    case FLOE_EINUSE:
+        return failure->subject == FLOE_SUBJECT_NAMESPACE ? FLOE_ICEBERG_ERR_NamespaceNotEmptyException
+                                                          : FLOE_ICEBERG_ERR_CommitFailedException;
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE: return FLOE_ICEBERG_ERR_CommitFailedException;
+    case FLOE_EINVAL: return FLOE_ICEBERG_ERR_BadRequestException;
+    case FLOE_EDENIED:
+    case FLOE_EREADONLY: return FLOE_ICEBERG_ERR_NotAuthorizedException;
+    default: return FLOE_ICEBERG_ERR_InternalServerError;
+    }
+}
+
 const char *floe_iceberg_rest_error_type(floe_iceberg_err_t e)
 {
     return info(e)->type;

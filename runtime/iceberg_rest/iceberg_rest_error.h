@@ -18,6 +18,16 @@ const char *floe_iceberg_rest_error_type(floe_iceberg_err_t e);
 /** The HTTP status of an error (404 for NoSuchTableException). */
 int floe_iceberg_rest_error_status(floe_iceberg_err_t e);
 
+/**
+ * The REST catalog's error for a failure recorded on the shared call (a house code and its
+ * subject): the wing's one mapper. A miss names its subject's type (the warehouse, the namespace,
+ * the table; a namespace of a request that names a table is NoSuchTableException), what exists
+ * AlreadyExistsException (CommitFailedException on a commit route), a namespace in use
+ * NamespaceNotEmptyException, a lost compare-and-swap CommitFailedException; a failure inside
+ * InternalServerError.
+ */
+floe_iceberg_err_t floe_iceberg_rest_error_of(const floe_failure_t *failure, bool names_table, bool is_commit);
+
 /** Sends the error in the spec's shape. A HEAD request, and NotModified (304), get the status
  * alone, without a body. */
 void floe_iceberg_rest_send_error(h2o_req_t *req, floe_iceberg_err_t e, const char *message);

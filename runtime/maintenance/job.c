@@ -441,7 +441,7 @@ static int do_swap(floe_call_t *call, void *arg)
     char *new_token;
 
     if (floe_lookup_table_by_arn(call, s->table_arn, &t)) {
-        if (call->error == FLOE_ERR_NotFoundException) {
+        if (call->failure.code == FLOE_ENOTFOUND) {
             s->swap_rc = FLOE_ENOTFOUND;
             return FLOE_OK;
         }

@@ -121,7 +121,7 @@ static int add_target(floe_call_t *call, resolve_step_t *s, const floe_table_row
 /* A lookup that found nothing leaves a modeled error; anything else is the server failing. */
 static bool is_miss(floe_call_t *call)
 {
-    return call->error != FLOE_ERR_InternalServerErrorException;
+    return call->failure.code != FLOE_EFAIL;
 }
 
 static int do_resolve(floe_call_t *call, void *arg)

@@ -137,7 +137,7 @@ static int step_take(floe_call_t *call, void *arg)
     if (floe_replication_queue_next(call, &work, &found))
         return FLOE_EFAIL;
     if (!found)
-        return floe_fail(call, FLOE_ERR_NotFoundException, "The replication queue is empty.");
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REPLICATION, "The replication queue is empty.");
     job->work_id = work.id;
     job->metadata_location = floe_xstrdup(work.metadata_location);
     if (floe_replication_source_read(call, work.table_id, &src, &found))
@@ -191,8 +191,7 @@ static int on_replica_created(floe_call_t *call, int64_t table_row_id, int64_t b
 /* Clears a miss the step has handled, so it does not read as the step's failure. */
 static void clear_miss(floe_call_t *call)
 {
-    call->error = FLOE_ERR_NONE;
-    call->error_message = NULL;
+    floe_call_clear_failure(call);
 }
 
 /* The destination's namespace, created when it is missing. */
@@ -203,7 +202,7 @@ static int ensure_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, 
 
     if (floe_lookup_namespace(call, bucket, name, ns) == FLOE_OK)
         return FLOE_OK;
-    if (call->error != FLOE_ERR_NotFoundException)
+    if (call->failure.code != FLOE_ENOTFOUND)
         return FLOE_EFAIL;
     clear_miss(call);
     if (floe_namespace_insert(call, bucket->id, name, ns, &is_taken))
@@ -222,23 +221,23 @@ static int ensure_replica(floe_call_t *call, copy_t *c, const floe_bucket_row_t 
         if (floe_replication_source_of(call, t->id, &source_arn))
             return FLOE_EFAIL;
         if (source_arn == NULL || strcmp(source_arn, c->job->source_arn) != 0)
-            return floe_fail(call, FLOE_ERR_ConflictException,
+            return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE,
                              "The destination table bucket already has a table %s.%s that is not a replica of the "
                              "source table.", ns->name, c->job->name);
         return FLOE_OK;
     }
-    if (call->error != FLOE_ERR_NotFoundException)
+    if (call->failure.code != FLOE_ENOTFOUND)
         return FLOE_EFAIL;
     clear_miss(call);
     switch (floe_table_draft(call, bucket, ns, c->job->name, TABLE_FORMAT, &draft)) {
     case FLOE_OK: break;
     case FLOE_EFAIL: return FLOE_EFAIL;
-    default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
+    default: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, "The replica table's name was taken meanwhile.");
     }
     switch (floe_table_insert(call, &draft, on_replica_created, c)) {
     case FLOE_OK: break;
     case FLOE_EFAIL: return FLOE_EFAIL;
-    default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table's name was taken meanwhile.");
+    default: return floe_fail(call, FLOE_EEXISTS, FLOE_SUBJECT_TABLE, "The replica table's name was taken meanwhile.");
     }
     return floe_lookup_table_in(call, bucket, ns, c->job->name, t);
 }
@@ -268,9 +267,9 @@ static int step_prepare(floe_call_t *call, void *arg)
     floe_store_bucket_t warehouse;
 
     if (floe_lookup_bucket(call, c->destination, &bucket)) {
-        if (call->error != FLOE_ERR_NotFoundException)
+        if (call->failure.code != FLOE_ENOTFOUND)
             return FLOE_EFAIL;
-        return floe_fail(call, FLOE_ERR_NotFoundException,
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_BUCKET,
                          "The destination table bucket %s does not exist on this server.", c->destination);
     }
     if (ensure_namespace(call, &bucket, c->job->namespace_name, &ns) || ensure_replica(call, c, &bucket, &ns, &t) ||
@@ -302,7 +301,8 @@ static int step_share(floe_call_t *call, void *arg)
                                         floe_call_now(call))) {
         case FLOE_OK: break;
         case FLOE_ENOTFOUND:
-            return floe_fail(call, FLOE_ERR_NotFoundException, "The source table's file %s is missing.", s->keys[i]);
+            return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_OBJECT,
+                             "The source table's file %s is missing.", s->keys[i]);
         default: return floe_fail_internal(call, "cannot share a data file");
         }
     }
@@ -763,7 +763,8 @@ static int point_body(floe_call_t *call, void *arg)
         switch (floe_table_swap_metadata(call, &t, t.version_token, p->location, &token)) {
         case FLOE_OK: break;
         case FLOE_EFAIL: return FLOE_EFAIL;
-        default: return floe_fail(call, FLOE_ERR_ConflictException, "The replica table changed while it was updated.");
+        default: return floe_fail(call, FLOE_ECHANGED, FLOE_SUBJECT_TABLE,
+                                  "The replica table changed while it was updated.");
         }
     }
     return floe_replication_status_complete(call, p->c->job->table_id, p->c->destination, t.arn,
@@ -885,7 +886,7 @@ int floe_replica_take_one(floe_background_t *bg, const floe_config_t *config)
 
     if (floe_background_call(bg, NULL, step_take, &job, &err) != FLOE_OK) {
         job_dispose(&job);
-        if (err.error == FLOE_ERR_NotFoundException && !floe_background_is_stopping(bg))
+        if (err.code == FLOE_ENOTFOUND && !floe_background_is_stopping(bg))
             return FLOE_OK;
         if (!floe_background_is_stopping(bg))
             floe_log("replication: cannot take work: %s", err.message);

@@ -49,6 +49,6 @@ int floe_s3tables_authorize(floe_call_t *call, const floe_route_match_t *match, 
                                 &target, &decision))
         return FLOE_EFAIL;
     if (!decision.is_allowed)
-        return floe_fail(call, FLOE_ERR_AccessDeniedException, "%s", floe_authz_message(call, &decision));
+        return floe_fail(call, FLOE_EDENIED, FLOE_SUBJECT_REQUEST, "%s", floe_authz_message(call, &decision));
     return FLOE_OK;
 }

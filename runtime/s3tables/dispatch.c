@@ -12,8 +12,9 @@
  *        ▼
  *   info->handle == NULL ──▶ 501 NotImplementedException
  *        ▼
- *   info->handle ──floe_fail(e)──▶ e's status, if the model lists e for the operation;
- *        │                         anything else is logged and answered 500
+ *   info->handle ──floe_fail(code)──▶ the modeled error of the house code (modeled_error), with its
+ *        │                            status, if the model lists it for the operation; anything
+ *        │                            else is logged and answered 500
  *        ▼
  *   info->serialize ──▶ success code from @http (204: empty body; Unit output: {})
  *
@@ -66,18 +67,35 @@ static bool may_answer(const floe_operation_info_t *info, floe_error_t e)
     return (info->errors & FLOE_ERROR_BIT(e)) || e == FLOE_ERR_AccessDeniedException;
 }
 
+/* S3 Tables' modeled error for a recorded house code: its API names the kind, never the subject.
+ * FLOE_ERR_NONE for a failure inside (and any code S3 Tables has no error for): a 500. */
+static floe_error_t modeled_error(int code)
+{
+    switch (code) {
+    case FLOE_EINVAL: return FLOE_ERR_BadRequestException;
+    case FLOE_ENOTFOUND: return FLOE_ERR_NotFoundException;
+    case FLOE_EEXISTS:
+    case FLOE_EINUSE:
+    case FLOE_ECHANGED:
+    case FLOE_ESTATE: return FLOE_ERR_ConflictException;
+    case FLOE_EDENIED: return FLOE_ERR_AccessDeniedException;
+    case FLOE_EREADONLY: return FLOE_ERR_ForbiddenException;
+    default: return FLOE_ERR_NONE;
+    }
+}
+
 static void answer_modeled_error(dispatch_ctx_t *d, const floe_operation_info_t *info, floe_call_t *call)
 {
-    floe_error_t e = call->error;
-    if (e <= FLOE_ERR_NONE || e >= FLOE_ERR__COUNT || !may_answer(info, e)) {
+    floe_error_t e = modeled_error(call->failure.code);
+    const char *message = call->failure.message;
+
+    if (e == FLOE_ERR_NONE || !may_answer(info, e)) {
         floe_log("%s failed with %s, which the model does not list for it: %s", info->name,
-                 e > FLOE_ERR_NONE && e < FLOE_ERR__COUNT ? floe_error_info[e].name : "no error",
-                 call->error_message ? call->error_message : "(no message)");
+                 e != FLOE_ERR_NONE ? floe_error_info[e].name : "no error", message ? message : "(no message)");
         answer_error(d, 500, "InternalServerErrorException", "The server encountered an internal error.");
         return;
     }
-    answer_error(d, floe_error_info[e].status, floe_error_info[e].name,
-                 call->error_message ? call->error_message : floe_error_info[e].name);
+    answer_error(d, floe_error_info[e].status, floe_error_info[e].name, message ? message : floe_error_info[e].name);
 }
 
 static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info, const void *out)

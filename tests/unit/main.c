@@ -27,6 +27,7 @@ int floe_test_failures;
 #include "runtime/http/sigv4_verify.c"
 #include "runtime/http/codec.c"
 #include "runtime/iceberg_rest_glue.c"
+#include "runtime/iceberg_rest_error_of.c"
 #include "runtime/iceberg_create.c"
 #include "runtime/s3/address.c"
 #include "runtime/s3/checksum.c"

@@ -84,7 +84,7 @@ static void break_table(config_fixture_t *f, const char *table)
 
 static bool failed_internally(const config_fixture_t *f)
 {
-    return f->call.error == FLOE_ERR_InternalServerErrorException;
+    return f->call.failure.code == FLOE_EFAIL;
 }
 
 TEST(catalog_namespace_insert_reports_a_taken_name)
@@ -100,7 +100,7 @@ TEST(catalog_namespace_insert_reports_a_taken_name)
           "the inserted row comes back with its id and namespaceId");
     CHECK(floe_namespace_insert(&f.call, f.bucket_id, "sales", &row, &is_taken) == FLOE_OK && is_taken,
           "a taken name is reported, not failed");
-    CHECK(f.call.error == FLOE_ERR_NONE, "a taken name leaves the error to the API");
+    CHECK(f.call.failure.code == FLOE_OK, "a taken name leaves the error to the API");
     config_fixture_close(&f);
 }
 
@@ -247,17 +247,17 @@ TEST(catalog_config_sqlite_failure_is_internal_not_a_miss)
     CHECK(floe_maintenance_read(&f.call, f.table_id, FLOE_TableMaintenanceType_ICEBERG_COMPACTION, &m) == FLOE_EFAIL &&
               failed_internally(&f),
           "a maintenance read that fails is an internal error, not the default");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_maintenance_read_expiration(&f.call, f.table_id, &e) == FLOE_EFAIL && failed_internally(&f),
           "a record expiration read that fails is an internal error, not the default");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_replication_read(&f.call, FLOE_REPLICATION_OF_TABLE, f.table_id, &row) == FLOE_EFAIL &&
               failed_internally(&f),
           "a replication read that fails is an internal error, not 'not configured'");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_namespace_read_properties(&f.call, 1, &p) == FLOE_EFAIL && failed_internally(&f),
           "a properties read that fails is an internal error, not 'no properties'");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     break_table(&f, "namespace");
     CHECK(floe_namespace_list(&f.call, f.bucket_id, "", NULL, FLOE_NAMESPACE_LIST_ALL, &rows, &n) == FLOE_EFAIL &&
               failed_internally(&f),

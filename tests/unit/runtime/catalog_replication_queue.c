@@ -60,6 +60,6 @@ TEST(replication_queue_follows_commits_of_covered_tables)
           "a replica's own commits are never queued, even in a covered bucket");
     CHECK(floe_replication_queue_bucket(&f.call, f.bucket.id) == FLOE_OK && queue_length(&f) == 3,
           "a bucket configuration queues its tables but not its replicas");
-    CHECK(f.call.error == FLOE_ERR_NONE, "nothing failed the call");
+    CHECK(f.call.failure.code == FLOE_OK, "nothing failed the call");
     catalog_fixture_close(&f);
 }

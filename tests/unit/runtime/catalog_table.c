@@ -106,7 +106,7 @@ TEST(table_swap_moves_the_pointer_once_per_token)
     CHECK(floe_table_swap_metadata(&f.call, &t, token, location, &token) == FLOE_ENOTFOUND,
           "a move on a deleted table says it is gone");
     CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_ENOTFOUND, "a second delete says it is gone");
-    CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
+    CHECK(f.call.failure.code == FLOE_OK, "none of these outcomes fails the call");
     catalog_fixture_close(&f);
 }
 
@@ -126,7 +126,7 @@ TEST(table_rename_is_guarded_by_name_and_token)
     CHECK(floe_table_rename(&f.call, &t1, &f.ns, "t4", NULL) == FLOE_ENOTFOUND,
           "a rename by the old name finds nothing: the name no longer names the table");
     CHECK(floe_table_delete(&f.call, &t1, NULL) == FLOE_ENOTFOUND, "so does a delete by the old name");
-    CHECK(f.call.error == FLOE_ERR_NONE, "none of these outcomes fails the call");
+    CHECK(f.call.failure.code == FLOE_OK, "none of these outcomes fails the call");
     catalog_fixture_close(&f);
 }
 
@@ -176,7 +176,7 @@ TEST(table_staged_create_reserves_its_warehouse_for_the_create_commit)
     CHECK(catalog_has_data_file(&f, t.warehouse_bucket), "and leaves the winner's warehouse where it is");
     CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "other", "ICEBERG", &other) == FLOE_OK &&
               floe_table_draft_adopt(&f.call, &other, staged.table_id, location) == FLOE_EFAIL &&
-              f.call.error == FLOE_ERR_BadRequestException,
+              f.call.failure.code == FLOE_EINVAL,
           "another table cannot adopt a location a table has");
     catalog_fixture_close(&f);
 }
@@ -198,37 +198,37 @@ TEST(table_catalog_answers_500_when_sqlite_fails)
     CHECK(catalog_create(&f, "t", &t) == 0, "a table is created");
     sqlite3_progress_handler(floe_state_db(f.st), 1, interrupt_every_step, NULL);
     CHECK(floe_table_draft(&f.call, &f.bucket, &f.ns, "u", "ICEBERG", &d) == FLOE_EFAIL &&
-              f.call.error == FLOE_ERR_InternalServerErrorException,
+              f.call.failure.code == FLOE_EFAIL,
           "a draft whose name check fails is a 500, not a free name");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_lookup_table_in(&f.call, &f.bucket, &f.ns, "t", &t) == FLOE_EFAIL &&
-              f.call.error == FLOE_ERR_InternalServerErrorException,
+              f.call.failure.code == FLOE_EFAIL,
           "a lookup that fails is a 500, not a missing table");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_table_swap_metadata(&f.call, &t, t.version_token,
                                    floe_call_printf(&f.call, "s3://%s/m.json", t.warehouse_bucket),
                                    &token) == FLOE_EFAIL &&
-              f.call.error == FLOE_ERR_InternalServerErrorException,
+              f.call.failure.code == FLOE_EFAIL,
           "a swap that fails is a 500, not a stale token or a gone table");
-    f.call.error = FLOE_ERR_NONE;
+    f.call.failure.code = FLOE_OK;
     CHECK(floe_table_delete(&f.call, &t, NULL) == FLOE_EFAIL &&
-              f.call.error == FLOE_ERR_InternalServerErrorException,
+              f.call.failure.code == FLOE_EFAIL,
           "a delete that fails is a 500");
     sqlite3_progress_handler(floe_state_db(f.st), 0, NULL, NULL);
     catalog_fixture_close(&f);
 }
 
-/* Looks `arn` up as a table bucket (or, with is_table, a table ARN) and returns the error it fails with. */
-static floe_error_t lookup_error(catalog_fixture_t *f, const char *operation, const char *arn, bool is_table)
+/* Looks `arn` up as a table bucket (or, with is_table, a table ARN) and returns the house code it fails with. */
+static int lookup_error(catalog_fixture_t *f, const char *operation, const char *arn, bool is_table)
 {
     floe_bucket_row_t b;
     floe_table_row_t t;
 
     f->call.operation = operation;
-    f->call.error = FLOE_ERR_NONE;
+    f->call.failure.code = FLOE_OK;
     if ((is_table ? floe_lookup_table_by_arn(&f->call, arn, &t) : floe_lookup_bucket(&f->call, arn, &b)) == FLOE_OK)
-        return FLOE_ERR_NONE;
-    return f->call.error;
+        return FLOE_OK;
+    return f->call.failure.code;
 }
 
 TEST(lookup_of_another_accounts_arn_is_access_denied_and_of_your_own_not_found)
@@ -237,24 +237,24 @@ TEST(lookup_of_another_accounts_arn_is_access_denied_and_of_your_own_not_found)
     const char *other = "arn:aws:s3tables:us-east-1:123456789012:bucket/does-not-exist";
 
     CHECK(catalog_fixture_open(&f) == 0, "fixture opens");
-    CHECK(lookup_error(&f, "GetTableBucket", other, false) == FLOE_ERR_AccessDeniedException,
+    CHECK(lookup_error(&f, "GetTableBucket", other, false) == FLOE_EDENIED,
           "a table bucket ARN of another account is access denied");
-    CHECK(strcmp(f.call.error_message,
+    CHECK(strcmp(f.call.failure.message,
                  "User: arn:aws:iam::111122223333:root is not authorized to perform: s3tables:GetTableBucket on "
                  "resource: arn:aws:s3tables:us-east-1:123456789012:bucket/does-not-exist because no resource-based "
                  "policy allows the s3tables:GetTableBucket action") == 0,
           "in IAM's words, naming the caller, the action and the resource");
     CHECK(lookup_error(&f, "GetTable",
                        "arn:aws:s3tables:us-east-1:123456789012:bucket/b/table/f577d6ca-c1dd-4686-9f41-62130a40e91b",
-                       true) == FLOE_ERR_AccessDeniedException,
+                       true) == FLOE_EDENIED,
           "a table ARN of another account is access denied");
     CHECK(lookup_error(&f, "GetTableBucket", "arn:aws:s3tables:us-east-1:111122223333:bucket/does-not-exist", false) ==
-              FLOE_ERR_NotFoundException,
+              FLOE_ENOTFOUND,
           "a missing bucket of the caller's own account is not found");
     CHECK(lookup_error(&f, "GetTableBucket", "arn:aws:s3tables:eu-west-1:111122223333:bucket/b", false) ==
-              FLOE_ERR_NotFoundException,
+              FLOE_ENOTFOUND,
           "a bucket of the caller's own account in another region is not found");
-    CHECK(lookup_error(&f, NULL, other, false) == FLOE_ERR_NotFoundException,
+    CHECK(lookup_error(&f, NULL, other, false) == FLOE_ENOTFOUND,
           "off the S3 Tables API (no operation), another account's ARN is simply not found");
     catalog_fixture_close(&f);
 }

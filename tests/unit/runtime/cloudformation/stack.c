@@ -182,7 +182,7 @@ static bool cfn_bucket_exists(cfn_fixture_t *f, const char *name)
 {
     floe_bucket_row_t b;
     bool exists = floe_lookup_bucket(&f->call, floe_call_printf(&f->call, CFN_BUCKET_ARN("%s"), name), &b) == FLOE_OK;
-    f->call.error = FLOE_ERR_NONE;
+    f->call.failure.code = FLOE_OK;
     return exists;
 }
 

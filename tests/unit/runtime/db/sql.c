@@ -124,12 +124,12 @@ TEST(call_sql_unexpected_constraint_fails_the_call_with_a_500)
     stmt = floe_sql_bind(&call, db_sql_insert, "tnn", "taken", 0, 1);
     CHECK(stmt != NULL && floe_sql_step(&call, stmt, FLOE_DB_UNIQUE) == FLOE_EUNIQUE,
           "an expected UNIQUE refusal comes back as such");
-    CHECK(call.error == FLOE_ERR_NONE, "an expected refusal leaves the call for the caller to fail as it means");
+    CHECK(call.failure.code == FLOE_OK, "an expected refusal leaves the call for the caller to fail as it means");
     sqlite3_reset(stmt);
     stmt = floe_sql_bind(&call, db_sql_insert, "tnn", "orphan", 0, 2);
     CHECK(stmt != NULL && floe_sql_step(&call, stmt, FLOE_DB_UNIQUE) == FLOE_EFAIL,
           "a FOREIGN KEY refusal where a UNIQUE one is expected is a failure");
-    CHECK(call.error == FLOE_ERR_InternalServerErrorException,
+    CHECK(call.failure.code == FLOE_EFAIL,
           "the call fails with InternalServerErrorException, not a modeled conflict");
     sqlite3_reset(stmt);
     h2o_mem_clear_pool(&pool);
