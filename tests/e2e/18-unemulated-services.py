@@ -14,7 +14,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
-EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS and Glue"
+EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS, IAM and Glue"
 
 
 class UnemulatedServiceTests(FloeTestCase):
