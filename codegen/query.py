@@ -33,8 +33,10 @@ ROOT = os.path.dirname(HERE)
 # errors" (https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/CommonErrors.html,
 # https://docs.aws.amazon.com/STS/latest/APIReference/CommonErrors.html) that a handler can
 # return. ValidationError is also the answer to a request that fails the model's constraints.
+# AccessDenied (403) is what IAM and STS answer a caller who may not do what it asks, such as
+# assuming a role whose trust policy does not name it (no model lists it).
 # (code, HTTP status, is a server fault)
-COMMON_ERRORS = [("InternalFailure", 500, True), ("ValidationError", 400, False)]
+COMMON_ERRORS = [("InternalFailure", 500, True), ("ValidationError", 400, False), ("AccessDenied", 403, False)]
 VALIDATION_ERROR = "ValidationError"
 INTERNAL_ERROR = "InternalFailure"
 MAX_ERRORS = 64   # an operation's allowed errors are one uint64_t bit mask

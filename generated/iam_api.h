@@ -68,6 +68,7 @@ typedef enum floe_iam_error {
     FLOE_IAM_ERR_UnrecognizedPublicKeyEncodingException, /* UnrecognizedPublicKeyEncoding, 400 */
     FLOE_IAM_ERR_InternalFailure, /* InternalFailure, 500 */
     FLOE_IAM_ERR_ValidationError, /* ValidationError, 400 */
+    FLOE_IAM_ERR_AccessDenied, /* AccessDenied, 403 */
     FLOE_IAM_ERR__COUNT
 } floe_iam_error_t;
 
@@ -3732,5 +3733,34 @@ floe_iam_userListType *floe_iam_userListType_new(floe_call_t *call, size_t n);
 floe_iam_virtualMFADeviceListType *floe_iam_virtualMFADeviceListType_new(floe_call_t *call, size_t n);
 
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+int floe_iam_handle_AttachRolePolicy(floe_query_call_t *call, const floe_iam_AttachRolePolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_AttachUserPolicy(floe_query_call_t *call, const floe_iam_AttachUserPolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_CreateAccessKey(floe_query_call_t *call, const floe_iam_CreateAccessKeyRequest *in, floe_iam_CreateAccessKeyResponse *out);
+int floe_iam_handle_CreatePolicy(floe_query_call_t *call, const floe_iam_CreatePolicyRequest *in, floe_iam_CreatePolicyResponse *out);
+int floe_iam_handle_CreateRole(floe_query_call_t *call, const floe_iam_CreateRoleRequest *in, floe_iam_CreateRoleResponse *out);
+int floe_iam_handle_CreateUser(floe_query_call_t *call, const floe_iam_CreateUserRequest *in, floe_iam_CreateUserResponse *out);
+int floe_iam_handle_DeleteAccessKey(floe_query_call_t *call, const floe_iam_DeleteAccessKeyRequest *in, floe_Unit *out);
+int floe_iam_handle_DeletePolicy(floe_query_call_t *call, const floe_iam_DeletePolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_DeleteRole(floe_query_call_t *call, const floe_iam_DeleteRoleRequest *in, floe_Unit *out);
+int floe_iam_handle_DeleteRolePolicy(floe_query_call_t *call, const floe_iam_DeleteRolePolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_DeleteUser(floe_query_call_t *call, const floe_iam_DeleteUserRequest *in, floe_Unit *out);
+int floe_iam_handle_DeleteUserPolicy(floe_query_call_t *call, const floe_iam_DeleteUserPolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_DetachRolePolicy(floe_query_call_t *call, const floe_iam_DetachRolePolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_DetachUserPolicy(floe_query_call_t *call, const floe_iam_DetachUserPolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_GetPolicy(floe_query_call_t *call, const floe_iam_GetPolicyRequest *in, floe_iam_GetPolicyResponse *out);
+int floe_iam_handle_GetPolicyVersion(floe_query_call_t *call, const floe_iam_GetPolicyVersionRequest *in, floe_iam_GetPolicyVersionResponse *out);
+int floe_iam_handle_GetRole(floe_query_call_t *call, const floe_iam_GetRoleRequest *in, floe_iam_GetRoleResponse *out);
+int floe_iam_handle_GetRolePolicy(floe_query_call_t *call, const floe_iam_GetRolePolicyRequest *in, floe_iam_GetRolePolicyResponse *out);
+int floe_iam_handle_GetUser(floe_query_call_t *call, const floe_iam_GetUserRequest *in, floe_iam_GetUserResponse *out);
+int floe_iam_handle_GetUserPolicy(floe_query_call_t *call, const floe_iam_GetUserPolicyRequest *in, floe_iam_GetUserPolicyResponse *out);
+int floe_iam_handle_ListAccessKeys(floe_query_call_t *call, const floe_iam_ListAccessKeysRequest *in, floe_iam_ListAccessKeysResponse *out);
+int floe_iam_handle_ListAttachedRolePolicies(floe_query_call_t *call, const floe_iam_ListAttachedRolePoliciesRequest *in, floe_iam_ListAttachedRolePoliciesResponse *out);
+int floe_iam_handle_ListAttachedUserPolicies(floe_query_call_t *call, const floe_iam_ListAttachedUserPoliciesRequest *in, floe_iam_ListAttachedUserPoliciesResponse *out);
+int floe_iam_handle_ListRolePolicies(floe_query_call_t *call, const floe_iam_ListRolePoliciesRequest *in, floe_iam_ListRolePoliciesResponse *out);
+int floe_iam_handle_ListRoles(floe_query_call_t *call, const floe_iam_ListRolesRequest *in, floe_iam_ListRolesResponse *out);
+int floe_iam_handle_ListUserPolicies(floe_query_call_t *call, const floe_iam_ListUserPoliciesRequest *in, floe_iam_ListUserPoliciesResponse *out);
+int floe_iam_handle_ListUsers(floe_query_call_t *call, const floe_iam_ListUsersRequest *in, floe_iam_ListUsersResponse *out);
+int floe_iam_handle_PutRolePolicy(floe_query_call_t *call, const floe_iam_PutRolePolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_PutUserPolicy(floe_query_call_t *call, const floe_iam_PutUserPolicyRequest *in, floe_Unit *out);
 
 #endif

@@ -48,6 +48,7 @@ static const floe_query_error_info_t errors[FLOE_IAM_ERR__COUNT] = {
     [FLOE_IAM_ERR_UnrecognizedPublicKeyEncodingException] = {"UnrecognizedPublicKeyEncoding", 400, false},
     [FLOE_IAM_ERR_InternalFailure] = {"InternalFailure", 500, true},
     [FLOE_IAM_ERR_ValidationError] = {"ValidationError", 400, false},
+    [FLOE_IAM_ERR_AccessDenied] = {"AccessDenied", 403, false},
 };
 
 int floe_iam_fail(floe_query_call_t *call, floe_iam_error_t error, const char *fmt, ...)
@@ -67,6 +68,151 @@ int floe_iam_fail_internal(floe_query_call_t *call, const char *context)
     return floe_iam_fail(call, FLOE_IAM_ERR_InternalFailure, "The server encountered an internal error.");
 }
 
+static int handle_AttachRolePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_AttachRolePolicy(call, in, out);
+}
+
+static int handle_AttachUserPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_AttachUserPolicy(call, in, out);
+}
+
+static int handle_CreateAccessKey(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_CreateAccessKey(call, in, out);
+}
+
+static int handle_CreatePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_CreatePolicy(call, in, out);
+}
+
+static int handle_CreateRole(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_CreateRole(call, in, out);
+}
+
+static int handle_CreateUser(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_CreateUser(call, in, out);
+}
+
+static int handle_DeleteAccessKey(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeleteAccessKey(call, in, out);
+}
+
+static int handle_DeletePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeletePolicy(call, in, out);
+}
+
+static int handle_DeleteRole(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeleteRole(call, in, out);
+}
+
+static int handle_DeleteRolePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeleteRolePolicy(call, in, out);
+}
+
+static int handle_DeleteUser(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeleteUser(call, in, out);
+}
+
+static int handle_DeleteUserPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DeleteUserPolicy(call, in, out);
+}
+
+static int handle_DetachRolePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DetachRolePolicy(call, in, out);
+}
+
+static int handle_DetachUserPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_DetachUserPolicy(call, in, out);
+}
+
+static int handle_GetPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetPolicy(call, in, out);
+}
+
+static int handle_GetPolicyVersion(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetPolicyVersion(call, in, out);
+}
+
+static int handle_GetRole(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetRole(call, in, out);
+}
+
+static int handle_GetRolePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetRolePolicy(call, in, out);
+}
+
+static int handle_GetUser(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetUser(call, in, out);
+}
+
+static int handle_GetUserPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_GetUserPolicy(call, in, out);
+}
+
+static int handle_ListAccessKeys(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListAccessKeys(call, in, out);
+}
+
+static int handle_ListAttachedRolePolicies(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListAttachedRolePolicies(call, in, out);
+}
+
+static int handle_ListAttachedUserPolicies(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListAttachedUserPolicies(call, in, out);
+}
+
+static int handle_ListRolePolicies(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListRolePolicies(call, in, out);
+}
+
+static int handle_ListRoles(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListRoles(call, in, out);
+}
+
+static int handle_ListUserPolicies(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListUserPolicies(call, in, out);
+}
+
+static int handle_ListUsers(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_ListUsers(call, in, out);
+}
+
+static int handle_PutRolePolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_PutRolePolicy(call, in, out);
+}
+
+static int handle_PutUserPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_PutUserPolicy(call, in, out);
+}
+
 static const floe_query_operation_t operations[] = {
     {
         .name = "AcceptDelegationRequest",
@@ -77,7 +223,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AcceptDelegationRequestRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AcceptDelegationRequestRequest,
@@ -96,7 +243,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AddClientIDToOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AddClientIDToOpenIDConnectProviderRequest,
@@ -115,7 +263,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AddRoleToInstanceProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AddRoleToInstanceProfileRequest,
@@ -132,7 +281,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AddUserToGroupRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AddUserToGroupRequest,
@@ -150,7 +300,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AssociateDelegationRequestRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AssociateDelegationRequestRequest,
@@ -169,7 +320,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyNotAttachableException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AttachGroupPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AttachGroupPolicyRequest,
@@ -181,7 +333,7 @@ static const floe_query_operation_t operations[] = {
         .name = "AttachRolePolicy",
         .response_element = "AttachRolePolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
@@ -189,31 +341,33 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AttachRolePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AttachRolePolicyRequest,
         .validate = floe_iam_validate_AttachRolePolicyRequest,
-        .handle = NULL,
+        .handle = handle_AttachRolePolicy,
         .serialize = NULL,
     },
     {
         .name = "AttachUserPolicy",
         .response_element = "AttachUserPolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyNotAttachableException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_AttachUserPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_AttachUserPolicyRequest,
         .validate = floe_iam_validate_AttachUserPolicyRequest,
-        .handle = NULL,
+        .handle = handle_AttachUserPolicy,
         .serialize = NULL,
     },
     {
@@ -228,7 +382,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PasswordPolicyViolationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ChangePasswordRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_ChangePasswordRequest,
@@ -240,17 +395,18 @@ static const floe_query_operation_t operations[] = {
         .name = "CreateAccessKey",
         .response_element = "CreateAccessKeyResponse",
         .result_element = "CreateAccessKeyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateAccessKeyRequest),
         .response_size = sizeof(floe_iam_CreateAccessKeyResponse),
         .parse = floe_iam_parse_CreateAccessKeyRequest,
         .validate = floe_iam_validate_CreateAccessKeyRequest,
-        .handle = NULL,
+        .handle = handle_CreateAccessKey,
         .serialize = floe_iam_serialize_CreateAccessKeyResponse,
     },
     {
@@ -263,7 +419,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateAccountAliasRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_CreateAccountAliasRequest,
@@ -282,7 +439,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateDelegationRequestRequest),
         .response_size = sizeof(floe_iam_CreateDelegationRequestResponse),
         .parse = floe_iam_parse_CreateDelegationRequestRequest,
@@ -300,7 +458,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateGroupRequest),
         .response_size = sizeof(floe_iam_CreateGroupResponse),
         .parse = floe_iam_parse_CreateGroupRequest,
@@ -319,7 +478,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateInstanceProfileRequest),
         .response_size = sizeof(floe_iam_CreateInstanceProfileResponse),
         .parse = floe_iam_parse_CreateInstanceProfileRequest,
@@ -338,7 +498,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PasswordPolicyViolationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateLoginProfileRequest),
         .response_size = sizeof(floe_iam_CreateLoginProfileResponse),
         .parse = floe_iam_parse_CreateLoginProfileRequest,
@@ -358,7 +519,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OpenIdIdpCommunicationErrorException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_iam_CreateOpenIDConnectProviderResponse),
         .parse = floe_iam_parse_CreateOpenIDConnectProviderRequest,
@@ -370,7 +532,7 @@ static const floe_query_operation_t operations[] = {
         .name = "CreatePolicy",
         .response_element = "CreatePolicyResponse",
         .result_element = "CreatePolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ConcurrentModificationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_EntityAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
@@ -378,12 +540,13 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_MalformedPolicyDocumentException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreatePolicyRequest),
         .response_size = sizeof(floe_iam_CreatePolicyResponse),
         .parse = floe_iam_parse_CreatePolicyRequest,
         .validate = floe_iam_validate_CreatePolicyRequest,
-        .handle = NULL,
+        .handle = handle_CreatePolicy,
         .serialize = floe_iam_serialize_CreatePolicyResponse,
     },
     {
@@ -397,7 +560,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreatePolicyVersionRequest),
         .response_size = sizeof(floe_iam_CreatePolicyVersionResponse),
         .parse = floe_iam_parse_CreatePolicyVersionRequest,
@@ -409,7 +573,7 @@ static const floe_query_operation_t operations[] = {
         .name = "CreateRole",
         .response_element = "CreateRoleResponse",
         .result_element = "CreateRoleResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ConcurrentModificationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_EntityAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
@@ -417,12 +581,13 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_MalformedPolicyDocumentException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateRoleRequest),
         .response_size = sizeof(floe_iam_CreateRoleResponse),
         .parse = floe_iam_parse_CreateRoleRequest,
         .validate = floe_iam_validate_CreateRoleRequest,
-        .handle = NULL,
+        .handle = handle_CreateRole,
         .serialize = floe_iam_serialize_CreateRoleResponse,
     },
     {
@@ -436,7 +601,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateSAMLProviderRequest),
         .response_size = sizeof(floe_iam_CreateSAMLProviderResponse),
         .parse = floe_iam_parse_CreateSAMLProviderRequest,
@@ -454,7 +620,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateServiceLinkedRoleRequest),
         .response_size = sizeof(floe_iam_CreateServiceLinkedRoleResponse),
         .parse = floe_iam_parse_CreateServiceLinkedRoleRequest,
@@ -471,7 +638,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceNotSupportedException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateServiceSpecificCredentialRequest),
         .response_size = sizeof(floe_iam_CreateServiceSpecificCredentialResponse),
         .parse = floe_iam_parse_CreateServiceSpecificCredentialRequest,
@@ -483,7 +651,7 @@ static const floe_query_operation_t operations[] = {
         .name = "CreateUser",
         .response_element = "CreateUserResponse",
         .result_element = "CreateUserResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ConcurrentModificationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_EntityAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
@@ -491,12 +659,13 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateUserRequest),
         .response_size = sizeof(floe_iam_CreateUserResponse),
         .parse = floe_iam_parse_CreateUserRequest,
         .validate = floe_iam_validate_CreateUserRequest,
-        .handle = NULL,
+        .handle = handle_CreateUser,
         .serialize = floe_iam_serialize_CreateUserResponse,
     },
     {
@@ -510,7 +679,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_CreateVirtualMFADeviceRequest),
         .response_size = sizeof(floe_iam_CreateVirtualMFADeviceResponse),
         .parse = floe_iam_parse_CreateVirtualMFADeviceRequest,
@@ -529,7 +699,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeactivateMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeactivateMFADeviceRequest,
@@ -541,17 +712,18 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteAccessKey",
         .response_element = "DeleteAccessKeyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteAccessKeyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteAccessKeyRequest,
         .validate = floe_iam_validate_DeleteAccessKeyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteAccessKey,
         .serialize = NULL,
     },
     {
@@ -564,7 +736,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteAccountAliasRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteAccountAliasRequest,
@@ -581,7 +754,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteAccountPasswordPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteAccountPasswordPolicyRequest,
@@ -599,7 +773,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteGroupRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteGroupRequest,
@@ -616,7 +791,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteGroupPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteGroupPolicyRequest,
@@ -634,7 +810,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteInstanceProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteInstanceProfileRequest,
@@ -652,7 +829,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteLoginProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteLoginProfileRequest,
@@ -669,7 +847,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteOpenIDConnectProviderRequest,
@@ -681,19 +860,20 @@ static const floe_query_operation_t operations[] = {
         .name = "DeletePolicy",
         .response_element = "DeletePolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_DeleteConflictException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeletePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeletePolicyRequest,
         .validate = floe_iam_validate_DeletePolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeletePolicy,
         .serialize = NULL,
     },
     {
@@ -707,7 +887,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeletePolicyVersionRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeletePolicyVersionRequest,
@@ -719,7 +900,7 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteRole",
         .response_element = "DeleteRoleResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ConcurrentModificationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_DeleteConflictException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
@@ -727,12 +908,13 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteRoleRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteRoleRequest,
         .validate = floe_iam_validate_DeleteRoleRequest,
-        .handle = NULL,
+        .handle = handle_DeleteRole,
         .serialize = NULL,
     },
     {
@@ -744,7 +926,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteRolePermissionsBoundaryRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteRolePermissionsBoundaryRequest,
@@ -756,18 +939,19 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteRolePolicy",
         .response_element = "DeleteRolePolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteRolePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteRolePolicyRequest,
         .validate = floe_iam_validate_DeleteRolePolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteRolePolicy,
         .serialize = NULL,
     },
     {
@@ -780,7 +964,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteSAMLProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteSAMLProviderRequest,
@@ -795,7 +980,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteSSHPublicKeyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteSSHPublicKeyRequest,
@@ -813,7 +999,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteServerCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteServerCertificateRequest,
@@ -830,7 +1017,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteServiceLinkedRoleRequest),
         .response_size = sizeof(floe_iam_DeleteServiceLinkedRoleResponse),
         .parse = floe_iam_parse_DeleteServiceLinkedRoleRequest,
@@ -845,7 +1033,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteServiceSpecificCredentialRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteServiceSpecificCredentialRequest,
@@ -863,7 +1052,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteSigningCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteSigningCertificateRequest,
@@ -875,19 +1065,20 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteUser",
         .response_element = "DeleteUserResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ConcurrentModificationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_DeleteConflictException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteUserRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteUserRequest,
         .validate = floe_iam_validate_DeleteUserRequest,
-        .handle = NULL,
+        .handle = handle_DeleteUser,
         .serialize = NULL,
     },
     {
@@ -898,7 +1089,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteUserPermissionsBoundaryRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteUserPermissionsBoundaryRequest,
@@ -910,17 +1102,18 @@ static const floe_query_operation_t operations[] = {
         .name = "DeleteUserPolicy",
         .response_element = "DeleteUserPolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteUserPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteUserPolicyRequest,
         .validate = floe_iam_validate_DeleteUserPolicyRequest,
-        .handle = NULL,
+        .handle = handle_DeleteUserPolicy,
         .serialize = NULL,
     },
     {
@@ -934,7 +1127,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DeleteVirtualMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DeleteVirtualMFADeviceRequest,
@@ -952,7 +1146,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DetachGroupPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DetachGroupPolicyRequest,
@@ -964,37 +1159,39 @@ static const floe_query_operation_t operations[] = {
         .name = "DetachRolePolicy",
         .response_element = "DetachRolePolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DetachRolePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DetachRolePolicyRequest,
         .validate = floe_iam_validate_DetachRolePolicyRequest,
-        .handle = NULL,
+        .handle = handle_DetachRolePolicy,
         .serialize = NULL,
     },
     {
         .name = "DetachUserPolicy",
         .response_element = "DetachUserPolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DetachUserPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DetachUserPolicyRequest,
         .validate = floe_iam_validate_DetachUserPolicyRequest,
-        .handle = NULL,
+        .handle = handle_DetachUserPolicy,
         .serialize = NULL,
     },
     {
@@ -1007,7 +1204,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OrganizationNotInAllFeaturesModeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceAccessNotEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DisableOrganizationsRootCredentialsManagementRequest),
         .response_size = sizeof(floe_iam_DisableOrganizationsRootCredentialsManagementResponse),
         .parse = floe_iam_parse_DisableOrganizationsRootCredentialsManagementRequest,
@@ -1025,7 +1223,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OrganizationNotInAllFeaturesModeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceAccessNotEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DisableOrganizationsRootSessionsRequest),
         .response_size = sizeof(floe_iam_DisableOrganizationsRootSessionsResponse),
         .parse = floe_iam_parse_DisableOrganizationsRootSessionsRequest,
@@ -1040,7 +1239,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_FeatureDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_DisableOutboundWebIdentityFederationRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_DisableOutboundWebIdentityFederationRequest,
@@ -1061,7 +1261,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_EnableMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_EnableMFADeviceRequest,
@@ -1080,7 +1281,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OrganizationNotInAllFeaturesModeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceAccessNotEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_EnableOrganizationsRootCredentialsManagementRequest),
         .response_size = sizeof(floe_iam_EnableOrganizationsRootCredentialsManagementResponse),
         .parse = floe_iam_parse_EnableOrganizationsRootCredentialsManagementRequest,
@@ -1099,7 +1301,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OrganizationNotInAllFeaturesModeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceAccessNotEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_EnableOrganizationsRootSessionsRequest),
         .response_size = sizeof(floe_iam_EnableOrganizationsRootSessionsResponse),
         .parse = floe_iam_parse_EnableOrganizationsRootSessionsRequest,
@@ -1114,7 +1317,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_FeatureEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_EnableOutboundWebIdentityFederationRequest),
         .response_size = sizeof(floe_iam_EnableOutboundWebIdentityFederationResponse),
         .parse = floe_iam_parse_EnableOutboundWebIdentityFederationRequest,
@@ -1130,7 +1334,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GenerateCredentialReportRequest),
         .response_size = sizeof(floe_iam_GenerateCredentialReportResponse),
         .parse = floe_iam_parse_GenerateCredentialReportRequest,
@@ -1145,7 +1350,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ReportGenerationLimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GenerateOrganizationsAccessReportRequest),
         .response_size = sizeof(floe_iam_GenerateOrganizationsAccessReportResponse),
         .parse = floe_iam_parse_GenerateOrganizationsAccessReportRequest,
@@ -1161,7 +1367,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GenerateServiceLastAccessedDetailsRequest),
         .response_size = sizeof(floe_iam_GenerateServiceLastAccessedDetailsResponse),
         .parse = floe_iam_parse_GenerateServiceLastAccessedDetailsRequest,
@@ -1175,7 +1382,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "GetAccessKeyLastUsedResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetAccessKeyLastUsedRequest),
         .response_size = sizeof(floe_iam_GetAccessKeyLastUsedResponse),
         .parse = floe_iam_parse_GetAccessKeyLastUsedRequest,
@@ -1190,7 +1398,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetAccountAuthorizationDetailsRequest),
         .response_size = sizeof(floe_iam_GetAccountAuthorizationDetailsResponse),
         .parse = floe_iam_parse_GetAccountAuthorizationDetailsRequest,
@@ -1206,7 +1415,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetAccountPasswordPolicyRequest),
         .response_size = sizeof(floe_iam_GetAccountPasswordPolicyResponse),
         .parse = floe_iam_parse_GetAccountPasswordPolicyRequest,
@@ -1221,7 +1431,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetAccountSummaryRequest),
         .response_size = sizeof(floe_iam_GetAccountSummaryResponse),
         .parse = floe_iam_parse_GetAccountSummaryRequest,
@@ -1236,7 +1447,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetContextKeysForCustomPolicyRequest),
         .response_size = sizeof(floe_iam_GetContextKeysForPolicyResponse),
         .parse = floe_iam_parse_GetContextKeysForCustomPolicyRequest,
@@ -1252,7 +1464,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetContextKeysForPrincipalPolicyRequest),
         .response_size = sizeof(floe_iam_GetContextKeysForPolicyResponse),
         .parse = floe_iam_parse_GetContextKeysForPrincipalPolicyRequest,
@@ -1270,7 +1483,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_CredentialReportNotReadyException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetCredentialReportRequest),
         .response_size = sizeof(floe_iam_GetCredentialReportResponse),
         .parse = floe_iam_parse_GetCredentialReportRequest,
@@ -1286,7 +1500,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetDelegationRequestRequest),
         .response_size = sizeof(floe_iam_GetDelegationRequestResponse),
         .parse = floe_iam_parse_GetDelegationRequestRequest,
@@ -1302,7 +1517,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetGroupRequest),
         .response_size = sizeof(floe_iam_GetGroupResponse),
         .parse = floe_iam_parse_GetGroupRequest,
@@ -1318,7 +1534,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetGroupPolicyRequest),
         .response_size = sizeof(floe_iam_GetGroupPolicyResponse),
         .parse = floe_iam_parse_GetGroupPolicyRequest,
@@ -1335,7 +1552,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetHumanReadableSummaryRequest),
         .response_size = sizeof(floe_iam_GetHumanReadableSummaryResponse),
         .parse = floe_iam_parse_GetHumanReadableSummaryRequest,
@@ -1351,7 +1569,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetInstanceProfileRequest),
         .response_size = sizeof(floe_iam_GetInstanceProfileResponse),
         .parse = floe_iam_parse_GetInstanceProfileRequest,
@@ -1367,7 +1586,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetLoginProfileRequest),
         .response_size = sizeof(floe_iam_GetLoginProfileResponse),
         .parse = floe_iam_parse_GetLoginProfileRequest,
@@ -1383,7 +1603,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetMFADeviceRequest),
         .response_size = sizeof(floe_iam_GetMFADeviceResponse),
         .parse = floe_iam_parse_GetMFADeviceRequest,
@@ -1400,7 +1621,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_iam_GetOpenIDConnectProviderResponse),
         .parse = floe_iam_parse_GetOpenIDConnectProviderRequest,
@@ -1415,7 +1637,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetOrganizationsAccessReportRequest),
         .response_size = sizeof(floe_iam_GetOrganizationsAccessReportResponse),
         .parse = floe_iam_parse_GetOrganizationsAccessReportRequest,
@@ -1430,7 +1653,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_FeatureDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetOutboundWebIdentityFederationInfoRequest),
         .response_size = sizeof(floe_iam_GetOutboundWebIdentityFederationInfoResponse),
         .parse = floe_iam_parse_GetOutboundWebIdentityFederationInfoRequest,
@@ -1442,66 +1666,70 @@ static const floe_query_operation_t operations[] = {
         .name = "GetPolicy",
         .response_element = "GetPolicyResponse",
         .result_element = "GetPolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetPolicyRequest),
         .response_size = sizeof(floe_iam_GetPolicyResponse),
         .parse = floe_iam_parse_GetPolicyRequest,
         .validate = floe_iam_validate_GetPolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetPolicy,
         .serialize = floe_iam_serialize_GetPolicyResponse,
     },
     {
         .name = "GetPolicyVersion",
         .response_element = "GetPolicyVersionResponse",
         .result_element = "GetPolicyVersionResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetPolicyVersionRequest),
         .response_size = sizeof(floe_iam_GetPolicyVersionResponse),
         .parse = floe_iam_parse_GetPolicyVersionRequest,
         .validate = floe_iam_validate_GetPolicyVersionRequest,
-        .handle = NULL,
+        .handle = handle_GetPolicyVersion,
         .serialize = floe_iam_serialize_GetPolicyVersionResponse,
     },
     {
         .name = "GetRole",
         .response_element = "GetRoleResponse",
         .result_element = "GetRoleResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetRoleRequest),
         .response_size = sizeof(floe_iam_GetRoleResponse),
         .parse = floe_iam_parse_GetRoleRequest,
         .validate = floe_iam_validate_GetRoleRequest,
-        .handle = NULL,
+        .handle = handle_GetRole,
         .serialize = floe_iam_serialize_GetRoleResponse,
     },
     {
         .name = "GetRolePolicy",
         .response_element = "GetRolePolicyResponse",
         .result_element = "GetRolePolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetRolePolicyRequest),
         .response_size = sizeof(floe_iam_GetRolePolicyResponse),
         .parse = floe_iam_parse_GetRolePolicyRequest,
         .validate = floe_iam_validate_GetRolePolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetRolePolicy,
         .serialize = floe_iam_serialize_GetRolePolicyResponse,
     },
     {
@@ -1513,7 +1741,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetSAMLProviderRequest),
         .response_size = sizeof(floe_iam_GetSAMLProviderResponse),
         .parse = floe_iam_parse_GetSAMLProviderRequest,
@@ -1529,7 +1758,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnrecognizedPublicKeyEncodingException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetSSHPublicKeyRequest),
         .response_size = sizeof(floe_iam_GetSSHPublicKeyResponse),
         .parse = floe_iam_parse_GetSSHPublicKeyRequest,
@@ -1545,7 +1775,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetServerCertificateRequest),
         .response_size = sizeof(floe_iam_GetServerCertificateResponse),
         .parse = floe_iam_parse_GetServerCertificateRequest,
@@ -1561,7 +1792,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetServiceLastAccessedDetailsRequest),
         .response_size = sizeof(floe_iam_GetServiceLastAccessedDetailsResponse),
         .parse = floe_iam_parse_GetServiceLastAccessedDetailsRequest,
@@ -1577,7 +1809,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetServiceLastAccessedDetailsWithEntitiesRequest),
         .response_size = sizeof(floe_iam_GetServiceLastAccessedDetailsWithEntitiesResponse),
         .parse = floe_iam_parse_GetServiceLastAccessedDetailsWithEntitiesRequest,
@@ -1594,7 +1827,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetServiceLinkedRoleDeletionStatusRequest),
         .response_size = sizeof(floe_iam_GetServiceLinkedRoleDeletionStatusResponse),
         .parse = floe_iam_parse_GetServiceLinkedRoleDeletionStatusRequest,
@@ -1606,48 +1840,51 @@ static const floe_query_operation_t operations[] = {
         .name = "GetUser",
         .response_element = "GetUserResponse",
         .result_element = "GetUserResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetUserRequest),
         .response_size = sizeof(floe_iam_GetUserResponse),
         .parse = floe_iam_parse_GetUserRequest,
         .validate = floe_iam_validate_GetUserRequest,
-        .handle = NULL,
+        .handle = handle_GetUser,
         .serialize = floe_iam_serialize_GetUserResponse,
     },
     {
         .name = "GetUserPolicy",
         .response_element = "GetUserPolicyResponse",
         .result_element = "GetUserPolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_GetUserPolicyRequest),
         .response_size = sizeof(floe_iam_GetUserPolicyResponse),
         .parse = floe_iam_parse_GetUserPolicyRequest,
         .validate = floe_iam_validate_GetUserPolicyRequest,
-        .handle = NULL,
+        .handle = handle_GetUserPolicy,
         .serialize = floe_iam_serialize_GetUserPolicyResponse,
     },
     {
         .name = "ListAccessKeys",
         .response_element = "ListAccessKeysResponse",
         .result_element = "ListAccessKeysResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListAccessKeysRequest),
         .response_size = sizeof(floe_iam_ListAccessKeysResponse),
         .parse = floe_iam_parse_ListAccessKeysRequest,
         .validate = floe_iam_validate_ListAccessKeysRequest,
-        .handle = NULL,
+        .handle = handle_ListAccessKeys,
         .serialize = floe_iam_serialize_ListAccessKeysResponse,
     },
     {
@@ -1657,7 +1894,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListAccountAliasesRequest),
         .response_size = sizeof(floe_iam_ListAccountAliasesResponse),
         .parse = floe_iam_parse_ListAccountAliasesRequest,
@@ -1674,7 +1912,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListAttachedGroupPoliciesRequest),
         .response_size = sizeof(floe_iam_ListAttachedGroupPoliciesResponse),
         .parse = floe_iam_parse_ListAttachedGroupPoliciesRequest,
@@ -1686,34 +1925,36 @@ static const floe_query_operation_t operations[] = {
         .name = "ListAttachedRolePolicies",
         .response_element = "ListAttachedRolePoliciesResponse",
         .result_element = "ListAttachedRolePoliciesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListAttachedRolePoliciesRequest),
         .response_size = sizeof(floe_iam_ListAttachedRolePoliciesResponse),
         .parse = floe_iam_parse_ListAttachedRolePoliciesRequest,
         .validate = floe_iam_validate_ListAttachedRolePoliciesRequest,
-        .handle = NULL,
+        .handle = handle_ListAttachedRolePolicies,
         .serialize = floe_iam_serialize_ListAttachedRolePoliciesResponse,
     },
     {
         .name = "ListAttachedUserPolicies",
         .response_element = "ListAttachedUserPoliciesResponse",
         .result_element = "ListAttachedUserPoliciesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListAttachedUserPoliciesRequest),
         .response_size = sizeof(floe_iam_ListAttachedUserPoliciesResponse),
         .parse = floe_iam_parse_ListAttachedUserPoliciesRequest,
         .validate = floe_iam_validate_ListAttachedUserPoliciesRequest,
-        .handle = NULL,
+        .handle = handle_ListAttachedUserPolicies,
         .serialize = floe_iam_serialize_ListAttachedUserPoliciesResponse,
     },
     {
@@ -1725,7 +1966,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListDelegationRequestsRequest),
         .response_size = sizeof(floe_iam_ListDelegationRequestsResponse),
         .parse = floe_iam_parse_ListDelegationRequestsRequest,
@@ -1742,7 +1984,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListEntitiesForPolicyRequest),
         .response_size = sizeof(floe_iam_ListEntitiesForPolicyResponse),
         .parse = floe_iam_parse_ListEntitiesForPolicyRequest,
@@ -1758,7 +2001,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListGroupPoliciesRequest),
         .response_size = sizeof(floe_iam_ListGroupPoliciesResponse),
         .parse = floe_iam_parse_ListGroupPoliciesRequest,
@@ -1773,7 +2017,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListGroupsRequest),
         .response_size = sizeof(floe_iam_ListGroupsResponse),
         .parse = floe_iam_parse_ListGroupsRequest,
@@ -1789,7 +2034,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListGroupsForUserRequest),
         .response_size = sizeof(floe_iam_ListGroupsForUserResponse),
         .parse = floe_iam_parse_ListGroupsForUserRequest,
@@ -1805,7 +2051,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListInstanceProfileTagsRequest),
         .response_size = sizeof(floe_iam_ListInstanceProfileTagsResponse),
         .parse = floe_iam_parse_ListInstanceProfileTagsRequest,
@@ -1820,7 +2067,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListInstanceProfilesRequest),
         .response_size = sizeof(floe_iam_ListInstanceProfilesResponse),
         .parse = floe_iam_parse_ListInstanceProfilesRequest,
@@ -1836,7 +2084,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListInstanceProfilesForRoleRequest),
         .response_size = sizeof(floe_iam_ListInstanceProfilesForRoleResponse),
         .parse = floe_iam_parse_ListInstanceProfilesForRoleRequest,
@@ -1853,7 +2102,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListMFADeviceTagsRequest),
         .response_size = sizeof(floe_iam_ListMFADeviceTagsResponse),
         .parse = floe_iam_parse_ListMFADeviceTagsRequest,
@@ -1869,7 +2119,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListMFADevicesRequest),
         .response_size = sizeof(floe_iam_ListMFADevicesResponse),
         .parse = floe_iam_parse_ListMFADevicesRequest,
@@ -1886,7 +2137,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListOpenIDConnectProviderTagsRequest),
         .response_size = sizeof(floe_iam_ListOpenIDConnectProviderTagsResponse),
         .parse = floe_iam_parse_ListOpenIDConnectProviderTagsRequest,
@@ -1901,7 +2153,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListOpenIDConnectProvidersRequest),
         .response_size = sizeof(floe_iam_ListOpenIDConnectProvidersResponse),
         .parse = floe_iam_parse_ListOpenIDConnectProvidersRequest,
@@ -1919,7 +2172,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_OrganizationNotInAllFeaturesModeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceAccessNotEnabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListOrganizationsFeaturesRequest),
         .response_size = sizeof(floe_iam_ListOrganizationsFeaturesResponse),
         .parse = floe_iam_parse_ListOrganizationsFeaturesRequest,
@@ -1934,7 +2188,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListPoliciesRequest),
         .response_size = sizeof(floe_iam_ListPoliciesResponse),
         .parse = floe_iam_parse_ListPoliciesRequest,
@@ -1950,7 +2205,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListPoliciesGrantingServiceAccessRequest),
         .response_size = sizeof(floe_iam_ListPoliciesGrantingServiceAccessResponse),
         .parse = floe_iam_parse_ListPoliciesGrantingServiceAccessRequest,
@@ -1967,7 +2223,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListPolicyTagsRequest),
         .response_size = sizeof(floe_iam_ListPolicyTagsResponse),
         .parse = floe_iam_parse_ListPolicyTagsRequest,
@@ -1984,7 +2241,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListPolicyVersionsRequest),
         .response_size = sizeof(floe_iam_ListPolicyVersionsResponse),
         .parse = floe_iam_parse_ListPolicyVersionsRequest,
@@ -1996,16 +2254,17 @@ static const floe_query_operation_t operations[] = {
         .name = "ListRolePolicies",
         .response_element = "ListRolePoliciesResponse",
         .result_element = "ListRolePoliciesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListRolePoliciesRequest),
         .response_size = sizeof(floe_iam_ListRolePoliciesResponse),
         .parse = floe_iam_parse_ListRolePoliciesRequest,
         .validate = floe_iam_validate_ListRolePoliciesRequest,
-        .handle = NULL,
+        .handle = handle_ListRolePolicies,
         .serialize = floe_iam_serialize_ListRolePoliciesResponse,
     },
     {
@@ -2016,7 +2275,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListRoleTagsRequest),
         .response_size = sizeof(floe_iam_ListRoleTagsResponse),
         .parse = floe_iam_parse_ListRoleTagsRequest,
@@ -2028,15 +2288,16 @@ static const floe_query_operation_t operations[] = {
         .name = "ListRoles",
         .response_element = "ListRolesResponse",
         .result_element = "ListRolesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListRolesRequest),
         .response_size = sizeof(floe_iam_ListRolesResponse),
         .parse = floe_iam_parse_ListRolesRequest,
         .validate = floe_iam_validate_ListRolesRequest,
-        .handle = NULL,
+        .handle = handle_ListRoles,
         .serialize = floe_iam_serialize_ListRolesResponse,
     },
     {
@@ -2048,7 +2309,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListSAMLProviderTagsRequest),
         .response_size = sizeof(floe_iam_ListSAMLProviderTagsResponse),
         .parse = floe_iam_parse_ListSAMLProviderTagsRequest,
@@ -2063,7 +2325,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListSAMLProvidersRequest),
         .response_size = sizeof(floe_iam_ListSAMLProvidersResponse),
         .parse = floe_iam_parse_ListSAMLProvidersRequest,
@@ -2078,7 +2341,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListSSHPublicKeysRequest),
         .response_size = sizeof(floe_iam_ListSSHPublicKeysResponse),
         .parse = floe_iam_parse_ListSSHPublicKeysRequest,
@@ -2094,7 +2358,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListServerCertificateTagsRequest),
         .response_size = sizeof(floe_iam_ListServerCertificateTagsResponse),
         .parse = floe_iam_parse_ListServerCertificateTagsRequest,
@@ -2109,7 +2374,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListServerCertificatesRequest),
         .response_size = sizeof(floe_iam_ListServerCertificatesResponse),
         .parse = floe_iam_parse_ListServerCertificatesRequest,
@@ -2125,7 +2391,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceNotSupportedException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListServiceSpecificCredentialsRequest),
         .response_size = sizeof(floe_iam_ListServiceSpecificCredentialsResponse),
         .parse = floe_iam_parse_ListServiceSpecificCredentialsRequest,
@@ -2141,7 +2408,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListSigningCertificatesRequest),
         .response_size = sizeof(floe_iam_ListSigningCertificatesResponse),
         .parse = floe_iam_parse_ListSigningCertificatesRequest,
@@ -2153,16 +2421,17 @@ static const floe_query_operation_t operations[] = {
         .name = "ListUserPolicies",
         .response_element = "ListUserPoliciesResponse",
         .result_element = "ListUserPoliciesResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListUserPoliciesRequest),
         .response_size = sizeof(floe_iam_ListUserPoliciesResponse),
         .parse = floe_iam_parse_ListUserPoliciesRequest,
         .validate = floe_iam_validate_ListUserPoliciesRequest,
-        .handle = NULL,
+        .handle = handle_ListUserPolicies,
         .serialize = floe_iam_serialize_ListUserPoliciesResponse,
     },
     {
@@ -2173,7 +2442,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListUserTagsRequest),
         .response_size = sizeof(floe_iam_ListUserTagsResponse),
         .parse = floe_iam_parse_ListUserTagsRequest,
@@ -2185,15 +2455,16 @@ static const floe_query_operation_t operations[] = {
         .name = "ListUsers",
         .response_element = "ListUsersResponse",
         .result_element = "ListUsersResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListUsersRequest),
         .response_size = sizeof(floe_iam_ListUsersResponse),
         .parse = floe_iam_parse_ListUsersRequest,
         .validate = floe_iam_validate_ListUsersRequest,
-        .handle = NULL,
+        .handle = handle_ListUsers,
         .serialize = floe_iam_serialize_ListUsersResponse,
     },
     {
@@ -2202,7 +2473,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListVirtualMFADevicesResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ListVirtualMFADevicesRequest),
         .response_size = sizeof(floe_iam_ListVirtualMFADevicesResponse),
         .parse = floe_iam_parse_ListVirtualMFADevicesRequest,
@@ -2220,7 +2492,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_PutGroupPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_PutGroupPolicyRequest,
@@ -2239,7 +2512,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_PutRolePermissionsBoundaryRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_PutRolePermissionsBoundaryRequest,
@@ -2251,19 +2525,20 @@ static const floe_query_operation_t operations[] = {
         .name = "PutRolePolicy",
         .response_element = "PutRolePolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_MalformedPolicyDocumentException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_PutRolePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_PutRolePolicyRequest,
         .validate = floe_iam_validate_PutRolePolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutRolePolicy,
         .serialize = NULL,
     },
     {
@@ -2276,7 +2551,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyNotAttachableException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_PutUserPermissionsBoundaryRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_PutUserPermissionsBoundaryRequest,
@@ -2288,18 +2564,19 @@ static const floe_query_operation_t operations[] = {
         .name = "PutUserPolicy",
         .response_element = "PutUserPolicyResponse",
         .result_element = NULL,
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_MalformedPolicyDocumentException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_PutUserPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_PutUserPolicyRequest,
         .validate = floe_iam_validate_PutUserPolicyRequest,
-        .handle = NULL,
+        .handle = handle_PutUserPolicy,
         .serialize = NULL,
     },
     {
@@ -2312,7 +2589,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_RejectDelegationRequestRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_RejectDelegationRequestRequest,
@@ -2330,7 +2608,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_RemoveClientIDFromOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_RemoveClientIDFromOpenIDConnectProviderRequest,
@@ -2348,7 +2627,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_RemoveRoleFromInstanceProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_RemoveRoleFromInstanceProfileRequest,
@@ -2365,7 +2645,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_RemoveUserFromGroupRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_RemoveUserFromGroupRequest,
@@ -2380,7 +2661,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ResetServiceSpecificCredentialRequest),
         .response_size = sizeof(floe_iam_ResetServiceSpecificCredentialResponse),
         .parse = floe_iam_parse_ResetServiceSpecificCredentialRequest,
@@ -2399,7 +2681,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_ResyncMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_ResyncMFADeviceRequest,
@@ -2417,7 +2700,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_SendDelegationTokenRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_SendDelegationTokenRequest,
@@ -2435,7 +2719,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_SetDefaultPolicyVersionRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_SetDefaultPolicyVersionRequest,
@@ -2450,7 +2735,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_SetSecurityTokenServicePreferencesRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_SetSecurityTokenServicePreferencesRequest,
@@ -2466,7 +2752,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyEvaluationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_SimulateCustomPolicyRequest),
         .response_size = sizeof(floe_iam_SimulatePolicyResponse),
         .parse = floe_iam_parse_SimulateCustomPolicyRequest,
@@ -2483,7 +2770,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyEvaluationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_SimulatePrincipalPolicyRequest),
         .response_size = sizeof(floe_iam_SimulatePolicyResponse),
         .parse = floe_iam_parse_SimulatePrincipalPolicyRequest,
@@ -2502,7 +2790,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagInstanceProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagInstanceProfileRequest,
@@ -2521,7 +2810,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagMFADeviceRequest,
@@ -2540,7 +2830,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagOpenIDConnectProviderRequest,
@@ -2559,7 +2850,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagPolicyRequest,
@@ -2578,7 +2870,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagRoleRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagRoleRequest,
@@ -2597,7 +2890,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagSAMLProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagSAMLProviderRequest,
@@ -2616,7 +2910,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagServerCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagServerCertificateRequest,
@@ -2635,7 +2930,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_TagUserRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_TagUserRequest,
@@ -2653,7 +2949,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagInstanceProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagInstanceProfileRequest,
@@ -2671,7 +2968,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagMFADeviceRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagMFADeviceRequest,
@@ -2689,7 +2987,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagOpenIDConnectProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagOpenIDConnectProviderRequest,
@@ -2707,7 +3006,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagPolicyRequest,
@@ -2724,7 +3024,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagRoleRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagRoleRequest,
@@ -2742,7 +3043,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagSAMLProviderRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagSAMLProviderRequest,
@@ -2760,7 +3062,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagServerCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagServerCertificateRequest,
@@ -2777,7 +3080,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UntagUserRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UntagUserRequest,
@@ -2795,7 +3099,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateAccessKeyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateAccessKeyRequest,
@@ -2813,7 +3118,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateAccountPasswordPolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateAccountPasswordPolicyRequest,
@@ -2832,7 +3138,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateAssumeRolePolicyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateAssumeRolePolicyRequest,
@@ -2850,7 +3157,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateDelegationRequestRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateDelegationRequestRequest,
@@ -2868,7 +3176,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateGroupRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateGroupRequest,
@@ -2887,7 +3196,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PasswordPolicyViolationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateLoginProfileRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateLoginProfileRequest,
@@ -2905,7 +3215,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateOpenIDConnectProviderThumbprintRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateOpenIDConnectProviderThumbprintRequest,
@@ -2922,7 +3233,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateRoleRequest),
         .response_size = sizeof(floe_iam_UpdateRoleResponse),
         .parse = floe_iam_parse_UpdateRoleRequest,
@@ -2939,7 +3251,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnmodifiableEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateRoleDescriptionRequest),
         .response_size = sizeof(floe_iam_UpdateRoleDescriptionResponse),
         .parse = floe_iam_parse_UpdateRoleDescriptionRequest,
@@ -2958,7 +3271,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateSAMLProviderRequest),
         .response_size = sizeof(floe_iam_UpdateSAMLProviderResponse),
         .parse = floe_iam_parse_UpdateSAMLProviderRequest,
@@ -2974,7 +3288,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateSSHPublicKeyRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateSSHPublicKeyRequest,
@@ -2992,7 +3307,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateServerCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateServerCertificateRequest,
@@ -3007,7 +3323,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateServiceSpecificCredentialRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateServiceSpecificCredentialRequest,
@@ -3025,7 +3342,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateSigningCertificateRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateSigningCertificateRequest,
@@ -3045,7 +3363,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UpdateUserRequest),
         .response_size = sizeof(floe_Unit),
         .parse = floe_iam_parse_UpdateUserRequest,
@@ -3064,7 +3383,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_UnrecognizedPublicKeyEncodingException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UploadSSHPublicKeyRequest),
         .response_size = sizeof(floe_iam_UploadSSHPublicKeyResponse),
         .parse = floe_iam_parse_UploadSSHPublicKeyRequest,
@@ -3085,7 +3405,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_MalformedCertificateException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UploadServerCertificateRequest),
         .response_size = sizeof(floe_iam_UploadServerCertificateResponse),
         .parse = floe_iam_parse_UploadServerCertificateRequest,
@@ -3107,7 +3428,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_AccessDenied),
         .request_size = sizeof(floe_iam_UploadSigningCertificateRequest),
         .response_size = sizeof(floe_iam_UploadSigningCertificateResponse),
         .parse = floe_iam_parse_UploadSigningCertificateRequest,
