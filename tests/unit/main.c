@@ -46,6 +46,7 @@ int floe_test_failures;
 #include "runtime/catalog_table.c"
 #include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"
+#include "runtime/iam_state.c"
 #include "runtime/cloudformation/yaml.c"
 #include "runtime/cloudformation/template.c"
 #include "runtime/cloudformation/intrinsic.c"

@@ -10,6 +10,7 @@
 #include "call/call.h"
 #include "cfn_codec.h"
 #include "harness.h"
+#include "iam_codec.h"
 #include "sts_codec.h"
 
 typedef struct query_fixture {
