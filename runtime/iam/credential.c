@@ -24,6 +24,7 @@ FLOE_SQL(sql_key_insert, "INSERT INTO iam_access_key (access_key_id, user_id, se
 FLOE_SQL(sql_key_list, "SELECT access_key_id, status, created_at FROM iam_access_key WHERE user_id = ?1"
                        " ORDER BY created_at, access_key_id");
 FLOE_SQL(sql_key_delete, "DELETE FROM iam_access_key WHERE user_id = ?1 AND access_key_id = ?2");
+FLOE_SQL(sql_key_status, "UPDATE iam_access_key SET status = ?3 WHERE user_id = ?1 AND access_key_id = ?2");
 FLOE_SQL(sql_session_sweep, "DELETE FROM sts_session WHERE role_id = ?1 AND expires_at <= ?2");
 FLOE_SQL(sql_session_insert, "INSERT INTO sts_session (access_key_id, role_id, secret, session_token, session_name,"
                              " expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
@@ -92,7 +93,7 @@ int floe_iam_access_key_create(floe_call_t *call, int64_t user_row, floe_iam_acc
     out->secret = floe_call_strdup(call, secret);
     out->status = STATUS_ACTIVE;
     out->created_at = floe_call_now(call);
-    rc = floe_call_in_transaction(call, create_key_body, &a);
+    rc = floe_call_in_joined_transaction(call, create_key_body, &a);
     return a.refused != FLOE_OK ? a.refused : rc;
 }
 
@@ -119,9 +120,9 @@ int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_acces
     return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
-int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *id)
+/* Runs a one-row write; FLOE_ENOTFOUND when it changed no row. */
+static int write_one(floe_call_t *call, sqlite3_stmt *stmt)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_key_delete, "it", user_row, id);
     int rc;
 
     if (stmt == NULL)
@@ -131,6 +132,16 @@ int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *
     if (rc != SQLITE_DONE)
         return FLOE_EFAIL;
     return sqlite3_changes(sqlite3_db_handle(stmt)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
+int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *id)
+{
+    return write_one(call, floe_sql_bind(call, sql_key_delete, "it", user_row, id));
+}
+
+int floe_iam_access_key_set_status(floe_call_t *call, int64_t user_row, const char *id, const char *status)
+{
+    return write_one(call, floe_sql_bind(call, sql_key_status, "itt", user_row, id, status));
 }
 
 typedef struct session_args {
@@ -163,7 +174,7 @@ int floe_iam_session_create(floe_call_t *call, int64_t role_row, const char *ses
     out->secret = floe_call_strdup(call, secret);
     out->session_token = floe_call_strdup(call, token);
     out->expires_at = floe_call_now(call) + (floe_timestamp_t)duration_s * MS_PER_S;
-    return floe_call_in_transaction(call, create_session_body, &a);
+    return floe_call_in_joined_transaction(call, create_session_body, &a);
 }
 
 int floe_iam_key_owner(floe_call_t *call, const char *access_key, floe_iam_key_owner_t *out)

@@ -70,6 +70,9 @@ int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_acces
  * no such key. */
 int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *id);
 
+/** Sets the status ("Active" or "Inactive") of the user's access key `id`. FLOE_ENOTFOUND. */
+int floe_iam_access_key_set_status(floe_call_t *call, int64_t user_row, const char *id, const char *status);
+
 /** Issues temporary credentials for the role at `role_row`, valid `duration_s` seconds from now. */
 int floe_iam_session_create(floe_call_t *call, int64_t role_row, const char *session_name, int32_t duration_s,
                             floe_iam_session_t *out /* OUT */);

@@ -24,6 +24,9 @@ FLOE_SQL(sql_user_list, "SELECT id, name, path, user_id, created_at, NULL, NULL,
                         " WHERE account = ?1 AND substr(path, 1, length(?2)) = ?2 ORDER BY name");
 FLOE_SQL(sql_role_list, "SELECT id, name, path, role_id, created_at, trust_policy, description, max_session_duration"
                         " FROM iam_role WHERE account = ?1 AND substr(path, 1, length(?2)) = ?2 ORDER BY name");
+FLOE_SQL(sql_user_update, "UPDATE iam_user SET path = ?2 WHERE id = ?1");
+FLOE_SQL(sql_role_update, "UPDATE iam_role SET path = ?2, trust_policy = ?3, description = ?4,"
+                          " max_session_duration = ?5 WHERE id = ?1");
 FLOE_SQL(sql_user_delete, "DELETE FROM iam_user WHERE id = ?1");
 FLOE_SQL(sql_role_delete, "DELETE FROM iam_role WHERE id = ?1");
 FLOE_SQL(sql_user_has_keys, "SELECT 1 FROM iam_access_key WHERE user_id = ?1 LIMIT 1");
@@ -173,6 +176,14 @@ int floe_iam_entity_list(floe_call_t *call, floe_iam_kind_t kind, const char *pa
     return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
+int floe_iam_entity_update(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const floe_iam_entity_t *e)
+{
+    if (kind == FLOE_IAM_USER)
+        return floe_sql_exec(call, sql_user_update, "it", row, e->path);
+    return floe_sql_exec(call, sql_role_update, "itttn", row, e->path, e->trust_policy, e->description,
+                         (int)e->max_session_duration);
+}
+
 /* FLOE_OK when `sql` finds a row for `row`, FLOE_ENOTFOUND when it finds none. */
 static int probe(floe_call_t *call, const char *sql, int64_t row)
 {
@@ -218,7 +229,7 @@ static int delete_body(floe_call_t *call, void *arg)
 int floe_iam_entity_delete(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const char **blocker)
 {
     delete_args_t a = {kind, row, blocker, FLOE_OK};
-    int rc = floe_call_in_transaction(call, delete_body, &a);
+    int rc = floe_call_in_joined_transaction(call, delete_body, &a);
 
     return a.refused != FLOE_OK ? a.refused : rc;
 }

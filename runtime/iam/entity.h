@@ -63,6 +63,10 @@ int floe_iam_entity_get_in(floe_call_t *call, floe_iam_kind_t kind, const char *
 int floe_iam_entity_list(floe_call_t *call, floe_iam_kind_t kind, const char *path_prefix,
                          floe_iam_entity_t **out /* OUT */, size_t *n /* OUT */);
 
+/** Changes the entity at `row` to e's path (and a role's trust policy, description and maximum
+ * session duration): a stack's update in place. */
+int floe_iam_entity_update(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const floe_iam_entity_t *e);
+
 /**
  * Deletes the entity at `row` (a role's sessions end with it), in one transaction. FLOE_EINUSE with
  * *blocker naming what still hangs on it ("access keys", "policies", "attached policies") and

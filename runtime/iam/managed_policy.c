@@ -26,6 +26,8 @@ FLOE_SQL(sql_version_get,
          "SELECT document, created_at FROM iam_policy_version WHERE policy_id = ?1 AND version_id = ?2");
 FLOE_SQL(sql_policy_attached, "SELECT 1 FROM iam_user_attachment WHERE policy_id = ?1"
                               " UNION ALL SELECT 1 FROM iam_role_attachment WHERE policy_id = ?1 LIMIT 1");
+FLOE_SQL(sql_version_update, "UPDATE iam_policy_version SET document = ?3 WHERE policy_id = ?1 AND version_id = ?2");
+FLOE_SQL(sql_policy_touch, "UPDATE iam_policy SET description = ?2, updated_at = ?3 WHERE id = ?1");
 FLOE_SQL(sql_policy_delete, "DELETE FROM iam_policy WHERE id = ?1");
 
 typedef struct create_args {
@@ -66,7 +68,7 @@ int floe_iam_policy_create(floe_call_t *call, floe_iam_managed_policy_t *p, cons
     p->created_at = p->updated_at = floe_call_now(call);
     p->attachment_count = 0;
     p->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", floe_call_account(call), p->path, p->name);
-    rc = floe_call_in_transaction(call, create_body, &a);
+    rc = floe_call_in_joined_transaction(call, create_body, &a);
     return a.refused != FLOE_OK ? a.refused : rc;
 }
 
@@ -130,6 +132,16 @@ int floe_iam_policy_version(floe_call_t *call, int64_t row, const char *version_
     return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
 }
 
+int floe_iam_policy_set_document(floe_call_t *call, const floe_iam_managed_policy_t *p, const char *document,
+                                 const char *description)
+{
+    int rc = floe_sql_exec(call, sql_version_update, "itt", p->row, p->default_version, document);
+
+    if (rc != FLOE_OK)
+        return rc;
+    return floe_sql_exec(call, sql_policy_touch, "iti", p->row, description, (int64_t)floe_call_now(call));
+}
+
 typedef struct delete_args {
     int64_t row;
     int refused; /* FLOE_EINUSE when the body refused */
@@ -155,7 +167,7 @@ static int delete_body(floe_call_t *call, void *arg)
 int floe_iam_policy_delete(floe_call_t *call, int64_t row)
 {
     delete_args_t a = {row, FLOE_OK};
-    int rc = floe_call_in_transaction(call, delete_body, &a);
+    int rc = floe_call_in_joined_transaction(call, delete_body, &a);
 
     return a.refused != FLOE_OK ? a.refused : rc;
 }

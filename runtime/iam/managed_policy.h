@@ -39,6 +39,11 @@ int floe_iam_policy_get(floe_call_t *call, const char *arn, floe_iam_managed_pol
 int floe_iam_policy_version(floe_call_t *call, int64_t row, const char *version_id, char **document /* OUT */,
                             floe_timestamp_t *created_at /* OUT */);
 
+/** Replaces the document of the policy's default version (a stack's update in place; the API's
+ * CreatePolicyVersion is not implemented), and its description. */
+int floe_iam_policy_set_document(floe_call_t *call, const floe_iam_managed_policy_t *p, const char *document,
+                                 const char *description);
+
 /** Deletes the policy at `row` with its versions, in one transaction. FLOE_EINUSE while it is
  * attached to a user or role. */
 int floe_iam_policy_delete(floe_call_t *call, int64_t row);

@@ -75,7 +75,8 @@ class UnemulatedServiceTests(FloeTestCase):
         served = {"s3tables": lambda c: c.list_table_buckets()["tableBuckets"],
                   "glue": lambda c: c.get_databases()["DatabaseList"],
                   "cloudformation": lambda c: c.list_stacks()["StackSummaries"],
-                  "sts": lambda c: c.get_caller_identity()["Account"]}
+                  "sts": lambda c: c.get_caller_identity()["Account"],
+                  "iam": lambda c: c.list_users()["Users"]}
         for name in sorted(names):
             with self.subTest(signing_name=name):
                 self.assertIsNotNone(served[name](self.make_client(name)), "a %s client is served" % name)
