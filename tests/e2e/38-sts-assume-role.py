@@ -101,13 +101,13 @@ class AssumeRoleTests(FloeTestCase):
 
     def test_a_role_that_does_not_trust_the_caller_is_access_denied(self):
         role = self.role("arn:aws:iam::%s:root" % OTHER)
-        resp = self.assertClientError("AccessDenied", self.sts.assume_role, RoleArn=role["Arn"], RoleSessionName="s")
+        resp = self.assertClientError("AccessDenied", self.sts.assume_role, RoleArn=role["Arn"], RoleSessionName="sess")
         self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 403)
         self.assertEqual(resp["Error"]["Message"],
                          "User: arn:aws:iam::%s:root is not authorized to perform: sts:AssumeRole on resource: %s"
                          % (ACCOUNT, role["Arn"]))
         missing = "arn:aws:iam::%s:role/not-there" % ACCOUNT
-        resp = self.assertClientError("AccessDenied", self.sts.assume_role, RoleArn=missing, RoleSessionName="s")
+        resp = self.assertClientError("AccessDenied", self.sts.assume_role, RoleArn=missing, RoleSessionName="sess")
         self.assertIn("on resource: %s" % missing, resp["Error"]["Message"], "a missing role is denied the same way")
 
     def test_another_account_assumes_a_role_that_trusts_it(self):
@@ -124,13 +124,13 @@ class AssumeRoleTests(FloeTestCase):
     def test_duration_is_bounded_by_the_role(self):
         role = self.role("arn:aws:iam::%s:root" % ACCOUNT)
         resp = self.assertClientError("ValidationError", self.sts.assume_role, RoleArn=role["Arn"],
-                                      RoleSessionName="s", DurationSeconds=7200)
+                                      RoleSessionName="sess", DurationSeconds=7200)
         self.assertEqual(resp["Error"]["Message"],
                          "The requested DurationSeconds exceeds the MaxSessionDuration set for this role.")
 
     def test_deleting_the_role_ends_its_sessions(self):
         role = self.role("arn:aws:iam::%s:root" % ACCOUNT)
-        creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="s")["Credentials"]
+        creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="sess")["Credentials"]
         session = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         session.get_caller_identity()
         self.iam.delete_role(RoleName=role["RoleName"])
@@ -138,10 +138,10 @@ class AssumeRoleTests(FloeTestCase):
 
     def test_sessions_survive_a_restart(self):
         role = self.role("arn:aws:iam::%s:root" % ACCOUNT)
-        creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="s")["Credentials"]
+        creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="sess")["Credentials"]
         self.server.restart()
         session = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
-        self.assertTrue(session.get_caller_identity()["Arn"].endswith("/%s/s" % role["RoleName"]))
+        self.assertTrue(session.get_caller_identity()["Arn"].endswith("/%s/sess" % role["RoleName"]))
 
 
 if __name__ == "__main__":
