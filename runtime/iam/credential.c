@@ -13,6 +13,7 @@
 #include "call/transaction.h"
 #include "db/sql.h"
 #include "iam/entity.h"
+#include "iam/rows.h"
 
 #define SESSION_TOKEN_LEN 356 /* about the length of an STS session token */
 #define STATUS_ACTIVE "Active"
@@ -97,51 +98,28 @@ int floe_iam_access_key_create(floe_call_t *call, int64_t user_row, floe_iam_acc
     return a.refused != FLOE_OK ? a.refused : rc;
 }
 
-int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_access_key_t **out, size_t *n)
+static void read_key(floe_call_t *call, sqlite3_stmt *stmt, void *item)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_key_list, "i", user_row);
-    size_t cap = 0;
-    int rc;
-
-    *out = NULL;
-    *n = 0;
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
-        floe_iam_access_key_t *k;
-        *out = floe_call_grow(call, *out, *n, &cap, sizeof(**out));
-        k = &(*out)[(*n)++];
-        k->id = floe_sql_text(call, stmt, 0);
-        k->secret = NULL;
-        k->status = floe_sql_text(call, stmt, 1);
-        k->created_at = sqlite3_column_int64(stmt, 2);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_iam_access_key_t *k = item;
+    k->id = floe_sql_text(call, stmt, 0);
+    k->status = floe_sql_text(call, stmt, 1);
+    k->created_at = sqlite3_column_int64(stmt, 2);
 }
 
-/* Runs a one-row write; FLOE_ENOTFOUND when it changed no row. */
-static int write_one(floe_call_t *call, sqlite3_stmt *stmt)
+int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_access_key_t **out, size_t *n)
 {
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-        return FLOE_EFAIL;
-    return sqlite3_changes(sqlite3_db_handle(stmt)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+    return floe_iam_all_rows(call, floe_sql_bind(call, sql_key_list, "i", user_row), read_key, sizeof(**out),
+                             (void **)out, n);
 }
 
 int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *id)
 {
-    return write_one(call, floe_sql_bind(call, sql_key_delete, "it", user_row, id));
+    return floe_iam_changed(call, floe_sql_bind(call, sql_key_delete, "it", user_row, id));
 }
 
 int floe_iam_access_key_set_status(floe_call_t *call, int64_t user_row, const char *id, const char *status)
 {
-    return write_one(call, floe_sql_bind(call, sql_key_status, "itt", user_row, id, status));
+    return floe_iam_changed(call, floe_sql_bind(call, sql_key_status, "itt", user_row, id, status));
 }
 
 typedef struct session_args {
@@ -177,28 +155,26 @@ int floe_iam_session_create(floe_call_t *call, int64_t role_row, const char *ses
     return floe_call_in_joined_transaction(call, create_session_body, &a);
 }
 
+static void read_owner(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    floe_iam_key_owner_t *out = item;
+    const char *account = (const char *)sqlite3_column_text(stmt, 6);
+
+    out->is_session = sqlite3_column_int(stmt, 0) != 0;
+    out->row = sqlite3_column_int64(stmt, 1);
+    out->name = floe_sql_text(call, stmt, 2);
+    out->path = floe_sql_text(call, stmt, 3);
+    out->id = floe_sql_text(call, stmt, 4);
+    out->session_name = floe_sql_text(call, stmt, 5);
+    snprintf(out->account_id, sizeof(out->account_id), "%s", account != NULL ? account : "");
+}
+
 int floe_iam_key_owner(floe_call_t *call, const char *access_key, floe_iam_key_owner_t *out)
 {
-    sqlite3_stmt *stmt;
-    int rc;
-
     if (access_key == NULL || !floe_iam_key_is_issued(access_key, strlen(access_key)))
         return FLOE_ENOTFOUND;
-    if ((stmt = floe_sql_bind(call, sql_key_owner, "ti", access_key, (int64_t)floe_call_now(call))) == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        const char *account = (const char *)sqlite3_column_text(stmt, 6);
-        out->is_session = sqlite3_column_int(stmt, 0) != 0;
-        out->row = sqlite3_column_int64(stmt, 1);
-        out->name = floe_sql_text(call, stmt, 2);
-        out->path = floe_sql_text(call, stmt, 3);
-        out->id = floe_sql_text(call, stmt, 4);
-        out->session_name = floe_sql_text(call, stmt, 5);
-        snprintf(out->account_id, sizeof(out->account_id), "%s", account != NULL ? account : "");
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    return floe_iam_one_row(call, floe_sql_bind(call, sql_key_owner, "ti", access_key, (int64_t)floe_call_now(call)),
+                            read_owner, out);
 }
 
 int floe_iam_key_lookup(floe_state_t *st, h2o_mem_pool_t *pool, const char *access_key, size_t len,

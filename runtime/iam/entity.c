@@ -10,6 +10,7 @@
 #include "base/ids.h"
 #include "call/call_sql.h"
 #include "call/transaction.h"
+#include "iam/rows.h"
 
 #define ID_SUFFIX_LEN 17 /* AIDA/AROA and 17 characters: IAM's 21-character unique ids */
 
@@ -122,6 +123,13 @@ int floe_iam_entity_create(floe_call_t *call, floe_iam_kind_t kind, floe_iam_ent
     return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
+/* An entity row as read: the kind and account its ARN is made of, and where it goes. */
+typedef struct entity_reader {
+    floe_iam_kind_t kind;
+    const char *account;
+    floe_iam_entity_t *out;
+} entity_reader_t;
+
 static void read_entity(floe_call_t *call, floe_iam_kind_t kind, const char *account, sqlite3_stmt *stmt,
                         floe_iam_entity_t *out)
 {
@@ -136,6 +144,24 @@ static void read_entity(floe_call_t *call, floe_iam_kind_t kind, const char *acc
     out->arn = floe_iam_entity_arn(call, kind, account, out->path, out->name);
 }
 
+static void read_user(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    read_entity(call, FLOE_IAM_USER, floe_call_account(call), stmt, item);
+}
+
+static void read_role(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    read_entity(call, FLOE_IAM_ROLE, floe_call_account(call), stmt, item);
+}
+
+static void read_in_account(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    entity_reader_t *r = item;
+    read_entity(call, r->kind, r->account, stmt, r->out);
+}
+
+static const floe_iam_row_fn read_of_kind[] = {read_user, read_role};
+
 int floe_iam_entity_get(floe_call_t *call, floe_iam_kind_t kind, const char *name, floe_iam_entity_t *out)
 {
     return floe_iam_entity_get_in(call, kind, floe_call_account(call), name, out);
@@ -144,36 +170,17 @@ int floe_iam_entity_get(floe_call_t *call, floe_iam_kind_t kind, const char *nam
 int floe_iam_entity_get_in(floe_call_t *call, floe_iam_kind_t kind, const char *account, const char *name,
                            floe_iam_entity_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_get[kind], "tt", account, name);
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW)
-        read_entity(call, kind, account, stmt, out);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    entity_reader_t r = {kind, account, out};
+    return floe_iam_one_row(call, floe_sql_bind(call, sql_get[kind], "tt", account, name), read_in_account, &r);
 }
 
 int floe_iam_entity_list(floe_call_t *call, floe_iam_kind_t kind, const char *path_prefix, floe_iam_entity_t **out,
                          size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_list[kind], "tt", floe_call_account(call),
-                                       path_prefix != NULL ? path_prefix : FLOE_IAM_DEFAULT_PATH);
-    size_t cap = 0;
-    int rc;
-
-    *out = NULL;
-    *n = 0;
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
-        *out = floe_call_grow(call, *out, *n, &cap, sizeof(**out));
-        read_entity(call, kind, floe_call_account(call), stmt, &(*out)[(*n)++]);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    return floe_iam_all_rows(call,
+                             floe_sql_bind(call, sql_list[kind], "tt", floe_call_account(call),
+                                           path_prefix != NULL ? path_prefix : FLOE_IAM_DEFAULT_PATH),
+                             read_of_kind[kind], sizeof(**out), (void **)out, n);
 }
 
 int floe_iam_entity_update(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const floe_iam_entity_t *e)
@@ -182,19 +189,6 @@ int floe_iam_entity_update(floe_call_t *call, floe_iam_kind_t kind, int64_t row,
         return floe_sql_exec(call, sql_user_update, "it", row, e->path);
     return floe_sql_exec(call, sql_role_update, "itttn", row, e->path, e->trust_policy, e->description,
                          (int)e->max_session_duration);
-}
-
-/* FLOE_OK when `sql` finds a row for `row`, FLOE_ENOTFOUND when it finds none. */
-static int probe(floe_call_t *call, const char *sql, int64_t row)
-{
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql, "i", row);
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
 }
 
 typedef struct delete_args {
@@ -216,7 +210,7 @@ static int delete_body(floe_call_t *call, void *arg)
     for (size_t i = 0; i < 3; i++) {
         if (checks[i] == NULL)
             continue;
-        if ((rc = probe(call, checks[i], a->row)) == FLOE_OK) {
+        if ((rc = floe_iam_one_row(call, floe_sql_bind(call, checks[i], "i", a->row), NULL, NULL)) == FLOE_OK) {
             *a->blocker = names[i];
             return a->refused = FLOE_EINUSE;
         }
@@ -239,58 +233,44 @@ int floe_iam_inline_put(floe_call_t *call, floe_iam_kind_t kind, int64_t row, co
     return floe_sql_exec(call, sql_inline_put[kind], "itt", row, name, document);
 }
 
+/* An inline policy row: its name and its document. */
+typedef struct inline_row {
+    char *name;
+    char *document;
+} inline_row_t;
+
+static void read_inline(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    inline_row_t *r = item;
+    r->name = floe_sql_text(call, stmt, 0);
+    r->document = floe_sql_text(call, stmt, 1);
+}
+
 int floe_iam_inline_get(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const char *name, char **stored_name,
                         char **document)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_inline_get[kind], "it", row, name);
-    int rc;
+    inline_row_t r = {NULL, NULL};
+    int rc = floe_iam_one_row(call, floe_sql_bind(call, sql_inline_get[kind], "it", row, name), read_inline, &r);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        *stored_name = floe_sql_text(call, stmt, 0);
-        *document = floe_sql_text(call, stmt, 1);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
-}
-
-/* Runs a one-statement write bound to (row, `types` rest) and says whether it changed a row. */
-static int write_changes(floe_call_t *call, sqlite3_stmt *stmt)
-{
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
-        return FLOE_EFAIL;
-    return sqlite3_changes(sqlite3_db_handle(stmt)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+    *stored_name = r.name;
+    *document = r.document;
+    return rc;
 }
 
 int floe_iam_inline_delete(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const char *name)
 {
-    return write_changes(call, floe_sql_bind(call, sql_inline_delete[kind], "it", row, name));
+    return floe_iam_changed(call, floe_sql_bind(call, sql_inline_delete[kind], "it", row, name));
+}
+
+static void read_first_text(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    *(char **)item = floe_sql_text(call, stmt, 0);
 }
 
 int floe_iam_inline_list(floe_call_t *call, floe_iam_kind_t kind, int64_t row, char ***names, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_inline_list[kind], "i", row);
-    size_t cap = 0;
-    int rc;
-
-    *names = NULL;
-    *n = 0;
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
-        *names = floe_call_grow(call, *names, *n, &cap, sizeof(**names));
-        (*names)[(*n)++] = floe_sql_text(call, stmt, 0);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    return floe_iam_all_rows(call, floe_sql_bind(call, sql_inline_list[kind], "i", row), read_first_text,
+                             sizeof(**names), (void **)names, n);
 }
 
 int floe_iam_attach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_t policy_row)
@@ -300,54 +280,52 @@ int floe_iam_attach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_
 
 int floe_iam_detach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_t policy_row)
 {
-    return write_changes(call, floe_sql_bind(call, sql_detach[kind], "ii", row, policy_row));
+    return floe_iam_changed(call, floe_sql_bind(call, sql_detach[kind], "ii", row, policy_row));
+}
+
+static void read_attached(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    floe_iam_attached_t *a = item;
+    a->name = floe_sql_text(call, stmt, 0);
+    a->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", (const char *)sqlite3_column_text(stmt, 1),
+                              (const char *)sqlite3_column_text(stmt, 2), a->name);
 }
 
 int floe_iam_attached_list(floe_call_t *call, floe_iam_kind_t kind, int64_t row, floe_iam_attached_t **out, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_attached[kind], "i", row);
-    size_t cap = 0;
-    int rc;
-
-    *out = NULL;
-    *n = 0;
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
-        floe_iam_attached_t *a;
-        *out = floe_call_grow(call, *out, *n, &cap, sizeof(**out));
-        a = &(*out)[(*n)++];
-        a->name = floe_sql_text(call, stmt, 0);
-        a->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", (const char *)sqlite3_column_text(stmt, 1),
-                                  (const char *)sqlite3_column_text(stmt, 2), a->name);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    return floe_iam_all_rows(call, floe_sql_bind(call, sql_attached[kind], "i", row), read_attached, sizeof(**out),
+                             (void **)out, n);
 }
 
-/* Appends column `col` of every row `stmt` answers to docs. */
-static int collect(floe_call_t *call, sqlite3_stmt *stmt, int col, const char ***docs, size_t *n, size_t *cap)
+static void read_inline_document(floe_call_t *call, sqlite3_stmt *stmt, void *item)
 {
-    int rc;
+    *(char **)item = floe_sql_text(call, stmt, 1);
+}
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
-        *docs = floe_call_grow(call, *docs, *n, cap, sizeof(**docs));
-        (*docs)[(*n)++] = floe_sql_text(call, stmt, col);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+static void read_attached_document(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    *(char **)item = floe_sql_text(call, stmt, 3);
 }
 
 int floe_iam_entity_documents(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const char ***out, size_t *n)
 {
-    size_t cap = 0;
+    char **inline_docs, **attached_docs, **all;
+    size_t n_inline, n_attached;
     int rc;
 
     *out = NULL;
     *n = 0;
-    if ((rc = collect(call, floe_sql_bind(call, sql_inline_list[kind], "i", row), 1, out, n, &cap)) != FLOE_OK)
+    if ((rc = floe_iam_all_rows(call, floe_sql_bind(call, sql_inline_list[kind], "i", row), read_inline_document,
+                                sizeof(char *), (void **)&inline_docs, &n_inline)) != FLOE_OK ||
+        (rc = floe_iam_all_rows(call, floe_sql_bind(call, sql_attached[kind], "i", row), read_attached_document,
+                                sizeof(char *), (void **)&attached_docs, &n_attached)) != FLOE_OK)
         return rc;
-    return collect(call, floe_sql_bind(call, sql_attached[kind], "i", row), 3, out, n, &cap);
+    all = floe_call_alloc(call, sizeof(*all) * (n_inline + n_attached + 1));
+    if (n_inline > 0)
+        memcpy(all, inline_docs, sizeof(*all) * n_inline);
+    if (n_attached > 0)
+        memcpy(all + n_inline, attached_docs, sizeof(*all) * n_attached);
+    *out = (const char **)all;
+    *n = n_inline + n_attached;
+    return FLOE_OK;
 }

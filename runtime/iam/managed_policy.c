@@ -9,6 +9,7 @@
 #include "call/call_sql.h"
 #include "call/transaction.h"
 #include "iam/entity.h"
+#include "iam/rows.h"
 
 #define ID_SUFFIX_LEN 17
 #define FIRST_VERSION "v1"
@@ -88,48 +89,54 @@ static int split_arn(floe_call_t *call, const char *arn, char **path, char **nam
     return **name != '\0' ? FLOE_OK : FLOE_ENOTFOUND;
 }
 
+static void read_policy(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    floe_iam_managed_policy_t *out = item;
+
+    out->row = sqlite3_column_int64(stmt, 0);
+    out->name = floe_sql_text(call, stmt, 1);
+    out->path = floe_sql_text(call, stmt, 2);
+    out->id = floe_sql_text(call, stmt, 3);
+    out->description = floe_sql_text(call, stmt, 4);
+    out->default_version = floe_sql_text(call, stmt, 5);
+    out->created_at = sqlite3_column_int64(stmt, 6);
+    out->updated_at = sqlite3_column_int64(stmt, 7);
+    out->attachment_count = sqlite3_column_int(stmt, 8);
+    out->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", floe_call_account(call), out->path, out->name);
+}
+
 int floe_iam_policy_get(floe_call_t *call, const char *arn, floe_iam_managed_policy_t *out)
 {
     char *path, *name;
-    sqlite3_stmt *stmt;
-    int rc;
 
     if (split_arn(call, arn, &path, &name) != FLOE_OK)
         return FLOE_ENOTFOUND;
-    if ((stmt = floe_sql_bind(call, sql_policy_get, "ttt", floe_call_account(call), name, path)) == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        out->row = sqlite3_column_int64(stmt, 0);
-        out->name = floe_sql_text(call, stmt, 1);
-        out->path = floe_sql_text(call, stmt, 2);
-        out->id = floe_sql_text(call, stmt, 3);
-        out->description = floe_sql_text(call, stmt, 4);
-        out->default_version = floe_sql_text(call, stmt, 5);
-        out->created_at = sqlite3_column_int64(stmt, 6);
-        out->updated_at = sqlite3_column_int64(stmt, 7);
-        out->attachment_count = sqlite3_column_int(stmt, 8);
-        out->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", floe_call_account(call), out->path, out->name);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    return floe_iam_one_row(call, floe_sql_bind(call, sql_policy_get, "ttt", floe_call_account(call), name, path),
+                            read_policy, out);
+}
+
+/* A version row: its document and when it was made. */
+typedef struct version_row {
+    char *document;
+    floe_timestamp_t created_at;
+} version_row_t;
+
+static void read_version(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+{
+    version_row_t *v = item;
+    v->document = floe_sql_text(call, stmt, 0);
+    v->created_at = sqlite3_column_int64(stmt, 1);
 }
 
 int floe_iam_policy_version(floe_call_t *call, int64_t row, const char *version_id, char **document,
                             floe_timestamp_t *created_at)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_version_get, "it", row, version_id);
-    int rc;
+    version_row_t v = {NULL, 0};
+    int rc = floe_iam_one_row(call, floe_sql_bind(call, sql_version_get, "it", row, version_id), read_version, &v);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        *document = floe_sql_text(call, stmt, 0);
-        *created_at = sqlite3_column_int64(stmt, 1);
-    }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    *document = v.document;
+    *created_at = v.created_at;
+    return rc;
 }
 
 int floe_iam_policy_set_document(floe_call_t *call, const floe_iam_managed_policy_t *p, const char *document,
@@ -150,17 +157,12 @@ typedef struct delete_args {
 static int delete_body(floe_call_t *call, void *arg)
 {
     delete_args_t *a = arg;
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_policy_attached, "i", a->row);
-    int rc;
+    int rc = floe_iam_one_row(call, floe_sql_bind(call, sql_policy_attached, "i", a->row), NULL, NULL);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc == SQLITE_ROW)
+    if (rc == FLOE_OK)
         return a->refused = FLOE_EINUSE;
-    if (rc != SQLITE_DONE)
-        return FLOE_EFAIL;
+    if (rc != FLOE_ENOTFOUND)
+        return rc;
     return floe_sql_exec(call, sql_policy_delete, "i", a->row);
 }
 

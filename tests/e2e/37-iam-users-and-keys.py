@@ -30,14 +30,7 @@ class IamTests(FloeTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.iam = cls.signed("iam", ACCOUNT, ROOT_SECRET)
-
-    @classmethod
-    def signed(cls, service, key, secret, token=None):
-        import boto3
-        session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret, aws_session_token=token)
-        return session.client(service, endpoint_url=cls.server.endpoint, region_name="us-east-1",
-                              config=cls.botocore_config)
+        cls.iam = cls.signed_client("iam", ACCOUNT, ROOT_SECRET)
 
     def cli(self, *args, key=ACCOUNT, secret=ROOT_SECRET):
         """The aws CLI signed with a key pair: (exit code, parsed JSON or None, stderr)."""
@@ -84,10 +77,10 @@ class IamTests(FloeTestCase):
         self.assertRegex(key["AccessKeyId"], r"^AKIA[A-Z2-7]{16}$", "an access key id")
         self.assertEqual(len(key["SecretAccessKey"]), 40, "a 40-character secret")
         secret = key["SecretAccessKey"]
-        tables = self.signed("s3tables", key["AccessKeyId"], secret)
+        tables = self.signed_client("s3tables", key["AccessKeyId"], secret)
         arn = tables.create_table_bucket(name=unique("by-user"))["arn"]
         self.assertIn(":%s:" % ACCOUNT, arn, "the user acts in its own account")
-        who = self.signed("sts", key["AccessKeyId"], secret).get_caller_identity()
+        who = self.signed_client("sts", key["AccessKeyId"], secret).get_caller_identity()
         self.assertEqual(who["Arn"], "arn:aws:iam::%s:user/%s" % (ACCOUNT, name), "STS names the user")
         self.assertEqual(who["Account"], ACCOUNT)
         self.assertRegex(who["UserId"], r"^AIDA", "and its user id")
@@ -99,9 +92,9 @@ class IamTests(FloeTestCase):
         self.iam.delete_access_key(UserName=name, AccessKeyId=key["AccessKeyId"])
         resp = self.assertClientError("UnrecognizedClientException", tables.list_table_buckets)
         self.assertEqual(resp["Error"]["Message"], "The security token included in the request is invalid.")
-        self.assertClientError("InvalidAccessKeyId", self.signed("s3", key["AccessKeyId"], secret).list_buckets)
+        self.assertClientError("InvalidAccessKeyId", self.signed_client("s3", key["AccessKeyId"], secret).list_buckets)
         self.assertClientError("InvalidClientTokenId",
-                               self.signed("sts", key["AccessKeyId"], secret).get_caller_identity)
+                               self.signed_client("sts", key["AccessKeyId"], secret).get_caller_identity)
         self.assertIamError("NoSuchEntity", 404, "The Access Key with id %s cannot be found." % key["AccessKeyId"],
                             self.iam.delete_access_key, UserName=name, AccessKeyId=key["AccessKeyId"])
 
@@ -216,7 +209,7 @@ class IamTests(FloeTestCase):
     def test_another_account_sees_none_of_it(self):
         name = unique("scoped")
         self.iam.create_user(UserName=name)
-        other = self.signed("iam", "444455556666", "x")
+        other = self.signed_client("iam", "444455556666", "x")
         # the other account's key is not configured: strict signatures refuse it before IAM runs
         self.assertClientError("InvalidClientTokenId", other.get_user, UserName=name)
 
@@ -224,7 +217,7 @@ class IamTests(FloeTestCase):
         name, key = self.new_user_with_key()
         self.iam.put_user_policy(UserName=name, PolicyName="read", PolicyDocument=json.dumps(READ_TABLES))
         self.server.restart()
-        sts = self.signed("sts", key["AccessKeyId"], key["SecretAccessKey"])
+        sts = self.signed_client("sts", key["AccessKeyId"], key["SecretAccessKey"])
         self.assertTrue(sts.get_caller_identity()["Arn"].endswith("/" + name), "the key works after a restart")
         self.server.kill()
         self.server.start()

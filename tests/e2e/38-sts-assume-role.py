@@ -33,15 +33,8 @@ class AssumeRoleTests(FloeTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.iam = cls.signed("iam", ACCOUNT, ROOT_SECRET)
-        cls.sts = cls.signed("sts", ACCOUNT, ROOT_SECRET)
-
-    @classmethod
-    def signed(cls, service, key, secret, token=None):
-        import boto3
-        session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret, aws_session_token=token)
-        return session.client(service, endpoint_url=cls.server.endpoint, region_name="us-east-1",
-                              config=cls.botocore_config)
+        cls.iam = cls.signed_client("iam", ACCOUNT, ROOT_SECRET)
+        cls.sts = cls.signed_client("sts", ACCOUNT, ROOT_SECRET)
 
     def role(self, principal, **kwargs):
         name = unique("role")
@@ -59,17 +52,17 @@ class AssumeRoleTests(FloeTestCase):
         self.assertEqual(user["Arn"], "arn:aws:sts::%s:assumed-role/%s/etl" % (ACCOUNT, role["RoleName"]))
         self.assertEqual(user["AssumedRoleId"], "%s:etl" % role["RoleId"])
 
-        session_sts = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
+        session_sts = self.signed_client("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         who = session_sts.get_caller_identity()
         self.assertEqual((who["Arn"], who["UserId"], who["Account"]), (user["Arn"], user["AssumedRoleId"], ACCOUNT),
                          "GetCallerIdentity names the assumed role's session")
-        tables = self.signed("s3tables", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
+        tables = self.signed_client("s3tables", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         self.assertIn(":%s:" % ACCOUNT, tables.create_table_bucket(name=unique("by-role"))["arn"],
                       "the session signs S3 Tables calls in the role's account")
 
-        without_token = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"])
+        without_token = self.signed_client("sts", creds["AccessKeyId"], creds["SecretAccessKey"])
         self.assertClientError("InvalidClientTokenId", without_token.get_caller_identity)
-        wrong_token = self.signed("s3tables", creds["AccessKeyId"], creds["SecretAccessKey"], "not-the-token")
+        wrong_token = self.signed_client("s3tables", creds["AccessKeyId"], creds["SecretAccessKey"], "not-the-token")
         self.assertClientError("UnrecognizedClientException", wrong_token.list_table_buckets)
 
     def test_the_cli_assumes_a_role_and_signs_with_it(self):
@@ -94,7 +87,7 @@ class AssumeRoleTests(FloeTestCase):
         user = self.iam.create_user(UserName=name)["User"]
         key = self.iam.create_access_key(UserName=name)["AccessKey"]
         role = self.role(user["Arn"])
-        sts = self.signed("sts", key["AccessKeyId"], key["SecretAccessKey"])
+        sts = self.signed_client("sts", key["AccessKeyId"], key["SecretAccessKey"])
         out = sts.assume_role(RoleArn=role["Arn"], RoleSessionName="alice")
         self.assertEqual(out["AssumedRoleUser"]["Arn"],
                          "arn:aws:sts::%s:assumed-role/%s/alice" % (ACCOUNT, role["RoleName"]))
@@ -112,13 +105,13 @@ class AssumeRoleTests(FloeTestCase):
 
     def test_another_account_assumes_a_role_that_trusts_it(self):
         role = self.role("arn:aws:iam::%s:root" % OTHER)
-        other = self.signed("sts", OTHER, "other-secret")
+        other = self.signed_client("sts", OTHER, "other-secret")
         out = other.assume_role(RoleArn=role["Arn"], RoleSessionName="xacct")
         creds = out["Credentials"]
         self.assertEqual(out["AssumedRoleUser"]["Arn"],
                          "arn:aws:sts::%s:assumed-role/%s/xacct" % (ACCOUNT, role["RoleName"]),
                          "the session is the role's account's")
-        who = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
+        who = self.signed_client("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         self.assertEqual(who.get_caller_identity()["Account"], ACCOUNT)
 
     def test_duration_is_bounded_by_the_role(self):
@@ -131,7 +124,7 @@ class AssumeRoleTests(FloeTestCase):
     def test_deleting_the_role_ends_its_sessions(self):
         role = self.role("arn:aws:iam::%s:root" % ACCOUNT)
         creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="sess")["Credentials"]
-        session = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
+        session = self.signed_client("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         session.get_caller_identity()
         self.iam.delete_role(RoleName=role["RoleName"])
         self.assertClientError("InvalidClientTokenId", session.get_caller_identity)
@@ -140,7 +133,7 @@ class AssumeRoleTests(FloeTestCase):
         role = self.role("arn:aws:iam::%s:root" % ACCOUNT)
         creds = self.sts.assume_role(RoleArn=role["Arn"], RoleSessionName="sess")["Credentials"]
         self.server.restart()
-        session = self.signed("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
+        session = self.signed_client("sts", creds["AccessKeyId"], creds["SecretAccessKey"], creds["SessionToken"])
         self.assertTrue(session.get_caller_identity()["Arn"].endswith("/%s/sess" % role["RoleName"]))
 
 

@@ -51,20 +51,13 @@ def stack_template(role_description):
 class CloudFormationIamTests(FloeTestCase):
     server_args = ("--strict-signatures", "--credentials", "%s:%s" % (ACCOUNT, ROOT_SECRET))
 
-    @classmethod
-    def signed(cls, service, key, secret):
-        import boto3
-        session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret)
-        return session.client(service, endpoint_url=cls.server.endpoint, region_name="us-east-1",
-                              config=cls.botocore_config)
-
     def outputs(self, cfn, name):
         stack = cfn.describe_stacks(StackName=name)["Stacks"][0]
         return stack["StackStatus"], {o["OutputKey"]: o["OutputValue"] for o in stack.get("Outputs", [])}
 
     def test_a_stack_makes_changes_and_removes_roles_users_policies_and_keys(self):
-        cfn = self.signed("cloudformation", ACCOUNT, ROOT_SECRET)
-        iam = self.signed("iam", ACCOUNT, ROOT_SECRET)
+        cfn = self.signed_client("cloudformation", ACCOUNT, ROOT_SECRET)
+        iam = self.signed_client("iam", ACCOUNT, ROOT_SECRET)
         cfn.create_stack(StackName="iam-stack", TemplateBody=stack_template("v1"), Capabilities=["CAPABILITY_NAMED_IAM"])
         cfn.get_waiter("stack_create_complete").wait(StackName="iam-stack", WaiterConfig=WAIT)
         status, out = self.outputs(cfn, "iam-stack")
@@ -81,7 +74,7 @@ class CloudFormationIamTests(FloeTestCase):
                          [out["PolicyArn"]])
         self.assertEqual(iam.get_user_policy(UserName="cfn-analyst", PolicyName="shared")["PolicyDocument"], READ)
 
-        who = self.signed("sts", out["KeyId"], out["Secret"]).get_caller_identity()
+        who = self.signed_client("sts", out["KeyId"], out["Secret"]).get_caller_identity()
         self.assertEqual(who["Arn"], out["UserArn"], "the stack's access key signs at once")
 
         cfn.update_stack(StackName="iam-stack", TemplateBody=stack_template("v2"), Capabilities=["CAPABILITY_NAMED_IAM"])
@@ -94,10 +87,10 @@ class CloudFormationIamTests(FloeTestCase):
         self.assertClientError("NoSuchEntity", iam.get_role, RoleName="cfn-reader")
         self.assertClientError("NoSuchEntity", iam.get_user, UserName="cfn-analyst")
         self.assertClientError("NoSuchEntity", iam.get_policy, PolicyArn=out["PolicyArn"])
-        self.assertClientError("InvalidClientTokenId", self.signed("sts", out["KeyId"], out["Secret"]).get_caller_identity)
+        self.assertClientError("InvalidClientTokenId", self.signed_client("sts", out["KeyId"], out["Secret"]).get_caller_identity)
 
     def test_a_role_with_a_malformed_trust_policy_fails_the_stack(self):
-        cfn = self.signed("cloudformation", ACCOUNT, ROOT_SECRET)
+        cfn = self.signed_client("cloudformation", ACCOUNT, ROOT_SECRET)
         bad = json.dumps({"Resources": {"Bad": {"Type": "AWS::IAM::Role",
                                                 "Properties": {"AssumeRolePolicyDocument": "not a policy"}}}})
         stack_id = cfn.create_stack(StackName="bad-iam", TemplateBody=bad, OnFailure="DELETE")["StackId"]
