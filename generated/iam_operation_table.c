@@ -1840,7 +1840,7 @@ static const floe_query_operation_t operations[] = {
         .name = "GetUser",
         .response_element = "GetUserResponse",
         .result_element = "GetUserResult",
-        .status = FLOE_STATUS_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_ServiceFailureException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
