@@ -80,6 +80,7 @@ static bool is_trusted(const floe_iam_entity_t *role, const floe_principal_t *wh
         .principal_account = who->account_id,
         .action = ASSUME_ROLE_ACTION,
         .resource = role->arn,
+        .role_arn = who->role_arn, /* a session assuming another role: a trust policy may name its role */
     };
     bool allowed;
 

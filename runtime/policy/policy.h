@@ -37,8 +37,9 @@ typedef struct floe_policy_request {
     const char *principal_account; /* 12 digits */
     const char *action;            /* "s3tables:GetTable" */
     const char *resource;          /* the resource ARN */
-    const floe_policy_context_key_t *context;
+    const floe_policy_context_key_t *context; /* a key given more than once is multivalued */
     size_t n_context;
+    const char *role_arn; /* an assumed role's arn:aws:iam::<account>:role/..., which a Principal may name; or NULL */
 } floe_policy_request_t;
 
 typedef enum floe_policy_effect {
@@ -49,7 +50,11 @@ typedef enum floe_policy_effect {
 
 /**
  * What `policy` says of `request`. `statement` (may be NULL) receives the deciding statement's
- * Sid, or "Statement[<index>]" when it has none, owned by the policy; NULL on FLOE_POLICY_NO_MATCH.
+ * Sid, or "Statement[<index>]" (counted from 0) when it has none, owned by the policy; NULL on
+ * FLOE_POLICY_NO_MATCH. A Deny that applies decides over any Allow; among statements of one
+ * effect the first in the document decides. A resource or trust policy's statement applies only
+ * to the principals it names (an account id or its root ARN names every principal of the account,
+ * a role's ARN names its sessions); an identity policy's applies to its holder.
  */
 floe_policy_effect_t floe_policy_evaluate(const floe_policy_t *policy, const floe_policy_request_t *request,
                                           const char **statement /* OUT */);
