@@ -1,4 +1,4 @@
-"""Generates the awsJson1_1 services Floe serves beside S3 Tables: Glue.
+"""Generates the awsJson1_1 services Floe serves beside S3 Tables: Glue and Athena.
 
 What this is for: for each service that speaks AWS's JSON 1.1 protocol (awsJson1_1), the typed C
 API handlers are written against (<prefix>_api.h) and the tables runtime/awsjson/ reads to parse,
@@ -12,6 +12,13 @@ walker in the runtime over these tables, and the generated code is data.
 What it is not for: any behaviour of an operation (handlers/glue/), the protocol's envelope
 (X-Amz-Target, the error document, request ids: runtime/awsjson/), the other protocols.
 
+A service may also have a REST-JSON binding (Athena: botocore 1.44.18 and later speak rest-json to
+it, older clients awsJson1_1, and AWS answers both). It is read from botocore's service-2.json for
+the same operations: each operation's method and URI template and, for each input member, where it
+travels (uri label or query string; the rest is the JSON body). The runtime matches a request
+without X-Amz-Target against these routes and hands the same handler the same typed input, so one
+operation table serves both bindings.
+
 awsJson1_1, as botocore's JSONSerializer and JSONParser implement it (and the Smithy awsJson1_1
 spec): POST / with `X-Amz-Target: <ServiceShapeName>.<Operation>` and an
 `application/x-amz-json-1.1` body holding the input structure; each member under its member name
@@ -20,6 +27,7 @@ otherwise; blobs base64. Errors are `{"__type": "<Error>", "message": "..."}` wi
 the error's @httpError (400 for a client error, 500 for a server one when it has none).
 """
 
+import json
 import os
 import re
 
@@ -36,7 +44,10 @@ COMMON_ERRORS = [("SerializationException", 400, False)]
 MAX_ERRORS = 64   # an operation's allowed errors are one uint64_t bit mask
 
 # Each operation's page in AWS's API reference, per service key.
-API_REFERENCE = {"glue": "https://docs.aws.amazon.com/glue/latest/webapi/API_{operation}.html"}
+API_REFERENCE = {"glue": "https://docs.aws.amazon.com/glue/latest/webapi/API_{operation}.html",
+                 "athena": "https://docs.aws.amazon.com/athena/latest/APIReference/API_{operation}.html"}
+# Where a REST-JSON input member travels besides the body (runtime/awsjson/awsjson_service.h).
+REST_LOCATIONS = {"uri": "FLOE_AWSJSON_IN_URI", "querystring": "FLOE_AWSJSON_IN_QUERY"}
 
 # One message template per constraint trait, as AWS's validation layer words them (generate.py's).
 KINDS = {
@@ -55,17 +66,28 @@ OUTPUTS = [
 class JsonService:
     """One awsJson1_1 service Floe serves: its pinned model, its overlay and its C prefix."""
 
-    def __init__(self, key, model, overlay, prefix, doc, name):
+    def __init__(self, key, model, overlay, prefix, doc, name, rest=None,
+                 validation_error="ValidationException", internal_error="InternalServiceException",
+                 validation_detail=None):
         self.key = key
         self.model = os.path.join(ROOT, "models", model)
         self.overlay = os.path.join(ROOT, "models", overlay)
         self.prefix = prefix
         self.doc = doc
         self.name = name          # the README's and docs' name for it
+        self.rest = os.path.join(ROOT, "models", rest) if rest else None  # botocore's rest-json binding
+        self.validation_error = validation_error  # what the service answers a constraint violation with
+        self.internal_error = internal_error
+        self.validation_detail = validation_detail  # the detail member a constraint violation carries
 
 
 SERVICES = [
     JsonService("glue", "glue/glue-2017-03-31.smithy.json", "glue-overlay.json", "glue", "glue", "Glue"),
+    # Athena has no ValidationException: it answers a constraint violation with InvalidRequestException.
+    JsonService("athena", "athena/athena-2017-05-18.smithy.json", "athena-overlay.json", "athena", "athena",
+                "Athena", rest="athena/botocore/athena/2017-05-18/service-2.json",
+                validation_error="InvalidRequestException", internal_error="InternalServerException",
+                validation_detail="INVALID_INPUT"),
 ]
 
 
@@ -102,7 +124,52 @@ class JsonCModel(smithy.CMemberTypes):
             op.notes = overlay.notes(op)
             op.claimed = op.status != "not_implemented"
             op.doc_url = API_REFERENCE[svc.key].format(operation=op.name)
+        self.rest = self.read_rest(svc.rest) if svc.rest else None
         self.check()
+
+    def read_rest(self, path):
+        """Each operation's REST-JSON route from botocore's service-2.json: op.rest_method,
+        op.rest_uri and op.rest_params [(member index in the input, location macro, wire name)].
+        What the runtime could not bind (headers, payloads, other status codes) stops here."""
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if data["metadata"].get("protocol") != "rest-json":
+            raise smithy.ModelError("%s: not a rest-json binding" % path)
+        for op in self.operations:
+            bop = data["operations"].get(op.name)
+            if bop is None:
+                raise smithy.ModelError("%s: %s has no REST binding" % (path, op.name))
+            http = bop["http"]
+            if "?" in http["requestUri"] or "+}" in http["requestUri"] or http.get("responseCode", 200) != 200:
+                raise smithy.ModelError("%s: %s's route %s is not supported" % (path, op.name, http))
+            op.rest_method, op.rest_uri, op.rest_params = http["method"], http["requestUri"], []
+            shape = data["shapes"][bop["input"]["shape"]] if "input" in bop else {"members": {}}
+            if "payload" in shape:
+                raise smithy.ModelError("%s: %s has a payload member" % (path, op.name))
+            index = {m.name: i for i, m in enumerate(op.input.members)}
+            for name, member in shape["members"].items():
+                if name not in index:  # newer than the Smithy model (AttributesToGet): not read, as in awsJson
+                    continue
+                where = member.get("location", "body")
+                if where == "body":
+                    continue
+                if where not in REST_LOCATIONS:
+                    raise smithy.ModelError("%s: %s$%s travels in a %s" % (path, op.name, name, where))
+                op.rest_params.append((index[name], REST_LOCATIONS[where], member.get("locationName", name)))
+            labels = re.findall(r"{([^}]*)}", op.rest_uri)
+            bound = {wire for _, loc, wire in op.rest_params if loc == REST_LOCATIONS["uri"]}
+            if set(labels) != bound:
+                raise smithy.ModelError("%s: %s's labels %s are not its uri members" % (path, op.name, labels))
+        return data
+
+    def rest_param_start(self, op):
+        """Index of op's first row in the service's REST parameters."""
+        at = 0
+        for o in self.operations:
+            if o is op:
+                return at
+            at += len(o.rest_params) if self.rest else 0
+        raise KeyError(op.name)
 
     def check(self):
         """What the tables cannot express stops the generator here, naming the shape."""
@@ -149,6 +216,9 @@ class JsonCModel(smithy.CMemberTypes):
             s.value_start = value_at
             value_at += len(s.members) if s.kind == "enum" else 0
         wanted = [s.name for s in self.described()] + [op.name for op in self.operations]
+        if self.rest:
+            for op in self.operations:
+                wanted += [op.rest_method, op.rest_uri] + [wire for _, _, wire in op.rest_params]
         for s in self.described():
             wanted += [m.name for m in s.members if s.kind in ("structure", "union")]
             wanted += [m.enum_value for m in s.members if s.kind == "enum"]
@@ -243,6 +313,18 @@ class JsonCModel(smithy.CMemberTypes):
 
     # -- errors ----------------------------------------------------------------------------------
 
+    def error_fields(self, name):
+        """(message member, detail member or None) of error `name`: the JSON keys its document
+        carries its message under (Athena's `Message`, as the model spells it) and the one other
+        string member a handler may set (Athena's AthenaErrorCode, ResourceName)."""
+        for e in self.errors:
+            if e.name == name:
+                msg = next((m.name for m in e.members if m.name.lower() == "message"), "message")
+                detail = next((m.name for m in e.members if m.name != msg and m.target.kind in ("string", "enum")),
+                              None)
+                return msg, detail
+        return "message", None
+
     def error_rows(self):
         """[(name, status, is_server_fault)] in enum order: the model's errors, then the common ones."""
         rows = []
@@ -265,11 +347,11 @@ class JsonCModel(smithy.CMemberTypes):
 
     @property
     def validation_error(self):
-        return "ValidationException"
+        return self.svc.validation_error
 
     @property
     def internal_error(self):
-        return "InternalServiceException"
+        return self.svc.internal_error
 
     def count(self, status):
         return sum(1 for op in self.operations if op.status == status)

@@ -5,7 +5,7 @@ models/cloudformation/s3tables-resource-types.json and iam-resource-types.json (
 
 What this is for: per type, the property table (name, value type, required, whether a change
 causes replacement, nested property types, enum values), the attributes Fn::GetAtt may read and
-the primary identifier. runtime/cloudformation/resource_types.c validates Properties against these
+the primary identifier. runtime/cfn_template/resource_types.c validates Properties against these
 tables. What it is not for: what a resource does (the stack engine), or template parsing.
 
 Called by generate.py (one hook line); output is deterministic, like the rest of generated/.

@@ -48,6 +48,7 @@ class Route:
         self.statuses = statuses          # documented non-success statuses, e.g. "400,404,409"
         self.status = "not_implemented"   # from the overlay
         self.reason = ""
+        self.actions = []                 # the IAM actions --enforce-iam requires, from the overlay
         self.line = None                  # line of its operationId in the spec file, for the docs
 
     @property
@@ -184,12 +185,15 @@ def apply_overlay(spec, path):
             raise SpecError("iceberg overlay: %s: status %r is not one of %s" % (name, entry.get("status"), ", ".join(STATUSES)))
         if not entry.get("reason"):
             raise SpecError("iceberg overlay: %s: missing reason" % name)
+        if entry["status"] != "not_implemented" and not isinstance(entry.get("actions"), list):
+            raise SpecError("iceberg overlay: %s: a served operation lists the IAM actions it needs (actions)" % name)
     for r in spec.routes:
         entry = entries.get(r.id)
         if entry is None:
             r.status, r.reason = "not_implemented", "Not reviewed for Floe yet (new in this spec)."
         else:
             r.status, r.reason = entry["status"], entry["reason"]
+            r.actions = entry.get("actions", [])
     return spec
 
 

@@ -2,7 +2,7 @@
 /*
  * The CloudFormation resource types Floe deploys, as tables: per type its properties (value type,
  * required, whether changing it replaces the resource), the attributes Fn::GetAtt reads and the
- * primary identifier. runtime/cloudformation/resource_types.h validates Properties against them
+ * primary identifier. runtime/cfn_template/resource_types.h validates Properties against them
  * and answers the engine's questions; nothing else reads these tables directly.
  */
 #ifndef FLOE_CFN_RESOURCE_TYPES_H

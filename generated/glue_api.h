@@ -90,6 +90,11 @@ typedef enum floe_glue_error {
 /** Records that the call fails with `error` and a message; returns FLOE_EFAIL for `return`. */
 int floe_glue_fail(floe_awsjson_call_t *call, floe_glue_error_t error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/** As floe_glue_fail, and sets the error document's one other string member (an
+ * InvalidRequestException's AthenaErrorCode, say) to `detail` (static or in the pool); errors
+ * without one ignore it. */
+int floe_glue_fail_detail(floe_awsjson_call_t *call, floe_glue_error_t error, const char *detail,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /** Logs `context` and fails the call with InternalServiceException (500). */
 int floe_glue_fail_internal(floe_awsjson_call_t *call, const char *context);
 

@@ -10297,56 +10297,56 @@ static const char *const patterns[] = {
 static void *compiled[sizeof(patterns) / sizeof(patterns[0])];
 
 static const floe_awsjson_error_info_t errors[FLOE_GLUE_ERR__COUNT] = {
-    [FLOE_GLUE_ERR_NONE] = {NULL, 0, false},
-    [FLOE_GLUE_ERR_AccessDeniedException] = {"AccessDeniedException", 400, false},
-    [FLOE_GLUE_ERR_AlreadyExistsException] = {"AlreadyExistsException", 400, false},
-    [FLOE_GLUE_ERR_ColumnStatisticsTaskNotRunningException] = {"ColumnStatisticsTaskNotRunningException", 400, false},
-    [FLOE_GLUE_ERR_ColumnStatisticsTaskRunningException] = {"ColumnStatisticsTaskRunningException", 400, false},
-    [FLOE_GLUE_ERR_ColumnStatisticsTaskStoppingException] = {"ColumnStatisticsTaskStoppingException", 400, false},
-    [FLOE_GLUE_ERR_ConcurrentModificationException] = {"ConcurrentModificationException", 400, false},
-    [FLOE_GLUE_ERR_ConcurrentRunsExceededException] = {"ConcurrentRunsExceededException", 400, false},
-    [FLOE_GLUE_ERR_ConditionCheckFailureException] = {"ConditionCheckFailureException", 400, false},
-    [FLOE_GLUE_ERR_ConflictException] = {"ConflictException", 400, false},
-    [FLOE_GLUE_ERR_CrawlerNotRunningException] = {"CrawlerNotRunningException", 400, false},
-    [FLOE_GLUE_ERR_CrawlerRunningException] = {"CrawlerRunningException", 400, false},
-    [FLOE_GLUE_ERR_CrawlerStoppingException] = {"CrawlerStoppingException", 400, false},
-    [FLOE_GLUE_ERR_EntityNotFoundException] = {"EntityNotFoundException", 400, false},
-    [FLOE_GLUE_ERR_FederatedResourceAlreadyExistsException] = {"FederatedResourceAlreadyExistsException", 400, false},
-    [FLOE_GLUE_ERR_FederationSourceException] = {"FederationSourceException", 400, false},
-    [FLOE_GLUE_ERR_FederationSourceRetryableException] = {"FederationSourceRetryableException", 400, false},
-    [FLOE_GLUE_ERR_GlueEncryptionException] = {"GlueEncryptionException", 400, false},
-    [FLOE_GLUE_ERR_IdempotentParameterMismatchException] = {"IdempotentParameterMismatchException", 400, false},
-    [FLOE_GLUE_ERR_IllegalBlueprintStateException] = {"IllegalBlueprintStateException", 400, false},
-    [FLOE_GLUE_ERR_IllegalSessionStateException] = {"IllegalSessionStateException", 400, false},
-    [FLOE_GLUE_ERR_IllegalWorkflowStateException] = {"IllegalWorkflowStateException", 400, false},
-    [FLOE_GLUE_ERR_IntegrationConflictOperationFault] = {"IntegrationConflictOperationFault", 409, false},
-    [FLOE_GLUE_ERR_IntegrationNotFoundFault] = {"IntegrationNotFoundFault", 404, false},
-    [FLOE_GLUE_ERR_IntegrationQuotaExceededFault] = {"IntegrationQuotaExceededFault", 402, false},
-    [FLOE_GLUE_ERR_InternalServerException] = {"InternalServerException", 500, true},
-    [FLOE_GLUE_ERR_InternalServiceException] = {"InternalServiceException", 500, true},
-    [FLOE_GLUE_ERR_InvalidInputException] = {"InvalidInputException", 400, false},
-    [FLOE_GLUE_ERR_InvalidIntegrationStateFault] = {"InvalidIntegrationStateFault", 400, false},
-    [FLOE_GLUE_ERR_InvalidStateException] = {"InvalidStateException", 400, false},
-    [FLOE_GLUE_ERR_KMSKeyNotAccessibleFault] = {"KMSKeyNotAccessibleFault", 400, false},
-    [FLOE_GLUE_ERR_MLTransformNotReadyException] = {"MLTransformNotReadyException", 400, false},
-    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskNotRunningException] = {"MaterializedViewRefreshTaskNotRunningException", 400, false},
-    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskRunningException] = {"MaterializedViewRefreshTaskRunningException", 400, false},
-    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskStoppingException] = {"MaterializedViewRefreshTaskStoppingException", 400, false},
-    [FLOE_GLUE_ERR_NoScheduleException] = {"NoScheduleException", 400, false},
-    [FLOE_GLUE_ERR_OperationNotSupportedException] = {"OperationNotSupportedException", 400, false},
-    [FLOE_GLUE_ERR_OperationTimeoutException] = {"OperationTimeoutException", 400, false},
-    [FLOE_GLUE_ERR_PermissionTypeMismatchException] = {"PermissionTypeMismatchException", 400, false},
-    [FLOE_GLUE_ERR_ResourceNotFoundException] = {"ResourceNotFoundException", 404, false},
-    [FLOE_GLUE_ERR_ResourceNotReadyException] = {"ResourceNotReadyException", 400, false},
-    [FLOE_GLUE_ERR_ResourceNumberLimitExceededException] = {"ResourceNumberLimitExceededException", 400, false},
-    [FLOE_GLUE_ERR_SchedulerNotRunningException] = {"SchedulerNotRunningException", 400, false},
-    [FLOE_GLUE_ERR_SchedulerRunningException] = {"SchedulerRunningException", 400, false},
-    [FLOE_GLUE_ERR_SchedulerTransitioningException] = {"SchedulerTransitioningException", 400, false},
-    [FLOE_GLUE_ERR_TargetResourceNotFound] = {"TargetResourceNotFound", 404, false},
-    [FLOE_GLUE_ERR_ThrottlingException] = {"ThrottlingException", 400, false},
-    [FLOE_GLUE_ERR_ValidationException] = {"ValidationException", 400, false},
-    [FLOE_GLUE_ERR_VersionMismatchException] = {"VersionMismatchException", 400, false},
-    [FLOE_GLUE_ERR_SerializationException] = {"SerializationException", 400, false},
+    [FLOE_GLUE_ERR_NONE] = {NULL, 0, false, NULL, NULL},
+    [FLOE_GLUE_ERR_AccessDeniedException] = {"AccessDeniedException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_AlreadyExistsException] = {"AlreadyExistsException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ColumnStatisticsTaskNotRunningException] = {"ColumnStatisticsTaskNotRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ColumnStatisticsTaskRunningException] = {"ColumnStatisticsTaskRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ColumnStatisticsTaskStoppingException] = {"ColumnStatisticsTaskStoppingException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ConcurrentModificationException] = {"ConcurrentModificationException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ConcurrentRunsExceededException] = {"ConcurrentRunsExceededException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ConditionCheckFailureException] = {"ConditionCheckFailureException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ConflictException] = {"ConflictException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_CrawlerNotRunningException] = {"CrawlerNotRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_CrawlerRunningException] = {"CrawlerRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_CrawlerStoppingException] = {"CrawlerStoppingException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_EntityNotFoundException] = {"EntityNotFoundException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_FederatedResourceAlreadyExistsException] = {"FederatedResourceAlreadyExistsException", 400, false, "Message", "AssociatedGlueResource"},
+    [FLOE_GLUE_ERR_FederationSourceException] = {"FederationSourceException", 400, false, "Message", "FederationSourceErrorCode"},
+    [FLOE_GLUE_ERR_FederationSourceRetryableException] = {"FederationSourceRetryableException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_GlueEncryptionException] = {"GlueEncryptionException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IdempotentParameterMismatchException] = {"IdempotentParameterMismatchException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IllegalBlueprintStateException] = {"IllegalBlueprintStateException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IllegalSessionStateException] = {"IllegalSessionStateException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IllegalWorkflowStateException] = {"IllegalWorkflowStateException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IntegrationConflictOperationFault] = {"IntegrationConflictOperationFault", 409, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IntegrationNotFoundFault] = {"IntegrationNotFoundFault", 404, false, "Message", NULL},
+    [FLOE_GLUE_ERR_IntegrationQuotaExceededFault] = {"IntegrationQuotaExceededFault", 402, false, "Message", NULL},
+    [FLOE_GLUE_ERR_InternalServerException] = {"InternalServerException", 500, true, "Message", NULL},
+    [FLOE_GLUE_ERR_InternalServiceException] = {"InternalServiceException", 500, true, "Message", NULL},
+    [FLOE_GLUE_ERR_InvalidInputException] = {"InvalidInputException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_InvalidIntegrationStateFault] = {"InvalidIntegrationStateFault", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_InvalidStateException] = {"InvalidStateException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_KMSKeyNotAccessibleFault] = {"KMSKeyNotAccessibleFault", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_MLTransformNotReadyException] = {"MLTransformNotReadyException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskNotRunningException] = {"MaterializedViewRefreshTaskNotRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskRunningException] = {"MaterializedViewRefreshTaskRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_MaterializedViewRefreshTaskStoppingException] = {"MaterializedViewRefreshTaskStoppingException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_NoScheduleException] = {"NoScheduleException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_OperationNotSupportedException] = {"OperationNotSupportedException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_OperationTimeoutException] = {"OperationTimeoutException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_PermissionTypeMismatchException] = {"PermissionTypeMismatchException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ResourceNotFoundException] = {"ResourceNotFoundException", 404, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ResourceNotReadyException] = {"ResourceNotReadyException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ResourceNumberLimitExceededException] = {"ResourceNumberLimitExceededException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_SchedulerNotRunningException] = {"SchedulerNotRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_SchedulerRunningException] = {"SchedulerRunningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_SchedulerTransitioningException] = {"SchedulerTransitioningException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_TargetResourceNotFound] = {"TargetResourceNotFound", 404, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ThrottlingException] = {"ThrottlingException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_ValidationException] = {"ValidationException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_VersionMismatchException] = {"VersionMismatchException", 400, false, "Message", NULL},
+    [FLOE_GLUE_ERR_SerializationException] = {"SerializationException", 400, false, "message", NULL},
 };
 
 int floe_glue_fail(floe_awsjson_call_t *call, floe_glue_error_t error, const char *fmt, ...)
@@ -10357,6 +10357,19 @@ int floe_glue_fail(floe_awsjson_call_t *call, floe_glue_error_t error, const cha
     va_start(ap, fmt);
     rc = floe_awsjson_call_vfail(call, (int)error, fmt, ap);
     va_end(ap);
+    return rc;
+}
+
+int floe_glue_fail_detail(floe_awsjson_call_t *call, floe_glue_error_t error, const char *detail,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = floe_awsjson_call_vfail(call, (int)error, fmt, ap);
+    va_end(ap);
+    call->error_detail = detail;
     return rc;
 }
 
@@ -10431,799 +10444,1064 @@ static int handle_GetTables(floe_awsjson_call_t *call, const void *in, void *out
 static const floe_awsjson_operation_t operations[] = {
     {34891, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchCreatePartition */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     52, 53, NULL},
+     52, 53, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {34912, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteConnection */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     54, 55, NULL},
+     54, 55, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {34934, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeletePartition */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     56, 57, NULL},
+     56, 57, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {34955, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     60, 61, NULL},
+     60, 61, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {34972, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteTableVersion */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     63, 64, NULL},
+     63, 64, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {34996, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetBlueprints */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     66, 67, NULL},
+     66, 67, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35015, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetCrawlers */
      E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     68, 69, NULL},
+     68, 69, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35032, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetCustomEntityTypes */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     70, 71, NULL},
+     70, 71, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35058, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetDataQualityResult */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     72, 73, NULL},
+     72, 73, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35084, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetDevEndpoints */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     74, 75, NULL},
+     74, 75, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35105, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetJobs */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     76, 77, NULL},
+     76, 77, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35118, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetPartition */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidStateException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     78, 79, NULL},
+     78, 79, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35136, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
-     85, 86, NULL},
+     85, 86, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35159, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetTriggers */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     87, 88, NULL},
+     87, 88, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35176, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetWorkflows */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     89, 90, NULL},
+     89, 90, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35194, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchPutDataQualityStatisticAnnotation */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     91, 92, NULL},
+     91, 92, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35233, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchStopJobRun */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     97, 98, NULL},
+     97, 98, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35249, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchUpdatePartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     105, 108, NULL},
+     105, 108, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35270, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelDataQualityRuleRecommendationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     135, 136, NULL},
+     135, 136, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35309, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelDataQualityRulesetEvaluationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     137, 138, NULL},
+     137, 138, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35347, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelMLTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     139, 140, NULL},
+     139, 140, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35363, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     141, 142, NULL},
+     141, 142, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35379, FLOE_STATUS_NOT_IMPLEMENTED, /* CheckSchemaVersionValidity */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     167, 168, NULL},
+     167, 168, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35406, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateBlueprint */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     289, 290, NULL},
+     289, 290, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35422, FLOE_STATUS_PARTIAL, /* CreateCatalog */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederatedResourceAlreadyExistsException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     291, 292, handle_CreateCatalog},
+     291, 292, handle_CreateCatalog,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35436, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateClassifier */
      E(AlreadyExistsException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     293, 294, NULL},
+     293, 294, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35453, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateColumnStatisticsTaskSettings */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ColumnStatisticsTaskRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     295, 296, NULL},
+     295, 296, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35488, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateConnection */
      E(AlreadyExistsException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     297, 298, NULL},
+     297, 298, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35505, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateCrawler */
      E(AlreadyExistsException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     299, 300, NULL},
+     299, 300, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35519, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateCustomEntityType */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     302, 303, NULL},
+     302, 303, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35542, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateDataQualityRuleset */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     304, 305, NULL},
+     304, 305, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35567, FLOE_STATUS_PARTIAL, /* CreateDatabase */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(FederatedResourceAlreadyExistsException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     306, 307, handle_CreateDatabase},
+     306, 307, handle_CreateDatabase,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35582, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateDevEndpoint */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
-     308, 309, NULL},
+     308, 309, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35600, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     310, 311, NULL},
+     310, 311, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35638, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationQuotaExceededFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(KMSKeyNotAccessibleFault) | E(ResourceNotFoundException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
-     314, 317, NULL},
+     314, 317, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35656, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegrationResourceProperty */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     315, 316, NULL},
+     315, 316, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35690, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     318, 319, NULL},
+     318, 319, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35723, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateJob */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     320, 321, NULL},
+     320, 321, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35733, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateMLTransform */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     323, 324, NULL},
+     323, 324, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35751, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePartition */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     327, 328, NULL},
+     327, 328, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35767, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePartitionIndex */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     325, 326, NULL},
+     325, 326, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35788, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateRegistry */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     329, 330, NULL},
+     329, 330, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35803, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSchema */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     331, 332, NULL},
+     331, 332, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35816, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateScript */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     333, 334, NULL},
+     333, 334, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35829, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSecurityConfiguration */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     335, 336, NULL},
+     335, 336, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35857, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSession */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
-     337, 338, NULL},
+     337, 338, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35871, FLOE_STATUS_PARTIAL, /* CreateTable */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     341, 342, handle_CreateTable},
+     341, 342, handle_CreateTable,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35883, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateTableOptimizer */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
-     339, 340, NULL},
+     339, 340, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35904, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateTrigger */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     343, 344, NULL},
+     343, 344, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35918, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateUsageProfile */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     345, 346, NULL},
+     345, 346, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35937, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateUserDefinedFunction */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     347, 348, NULL},
+     347, 348, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35963, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateWorkflow */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     349, 350, NULL},
+     349, 350, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35978, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteBlueprint */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     445, 446, NULL},
+     445, 446, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {35994, FLOE_STATUS_PARTIAL, /* DeleteCatalog */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     447, 448, handle_DeleteCatalog},
+     447, 448, handle_DeleteCatalog,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36008, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteClassifier */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     449, 450, NULL},
+     449, 450, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36025, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     451, 452, NULL},
+     451, 452, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36060, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     453, 454, NULL},
+     453, 454, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36091, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsTaskSettings */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     455, 456, NULL},
+     455, 456, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36126, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteConnection */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     458, 459, NULL},
+     458, 459, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36143, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteConnectionType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
-     460, 461, NULL},
+     460, 461, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36164, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     462, 463, NULL},
+     462, 463, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36178, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCustomEntityType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     464, 465, NULL},
+     464, 465, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36201, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteDataQualityRuleset */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     466, 467, NULL},
+     466, 467, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36226, FLOE_STATUS_PARTIAL, /* DeleteDatabase */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     468, 469, handle_DeleteDatabase},
+     468, 469, handle_DeleteDatabase,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36241, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     470, 471, NULL},
+     470, 471, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36259, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     472, 473, NULL},
+     472, 473, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36297, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidIntegrationStateFault) | E(InvalidStateException) | E(ValidationException) | E(SerializationException),
-     474, 477, NULL},
+     474, 477, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36315, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     475, 476, NULL},
+     475, 476, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36349, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     478, 479, NULL},
+     478, 479, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36382, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteJob */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     480, 481, NULL},
+     480, 481, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36392, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteMLTransform */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     482, 483, NULL},
+     482, 483, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36410, FLOE_STATUS_NOT_IMPLEMENTED, /* DeletePartition */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     486, 487, NULL},
+     486, 487, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36426, FLOE_STATUS_NOT_IMPLEMENTED, /* DeletePartitionIndex */
      E(ConflictException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     484, 485, NULL},
+     484, 485, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36447, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteRegistry */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     488, 489, NULL},
+     488, 489, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36462, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteResourcePolicy */
      E(ConditionCheckFailureException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     490, 491, NULL},
+     490, 491, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36483, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSchema */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     492, 493, NULL},
+     492, 493, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36496, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSchemaVersions */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     494, 495, NULL},
+     494, 495, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36517, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSecurityConfiguration */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     496, 497, NULL},
+     496, 497, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36545, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSession */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     498, 499, NULL},
+     498, 499, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36559, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTable */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     502, 503, NULL},
+     502, 503, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36571, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
-     500, 501, NULL},
+     500, 501, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36592, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTableVersion */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     504, 505, NULL},
+     504, 505, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36611, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTrigger */
      E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     506, 507, NULL},
+     506, 507, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36625, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteUsageProfile */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     508, 509, NULL},
+     508, 509, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36644, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteUserDefinedFunction */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     510, 511, NULL},
+     510, 511, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36670, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteWorkflow */
      E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     512, 513, NULL},
+     512, 513, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36685, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeConnectionType */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(ValidationException) | E(SerializationException),
-     517, 518, NULL},
+     517, 518, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36708, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeEntity */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
-     519, 520, NULL},
+     519, 520, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36723, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeInboundIntegrations */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(TargetResourceNotFound) | E(ValidationException) | E(SerializationException),
-     521, 522, NULL},
+     521, 522, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36751, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeIntegrations */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ValidationException) | E(SerializationException),
-     523, 524, NULL},
+     523, 524, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36772, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     629, 630, NULL},
+     629, 630, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36785, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprintRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     631, 632, NULL},
+     631, 632, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36801, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprintRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     633, 634, NULL},
+     633, 634, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36818, FLOE_STATUS_PARTIAL, /* GetCatalog */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     637, 638, handle_GetCatalog},
+     637, 638, handle_GetCatalog,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36829, FLOE_STATUS_IMPLEMENTED, /* GetCatalogImportStatus */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     635, 636, handle_GetCatalogImportStatus},
+     635, 636, handle_GetCatalogImportStatus,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36852, FLOE_STATUS_PARTIAL, /* GetCatalogs */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     639, 640, handle_GetCatalogs},
+     639, 640, handle_GetCatalogs,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36864, FLOE_STATUS_NOT_IMPLEMENTED, /* GetClassifier */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     641, 642, NULL},
+     641, 642, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36878, FLOE_STATUS_NOT_IMPLEMENTED, /* GetClassifiers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     643, 644, NULL},
+     643, 644, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36893, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     646, 647, NULL},
+     646, 647, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36925, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     648, 649, NULL},
+     648, 649, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36953, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskRun */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     650, 651, NULL},
+     650, 651, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {36980, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskRuns */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     652, 653, NULL},
+     652, 653, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37008, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskSettings */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     654, 655, NULL},
+     654, 655, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37040, FLOE_STATUS_NOT_IMPLEMENTED, /* GetConnection */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     656, 657, NULL},
+     656, 657, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37054, FLOE_STATUS_NOT_IMPLEMENTED, /* GetConnections */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     659, 660, NULL},
+     659, 660, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37069, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawler */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     663, 664, NULL},
+     663, 664, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37080, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawlerMetrics */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     661, 662, NULL},
+     661, 662, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37098, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawlers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     665, 666, NULL},
+     665, 666, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37110, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCustomEntityType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     667, 668, NULL},
+     667, 668, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37130, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataCatalogEncryptionSettings */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     669, 670, NULL},
+     669, 670, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37163, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityModel */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     671, 672, NULL},
+     671, 672, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37183, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityModelResult */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     673, 674, NULL},
+     673, 674, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37209, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityResult */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     675, 676, NULL},
+     675, 676, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37230, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRuleRecommendationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     677, 678, NULL},
+     677, 678, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37266, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRuleset */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     681, 682, NULL},
+     681, 682, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37288, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRulesetEvaluationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     679, 680, NULL},
+     679, 680, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37323, FLOE_STATUS_PARTIAL, /* GetDatabase */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     683, 684, handle_GetDatabase},
+     683, 684, handle_GetDatabase,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37335, FLOE_STATUS_PARTIAL, /* GetDatabases */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     685, 686, handle_GetDatabases},
+     685, 686, handle_GetDatabases,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37348, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataflowGraph */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     687, 688, NULL},
+     687, 688, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37365, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     689, 690, NULL},
+     689, 690, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37380, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDevEndpoints */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     691, 692, NULL},
+     691, 692, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37396, FLOE_STATUS_NOT_IMPLEMENTED, /* GetEntityRecords */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
-     693, 694, NULL},
+     693, 694, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37413, FLOE_STATUS_NOT_IMPLEMENTED, /* GetGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     695, 696, NULL},
+     695, 696, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37448, FLOE_STATUS_NOT_IMPLEMENTED, /* GetIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     697, 698, NULL},
+     697, 698, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37479, FLOE_STATUS_NOT_IMPLEMENTED, /* GetIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     699, 700, NULL},
+     699, 700, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37509, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJob */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     703, 704, NULL},
+     703, 704, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37516, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobBookmark */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
-     701, 702, NULL},
+     701, 702, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37531, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     705, 706, NULL},
+     705, 706, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37541, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     707, 708, NULL},
+     707, 708, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37552, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobs */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     709, 710, NULL},
+     709, 710, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37560, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     711, 712, NULL},
+     711, 712, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37573, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTaskRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     713, 714, NULL},
+     713, 714, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37587, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTransform */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     715, 716, NULL},
+     715, 716, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37602, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTransforms */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     717, 718, NULL},
+     717, 718, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37618, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMapping */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     719, 720, NULL},
+     719, 720, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37629, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     721, 722, NULL},
+     721, 722, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37663, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartition */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     725, 726, NULL},
+     725, 726, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37676, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartitionIndexes */
      E(ConflictException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     723, 724, NULL},
+     723, 724, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37696, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartitions */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidStateException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     727, 728, NULL},
+     727, 728, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37710, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPlan */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     729, 730, NULL},
+     729, 730, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37718, FLOE_STATUS_NOT_IMPLEMENTED, /* GetRegistry */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     731, 732, NULL},
+     731, 732, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37730, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourcePolicies */
      E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     733, 734, NULL},
+     733, 734, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37750, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourcePolicy */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     736, 737, NULL},
+     736, 737, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37768, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchema */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     740, 741, NULL},
+     740, 741, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37778, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaByDefinition */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     738, 739, NULL},
+     738, 739, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37800, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaVersion */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     742, 743, NULL},
+     742, 743, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37817, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaVersionsDiff */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     744, 745, NULL},
+     744, 745, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37839, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSecurityConfiguration */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     746, 747, NULL},
+     746, 747, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37864, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSecurityConfigurations */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     748, 749, NULL},
+     748, 749, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37890, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSession */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     750, 751, NULL},
+     750, 751, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37901, FLOE_STATUS_NOT_IMPLEMENTED, /* GetStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     752, 753, NULL},
+     752, 753, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37914, FLOE_STATUS_PARTIAL, /* GetTable */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     756, 757, handle_GetTable},
+     756, 757, handle_GetTable,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37923, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
-     754, 755, NULL},
+     754, 755, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37941, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableVersion */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     758, 759, NULL},
+     758, 759, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37957, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableVersions */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     761, 762, NULL},
+     761, 762, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37974, FLOE_STATUS_PARTIAL, /* GetTables */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     763, 764, handle_GetTables},
+     763, 764, handle_GetTables,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37984, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTags */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     765, 766, NULL},
+     765, 766, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {37992, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTrigger */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     767, 768, NULL},
+     767, 768, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38003, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTriggers */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     769, 770, NULL},
+     769, 770, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38015, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredPartitionMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
-     771, 772, NULL},
+     771, 772, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38046, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredPartitionsMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
-     773, 774, NULL},
+     773, 774, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38078, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredTableMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
-     775, 776, NULL},
+     775, 776, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38105, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUsageProfile */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     777, 778, NULL},
+     777, 778, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38121, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUserDefinedFunction */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     779, 780, NULL},
+     779, 780, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38144, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUserDefinedFunctions */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     781, 782, NULL},
+     781, 782, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38168, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflow */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     783, 784, NULL},
+     783, 784, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38180, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     787, 788, NULL},
+     787, 788, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38195, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRunProperties */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     785, 786, NULL},
+     785, 786, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38220, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     789, 790, NULL},
+     789, 790, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38236, FLOE_STATUS_NOT_IMPLEMENTED, /* ImportCatalogToGlue */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     852, 853, NULL},
+     852, 853, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38256, FLOE_STATUS_NOT_IMPLEMENTED, /* ListBlueprints */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     944, 945, NULL},
+     944, 945, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38271, FLOE_STATUS_NOT_IMPLEMENTED, /* ListColumnStatisticsTaskRuns */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     946, 947, NULL},
+     946, 947, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38300, FLOE_STATUS_NOT_IMPLEMENTED, /* ListConnectionTypes */
      E(AccessDeniedException) | E(InternalServiceException) | E(SerializationException) | E(ValidationException),
-     948, 949, NULL},
+     948, 949, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38320, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCrawlers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     950, 951, NULL},
+     950, 951, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38333, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCrawls */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     952, 953, NULL},
+     952, 953, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38344, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCustomEntityTypes */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     954, 955, NULL},
+     954, 955, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38366, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityResults */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     956, 957, NULL},
+     956, 957, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38389, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRuleRecommendationRuns */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     958, 959, NULL},
+     958, 959, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38427, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRulesetEvaluationRuns */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     960, 961, NULL},
+     960, 961, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38464, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRulesets */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     962, 963, NULL},
+     962, 963, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38488, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityStatisticAnnotations */
      E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     964, 965, NULL},
+     964, 965, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38524, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityStatistics */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     966, 967, NULL},
+     966, 967, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38550, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDevEndpoints */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     968, 969, NULL},
+     968, 969, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38567, FLOE_STATUS_NOT_IMPLEMENTED, /* ListEntities */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
-     970, 971, NULL},
+     970, 971, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38580, FLOE_STATUS_NOT_IMPLEMENTED, /* ListIntegrationResourceProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     972, 973, NULL},
+     972, 973, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38614, FLOE_STATUS_NOT_IMPLEMENTED, /* ListJobs */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     974, 975, NULL},
+     974, 975, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38623, FLOE_STATUS_NOT_IMPLEMENTED, /* ListMLTransforms */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     976, 977, NULL},
+     976, 977, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38640, FLOE_STATUS_NOT_IMPLEMENTED, /* ListMaterializedViewRefreshTaskRuns */
      E(AccessDeniedException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     978, 979, NULL},
+     978, 979, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38676, FLOE_STATUS_NOT_IMPLEMENTED, /* ListRegistries */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     981, 982, NULL},
+     981, 982, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38691, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSchemaVersions */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     983, 984, NULL},
+     983, 984, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38710, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSchemas */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     985, 986, NULL},
+     985, 986, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38722, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSessions */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     987, 988, NULL},
+     987, 988, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38735, FLOE_STATUS_NOT_IMPLEMENTED, /* ListStatements */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     989, 990, NULL},
+     989, 990, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38750, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTableOptimizerRuns */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
-     991, 992, NULL},
+     991, 992, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38773, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTriggers */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     994, 995, NULL},
+     994, 995, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38786, FLOE_STATUS_NOT_IMPLEMENTED, /* ListUsageProfiles */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     996, 997, NULL},
+     996, 997, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38804, FLOE_STATUS_NOT_IMPLEMENTED, /* ListWorkflows */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     998, 999, NULL},
+     998, 999, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38818, FLOE_STATUS_NOT_IMPLEMENTED, /* ModifyIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidIntegrationStateFault) | E(InvalidStateException) | E(ValidationException) | E(SerializationException),
-     1047, 1048, NULL},
+     1047, 1048, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38836, FLOE_STATUS_NOT_IMPLEMENTED, /* PutDataCatalogEncryptionSettings */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1175, 1176, NULL},
+     1175, 1176, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38869, FLOE_STATUS_NOT_IMPLEMENTED, /* PutDataQualityProfileAnnotation */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     1177, 1178, NULL},
+     1177, 1178, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38901, FLOE_STATUS_NOT_IMPLEMENTED, /* PutResourcePolicy */
      E(ConditionCheckFailureException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1179, 1180, NULL},
+     1179, 1180, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38919, FLOE_STATUS_NOT_IMPLEMENTED, /* PutSchemaVersionMetadata */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1181, 1182, NULL},
+     1181, 1182, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38944, FLOE_STATUS_NOT_IMPLEMENTED, /* PutWorkflowRunProperties */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1183, 1184, NULL},
+     1183, 1184, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38969, FLOE_STATUS_NOT_IMPLEMENTED, /* QuerySchemaVersionMetadata */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1187, 1189, NULL},
+     1187, 1189, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {38996, FLOE_STATUS_NOT_IMPLEMENTED, /* RegisterConnectionType */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
-     1209, 1210, NULL},
+     1209, 1210, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39019, FLOE_STATUS_NOT_IMPLEMENTED, /* RegisterSchemaVersion */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1211, 1212, NULL},
+     1211, 1212, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39041, FLOE_STATUS_NOT_IMPLEMENTED, /* RemoveSchemaVersionMetadata */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1218, 1219, NULL},
+     1218, 1219, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39069, FLOE_STATUS_NOT_IMPLEMENTED, /* ResetJobBookmark */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1222, 1223, NULL},
+     1222, 1223, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39086, FLOE_STATUS_NOT_IMPLEMENTED, /* ResumeWorkflowRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(IllegalWorkflowStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1234, 1235, NULL},
+     1234, 1235, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39104, FLOE_STATUS_NOT_IMPLEMENTED, /* RunStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
-     1248, 1249, NULL},
+     1248, 1249, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39117, FLOE_STATUS_NOT_IMPLEMENTED, /* SearchTables */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1307, 1308, NULL},
+     1307, 1308, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39130, FLOE_STATUS_NOT_IMPLEMENTED, /* StartBlueprintRun */
      E(EntityNotFoundException) | E(IllegalBlueprintStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1348, 1349, NULL},
+     1348, 1349, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39148, FLOE_STATUS_NOT_IMPLEMENTED, /* StartColumnStatisticsTaskRun */
      E(AccessDeniedException) | E(ColumnStatisticsTaskRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1350, 1351, NULL},
+     1350, 1351, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39177, FLOE_STATUS_NOT_IMPLEMENTED, /* StartColumnStatisticsTaskRunSchedule */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1352, 1353, NULL},
+     1352, 1353, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39214, FLOE_STATUS_NOT_IMPLEMENTED, /* StartCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1354, 1355, NULL},
+     1354, 1355, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39227, FLOE_STATUS_NOT_IMPLEMENTED, /* StartCrawlerSchedule */
      E(EntityNotFoundException) | E(NoScheduleException) | E(OperationTimeoutException) | E(SchedulerRunningException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1356, 1357, NULL},
+     1356, 1357, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39248, FLOE_STATUS_NOT_IMPLEMENTED, /* StartDataQualityRuleRecommendationRun */
      E(ConflictException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1358, 1359, NULL},
+     1358, 1359, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39286, FLOE_STATUS_NOT_IMPLEMENTED, /* StartDataQualityRulesetEvaluationRun */
      E(ConflictException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1360, 1361, NULL},
+     1360, 1361, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39323, FLOE_STATUS_NOT_IMPLEMENTED, /* StartExportLabelsTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1362, 1363, NULL},
+     1362, 1363, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39348, FLOE_STATUS_NOT_IMPLEMENTED, /* StartImportLabelsTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1364, 1365, NULL},
+     1364, 1365, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39373, FLOE_STATUS_NOT_IMPLEMENTED, /* StartJobRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1366, 1367, NULL},
+     1366, 1367, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39385, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMLEvaluationTaskRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(MLTransformNotReadyException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1368, 1369, NULL},
+     1368, 1369, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39410, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMLLabelingSetGenerationTaskRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1370, 1371, NULL},
+     1370, 1371, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39446, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(MaterializedViewRefreshTaskRunningException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1372, 1373, NULL},
+     1372, 1373, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39482, FLOE_STATUS_NOT_IMPLEMENTED, /* StartTrigger */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1374, 1375, NULL},
+     1374, 1375, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39495, FLOE_STATUS_NOT_IMPLEMENTED, /* StartWorkflowRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1376, 1377, NULL},
+     1376, 1377, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39512, FLOE_STATUS_NOT_IMPLEMENTED, /* StopColumnStatisticsTaskRun */
      E(ColumnStatisticsTaskNotRunningException) | E(ColumnStatisticsTaskStoppingException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1394, 1395, NULL},
+     1394, 1395, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39540, FLOE_STATUS_NOT_IMPLEMENTED, /* StopColumnStatisticsTaskRunSchedule */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1396, 1397, NULL},
+     1396, 1397, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39576, FLOE_STATUS_NOT_IMPLEMENTED, /* StopCrawler */
      E(CrawlerNotRunningException) | E(CrawlerStoppingException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1398, 1399, NULL},
+     1398, 1399, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39588, FLOE_STATUS_NOT_IMPLEMENTED, /* StopCrawlerSchedule */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SchedulerNotRunningException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1400, 1401, NULL},
+     1400, 1401, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39608, FLOE_STATUS_NOT_IMPLEMENTED, /* StopMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(InvalidInputException) | E(MaterializedViewRefreshTaskNotRunningException) | E(MaterializedViewRefreshTaskStoppingException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1402, 1403, NULL},
+     1402, 1403, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39643, FLOE_STATUS_NOT_IMPLEMENTED, /* StopSession */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1404, 1405, NULL},
+     1404, 1405, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39655, FLOE_STATUS_NOT_IMPLEMENTED, /* StopTrigger */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1406, 1407, NULL},
+     1406, 1407, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39667, FLOE_STATUS_NOT_IMPLEMENTED, /* StopWorkflowRun */
      E(EntityNotFoundException) | E(IllegalWorkflowStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1408, 1409, NULL},
+     1408, 1409, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39683, FLOE_STATUS_NOT_IMPLEMENTED, /* TagResource */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1448, 1449, NULL},
+     1448, 1449, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39695, FLOE_STATUS_NOT_IMPLEMENTED, /* TestConnection */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1466, 1467, NULL},
+     1466, 1467, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39710, FLOE_STATUS_NOT_IMPLEMENTED, /* UntagResource */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1509, 1510, NULL},
+     1509, 1510, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39724, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateBlueprint */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(IllegalBlueprintStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1512, 1513, NULL},
+     1512, 1513, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39740, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCatalog */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1515, 1516, NULL},
+     1515, 1516, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39754, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateClassifier */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1517, 1518, NULL},
+     1517, 1518, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39771, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1519, 1520, NULL},
+     1519, 1520, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39806, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1521, 1522, NULL},
+     1521, 1522, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39837, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsTaskSettings */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1524, 1525, NULL},
+     1524, 1525, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39872, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateConnection */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1526, 1527, NULL},
+     1526, 1527, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39889, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1528, 1529, NULL},
+     1528, 1529, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39903, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCrawlerSchedule */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SchedulerTransitioningException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
-     1530, 1531, NULL},
+     1530, 1531, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39925, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDataQualityRuleset */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1533, 1534, NULL},
+     1533, 1534, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39950, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDatabase */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1535, 1536, NULL},
+     1535, 1536, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39965, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
-     1537, 1538, NULL},
+     1537, 1538, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {39983, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1539, 1540, NULL},
+     1539, 1540, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40021, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     1544, 1545, NULL},
+     1544, 1545, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40055, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
-     1546, 1547, NULL},
+     1546, 1547, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40088, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateJob */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1550, 1551, NULL},
+     1550, 1551, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40098, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateJobFromSourceControl */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
-     1548, 1549, NULL},
+     1548, 1549, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40125, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateMLTransform */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1553, 1554, NULL},
+     1553, 1554, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40143, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdatePartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1556, 1557, NULL},
+     1556, 1557, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40159, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateRegistry */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     1558, 1559, NULL},
+     1558, 1559, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40174, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateSchema */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
-     1560, 1561, NULL},
+     1560, 1561, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40187, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateSourceControlFromJob */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
-     1562, 1563, NULL},
+     1562, 1563, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40214, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTable */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1566, 1567, NULL},
+     1566, 1567, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40226, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTableOptimizer */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
-     1564, 1565, NULL},
+     1564, 1565, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40247, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTrigger */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1568, 1569, NULL},
+     1568, 1569, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40261, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateUsageProfile */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1570, 1571, NULL},
+     1570, 1571, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40280, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateUserDefinedFunction */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1572, 1573, NULL},
+     1572, 1573, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
     {40306, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateWorkflow */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1574, 1575, NULL},
+     1574, 1575, NULL,
+     {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0}},
 };
 
 const floe_awsjson_service_t floe_glue_service = {
@@ -11237,9 +11515,11 @@ const floe_awsjson_service_t floe_glue_service = {
     .members = members,
     .values = values,
     .names = names,
+    .rest_params = NULL,
     .errors = errors,
     .n_errors = FLOE_GLUE_ERR__COUNT,
     .validation_error = FLOE_GLUE_ERR_ValidationException,
+    .validation_detail = NULL,
     .serialization_error = FLOE_GLUE_ERR_SerializationException,
     .internal_error = FLOE_GLUE_ERR_InternalServiceException,
     .patterns = patterns,

@@ -57,6 +57,8 @@ static const char usage[] =
     "  --strict-signatures  verify SigV4 signatures (header and presigned; SigV2 presigned S3 URLs\n"
     "                    too) [FLOE_STRICT_SIGNATURES=1]\n"
     "  --credentials AK:SK  a key pair strict mode accepts; repeat for more [FLOE_CREDENTIALS=AK:SK,AK2:SK2]\n"
+    "  --enforce-iam     authorize calls as AWS evaluates IAM and resource policies (a 12-digit\n"
+    "                    access key is that account's root); needs --strict-signatures [FLOE_ENFORCE_IAM=1]\n"
     "  --warehouse-s3 M  what S3 serves on a table's warehouse bucket [FLOE_WAREHOUSE_S3]: 'table'\n"
     "                    (default: only the object operations AWS supports on table storage) or\n"
     "                    'full' (every S3 operation, for debugging)\n"
@@ -125,6 +127,7 @@ static void config_defaults(floe_config_t *c)
     c->in_memory = env_flag("FLOE_IN_MEMORY");
     c->quiet = env_flag("FLOE_QUIET");
     c->strict_signatures = env_flag("FLOE_STRICT_SIGNATURES");
+    c->enforce_iam = env_flag("FLOE_ENFORCE_IAM");
     c->fsync_commits = env_flag("FLOE_FSYNC_COMMITS");
     c->iceberg_stage_create = env_flag("FLOE_ICEBERG_STAGE_CREATE");
     c->port = FLOE_DEFAULT_PORT;
@@ -168,6 +171,11 @@ static int check_config(const floe_config_t *c)
         fprintf(stderr, "floe: --strict-signatures needs at least one --credentials ACCESS_KEY:SECRET_KEY\n");
         return FLOE_EFAIL;
     }
+    if (c->enforce_iam && !c->strict_signatures) {
+        fprintf(stderr, "floe: --enforce-iam needs --strict-signatures: an unsigned call has no identity to "
+                        "authorize\n");
+        return FLOE_EFAIL;
+    }
     return FLOE_OK;
 }
 
@@ -198,7 +206,7 @@ static int config_numbers_from_env(floe_config_t *c)
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
     OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3, OPT_MAINTENANCE_INTERVAL,
-    OPT_ICEBERG_STAGE_CREATE,
+    OPT_ICEBERG_STAGE_CREATE, OPT_ENFORCE_IAM,
 };
 
 static const struct option long_options[] = {
@@ -216,6 +224,7 @@ static const struct option long_options[] = {
     {"warehouse-s3", required_argument, NULL, OPT_WAREHOUSE_S3},
     {"maintenance-interval", required_argument, NULL, OPT_MAINTENANCE_INTERVAL},
     {"iceberg-stage-create", no_argument, NULL, OPT_ICEBERG_STAGE_CREATE},
+    {"enforce-iam", no_argument, NULL, OPT_ENFORCE_IAM},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -247,6 +256,7 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_STRICT_SIGNATURES: c->strict_signatures = true; break;
         case OPT_FSYNC_COMMITS: c->fsync_commits = true; break;
         case OPT_ICEBERG_STAGE_CREATE: c->iceberg_stage_create = true; break;
+        case OPT_ENFORCE_IAM: c->enforce_iam = true; break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
                 return FLOE_EFAIL;

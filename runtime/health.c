@@ -22,7 +22,7 @@ static void list_query_services(floe_json_t *json)
     }
 }
 
-/* The awsJson services (Glue), the same way. */
+/* The awsJson services (Glue, Athena), the same way. */
 static void list_json_services(floe_json_t *json)
 {
     size_t n;

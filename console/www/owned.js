@@ -1,6 +1,7 @@
 // What a table bucket and a table both own, as the bucket page and the table page show it:
 // encryption, storage class, replication (on the bucket page with each destination's status over
-// the bucket's tables; the table page has its own status section), policy and tags.
+// the bucket's tables; the table page has its own status section), policies (a table's page shows
+// its bucket's too) with whom each statement names, and tags.
 // Encryption and storage class are what the API answers, marked when they are AWS's default.
 import { facts, fmtTime, h, jsonView, table } from './dom.js';
 
@@ -24,6 +25,35 @@ function bucketDestinations(o) {
   }), { attrs: { 'aria-label': 'Replication destinations and their status', id: 'replication' } });
 }
 
+const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** Whom a statement's Principal (or NotPrincipal) names, as text. */
+function principals(st) {
+  const p = st.Principal ?? st.NotPrincipal;
+  const names = p === '*' ? ['everyone (*)'] : Object.entries(p ?? {}).flatMap(([kind, v]) =>
+    list(v).map((name) => (name === '*' ? 'everyone (*)' : kind === 'AWS' ? name : `${kind}: ${name}`)));
+  return (st.NotPrincipal ? 'everyone but ' : '') + names.join(', ');
+}
+
+/** One row per statement of each policy: where it is, its Sid, effect, whom it names, what it allows or denies. */
+function grantRows(label, text) {
+  let doc;
+  try { doc = JSON.parse(text); } catch { return []; }
+  return list(doc.Statement).map((st, i) => [label, st.Sid ?? `Statement[${i}]`, st.Effect, principals(st),
+    (st.NotAction ? 'all but ' : '') + list(st.Action ?? st.NotAction).join(', '),
+    st.Condition ? Object.entries(st.Condition).flatMap(([op, keys]) =>
+      Object.entries(keys).map(([k, v]) => `${op} ${k} ${list(v).join(' | ')}`)).join('; ') : '–']);
+}
+
+/** Whom the policies grant or deny, statement by statement (the bucket's apply to its tables too). */
+function grantsSection(o) {
+  const rows = [...(o.policy ? grantRows(o.bucketPolicy === undefined ? 'table bucket' : 'table', o.policy) : []),
+    ...(o.bucketPolicy ? grantRows('table bucket', o.bucketPolicy) : [])];
+  return rows.length ? [h('h3', {}, 'Who the policies grant'),
+    table(['Policy', 'Statement', 'Effect', 'Principals', 'Actions', 'Conditions'], rows,
+      { attrs: { 'aria-label': 'Policy grants', id: 'grants' } })] : [];
+}
+
 /** The sections; `isBucket` for the bucket page's answer (destinations with their status). */
 export function ownedSection(o, { isBucket = false } = {}) {
   const enc = o.encryption, sc = o.storageClass;
@@ -42,6 +72,9 @@ export function ownedSection(o, { isBucket = false } = {}) {
       : h('p', { class: 'muted' }, 'No replication configuration.'),
     h('h3', {}, 'Resource policy'),
     o.policy ? jsonView(o.policy, 'resource policy') : h('p', { class: 'muted' }, 'No resource policy.'),
+    ...('bucketPolicy' in o ? [h('h3', {}, 'Table bucket policy'),
+      o.bucketPolicy ? jsonView(o.bucketPolicy, 'table bucket policy') : h('p', { class: 'muted' }, 'No table bucket policy.')] : []),
+    ...grantsSection(o),
     h('h3', {}, 'Tags'),
     Object.keys(o.tags).length
       ? table(['Key', 'Value'], Object.entries(o.tags), { attrs: { 'aria-label': 'Tags', id: 'tags' } })

@@ -1,13 +1,13 @@
 /*
  * CloudFormation templates without a stack change: GetTemplate (a stack's or change set's template
  * as given), GetTemplateSummary and ValidateTemplate (a template read by the template library,
- * cloudformation/template.h, which finds the same errors CreateStack would before binding
+ * cfn_template/template.h, which finds the same errors CreateStack would before binding
  * parameters). Everything handed back is copied into the call's pool before the template is freed.
  */
 #include <string.h>
 
 #include "cloudformation.h"
-#include "cloudformation/template.h"
+#include "cfn_template/template.h"
 #include "cloudformation/template_url.h"
 
 int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTemplateInput *in,

@@ -1,9 +1,12 @@
 /*
- * The awsJson1_1 front of awsjson.h: the one path every Glue request (bar /iceberg) takes.
+ * The awsJson1_1 front of awsjson.h: the one path every Glue and Athena request (bar /iceberg) takes.
  *
  *   strict signatures and a signature that does not verify ──▶ 403 (400) in the JSON error shape
  *        ▼
- *   not POST, no X-Amz-Target "<Service>.<Operation>", an operation the model lacks
+ *   no X-Amz-Target and the service has a REST-JSON binding (awsjson_rest.h): method and path
+ *        matched against its routes, labels and query folded into the input document
+ *        ▼
+ *   not POST, no X-Amz-Target "<Service>.<Operation>" (nor a route), an operation the model lacks
  *        ──▶ 400 UnknownOperationException
  *        ▼
  *   body over MAX_BODY_BYTES ──▶ 413 RequestEntityTooLarge
@@ -17,10 +20,12 @@
  *   op->handle ──floe_<prefix>_fail(e)──▶ e's `__type` and status, if e is one the operation may
  *        │                               answer; anything else is logged and answered as the
  *        ▼                               service's internal error (500)
- *   200 application/x-amz-json-1.1, the output serialized
+ *   200 application/x-amz-json-1.1 (REST-JSON: application/json), the output serialized
  *
- * Every answer carries x-amzn-RequestId; errors are {"__type": ..., "message": ...} (AWS's JSON
- * protocols; botocore reads `__type`). Invariant: when a handler returns, floe_state_end_call()
+ * Every answer carries x-amzn-RequestId; errors are {"__type": ..., "<message>": ...} with the
+ * message under the key the model's error spells (Glue's and Athena's `Message`) and the one other
+ * member a handler may set (Athena's AthenaErrorCode), and an x-amzn-ErrorType header: botocore
+ * reads `__type` in awsJson and the header first in REST-JSON, so one error document serves both. Invariant: when a handler returns, floe_state_end_call()
  * has reset its statements and rolled back any transaction it left open, before the answer.
  */
 #include <stdio.h>
@@ -29,7 +34,9 @@
 #include <time.h>
 
 #include "awsjson/awsjson.h"
+#include "awsjson/awsjson_authorize.h"
 #include "awsjson/awsjson_codec.h"
+#include "awsjson/awsjson_rest.h"
 #include "db/state.h"
 #include "base/log.h"
 #include "http/response.h"
@@ -39,6 +46,7 @@
  * partitions) are far below this. */
 #define MAX_BODY_BYTES ((size_t)1 << 20)
 #define CONTENT_TYPE "application/x-amz-json-1.1"
+#define REST_CONTENT_TYPE "application/json"
 #define TARGET_HEADER "x-amz-target"
 #define MESSAGE_MAX 512
 #define LOG_NAME_MAX 128
@@ -54,6 +62,9 @@ static const floe_awsjson_service_t *const services[] = {
 
 #define N_SERVICES (sizeof(services) / sizeof(services[0]))
 
+#define ACCESS_DENIED "AccessDeniedException"
+#define HTTP_FORBIDDEN 403
+
 typedef struct json_ctx {
     floe_worker_t *w;
     h2o_req_t *req;
@@ -61,6 +72,7 @@ typedef struct json_ctx {
     const floe_sigv4_scope_t *credential;
     uint64_t started_us;
     char operation[LOG_NAME_MAX]; /* "<Service>:<Operation>" for the log */
+    const char *content_type;     /* of the answer: the binding's */
 } json_ctx_t;
 
 int floe_awsjson_init(void)
@@ -83,8 +95,10 @@ const floe_awsjson_service_t *floe_awsjson_service_of(const floe_sigv4_scope_t *
     return NULL;
 }
 
-/* The log line is written before the response so that it is on disk when the client has its answer. */
-static void answer_error(json_ctx_t *q, int status, const char *type, const char *message)
+/* The log line is written before the response so that it is on disk when the client has its
+ * answer. `message_key` is the model's key for the message; `detail` goes under `detail_key`. */
+static void answer_document(json_ctx_t *q, int status, const char *type, const char *message_key,
+                            const char *message, const char *detail_key, const char *detail)
 {
     floe_json_t *json = &q->w->json;
 
@@ -93,17 +107,27 @@ static void answer_error(json_ctx_t *q, int status, const char *type, const char
     floe_json_object_begin(json);
     floe_json_key(json, "__type");
     floe_json_string(json, type);
-    floe_json_key(json, "message");
+    if (detail_key != NULL && detail != NULL) {
+        floe_json_key(json, detail_key);
+        floe_json_string(json, detail);
+    }
+    floe_json_key(json, message_key);
     floe_json_string(json, message);
     floe_json_object_end(json);
     floe_response_header(q->req, "x-amzn-ErrorType", type, strlen(type));
-    floe_response_send(q->req, status, CONTENT_TYPE, json->buf, json->len);
+    floe_response_send(q->req, status, q->content_type, json->buf, json->len);
 }
 
-static void answer_service_error(json_ctx_t *q, int error, const char *message)
+/* An error no model lists (UnknownOperationException, NotImplementedException, ...). */
+static void answer_error(json_ctx_t *q, int status, const char *type, const char *message)
+{
+    answer_document(q, status, type, "message", message, NULL, NULL);
+}
+
+static void answer_service_error(json_ctx_t *q, int error, const char *message, const char *detail)
 {
     const floe_awsjson_error_info_t *e = &q->svc->errors[error];
-    answer_error(q, e->status, e->name, message);
+    answer_document(q, e->status, e->name, e->message_key, message, e->detail_key, detail);
 }
 
 static void answer_handler_error(json_ctx_t *q, const floe_awsjson_operation_t *op, const floe_awsjson_call_t *call)
@@ -114,10 +138,10 @@ static void answer_handler_error(json_ctx_t *q, const floe_awsjson_operation_t *
         floe_log("%s %s failed with %s, which it may not answer: %s", q->svc->name, floe_awsjson_name(q->svc, op->name),
                  e > 0 && (size_t)e < q->svc->n_errors ? q->svc->errors[e].name : "no error",
                  call->error_message ? call->error_message : "(no message)");
-        answer_service_error(q, q->svc->internal_error, "Internal service error.");
+        answer_service_error(q, q->svc->internal_error, "Internal service error.", NULL);
         return;
     }
-    answer_service_error(q, e, call->error_message ? call->error_message : q->svc->errors[e].name);
+    answer_service_error(q, e, call->error_message ? call->error_message : q->svc->errors[e].name, call->error_detail);
 }
 
 /* In strict mode, answers and returns 0 when the signature does not verify (the codes the S3
@@ -175,7 +199,29 @@ static const char *target_operation(h2o_req_t *req, const floe_awsjson_service_t
     return NULL;
 }
 
-static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
+/* --enforce-iam: whether the caller may run `op`; false after answering AccessDeniedException in the
+ * service's own status (Glue's is 400), or a 500 when the decision failed. */
+static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call)
+{
+    floe_authz_decision_t decision;
+
+    if (floe_awsjson_authorize(&call->super, q->req, q->svc, floe_awsjson_name(q->svc, op->name), &decision)) {
+        answer_service_error(q, q->svc->internal_error, "The server could not authorize the request.", NULL);
+        return false;
+    }
+    if (decision.is_allowed)
+        return true;
+    for (size_t i = 0; i < q->svc->n_errors; i++) {
+        if (q->svc->errors[i].name != NULL && strcmp(q->svc->errors[i].name, ACCESS_DENIED) == 0) {
+            answer_service_error(q, (int)i, floe_authz_message(&call->super, &decision), NULL);
+            return false;
+        }
+    }
+    answer_error(q, HTTP_FORBIDDEN, ACCESS_DENIED, floe_authz_message(&call->super, &decision));
+    return false;
+}
+
+static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, const char *body, size_t body_len)
 {
     floe_violation_t violation;
     floe_awsjson_parse_rc_t parsed;
@@ -190,16 +236,20 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
     floe_sigv4_account_scope(q->req, q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
     in = floe_call_alloc(&call.super, input->size);
-    parsed = floe_awsjson_parse(&call.super, q->svc, input, q->req->entity.base, q->req->entity.len, in, &violation);
+    parsed = floe_awsjson_parse(&call.super, q->svc, input, body, body_len, in, &violation);
     if (parsed != FLOE_AWSJSON_PARSED) {
-        answer_service_error(q, parsed == FLOE_AWSJSON_INVALID ? q->svc->validation_error : q->svc->serialization_error,
-                             violation.message);
+        if (parsed == FLOE_AWSJSON_INVALID)
+            answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
+        else
+            answer_service_error(q, q->svc->serialization_error, violation.message, NULL);
         return;
     }
     if (floe_awsjson_validate(q->svc, input, in, &violation) != 0) {
-        answer_service_error(q, q->svc->validation_error, violation.message);
+        answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
         return;
     }
+    if (q->w->config->enforce_iam && !authorized(q, op, &call))
+        return;
     if (op->handle == NULL) {
         char message[MESSAGE_MAX];
         snprintf(message, sizeof(message), "Floe does not implement %s %s yet; see %s.", q->svc->name,
@@ -219,7 +269,7 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op)
     floe_log_request(q->w->config, q->req, q->operation, 200, q->started_us);
     floe_json_reset(&q->w->json);
     floe_awsjson_serialize(q->svc, output, out, &q->w->json);
-    floe_response_send(q->req, 200, CONTENT_TYPE, q->w->json.buf, q->w->json.len);
+    floe_response_send(q->req, 200, q->content_type, q->w->json.buf, q->w->json.len);
 }
 
 const floe_awsjson_service_t *floe_awsjson_service_of_target(h2o_req_t *req)
@@ -233,10 +283,44 @@ const floe_awsjson_service_t *floe_awsjson_service_of_target(h2o_req_t *req)
     return NULL;
 }
 
+static bool has_target(h2o_req_t *req)
+{
+    return h2o_find_header_by_str(&req->headers, H2O_STRLIT(TARGET_HEADER), -1) != -1;
+}
+
+/* A request of the REST-JSON binding: its route's operation, its input folded into one document. */
+static void handle_rest(json_ctx_t *q)
+{
+    const floe_awsjson_operation_t *op = floe_awsjson_rest_find(q->svc, q->req);
+    char message[MESSAGE_MAX];
+    const char *body;
+    size_t n;
+
+    q->content_type = REST_CONTENT_TYPE;
+    if (op == NULL) {
+        snprintf(message, sizeof(message), "%s has no operation at %.*s %.*s: requests are REST-JSON routes of its "
+                 "model, or POST / with X-Amz-Target: %s.<Operation>.", q->svc->name, (int)q->req->input.method.len,
+                 q->req->input.method.base, (int)q->req->input.path.len, q->req->input.path.base,
+                 q->svc->target_prefix);
+        answer_error(q, 404, "UnknownOperationException", message);
+        return;
+    }
+    snprintf(q->operation, sizeof(q->operation), "%s:%s", q->svc->name, floe_awsjson_name(q->svc, op->name));
+    if (q->req->entity.len > MAX_BODY_BYTES) {
+        answer_error(q, 413, "RequestEntityTooLarge", "The request body is larger than the 1 MiB Floe accepts.");
+        return;
+    }
+    if (floe_awsjson_rest_input(&q->req->pool, q->svc, op, q->req, &body, &n) != FLOE_OK) {
+        answer_service_error(q, q->svc->serialization_error, "The request URI is not well percent-encoded.", NULL);
+        return;
+    }
+    run_operation(q, op, body, n);
+}
+
 void floe_awsjson_handle(floe_worker_t *w, h2o_req_t *req, const floe_awsjson_service_t *svc,
                          const floe_sigv4_scope_t *scope)
 {
-    json_ctx_t q = {w, req, svc, scope, floe_log_now_us(), ""};
+    json_ctx_t q = {w, req, svc, scope, floe_log_now_us(), "", CONTENT_TYPE};
     const floe_awsjson_operation_t *op = NULL;
     char target[TARGET_MAX], message[MESSAGE_MAX];
     const char *name;
@@ -244,6 +328,10 @@ void floe_awsjson_handle(floe_worker_t *w, h2o_req_t *req, const floe_awsjson_se
     snprintf(q.operation, sizeof(q.operation), "%s", svc->name);
     if (!signature_accepted(&q))
         return;
+    if (floe_awsjson_has_rest(svc) && !has_target(req)) {
+        handle_rest(&q);
+        return;
+    }
     name = target_operation(req, svc, target, sizeof(target));
     if (name != NULL)
         op = find_operation(svc, name);
@@ -258,5 +346,5 @@ void floe_awsjson_handle(floe_worker_t *w, h2o_req_t *req, const floe_awsjson_se
         answer_error(&q, 413, "RequestEntityTooLarge", "The request body is larger than the 1 MiB Floe accepts.");
         return;
     }
-    run_operation(&q, op);
+    run_operation(&q, op, req->entity.base, req->entity.len);
 }

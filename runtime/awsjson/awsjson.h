@@ -1,7 +1,8 @@
 /*
- * The awsJson1_1 front: the path every request to Glue takes. A request signed (SigV4) for a
+ * The awsJson1_1 front: the path every request to Glue and Athena takes. A request signed (SigV4) for a
  * service's signing name is that service's (the front door sends Glue's /iceberg elsewhere);
- * its X-Amz-Target names the operation, which is looked up in the service's generated table
+ * its X-Amz-Target (or, for a service with a REST-JSON binding, its method and path: awsjson_rest.h)
+ * names the operation, which is looked up in the service's generated table
  * (generated/awsjson_services.def, awsjson_service.h), never by name in the runtime.
  */
 #ifndef FLOE_AWSJSON_H

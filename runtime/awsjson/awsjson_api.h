@@ -20,6 +20,7 @@ typedef struct floe_awsjson_call {
     floe_call_t super;
     int error;                 /* the service's error enum (floe_glue_error_t), 0 for none */
     const char *error_message; /* in the pool */
+    const char *error_detail;  /* the error's other member (floe_<prefix>_fail_detail), or NULL */
 } floe_awsjson_call_t;
 
 #endif

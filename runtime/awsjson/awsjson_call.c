@@ -13,12 +13,14 @@ void floe_awsjson_call_init(floe_awsjson_call_t *call, h2o_mem_pool_t *pool, str
     floe_call_init(&call->super, pool, state, config);
     call->error = 0;
     call->error_message = NULL;
+    call->error_detail = NULL;
 }
 
 int floe_awsjson_call_vfail(floe_awsjson_call_t *call, int error, const char *fmt, va_list ap)
 {
     call->error = error;
     call->error_message = floe_call_vprintf(&call->super, fmt, ap);
+    call->error_detail = NULL;
     return FLOE_EFAIL;
 }
 

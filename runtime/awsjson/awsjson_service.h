@@ -81,7 +81,28 @@ typedef struct floe_awsjson_error_info {
     const char *name; /* `__type` on the wire */
     int status;
     bool is_server_fault;
+    const char *message_key; /* the JSON key of its message, as the model spells it ("Message") */
+    const char *detail_key;  /* its one other string member (Athena's AthenaErrorCode), or NULL */
 } floe_awsjson_error_info_t;
+
+/* floe_awsjson_rest_param_t.location: where a REST-JSON input member travels (else the body) */
+#define FLOE_AWSJSON_IN_URI 1u   /* a {label} of the URI template, percent-encoded */
+#define FLOE_AWSJSON_IN_QUERY 2u /* a query string parameter (repeated for a list) */
+
+/** An input member a REST-JSON request carries outside its body. */
+typedef struct floe_awsjson_rest_param {
+    uint32_t member;   /* index among the input structure's members */
+    uint32_t location; /* FLOE_AWSJSON_IN_URI or FLOE_AWSJSON_IN_QUERY */
+    uint32_t wire;     /* the label or query parameter name: an offset in the service's names */
+} floe_awsjson_rest_param_t;
+
+/** An operation's REST-JSON route (from botocore's binding), or method == FLOE_AWSJSON_NO_NAME. */
+typedef struct floe_awsjson_rest_route {
+    uint32_t method;   /* "GET", "POST", ...: an offset in the service's names */
+    uint32_t uri;      /* "/workgroups/{WorkGroup}": an offset in the service's names */
+    uint32_t n_params;
+    uint32_t params;   /* index of the first in the service's rest_params */
+} floe_awsjson_rest_route_t;
 
 #define FLOE_AWSJSON_ERROR_BIT(e) (UINT64_C(1) << (e))
 
@@ -92,6 +113,7 @@ typedef struct floe_awsjson_operation {
     uint32_t input;  /* shape indices */
     uint32_t output;
     int (*handle)(floe_awsjson_call_t *call, const void *in, void *out); /* NULL: not implemented */
+    floe_awsjson_rest_route_t rest; /* its REST-JSON binding, when the service has one */
 } floe_awsjson_operation_t;
 
 typedef struct floe_awsjson_service {
@@ -105,9 +127,11 @@ typedef struct floe_awsjson_service {
     const floe_awsjson_member_t *members;
     const uint32_t *values; /* enum wire values, as offsets in names */
     const char *names;      /* every name and enum value, NUL-separated */
+    const floe_awsjson_rest_param_t *rest_params; /* NULL: the service has no REST-JSON binding */
     const floe_awsjson_error_info_t *errors; /* indexed by the service's error enum */
     size_t n_errors;
     int validation_error;    /* answers a constraint violation */
+    const char *validation_detail; /* and the detail member it carries (Athena: INVALID_INPUT), or NULL */
     int serialization_error; /* answers a body that is not the input's JSON */
     int internal_error;      /* answers a failure inside */
     const char *const *patterns; /* the model's @pattern expressions */

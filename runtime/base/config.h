@@ -32,6 +32,7 @@ typedef struct floe_config {
     bool quiet;
     bool fsync_commits;  /* SQLite synchronous=FULL: commits survive power loss, not only crashes */
     bool strict_signatures;     /* verify SigV4 signatures against `credentials` */
+    bool enforce_iam;           /* --enforce-iam: authorize each call as AWS evaluates policies (docs/authorization.md) */
     floe_credential_t *credentials;
     size_t n_credentials;
     bool warehouse_s3_full;     /* --warehouse-s3 full: every S3 operation on warehouse buckets (debugging) */

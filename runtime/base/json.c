@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/json.h"
 #include "base/xalloc.h"
@@ -115,45 +114,74 @@ static const unsigned char needs_escape[256] = {
     ['\\'] = 1,
 };
 
-static void write_escape(floe_json_t *w, unsigned char c)
+/* Writes the escape of c at out, which has room for six bytes; returns the end. */
+static char *put_escape(char *out, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
+    char second;
     switch (c) {
-    case '"': append(w, "\\\"", 2); break;
-    case '\\': append(w, "\\\\", 2); break;
-    case '\n': append(w, "\\n", 2); break;
-    case '\r': append(w, "\\r", 2); break;
-    case '\t': append(w, "\\t", 2); break;
-    default: {
-        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        append(w, esc, sizeof(esc));
+    case '"': second = '"'; break;
+    case '\\': second = '\\'; break;
+    case '\n': second = 'n'; break;
+    case '\r': second = 'r'; break;
+    case '\t': second = 't'; break;
+    default:
+        memcpy(out, "\\u00", 4);
+        out[4] = hex[c >> 4];
+        out[5] = hex[c & 15];
+        return out + 6;
     }
-    }
+    out[0] = '\\';
+    out[1] = second;
+    return out + 2;
 }
 
-/* Copies runs of plain bytes in one go; the table keeps the scan to one load and test a byte. */
-static void write_escaped(floe_json_t *w, const char *s, size_t n)
+/* Nonzero when one of the eight bytes at p needs escaping: a byte below 0x20 or equal to '"' or
+ * '\\' sets its high bit in one of the differences (a borrow can mark a byte above a marked one,
+ * never a word with none); bytes of 0x80 and more are masked out by ~v. */
+static uint64_t word_needs_escape(const unsigned char *p)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) | ((v ^ (ones * '\\')) - ones)) & ~v & highs;
+}
+
+/* Writes s quoted, then `suffix` (a byte, or 0 for none), straight into the buffer: one reserve
+ * for the common case of nothing to escape, another only at an escape, and the closing NUL once.
+ * Runs of plain bytes are copied whole, and scanned eight bytes at a time where they can be. */
+static void write_escaped(floe_json_t *w, const char *s, size_t n, char suffix)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n, *run = p;
 
-    reserve(w, n + 2);
+    reserve(w, n + 3);
     w->buf[w->len++] = '"';
     for (; p < end; p++) {
+        if (end - p >= 8 && !word_needs_escape(p)) {
+            p += 7;
+            continue;
+        }
         if (!needs_escape[*p])
             continue;
-        append(w, (const char *)run, (size_t)(p - run));
-        write_escape(w, *p);
+        memcpy(w->buf + w->len, run, (size_t)(p - run));
+        w->len += (size_t)(p - run);
+        reserve(w, 6 + (size_t)(end - p) + 2);
+        w->len = (size_t)(put_escape(w->buf + w->len, *p) - w->buf);
         run = p + 1;
     }
-    append(w, (const char *)run, (size_t)(end - run));
-    append_char(w, '"');
+    memcpy(w->buf + w->len, run, (size_t)(end - run));
+    w->len += (size_t)(end - run);
+    w->buf[w->len++] = '"';
+    if (suffix != 0)
+        w->buf[w->len++] = suffix;
+    w->buf[w->len] = '\0';
 }
 
 void floe_json_key(floe_json_t *w, const char *key)
 {
     before_value(w);
-    write_escaped(w, key, strlen(key));
-    append_char(w, ':');
+    write_escaped(w, key, strlen(key), ':');
     w->after_key = true;
 }
 
@@ -165,7 +193,7 @@ void floe_json_string(floe_json_t *w, const char *s)
 void floe_json_string_n(floe_json_t *w, const char *s, size_t n)
 {
     before_value(w);
-    write_escaped(w, s, n);
+    write_escaped(w, s, n, 0);
 }
 
 void floe_json_int(floe_json_t *w, int64_t v)
@@ -206,11 +234,26 @@ static char *put_digits(char *p, int v, int width)
     return p + width;
 }
 
+/* The proleptic Gregorian date of a day counted from 1970-01-01 (H. Hinnant's civil_from_days):
+ * plain arithmetic where gmtime_r took glibc's time zone lock and a table walk per timestamp. */
+static void civil_from_days(int64_t days, int64_t *year, int *month, int *day)
+{
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;                                    /* [0, 146096] */
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);             /* [0, 365], from March 1st */
+    int64_t mp = (5 * doy + 2) / 153;                                  /* [0, 11], March is 0 */
+
+    *day = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *month = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *year = yoe + era * 400 + (*month <= 2);
+}
+
 void floe_format_rfc3339(int64_t ms, char *buf, size_t size)
 {
-    time_t secs = (time_t)(ms / 1000);
-    int millis = (int)(ms % 1000);
-    struct tm tm;
+    int64_t secs = ms / 1000, days, year, second_of_day;
+    int millis = (int)(ms % 1000), month, day;
     char text[32], *p = text;
     size_t n;
 
@@ -218,23 +261,29 @@ void floe_format_rfc3339(int64_t ms, char *buf, size_t size)
         millis += 1000;
         secs -= 1;
     }
-    gmtime_r(&secs, &tm);
-    if (tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
+    days = secs / 86400;
+    second_of_day = secs % 86400;
+    if (second_of_day < 0) {
+        second_of_day += 86400;
+        days -= 1;
+    }
+    civil_from_days(days, &year, &month, &day);
+    if (year < 0 || year > 9999) {
         snprintf(buf, size, "%s", "0000-01-01T00:00:00.000Z"); /* outside RFC 3339's four-digit years */
         return;
     }
     /* By hand: snprintf with seven conversions was a tenth of a small API call's instructions. */
-    p = put_digits(p, tm.tm_year + 1900, 4);
+    p = put_digits(p, (int)year, 4);
     *p++ = '-';
-    p = put_digits(p, tm.tm_mon + 1, 2);
+    p = put_digits(p, month, 2);
     *p++ = '-';
-    p = put_digits(p, tm.tm_mday, 2);
+    p = put_digits(p, day, 2);
     *p++ = 'T';
-    p = put_digits(p, tm.tm_hour, 2);
+    p = put_digits(p, (int)(second_of_day / 3600), 2);
     *p++ = ':';
-    p = put_digits(p, tm.tm_min, 2);
+    p = put_digits(p, (int)(second_of_day / 60 % 60), 2);
     *p++ = ':';
-    p = put_digits(p, tm.tm_sec, 2);
+    p = put_digits(p, (int)(second_of_day % 60), 2);
     *p++ = '.';
     p = put_digits(p, millis, 3);
     *p++ = 'Z';

@@ -6,18 +6,18 @@
 
 #include "call/call_sql.h"
 
-sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...)
+floe_db_stmt_t *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...)
 {
     va_list ap;
     va_start(ap, types);
-    sqlite3_stmt *stmt = floe_db_bind_va(floe_call_state(call), sql, types, &ap);
+    floe_db_stmt_t *stmt = floe_db_bind_va(floe_call_state(call), sql, types, &ap);
     va_end(ap);
     if (stmt == NULL)
         floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     return stmt;
 }
 
-int floe_sql_step(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
+int floe_sql_step(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect)
 {
     int rc = floe_db_step(floe_call_state(call), stmt, expect);
     if (rc == FLOE_EFAIL)
@@ -28,7 +28,7 @@ int floe_sql_step(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
 int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...)
 {
     va_list ap;
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     va_start(ap, types);
@@ -37,14 +37,14 @@ int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...)
     if (stmt == NULL)
         return floe_fail_internal(call, floe_state_errmsg(floe_call_state(call)));
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc == SQLITE_ROW)
+    floe_db_reset(stmt);
+    if (rc == FLOE_DB_ROW)
         return floe_fail_internal(call, "statement returned a row");
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
-char *floe_sql_text(floe_call_t *call, sqlite3_stmt *stmt, int col)
+char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, col);
-    return text == NULL ? NULL : floe_call_strndup(call, (const char *)text, (size_t)sqlite3_column_bytes(stmt, col));
+    const char *text = floe_db_column_text(stmt, col);
+    return text == NULL ? NULL : floe_call_strndup(call, text, floe_db_column_bytes(stmt, col));
 }

@@ -5,11 +5,11 @@
  * never an error here: the caller decides what a miss means. Not a second layer: every function
  * is db/sql.h's plus the record on the call.
  *
- *   sqlite3_stmt *s = floe_sql_bind(call, sql_bucket_by_name, "t", name);
+ *   floe_db_stmt_t *s = floe_sql_bind(call, sql_bucket_by_name, "t", name);
  *   if (s == NULL) return FLOE_EFAIL;                 // the call already failed: 500
  *   switch (floe_sql_step(call, s, FLOE_DB_NONE)) {
- *   case SQLITE_ROW: ...; break;
- *   case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, ...);
+ *   case FLOE_DB_ROW: ...; break;
+ *   case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, ...);
  *   default: return FLOE_EFAIL;                        // 500, already recorded
  *   }
  */
@@ -18,27 +18,25 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "call/call.h"
 #include "db/sql.h"
 
 /** floe_db_bind on the call's connection; NULL after failing the call with
  * InternalServerErrorException. */
-sqlite3_stmt *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...);
+floe_db_stmt_t *floe_sql_bind(floe_call_t *call, const char *sql, const char *types, ...);
 
 /**
- * floe_db_step on the call's connection: SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in
+ * floe_db_step on the call's connection: FLOE_DB_ROW, FLOE_DB_DONE, the code of a constraint kind in
  * `expect` (FLOE_EUNIQUE, ...; the call is not failed: the caller answers with the modeled error it
  * means), or FLOE_EFAIL with the call failed with InternalServerErrorException (any other kind).
  */
-int floe_sql_step(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect);
+int floe_sql_step(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect);
 
 /** floe_db_exec on the call's connection: FLOE_OK, or FLOE_EFAIL with the call failed. */
 int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...);
 
 /** A copy of a text column in the call's pool (SQLite's copy dies with the next step); NULL for
  * SQL NULL. */
-char *floe_sql_text(floe_call_t *call, sqlite3_stmt *stmt, int col);
+char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col);
 
 #endif

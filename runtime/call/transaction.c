@@ -1,8 +1,7 @@
 /*
  * The transaction helper of transaction.h: BEGIN IMMEDIATE, the body, then COMMIT or ROLLBACK.
  */
-#include <sqlite3.h>
-
+#include "db/sql.h"
 #include "db/state.h"
 #include "call/transaction.h"
 
@@ -21,7 +20,7 @@ int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, v
 
 int floe_call_in_joined_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
 {
-    if (sqlite3_get_autocommit(floe_state_db(call->state)))
+    if (!floe_db_in_transaction(call->state))
         return floe_call_in_transaction(call, body, arg);
     return body(call, arg) == FLOE_OK ? FLOE_OK : FLOE_EFAIL;
 }

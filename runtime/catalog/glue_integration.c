@@ -19,25 +19,25 @@ FLOE_SQL(sql_glue_catalog_remove, "DELETE FROM glue_catalog WHERE account = ?1 A
 static int read_row(floe_call_t *call, const char *account_id, const char *region, bool *is_integrated,
                     floe_glue_catalog_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_glue_catalog_read, "ttt", account_id, region,
-                                       FLOE_GLUE_S3TABLES_CATALOG);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_catalog_read, "ttt", account_id, region,
+                                         FLOE_GLUE_S3TABLES_CATALOG);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW && out != NULL) {
+    if (rc == FLOE_DB_ROW && out != NULL) {
         out->name = floe_sql_text(call, stmt, 0);
         out->description = floe_sql_text(call, stmt, 1);
         out->identifier = floe_sql_text(call, stmt, 2);
         out->connection_name = floe_sql_text(call, stmt, 3);
         out->allow_full_table_external_data_access = floe_sql_text(call, stmt, 4);
-        out->created_at = sqlite3_column_int64(stmt, 5);
+        out->created_at = floe_db_column_int64(stmt, 5);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
         return FLOE_EFAIL; /* the call already holds its 500 */
-    *is_integrated = rc == SQLITE_ROW;
+    *is_integrated = rc == FLOE_DB_ROW;
     return FLOE_OK;
 }
 
@@ -53,34 +53,34 @@ int floe_glue_integration_exists(floe_call_t *call, const char *account_id, cons
 
 int floe_glue_integration_insert(floe_call_t *call, const floe_glue_catalog_row_t *row, bool *is_taken)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_glue_catalog_insert, "ttttttti", floe_call_account(call),
-                                       floe_call_region(call), row->name, row->description, row->identifier,
-                                       row->connection_name, row->allow_full_table_external_data_access,
-                                       (int64_t)floe_call_now(call));
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_catalog_insert, "ttttttti", floe_call_account(call),
+                                         floe_call_region(call), row->name, row->description, row->identifier,
+                                         row->connection_name, row->allow_full_table_external_data_access,
+                                         (int64_t)floe_call_now(call));
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL; /* the call already holds its 500 */
-    *is_taken = sqlite3_changes(sqlite3_db_handle(stmt)) == 0;
+    *is_taken = floe_db_changes(floe_call_state(call)) == 0;
     return FLOE_OK;
 }
 
 int floe_glue_integration_remove(floe_call_t *call, bool *was_there)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_glue_catalog_remove, "ttt", floe_call_account(call),
-                                       floe_call_region(call), FLOE_GLUE_S3TABLES_CATALOG);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_catalog_remove, "ttt", floe_call_account(call),
+                                         floe_call_region(call), FLOE_GLUE_S3TABLES_CATALOG);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL; /* the call already holds its 500 */
-    *was_there = sqlite3_changes(sqlite3_db_handle(stmt)) > 0;
+    *was_there = floe_db_changes(floe_call_state(call)) > 0;
     return FLOE_OK;
 }

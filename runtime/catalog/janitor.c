@@ -69,14 +69,14 @@ int floe_janitor_enqueue(floe_state_t *st, const char *bucket, int64_t now_ms)
  * FLOE_OK, or FLOE_EFAIL (logged) with nothing left allocated. */
 static int next_batch(floe_state_t *st, int max, char **names, int *n_names)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_next, "n", max);
-    int n = 0, rc = SQLITE_DONE;
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_next, "n", max);
+    int n = 0, rc = FLOE_DB_DONE;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
-        names[n++] = floe_xstrdup((const char *)sqlite3_column_text(stmt, 0));
-    sqlite3_reset(stmt);
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW)
+        names[n++] = floe_xstrdup(floe_db_column_text(stmt, 0));
+    floe_db_reset(stmt);
     if (rc == FLOE_EFAIL) {
         while (n > 0)
             free(names[--n]);
@@ -136,7 +136,7 @@ int floe_janitor_run_once(floe_state_t *st, const char *data_dir, int max, int *
 int floe_janitor_recover(floe_state_t *st, int64_t now_ms)
 {
     int rc = floe_db_exec(st, sql_queue_orphans, "i", now_ms);
-    int queued = rc == FLOE_OK ? sqlite3_changes(floe_state_db(st)) : 0;
+    int queued = rc == FLOE_OK ? floe_db_changes(st) : 0;
 
     floe_state_end_call(st);
     if (rc != FLOE_OK)

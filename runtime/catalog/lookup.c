@@ -6,8 +6,6 @@
  */
 #include <assert.h>
 
-#include <sqlite3.h>
-
 #include "call/call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
@@ -52,67 +50,67 @@ FLOE_SQL(sql_table_by_names,
     " FROM table_bucket b JOIN namespace n ON n.table_bucket_id = b.id JOIN s3table t ON t.namespace_id = n.id"
     " WHERE b.account_id = ?4 AND b.region = ?5 AND b.name = ?1 AND n.name = ?2 AND t.name = ?3");
 
-/* Steps a lookup bound by floe_sql_bind (NULL: the bind failed the call): SQLITE_ROW, with the
- * statement left on its row for the caller to read and reset; SQLITE_DONE (reset); or FLOE_EFAIL
+/* Steps a lookup bound by floe_sql_bind (NULL: the bind failed the call): FLOE_DB_ROW, with the
+ * statement left on its row for the caller to read and reset; FLOE_DB_DONE (reset); or FLOE_EFAIL
  * with the call failed (reset). */
-static int step_lookup(floe_call_t *call, sqlite3_stmt *stmt)
+static int step_lookup(floe_call_t *call, floe_db_stmt_t *stmt)
 {
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc != SQLITE_ROW)
-        sqlite3_reset(stmt);
+    if (rc != FLOE_DB_ROW)
+        floe_db_reset(stmt);
     return rc;
 }
 
 int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *out)
 {
     char *name = floe_arn_parse_table_bucket(call, arn);
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     if (name == NULL)
         return fail_unknown_arn(call, arn, MESSAGE_NO_BUCKET);
     stmt = floe_sql_bind(call, sql_bucket_by_name, "ttt", name, floe_call_account(call), floe_call_region(call));
     switch (step_lookup(call, stmt)) {
-    case SQLITE_ROW: break;
-    case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
+    case FLOE_DB_ROW: break;
+    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_BUCKET);
     default: return FLOE_EFAIL;
     }
-    out->id = sqlite3_column_int64(stmt, 0);
+    out->id = floe_db_column_int64(stmt, 0);
     out->name = floe_sql_text(call, stmt, 1);
     out->bucket_id = floe_sql_text(call, stmt, 2);
     out->type = floe_sql_text(call, stmt, 3);
-    out->created_at = sqlite3_column_int64(stmt, 4);
+    out->created_at = floe_db_column_int64(stmt, 4);
     out->arn = floe_arn_table_bucket(call, out->name);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 
 int floe_lookup_namespace(floe_call_t *call, const floe_bucket_row_t *bucket, const char *name,
                           floe_namespace_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_namespace_by_name, "it", bucket->id, name);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_namespace_by_name, "it", bucket->id, name);
 
     switch (step_lookup(call, stmt)) {
-    case SQLITE_ROW: break;
-    case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_NAMESPACE);
+    case FLOE_DB_ROW: break;
+    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_NAMESPACE);
     default: return FLOE_EFAIL;
     }
-    out->id = sqlite3_column_int64(stmt, 0);
+    out->id = floe_db_column_int64(stmt, 0);
     out->name = floe_sql_text(call, stmt, 1);
     out->namespace_id = floe_sql_text(call, stmt, 2);
     out->created_by = floe_sql_text(call, stmt, 3);
-    out->created_at = sqlite3_column_int64(stmt, 4);
-    sqlite3_reset(stmt);
+    out->created_at = floe_db_column_int64(stmt, 4);
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 
-void floe_table_columns_read(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *t)
+void floe_table_columns_read(floe_call_t *call, floe_db_stmt_t *stmt, floe_table_row_t *t)
 {
     assert(t->bucket.name != NULL);
-    t->id = sqlite3_column_int64(stmt, 0);
+    t->id = floe_db_column_int64(stmt, 0);
     t->table_id = floe_sql_text(call, stmt, 1);
     t->name = floe_sql_text(call, stmt, 2);
     t->type = floe_sql_text(call, stmt, 3);
@@ -120,28 +118,28 @@ void floe_table_columns_read(floe_call_t *call, sqlite3_stmt *stmt, floe_table_r
     t->version_token = floe_sql_text(call, stmt, 5);
     t->metadata_location = floe_sql_text(call, stmt, 6);
     t->warehouse_bucket = floe_sql_text(call, stmt, 7);
-    t->created_at = sqlite3_column_int64(stmt, 8);
+    t->created_at = floe_db_column_int64(stmt, 8);
     t->created_by = floe_sql_text(call, stmt, 9);
-    t->modified_at = sqlite3_column_int64(stmt, 10);
+    t->modified_at = floe_db_column_int64(stmt, 10);
     t->modified_by = floe_sql_text(call, stmt, 11);
-    t->ns.id = sqlite3_column_int64(stmt, 12);
+    t->ns.id = floe_db_column_int64(stmt, 12);
     t->ns.name = floe_sql_text(call, stmt, 13);
     t->ns.namespace_id = floe_sql_text(call, stmt, 14);
     t->ns.created_by = floe_sql_text(call, stmt, 15);
-    t->ns.created_at = sqlite3_column_int64(stmt, 16);
+    t->ns.created_at = floe_db_column_int64(stmt, 16);
     t->arn = floe_arn_table(call, t->bucket.name, t->table_id);
 }
 
 /* Steps a table query bound by the caller (out->bucket filled): fills *out, or fails NotFound. */
-static int step_table(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *out)
+static int step_table(floe_call_t *call, floe_db_stmt_t *stmt, floe_table_row_t *out)
 {
     switch (step_lookup(call, stmt)) {
-    case SQLITE_ROW: break;
-    case SQLITE_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_TABLE);
+    case FLOE_DB_ROW: break;
+    case FLOE_DB_DONE: return floe_fail(call, FLOE_ERR_NotFoundException, MESSAGE_NO_TABLE);
     default: return FLOE_EFAIL;
     }
     floe_table_columns_read(call, stmt, out);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 
@@ -157,22 +155,22 @@ int floe_lookup_table_in(floe_call_t *call, const floe_bucket_row_t *bucket, con
 static int lookup_table_at_once(floe_call_t *call, const char *bucket_name, const char *ns, const char *name,
                                 floe_table_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_table_by_names, "ttttt", bucket_name, ns, name,
-                                       floe_call_account(call), floe_call_region(call));
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_table_by_names, "ttttt", bucket_name, ns, name,
+                                         floe_call_account(call), floe_call_region(call));
 
     switch (step_lookup(call, stmt)) {
-    case SQLITE_ROW: break;
-    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    case FLOE_DB_ROW: break;
+    case FLOE_DB_DONE: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
     out->bucket.name = floe_call_strdup(call, bucket_name);
     out->bucket.arn = floe_arn_table_bucket(call, bucket_name);
-    out->bucket.id = sqlite3_column_int64(stmt, FLOE_TABLE_N_COLUMNS);
+    out->bucket.id = floe_db_column_int64(stmt, FLOE_TABLE_N_COLUMNS);
     out->bucket.bucket_id = floe_sql_text(call, stmt, FLOE_TABLE_N_COLUMNS + 1);
     out->bucket.type = floe_sql_text(call, stmt, FLOE_TABLE_N_COLUMNS + 2);
-    out->bucket.created_at = sqlite3_column_int64(stmt, FLOE_TABLE_N_COLUMNS + 3);
+    out->bucket.created_at = floe_db_column_int64(stmt, FLOE_TABLE_N_COLUMNS + 3);
     floe_table_columns_read(call, stmt, out);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 

@@ -69,7 +69,7 @@ void floe_maintenance_default(floe_TableMaintenanceType type, floe_table_mainten
 int floe_maintenance_read(floe_call_t *call, int64_t table_id, floe_TableMaintenanceType type,
                           floe_table_maintenance_t *out)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     assert(TYPE_IS_VALID(type));
@@ -77,18 +77,18 @@ int floe_maintenance_read(floe_call_t *call, int64_t table_id, floe_TableMainten
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_DONE)
+    if (rc == FLOE_DB_DONE)
         floe_maintenance_default(type, out); /* design note 1 */
-    if (rc == SQLITE_ROW) {
+    if (rc == FLOE_DB_ROW) {
         memset(out, 0, sizeof(*out));
-        out->status = floe_MaintenanceStatus_from_string((const char *)sqlite3_column_text(stmt, 0));
-        out->target_file_size_mb = sqlite3_column_int(stmt, 1);
+        out->status = floe_MaintenanceStatus_from_string(floe_db_column_text(stmt, 0));
+        out->target_file_size_mb = floe_db_column_int(stmt, 1);
         out->strategy = floe_sql_text(call, stmt, 2);
-        out->min_snapshots_to_keep = sqlite3_column_int(stmt, 3);
-        out->max_snapshot_age_hours = sqlite3_column_int(stmt, 4);
+        out->min_snapshots_to_keep = floe_db_column_int(stmt, 3);
+        out->max_snapshot_age_hours = floe_db_column_int(stmt, 4);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_maintenance_write(floe_call_t *call, int64_t table_id, floe_TableMaintenanceType type,
@@ -109,21 +109,21 @@ int floe_maintenance_write(floe_call_t *call, int64_t table_id, floe_TableMainte
 
 int floe_maintenance_read_expiration(floe_call_t *call, int64_t table_id, floe_record_expiration_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_get_expiration, "i", table_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_get_expiration, "i", table_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     memset(out, 0, sizeof(*out)); /* no row: disabled, without days (design note 1) */
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        const char *status = (const char *)sqlite3_column_text(stmt, 0);
+    if (rc == FLOE_DB_ROW) {
+        const char *status = floe_db_column_text(stmt, 0);
         out->is_enabled = status != NULL && strcmp(status, EXPIRATION_ENABLED) == 0;
-        out->has_days = sqlite3_column_type(stmt, 1) != SQLITE_NULL;
-        out->days = out->has_days ? sqlite3_column_int(stmt, 1) : 0;
+        out->has_days = !floe_db_column_is_null(stmt, 1);
+        out->days = out->has_days ? floe_db_column_int(stmt, 1) : 0;
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_maintenance_write_expiration(floe_call_t *call, int64_t table_id, const floe_record_expiration_t *value)

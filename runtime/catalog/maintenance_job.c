@@ -60,36 +60,36 @@ int floe_maintenance_run_put(floe_call_t *call, int64_t table_id, const floe_mai
 int floe_maintenance_run_get(floe_call_t *call, int64_t table_id, const char *type, floe_maintenance_run_t *out,
                              bool *found)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_get_run, "it", table_id, type);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_get_run, "it", table_id, type);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     memset(out, 0, sizeof(*out));
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    *found = rc == SQLITE_ROW;
-    if (rc == SQLITE_ROW) {
+    *found = rc == FLOE_DB_ROW;
+    if (rc == FLOE_DB_ROW) {
         out->type = floe_call_strdup(call, type);
         out->status = floe_sql_text(call, stmt, 0);
-        out->last_run_ms = sqlite3_column_int64(stmt, 1);
+        out->last_run_ms = floe_db_column_int64(stmt, 1);
         out->failure_message = floe_sql_text(call, stmt, 2);
-        out->files_read = sqlite3_column_int64(stmt, 3);
-        out->bytes_read = sqlite3_column_int64(stmt, 4);
-        out->files_written = sqlite3_column_int64(stmt, 5);
-        out->bytes_written = sqlite3_column_int64(stmt, 6);
-        out->files_deleted = sqlite3_column_int64(stmt, 7);
-        out->bytes_deleted = sqlite3_column_int64(stmt, 8);
-        out->snapshots_expired = sqlite3_column_int64(stmt, 9);
-        out->records_removed = sqlite3_column_int64(stmt, 10);
-        out->files_marked = sqlite3_column_int64(stmt, 11);
+        out->files_read = floe_db_column_int64(stmt, 3);
+        out->bytes_read = floe_db_column_int64(stmt, 4);
+        out->files_written = floe_db_column_int64(stmt, 5);
+        out->bytes_written = floe_db_column_int64(stmt, 6);
+        out->files_deleted = floe_db_column_int64(stmt, 7);
+        out->bytes_deleted = floe_db_column_int64(stmt, 8);
+        out->snapshots_expired = floe_db_column_int64(stmt, 9);
+        out->records_removed = floe_db_column_int64(stmt, 10);
+        out->files_marked = floe_db_column_int64(stmt, 11);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_maintenance_noncurrent_list(floe_call_t *call, int64_t table_id, char ***keys, int64_t **marked_at, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_list_noncurrent, "i", table_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_list_noncurrent, "i", table_id);
     size_t cap_keys = 0, cap_marks = 0, count = 0;
     char **k = NULL;
     int64_t *m = NULL;
@@ -97,15 +97,15 @@ int floe_maintenance_noncurrent_list(floe_call_t *call, int64_t table_id, char *
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         k = floe_call_grow(call, k, count, &cap_keys, sizeof(*k));
         m = floe_call_grow(call, m, count, &cap_marks, sizeof(*m));
         k[count] = floe_sql_text(call, stmt, 0);
-        m[count] = sqlite3_column_int64(stmt, 1);
+        m[count] = floe_db_column_int64(stmt, 1);
         count++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *keys = k;
     *marked_at = m;
@@ -126,23 +126,23 @@ int floe_maintenance_noncurrent_clear(floe_call_t *call, int64_t table_id, const
 int floe_maintenance_tables_after(floe_call_t *call, int64_t after_id, int limit, floe_maintenance_table_t **rows,
                                   size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_tables_after, "in", after_id, limit);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_tables_after, "in", after_id, limit);
     floe_maintenance_table_t *r = NULL;
     size_t cap = 0, count = 0;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         r = floe_call_grow(call, r, count, &cap, sizeof(*r));
-        r[count].id = sqlite3_column_int64(stmt, 0);
+        r[count].id = floe_db_column_int64(stmt, 0);
         r[count].arn = floe_sql_text(call, stmt, 1);
         r[count].account_id = floe_sql_text(call, stmt, 2);
         r[count].region = floe_sql_text(call, stmt, 3);
         count++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *rows = r;
     *n = count;
@@ -151,19 +151,19 @@ int floe_maintenance_tables_after(floe_call_t *call, int64_t after_id, int limit
 
 int floe_maintenance_tables_of_bucket(floe_call_t *call, int64_t bucket_id, char ***arns, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_tables_of_bucket, "i", bucket_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_tables_of_bucket, "i", bucket_id);
     size_t cap = 0, count = 0;
     char **a = NULL;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         a = floe_call_grow(call, a, count, &cap, sizeof(*a));
         a[count++] = floe_sql_text(call, stmt, 0);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *arns = a;
     *n = count;

@@ -44,7 +44,7 @@ int floe_namespace_insert(floe_call_t *call, int64_t bucket_id, const char *name
     char *namespace_id = floe_call_alloc(call, FLOE_UUID_LEN + 1);
     const char *created_by = floe_call_account(call);
     floe_timestamp_t created_at = floe_call_now(call);
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     floe_uuid_v4(namespace_id);
@@ -53,14 +53,14 @@ int floe_namespace_insert(floe_call_t *call, int64_t bucket_id, const char *name
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
     *is_taken = rc == FLOE_EUNIQUE; /* design note 1 */
     if (*is_taken)
         return FLOE_OK;
-    assert(rc == SQLITE_DONE);
-    out->id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
+    assert(rc == FLOE_DB_DONE);
+    out->id = floe_db_last_insert_id(floe_call_state(call));
     out->name = floe_call_strdup(call, name);
     out->namespace_id = namespace_id;
     out->created_by = floe_call_strdup(call, created_by);
@@ -70,16 +70,16 @@ int floe_namespace_insert(floe_call_t *call, int64_t bucket_id, const char *name
 
 int floe_namespace_remove(floe_call_t *call, int64_t namespace_id, bool *has_tables)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_delete_namespace, "i", namespace_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_delete_namespace, "i", namespace_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_FOREIGNKEY);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
-    assert(rc == SQLITE_DONE || rc == FLOE_EFOREIGNKEY);
+    assert(rc == FLOE_DB_DONE || rc == FLOE_EFOREIGNKEY);
     *has_tables = rc == FLOE_EFOREIGNKEY; /* design note 2 */
     return FLOE_OK;
 }
@@ -88,7 +88,7 @@ int floe_namespace_remove(floe_call_t *call, int64_t namespace_id, bool *has_tab
 int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after, const char *prefix, int limit,
                         floe_namespace_row_t **rows, size_t *n_rows)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_list_namespaces, "ittn", bucket_id, after, prefix, limit);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_list_namespaces, "ittn", bucket_id, after, prefix, limit);
     floe_namespace_row_t *list = NULL;
     size_t n = 0, cap = 0;
     int rc;
@@ -96,18 +96,18 @@ int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after,
     assert(after != NULL && limit >= FLOE_NAMESPACE_LIST_ALL);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         floe_namespace_row_t *row;
         list = floe_call_grow(call, list, n, &cap, sizeof(*list));
         row = &list[n++];
-        row->id = sqlite3_column_int64(stmt, 0);
+        row->id = floe_db_column_int64(stmt, 0);
         row->name = floe_sql_text(call, stmt, 1);
         row->namespace_id = floe_sql_text(call, stmt, 2);
         row->created_by = floe_sql_text(call, stmt, 3);
-        row->created_at = sqlite3_column_int64(stmt, 4);
+        row->created_at = floe_db_column_int64(stmt, 4);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     assert(limit == FLOE_NAMESPACE_LIST_ALL || n <= (size_t)limit);
     *rows = list;
@@ -117,21 +117,21 @@ int floe_namespace_list(floe_call_t *call, int64_t bucket_id, const char *after,
 
 int floe_namespace_read_properties(floe_call_t *call, int64_t namespace_id, floe_namespace_properties_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_list_properties, "i", namespace_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_list_properties, "i", namespace_id);
     const char **keys = NULL, **values = NULL;
     size_t n = 0, cap_keys = 0, cap_values = 0;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         keys = floe_call_grow(call, keys, n, &cap_keys, sizeof(*keys));
         values = floe_call_grow(call, values, n, &cap_values, sizeof(*values));
         keys[n] = floe_sql_text(call, stmt, 0);
         values[n++] = floe_sql_text(call, stmt, 1);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     out->n = n;
     out->keys = keys;
@@ -149,6 +149,6 @@ int floe_namespace_unset_property(floe_call_t *call, int64_t namespace_id, const
 {
     if (floe_sql_exec(call, sql_delete_property, "it", namespace_id, key))
         return FLOE_EFAIL;
-    *was_set = sqlite3_changes(floe_state_db(floe_call_state(call))) > 0;
+    *was_set = floe_db_changes(floe_call_state(call)) > 0;
     return FLOE_OK;
 }

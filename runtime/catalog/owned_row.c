@@ -10,17 +10,17 @@ int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id)
     return floe_sql_exec(call, sql, "i", owner_id);
 }
 
-int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3_stmt **out)
+int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, floe_db_stmt_t **out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql, "i", owner_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql, "i", owner_id);
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW:
+    case FLOE_DB_ROW:
         *out = stmt;
         return FLOE_OK;
-    case SQLITE_DONE:
+    case FLOE_DB_DONE:
         return FLOE_ENOTFOUND;
     default:
         return FLOE_EFAIL;

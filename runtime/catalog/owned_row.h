@@ -9,8 +9,6 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "call/call.h"
 
 /** Runs `sql` (declared with FLOE_SQL), whose only parameter ?1 is the owner's row id and which
@@ -24,6 +22,6 @@ int floe_owned_exec(floe_call_t *call, const char *sql, int64_t owner_id);
  * cache still owns it), FLOE_ENOTFOUND when there is none, or FLOE_EFAIL when the call failed
  * (InternalServerErrorException).
  */
-int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, sqlite3_stmt **stmt /* OUT */);
+int floe_owned_row(floe_call_t *call, const char *sql, int64_t owner_id, floe_db_stmt_t **stmt /* OUT */);
 
 #endif

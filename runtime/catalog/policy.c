@@ -2,7 +2,8 @@
  * The resource-policy check of policy.h. The grammar and the messages are those of AWS access
  * policies (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_grammar.html);
  * the messages are the MalformedPolicy wording S3 uses for bucket policies, since S3 Tables does
- * not document its own. Only the structure is checked, never what a statement means.
+ * not document its own. The structure is checked here; what each statement says (its actions,
+ * resources, principals, conditions) is then checked by the policy library, in IAM's words.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "catalog/policy.h"
 #include "base/failure.h"
+#include "policy/policy.h"
 
 /* The policy language versions AWS accepts (IAM JSON policy elements: Version). */
 static const char *const versions[] = {"2012-10-17", "2008-10-17"};
@@ -80,6 +82,18 @@ static int check_statements(const cJSON *statements, char *why, size_t why_len)
     return FLOE_OK;
 }
 
+/* What the statements say, as IAM validates a resource policy (policy/policy.h): actions, resources,
+ * principals and conditions of the forms a policy may take, so that what is stored takes effect. */
+static int check_meaning(const char *doc, char *why, size_t why_len)
+{
+    floe_policy_t *parsed = floe_policy_parse(doc, strlen(doc), FLOE_POLICY_RESOURCE, why, why_len);
+
+    if (parsed == NULL)
+        return FLOE_EFAIL;
+    floe_policy_free(parsed);
+    return FLOE_OK;
+}
+
 int floe_policy_check(const char *doc, char *why, size_t why_len)
 {
     cJSON *policy = cJSON_ParseWithOpts(doc, NULL, true); /* true: nothing may follow the object */
@@ -94,5 +108,7 @@ int floe_policy_check(const char *doc, char *why, size_t why_len)
     else
         rc = check_statements(cJSON_GetObjectItemCaseSensitive(policy, "Statement"), why, why_len);
     cJSON_Delete(policy);
+    if (rc == FLOE_OK)
+        rc = check_meaning(doc, why, why_len);
     return rc;
 }

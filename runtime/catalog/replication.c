@@ -78,32 +78,32 @@ static const owner_sql_t *sql_of(floe_replication_owner_t owner)
 int floe_replication_read(floe_call_t *call, floe_replication_owner_t owner, int64_t owner_id,
                           floe_replication_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_of(owner)->get, "i", owner_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_of(owner)->get, "i", owner_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    out->is_configured = rc == SQLITE_ROW;
-    out->version_token = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 0) : NULL;
-    out->role = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 1) : NULL;
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    out->is_configured = rc == FLOE_DB_ROW;
+    out->version_token = rc == FLOE_DB_ROW ? floe_sql_text(call, stmt, 0) : NULL;
+    out->role = rc == FLOE_DB_ROW ? floe_sql_text(call, stmt, 1) : NULL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Files one row of list_destinations into *rules, sizing the rules from the first row and each
  * rule from its first destination (design note 2). */
-static void read_destination(floe_call_t *call, sqlite3_stmt *stmt, floe_replication_rule_t **rules, size_t *n_rules)
+static void read_destination(floe_call_t *call, floe_db_stmt_t *stmt, floe_replication_rule_t **rules, size_t *n_rules)
 {
-    size_t r = (size_t)sqlite3_column_int64(stmt, 0), i = (size_t)sqlite3_column_int64(stmt, 1);
+    size_t r = (size_t)floe_db_column_int64(stmt, 0), i = (size_t)floe_db_column_int64(stmt, 1);
 
     if (*rules == NULL) {
-        *n_rules = (size_t)sqlite3_column_int64(stmt, 4);
+        *n_rules = (size_t)floe_db_column_int64(stmt, 4);
         *rules = floe_call_alloc(call, *n_rules * sizeof(**rules));
     }
     assert(r < *n_rules);
     if ((*rules)[r].destination_arns == NULL) {
-        (*rules)[r].n_destinations = (size_t)sqlite3_column_int64(stmt, 3);
+        (*rules)[r].n_destinations = (size_t)floe_db_column_int64(stmt, 3);
         (*rules)[r].destination_arns = floe_call_alloc(call, (*rules)[r].n_destinations * sizeof(char *));
     }
     assert(i < (*rules)[r].n_destinations); /* positions are dense */
@@ -113,7 +113,7 @@ static void read_destination(floe_call_t *call, sqlite3_stmt *stmt, floe_replica
 int floe_replication_read_rules(floe_call_t *call, floe_replication_owner_t owner, int64_t owner_id,
                                 floe_replication_rule_t **rules, size_t *n_rules)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_of(owner)->list_destinations, "i", owner_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_of(owner)->list_destinations, "i", owner_id);
     floe_replication_rule_t *list = NULL;
     size_t n = 0;
     int rc;
@@ -121,10 +121,10 @@ int floe_replication_read_rules(floe_call_t *call, floe_replication_owner_t owne
     /* One statement, so one snapshot: the sizes agree with the rows. */
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW)
         read_destination(call, stmt, &list, &n);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *rules = list;
     *n_rules = n;

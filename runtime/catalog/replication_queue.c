@@ -48,26 +48,26 @@ FLOE_SQL(sql_replica_source, "SELECT source_table_arn FROM replica_table WHERE t
 
 int floe_replication_source_read(floe_call_t *call, int64_t table_id, floe_replication_source_t *out, bool *found)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_source_read, "i", table_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_source_read, "i", table_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    *found = rc == SQLITE_ROW;
-    if (rc == SQLITE_ROW) {
+    *found = rc == FLOE_DB_ROW;
+    if (rc == FLOE_DB_ROW) {
         out->table_id = table_id;
-        out->bucket_id = sqlite3_column_int64(stmt, 0);
-        out->arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s/table/%s", sqlite3_column_text(stmt, 1),
-                                    sqlite3_column_text(stmt, 2), sqlite3_column_text(stmt, 3),
-                                    sqlite3_column_text(stmt, 4));
+        out->bucket_id = floe_db_column_int64(stmt, 0);
+        out->arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s/table/%s", floe_db_column_text(stmt, 1),
+                                    floe_db_column_text(stmt, 2), floe_db_column_text(stmt, 3),
+                                    floe_db_column_text(stmt, 4));
         out->namespace_name = floe_sql_text(call, stmt, 5);
         out->name = floe_sql_text(call, stmt, 6);
         out->warehouse = floe_sql_text(call, stmt, 7);
         out->metadata_location = floe_sql_text(call, stmt, 8);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_replication_queue_table(floe_call_t *call, int64_t table_id)
@@ -82,20 +82,20 @@ int floe_replication_queue_bucket(floe_call_t *call, int64_t bucket_id)
 
 int floe_replication_queue_next(floe_call_t *call, floe_replication_work_t *out, bool *found)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_queue_next, "");
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_queue_next, "");
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    *found = rc == SQLITE_ROW;
-    if (rc == SQLITE_ROW) {
-        out->id = sqlite3_column_int64(stmt, 0);
-        out->table_id = sqlite3_column_int64(stmt, 1);
+    *found = rc == FLOE_DB_ROW;
+    if (rc == FLOE_DB_ROW) {
+        out->id = floe_db_column_int64(stmt, 0);
+        out->table_id = floe_db_column_int64(stmt, 1);
         out->metadata_location = floe_sql_text(call, stmt, 2);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_replication_queue_done(floe_call_t *call, int64_t work_id)
@@ -106,22 +106,22 @@ int floe_replication_queue_done(floe_call_t *call, int64_t work_id)
 int floe_replication_status_read(floe_call_t *call, int64_t table_id, const char *destination_arn,
                                  floe_replication_status_row_t *out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_status_read, "it", table_id, destination_arn);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_status_read, "it", table_id, destination_arn);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    *out = (floe_replication_status_row_t){.is_known = rc == SQLITE_ROW};
-    if (rc == SQLITE_ROW) {
-        out->is_failed = sqlite3_column_int(stmt, 0) != 0;
+    *out = (floe_replication_status_row_t){.is_known = rc == FLOE_DB_ROW};
+    if (rc == FLOE_DB_ROW) {
+        out->is_failed = floe_db_column_int(stmt, 0) != 0;
         out->failure_message = floe_sql_text(call, stmt, 1);
         out->replica_table_arn = floe_sql_text(call, stmt, 2);
         out->last_metadata_location = floe_sql_text(call, stmt, 3);
-        out->last_replicated_at = sqlite3_column_int64(stmt, 4);
+        out->last_replicated_at = floe_db_column_int64(stmt, 4);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_replication_status_complete(floe_call_t *call, int64_t table_id, const char *destination_arn,
@@ -144,15 +144,15 @@ int floe_replication_mark_replica(floe_call_t *call, int64_t table_id, const cha
 
 int floe_replication_source_of(floe_call_t *call, int64_t table_id, char **source_arn)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_replica_source, "i", table_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_replica_source, "i", table_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    *source_arn = rc == SQLITE_ROW ? floe_sql_text(call, stmt, 0) : NULL;
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    *source_arn = rc == FLOE_DB_ROW ? floe_sql_text(call, stmt, 0) : NULL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 bool floe_replication_is_replica(floe_call_t *call, int64_t table_id)

@@ -24,9 +24,9 @@ static const char *sql_for(const floe_resource_t *owner, const char *bucket_sql,
  * generated floe_<Enum>_values table); 0 after failing the call when the column holds no such
  * value (it is written only from the same table, so only a damaged database or SQLite running out
  * of memory gets here). */
-static int stored_enum(floe_call_t *call, sqlite3_stmt *stmt, int col, const char *const *values, int count)
+static int stored_enum(floe_call_t *call, floe_db_stmt_t *stmt, int col, const char *const *values, int count)
 {
-    const char *text = (const char *)sqlite3_column_text(stmt, col);
+    const char *text = floe_db_column_text(stmt, col);
 
     for (int i = 1; text != NULL && i <= count; i++) {
         if (strcmp(text, values[i]) == 0)
@@ -39,7 +39,7 @@ static int stored_enum(floe_call_t *call, sqlite3_stmt *stmt, int col, const cha
 /* Steps an owned row's read: FLOE_OK on its row, FLOE_ENOTFOUND when there is none, FLOE_EFAIL
  * when the call failed. The statement is reset by the caller once it has read the row. */
 static int read_owned(floe_call_t *call, const floe_resource_t *owner, const char *bucket_sql, const char *table_sql,
-                      sqlite3_stmt **stmt)
+                      floe_db_stmt_t **stmt)
 {
     return floe_owned_row(call, sql_for(owner, bucket_sql, table_sql), owner->id, stmt);
 }
@@ -69,7 +69,7 @@ FLOE_SQL(sql_bucket_encryption_delete, "DELETE FROM table_bucket_encryption WHER
 int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner, floe_EncryptionConfiguration **out)
 {
     floe_EncryptionConfiguration *config;
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     switch (read_owned(call, owner, sql_bucket_encryption_get, sql_table_encryption_get, &stmt)) {
     case FLOE_ENOTFOUND:
@@ -84,7 +84,7 @@ int floe_settings_encryption_get(floe_call_t *call, const floe_resource_t *owner
     config->sseAlgorithm =
         (floe_SSEAlgorithm)stored_enum(call, stmt, 0, floe_SSEAlgorithm_values, FLOE_SSEAlgorithm__COUNT);
     config->kmsKeyArn = floe_sql_text(call, stmt, 1);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (config->sseAlgorithm == 0)
         return FLOE_EFAIL;
     *out = config;
@@ -138,7 +138,7 @@ FLOE_SQL(sql_table_inherits,
 
 int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *owner, floe_StorageClass *out)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int storage_class;
 
     switch (read_owned(call, owner, sql_bucket_storage_class_get, sql_table_storage_class_get, &stmt)) {
@@ -151,7 +151,7 @@ int floe_settings_storage_class_get(floe_call_t *call, const floe_resource_t *ow
         return FLOE_EFAIL;
     }
     storage_class = stored_enum(call, stmt, 0, floe_StorageClass_values, FLOE_StorageClass__COUNT);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (storage_class == 0)
         return FLOE_EFAIL;
     *out = (floe_StorageClass)storage_class;
@@ -173,16 +173,16 @@ int floe_settings_table_storage_class_inherit(floe_call_t *call, int64_t table_i
 
 int floe_settings_table_inherits(floe_call_t *call, int64_t table_id, bool *encryption, bool *storage_class)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc = floe_owned_row(call, sql_table_inherits, table_id, &stmt);
 
     if (rc == FLOE_ENOTFOUND) /* a SELECT of two values always answers a row */
         return floe_fail_internal(call, "reading whether a table's settings are its bucket's found no row");
     if (rc != FLOE_OK)
         return FLOE_EFAIL;
-    *encryption = sqlite3_column_int(stmt, 0) != 0;
-    *storage_class = sqlite3_column_int(stmt, 1) != 0;
-    sqlite3_reset(stmt);
+    *encryption = floe_db_column_int(stmt, 0) != 0;
+    *storage_class = floe_db_column_int(stmt, 1) != 0;
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 
@@ -206,7 +206,7 @@ FLOE_SQL(sql_table_policy_delete, "DELETE FROM table_policy WHERE table_id = ?1"
 
 int floe_settings_policy_get(floe_call_t *call, const floe_resource_t *owner, char **document)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     switch (read_owned(call, owner, sql_bucket_policy_get, sql_table_policy_get, &stmt)) {
     case FLOE_ENOTFOUND:
@@ -214,7 +214,7 @@ int floe_settings_policy_get(floe_call_t *call, const floe_resource_t *owner, ch
         return FLOE_OK;
     case FLOE_OK:
         *document = floe_sql_text(call, stmt, 0);
-        sqlite3_reset(stmt);
+        floe_db_reset(stmt);
         return FLOE_OK;
     default:
         return FLOE_EFAIL;
@@ -245,7 +245,7 @@ FLOE_SQL(sql_bucket_metrics_delete, "DELETE FROM table_bucket_metrics WHERE tabl
 
 int floe_settings_bucket_metrics_get(floe_call_t *call, int64_t bucket_id, char **configuration_id)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     switch (floe_owned_row(call, sql_bucket_metrics_get, bucket_id, &stmt)) {
     case FLOE_ENOTFOUND:
@@ -253,7 +253,7 @@ int floe_settings_bucket_metrics_get(floe_call_t *call, int64_t bucket_id, char 
         return FLOE_OK;
     case FLOE_OK:
         *configuration_id = floe_sql_text(call, stmt, 0);
-        sqlite3_reset(stmt);
+        floe_db_reset(stmt);
         return FLOE_OK;
     default:
         return FLOE_EFAIL;
@@ -287,7 +287,7 @@ FLOE_SQL(sql_bucket_maintenance_put,
 int floe_settings_bucket_maintenance_get(floe_call_t *call, int64_t bucket_id, floe_TableBucketMaintenanceType type,
                                          floe_bucket_maintenance_t *out)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int status;
 
     assert(type >= 1 && type <= FLOE_TableBucketMaintenanceType__COUNT);
@@ -296,18 +296,18 @@ int floe_settings_bucket_maintenance_get(floe_call_t *call, int64_t bucket_id, f
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_sql_step(call, stmt, FLOE_DB_NONE)) {
-    case SQLITE_DONE:
+    case FLOE_DB_DONE:
         *out = (floe_bucket_maintenance_t){0};
         return FLOE_OK;
-    case SQLITE_ROW:
+    case FLOE_DB_ROW:
         break;
     default:
         return FLOE_EFAIL;
     }
     status = stored_enum(call, stmt, 0, floe_MaintenanceStatus_values, FLOE_MaintenanceStatus__COUNT);
-    out->unreferenced_days = sqlite3_column_int(stmt, 1);
-    out->non_current_days = sqlite3_column_int(stmt, 2);
-    sqlite3_reset(stmt);
+    out->unreferenced_days = floe_db_column_int(stmt, 1);
+    out->non_current_days = floe_db_column_int(stmt, 2);
+    floe_db_reset(stmt);
     if (status == 0)
         return FLOE_EFAIL;
     out->status = (floe_MaintenanceStatus)status;

@@ -135,9 +135,9 @@ int floe_table_location_is_inside(const floe_table_row_t *table, const char *loc
 /* ---- one-row statements ---- */
 
 /* Steps a statement bound by floe_sql_bind (NULL: the bind failed the call) once and resets it:
- * SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in `expect` (db/sql.h), or FLOE_EFAIL with
+ * FLOE_DB_ROW, FLOE_DB_DONE, the code of a constraint kind in `expect` (db/sql.h), or FLOE_EFAIL with
  * the call failed (500). */
-static int step_once(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
+static int step_once(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect)
 {
     int rc;
 
@@ -146,22 +146,22 @@ static int step_once(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
     rc = floe_sql_step(call, stmt, expect);
     /* A write that RETURNs a row commits (outside a transaction) only when it steps to its end:
      * stop at the row and a failed commit would go unseen, and the write be answered as done. */
-    if (rc == SQLITE_ROW) {
+    if (rc == FLOE_DB_ROW) {
         int end = floe_sql_step(call, stmt, FLOE_DB_NONE);
-        if (end != SQLITE_DONE && end != SQLITE_ROW)
+        if (end != FLOE_DB_DONE && end != FLOE_DB_ROW)
             rc = end;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return rc;
 }
 
 /* A statement's first row (a query's, or what a write RETURNs): FLOE_OK when there is one,
  * FLOE_ENOTFOUND when not, FLOE_EFAIL with the call failed. */
-static int read_once(floe_call_t *call, sqlite3_stmt *stmt)
+static int read_once(floe_call_t *call, floe_db_stmt_t *stmt)
 {
     switch (step_once(call, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW: return FLOE_OK;
-    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    case FLOE_DB_ROW: return FLOE_OK;
+    case FLOE_DB_DONE: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
@@ -321,7 +321,7 @@ static int insert_body(floe_call_t *call, void *arg)
 {
     insert_args_t *a = arg;
     const floe_table_draft_t *t = a->t;
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int64_t row_id;
     int rc;
 
@@ -334,15 +334,15 @@ static int insert_body(floe_call_t *call, void *arg)
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    row_id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
-    sqlite3_reset(stmt);
+    row_id = rc == FLOE_DB_ROW ? floe_db_column_int64(stmt, 0) : 0;
+    floe_db_reset(stmt);
     if (rc == FLOE_EUNIQUE) { /* the name (or the adopted table id) was taken meanwhile */
         a->rc = FLOE_EEXISTS;
         return FLOE_EFAIL;
     }
-    if (rc == SQLITE_DONE)
+    if (rc == FLOE_DB_DONE)
         return floe_fail_internal(call, "an insert returned no row");
-    if (rc != SQLITE_ROW)
+    if (rc != FLOE_DB_ROW)
         return FLOE_EFAIL;
     return a->settings != NULL ? a->settings(call, row_id, t->bucket.id, a->settings_ctx) : FLOE_OK;
 }
@@ -494,8 +494,8 @@ int floe_table_rename(floe_call_t *call, const floe_table_row_t *t, const floe_n
                                             (int64_t)floe_call_now(call), floe_call_account(call), t->id,
                                             token, t->ns.id, t->name), FLOE_DB_UNIQUE);
     switch (renamed) {
-    case SQLITE_ROW: return FLOE_OK;
-    case SQLITE_DONE: return refused_change(call, t);
+    case FLOE_DB_ROW: return FLOE_OK;
+    case FLOE_DB_DONE: return refused_change(call, t);
     case FLOE_EUNIQUE: return FLOE_EEXISTS;
     default: return FLOE_EFAIL;
     }
@@ -510,7 +510,7 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
     const char *after_name = q->after_name != NULL ? q->after_name : "";
     floe_table_row_t *found = NULL;
     size_t count = 0, cap = 0;
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     assert(q->limit >= 0);
@@ -520,13 +520,13 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
                                          after_ns, after_name, q->limit);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count].bucket = *q->bucket;
         floe_table_columns_read(call, stmt, &found[count++]);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *rows = found;
     *n = count;
@@ -536,19 +536,19 @@ int floe_table_list(floe_call_t *call, const floe_table_list_query_t *q, floe_ta
 int floe_table_list_names(floe_call_t *call, const floe_namespace_row_t *ns, const char *after, int limit,
                           char ***names, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_list_names, "itn", ns->id, after, limit);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_list_names, "itn", ns->id, after, limit);
     char **found = NULL;
     size_t count = 0, cap = 0;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         found[count++] = floe_sql_text(call, stmt, 0);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *names = found;
     *n = count;

@@ -31,14 +31,14 @@ FLOE_SQL(sql_bucket_scopes,
     "SELECT DISTINCT account_id, region FROM table_bucket WHERE account_id <> ''"
     " AND (?1 IS NULL OR account_id = ?1) ORDER BY account_id, region");
 
-/* Steps a write that returns no rows: SQLITE_DONE, the code of a constraint kind in `expect` (the
+/* Steps a write that returns no rows: FLOE_DB_DONE, the code of a constraint kind in `expect` (the
  * call not failed), or FLOE_EFAIL with the call failed. Leaves the statement reset. */
-static int step_write(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
+static int step_write(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect)
 {
     int rc = floe_sql_step(call, stmt, expect);
 
-    sqlite3_reset(stmt);
-    if (rc == SQLITE_ROW)
+    floe_db_reset(stmt);
+    if (rc == FLOE_DB_ROW)
         return floe_fail_internal(call, "a table bucket write returned a row");
     return rc;
 }
@@ -46,7 +46,7 @@ static int step_write(floe_call_t *call, sqlite3_stmt *stmt, unsigned expect)
 int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id)
 {
     char bucket_id[FLOE_UUID_LEN + 1];
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     floe_uuid_v4(bucket_id);
     stmt = floe_sql_bind(call, sql_insert_bucket, "ttitt", name, bucket_id, (int64_t)floe_call_now(call),
@@ -54,8 +54,8 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id)
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (step_write(call, stmt, FLOE_DB_UNIQUE)) {
-    case SQLITE_DONE:
-        *id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
+    case FLOE_DB_DONE:
+        *id = floe_db_last_insert_id(floe_call_state(call));
         return FLOE_OK;
     case FLOE_EUNIQUE: /* the UNIQUE name; the UUID is fresh */
         return FLOE_EEXISTS;
@@ -66,12 +66,12 @@ int floe_table_bucket_create(floe_call_t *call, const char *name, int64_t *id)
 
 int floe_table_bucket_delete(floe_call_t *call, int64_t id)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_delete_bucket, "i", id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_delete_bucket, "i", id);
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (step_write(call, stmt, FLOE_DB_FOREIGNKEY)) {
-    case SQLITE_DONE:
+    case FLOE_DB_DONE:
         return FLOE_OK;
     case FLOE_EFOREIGNKEY: /* a namespace's foreign key */
         return FLOE_EINUSE;
@@ -81,19 +81,19 @@ int floe_table_bucket_delete(floe_call_t *call, int64_t id)
 }
 
 /* Reads one row of sql_list_buckets. */
-static void read_bucket_row(floe_call_t *call, sqlite3_stmt *stmt, floe_bucket_row_t *b)
+static void read_bucket_row(floe_call_t *call, floe_db_stmt_t *stmt, floe_bucket_row_t *b)
 {
-    b->id = sqlite3_column_int64(stmt, 0);
+    b->id = floe_db_column_int64(stmt, 0);
     b->name = floe_sql_text(call, stmt, 1);
     b->bucket_id = floe_sql_text(call, stmt, 2);
     b->type = floe_sql_text(call, stmt, 3);
-    b->created_at = sqlite3_column_int64(stmt, 4);
+    b->created_at = floe_db_column_int64(stmt, 4);
     b->arn = floe_arn_table_bucket(call, b->name);
 }
 
 /* Steps sql_list_buckets (bound for one page_size + 1 rows) into out: the extra row, when there
  * is one, only says that another page follows. */
-static int read_page(floe_call_t *call, sqlite3_stmt *stmt, const char *listing, int page_size,
+static int read_page(floe_call_t *call, floe_db_stmt_t *stmt, const char *listing, int page_size,
                      floe_table_bucket_page_t *out)
 {
     int rc;
@@ -101,15 +101,15 @@ static int read_page(floe_call_t *call, sqlite3_stmt *stmt, const char *listing,
     out->items = floe_call_alloc(call, (size_t)page_size * sizeof(*out->items));
     out->n = 0;
     out->continuation_token = NULL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         if (out->n == (size_t)page_size) {
             out->continuation_token = floe_page_token_encode(call, listing, out->items[out->n - 1].name);
             break;
         }
         read_bucket_row(call, stmt, &out->items[out->n++]);
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *type, const char *continuation_token,
@@ -117,7 +117,7 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
 {
     const char *listing = floe_call_printf(call, "ListTableBuckets|%s|%s", prefix ? prefix : "", type ? type : "");
     const char *after = "";
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
 
     assert(page_size >= 1);
     if (continuation_token != NULL && (after = floe_page_token_decode(call, listing, continuation_token)) == NULL)
@@ -131,22 +131,22 @@ int floe_table_bucket_list(floe_call_t *call, const char *prefix, const char *ty
 
 int floe_table_bucket_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_bucket_scopes, "t", account_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_bucket_scopes, "t", account_id);
     floe_scope_t *found = NULL;
     size_t count = 0, cap = 0;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         found = floe_call_grow(call, found, count, &cap, sizeof(*found));
         snprintf(found[count].account_id, sizeof(found[count].account_id), "%s",
-                 (const char *)sqlite3_column_text(stmt, 0));
-        snprintf(found[count].region, sizeof(found[count].region), "%s", (const char *)sqlite3_column_text(stmt, 1));
+                 floe_db_column_text(stmt, 0));
+        snprintf(found[count].region, sizeof(found[count].region), "%s", floe_db_column_text(stmt, 1));
         count++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *scopes = found;
     *n = count;

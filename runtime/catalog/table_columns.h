@@ -6,8 +6,6 @@
 #ifndef FLOE_CATALOG_TABLE_COLUMNS_H
 #define FLOE_CATALOG_TABLE_COLUMNS_H
 
-#include <sqlite3.h>
-
 #include "call/call.h"
 #include "catalog/lookup.h"
 
@@ -22,6 +20,6 @@
 
 /** Fills *t (strings in the call's pool) from the current row of `stmt`, except t->bucket, which
  * must already be filled (the ARN is made from its name). */
-void floe_table_columns_read(floe_call_t *call, sqlite3_stmt *stmt, floe_table_row_t *t /* OUT */);
+void floe_table_columns_read(floe_call_t *call, floe_db_stmt_t *stmt, floe_table_row_t *t /* OUT */);
 
 #endif

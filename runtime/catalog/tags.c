@@ -81,38 +81,38 @@ int floe_tags_remove(floe_call_t *call, const floe_resource_t *owner, const floe
 
 int floe_tags_count(floe_call_t *call, const floe_resource_t *owner, int64_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, tag_sql_for(owner)->count, "i", owner->id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, tag_sql_for(owner)->count, "i", owner->id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    if ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) != SQLITE_ROW) {
-        sqlite3_reset(stmt);
+    if ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) != FLOE_DB_ROW) {
+        floe_db_reset(stmt);
         /* COUNT(*) always has its row: anything else is SQLite failing. */
         return rc == FLOE_EFAIL ? FLOE_EFAIL : floe_fail_internal(call, "counting tags returned no row");
     }
-    *n = sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
+    *n = floe_db_column_int64(stmt, 0);
+    floe_db_reset(stmt);
     return FLOE_OK;
 }
 
 int floe_tags_list(floe_call_t *call, const floe_resource_t *owner, size_t max, floe_Tags **out)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, tag_sql_for(owner)->list, "i", owner->id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, tag_sql_for(owner)->list, "i", owner->id);
     floe_Tags *tags;
     size_t n = 0;
-    int rc = SQLITE_DONE;
+    int rc = FLOE_DB_DONE;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     tags = floe_Tags_new(call, max);
-    while (n < max && (rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while (n < max && (rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         tags->keys[n] = floe_sql_text(call, stmt, 0);
         tags->values[n] = floe_sql_text(call, stmt, 1);
         n++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     tags->n = n;
     *out = tags;

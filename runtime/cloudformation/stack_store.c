@@ -159,11 +159,11 @@ FLOE_SQL(sql_work_of_stack, "SELECT 1 FROM cfn_work WHERE stack_id = ?1 LIMIT 1"
 /* ---- reading rows ---- */
 
 
-static void read_stack(floe_call_t *call, sqlite3_stmt *s, floe_stack_row_t *r)
+static void read_stack(floe_call_t *call, floe_db_stmt_t *s, floe_stack_row_t *r)
 {
     int c = 0;
 
-    r->id = sqlite3_column_int64(s, c++);
+    r->id = floe_db_column_int64(s, c++);
     r->account_id = floe_sql_text(call, s, c++);
     r->region = floe_sql_text(call, s, c++);
     r->stack_id = floe_sql_text(call, s, c++);
@@ -180,19 +180,19 @@ static void read_stack(floe_call_t *call, sqlite3_stmt *s, floe_stack_row_t *r)
     r->previous_tags = floe_sql_text(call, s, c++);
     r->previous_outputs = floe_sql_text(call, s, c++);
     r->previous_description = floe_sql_text(call, s, c++);
-    r->disable_rollback = sqlite3_column_int(s, c++) != 0;
+    r->disable_rollback = floe_db_column_int(s, c++) != 0;
     r->on_failure = floe_sql_text(call, s, c++);
-    r->is_delete_requested = sqlite3_column_int(s, c++) != 0;
+    r->is_delete_requested = floe_db_column_int(s, c++) != 0;
     r->retain_resources = floe_sql_text(call, s, c++);
     r->change_set_id = floe_sql_text(call, s, c++);
-    r->created_at = sqlite3_column_int64(s, c++);
-    r->updated_at = sqlite3_column_int64(s, c++);
-    r->deleted_at = sqlite3_column_int64(s, c++);
+    r->created_at = floe_db_column_int64(s, c++);
+    r->updated_at = floe_db_column_int64(s, c++);
+    r->deleted_at = floe_db_column_int64(s, c++);
 }
 
 /* Steps a bound single-row read: 1 with the row read by `read` into `out`, 0 for no row, or
  * FLOE_EFAIL (the call failed). The statement is reset either way. */
-static int read_one(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_call_t *, sqlite3_stmt *, void *),
+static int read_one(floe_call_t *call, floe_db_stmt_t *stmt, void (*read)(floe_call_t *, floe_db_stmt_t *, void *),
                     void *out)
 {
     int rc;
@@ -200,14 +200,14 @@ static int read_one(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_cal
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW)
+    if (rc == FLOE_DB_ROW)
         read(call, stmt, out);
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW ? 1 : rc == FLOE_DB_DONE ? 0 : FLOE_EFAIL;
 }
 
 /* Steps a bound read of many rows into a growing array of `size`-byte elements. */
-static int read_all(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_call_t *, sqlite3_stmt *, void *),
+static int read_all(floe_call_t *call, floe_db_stmt_t *stmt, void (*read)(floe_call_t *, floe_db_stmt_t *, void *),
                     size_t size, void **rows, size_t *n_rows)
 {
     size_t n = 0, cap = 0;
@@ -216,20 +216,20 @@ static int read_all(floe_call_t *call, sqlite3_stmt *stmt, void (*read)(floe_cal
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_sql_step(call, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         items = floe_call_grow(call, items, n, &cap, size);
         read(call, stmt, items + n * size);
         n++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *rows = items;
     *n_rows = n;
     return FLOE_OK;
 }
 
-static void read_stack_any(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_stack_any(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     read_stack(call, s, out);
 }
@@ -239,8 +239,8 @@ static void read_stack_any(floe_call_t *call, sqlite3_stmt *s, void *out)
 int floe_stack_store_find(floe_call_t *call, const char *name_or_id, floe_stack_row_t *out, bool *found)
 {
     bool is_arn = strncmp(name_or_id, ARN_PREFIX, sizeof(ARN_PREFIX) - 1) == 0; /* design note 1 */
-    sqlite3_stmt *stmt = floe_sql_bind(call, is_arn ? sql_stack_by_arn : sql_stack_by_name, "ttt", name_or_id,
-                                       floe_call_account(call), floe_call_region(call));
+    floe_db_stmt_t *stmt = floe_sql_bind(call, is_arn ? sql_stack_by_arn : sql_stack_by_name, "ttt", name_or_id,
+                                         floe_call_account(call), floe_call_region(call));
     int rc = read_one(call, stmt, read_stack_any, out);
 
     if (rc < 0)
@@ -260,22 +260,22 @@ int floe_stack_store_get(floe_call_t *call, int64_t id, floe_stack_row_t *out)
 
 int floe_stack_store_insert(floe_call_t *call, floe_stack_row_t *row, bool *is_taken)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_stack_insert, "tttttttttttntti", row->account_id, row->region,
-                                       row->stack_id, row->name, row->status, row->status_reason, row->description,
-                                       row->template_body, row->parameters, row->tags,
-                                       row->outputs != NULL ? row->outputs : "[]", (int)row->disable_rollback,
-                                       row->on_failure, row->change_set_id, (int64_t)row->created_at);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_stack_insert, "tttttttttttntti", row->account_id, row->region,
+                                         row->stack_id, row->name, row->status, row->status_reason, row->description,
+                                         row->template_body, row->parameters, row->tags,
+                                         row->outputs != NULL ? row->outputs : "[]", (int)row->disable_rollback,
+                                         row->on_failure, row->change_set_id, (int64_t)row->created_at);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
     *is_taken = rc == FLOE_EUNIQUE; /* design note 1 */
-    if (rc == SQLITE_DONE)
-        row->id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
+    if (rc == FLOE_DB_DONE)
+        row->id = floe_db_last_insert_id(floe_call_state(call));
     return FLOE_OK;
 }
 
@@ -295,23 +295,23 @@ int floe_stack_store_request_delete(floe_call_t *call, int64_t id, bool is_reque
 
 int floe_stack_store_list(floe_call_t *call, bool with_deleted, floe_stack_row_t **rows, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_stack_list, "ttn", floe_call_account(call), floe_call_region(call),
-                                       (int)with_deleted);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_stack_list, "ttn", floe_call_account(call), floe_call_region(call),
+                                         (int)with_deleted);
     return read_all(call, stmt, read_stack_any, sizeof(**rows), (void **)rows, n);
 }
 
-static void read_scope(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_scope(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_scope_t *scope = out;
     (void)call;
 
-    snprintf(scope->account_id, sizeof(scope->account_id), "%s", (const char *)sqlite3_column_text(s, 0));
-    snprintf(scope->region, sizeof(scope->region), "%s", (const char *)sqlite3_column_text(s, 1));
+    snprintf(scope->account_id, sizeof(scope->account_id), "%s", floe_db_column_text(s, 0));
+    snprintf(scope->region, sizeof(scope->region), "%s", floe_db_column_text(s, 1));
 }
 
 int floe_stack_store_scopes(floe_call_t *call, const char *account_id, floe_scope_t **scopes, size_t *n)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_stack_scopes, "t", account_id);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_stack_scopes, "t", account_id);
     return read_all(call, stmt, read_scope, sizeof(**scopes), (void **)scopes, n);
 }
 
@@ -328,7 +328,7 @@ int floe_stack_store_add_event(floe_call_t *call, int64_t stack_row_id, floe_sta
                          (int64_t)e->at);
 }
 
-static void read_event(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_event(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_stack_event_row_t *e = out;
 
@@ -339,7 +339,7 @@ static void read_event(floe_call_t *call, sqlite3_stmt *s, void *out)
     e->status = floe_sql_text(call, s, 4);
     e->status_reason = floe_sql_text(call, s, 5);
     e->properties = floe_sql_text(call, s, 6);
-    e->at = sqlite3_column_int64(s, 7);
+    e->at = floe_db_column_int64(s, 7);
 }
 
 int floe_stack_store_events(floe_call_t *call, int64_t stack_row_id, floe_stack_event_row_t **rows, size_t *n)
@@ -350,13 +350,13 @@ int floe_stack_store_events(floe_call_t *call, int64_t stack_row_id, floe_stack_
 
 /* ---- resources ---- */
 
-static void read_resource(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_resource(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_stack_resource_row_t *r = out;
     int c = 0;
 
     r->logical_id = floe_sql_text(call, s, c++);
-    r->position = sqlite3_column_int(s, c++);
+    r->position = floe_db_column_int(s, c++);
     r->type = floe_sql_text(call, s, c++);
     r->physical_id = floe_sql_text(call, s, c++);
     r->status = floe_sql_text(call, s, c++);
@@ -365,7 +365,7 @@ static void read_resource(floe_call_t *call, sqlite3_stmt *s, void *out)
     r->attributes = floe_sql_text(call, s, c++);
     r->deletion_policy = floe_sql_text(call, s, c++);
     r->update_replace_policy = floe_sql_text(call, s, c++);
-    r->updated_at = sqlite3_column_int64(s, c++);
+    r->updated_at = floe_db_column_int64(s, c++);
     r->update_action = floe_sql_text(call, s, c++);
     r->old_type = floe_sql_text(call, s, c++);
     r->old_physical_id = floe_sql_text(call, s, c++);
@@ -393,10 +393,10 @@ int floe_stack_store_delete_resource(floe_call_t *call, int64_t stack_row_id, co
     return floe_sql_exec(call, sql_resource_delete, "it", stack_row_id, logical_id);
 }
 
-static void read_id(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_id(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     (void)call;
-    *(int64_t *)out = sqlite3_column_int64(s, 0);
+    *(int64_t *)out = floe_db_column_int64(s, 0);
 }
 
 int floe_stack_store_find_by_physical_id(floe_call_t *call, const char *physical_id, floe_stack_row_t *out,
@@ -416,13 +416,13 @@ int floe_stack_store_find_by_physical_id(floe_call_t *call, const char *physical
 
 /* ---- change sets ---- */
 
-static void read_change_set(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_change_set(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_change_set_row_t *r = out;
     int c = 0;
 
-    r->id = sqlite3_column_int64(s, c++);
-    r->stack_row_id = sqlite3_column_int64(s, c++);
+    r->id = floe_db_column_int64(s, c++);
+    r->stack_row_id = floe_db_column_int64(s, c++);
     r->change_set_id = floe_sql_text(call, s, c++);
     r->name = floe_sql_text(call, s, c++);
     r->type = floe_sql_text(call, s, c++);
@@ -435,33 +435,33 @@ static void read_change_set(floe_call_t *call, sqlite3_stmt *s, void *out)
     r->tags = floe_sql_text(call, s, c++);
     r->on_failure = floe_sql_text(call, s, c++);
     r->changes = floe_sql_text(call, s, c++);
-    r->created_at = sqlite3_column_int64(s, c++);
+    r->created_at = floe_db_column_int64(s, c++);
 }
 
 int floe_stack_store_change_set_insert(floe_call_t *call, floe_change_set_row_t *r, bool *is_taken)
 {
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_change_set_insert, "itttttttttttti", r->stack_row_id,
-                                       r->change_set_id, r->name, r->type, r->status, r->status_reason,
-                                       r->execution_status, r->description, r->template_body, r->parameters, r->tags,
-                                       r->on_failure, r->changes != NULL ? r->changes : "[]", (int64_t)r->created_at);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_change_set_insert, "itttttttttttti", r->stack_row_id,
+                                         r->change_set_id, r->name, r->type, r->status, r->status_reason,
+                                         r->execution_status, r->description, r->template_body, r->parameters, r->tags,
+                                         r->on_failure, r->changes != NULL ? r->changes : "[]", (int64_t)r->created_at);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;
     *is_taken = rc == FLOE_EUNIQUE;
-    if (rc == SQLITE_DONE)
-        r->id = sqlite3_last_insert_rowid(floe_state_db(floe_call_state(call)));
+    if (rc == FLOE_DB_DONE)
+        r->id = floe_db_last_insert_id(floe_call_state(call));
     return FLOE_OK;
 }
 
 int floe_stack_store_change_set_find(floe_call_t *call, int64_t stack_row_id, const char *name_or_id,
                                      floe_change_set_row_t *out, bool *found)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     if (strncmp(name_or_id, ARN_PREFIX, sizeof(ARN_PREFIX) - 1) == 0)
@@ -524,10 +524,10 @@ typedef struct export_owner {
     char *name;
 } export_owner_t;
 
-static void read_export_owner(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_export_owner(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     export_owner_t *o = out;
-    o->stack_row_id = sqlite3_column_int64(s, 0);
+    o->stack_row_id = floe_db_column_int64(s, 0);
     o->name = floe_sql_text(call, s, 1);
 }
 
@@ -551,7 +551,7 @@ int floe_stack_store_export_put(floe_call_t *call, int64_t stack_row_id, const c
                          stack_row_id, value);
 }
 
-static void read_text(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_text(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     *(char **)out = floe_sql_text(call, s, 0);
 }
@@ -581,7 +581,7 @@ int floe_stack_store_exports_keep(floe_call_t *call, int64_t stack_row_id, char 
     return FLOE_OK;
 }
 
-static void read_export(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_export(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_stack_export_row_t *e = out;
     e->name = floe_sql_text(call, s, 0);
@@ -622,17 +622,17 @@ int floe_stack_store_work_enqueue(floe_call_t *call, int64_t stack_row_id, int64
     return floe_sql_exec(call, sql_work_insert, "iii", stack_row_id, change_set_row_id, (int64_t)floe_call_now(call));
 }
 
-static void read_work(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_work(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_stack_work_t *w = out;
     (void)call;
 
-    w->id = sqlite3_column_int64(s, 0);
-    w->stack_row_id = sqlite3_column_int64(s, 1);
-    w->change_set_row_id = sqlite3_column_int64(s, 2);
-    w->was_started = sqlite3_column_int(s, 3) != 0;
-    snprintf(w->scope.account_id, sizeof(w->scope.account_id), "%s", (const char *)sqlite3_column_text(s, 4));
-    snprintf(w->scope.region, sizeof(w->scope.region), "%s", (const char *)sqlite3_column_text(s, 5));
+    w->id = floe_db_column_int64(s, 0);
+    w->stack_row_id = floe_db_column_int64(s, 1);
+    w->change_set_row_id = floe_db_column_int64(s, 2);
+    w->was_started = floe_db_column_int(s, 3) != 0;
+    snprintf(w->scope.account_id, sizeof(w->scope.account_id), "%s", floe_db_column_text(s, 4));
+    snprintf(w->scope.region, sizeof(w->scope.region), "%s", floe_db_column_text(s, 5));
 }
 
 int floe_stack_store_work_claim(floe_call_t *call, floe_stack_work_t *out, bool *found)
@@ -652,7 +652,7 @@ int floe_stack_store_work_finish(floe_call_t *call, int64_t id)
     return floe_sql_exec(call, sql_work_delete, "i", id);
 }
 
-static void read_nothing(floe_call_t *call, sqlite3_stmt *s, void *out)
+static void read_nothing(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     (void)call, (void)s, (void)out;
 }

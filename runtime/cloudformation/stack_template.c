@@ -1,6 +1,6 @@
 /*
  * The registration of stack_template.h: the one template library of the process (the bridge of
- * stack_template_cfn.c to cloudformation/template.h, unless a test registers another), set before
+ * stack_template_cfn.c to cfn_template/template.h, unless a test registers another), set before
  * any thread serves and read-only after, like the router's tables.
  */
 #include <stddef.h>

@@ -10,7 +10,7 @@
  * request is served; the table is read-only after that, like the router. Without a registered
  * library the stack API refuses every template with a ValidationError that says so.
  *
- * The functions mirror the template library's (runtime/cloudformation/template.h:
+ * The functions mirror the template library's (runtime/cfn_template/template.h:
  * floe_cfn_template_parse, floe_cfn_template_validate, floe_cfn_resource_properties,
  * floe_cfn_output_value, floe_cfn_is_unknown), so its table is a thin bridge.
  *

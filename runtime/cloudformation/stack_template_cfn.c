@@ -1,14 +1,14 @@
 /*
- * The template library (cloudformation/template.h) as the stack engine's table (stack_template.h):
+ * The template library (cfn_template/template.h) as the stack engine's table (stack_template.h):
  * a thin bridge, which stack_template.c registers as the process's library. floe_stack_template_t
  * is the library's floe_cfn_template_t; messages and resolvers pass through unchanged.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "cloudformation/references.h"
+#include "cfn_template/references.h"
 #include "cloudformation/stack_template.h"
-#include "cloudformation/template.h"
+#include "cfn_template/template.h"
 #include "base/failure.h"
 
 /* The library's handle behind the engine's opaque one. */

@@ -76,19 +76,30 @@ static int write_storage_class(floe_call_t *call, floe_json_t *json, const floe_
     return FLOE_OK;
 }
 
-/* The policy as the text it was stored as: the browser pretty-prints it. */
-static int write_policy(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner)
+/* A policy as the text it was stored as, under `key`: the browser pretty-prints it and lists
+ * whom its statements name. */
+static int write_policy_as(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, const char *key)
 {
     char *doc;
 
     if (floe_settings_policy_get(call, owner, &doc))
         return FLOE_EFAIL;
-    floe_json_key(json, "policy");
+    floe_json_key(json, key);
     if (doc == NULL)
         floe_json_raw(json, "null");
     else
         floe_json_string(json, doc);
     return FLOE_OK;
+}
+
+/* The owner's policy; a table's page also gets its bucket's, which applies to the table too. */
+static int write_policy(floe_call_t *call, floe_json_t *json, const floe_resource_t *owner, int64_t bucket_id)
+{
+    floe_resource_t bucket = {FLOE_RESOURCE_TABLE_BUCKET, bucket_id};
+
+    if (write_policy_as(call, json, owner, "policy"))
+        return FLOE_EFAIL;
+    return owner->kind == FLOE_RESOURCE_TABLE ? write_policy_as(call, json, &bucket, "bucketPolicy") : FLOE_OK;
 }
 
 static int write_replication(floe_call_t *call, floe_json_t *json, floe_replication_owner_t kind, int64_t id)
@@ -151,7 +162,7 @@ int floe_console_write_owned(floe_call_t *call, floe_json_t *json, const floe_re
         floe_settings_table_inherits(call, owner->id, &encryption_inherited, &storage_class_inherited))
         return FLOE_EFAIL;
     if (write_encryption(call, json, owner, bucket_id, encryption_inherited) ||
-        write_storage_class(call, json, owner, bucket_id, storage_class_inherited) || write_policy(call, json, owner) ||
+        write_storage_class(call, json, owner, bucket_id, storage_class_inherited) || write_policy(call, json, owner, bucket_id) ||
         write_replication(call, json, replication, owner->id) || write_tags(call, json, owner))
         return FLOE_EFAIL;
     return FLOE_OK;

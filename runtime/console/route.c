@@ -22,11 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "authz/table_access.h"
 #include "console/assets.h"
 #include "console/api_routes.h"
 #include "console/route.h"
 #include "base/json.h"
 #include "base/log.h"
+#include "http/peer.h"
 #include "http/response.h"
 #include "http/uri.h"
 #include "http/sigv4.h"
@@ -42,13 +44,22 @@
 typedef struct api_route {
     const char *name;
     int (*serve)(floe_console_req_t *r);
+    /* Under --enforce-iam, the S3 Tables action the route's answer corresponds to, decided on what
+       its ?arn= names (NULL: nothing to authorize: the session, the scopes, the caller's stacks). */
+    const char *action;
 } api_route_t;
 
 static const api_route_t api_routes[] = {
-    {"session", floe_console_session},     {"scopes", floe_console_scopes}, {"buckets", floe_console_buckets},
-    {"bucket", floe_console_bucket},       {"namespaces", floe_console_namespaces},
-    {"tables", floe_console_tables},       {"table", floe_console_table},   {"object", floe_console_object},
-    {"stacks", floe_console_stacks},       {"stack", floe_console_stack},
+    {"session", floe_console_session, NULL},
+    {"scopes", floe_console_scopes, NULL},
+    {"buckets", floe_console_buckets, "s3tables:ListTableBuckets"},
+    {"bucket", floe_console_bucket, "s3tables:GetTableBucket"},
+    {"namespaces", floe_console_namespaces, "s3tables:ListNamespaces"},
+    {"tables", floe_console_tables, "s3tables:ListTables"},
+    {"table", floe_console_table, "s3tables:GetTable"},
+    {"object", floe_console_object, "s3tables:GetTableData"},
+    {"stacks", floe_console_stacks, NULL},
+    {"stack", floe_console_stack, NULL},
 };
 
 static size_t path_len(h2o_req_t *req)
@@ -135,6 +146,29 @@ static const api_route_t *find_api_route(const char *name, size_t n)
     return NULL;
 }
 
+/* --enforce-iam: the signed caller's permission for the S3 Tables action the route stands for, on
+ * the bucket or table its ?arn= names (else the caller's buckets). 0, or -1 after answering 403
+ * with AWS's sentence (or 500). */
+static int authorize(floe_console_req_t *r, const char *action)
+{
+    floe_authz_target_t target = {floe_console_param(r, "arn"), NULL, NULL};
+    floe_authz_decision_t decision;
+    floe_sigv4_scope_t signature;
+    floe_scope_t signer;
+    const char *key = NULL;
+
+    if (floe_sigv4_request_scope(r->req, &signature) == 0)
+        key = h2o_strdup(&r->req->pool, signature.access_key.base, signature.access_key.len).base;
+    floe_sigv4_request_account_scope(r->req, r->w->config, &signer);
+    floe_call_set_scope(&r->call, &signer);
+    if (floe_authz_table_access(&r->call, key, floe_http_peer_address(r->req), action, &target, &decision))
+        return floe_console_fail(r, 500, "The console could not authorize the request.");
+    if (!decision.is_allowed)
+        return floe_console_fail(r, 403, "%s", floe_authz_message(&r->call, &decision));
+    floe_call_set_scope(&r->call, &signer); /* the route enters the ARN's scope itself, as without the flag */
+    return 0;
+}
+
 static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t n)
 {
     const api_route_t *route = find_api_route(name, n);
@@ -163,6 +197,8 @@ static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t
         return;
     }
     r.n_query = (size_t)n_query;
+    if (w->config->enforce_iam && route->action != NULL && authorize(&r, route->action) != 0)
+        return;
     route->serve(&r);
     if (floe_state_end_call(w->state))
         floe_log("%s left a transaction open; it was rolled back", r.operation);

@@ -472,6 +472,73 @@ static const char *const migrations[] = {
     /* a multipart upload's checksum type (x-amz-checksum-type): FULL_OBJECT or COMPOSITE; NULL
      * for one started before, whose checksum was composite */
     "ALTER TABLE s3_upload ADD COLUMN checksum_type TEXT;",
+    /* Athena's control plane, per account and region (runtime/athena/): workgroups (`primary` is
+     * written the first time an account and region uses Athena), named queries, prepared
+     * statements and query executions. Each query's seq orders the history newest first */
+    ("CREATE TABLE athena_workgroup ("
+     "  account TEXT NOT NULL,"
+     "  region TEXT NOT NULL,"
+     "  name TEXT NOT NULL,"
+     "  description TEXT,"
+     "  state TEXT NOT NULL,"                       /* ENABLED or DISABLED */
+     "  output_location TEXT,"                      /* ResultConfiguration */
+     "  expected_bucket_owner TEXT,"
+     "  encryption_option TEXT,"
+     "  kms_key TEXT,"
+     "  enforce_configuration INTEGER NOT NULL,"
+     "  publish_metrics INTEGER NOT NULL,"
+     "  requester_pays INTEGER NOT NULL,"
+     "  bytes_scanned_cutoff INTEGER,"
+     "  engine_version TEXT NOT NULL,"              /* SelectedEngineVersion */
+     "  created_at INTEGER NOT NULL,"
+     "  PRIMARY KEY (account, region, name)"
+     ") WITHOUT ROWID;"
+     "CREATE TABLE athena_named_query ("
+     "  seq INTEGER PRIMARY KEY,"
+     "  id TEXT NOT NULL UNIQUE,"
+     "  account TEXT NOT NULL,"
+     "  region TEXT NOT NULL,"
+     "  workgroup TEXT NOT NULL,"
+     "  name TEXT NOT NULL,"
+     "  description TEXT,"
+     "  database_name TEXT NOT NULL,"
+     "  query_string TEXT NOT NULL"
+     ");"
+     "CREATE INDEX athena_named_query_by_workgroup ON athena_named_query (account, region, workgroup, seq);"
+     "CREATE TABLE athena_prepared_statement ("
+     "  account TEXT NOT NULL,"
+     "  region TEXT NOT NULL,"
+     "  workgroup TEXT NOT NULL,"
+     "  name TEXT NOT NULL,"
+     "  query_statement TEXT NOT NULL,"
+     "  description TEXT,"
+     "  updated_at INTEGER NOT NULL,"
+     "  PRIMARY KEY (account, region, workgroup, name)"
+     ") WITHOUT ROWID;"
+     "CREATE TABLE athena_query ("
+     "  seq INTEGER PRIMARY KEY,"
+     "  id TEXT NOT NULL UNIQUE,"
+     "  account TEXT NOT NULL,"
+     "  region TEXT NOT NULL,"
+     "  workgroup TEXT NOT NULL,"
+     "  query_string TEXT NOT NULL,"
+     "  statement_type TEXT,"
+     "  catalog TEXT,"
+     "  database_name TEXT,"
+     "  output_location TEXT,"
+     "  expected_bucket_owner TEXT,"
+     "  encryption_option TEXT,"
+     "  kms_key TEXT,"
+     "  engine_version TEXT NOT NULL,"
+     "  state TEXT NOT NULL,"
+     "  state_reason TEXT,"
+     "  error_category INTEGER,"
+     "  error_type INTEGER,"
+     "  error_message TEXT,"
+     "  submitted_at INTEGER NOT NULL,"
+     "  completed_at INTEGER"
+     ");"
+     "CREATE INDEX athena_query_by_workgroup ON athena_query (account, region, workgroup, seq);"),
     /* IAM (iam/): users, roles and customer managed policies of an account (IAM is global: no
      * region), named case-insensitively as IAM names them; inline policies, attachments, access
      * keys, and the temporary credentials STS issues for a role. An entity cannot go while

@@ -7,8 +7,12 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "db/sql.h"
 #include "base/log.h"
+
+_Static_assert(FLOE_DB_ROW == SQLITE_ROW && FLOE_DB_DONE == SQLITE_DONE, "floe_db_step answers SQLite's codes");
 
 static void log_failure(floe_state_t *st, sqlite3_stmt *stmt, const char *what)
 {
@@ -110,30 +114,75 @@ int floe_db_probe(floe_state_t *st, const char *sql, const char *types, ...)
     return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
 }
 
+void floe_db_reset(sqlite3_stmt *stmt)
+{
+    sqlite3_reset(stmt);
+}
+
+int64_t floe_db_column_int64(sqlite3_stmt *stmt, int col)
+{
+    return sqlite3_column_int64(stmt, col);
+}
+
+int floe_db_column_int(sqlite3_stmt *stmt, int col)
+{
+    return sqlite3_column_int(stmt, col);
+}
+
+const char *floe_db_column_text(sqlite3_stmt *stmt, int col)
+{
+    return (const char *)sqlite3_column_text(stmt, col);
+}
+
+size_t floe_db_column_bytes(sqlite3_stmt *stmt, int col)
+{
+    return (size_t)sqlite3_column_bytes(stmt, col);
+}
+
+int floe_db_column_is_null(sqlite3_stmt *stmt, int col)
+{
+    return sqlite3_column_type(stmt, col) == SQLITE_NULL;
+}
+
 char *floe_db_text(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, int col)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, col);
+    const char *text = floe_db_column_text(stmt, col);
     size_t n;
     char *copy;
 
     if (text == NULL)
         return NULL;
-    n = (size_t)sqlite3_column_bytes(stmt, col);
+    n = floe_db_column_bytes(stmt, col);
     copy = h2o_mem_alloc_pool(pool, n + 1);
     memcpy(copy, text, n);
     copy[n] = '\0';
     return copy;
 }
 
+int floe_db_changes(floe_state_t *st)
+{
+    return sqlite3_changes(floe_state_db(st));
+}
+
+int64_t floe_db_last_insert_id(floe_state_t *st)
+{
+    return sqlite3_last_insert_rowid(floe_state_db(st));
+}
+
+int floe_db_in_transaction(floe_state_t *st)
+{
+    return !sqlite3_get_autocommit(floe_state_db(st));
+}
+
 int floe_db_begin_own(floe_state_t *st)
 {
-    assert(sqlite3_get_autocommit(floe_state_db(st))); /* no caller's transaction to join */
+    assert(!floe_db_in_transaction(st)); /* no caller's transaction to join */
     return floe_state_begin(st);
 }
 
 int floe_db_begin(floe_state_t *st, int *is_own)
 {
-    *is_own = sqlite3_get_autocommit(floe_state_db(st));
+    *is_own = !floe_db_in_transaction(st);
     return *is_own ? floe_state_begin(st) : FLOE_OK;
 }
 

@@ -11,13 +11,14 @@
  *
  * Functions here take the thread's connection (db/state.h), not a call: an S3 request and a
  * background job have none. call_sql.h is the same layer for code that serves a call: it records
- * the failure on the call.
+ * the failure on the call. They are the only way to SQLite outside db/: a row's columns, the rows
+ * a write changed and the id it inserted are read here too, so no other wing includes <sqlite3.h>.
  *
- *   sqlite3_stmt *s = floe_db_bind(st, sql_bucket_get, "t", name);
+ *   floe_db_stmt_t *s = floe_db_bind(st, sql_bucket_get, "t", name);
  *   if (s == NULL) return FLOE_EFAIL;                      // logged
  *   switch (floe_db_step(st, s, FLOE_DB_NONE)) {
- *   case SQLITE_ROW: ...; break;
- *   case SQLITE_DONE: return FLOE_ENOTFOUND;
+ *   case FLOE_DB_ROW: id = floe_db_column_int64(s, 0); break;
+ *   case FLOE_DB_DONE: return FLOE_ENOTFOUND;
  *   default: return FLOE_EFAIL;                            // logged
  *   }
  */
@@ -25,12 +26,17 @@
 #define FLOE_DB_SQL_H
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <h2o/memory.h>
-#include <sqlite3.h>
 
 #include "db/state.h"
 #include "base/failure.h"
+
+/* What floe_db_step answers besides the house codes (SQLite's SQLITE_ROW and SQLITE_DONE). */
+#define FLOE_DB_ROW 100  /* the statement is on a row: read its columns */
+#define FLOE_DB_DONE 101 /* the statement ran to its end */
 
 /* The constraint kinds a caller may expect from a write (a bit set). */
 #define FLOE_DB_NONE 0u
@@ -52,16 +58,20 @@ int floe_db_constraint_kind(int xrc);
  * SQLITE_STATIC, so it must outlive the statement's use), 'T' text SQLite copies, 'i' int64_t,
  * 'n' int. Returns NULL (logged) when the statement cannot be had or a bind fails.
  */
-sqlite3_stmt *floe_db_bind(floe_state_t *st, const char *sql, const char *types, ...);
+floe_db_stmt_t *floe_db_bind(floe_state_t *st, const char *sql, const char *types, ...);
 /** floe_db_bind with the arguments in `ap`. */
-sqlite3_stmt *floe_db_bind_va(floe_state_t *st, const char *sql, const char *types, va_list *ap);
+floe_db_stmt_t *floe_db_bind_va(floe_state_t *st, const char *sql, const char *types, va_list *ap);
 
 /**
- * Steps `stmt`: SQLITE_ROW, SQLITE_DONE, the code of a constraint kind in `expect` that refused the
- * write (FLOE_EUNIQUE, ...), or FLOE_EFAIL (logged) for anything else, including a constraint kind
- * the caller did not expect. The caller resets the statement either way.
+ * Steps `stmt`: FLOE_DB_ROW, FLOE_DB_DONE, the code of a constraint kind in `expect` that refused
+ * the write (FLOE_EUNIQUE, ...), or FLOE_EFAIL (logged) for anything else, including a constraint
+ * kind the caller did not expect. The caller resets the statement either way.
  */
-int floe_db_step(floe_state_t *st, sqlite3_stmt *stmt, unsigned expect);
+int floe_db_step(floe_state_t *st, floe_db_stmt_t *stmt, unsigned expect);
+
+/** Resets `stmt` for its next use, ending its read of the database (floe_state_stmt also resets a
+ * statement it hands out). */
+void floe_db_reset(floe_db_stmt_t *stmt);
 
 /** floe_db_bind, then one step that must end the statement (SQLITE_DONE), then a reset: FLOE_OK, or
  * FLOE_EFAIL (logged; a row or any constraint counts as a failure here). */
@@ -71,9 +81,29 @@ int floe_db_exec(floe_state_t *st, const char *sql, const char *types, ...);
  * FLOE_OK for a row, FLOE_ENOTFOUND for none, FLOE_EFAIL (logged) when SQLite fails. */
 int floe_db_probe(floe_state_t *st, const char *sql, const char *types, ...);
 
+/* The columns of the row a step answered FLOE_DB_ROW for, from 0 on, as SQLite converts them. */
+
+/** Integer column `col` (0 for SQL NULL). */
+int64_t floe_db_column_int64(floe_db_stmt_t *stmt, int col);
+/** Integer column `col` as an int (0 for SQL NULL): for flags and small counts. */
+int floe_db_column_int(floe_db_stmt_t *stmt, int col);
+/** Text column `col`, NUL-terminated, or NULL for SQL NULL (or when SQLite runs out of memory). The
+ * text is SQLite's: it dies with the next step or reset of the statement. */
+const char *floe_db_column_text(floe_db_stmt_t *stmt, int col);
+/** The length in bytes of text column `col`, after floe_db_column_text. */
+size_t floe_db_column_bytes(floe_db_stmt_t *stmt, int col);
+/** Whether column `col` is SQL NULL. */
+int floe_db_column_is_null(floe_db_stmt_t *stmt, int col);
 /** A copy of text column `col` in `pool` (SQLite's copy dies with the next step), or NULL for SQL
  * NULL. */
-char *floe_db_text(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, int col);
+char *floe_db_text(h2o_mem_pool_t *pool, floe_db_stmt_t *stmt, int col);
+
+/** The number of rows the connection's last finished INSERT, UPDATE or DELETE changed. */
+int floe_db_changes(floe_state_t *st);
+/** The row id of the connection's last successful INSERT. */
+int64_t floe_db_last_insert_id(floe_state_t *st);
+/** Whether a transaction is open on the connection. */
+int floe_db_in_transaction(floe_state_t *st);
 
 /**
  * Begins the transaction of a mutation that must be its own (the store's, which removes files after

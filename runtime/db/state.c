@@ -14,15 +14,25 @@
  *  5. Statements are cached by the address of their SQL text, which is a static string next to
  *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
  *     snapshot outlives the call that took it.
+ *  6. Every connection's WAL hook is checkpoint.c's, installed on open: it checkpoints as SQLite's
+ *     automatic checkpoint would, and tells a watcher (floe_state_watch_inserts) of commits.
+ *  7. SQLite's memory statistics are off (floe_state_open's first call, before SQLite starts):
+ *     Floe reads none and sets no heap limit, and with them on every allocation and free SQLite
+ *     makes takes a process-wide mutex to count itself. Debian's library is built without
+ *     lookaside memory, so even one indexed read allocates its cursors and text columns.
  */
 #include <assert.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "db/state.h"
 #include "base/xalloc.h"
+#include "db/checkpoint.h"
 #include "db/schema_snapshot.h"
 
 #define BUSY_TIMEOUT_MS 10000
@@ -35,6 +45,7 @@ typedef struct stmt_slot {
 
 struct floe_state {
     sqlite3 *db;
+    floe_checkpoint_t checkpoint; /* its WAL hook's state (checkpoint.h) */
     stmt_slot_t cache[STMT_CACHE_SLOTS];
 };
 
@@ -59,11 +70,19 @@ static int configure(sqlite3 *db, int is_sole_connection)
     return FLOE_OK;
 }
 
+static void configure_library(void)
+{
+    /* Refused (SQLITE_MISUSE) once SQLite has started; then it only keeps counting. */
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out)
 {
+    static pthread_once_t library_once = PTHREAD_ONCE_INIT;
     floe_state_t *st = floe_xcalloc(1, sizeof(*st));
     int rc;
 
+    pthread_once(&library_once, configure_library);
     /* A fresh data directory's database starts as the build's image of the current schema; when
      * it cannot, SQLite creates the file and floe_schema_migrate runs the schema script. */
     (void)floe_schema_image_write(path);
@@ -73,6 +92,7 @@ int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out
         fprintf(stderr, "floe: cannot open %s: %s\n", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
         goto Error;
     }
+    floe_checkpoint_install(st->db, &st->checkpoint);
     /* Foreign keys go on after the migrations, which rebuild tables (schema.c checks them). */
     if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db) || exec(st->db, "PRAGMA foreign_keys=ON"))
         goto Error;
@@ -96,6 +116,11 @@ void floe_state_close(floe_state_t *st)
 int floe_state_fsync_commits(floe_state_t *st)
 {
     return exec(st->db, "PRAGMA synchronous=FULL");
+}
+
+void floe_state_watch_inserts(floe_state_t *st, const char *table, void (*fn)(void *arg), void *arg)
+{
+    floe_checkpoint_watch(st->db, &st->checkpoint, table, fn, arg);
 }
 
 sqlite3 *floe_state_db(floe_state_t *st)

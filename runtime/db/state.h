@@ -1,20 +1,24 @@
 /*
  * Floe's durable state: one SQLite database in the data directory, one connection per thread.
  * This module (the db/ wing, below catalog/ and store/, which both use it) owns connections, the
- * schema migrations (schema.c), transactions and the prepared-statement cache; sql.h runs
- * statements on it. The SQL of each resource lives in the file that owns its table (catalog/,
- * store/, cloudformation/stack_store.c), declared with FLOE_SQL.
+ * schema migrations (schema.c), transactions, the prepared-statement cache and the WAL's
+ * checkpoints (checkpoint.c); sql.h runs statements on it. The SQL of each resource lives in the
+ * file that owns its table (catalog/, store/, cloudformation/stack_store.c), declared with
+ * FLOE_SQL. Only db/ includes <sqlite3.h>: the connection and its statements are opaque elsewhere.
  */
 #ifndef FLOE_DB_STATE_H
 #define FLOE_DB_STATE_H
 
 #include <stdarg.h>
 
-#include <sqlite3.h>
-
 #include "base/failure.h"
 
 typedef struct floe_state floe_state_t;
+
+/* SQLite's connection and prepared statement, named without <sqlite3.h>. */
+struct sqlite3;
+/** A statement of the cache (SQLite's sqlite3_stmt), which callers step and read with db/sql.h. */
+typedef struct sqlite3_stmt floe_db_stmt_t;
 
 #define FLOE_STATE_FILE "floe.db"
 
@@ -41,19 +45,27 @@ void floe_sql_each(void (*fn)(const char *sql, void *arg), void *arg);
  */
 int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out /* OUT */);
 
+/**
+ * Calls fn(arg) on this connection's thread after each commit on `st` whose transaction inserted a
+ * row into `table` (a string that outlives the connection), once the commit is in the WAL, where
+ * the next read of any connection sees it (checkpoint.h). One watch per connection: a second
+ * replaces the first.
+ */
+void floe_state_watch_inserts(floe_state_t *st, const char *table, void (*fn)(void *arg), void *arg);
+
 /** Makes every later commit on this connection wait for fsync (synchronous=FULL). FLOE_OK or FLOE_EFAIL. */
 int floe_state_fsync_commits(floe_state_t *st);
 void floe_state_close(floe_state_t *st);
 
-/** The connection, for sqlite3_* calls on statements from floe_state_stmt. */
-sqlite3 *floe_state_db(floe_state_t *st);
+/** The connection, for db/'s own sqlite3_* calls (and unit tests that break a database on purpose). */
+struct sqlite3 *floe_state_db(floe_state_t *st);
 
 /**
  * A prepared statement for `sql`, reset and with bindings cleared. `sql` must be a string with
  * static storage: the cache is keyed by its address. The statement stays owned by the cache.
  * Returns NULL if it does not compile (logged).
  */
-sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
+floe_db_stmt_t *floe_state_stmt(floe_state_t *st, const char *sql);
 
 /**
  * Binds parameters 1..n of `stmt` from `ap`, one letter of `types` each: 't' text (const char *,
@@ -61,7 +73,7 @@ sqlite3_stmt *floe_state_stmt(floe_state_t *st, const char *sql);
  * SQLite, 'i' int64_t, 'n' int. Returns SQLITE_OK or the first bind's error code. The one bind
  * loop behind db/sql.h.
  */
-int floe_state_bind_va(sqlite3_stmt *stmt, const char *types, va_list *ap);
+int floe_state_bind_va(floe_db_stmt_t *stmt, const char *types, va_list *ap);
 
 /** BEGIN IMMEDIATE: takes the write lock now, waiting up to the busy timeout. FLOE_OK or FLOE_EFAIL. */
 int floe_state_begin(floe_state_t *st);
@@ -80,7 +92,7 @@ int floe_state_end_call(floe_state_t *st);
 const char *floe_state_errmsg(floe_state_t *st);
 
 /** Applies every migration the database lacks (schema.c). FLOE_OK or FLOE_EFAIL. */
-int floe_schema_migrate(sqlite3 *db);
+int floe_schema_migrate(struct sqlite3 *db);
 /** The schema version this build writes. */
 int floe_schema_version(void);
 

@@ -398,6 +398,17 @@ size_t floe_codec_utf8_length(const char *s)
     return n;
 }
 
+/* True when the eight bytes at p are ASCII and none is NUL (then no byte borrows in v - ones):
+ * the common case, taken a word at a time. */
+static bool word_is_plain_ascii(const unsigned char *p)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t v;
+
+    memcpy(&v, p, sizeof(v));
+    return ((v | (v - ones)) & highs) == 0;
+}
+
 bool floe_codec_utf8_valid(const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
@@ -405,6 +416,10 @@ bool floe_codec_utf8_valid(const char *s, size_t n)
         unsigned char c = *p;
         size_t extra;
         uint32_t cp;
+        if (end - p >= 8 && word_is_plain_ascii(p)) {
+            p += 8;
+            continue;
+        }
         if (c == 0)
             return false;
         if (c < 0x80) {

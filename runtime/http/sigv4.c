@@ -19,13 +19,13 @@ int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_sco
     h2o_iovec_t parts[5];
     size_t n_parts = 0, start = 0;
 
-    for (size_t i = 0; i <= n; i++) {
-        if (i == n || credential[i] == '/') {
-            if (n_parts == 5)
-                return FLOE_EFAIL;
-            parts[n_parts++] = h2o_iovec_init(credential + start, i - start);
-            start = i + 1;
-        }
+    while (start <= n) {
+        const char *slash = memchr(credential + start, '/', n - start);
+        size_t i = slash != NULL ? (size_t)(slash - credential) : n;
+        if (n_parts == 5)
+            return FLOE_EFAIL;
+        parts[n_parts++] = h2o_iovec_init(credential + start, i - start);
+        start = i + 1;
     }
     if (n_parts != 5 || parts[0].len == 0 || parts[3].len == 0 ||
         !h2o_memis(parts[4].base, parts[4].len, H2O_STRLIT(SCOPE_TERMINATOR)))

@@ -66,15 +66,15 @@ typedef struct key_args {
 static int create_key_body(floe_call_t *call, void *arg)
 {
     key_args_t *a = arg;
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_key_count, "i", a->user_row);
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_key_count, "i", a->user_row);
     int rc, count;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    count = sqlite3_column_int(stmt, 0);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_ROW)
+    count = floe_db_column_int(stmt, 0);
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_ROW)
         return FLOE_EFAIL;
     if (count >= FLOE_IAM_MAX_ACCESS_KEYS)
         return a->refused = FLOE_ESTATE;
@@ -98,12 +98,12 @@ int floe_iam_access_key_create(floe_call_t *call, int64_t user_row, floe_iam_acc
     return a.refused != FLOE_OK ? a.refused : rc;
 }
 
-static void read_key(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_key(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     floe_iam_access_key_t *k = item;
     k->id = floe_sql_text(call, stmt, 0);
     k->status = floe_sql_text(call, stmt, 1);
-    k->created_at = sqlite3_column_int64(stmt, 2);
+    k->created_at = floe_db_column_int64(stmt, 2);
 }
 
 int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_access_key_t **out, size_t *n)
@@ -155,13 +155,13 @@ int floe_iam_session_create(floe_call_t *call, int64_t role_row, const char *ses
     return floe_call_in_joined_transaction(call, create_session_body, &a);
 }
 
-static void read_owner(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_owner(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     floe_iam_key_owner_t *out = item;
-    const char *account = (const char *)sqlite3_column_text(stmt, 6);
+    const char *account = floe_db_column_text(stmt, 6);
 
-    out->is_session = sqlite3_column_int(stmt, 0) != 0;
-    out->row = sqlite3_column_int64(stmt, 1);
+    out->is_session = floe_db_column_int(stmt, 0) != 0;
+    out->row = floe_db_column_int64(stmt, 1);
     out->name = floe_sql_text(call, stmt, 2);
     out->path = floe_sql_text(call, stmt, 3);
     out->id = floe_sql_text(call, stmt, 4);
@@ -181,7 +181,7 @@ int floe_iam_key_lookup(floe_state_t *st, h2o_mem_pool_t *pool, const char *acce
                         floe_timestamp_t now, floe_iam_key_t *out)
 {
     char key[FLOE_IAM_ACCESS_KEY_LEN + 1];
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     if (!floe_iam_key_is_issued(access_key, len))
@@ -191,12 +191,12 @@ int floe_iam_key_lookup(floe_state_t *st, h2o_mem_pool_t *pool, const char *acce
     if ((stmt = floe_db_bind(st, sql_key_secret, "ti", key, (int64_t)now)) == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_NONE);
-    if (rc == SQLITE_ROW) {
-        const char *account = (const char *)sqlite3_column_text(stmt, 2);
+    if (rc == FLOE_DB_ROW) {
+        const char *account = floe_db_column_text(stmt, 2);
         out->secret = floe_db_text(pool, stmt, 0);
         out->session_token = floe_db_text(pool, stmt, 1);
         snprintf(out->account_id, sizeof(out->account_id), "%s", account != NULL ? account : "");
     }
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW ? FLOE_OK : rc == SQLITE_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW ? FLOE_OK : rc == FLOE_DB_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
 }

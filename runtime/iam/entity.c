@@ -100,7 +100,7 @@ char *floe_iam_entity_arn(floe_call_t *call, floe_iam_kind_t kind, const char *a
 int floe_iam_entity_create(floe_call_t *call, floe_iam_kind_t kind, floe_iam_entity_t *e)
 {
     char id[4 + ID_SUFFIX_LEN + 1];
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     floe_iam_random_id(id, id_prefix[kind], ID_SUFFIX_LEN);
@@ -116,11 +116,11 @@ int floe_iam_entity_create(floe_call_t *call, floe_iam_kind_t kind, floe_iam_ent
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    e->row = sqlite3_last_insert_rowid(sqlite3_db_handle(stmt));
-    sqlite3_reset(stmt);
+    e->row = floe_db_last_insert_id(call->state);
+    floe_db_reset(stmt);
     if (rc == FLOE_EUNIQUE)
         return FLOE_EEXISTS;
-    return rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* An entity row as read: the kind and account its ARN is made of, and where it goes. */
@@ -130,31 +130,31 @@ typedef struct entity_reader {
     floe_iam_entity_t *out;
 } entity_reader_t;
 
-static void read_entity(floe_call_t *call, floe_iam_kind_t kind, const char *account, sqlite3_stmt *stmt,
+static void read_entity(floe_call_t *call, floe_iam_kind_t kind, const char *account, floe_db_stmt_t *stmt,
                         floe_iam_entity_t *out)
 {
-    out->row = sqlite3_column_int64(stmt, 0);
+    out->row = floe_db_column_int64(stmt, 0);
     out->name = floe_sql_text(call, stmt, 1);
     out->path = floe_sql_text(call, stmt, 2);
     out->id = floe_sql_text(call, stmt, 3);
-    out->created_at = sqlite3_column_int64(stmt, 4);
+    out->created_at = floe_db_column_int64(stmt, 4);
     out->trust_policy = floe_sql_text(call, stmt, 5);
     out->description = floe_sql_text(call, stmt, 6);
-    out->max_session_duration = sqlite3_column_int(stmt, 7);
+    out->max_session_duration = floe_db_column_int(stmt, 7);
     out->arn = floe_iam_entity_arn(call, kind, account, out->path, out->name);
 }
 
-static void read_user(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_user(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     read_entity(call, FLOE_IAM_USER, floe_call_account(call), stmt, item);
 }
 
-static void read_role(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_role(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     read_entity(call, FLOE_IAM_ROLE, floe_call_account(call), stmt, item);
 }
 
-static void read_in_account(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_in_account(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     entity_reader_t *r = item;
     read_entity(call, r->kind, r->account, stmt, r->out);
@@ -239,7 +239,7 @@ typedef struct inline_row {
     char *document;
 } inline_row_t;
 
-static void read_inline(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_inline(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     inline_row_t *r = item;
     r->name = floe_sql_text(call, stmt, 0);
@@ -262,7 +262,7 @@ int floe_iam_inline_delete(floe_call_t *call, floe_iam_kind_t kind, int64_t row,
     return floe_iam_changed(call, floe_sql_bind(call, sql_inline_delete[kind], "it", row, name));
 }
 
-static void read_first_text(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_first_text(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     *(char **)item = floe_sql_text(call, stmt, 0);
 }
@@ -283,12 +283,12 @@ int floe_iam_detach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_
     return floe_iam_changed(call, floe_sql_bind(call, sql_detach[kind], "ii", row, policy_row));
 }
 
-static void read_attached(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_attached(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     floe_iam_attached_t *a = item;
     a->name = floe_sql_text(call, stmt, 0);
-    a->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", (const char *)sqlite3_column_text(stmt, 1),
-                              (const char *)sqlite3_column_text(stmt, 2), a->name);
+    a->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", floe_db_column_text(stmt, 1),
+                              floe_db_column_text(stmt, 2), a->name);
 }
 
 int floe_iam_attached_list(floe_call_t *call, floe_iam_kind_t kind, int64_t row, floe_iam_attached_t **out, size_t *n)
@@ -297,12 +297,12 @@ int floe_iam_attached_list(floe_call_t *call, floe_iam_kind_t kind, int64_t row,
                              (void **)out, n);
 }
 
-static void read_inline_document(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_inline_document(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     *(char **)item = floe_sql_text(call, stmt, 1);
 }
 
-static void read_attached_document(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_attached_document(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     *(char **)item = floe_sql_text(call, stmt, 3);
 }

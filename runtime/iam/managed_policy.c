@@ -41,18 +41,18 @@ static int create_body(floe_call_t *call, void *arg)
 {
     create_args_t *a = arg;
     floe_iam_managed_policy_t *p = a->p;
-    sqlite3_stmt *stmt = floe_sql_bind(call, sql_policy_insert, "tttttti", floe_call_account(call), p->name, p->path,
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_policy_insert, "tttttti", floe_call_account(call), p->name, p->path,
                                        p->id, p->description, p->default_version, (int64_t)p->created_at);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_UNIQUE);
-    p->row = sqlite3_last_insert_rowid(sqlite3_db_handle(stmt));
-    sqlite3_reset(stmt);
+    p->row = floe_db_last_insert_id(call->state);
+    floe_db_reset(stmt);
     if (rc == FLOE_EUNIQUE)
         return a->refused = FLOE_EEXISTS;
-    if (rc != SQLITE_DONE)
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     return floe_sql_exec(call, sql_version_insert, "itti", p->row, FIRST_VERSION, a->document, (int64_t)p->created_at);
 }
@@ -89,19 +89,19 @@ static int split_arn(floe_call_t *call, const char *arn, char **path, char **nam
     return **name != '\0' ? FLOE_OK : FLOE_ENOTFOUND;
 }
 
-static void read_policy(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_policy(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     floe_iam_managed_policy_t *out = item;
 
-    out->row = sqlite3_column_int64(stmt, 0);
+    out->row = floe_db_column_int64(stmt, 0);
     out->name = floe_sql_text(call, stmt, 1);
     out->path = floe_sql_text(call, stmt, 2);
     out->id = floe_sql_text(call, stmt, 3);
     out->description = floe_sql_text(call, stmt, 4);
     out->default_version = floe_sql_text(call, stmt, 5);
-    out->created_at = sqlite3_column_int64(stmt, 6);
-    out->updated_at = sqlite3_column_int64(stmt, 7);
-    out->attachment_count = sqlite3_column_int(stmt, 8);
+    out->created_at = floe_db_column_int64(stmt, 6);
+    out->updated_at = floe_db_column_int64(stmt, 7);
+    out->attachment_count = floe_db_column_int(stmt, 8);
     out->arn = floe_call_printf(call, "arn:aws:iam::%s:policy%s%s", floe_call_account(call), out->path, out->name);
 }
 
@@ -121,11 +121,11 @@ typedef struct version_row {
     floe_timestamp_t created_at;
 } version_row_t;
 
-static void read_version(floe_call_t *call, sqlite3_stmt *stmt, void *item)
+static void read_version(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
 {
     version_row_t *v = item;
     v->document = floe_sql_text(call, stmt, 0);
-    v->created_at = sqlite3_column_int64(stmt, 1);
+    v->created_at = floe_db_column_int64(stmt, 1);
 }
 
 int floe_iam_policy_version(floe_call_t *call, int64_t row, const char *version_id, char **document,

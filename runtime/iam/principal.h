@@ -25,13 +25,13 @@ typedef struct floe_principal {
        arn:aws:sts::<account>:assumed-role/<role>/<session> */
     const char *arn;
     const char *role_arn; /* an assumed role's arn:aws:iam::<account>:role/<path><name>; else NULL */
-    /* GetCallerIdentity's UserId: the account ID for a root, the user's AIDA... id, or an assumed
-       role's AROA...:<session> */
-    const char *user_id;
     /* The identity-based policy documents (JSON text): the user's or the role's inline policies
        and the default versions of the managed policies attached to it. None for a root. */
     const char *const *policies;
     size_t n_policies;
+    /* GetCallerIdentity's UserId: the account ID for a root, the user's AIDA... id, or an assumed
+       role's AROA...:<session> */
+    const char *user_id;
 } floe_principal_t;
 
 /**

@@ -15,8 +15,10 @@
  *   {namespace} with the 0x1F separator ──▶ 404 NoSuchTable/NoSuchNamespace for a read whose route
  *        │                                   documents 404, else 400 (S3 Tables has one level)
  *        ▼
- *   the warehouse (prefix or ?warehouse=) of another account than the request's ──▶ 403
- *        │   NotAuthorizedException, on both endpoints (refuse_other_account)
+ *   --enforce-iam (signed for s3tables): the operation's IAM actions refused ──▶ 403
+ *        │   ForbiddenException (iceberg_rest_authorize.h); without it, the warehouse (prefix or
+ *        │   ?warehouse=) of another account than the request's ──▶ 403 NotAuthorizedException, on
+ *        │   both endpoints (refuse_other_account)
  *        ▼
  *   route->parse ──▶ 400 BadRequestException
  *        ▼
@@ -40,6 +42,7 @@
 #include "base/failure.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest.h"
+#include "iceberg_rest/iceberg_rest_authorize.h"
 #include "iceberg_rest/iceberg_rest_call.h"
 #include "iceberg_rest/iceberg_rest_error.h"
 #include "iceberg_rest/iceberg_rest_glue.h"
@@ -333,7 +336,13 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
         return;
     }
     warehouse = d->is_glue ? NULL : named_warehouse(d, match, query, n_query);
-    if (warehouse != NULL && floe_arn_is_other_account(&call.super, warehouse)) {
+    if (d->w->config->enforce_iam && !d->is_glue) {
+        if (floe_iceberg_rest_authorize(&call, d->req, match, warehouse) != FLOE_OK) {
+            answer_error(d, call.error, call.error_message);
+            cJSON_Delete(body);
+            return;
+        }
+    } else if (warehouse != NULL && floe_arn_is_other_account(&call.super, warehouse)) {
         refuse_other_account(d, &call, warehouse);
         cJSON_Delete(body);
         return;

@@ -36,6 +36,7 @@ typedef enum floe_iceberg_err {
     FLOE_ICEBERG_ERR_BadRequestException,           /* 400 */
     FLOE_ICEBERG_ERR_StageCreate,                   /* 400 `stage_create`: AWS's refusal of a staged create */
     FLOE_ICEBERG_ERR_NotAuthorizedException,        /* 403: a signature that does not verify */
+    FLOE_ICEBERG_ERR_ForbiddenException,            /* 403: --enforce-iam refused the caller */
     FLOE_ICEBERG_ERR_NoSuchWarehouseException,      /* 404: the prefix names no table bucket */
     FLOE_ICEBERG_ERR_NoSuchNamespaceException,      /* 404 */
     FLOE_ICEBERG_ERR_NoSuchTableException,          /* 404 */

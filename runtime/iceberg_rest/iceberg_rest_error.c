@@ -22,6 +22,7 @@ static const error_info_t errors[FLOE_ICEBERG_ERR__COUNT] = {
      * DuckDB users have reported it (duckdb/duckdb-iceberg#1294). Clients go by the 400. */
     [FLOE_ICEBERG_ERR_StageCreate] = {"stage_create", 400},
     [FLOE_ICEBERG_ERR_NotAuthorizedException] = {"NotAuthorizedException", 403},
+    [FLOE_ICEBERG_ERR_ForbiddenException] = {"ForbiddenException", 403},
     [FLOE_ICEBERG_ERR_NoSuchWarehouseException] = {"NoSuchWarehouseException", 404},
     [FLOE_ICEBERG_ERR_NoSuchNamespaceException] = {"NoSuchNamespaceException", 404},
     [FLOE_ICEBERG_ERR_NoSuchTableException] = {"NoSuchTableException", 404},

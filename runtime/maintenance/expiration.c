@@ -15,10 +15,11 @@
  *     the cutoff (now - days). A file without an upper bound, or whose bound is at or after the
  *     cutoff, stays: a file that straddles the cutoff keeps its old records. AWS rewrites such
  *     files; Floe does not (a documented difference, docs/maintenance.md).
- *  2. Only manifests that lose a file are rewritten: removed entries become DELETED, the others
- *     EXISTING with their inherited sequence numbers and snapshot id written out, as Iceberg's
- *     ManifestWriter does; entries already DELETED are dropped. Other manifests, delete manifests
- *     included, are carried into the new manifest list unchanged.
+ *  2. Only manifests that lose a file are rewritten (snapshot_writer.h, as compaction rewrites
+ *     them): removed entries become DELETED, the others EXISTING with their inherited sequence
+ *     numbers and snapshot id written out, as Iceberg's ManifestWriter does; entries already
+ *     DELETED are dropped. Other manifests, delete manifests included, are carried into the new
+ *     manifest list unchanged.
  *  3. The removed files stay in storage until snapshot management expires the snapshots that
  *     still reference them. The job's figures count the files and bytes removed from the table.
  *  4. Format version 2 or 3: version 1 has no sequence numbers and no delete snapshots of this
@@ -33,20 +34,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "iceberg/iceberg_json.h"
+#include "base/xalloc.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/manifest.h"
-#include "base/ids.h"
 #include "iceberg/row_lineage.h"
 #include "maintenance/job.h"
-#include "base/xalloc.h"
+#include "maintenance/snapshot_writer.h"
 
 #define MS_PER_DAY (24LL * 3600 * 1000)
 #define ERR_MAX 256
-#define MANIFEST_SUFFIX "-m0.avro"
-#define METADATA_DIR "metadata/"
 
 /* The unit of a column's values, which the cutoff is converted to. */
 typedef enum column_unit { UNIT_DAYS, UNIT_MICROS, UNIT_NANOS } column_unit_t;
@@ -148,89 +145,12 @@ typedef struct expire_ctx {
     size_t n_expired;
 } expire_ctx_t;
 
+/* The new snapshot: its writer, the new list's entries, and its totals. */
 typedef struct new_snapshot {
-    int64_t id, parent, sequence_number;
+    floe_snapshot_writer_t w;
     floe_iceberg_manifest_list_t list; /* the new list's entries (arena NULL: we own files[]) */
     int64_t total_files, total_records, total_size, total_delete_files;
-    bool is_v3;
-    int64_t first_row_id, added_rows; /* v3 (design note 5) */
 } new_snapshot_t;
-
-/* A random positive id below 2^53: Iceberg only asks for a unique long, and JavaScript clients
- * (iceberg-js) refuse ids a double cannot hold exactly. */
-#define SNAPSHOT_ID_MASK ((UINT64_C(1) << 53) - 1)
-
-static int64_t fresh_snapshot_id(void)
-{
-    uint64_t v;
-    floe_random_bytes(&v, sizeof(v));
-    return (int64_t)(v & SNAPSHOT_ID_MASK) | 1;
-}
-
-/* Design note 2: rewrites manifest `m` (listed as `mf`) without the expired files, into *out. */
-static int rewrite_manifest(floe_job_t *job, new_snapshot_t *s, floe_iceberg_manifest_t *m,
-                            const floe_iceberg_manifest_file_t *mf, const bool *expired,
-                            floe_iceberg_manifest_file_t *out)
-{
-    char err[ERR_MAX];
-    uint8_t *bytes = NULL;
-    size_t len = 0, kept = 0;
-    char *key, *location;
-    int64_t min_seq = s->sequence_number;
-    floe_iceberg_manifest_entry_t *removed = floe_xcalloc(m->n_entries + 1, sizeof(*removed));
-    size_t n_removed = 0;
-    int rc;
-
-    *out = *mf;
-    out->has_first_row_id = false; /* a new manifest: the list assigns it one (design note 5) */
-    out->added_files_count = out->existing_files_count = out->deleted_files_count = 0;
-    out->added_rows_count = out->existing_rows_count = out->deleted_rows_count = 0;
-    for (size_t i = 0; i < m->n_entries; i++) {
-        floe_iceberg_manifest_entry_t e = m->entries[i];
-        if (e.status == FLOE_ICEBERG_ENTRY_DELETED)
-            continue;
-        if (!e.has_snapshot_id)
-            e.snapshot_id = mf->added_snapshot_id, e.has_snapshot_id = true;
-        if (!e.has_sequence_number)
-            e.sequence_number = mf->sequence_number, e.has_sequence_number = true;
-        if (!e.has_file_sequence_number)
-            e.file_sequence_number = mf->sequence_number, e.has_file_sequence_number = true;
-        if (expired[i]) {
-            e.status = FLOE_ICEBERG_ENTRY_DELETED;
-            e.snapshot_id = s->id;
-            out->deleted_files_count++;
-            out->deleted_rows_count += e.file.record_count;
-        } else {
-            e.status = FLOE_ICEBERG_ENTRY_EXISTING;
-            out->existing_files_count++;
-            out->existing_rows_count += e.file.record_count;
-        }
-        if (e.sequence_number < min_seq)
-            min_seq = e.sequence_number;
-        if (expired[i])
-            removed[n_removed++] = e;
-        else
-            m->entries[kept++] = e;
-    }
-    memcpy(m->entries + kept, removed, n_removed * sizeof(*removed)); /* DELETED last (design note 5) */
-    m->n_entries = kept + n_removed;
-    free(removed);
-    m->format_version = s->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2; /* v3 keeps first_row_id */
-    if (floe_iceberg_manifest_write(m, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(job, "cannot write a manifest: %s", err);
-    key = floe_job_fresh_key(METADATA_DIR, MANIFEST_SUFFIX);
-    rc = floe_job_write_object(job, key, bytes, len, &location);
-    free(bytes);
-    free(key);
-    if (rc != FLOE_OK)
-        return FLOE_EFAIL;
-    out->manifest_path = location; /* freed by free_list */
-    out->manifest_length = (int64_t)len;
-    out->sequence_number = s->sequence_number;
-    out->min_sequence_number = min_seq;
-    out->added_snapshot_id = s->id;
-    return FLOE_OK;
-}
 
 static int compare_paths(const void *a, const void *b)
 {
@@ -292,7 +212,7 @@ static int carry_manifest(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, i
     free(data);
     if (rc != 0)
         return floe_job_fail(job, "cannot read the manifest %s: %s", mf->manifest_path, err);
-    if (s->is_v3)
+    if (s->w.is_v3)
         floe_iceberg_row_ids_inherit(&m, mf); /* design note 5 */
     expired = floe_xcalloc(m.n_entries + 1, sizeof(bool));
     for (size_t i = 0; i < m.n_entries; i++) {
@@ -311,8 +231,8 @@ static int carry_manifest(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, i
         }
     }
     *out = *mf;
-    if (n_expired > 0 && (rc = rewrite_manifest(job, s, &m, mf, expired, out)) == FLOE_OK)
-        *owned = true;
+    if (n_expired > 0 && (rc = floe_snapshot_rewrite_manifest(&s->w, &m, mf, expired, out)) == FLOE_OK)
+        *owned = true; /* design notes 2 and 5 */
     free(expired);
     floe_iceberg_manifest_dispose(&m);
     return rc;
@@ -339,17 +259,12 @@ static int carry_all(floe_job_t *job, expire_ctx_t *c, new_snapshot_t *s, int64_
     return rc;
 }
 
-static cJSON *snapshot_json(const floe_iceberg_metadata_t *md, const new_snapshot_t *s, const expire_ctx_t *c,
-                            const char *list_location)
+/* The delete snapshot's summary. */
+static cJSON *summary_of(const new_snapshot_t *s, const expire_ctx_t *c)
 {
-    cJSON *snap = cJSON_CreateObject(), *summary = cJSON_CreateObject();
+    cJSON *summary = cJSON_CreateObject();
     char buf[32];
 
-    floe_iceberg_json_set_int(snap, "snapshot-id", s->id);
-    floe_iceberg_json_set_int(snap, "parent-snapshot-id", s->parent);
-    floe_iceberg_json_set_int(snap, "sequence-number", s->sequence_number);
-    floe_iceberg_json_set_int(snap, "timestamp-ms", (int64_t)time(NULL) * 1000);
-    cJSON_AddStringToObject(snap, "manifest-list", list_location);
     cJSON_AddStringToObject(summary, "operation", "delete");
 #define SUMMARY_INT(key, v) (snprintf(buf, sizeof(buf), "%lld", (long long)(v)), cJSON_AddStringToObject(summary, key, buf))
     SUMMARY_INT("deleted-data-files", c->files);
@@ -366,70 +281,14 @@ static cJSON *snapshot_json(const floe_iceberg_metadata_t *md, const new_snapsho
     SUMMARY_INT("total-delete-files", s->total_delete_files);
 #undef SUMMARY_INT
     cJSON_AddStringToObject(summary, "floe.maintenance", floe_job_type_name(FLOE_JOB_RECORD_EXPIRATION));
-    cJSON_AddItemToObject(snap, "summary", summary);
-    floe_iceberg_json_set_int(snap, "schema-id", md->current_schema_id);
-    if (s->is_v3) {
-        floe_iceberg_json_set_int(snap, "first-row-id", s->first_row_id);
-        floe_iceberg_json_set_int(snap, "added-rows", s->added_rows);
-    }
-    return snap;
-}
-
-static cJSON *updates_for(const floe_iceberg_metadata_t *md, const new_snapshot_t *s, const expire_ctx_t *c,
-                          const char *list_location)
-{
-    cJSON *updates = cJSON_CreateArray(), *add = cJSON_CreateObject(), *ref = cJSON_CreateObject();
-
-    cJSON_AddStringToObject(add, "action", "add-snapshot");
-    cJSON_AddItemToObject(add, "snapshot", snapshot_json(md, s, c, list_location));
-    cJSON_AddItemToArray(updates, add);
-    cJSON_AddStringToObject(ref, "action", "set-snapshot-ref");
-    cJSON_AddStringToObject(ref, "ref-name", FLOE_ICEBERG_MAIN_BRANCH);
-    cJSON_AddStringToObject(ref, "type", "branch");
-    floe_iceberg_json_set_int(ref, "snapshot-id", s->id);
-    cJSON_AddItemToArray(updates, ref);
-    return updates;
-}
-
-/* Writes the new manifest list; *location malloc'ed. */
-static int write_list(floe_job_t *job, new_snapshot_t *s, char **location)
-{
-    char err[ERR_MAX];
-    uint8_t *bytes;
-    size_t len;
-    char *key, name[64];
-    int rc;
-
-    s->list.snapshot_id = s->id;
-    s->list.has_parent_snapshot_id = true;
-    s->list.parent_snapshot_id = s->parent;
-    s->list.sequence_number = s->sequence_number;
-    s->list.format_version = s->is_v3 ? FLOE_ICEBERG_ROW_LINEAGE_VERSION : 2;
-    if (floe_iceberg_manifest_list_write(&s->list, &bytes, &len, err, sizeof(err)) != 0)
-        return floe_job_fail(job, "cannot write the manifest list: %s", err);
-    snprintf(name, sizeof(name), "snap-%lld-1-", (long long)s->id);
-    key = floe_job_fresh_key(METADATA_DIR, ".avro");
-    {
-        /* Iceberg's own name: metadata/snap-<id>-1-<uuid>.avro */
-        size_t n = strlen(METADATA_DIR) + strlen(name) + strlen(key) + 1;
-        char *full = floe_xmalloc(n);
-        snprintf(full, n, METADATA_DIR "%s%s", name, key + strlen(METADATA_DIR));
-        free(key);
-        key = full;
-    }
-    rc = floe_job_write_object(job, key, bytes, len, location);
-    free(bytes);
-    free(key);
-    return rc;
+    return summary;
 }
 
 static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata_t *md, cJSON **updates)
 {
     const cJSON *snap = floe_iceberg_metadata_snapshot(md, md->current_snapshot_id);
     const cJSON *list_path = cJSON_GetObjectItemCaseSensitive(snap, "manifest-list");
-    new_snapshot_t s = {.id = fresh_snapshot_id(), .parent = md->current_snapshot_id,
-                        .sequence_number = md->last_sequence_number + 1,
-                        .is_v3 = md->format_version >= FLOE_ICEBERG_ROW_LINEAGE_VERSION};
+    new_snapshot_t s = {0};
     floe_iceberg_manifest_list_t current;
     int64_t cutoff = cutoff_in(c->column.unit, job->now_ms - (int64_t)job->settings.expiration_days * MS_PER_DAY);
     char err[ERR_MAX];
@@ -441,6 +300,7 @@ static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata
 
     if (!cJSON_IsString(list_path))
         return floe_job_fail(job, "the current snapshot has no manifest list");
+    floe_snapshot_writer_init(&s.w, job, md, md->current_snapshot_id, "");
     if (floe_job_read_object(job, list_path->valuestring, &data, &len))
         return FLOE_EFAIL;
     rc = floe_iceberg_manifest_list_read(data, len, &current, err, sizeof(err));
@@ -449,13 +309,9 @@ static int plan_on(floe_job_t *job, expire_ctx_t *c, const floe_iceberg_metadata
         return floe_job_fail(job, "cannot read the manifest list %s: %s", list_path->valuestring, err);
     owned = floe_xcalloc(current.n_files + 1, sizeof(bool));
     rc = carry_all(job, c, &s, cutoff, &current, owned);
-    if (rc == FLOE_OK && s.is_v3) {
-        int64_t next = md->next_row_id;
-        s.first_row_id = next;
-        s.added_rows = floe_iceberg_row_ids_assign(s.list.files, s.list.n_files, &next);
-    }
-    if (rc == FLOE_OK && c->files > 0 && (rc = write_list(job, &s, &list_location)) == FLOE_OK)
-        *updates = updates_for(md, &s, c, list_location);
+    if (rc == FLOE_OK && c->files > 0 &&
+        (rc = floe_snapshot_write_list(&s.w, s.list.files, s.list.n_files, &list_location)) == FLOE_OK)
+        *updates = floe_snapshot_updates(&s.w, list_location, summary_of(&s, c));
     for (size_t i = 0; i < s.list.n_files; i++) {
         if (owned[i])
             free(s.list.files[i].manifest_path);

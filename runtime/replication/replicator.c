@@ -1,13 +1,9 @@
 /*
- * The replication worker of replicator.h: its thread, the wake-up and the SQLite hooks that
- * trigger it.
+ * The replication worker of replicator.h: its thread, and the wake-up a commit that queued work
+ * rings.
  */
 #include <assert.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include <sqlite3.h>
 
 #include "background/loop.h"
 #include "replication/replica.h"
@@ -16,9 +12,6 @@
 
 #define IDLE_WAIT_MS 1000
 #define QUEUE_TABLE "replication_queue"
-/* SQLite's default wal_autocheckpoint (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT): installing a WAL hook
- * replaces the automatic checkpoint, so on_commit does the same checkpoint itself. */
-#define WAL_AUTOCHECKPOINT_FRAMES 1000
 
 struct floe_replicator {
     floe_background_t *bg;
@@ -34,46 +27,16 @@ void floe_replicator_kick(void)
     floe_loop_kick(&bell);
 }
 
-/* Whether the open transaction of this thread's connection queued work (design note 1). A
- * connection is used by its own serving thread only, so the flag is per thread. */
-static _Thread_local bool is_queue_changed;
-
-static void on_update(void *arg, int op, const char *db, const char *table, sqlite3_int64 rowid)
+/* db/ calls this after a commit that queued work, once it is in the WAL (design note 1). */
+static void on_queued(void *arg)
 {
     (void)arg;
-    (void)db;
-    (void)rowid;
-    if (op == SQLITE_INSERT && strcmp(table, QUEUE_TABLE) == 0)
-        is_queue_changed = true;
-}
-
-static void on_rollback(void *arg)
-{
-    (void)arg;
-    is_queue_changed = false;
-}
-
-/* SQLite's WAL hook runs once a commit is in the WAL, where the next read of any connection sees
- * it; the worker woken here therefore finds the queued row, whichever connection looks. */
-static int on_commit(void *arg, sqlite3 *db, const char *name, int n_frames)
-{
-    (void)arg;
-    if (is_queue_changed) {
-        is_queue_changed = false;
-        floe_replicator_kick();
-    }
-    if (n_frames >= WAL_AUTOCHECKPOINT_FRAMES)
-        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    return SQLITE_OK;
+    floe_replicator_kick();
 }
 
 void floe_replicator_watch(floe_state_t *st)
 {
-    sqlite3 *db = floe_state_db(st);
-
-    sqlite3_update_hook(db, on_update, NULL);
-    sqlite3_rollback_hook(db, on_rollback, NULL);
-    sqlite3_wal_hook(db, on_commit, NULL);
+    floe_state_watch_inserts(st, QUEUE_TABLE, on_queued, NULL);
 }
 
 /* The loop's take: at once again after a commit replicated, else a look every IDLE_WAIT_MS. */

@@ -5,14 +5,14 @@
  * that worker's background door (background.h).
  *
  * Design notes:
- *  1. Wake-up: floe_replicator_watch installs SQLite hooks on every serving thread's connection.
- *     The update hook notes that the open transaction added a row to replication_queue (the
- *     triggers of migration 9 add them in the commit's own transaction); the WAL hook, which SQLite
- *     calls once the commit is in the WAL and its lock released, then kicks the worker (a rollback
- *     clears the note). So the worker's first look, a step on the first serving thread's own
+ *  1. Wake-up: floe_replicator_watch asks db/ to tell it of every commit, on each serving thread's
+ *     connection, that added a row to replication_queue (the triggers of migration 9 add them in
+ *     the commit's own transaction). db/ tells it from the connection's WAL hook, which SQLite
+ *     calls once the commit is in the WAL and its lock released (db/checkpoint.h), and the worker
+ *     is kicked. So the worker's first look, a step on the first serving thread's own
  *     connection, always sees the commit, whichever thread made it: no polling on the way from a
  *     commit to its replication. The worker also looks every IDLE_WAIT_MS, for work left by a
- *     restart. The WAL hook replaces SQLite's automatic checkpoint, so it checkpoints as that did.
+ *     restart.
  *  2. Restart: the queue is durable and a row leaves only when its commit is replicated, so work
  *     interrupted by a stop or a crash is taken again at the next start (replica.h design note 4).
  */

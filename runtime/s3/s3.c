@@ -11,6 +11,7 @@
 #include "http/response.h"
 #include "s3/s3.h"
 #include "s3/address.h"
+#include "s3/authorize.h"
 #include "s3/request.h"
 #include "s3/route.h"
 
@@ -42,7 +43,8 @@ void floe_s3_handle(floe_worker_t *w, h2o_req_t *req)
     if (floe_s3_address(r) == 0) {
         floe_s3_route_t route = floe_s3_route(r);
         r->op = route.op;
-        route.handle(r);
+        if (!w->config->enforce_iam || floe_s3_authorize(r) == FLOE_OK)
+            route.handle(r);
     }
     if (floe_state_end_call(w->state))
         floe_log("%s left a transaction open; it was rolled back", r->op);

@@ -26,8 +26,10 @@
 
 #include "db/state.h"
 #include "call/call.h"
+#include "s3tables/authorize.h"
 #include "s3tables/dispatch.h"
 #include "base/log.h"
+#include "http/peer.h"
 #include "http/response.h"
 #include "s3tables/router.h"
 #include "http/sigv4.h"
@@ -97,6 +99,17 @@ static void answer_success(dispatch_ctx_t *d, const floe_operation_info_t *info,
     }
 }
 
+/* --enforce-iam: the signed caller's permission for this call (authorize.h). */
+static int authorize(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http,
+                     floe_call_t *call)
+{
+    char *access_key = h2o_mem_alloc_pool(&d->req->pool, d->credential->access_key.len + 1);
+
+    memcpy(access_key, d->credential->access_key.base, d->credential->access_key.len);
+    access_key[d->credential->access_key.len] = '\0';
+    return floe_s3tables_authorize(call, match, http, access_key, floe_http_peer_address(d->req));
+}
+
 static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, const floe_http_input_t *http)
 {
     const floe_operation_info_t *info = &floe_operations[match->route->op];
@@ -119,6 +132,10 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
     in = floe_call_alloc(&call, info->request_size);
     if (match->route->parse(&call, http, in, &violation) != 0 || info->validate(in, &violation) != 0) {
         answer_error(d, 400, "BadRequestException", violation.message);
+        return;
+    }
+    if (d->w->config->enforce_iam && authorize(d, match, http, &call) != FLOE_OK) {
+        answer_modeled_error(d, info, &call);
         return;
     }
     if (info->handle == NULL) {

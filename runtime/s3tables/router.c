@@ -10,6 +10,9 @@
  *  3. When several routes match path and method, the one with the most literal segments wins,
  *     then the one whose required query keys are all present, then the one requiring more keys
  *     (as LocalStack's op_router breaks ties).
+ *  4. Only a template of as many segments as the path can match it, so floe_router_init orders
+ *     the routes by segment count (keeping the table's order within a count, which the ties
+ *     above depend on) and a match scans only its path's group, not all of the table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +28,26 @@ static floe_route_t routes[] = {
 
 #define N_ROUTES (sizeof(routes) / sizeof(routes[0]))
 
+/* The routes by segment count: those of n segments are by_length[group_start[n] .. group_start[n + 1]). */
+static const floe_route_t *by_length[N_ROUTES];
+static size_t group_start[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 2];
+
+/* A counting sort, stable so that each group keeps the table's order. */
+static void group_by_length(void)
+{
+    size_t next[FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 1] = {0};
+
+    memset(group_start, 0, sizeof(group_start));
+    for (size_t i = 0; i < N_ROUTES; i++)
+        group_start[routes[i].template.n_segments + 1]++;
+    for (size_t n = 1; n < FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS + 2; n++)
+        group_start[n] += group_start[n - 1];
+    for (size_t i = 0; i < N_ROUTES; i++) {
+        size_t n = routes[i].template.n_segments;
+        by_length[group_start[n] + next[n]++] = &routes[i];
+    }
+}
+
 int floe_router_init(void)
 {
     for (size_t i = 0; i < N_ROUTES; i++) {
@@ -36,6 +59,7 @@ int floe_router_init(void)
             return FLOE_EFAIL;
         }
     }
+    group_by_length();
     return FLOE_OK;
 }
 
@@ -80,8 +104,8 @@ floe_route_result_t floe_router_match(h2o_mem_pool_t *pool, const char *method, 
 
     if (n > FLOE_ROUTE_TEMPLATE_MAX_SEGMENTS)
         return FLOE_ROUTE_NO_PATH;
-    for (size_t i = 0; i < N_ROUTES; i++) {
-        const floe_route_t *r = &routes[i];
+    for (size_t i = group_start[n]; i < group_start[n + 1]; i++) {
+        const floe_route_t *r = by_length[i];
         int score;
         if (!floe_route_template_matches(&r->template, seg, seg_len, n))
             continue;

@@ -32,7 +32,7 @@ FLOE_SQL(sql_bucket_delete, "DELETE FROM s3_bucket WHERE id = ?1");
 int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehouse, const char *region,
                              const char *owner, int64_t now_ms)
 {
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     assert(name != NULL);
@@ -41,9 +41,9 @@ int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehou
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_UNIQUE);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     switch (rc) {
-    case SQLITE_DONE: return FLOE_OK;
+    case FLOE_DB_DONE: return FLOE_OK;
     case FLOE_EUNIQUE: return FLOE_EEXISTS; /* the UNIQUE name */
     default: return FLOE_EFAIL;
     }
@@ -51,53 +51,53 @@ int floe_store_bucket_create(floe_state_t *st, const char *name, bool is_warehou
 
 int floe_store_bucket_rename(floe_state_t *st, const char *from, const char *to)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_rename, "tt", from, to);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_bucket_rename, "tt", from, to);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_NONE);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
-    return sqlite3_changes(floe_state_db(st)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+    return floe_db_changes(st) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
 }
 
 int floe_store_bucket_get(floe_state_t *st, h2o_mem_pool_t *pool, const char *name,
                           floe_store_bucket_t *out)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_get, "t", name);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_bucket_get, "t", name);
     int result;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW:
-        out->id = sqlite3_column_int64(stmt, 0);
-        out->is_warehouse = sqlite3_column_int(stmt, 1) != 0;
+    case FLOE_DB_ROW:
+        out->id = floe_db_column_int64(stmt, 0);
+        out->is_warehouse = floe_db_column_int(stmt, 1) != 0;
         out->region = floe_db_text(pool, stmt, 2);
-        out->created_ms = sqlite3_column_int64(stmt, 3);
+        out->created_ms = floe_db_column_int64(stmt, 3);
         out->owner = floe_db_text(pool, stmt, 4);
         result = FLOE_OK;
         break;
-    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    case FLOE_DB_DONE: result = FLOE_ENOTFOUND; break;
     default: result = FLOE_EFAIL; break;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return result;
 }
 
 int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *owner,
                            floe_store_bucket_entry_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_bucket_list, "t", owner);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_bucket_list, "t", owner);
     floe_store_bucket_entry_t *items = NULL;
     size_t n = 0, cap = 0;
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while ((rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while ((rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         if (n == cap) {
             cap = cap ? cap * 2 : BUCKET_LIST_FIRST_CAP;
             floe_store_bucket_entry_t *bigger = h2o_mem_alloc_pool(pool, cap * sizeof(*items));
@@ -106,11 +106,11 @@ int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *o
             items = bigger;
         }
         items[n].name = floe_db_text(pool, stmt, 0);
-        items[n].created_ms = sqlite3_column_int64(stmt, 1);
+        items[n].created_ms = floe_db_column_int64(stmt, 1);
         n++;
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
     *out = items;
     *n_out = n;
@@ -120,7 +120,7 @@ int floe_store_bucket_list(floe_state_t *st, h2o_mem_pool_t *pool, const char *o
 /* Collects the file ids a query over ?1 = bucket_id returns. FLOE_OK or FLOE_EFAIL. */
 static int collect_files(floe_state_t *st, const char *sql, int64_t bucket_id, floe_store_ids_t *files)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql, "i", bucket_id);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql, "i", bucket_id);
     return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
 }
 

@@ -43,84 +43,84 @@ FLOE_SQL(sql_cursor_from, "SELECT " OBJECT_COLUMNS " FROM s3_object"
 #define KEY_UPPER_BYTE "\xff"
 
 /* Reads one row of OBJECT_COLUMNS (starting at column 0) into out; strings in pool. */
-static void read_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_object_t *out)
+static void read_row(h2o_mem_pool_t *pool, floe_db_stmt_t *stmt, floe_store_object_t *out)
 {
     out->key = floe_db_text(pool, stmt, 0);
     floe_store_column_id(stmt, 1, out->file_id);
-    out->size = sqlite3_column_int64(stmt, 2);
+    out->size = floe_db_column_int64(stmt, 2);
     out->etag = floe_db_text(pool, stmt, 3);
     out->content_type = floe_db_text(pool, stmt, 4);
     out->headers = floe_db_text(pool, stmt, 5);
     out->checksum_algorithm = floe_db_text(pool, stmt, 6);
     out->checksum = floe_db_text(pool, stmt, 7);
-    out->last_modified_ms = sqlite3_column_int64(stmt, 8);
+    out->last_modified_ms = floe_db_column_int64(stmt, 8);
 }
 
 int floe_store_object_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
                           floe_store_object_t *out)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_get, "it", bucket_id, key);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_object_get, "it", bucket_id, key);
     int result;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW: read_row(pool, stmt, out); result = FLOE_OK; break;
-    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    case FLOE_DB_ROW: read_row(pool, stmt, out); result = FLOE_OK; break;
+    case FLOE_DB_DONE: result = FLOE_ENOTFOUND; break;
     default: result = FLOE_EFAIL; break;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return result;
 }
 
 int floe_store_object_find(floe_state_t *st, h2o_mem_pool_t *pool, const char *bucket_name, const char *key,
                            floe_store_bucket_t *bucket, floe_store_object_t *obj)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_find, "tt", bucket_name, key);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_object_find, "tt", bucket_name, key);
     int result;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW:
+    case FLOE_DB_ROW:
         read_row(pool, stmt, obj); /* obj->key is NULL when the LEFT JOIN found no object */
-        bucket->id = sqlite3_column_int64(stmt, 9);
-        bucket->is_warehouse = sqlite3_column_int(stmt, 10) != 0;
+        bucket->id = floe_db_column_int64(stmt, 9);
+        bucket->is_warehouse = floe_db_column_int(stmt, 10) != 0;
         bucket->region = floe_db_text(pool, stmt, 11);
-        bucket->created_ms = sqlite3_column_int64(stmt, 12);
+        bucket->created_ms = floe_db_column_int64(stmt, 12);
         result = FLOE_OK;
         break;
-    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    case FLOE_DB_DONE: result = FLOE_ENOTFOUND; break;
     default: result = FLOE_EFAIL; break;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return result;
 }
 
 int floe_store_object_current(floe_state_t *st, int64_t bucket_id, const char *key, char file_id[FLOE_STORE_ID_LEN + 1],
                               char **etag)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_object_current, "it", bucket_id, key);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_object_current, "it", bucket_id, key);
     const char *text;
     int found;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW:
+    case FLOE_DB_ROW:
         floe_store_column_id(stmt, 0, file_id);
         found = FLOE_OK;
-        if (etag != NULL && (text = (const char *)sqlite3_column_text(stmt, 1)) == NULL) {
+        if (etag != NULL && (text = floe_db_column_text(stmt, 1)) == NULL) {
             floe_log("store: cannot read an ETag: %s", floe_state_errmsg(st)); /* NOT NULL column: out of memory */
             found = FLOE_EFAIL;
         } else if (etag != NULL) {
             *etag = floe_xstrdup(text);
         }
         break;
-    case SQLITE_DONE: found = FLOE_ENOTFOUND; break;
+    case FLOE_DB_DONE: found = FLOE_ENOTFOUND; break;
     default: found = FLOE_EFAIL; break;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return found;
 }
 
@@ -255,8 +255,8 @@ int floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_st
 {
     assert(c->stmt != NULL); /* opened (or re-seeked) successfully */
     switch (floe_db_step(c->st, c->stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW: read_row(pool, c->stmt, out); return FLOE_OK;
-    case SQLITE_DONE: return FLOE_ENOTFOUND;
+    case FLOE_DB_ROW: read_row(pool, c->stmt, out); return FLOE_OK;
+    case FLOE_DB_DONE: return FLOE_ENOTFOUND;
     default: return FLOE_EFAIL;
     }
 }
@@ -264,6 +264,6 @@ int floe_store_cursor_next(floe_store_cursor_t *c, h2o_mem_pool_t *pool, floe_st
 void floe_store_cursor_close(floe_store_cursor_t *c)
 {
     if (c->stmt != NULL)
-        sqlite3_reset(c->stmt);
+        floe_db_reset(c->stmt);
     c->stmt = NULL;
 }

@@ -97,7 +97,7 @@ int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bu
     char hex[33];
     int result;
 
-    if (!sqlite3_get_autocommit(floe_state_db(st))) {
+    if (floe_db_in_transaction(st)) {
         floe_log("store: floe_store_put_object called inside a transaction (it fsyncs); refused");
         return FLOE_EFAIL;
     }

@@ -55,15 +55,15 @@ FLOE_SQL(sql_parts_delete, "DELETE FROM s3_part WHERE upload_id = ?1");
 
 #define KEY_UPPER_BYTE "\xff" /* as in object.c: above every UTF-8 key */
 
-static void read_upload_row(h2o_mem_pool_t *pool, sqlite3_stmt *stmt, floe_store_upload_t *out)
+static void read_upload_row(h2o_mem_pool_t *pool, floe_db_stmt_t *stmt, floe_store_upload_t *out)
 {
-    out->id = sqlite3_column_int64(stmt, 0);
+    out->id = floe_db_column_int64(stmt, 0);
     out->upload_id = floe_db_text(pool, stmt, 1);
     out->key = floe_db_text(pool, stmt, 2);
     out->content_type = floe_db_text(pool, stmt, 3);
     out->headers = floe_db_text(pool, stmt, 4);
     out->checksum_algorithm = floe_db_text(pool, stmt, 5);
-    out->initiated_ms = sqlite3_column_int64(stmt, 6);
+    out->initiated_ms = floe_db_column_int64(stmt, 6);
     out->checksum_type = floe_db_text(pool, stmt, 7);
 }
 
@@ -71,7 +71,7 @@ int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t buc
                              floe_store_upload_t *up, int64_t now_ms)
 {
     char *id = h2o_mem_alloc_pool(pool, FLOE_STORE_UPLOAD_ID_LEN + 1);
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int rc;
 
     assert(up->key != NULL);
@@ -81,12 +81,12 @@ int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t buc
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_FOREIGNKEY);
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     if (rc == FLOE_EFOREIGNKEY)
         return FLOE_ENOTFOUND; /* the bucket's foreign key: it was deleted since the caller looked it up */
-    if (rc != SQLITE_DONE)
+    if (rc != FLOE_DB_DONE)
         return FLOE_EFAIL;
-    up->id = sqlite3_last_insert_rowid(floe_state_db(st));
+    up->id = floe_db_last_insert_id(st);
     up->upload_id = id;
     up->initiated_ms = now_ms;
     return FLOE_OK;
@@ -95,24 +95,24 @@ int floe_store_upload_create(floe_state_t *st, h2o_mem_pool_t *pool, int64_t buc
 int floe_store_upload_get(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucket_id, const char *key,
                           const char *upload_id, floe_store_upload_t *out)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_upload_get, "itt", bucket_id, key, upload_id);
     int result;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     switch (floe_db_step(st, stmt, FLOE_DB_NONE)) {
-    case SQLITE_ROW: read_upload_row(pool, stmt, out); result = FLOE_OK; break;
-    case SQLITE_DONE: result = FLOE_ENOTFOUND; break;
+    case FLOE_DB_ROW: read_upload_row(pool, stmt, out); result = FLOE_OK; break;
+    case FLOE_DB_DONE: result = FLOE_ENOTFOUND; break;
     default: result = FLOE_EFAIL; break;
     }
-    sqlite3_reset(stmt);
+    floe_db_reset(stmt);
     return result;
 }
 
 /* Collects the file of part `part_number` (0: every part) of an upload. FLOE_OK or FLOE_EFAIL. */
 static int collect_part_files(floe_state_t *st, int64_t upload_row_id, int part_number, floe_store_ids_t *files)
 {
-    sqlite3_stmt *stmt = part_number > 0 ? floe_db_bind(st, sql_part_file, "in", upload_row_id, part_number)
+    floe_db_stmt_t *stmt = part_number > 0 ? floe_db_bind(st, sql_part_file, "in", upload_row_id, part_number)
                                          : floe_db_bind(st, sql_part_files, "i", upload_row_id);
     return stmt != NULL ? floe_store_collect_ids(st, stmt, files) : -1;
 }
@@ -155,24 +155,24 @@ int floe_store_part_commit(floe_state_t *st, const char *data_dir, int64_t uploa
 int floe_store_part_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t upload_row_id, int after, size_t max,
                          floe_store_part_t **out, size_t *n_out)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_part_list, "ini", upload_row_id, after, (int64_t)max);
     floe_store_part_t *parts = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*parts));
     size_t n = 0;
-    int rc = SQLITE_DONE;
+    int rc = FLOE_DB_DONE;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW) {
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW) {
         floe_store_part_t *p = &parts[n++];
-        p->part_number = sqlite3_column_int(stmt, 0);
+        p->part_number = floe_db_column_int(stmt, 0);
         floe_store_column_id(stmt, 1, p->file_id);
-        p->size = sqlite3_column_int64(stmt, 2);
+        p->size = floe_db_column_int64(stmt, 2);
         p->etag = floe_db_text(pool, stmt, 3);
         p->checksum = floe_db_text(pool, stmt, 4);
-        p->last_modified_ms = sqlite3_column_int64(stmt, 5);
+        p->last_modified_ms = floe_db_column_int64(stmt, 5);
     }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE && rc != FLOE_DB_ROW)
         return FLOE_EFAIL;
     *out = parts;
     *n_out = n;
@@ -239,15 +239,15 @@ int floe_store_upload_abort(floe_state_t *st, const char *data_dir, int64_t uplo
  * key). FLOE_OK or FLOE_EFAIL (logged). */
 static int upload_row_id_of(floe_state_t *st, int64_t bucket_id, const char *upload_id, int64_t *id)
 {
-    sqlite3_stmt *stmt = floe_db_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
+    floe_db_stmt_t *stmt = floe_db_bind(st, sql_upload_row_id, "it", bucket_id, upload_id);
     int rc;
 
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_db_step(st, stmt, FLOE_DB_NONE);
-    *id = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
-    sqlite3_reset(stmt);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? FLOE_OK : FLOE_EFAIL;
+    *id = rc == FLOE_DB_ROW ? floe_db_column_int64(stmt, 0) : INT64_MAX;
+    floe_db_reset(stmt);
+    return rc == FLOE_DB_ROW || rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Where a listing resumes: S3 resumes after every upload of key-marker alone, and after the
@@ -268,9 +268,9 @@ int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucke
     floe_store_upload_t *items = h2o_mem_alloc_pool(pool, (max ? max : 1) * sizeof(*items));
     size_t prefix_len = prefix != NULL ? strlen(prefix) : 0, n = 0;
     char *upper = h2o_mem_alloc_pool(pool, prefix_len + sizeof(KEY_UPPER_BYTE));
-    sqlite3_stmt *stmt;
+    floe_db_stmt_t *stmt;
     int64_t after_id;
-    int rc = SQLITE_DONE;
+    int rc = FLOE_DB_DONE;
 
     if (resume_point(st, bucket_id, key_marker, upload_id_marker, &after_id))
         return FLOE_EFAIL;
@@ -280,10 +280,10 @@ int floe_store_upload_list(floe_state_t *st, h2o_mem_pool_t *pool, int64_t bucke
                            key_marker != NULL ? key_marker : "", after_id, (int64_t)max);
     if (stmt == NULL)
         return FLOE_EFAIL;
-    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == SQLITE_ROW)
+    while (n < max && (rc = floe_db_step(st, stmt, FLOE_DB_NONE)) == FLOE_DB_ROW)
         read_upload_row(pool, stmt, &items[n++]);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_DONE && rc != FLOE_DB_ROW)
         return FLOE_EFAIL;
     *out = items;
     *n_out = n;

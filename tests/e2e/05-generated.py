@@ -34,7 +34,8 @@ ICEBERG_SPEC_PAGE = "https://github.com/apache/iceberg/blob/%s/open-api/rest-cat
 # models/ files that are Floe's own, not pinned upstream copies
 UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
             "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE",
-            "cloudformation-overlay.json", "sts-overlay.json", "iam-overlay.json", "glue-overlay.json"}
+            "cloudformation-overlay.json", "sts-overlay.json", "iam-overlay.json", "glue-overlay.json",
+            "athena-overlay.json"}
 # The awsQuery services: (generator key, pinned model under models/, C prefix, docs name, README name)
 QUERY_SERVICES = [
     ("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json", "cfn", "cloudformation", "CloudFormation"),
@@ -44,6 +45,7 @@ QUERY_SERVICES = [
 # The awsJson1_1 services: (generator key, pinned model under models/, C prefix, docs name, README name)
 JSON_SERVICES = [
     ("glue", "glue/glue-2017-03-31.smithy.json", "glue", "glue", "Glue"),
+    ("athena", "athena/athena-2017-05-18.smithy.json", "athena", "athena", "Athena"),
 ]
 
 
@@ -355,7 +357,7 @@ class GeneratedTests(unittest.TestCase):
                 rows = [line for line in f if re.match(r"^\| \d+ \| ", line)]
             self.assertTrue(rows, "the %s docs have a row per operation" % key)
             for row in rows:
-                self.assertRegex(row, r"^\| \d+ \| \[\w+\]\(https://docs\.aws\.amazon\.com/glue/latest/webapi/API_\w+\.html\) \| "
+                self.assertRegex(row, r"^\| \d+ \| \[\w+\]\(https://docs\.aws\.amazon\.com/(glue/latest/webapi|athena/latest/APIReference)/API_\w+\.html\) \| "
                                  r"(implemented|partial|not implemented) \|",
                                  "each operation links to its page in AWS's API reference and says its status")
         with open(os.path.join(committed, "awsjson_services.def")) as f:

@@ -17,7 +17,7 @@ from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
 SMOKE_FILES = sorted(glob.glob(os.path.join(SOURCE_DIR, "generated", "tests", "smoke_*.json")))
 # The services whose models codegen reads (models/): each must have its smoke file.
-SERVICES = {"s3tables", "cloudformation", "sts", "iam", "glue"}
+SERVICES = {"s3tables", "cloudformation", "sts", "iam", "glue", "athena"}
 
 
 def snake_case(operation):

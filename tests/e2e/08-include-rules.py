@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """The folders of runtime/ and handlers/ include each other as docs/design.md's include table says:
 every `#include "..."` of a hand-written file reaches only its own folder or what the table lists
-for that folder, the folders include each other without a cycle, and no two headers share a file
-name. The table is the one place the rules are written; this test reads it, so the design stays
-true as the code moves. Nothing is built or served."""
+for that folder, the folders include each other without a cycle, no two headers share a file
+name, and only a folder whose row names `<sqlite3.h>` reaches SQLite. The table is the one place
+the rules are written; this test reads it, so the design stays true as the code moves. Nothing is
+built or served."""
 
 import collections
 import os
@@ -19,6 +20,11 @@ DESIGN = os.path.join(SOURCE_DIR, "docs", "design.md")
 SOURCE_TREES = ("runtime", "handlers")
 INCLUDE_PATH = ("runtime", "generated")  # CMakeLists.txt: floe_core's include directories
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+SQLITE_HEADER = "<sqlite3.h>"
+# What reaches SQLite in C code: its header, any of its functions or types (sqlite3_*), any of its
+# constants (SQLITE_*).
+SQLITE = re.compile(r"#\s*include\s*<sqlite3\.h>|\bsqlite3_\w*|\bSQLITE_\w+")
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
 def folder_of(path):
@@ -42,7 +48,7 @@ def read_table():
             continue
         folder = re.match(r"\s*`([^`]+)`", cells[1]).group(1)
         allowed = {t for t in re.findall(r"`([^`]+)`", "|".join(cells[2:]))
-                   if t.startswith(("runtime/", "handlers/", "generated/"))}
+                   if t.startswith(("runtime/", "handlers/", "generated/")) or t == SQLITE_HEADER}
         rules[folder] = allowed
     return rules
 
@@ -105,6 +111,8 @@ def is_allowed(target, allowed):
 
 
 class IncludeRules(unittest.TestCase):
+    maxDiff = None  # name every file that breaks a rule
+
     @classmethod
     def setUpClass(cls):
         cls.rules = read_table()
@@ -180,6 +188,21 @@ class IncludeRules(unittest.TestCase):
         wrong = ["%s includes %s" % (path, target) for path, target in self.includes
                  if folder_of(path) == "runtime/" and target.startswith("generated/")]
         self.assertEqual(wrong, [], "the runtime root reaches generated code only through the protocol wings")
+
+    def test_only_the_folders_the_table_names_reach_sqlite(self):
+        """SQLite is db/'s: every other wing steps rows, reads columns and learns of commits through
+        db/'s functions, so none includes <sqlite3.h> or names a sqlite3_* function or type or a
+        SQLITE_* constant (comments aside)."""
+        wrong = []
+        for path in source_files():
+            if SQLITE_HEADER in self.rules.get(folder_of(path), set()):
+                continue
+            with open(os.path.join(SOURCE_DIR, path)) as f:
+                found = sorted(set(SQLITE.findall(COMMENT.sub("", f.read()))))
+            if found:
+                wrong.append("%s: %s" % (path, ", ".join(found)))
+        self.assertEqual(wrong, [], "only a folder whose row in docs/design.md's include table names %s "
+                                    "reaches SQLite" % SQLITE_HEADER)
 
 
 def find_cycle(graph):

@@ -14,7 +14,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
-EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS, IAM and Glue"
+EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS, IAM, Glue and Athena"
 
 
 class UnemulatedServiceTests(FloeTestCase):
@@ -74,6 +74,7 @@ class UnemulatedServiceTests(FloeTestCase):
         self.assertEqual(names, services, "they are the services Floe serves beside S3")
         served = {"s3tables": lambda c: c.list_table_buckets()["tableBuckets"],
                   "glue": lambda c: c.get_databases()["DatabaseList"],
+                  "athena": lambda c: c.list_work_groups()["WorkGroups"],
                   "cloudformation": lambda c: c.list_stacks()["StackSummaries"],
                   "sts": lambda c: c.get_caller_identity()["Account"],
                   "iam": lambda c: c.list_users()["Users"]}

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for CloudFormation templates (runtime/cloudformation/template.h): every input
+ * libFuzzer harness for CloudFormation templates (runtime/cfn_template/template.h): every input
  * is parsed (as JSON or YAML), validated with the defaults and again with a parameter the fuzzer
  * also controls, and every active resource and output is resolved with and without a resolver.
  * Besides the sanitizers it checks the library's promises: a refusal carries a message; a
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloudformation/template.h"
+#include "cfn_template/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

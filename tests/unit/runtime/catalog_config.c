@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <sqlite3.h>
+
 #include "catalog/maintenance.h"
 #include "catalog/namespace.h"
 #include "catalog/replication.h"

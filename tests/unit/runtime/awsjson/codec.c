@@ -183,3 +183,27 @@ TEST(awsjson_serialize_writes_present_members_and_epoch_seconds)
     floe_json_dispose(&w);
     h2o_mem_clear_pool(&pool);
 }
+
+extern const floe_awsjson_service_t floe_athena_service;
+
+/* Athena's model compiles as Glue's does, and every operation carries its REST-JSON route from
+ * botocore's binding, each {label} of it one of the input's members. */
+TEST(awsjson_athena_patterns_compile_and_every_operation_has_a_rest_route)
+{
+    const floe_awsjson_service_t *svc = &floe_athena_service;
+
+    CHECK(floe_awsjson_compile(svc) == 0, "every pattern of the Athena model compiles");
+    CHECK(svc->rest_params != NULL, "Athena has a REST-JSON binding");
+    for (size_t i = 0; i < svc->n_operations; i++) {
+        const floe_awsjson_operation_t *op = &svc->operations[i];
+        const char *uri = floe_awsjson_name(svc, op->rest.uri);
+        size_t labels = 0;
+
+        CHECK(op->rest.method != FLOE_AWSJSON_NO_NAME && uri[0] == '/', "each operation has a route");
+        for (const char *p = strchr(uri, '{'); p != NULL; p = strchr(p + 1, '{'))
+            labels++;
+        for (uint32_t k = 0; k < op->rest.n_params; k++)
+            labels -= svc->rest_params[op->rest.params + k].location == FLOE_AWSJSON_IN_URI;
+        CHECK(labels == 0, "every label of the route is bound to a member");
+    }
+}

@@ -4,7 +4,7 @@
  * DeletionPolicy, UpdateReplacePolicy), Outputs (Value, Description, Export.Name), Description,
  * and Ref, Fn::GetAtt, Fn::Join, Fn::Sub (string form) and Fn::ImportValue. Resources are ordered
  * by their references and DependsOn, ties in template order. The real library
- * (runtime/cloudformation/template.h) replaces it through the same table.
+ * (runtime/cfn_template/template.h) replaces it through the same table.
  */
 #include <stdio.h>
 #include <stdlib.h>

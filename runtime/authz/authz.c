@@ -1,0 +1,123 @@
+/*
+ * The decision of authz.h, in the order of AWS's policy evaluation logic
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html and
+ * ..._evaluation-logic-cross-account.html):
+ *
+ *   1. an explicit Deny in an identity-based policy, then in a resource policy: denied;
+ *   2. the resource's own account: an Allow of either side grants (a root needs none);
+ *   3. another account: the identity side (a root's is implicit) and a resource policy must both allow.
+ *
+ * Not evaluated: permission boundaries, SCPs, session policies, Lake Formation (docs/authorization.md).
+ */
+#include <string.h>
+
+#include "authz/authz.h"
+#include "authz/policy_cache.h"
+#include "base/log.h"
+
+#define N_CONTEXT_KEYS 7
+
+typedef struct side {
+    floe_policy_effect_t effect;
+    const char *statement;
+} side_t;
+
+/* The strongest answer of `text` (one document) folded into `side`: a Deny beats an Allow beats nothing. */
+static void fold(floe_call_t *call, side_t *side, const char *text, floe_policy_kind_t kind,
+                 const floe_policy_request_t *req)
+{
+    floe_policy_t *uncached;
+    const floe_policy_t *policy;
+    const char *statement = NULL;
+    floe_policy_effect_t effect;
+
+    if (text == NULL || side->effect == FLOE_POLICY_DENY)
+        return;
+    policy = floe_policy_cache_get(text, kind, &uncached);
+    effect = policy != NULL ? floe_policy_evaluate(policy, req, &statement) : FLOE_POLICY_NO_MATCH;
+    if (effect != FLOE_POLICY_NO_MATCH && (effect == FLOE_POLICY_DENY || side->effect == FLOE_POLICY_NO_MATCH)) {
+        side->effect = effect;
+        side->statement = floe_call_strdup(call, statement); /* an uncached policy's dies with it */
+    }
+    floe_policy_free(uncached);
+}
+
+static size_t context_of(const floe_principal_t *p, const floe_authz_request_t *r, floe_policy_context_key_t *ctx)
+{
+    size_t n = 0;
+
+    ctx[n++] = (floe_policy_context_key_t){"aws:PrincipalAccount", p->account_id};
+    ctx[n++] = (floe_policy_context_key_t){"aws:PrincipalArn", p->role_arn ? p->role_arn : p->arn};
+    ctx[n++] = (floe_policy_context_key_t){"aws:SecureTransport", "false"}; /* Floe serves plain HTTP */
+    ctx[n++] = (floe_policy_context_key_t){"aws:ResourceAccount", r->owner};
+    ctx[n++] = (floe_policy_context_key_t){"aws:SourceIp", r->source_ip};
+    ctx[n++] = (floe_policy_context_key_t){"s3tables:namespace", r->namespace_};
+    ctx[n++] = (floe_policy_context_key_t){"s3tables:tableName", r->table_name};
+    return n;
+}
+
+static void decide(const floe_principal_t *p, const floe_authz_request_t *r, side_t *identity, side_t *resource,
+                   floe_authz_decision_t *out)
+{
+    bool is_same_account = strcmp(p->account_id, r->owner) == 0;
+    bool identity_allows = p->kind == FLOE_PRINCIPAL_ROOT || identity->effect == FLOE_POLICY_ALLOW;
+    bool resource_allows = resource->effect == FLOE_POLICY_ALLOW;
+
+    out->is_allowed = false;
+    out->statement = NULL;
+    if (identity->effect == FLOE_POLICY_DENY) {
+        out->reason = FLOE_AUTHZ_IDENTITY_DENY;
+        out->statement = identity->statement;
+    } else if (resource->effect == FLOE_POLICY_DENY) {
+        out->reason = FLOE_AUTHZ_RESOURCE_DENY;
+        out->statement = resource->statement;
+    } else if (is_same_account ? (identity_allows || resource_allows) : (identity_allows && resource_allows)) {
+        out->is_allowed = true;
+        out->reason = FLOE_AUTHZ_ALLOWED;
+        out->statement = resource_allows ? resource->statement : identity->statement;
+    } else {
+        out->reason = is_same_account || resource_allows ? FLOE_AUTHZ_NO_IDENTITY_ALLOW : FLOE_AUTHZ_NO_RESOURCE_ALLOW;
+    }
+}
+
+int floe_authz_decide(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                      floe_authz_decision_t *out)
+{
+    floe_policy_context_key_t ctx[N_CONTEXT_KEYS];
+    size_t n_ctx = context_of(principal, request, ctx);
+    floe_policy_request_t req = {principal->arn, principal->account_id, request->action, request->resource, ctx, n_ctx,
+                                 principal->role_arn};
+    side_t identity = {FLOE_POLICY_NO_MATCH, NULL}, resource = {FLOE_POLICY_NO_MATCH, NULL};
+
+    for (size_t i = 0; i < principal->n_policies; i++)
+        fold(call, &identity, principal->policies[i], FLOE_POLICY_IDENTITY, &req);
+    fold(call, &resource, request->bucket_policy, FLOE_POLICY_RESOURCE, &req);
+    fold(call, &resource, request->table_policy, FLOE_POLICY_RESOURCE, &req);
+    out->principal = principal->arn;
+    out->action = request->action;
+    out->resource = request->resource;
+    decide(principal, request, &identity, &resource, out);
+    if (!out->is_allowed)
+        floe_log("access denied: %s may not %s on %s (%s)", out->principal, out->action, out->resource,
+                 out->statement ? out->statement : "no statement allowed");
+    return FLOE_OK;
+}
+
+const char *floe_authz_message(floe_call_t *call, const floe_authz_decision_t *d)
+{
+    const char *head = floe_call_printf(call, "User: %s is not authorized to perform: %s on resource: %s", d->principal,
+                                        d->action, d->resource);
+
+    switch (d->reason) {
+    case FLOE_AUTHZ_IDENTITY_DENY:
+        return floe_call_printf(call, "%s with an explicit deny in an identity-based policy", head);
+    case FLOE_AUTHZ_RESOURCE_DENY:
+        return floe_call_printf(call, "%s with an explicit deny in a resource-based policy", head);
+    case FLOE_AUTHZ_NO_RESOURCE_ALLOW:
+        return floe_call_printf(call, "%s because no resource-based policy allows the %s action", head, d->action);
+    case FLOE_AUTHZ_NO_IDENTITY_ALLOW:
+    case FLOE_AUTHZ_ALLOWED:
+    default:
+        return floe_call_printf(call, "%s because no identity-based policy allows the %s action", head, d->action);
+    }
+}

@@ -1,0 +1,34 @@
+/*
+ * The registry of the CloudFormation template library's unit tests (runtime/cfn_template/), one
+ * TEST_ENTRY per test. They build into their own binary, floe_cfn_template_unit, which links only
+ * the library: a test (or a library file) that needed h2o, SQLite, a call or the stack engine would
+ * not link, which keeps the library pure.
+ */
+TEST_ENTRY(cfn_yaml_short_forms_give_the_json_tree)
+TEST_ENTRY(cfn_yaml_scalars_keep_cloudformation_types)
+TEST_ENTRY(cfn_yaml_malformed_text_is_refused_with_its_position)
+TEST_ENTRY(cfn_yaml_deep_nesting_is_refused)
+TEST_ENTRY(cfn_template_reads_every_section)
+TEST_ENTRY(cfn_template_json_and_yaml_give_the_same_tree)
+TEST_ENTRY(cfn_template_validate_binds_parameters_conditions_and_outputs)
+TEST_ENTRY(cfn_template_section_errors_use_aws_wording)
+TEST_ENTRY(cfn_template_reference_errors_use_aws_wording)
+TEST_ENTRY(cfn_template_parameters_are_checked)
+TEST_ENTRY(cfn_template_parameter_definitions_are_checked)
+TEST_ENTRY(cfn_template_inactive_resource_references_are_unresolved)
+TEST_ENTRY(cfn_template_section_limits_are_aws_limits)
+TEST_ENTRY(cfn_intrinsic_every_function_resolves)
+TEST_ENTRY(cfn_intrinsic_pseudo_parameters_resolve)
+TEST_ENTRY(cfn_intrinsic_no_value_removes_members_and_items)
+TEST_ENTRY(cfn_intrinsic_unknown_values_propagate)
+TEST_ENTRY(cfn_intrinsic_runtime_errors_use_aws_wording)
+TEST_ENTRY(cfn_intrinsic_nested_sub_is_capped)
+TEST_ENTRY(cfn_plan_orders_resources_by_their_references)
+TEST_ENTRY(cfn_plan_refuses_cycles)
+TEST_ENTRY(cfn_plan_cycle_through_both_branches_of_if_is_refused_at_parse)
+TEST_ENTRY(cfn_resource_types_come_from_the_model)
+TEST_ENTRY(cfn_resource_properties_are_checked_with_aws_messages)
+TEST_ENTRY(cfn_resource_properties_are_coerced_to_declared_types)
+TEST_ENTRY(cfn_template_cdk_legacy_synthesizer_output_deploys)
+TEST_ENTRY(cfn_template_policies_and_list_outputs)
+TEST_ENTRY(cfn_intrinsic_scalars_read_as_cloudformation_text)

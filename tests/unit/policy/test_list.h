@@ -1,0 +1,27 @@
+/*
+ * The policy library's unit tests, one TEST_ENTRY per test, named <subject>_<condition>. Each
+ * becomes a CTest test run in its own process (tests/CMakeLists.txt reads this file).
+ */
+TEST_ENTRY(policy_parse_accepts_the_s3_tables_guide_examples)
+TEST_ENTRY(policy_parse_refuses_with_iam_messages)
+TEST_ENTRY(policy_parse_principal_belongs_to_resource_and_trust_policies_only)
+TEST_ENTRY(policy_parse_refuses_invalid_principals)
+TEST_ENTRY(policy_parse_refuses_duplicate_sids)
+TEST_ENTRY(policy_parse_error_is_cut_to_the_buffer)
+TEST_ENTRY(policy_eval_action_wildcards_ignore_case)
+TEST_ENTRY(policy_eval_resource_wildcards_keep_case)
+TEST_ENTRY(policy_eval_deny_wins_and_names_its_statement)
+TEST_ENTRY(policy_eval_not_action_and_not_resource_invert)
+TEST_ENTRY(policy_eval_principals_name_accounts_users_and_roles)
+TEST_ENTRY(policy_eval_not_principal_excludes)
+TEST_ENTRY(policy_eval_guide_namespace_example_grants_only_hr)
+TEST_ENTRY(policy_eval_string_conditions)
+TEST_ENTRY(policy_eval_missing_keys_fail_positive_and_satisfy_negated_operators)
+TEST_ENTRY(policy_eval_if_exists_satisfied_by_a_missing_key)
+TEST_ENTRY(policy_eval_keys_and_values_combine_and_or)
+TEST_ENTRY(policy_eval_set_operators)
+TEST_ENTRY(policy_eval_bool_ip_arn_numeric_date_null)
+TEST_ENTRY(policy_eval_condition_keys_ignore_case)
+TEST_ENTRY(policy_match_glob_backtracks)
+TEST_ENTRY(policy_match_arn_like_matches_part_by_part)
+TEST_ENTRY(policy_match_ip_blocks_of_both_families)
