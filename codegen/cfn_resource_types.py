@@ -1,6 +1,7 @@
-"""Generates generated/cfn_resource_types.{h,c}: the CloudFormation resource types Floe deploys
-(the five AWS::S3Tables::* types), from models/cloudformation/s3tables-resource-types.json (an
-extract of @aws-cdk/aws-service-spec; models/SOURCE.md).
+"""Generates generated/cfn_resource_types.{h,c}: the CloudFormation resource types Floe knows
+(the five AWS::S3Tables::* types and the seven AWS::IAM::* ones), from
+models/cloudformation/s3tables-resource-types.json and iam-resource-types.json (extracts of
+@aws-cdk/aws-service-spec; models/SOURCE.md), read as one model.
 
 What this is for: per type, the property table (name, value type, required, whether a change
 causes replacement, nested property types, enum values), the attributes Fn::GetAtt may read and
@@ -25,7 +26,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-MODEL_PATH = os.path.join(ROOT, "models", "cloudformation", "s3tables-resource-types.json")
+MODEL_PATHS = [os.path.join(ROOT, "models", "cloudformation", name)
+               for name in ("s3tables-resource-types.json", "iam-resource-types.json")]
 
 OUTPUTS = [
     ("cfn_resource_types.h.j2", "cfn_resource_types.h"),
@@ -36,7 +38,11 @@ SCALARS = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolea
 REPLACEMENT = {None: "NEVER", "no": "NEVER", "yes": "ALWAYS", "maybe": "CONDITIONAL"}
 RESOURCE_KEYS = {"$id", "attributes", "cloudFormationType", "documentation", "name", "primaryIdentifier",
                  "properties", "tagInformation", "arnTemplate", "scrutinizable"}
-PROPERTY_KEYS = {"type", "required", "causesReplacement", "documentation", "defaultValue"}
+# relationshipRefs names the resources a value refers to (an IAM policy's Roles are role names) and
+# previousTypes the types a property had in older schemas, scrutinizable marks a policy document for
+# the CDK's security diff: none changes what the value may be now.
+PROPERTY_KEYS = {"type", "required", "causesReplacement", "documentation", "defaultValue", "relationshipRefs",
+                 "previousTypes", "scrutinizable"}
 TYPE_KEYS = {"type", "allowedValues", "reference", "element", "types"}
 STRUCT_KEYS = {"$id", "name", "properties", "documentation"}
 ATTRIBUTE_KEYS = {"type", "documentation"}
@@ -78,23 +84,37 @@ class ValueType:
 class Model:
     """Everything the templates need, computed once and in a fixed order."""
 
-    def __init__(self, path):
-        with open(path, "rb") as f:
-            raw = f.read()
-        self.sha256 = hashlib.sha256(raw).hexdigest()
-        self.name = os.path.basename(path)
-        doc = json.loads(raw)
-        if not isinstance(doc.get("resources"), dict) or not isinstance(doc.get("types"), dict):
-            raise ModelError("%s: expected top-level 'resources' and 'types' objects" % self.name)
-        self.raw_types = doc["types"]
+    def __init__(self, paths):
+        self.files = []                # [(file name, sha256)]
+        self.raw_types = {}
+        raw_resources = {}
+        for path in paths:
+            with open(path, "rb") as f:
+                raw = f.read()
+            name = os.path.basename(path)
+            self.files.append((name, hashlib.sha256(raw).hexdigest()))
+            doc = json.loads(raw)
+            if not isinstance(doc.get("resources"), dict) or not isinstance(doc.get("types"), dict):
+                raise ModelError("%s: expected top-level 'resources' and 'types' objects" % name)
+            for key, spec in doc["types"].items():
+                # ids come from one database, so the files share them; the same id must mean the same type
+                if self.raw_types.get(key, spec) != spec:
+                    raise ModelError("%s: type %s differs from another file's" % (name, key))
+                self.raw_types[key] = spec
+            for key in doc["resources"]:
+                if key in raw_resources:
+                    raise ModelError("%s: resource type %s is in another file too" % (name, key))
+            raw_resources.update(doc["resources"])
         self.types = []                # [ValueType], dependencies first
         self.type_by_key = {}
         self.structs = []              # [Struct], in first-use order
         self.struct_by_id = {}
         self.struct_names = set()
         self.resources = []
-        for name in sorted(doc["resources"]):
-            self.resources.append(self.resource(name, doc["resources"][name]))
+        self.namespace = None          # "AWS::S3Tables" while reading a resource of that service
+        for name in sorted(raw_resources):
+            self.namespace = name.rsplit("::", 1)[0]
+            self.resources.append(self.resource(name, raw_resources[name]))
 
     # -- checks -------------------------------------------------------------------------------------
     @staticmethod
@@ -205,7 +225,7 @@ class Model:
             return self.struct_by_id[ref]
         spec = self.raw_types[ref]
         self.check_keys(spec, STRUCT_KEYS, "types[%s]" % ref)
-        title = "AWS::S3Tables::%s.%s" % (owner, spec["name"])
+        title = "%s::%s.%s" % (self.namespace, owner, spec["name"])
         st = Struct(self.struct_c_name(owner, spec["name"]), title, [])
         self.struct_by_id[ref] = st          # before the members: a type may contain itself
         self.structs.append(st)
@@ -225,17 +245,18 @@ class Model:
 
 
 def header_line(model):
-    return ("Code generated by codegen/generate.py (codegen/cfn_resource_types.py) from %s (sha256 %s). DO NOT EDIT."
-            % (model.name, model.sha256[:12]))
+    return ("Code generated by codegen/generate.py (codegen/cfn_resource_types.py) from %s. DO NOT EDIT."
+            % " and ".join("%s (sha256 %s)" % (name, sha[:12]) for name, sha in model.files))
 
 
-def write(out, make_env, write_if_changed, path=MODEL_PATH):
+def write(out, make_env, write_if_changed, paths=None):
     """Renders both files into `out`; returns the paths that changed. Exits 1 on a model it does not
     understand, naming the place."""
+    paths = paths or MODEL_PATHS
     try:
-        model = Model(path)
+        model = Model(paths)
     except (ModelError, ValueError, KeyError, TypeError) as exc:
-        sys.stderr.write("codegen: %s: %s\n" % (os.path.basename(path), exc))
+        sys.stderr.write("codegen: %s: %s\n" % (", ".join(os.path.basename(p) for p in paths), exc))
         raise SystemExit(1)
     env = make_env()
     ctx = {"m": model, "header": header_line(model)}

@@ -1,4 +1,4 @@
-"""Generates the awsQuery services Floe serves beside S3 Tables: CloudFormation and STS.
+"""Generates the awsQuery services Floe serves beside S3 Tables: CloudFormation, STS and IAM.
 
 What this is for: the same outputs generate.py makes for S3 Tables' restJson1, for each service
 that speaks AWS's query protocol (awsQuery): the typed C API handlers are written against
@@ -6,7 +6,7 @@ that speaks AWS's query protocol (awsQuery): the typed C API handlers are writte
 the constraint validators (the S3 Tables machinery, with the service's prefix), XML serializers,
 the error and operation tables runtime/query/ dispatches through, the capability docs
 (generated/docs/<service>.md) and the constraint test rows. Every service has its own C prefix
-(floe_cfn_, floe_sts_), so its shapes never collide with S3 Tables' or another service's.
+(floe_cfn_, floe_sts_, floe_iam_), so its shapes never collide with S3 Tables' or another service's.
 
 What it is not for: any behaviour of an operation (handlers/), the protocol's envelope (the
 <OpResponse>/<OpResult> wrapper, <ErrorResponse>, request ids: runtime/query/), or restJson1.
@@ -33,8 +33,10 @@ ROOT = os.path.dirname(HERE)
 # errors" (https://docs.aws.amazon.com/AWSCloudFormation/latest/APIReference/CommonErrors.html,
 # https://docs.aws.amazon.com/STS/latest/APIReference/CommonErrors.html) that a handler can
 # return. ValidationError is also the answer to a request that fails the model's constraints.
+# AccessDenied (403) is what IAM and STS answer a caller who may not do what it asks, such as
+# assuming a role whose trust policy does not name it (no model lists it).
 # (code, HTTP status, is a server fault)
-COMMON_ERRORS = [("InternalFailure", 500, True), ("ValidationError", 400, False)]
+COMMON_ERRORS = [("InternalFailure", 500, True), ("ValidationError", 400, False), ("AccessDenied", 403, False)]
 VALIDATION_ERROR = "ValidationError"
 INTERNAL_ERROR = "InternalFailure"
 MAX_ERRORS = 64   # an operation's allowed errors are one uint64_t bit mask
@@ -68,6 +70,7 @@ SERVICES = [
     QueryService("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json",
                  "cloudformation-overlay.json", "cfn", "cloudformation"),
     QueryService("sts", "sts/sts-2011-06-15.smithy.json", "sts-overlay.json", "sts", "sts"),
+    QueryService("iam", "iam/iam-2010-05-08.smithy.json", "iam-overlay.json", "iam", "iam"),
 ]
 
 

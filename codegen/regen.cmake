@@ -1,5 +1,5 @@
 # Runs the generator for the regen target on the pinned inputs committed in models/ (the S3 Tables
-# model, or the one given by -DMODEL, the Iceberg REST catalog spec, and the CloudFormation and STS
+# model, or the one given by -DMODEL, the Iceberg REST catalog spec, and the CloudFormation, STS and IAM
 # models with their overlays, which generate.py reads from models/ itself) and on docs/engines.md
 # (the engine snippets the console shows); nothing is fetched.
 if(MODEL STREQUAL "")

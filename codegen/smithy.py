@@ -250,6 +250,8 @@ class Model:
         op = Operation(oid, oid.split("#", 1)[1], raw.get("traits", {}))
         op.resource = resource
         op.input = self.shape(raw.get("input", {}).get("target", PRELUDE + "Unit"))
+        if op.input.kind == "unit" and self.protocol == "awsQuery":
+            op.input = self._empty_input(op)
         out = self.shape(raw.get("output", {}).get("target", PRELUDE + "Unit"))
         op.output = None if out.kind == "unit" else out
         op.errors = sorted((self.shape(e["target"]) for e in raw.get("errors", [])), key=lambda s: s.name)
@@ -258,6 +260,15 @@ class Model:
         if self.protocol == "restJson1":
             self._check_bindings(op)
         self.operations.append(op)
+
+    def _empty_input(self, op):
+        """An awsQuery operation that takes nothing (IAM's GetAccountSummary) still has a form,
+        Action and Version alone: it reads as an empty structure named <Operation>Request."""
+        sid = op.id + "Request"
+        if sid in self._raw:
+            raise ModelError("%s: the model already has a shape named %s" % (op.id, sid))
+        self._raw[sid] = {"type": "structure", "members": {}, "traits": {"smithy.api#input": {}}}
+        return self.shape(sid)
 
     def _check_bindings(self, op):
         labels = {m.name for m in op.input.members if m.location == "label"}
@@ -290,6 +301,10 @@ class Model:
         kind = raw["type"]
         if kind == "intEnum":
             raise ModelError("%s: intEnum is not supported" % sid)
+        if kind == "blob" and self.protocol == "awsQuery":
+            # awsQuery carries a blob as its base64 text, in a form value or an XML element: to
+            # the codec it is a string, which the handler fills (or reads) base64-encoded.
+            kind = "string"
         s = Shape(sid, kind, raw.get("traits", {}))
         self.shapes[sid] = s
         if kind in ("structure", "union", "enum"):

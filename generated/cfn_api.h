@@ -62,6 +62,7 @@ typedef enum floe_cfn_error {
     FLOE_CFN_ERR_TypeNotFoundException, /* TypeNotFoundException, 404 */
     FLOE_CFN_ERR_InternalFailure, /* InternalFailure, 500 */
     FLOE_CFN_ERR_ValidationError, /* ValidationError, 400 */
+    FLOE_CFN_ERR_AccessDenied, /* AccessDenied, 403 */
     FLOE_CFN_ERR__COUNT
 } floe_cfn_error_t;
 

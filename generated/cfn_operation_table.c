@@ -42,6 +42,7 @@ static const floe_query_error_info_t errors[FLOE_CFN_ERR__COUNT] = {
     [FLOE_CFN_ERR_TypeNotFoundException] = {"TypeNotFoundException", 404, false},
     [FLOE_CFN_ERR_InternalFailure] = {"InternalFailure", 500, true},
     [FLOE_CFN_ERR_ValidationError] = {"ValidationError", 400, false},
+    [FLOE_CFN_ERR_AccessDenied] = {"AccessDenied", 403, false},
 };
 
 int floe_cfn_fail(floe_query_call_t *call, floe_cfn_error_t error, const char *fmt, ...)
@@ -160,7 +161,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidOperationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ActivateOrganizationsAccessInput),
         .response_size = sizeof(floe_cfn_ActivateOrganizationsAccessOutput),
         .parse = floe_cfn_parse_ActivateOrganizationsAccessInput,
@@ -176,7 +178,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ActivateTypeInput),
         .response_size = sizeof(floe_cfn_ActivateTypeOutput),
         .parse = floe_cfn_parse_ActivateTypeInput,
@@ -192,7 +195,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeConfigurationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_BatchDescribeTypeConfigurationsInput),
         .response_size = sizeof(floe_cfn_BatchDescribeTypeConfigurationsOutput),
         .parse = floe_cfn_parse_BatchDescribeTypeConfigurationsInput,
@@ -207,7 +211,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CancelUpdateStackInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_CancelUpdateStackInput,
@@ -222,7 +227,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ContinueUpdateRollbackInput),
         .response_size = sizeof(floe_cfn_ContinueUpdateRollbackOutput),
         .parse = floe_cfn_parse_ContinueUpdateRollbackInput,
@@ -239,7 +245,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateChangeSetInput),
         .response_size = sizeof(floe_cfn_CreateChangeSetOutput),
         .parse = floe_cfn_parse_CreateChangeSetInput,
@@ -256,7 +263,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ConcurrentResourcesLimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateGeneratedTemplateInput),
         .response_size = sizeof(floe_cfn_CreateGeneratedTemplateOutput),
         .parse = floe_cfn_parse_CreateGeneratedTemplateInput,
@@ -274,7 +282,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateStackInput),
         .response_size = sizeof(floe_cfn_CreateStackOutput),
         .parse = floe_cfn_parse_CreateStackInput,
@@ -294,7 +303,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StaleRequestException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateStackInstancesInput),
         .response_size = sizeof(floe_cfn_CreateStackInstancesOutput),
         .parse = floe_cfn_parse_CreateStackInstancesInput,
@@ -308,7 +318,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "CreateStackRefactorResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateStackRefactorInput),
         .response_size = sizeof(floe_cfn_CreateStackRefactorOutput),
         .parse = floe_cfn_parse_CreateStackRefactorInput,
@@ -325,7 +336,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_NameAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_CreateStackSetInput),
         .response_size = sizeof(floe_cfn_CreateStackSetOutput),
         .parse = floe_cfn_parse_CreateStackSetInput,
@@ -341,7 +353,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidOperationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeactivateOrganizationsAccessInput),
         .response_size = sizeof(floe_cfn_DeactivateOrganizationsAccessOutput),
         .parse = floe_cfn_parse_DeactivateOrganizationsAccessInput,
@@ -357,7 +370,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeactivateTypeInput),
         .response_size = sizeof(floe_cfn_DeactivateTypeOutput),
         .parse = floe_cfn_parse_DeactivateTypeInput,
@@ -372,7 +386,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidChangeSetStatusException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeleteChangeSetInput),
         .response_size = sizeof(floe_cfn_DeleteChangeSetOutput),
         .parse = floe_cfn_parse_DeleteChangeSetInput,
@@ -388,7 +403,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ConcurrentResourcesLimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_GeneratedTemplateNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeleteGeneratedTemplateInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_DeleteGeneratedTemplateInput,
@@ -403,7 +419,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeleteStackInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_DeleteStackInput,
@@ -422,7 +439,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StaleRequestException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeleteStackInstancesInput),
         .response_size = sizeof(floe_cfn_DeleteStackInstancesOutput),
         .parse = floe_cfn_parse_DeleteStackInstancesInput,
@@ -438,7 +456,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationInProgressException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotEmptyException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeleteStackSetInput),
         .response_size = sizeof(floe_cfn_DeleteStackSetOutput),
         .parse = floe_cfn_parse_DeleteStackSetInput,
@@ -454,7 +473,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DeregisterTypeInput),
         .response_size = sizeof(floe_cfn_DeregisterTypeOutput),
         .parse = floe_cfn_parse_DeregisterTypeInput,
@@ -468,7 +488,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeAccountLimitsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeAccountLimitsInput),
         .response_size = sizeof(floe_cfn_DescribeAccountLimitsOutput),
         .parse = floe_cfn_parse_DescribeAccountLimitsInput,
@@ -483,7 +504,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeChangeSetInput),
         .response_size = sizeof(floe_cfn_DescribeChangeSetOutput),
         .parse = floe_cfn_parse_DescribeChangeSetInput,
@@ -498,7 +520,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeChangeSetHooksInput),
         .response_size = sizeof(floe_cfn_DescribeChangeSetHooksOutput),
         .parse = floe_cfn_parse_DescribeChangeSetHooksInput,
@@ -512,7 +535,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeEventsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeEventsInput),
         .response_size = sizeof(floe_cfn_DescribeEventsOutput),
         .parse = floe_cfn_parse_DescribeEventsInput,
@@ -527,7 +551,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_GeneratedTemplateNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeGeneratedTemplateInput),
         .response_size = sizeof(floe_cfn_DescribeGeneratedTemplateOutput),
         .parse = floe_cfn_parse_DescribeGeneratedTemplateInput,
@@ -543,7 +568,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidOperationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeOrganizationsAccessInput),
         .response_size = sizeof(floe_cfn_DescribeOrganizationsAccessOutput),
         .parse = floe_cfn_parse_DescribeOrganizationsAccessInput,
@@ -558,7 +584,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribePublisherInput),
         .response_size = sizeof(floe_cfn_DescribePublisherOutput),
         .parse = floe_cfn_parse_DescribePublisherInput,
@@ -573,7 +600,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeResourceScanInput),
         .response_size = sizeof(floe_cfn_DescribeResourceScanOutput),
         .parse = floe_cfn_parse_DescribeResourceScanInput,
@@ -587,7 +615,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStackDriftDetectionStatusResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackDriftDetectionStatusInput),
         .response_size = sizeof(floe_cfn_DescribeStackDriftDetectionStatusOutput),
         .parse = floe_cfn_parse_DescribeStackDriftDetectionStatusInput,
@@ -601,7 +630,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStackEventsResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackEventsInput),
         .response_size = sizeof(floe_cfn_DescribeStackEventsOutput),
         .parse = floe_cfn_parse_DescribeStackEventsInput,
@@ -617,7 +647,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackInstanceNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackInstanceInput),
         .response_size = sizeof(floe_cfn_DescribeStackInstanceOutput),
         .parse = floe_cfn_parse_DescribeStackInstanceInput,
@@ -632,7 +663,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackRefactorNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackRefactorInput),
         .response_size = sizeof(floe_cfn_DescribeStackRefactorOutput),
         .parse = floe_cfn_parse_DescribeStackRefactorInput,
@@ -646,7 +678,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStackResourceResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackResourceInput),
         .response_size = sizeof(floe_cfn_DescribeStackResourceOutput),
         .parse = floe_cfn_parse_DescribeStackResourceInput,
@@ -660,7 +693,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStackResourceDriftsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackResourceDriftsInput),
         .response_size = sizeof(floe_cfn_DescribeStackResourceDriftsOutput),
         .parse = floe_cfn_parse_DescribeStackResourceDriftsInput,
@@ -674,7 +708,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStackResourcesResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackResourcesInput),
         .response_size = sizeof(floe_cfn_DescribeStackResourcesOutput),
         .parse = floe_cfn_parse_DescribeStackResourcesInput,
@@ -689,7 +724,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackSetInput),
         .response_size = sizeof(floe_cfn_DescribeStackSetOutput),
         .parse = floe_cfn_parse_DescribeStackSetInput,
@@ -705,7 +741,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStackSetOperationInput),
         .response_size = sizeof(floe_cfn_DescribeStackSetOperationOutput),
         .parse = floe_cfn_parse_DescribeStackSetOperationInput,
@@ -719,7 +756,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DescribeStacksResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeStacksInput),
         .response_size = sizeof(floe_cfn_DescribeStacksOutput),
         .parse = floe_cfn_parse_DescribeStacksInput,
@@ -735,7 +773,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeTypeInput),
         .response_size = sizeof(floe_cfn_DescribeTypeOutput),
         .parse = floe_cfn_parse_DescribeTypeInput,
@@ -750,7 +789,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DescribeTypeRegistrationInput),
         .response_size = sizeof(floe_cfn_DescribeTypeRegistrationOutput),
         .parse = floe_cfn_parse_DescribeTypeRegistrationInput,
@@ -764,7 +804,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DetectStackDriftResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DetectStackDriftInput),
         .response_size = sizeof(floe_cfn_DetectStackDriftOutput),
         .parse = floe_cfn_parse_DetectStackDriftInput,
@@ -778,7 +819,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "DetectStackResourceDriftResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DetectStackResourceDriftInput),
         .response_size = sizeof(floe_cfn_DetectStackResourceDriftOutput),
         .parse = floe_cfn_parse_DetectStackResourceDriftInput,
@@ -795,7 +837,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationInProgressException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_DetectStackSetDriftInput),
         .response_size = sizeof(floe_cfn_DetectStackSetDriftOutput),
         .parse = floe_cfn_parse_DetectStackSetDriftInput,
@@ -809,7 +852,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "EstimateTemplateCostResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_EstimateTemplateCostInput),
         .response_size = sizeof(floe_cfn_EstimateTemplateCostOutput),
         .parse = floe_cfn_parse_EstimateTemplateCostInput,
@@ -827,7 +871,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidChangeSetStatusException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ExecuteChangeSetInput),
         .response_size = sizeof(floe_cfn_ExecuteChangeSetOutput),
         .parse = floe_cfn_parse_ExecuteChangeSetInput,
@@ -841,7 +886,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = NULL,
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ExecuteStackRefactorInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_ExecuteStackRefactorInput,
@@ -856,7 +902,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_GeneratedTemplateNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_GetGeneratedTemplateInput),
         .response_size = sizeof(floe_cfn_GetGeneratedTemplateOutput),
         .parse = floe_cfn_parse_GetGeneratedTemplateInput,
@@ -871,7 +918,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_HookResultNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_GetHookResultInput),
         .response_size = sizeof(floe_cfn_GetHookResultOutput),
         .parse = floe_cfn_parse_GetHookResultInput,
@@ -885,7 +933,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "GetStackPolicyResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_GetStackPolicyInput),
         .response_size = sizeof(floe_cfn_GetStackPolicyOutput),
         .parse = floe_cfn_parse_GetStackPolicyInput,
@@ -900,7 +949,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ChangeSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_GetTemplateInput),
         .response_size = sizeof(floe_cfn_GetTemplateOutput),
         .parse = floe_cfn_parse_GetTemplateInput,
@@ -915,7 +965,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_GetTemplateSummaryInput),
         .response_size = sizeof(floe_cfn_GetTemplateSummaryOutput),
         .parse = floe_cfn_parse_GetTemplateSummaryInput,
@@ -936,7 +987,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StaleRequestException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ImportStacksToStackSetInput),
         .response_size = sizeof(floe_cfn_ImportStacksToStackSetOutput),
         .parse = floe_cfn_parse_ImportStacksToStackSetInput,
@@ -950,7 +1002,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListChangeSetsResult",
         .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListChangeSetsInput),
         .response_size = sizeof(floe_cfn_ListChangeSetsOutput),
         .parse = floe_cfn_parse_ListChangeSetsInput,
@@ -964,7 +1017,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListExportsResult",
         .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListExportsInput),
         .response_size = sizeof(floe_cfn_ListExportsOutput),
         .parse = floe_cfn_parse_ListExportsInput,
@@ -978,7 +1032,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListGeneratedTemplatesResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListGeneratedTemplatesInput),
         .response_size = sizeof(floe_cfn_ListGeneratedTemplatesOutput),
         .parse = floe_cfn_parse_ListGeneratedTemplatesInput,
@@ -993,7 +1048,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_HookResultNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListHookResultsInput),
         .response_size = sizeof(floe_cfn_ListHookResultsOutput),
         .parse = floe_cfn_parse_ListHookResultsInput,
@@ -1007,7 +1063,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListImportsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListImportsInput),
         .response_size = sizeof(floe_cfn_ListImportsOutput),
         .parse = floe_cfn_parse_ListImportsInput,
@@ -1023,7 +1080,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanInProgressException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListResourceScanRelatedResourcesInput),
         .response_size = sizeof(floe_cfn_ListResourceScanRelatedResourcesOutput),
         .parse = floe_cfn_parse_ListResourceScanRelatedResourcesInput,
@@ -1039,7 +1097,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanInProgressException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListResourceScanResourcesInput),
         .response_size = sizeof(floe_cfn_ListResourceScanResourcesOutput),
         .parse = floe_cfn_parse_ListResourceScanResourcesInput,
@@ -1053,7 +1112,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListResourceScansResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListResourceScansInput),
         .response_size = sizeof(floe_cfn_ListResourceScansOutput),
         .parse = floe_cfn_parse_ListResourceScansInput,
@@ -1070,7 +1130,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackInstanceNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackInstanceResourceDriftsInput),
         .response_size = sizeof(floe_cfn_ListStackInstanceResourceDriftsOutput),
         .parse = floe_cfn_parse_ListStackInstanceResourceDriftsInput,
@@ -1085,7 +1146,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackInstancesInput),
         .response_size = sizeof(floe_cfn_ListStackInstancesOutput),
         .parse = floe_cfn_parse_ListStackInstancesInput,
@@ -1099,7 +1161,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListStackRefactorActionsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackRefactorActionsInput),
         .response_size = sizeof(floe_cfn_ListStackRefactorActionsOutput),
         .parse = floe_cfn_parse_ListStackRefactorActionsInput,
@@ -1113,7 +1176,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListStackRefactorsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackRefactorsInput),
         .response_size = sizeof(floe_cfn_ListStackRefactorsOutput),
         .parse = floe_cfn_parse_ListStackRefactorsInput,
@@ -1127,7 +1191,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListStackResourcesResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackResourcesInput),
         .response_size = sizeof(floe_cfn_ListStackResourcesOutput),
         .parse = floe_cfn_parse_ListStackResourcesInput,
@@ -1142,7 +1207,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackSetAutoDeploymentTargetsInput),
         .response_size = sizeof(floe_cfn_ListStackSetAutoDeploymentTargetsOutput),
         .parse = floe_cfn_parse_ListStackSetAutoDeploymentTargetsInput,
@@ -1158,7 +1224,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackSetOperationResultsInput),
         .response_size = sizeof(floe_cfn_ListStackSetOperationResultsOutput),
         .parse = floe_cfn_parse_ListStackSetOperationResultsInput,
@@ -1173,7 +1240,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackSetOperationsInput),
         .response_size = sizeof(floe_cfn_ListStackSetOperationsOutput),
         .parse = floe_cfn_parse_ListStackSetOperationsInput,
@@ -1187,7 +1255,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListStackSetsResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStackSetsInput),
         .response_size = sizeof(floe_cfn_ListStackSetsOutput),
         .parse = floe_cfn_parse_ListStackSetsInput,
@@ -1201,7 +1270,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ListStacksResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListStacksInput),
         .response_size = sizeof(floe_cfn_ListStacksOutput),
         .parse = floe_cfn_parse_ListStacksInput,
@@ -1216,7 +1286,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListTypeRegistrationsInput),
         .response_size = sizeof(floe_cfn_ListTypeRegistrationsOutput),
         .parse = floe_cfn_parse_ListTypeRegistrationsInput,
@@ -1231,7 +1302,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListTypeVersionsInput),
         .response_size = sizeof(floe_cfn_ListTypeVersionsOutput),
         .parse = floe_cfn_parse_ListTypeVersionsInput,
@@ -1246,7 +1318,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ListTypesInput),
         .response_size = sizeof(floe_cfn_ListTypesOutput),
         .parse = floe_cfn_parse_ListTypesInput,
@@ -1262,7 +1335,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_PublishTypeInput),
         .response_size = sizeof(floe_cfn_PublishTypeOutput),
         .parse = floe_cfn_parse_PublishTypeInput,
@@ -1278,7 +1352,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InvalidStateTransitionException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationStatusCheckFailedException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_RecordHandlerProgressInput),
         .response_size = sizeof(floe_cfn_RecordHandlerProgressOutput),
         .parse = floe_cfn_parse_RecordHandlerProgressInput,
@@ -1293,7 +1368,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_RegisterPublisherInput),
         .response_size = sizeof(floe_cfn_RegisterPublisherOutput),
         .parse = floe_cfn_parse_RegisterPublisherInput,
@@ -1308,7 +1384,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_RegisterTypeInput),
         .response_size = sizeof(floe_cfn_RegisterTypeOutput),
         .parse = floe_cfn_parse_RegisterTypeInput,
@@ -1323,7 +1400,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_RollbackStackInput),
         .response_size = sizeof(floe_cfn_RollbackStackOutput),
         .parse = floe_cfn_parse_RollbackStackInput,
@@ -1337,7 +1415,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = NULL,
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_SetStackPolicyInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_SetStackPolicyInput,
@@ -1353,7 +1432,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_SetTypeConfigurationInput),
         .response_size = sizeof(floe_cfn_SetTypeConfigurationOutput),
         .parse = floe_cfn_parse_SetTypeConfigurationInput,
@@ -1369,7 +1449,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_SetTypeDefaultVersionInput),
         .response_size = sizeof(floe_cfn_SetTypeDefaultVersionOutput),
         .parse = floe_cfn_parse_SetTypeDefaultVersionInput,
@@ -1383,7 +1464,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = NULL,
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_SignalResourceInput),
         .response_size = sizeof(floe_Unit),
         .parse = floe_cfn_parse_SignalResourceInput,
@@ -1399,7 +1481,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanInProgressException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ResourceScanLimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_StartResourceScanInput),
         .response_size = sizeof(floe_cfn_StartResourceScanOutput),
         .parse = floe_cfn_parse_StartResourceScanInput,
@@ -1416,7 +1499,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_OperationNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_StopStackSetOperationInput),
         .response_size = sizeof(floe_cfn_StopStackSetOperationOutput),
         .parse = floe_cfn_parse_StopStackSetOperationInput,
@@ -1432,7 +1516,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_CFNRegistryException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TypeNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_TestTypeInput),
         .response_size = sizeof(floe_cfn_TestTypeOutput),
         .parse = floe_cfn_parse_TestTypeInput,
@@ -1449,7 +1534,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_GeneratedTemplateNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_LimitExceededException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_UpdateGeneratedTemplateInput),
         .response_size = sizeof(floe_cfn_UpdateGeneratedTemplateOutput),
         .parse = floe_cfn_parse_UpdateGeneratedTemplateInput,
@@ -1465,7 +1551,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InsufficientCapabilitiesException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_TokenAlreadyExistsException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_UpdateStackInput),
         .response_size = sizeof(floe_cfn_UpdateStackOutput),
         .parse = floe_cfn_parse_UpdateStackInput,
@@ -1485,7 +1572,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StaleRequestException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_UpdateStackInstancesInput),
         .response_size = sizeof(floe_cfn_UpdateStackInstancesOutput),
         .parse = floe_cfn_parse_UpdateStackInstancesInput,
@@ -1505,7 +1593,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StackSetNotFoundException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_StaleRequestException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_UpdateStackSetInput),
         .response_size = sizeof(floe_cfn_UpdateStackSetOutput),
         .parse = floe_cfn_parse_UpdateStackSetInput,
@@ -1519,7 +1608,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "UpdateTerminationProtectionResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_UpdateTerminationProtectionInput),
         .response_size = sizeof(floe_cfn_UpdateTerminationProtectionOutput),
         .parse = floe_cfn_parse_UpdateTerminationProtectionInput,
@@ -1533,7 +1623,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "ValidateTemplateResult",
         .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_CFN_ERR_AccessDenied),
         .request_size = sizeof(floe_cfn_ValidateTemplateInput),
         .response_size = sizeof(floe_cfn_ValidateTemplateOutput),
         .parse = floe_cfn_parse_ValidateTemplateInput,

@@ -45,6 +45,7 @@ typedef enum floe_sts_error {
     FLOE_STS_ERR_SessionDurationEscalationException, /* SessionDurationEscalationException, 403 */
     FLOE_STS_ERR_InternalFailure, /* InternalFailure, 500 */
     FLOE_STS_ERR_ValidationError, /* ValidationError, 400 */
+    FLOE_STS_ERR_AccessDenied, /* AccessDenied, 403 */
     FLOE_STS_ERR__COUNT
 } floe_sts_error_t;
 
@@ -415,6 +416,7 @@ floe_sts_tagListType *floe_sts_tagListType_new(floe_call_t *call, size_t n);
 floe_sts_webIdentityTokenAudienceListType *floe_sts_webIdentityTokenAudienceListType_new(floe_call_t *call, size_t n);
 
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+int floe_sts_handle_AssumeRole(floe_query_call_t *call, const floe_sts_AssumeRoleRequest *in, floe_sts_AssumeRoleResponse *out);
 int floe_sts_handle_GetCallerIdentity(floe_query_call_t *call, const floe_sts_GetCallerIdentityRequest *in, floe_sts_GetCallerIdentityResponse *out);
 
 #endif

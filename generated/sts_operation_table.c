@@ -25,6 +25,7 @@ static const floe_query_error_info_t errors[FLOE_STS_ERR__COUNT] = {
     [FLOE_STS_ERR_SessionDurationEscalationException] = {"SessionDurationEscalationException", 403, false},
     [FLOE_STS_ERR_InternalFailure] = {"InternalFailure", 500, true},
     [FLOE_STS_ERR_ValidationError] = {"ValidationError", 400, false},
+    [FLOE_STS_ERR_AccessDenied] = {"AccessDenied", 403, false},
 };
 
 int floe_sts_fail(floe_query_call_t *call, floe_sts_error_t error, const char *fmt, ...)
@@ -44,6 +45,11 @@ int floe_sts_fail_internal(floe_query_call_t *call, const char *context)
     return floe_sts_fail(call, FLOE_STS_ERR_InternalFailure, "The server encountered an internal error.");
 }
 
+static int handle_AssumeRole(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_sts_handle_AssumeRole(call, in, out);
+}
+
 static int handle_GetCallerIdentity(floe_query_call_t *call, const void *in, void *out)
 {
     return floe_sts_handle_GetCallerIdentity(call, in, out);
@@ -54,18 +60,19 @@ static const floe_query_operation_t operations[] = {
         .name = "AssumeRole",
         .response_element = "AssumeRoleResponse",
         .result_element = "AssumeRoleResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ExpiredTokenException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_MalformedPolicyDocumentException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_PackedPolicyTooLargeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_AssumeRoleRequest),
         .response_size = sizeof(floe_sts_AssumeRoleResponse),
         .parse = floe_sts_parse_AssumeRoleRequest,
         .validate = floe_sts_validate_AssumeRoleRequest,
-        .handle = NULL,
+        .handle = handle_AssumeRole,
         .serialize = floe_sts_serialize_AssumeRoleResponse,
     },
     {
@@ -80,7 +87,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_PackedPolicyTooLargeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_AssumeRoleWithSAMLRequest),
         .response_size = sizeof(floe_sts_AssumeRoleWithSAMLResponse),
         .parse = floe_sts_parse_AssumeRoleWithSAMLRequest,
@@ -101,7 +109,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_PackedPolicyTooLargeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_AssumeRoleWithWebIdentityRequest),
         .response_size = sizeof(floe_sts_AssumeRoleWithWebIdentityResponse),
         .parse = floe_sts_parse_AssumeRoleWithWebIdentityRequest,
@@ -117,7 +126,8 @@ static const floe_query_operation_t operations[] = {
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ExpiredTokenException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_AssumeRootRequest),
         .response_size = sizeof(floe_sts_AssumeRootResponse),
         .parse = floe_sts_parse_AssumeRootRequest,
@@ -132,7 +142,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InvalidAuthorizationMessageException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_DecodeAuthorizationMessageRequest),
         .response_size = sizeof(floe_sts_DecodeAuthorizationMessageResponse),
         .parse = floe_sts_parse_DecodeAuthorizationMessageRequest,
@@ -146,7 +157,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "GetAccessKeyInfoResult",
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetAccessKeyInfoRequest),
         .response_size = sizeof(floe_sts_GetAccessKeyInfoResponse),
         .parse = floe_sts_parse_GetAccessKeyInfoRequest,
@@ -160,7 +172,8 @@ static const floe_query_operation_t operations[] = {
         .result_element = "GetCallerIdentityResult",
         .status = FLOE_STATUS_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetCallerIdentityRequest),
         .response_size = sizeof(floe_sts_GetCallerIdentityResponse),
         .parse = floe_sts_parse_GetCallerIdentityRequest,
@@ -177,7 +190,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_PackedPolicyTooLargeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetDelegatedAccessTokenRequest),
         .response_size = sizeof(floe_sts_GetDelegatedAccessTokenResponse),
         .parse = floe_sts_parse_GetDelegatedAccessTokenRequest,
@@ -194,7 +208,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_PackedPolicyTooLargeException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetFederationTokenRequest),
         .response_size = sizeof(floe_sts_GetFederationTokenResponse),
         .parse = floe_sts_parse_GetFederationTokenRequest,
@@ -209,7 +224,8 @@ static const floe_query_operation_t operations[] = {
         .status = FLOE_STATUS_NOT_IMPLEMENTED,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_RegionDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetSessionTokenRequest),
         .response_size = sizeof(floe_sts_GetSessionTokenResponse),
         .parse = floe_sts_parse_GetSessionTokenRequest,
@@ -226,7 +242,8 @@ static const floe_query_operation_t operations[] = {
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_OutboundWebIdentityFederationDisabledException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_SessionDurationEscalationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_InternalFailure) |
-                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError),
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_ValidationError) |
+                  FLOE_QUERY_ERROR_BIT(FLOE_STS_ERR_AccessDenied),
         .request_size = sizeof(floe_sts_GetWebIdentityTokenRequest),
         .response_size = sizeof(floe_sts_GetWebIdentityTokenResponse),
         .parse = floe_sts_parse_GetWebIdentityTokenRequest,

@@ -13,6 +13,7 @@
 #include "awsjson/awsjson.h"
 #include "health.h"
 #include "console/route.h"
+#include "iam/credential.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "maintenance/route.h"
 #include "query/query.h"
@@ -257,8 +258,25 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     return 0;
 }
 
+/* The key source of sigv4.h: a key IAM or STS issued, read from the serving thread's database at
+ * the moment of the request, so a new key works at once and a deleted or expired one stops. */
+static bool issued_key(h2o_req_t *req, h2o_iovec_t access_key, floe_sigv4_key_t *out)
+{
+    floe_iam_key_t key;
+
+    if (!floe_iam_key_is_issued(access_key.base, access_key.len) ||
+        floe_iam_key_lookup(floe_worker_of(req)->state, &req->pool, access_key.base, access_key.len,
+                            (floe_timestamp_t)time(NULL) * 1000, &key) != FLOE_OK)
+        return false;
+    out->secret = key.secret;
+    out->session_token = key.session_token;
+    memcpy(out->account_id, key.account_id, sizeof(out->account_id));
+    return true;
+}
+
 void floe_front_register(h2o_pathconf_t *pathconf)
 {
     front_handler_t *h = (front_handler_t *)h2o_create_handler(pathconf, sizeof(*h));
     h->super.on_req = on_req;
+    floe_sigv4_set_key_source(issued_key);
 }

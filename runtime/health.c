@@ -10,7 +10,7 @@
 #include "http/response.h"
 #include "s3/s3.h"
 
-/* The awsQuery services (CloudFormation, STS), each under its signing name, as clients name them. */
+/* The awsQuery services (CloudFormation, STS, IAM), each under its signing name, as clients name them. */
 static void list_query_services(floe_json_t *json)
 {
     size_t n;

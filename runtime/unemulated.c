@@ -122,7 +122,7 @@ void floe_unemulated_refuse(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_s
 
     snprintf(message, sizeof(message),
              "Floe does not emulate the service '%.*s' that this request is signed for: Floe emulates S3 Tables, "
-             "S3, CloudFormation, STS, Glue and Athena.",
+             "S3, CloudFormation, STS, IAM, Glue and Athena.",
              n, scope->service.base);
     floe_log_request(w->config, req, "NotEmulated", 501, started_us);
     if (is_json_protocol(req, scope))

@@ -274,7 +274,7 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
     int rc;
 
     floe_awsjson_call_init(&call, &q->req->pool, q->w->state, q->w->config);
-    floe_sigv4_account_scope(q->w->config, q->credential, &scope);
+    floe_sigv4_account_scope(q->req, q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
     in = floe_call_alloc(&call.super, input->size);
     parsed = floe_awsjson_parse(&call.super, q->svc, input, body, body_len, in, &violation);

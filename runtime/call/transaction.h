@@ -16,4 +16,11 @@
  */
 int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);
 
+/**
+ * floe_call_in_transaction, or, when the caller already holds a transaction (a stack's step that
+ * records its change in the same commit), body inside it: the caller's commit or rollback decides.
+ * For state functions called both from a handler and from inside another mutation.
+ */
+int floe_call_in_joined_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg);
+
 #endif

@@ -48,6 +48,7 @@ typedef struct resource_kind {
     int (*update)(floe_call_t *call, const char *physical_id, const cJSON *old_props, const cJSON *new_props,
                   const floe_provision_sink_t *sink);
     int (*remove)(floe_call_t *call, const char *physical_id, const floe_provision_sink_t *sink);
+    bool is_iam; /* create, update and remove are floe_provision_iam's (provision_iam.c) */
 } resource_kind_t;
 
 /* ---- property helpers (provision_props.h) ---- */
@@ -459,6 +460,15 @@ static const char *const table_naming[] = {"TableName", "Namespace", "TableBucke
 static const char *const bucket_policy_replacing[] = {"TableBucketARN", NULL};
 static const char *const table_policy_replacing[] = {"TableARN", NULL};
 static const char *const nothing[] = {NULL};
+static const char *const role_replacing[] = {"Path", "RoleName", NULL};
+static const char *const role_naming[] = {"RoleName", NULL};
+static const char *const user_replacing[] = {"UserName", NULL};
+static const char *const user_naming[] = {"UserName", NULL};
+static const char *const managed_policy_replacing[] = {"Description", "ManagedPolicyName", "Path", NULL};
+static const char *const managed_policy_naming[] = {"ManagedPolicyName", NULL};
+static const char *const access_key_replacing[] = {"Serial", "UserName", NULL};
+static const char *const role_policy_replacing[] = {"PolicyName", "RoleName", NULL};
+static const char *const user_policy_replacing[] = {"PolicyName", "UserName", NULL};
 
 static int namespace_update(floe_call_t *call, const char *physical_id, const cJSON *old_props,
                             const cJSON *new_props, const floe_provision_sink_t *sink)
@@ -472,16 +482,24 @@ static int namespace_update(floe_call_t *call, const char *physical_id, const cJ
 
 static const resource_kind_t kinds[] = {
     {TYPE_TABLE_BUCKET, bucket_replacing, bucket_naming, floe_provision_bucket_create, floe_provision_bucket_update,
-     floe_provision_bucket_delete},
+     floe_provision_bucket_delete, false},
     {TYPE_NAMESPACE, namespace_replacing, namespace_naming, floe_provision_namespace_create, namespace_update,
-     floe_provision_namespace_delete},
+     floe_provision_namespace_delete, false},
     {TYPE_TABLE, table_replacing, table_naming, floe_provision_table_create, floe_provision_table_update,
-     floe_provision_table_delete},
+     floe_provision_table_delete, false},
     {TYPE_TABLE_BUCKET_POLICY, bucket_policy_replacing, nothing, bucket_policy_create, bucket_policy_update,
-     bucket_policy_delete},
+     bucket_policy_delete, false},
     {TYPE_TABLE_POLICY, table_policy_replacing, nothing, table_policy_create, table_policy_update,
-     table_policy_delete},
-    {TYPE_CDK_METADATA, nothing, nothing, metadata_create, metadata_update, metadata_delete},
+     table_policy_delete, false},
+    {TYPE_CDK_METADATA, nothing, nothing, metadata_create, metadata_update, metadata_delete, false},
+    /* the AWS::IAM types: replacing properties as the model's causesReplacement says */
+    {"AWS::IAM::Role", role_replacing, role_naming, NULL, NULL, NULL, true},
+    {"AWS::IAM::User", user_replacing, user_naming, NULL, NULL, NULL, true},
+    {"AWS::IAM::ManagedPolicy", managed_policy_replacing, managed_policy_naming, NULL, NULL, NULL, true},
+    {"AWS::IAM::Policy", nothing, nothing, NULL, NULL, NULL, true},
+    {"AWS::IAM::AccessKey", access_key_replacing, nothing, NULL, NULL, NULL, true},
+    {"AWS::IAM::RolePolicy", role_policy_replacing, role_policy_replacing, NULL, NULL, NULL, true},
+    {"AWS::IAM::UserPolicy", user_policy_replacing, user_policy_replacing, NULL, NULL, NULL, true},
 };
 
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
@@ -510,10 +528,12 @@ bool floe_provision_type_is_known(const char *type)
 }
 
 /* The types whose resource schema names a tag property (tagInformation in
- * models/cloudformation/s3tables-resource-types.json): TableBucket and Table, both "Tags". */
+ * models/cloudformation/s3tables-resource-types.json and iam-resource-types.json): TableBucket,
+ * Table, IAM's Role and User, all "Tags" (IAM's are accepted and not kept). */
 bool floe_provision_takes_tags(const char *type)
 {
-    return strcmp(type, TYPE_TABLE_BUCKET) == 0 || strcmp(type, TYPE_TABLE) == 0;
+    return strcmp(type, TYPE_TABLE_BUCKET) == 0 || strcmp(type, TYPE_TABLE) == 0 ||
+           strcmp(type, "AWS::IAM::Role") == 0 || strcmp(type, "AWS::IAM::User") == 0;
 }
 
 bool floe_provision_causes_replacement(const char *type, const char *property)
@@ -564,7 +584,8 @@ int floe_provision_create(floe_call_t *call, const char *type, const cJSON *prop
         return fail_unknown_type(call, type);
     if (props == NULL)
         props = empty = cJSON_CreateObject();
-    rc = kind->create(call, props, &sink);
+    rc = kind->is_iam ? floe_provision_iam(call, FLOE_PROVISION_IAM_CREATE, type, NULL, NULL, props, &sink)
+                      : kind->create(call, props, &sink);
     cJSON_Delete(empty);
     return rc;
 }
@@ -577,6 +598,8 @@ int floe_provision_update(floe_call_t *call, const char *type, const char *physi
 
     if (kind == NULL)
         return fail_unknown_type(call, type);
+    if (kind->is_iam)
+        return floe_provision_iam(call, FLOE_PROVISION_IAM_UPDATE, type, physical_id, old_props, new_props, &sink);
     return kind->update(call, physical_id, old_props, new_props, &sink);
 }
 
@@ -585,9 +608,10 @@ int floe_provision_delete(floe_call_t *call, const char *type, const char *physi
 {
     const resource_kind_t *kind = kind_of(type);
     floe_provision_sink_t sink = {record, arg};
-    (void)props;
 
     if (kind == NULL)
         return fail_unknown_type(call, type);
+    if (kind->is_iam)
+        return floe_provision_iam(call, FLOE_PROVISION_IAM_DELETE, type, physical_id, props, NULL, &sink);
     return kind->remove(call, physical_id, &sink);
 }

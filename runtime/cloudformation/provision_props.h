@@ -1,5 +1,5 @@
 /*
- * What the provisioning files (provision.c, provision_bucket.c, provision_table.c) share: reading
+ * What the provisioning files (provision.c, provision_bucket.c, provision_table.c, provision_iam.c) share: reading
  * a resolved property of the expected JSON type, turning CloudFormation shapes into the S3 Tables
  * catalog's (tags), checking a value against the S3 Tables model as the API checks a request,
  * and the record call at the end of every change. Private to those files.
@@ -92,5 +92,16 @@ int floe_provision_table_create(floe_call_t *call, const cJSON *props, const flo
 int floe_provision_table_update(floe_call_t *call, const char *physical_id, const cJSON *old_props,
                                 const cJSON *new_props, const floe_provision_sink_t *sink);
 int floe_provision_table_delete(floe_call_t *call, const char *physical_id, const floe_provision_sink_t *sink);
+
+typedef enum floe_provision_iam_op {
+    FLOE_PROVISION_IAM_CREATE,
+    FLOE_PROVISION_IAM_UPDATE,
+    FLOE_PROVISION_IAM_DELETE,
+} floe_provision_iam_op_t;
+
+/** Creates (from `new_props`), updates (`old_props` to `new_props`) or deletes (created with
+ * `old_props`) the AWS::IAM resource `physical_id` of `type` (provision_iam.c). */
+int floe_provision_iam(floe_call_t *call, floe_provision_iam_op_t op, const char *type, const char *physical_id,
+                       const cJSON *old_props, const cJSON *new_props, const floe_provision_sink_t *sink);
 
 #endif

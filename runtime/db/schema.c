@@ -539,6 +539,92 @@ static const char *const migrations[] = {
      "  completed_at INTEGER"
      ");"
      "CREATE INDEX athena_query_by_workgroup ON athena_query (account, region, workgroup, seq);"),
+    /* IAM (iam/): users, roles and customer managed policies of an account (IAM is global: no
+     * region), named case-insensitively as IAM names them; inline policies, attachments, access
+     * keys, and the temporary credentials STS issues for a role. An entity cannot go while
+     * anything hangs on it (foreign keys without cascade: DeleteConflict), except a role's
+     * sessions, which end with it, and a policy's versions, which go with it. */
+    "CREATE TABLE iam_user ("
+    "  id INTEGER PRIMARY KEY,"
+    "  account TEXT NOT NULL,"
+    "  name TEXT NOT NULL COLLATE NOCASE,"
+    "  path TEXT NOT NULL,"
+    "  user_id TEXT NOT NULL,"                   /* AIDA... */
+    "  created_at INTEGER NOT NULL,"
+    "  UNIQUE (account, name)"
+    ");"
+    "CREATE TABLE iam_role ("
+    "  id INTEGER PRIMARY KEY,"
+    "  account TEXT NOT NULL,"
+    "  name TEXT NOT NULL COLLATE NOCASE,"
+    "  path TEXT NOT NULL,"
+    "  role_id TEXT NOT NULL,"                   /* AROA... */
+    "  trust_policy TEXT NOT NULL,"              /* AssumeRolePolicyDocument, as sent */
+    "  description TEXT,"
+    "  max_session_duration INTEGER NOT NULL,"   /* seconds */
+    "  created_at INTEGER NOT NULL,"
+    "  UNIQUE (account, name)"
+    ");"
+    "CREATE TABLE iam_policy ("                  /* customer managed policies */
+    "  id INTEGER PRIMARY KEY,"
+    "  account TEXT NOT NULL,"
+    "  name TEXT NOT NULL COLLATE NOCASE,"
+    "  path TEXT NOT NULL,"
+    "  policy_id TEXT NOT NULL,"                 /* ANPA... */
+    "  description TEXT,"
+    "  default_version TEXT NOT NULL,"           /* v1, ... */
+    "  created_at INTEGER NOT NULL,"
+    "  updated_at INTEGER NOT NULL,"
+    "  UNIQUE (account, name)"
+    ");"
+    "CREATE TABLE iam_policy_version ("
+    "  policy_id INTEGER NOT NULL REFERENCES iam_policy(id) ON DELETE CASCADE,"
+    "  version_id TEXT NOT NULL,"
+    "  document TEXT NOT NULL,"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (policy_id, version_id)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE iam_user_policy ("             /* inline policies */
+    "  user_id INTEGER NOT NULL REFERENCES iam_user(id),"
+    "  name TEXT NOT NULL COLLATE NOCASE,"
+    "  document TEXT NOT NULL,"
+    "  PRIMARY KEY (user_id, name)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE iam_role_policy ("
+    "  role_id INTEGER NOT NULL REFERENCES iam_role(id),"
+    "  name TEXT NOT NULL COLLATE NOCASE,"
+    "  document TEXT NOT NULL,"
+    "  PRIMARY KEY (role_id, name)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE iam_user_attachment ("
+    "  user_id INTEGER NOT NULL REFERENCES iam_user(id),"
+    "  policy_id INTEGER NOT NULL REFERENCES iam_policy(id),"
+    "  PRIMARY KEY (user_id, policy_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX iam_user_attachment_by_policy ON iam_user_attachment (policy_id);"
+    "CREATE TABLE iam_role_attachment ("
+    "  role_id INTEGER NOT NULL REFERENCES iam_role(id),"
+    "  policy_id INTEGER NOT NULL REFERENCES iam_policy(id),"
+    "  PRIMARY KEY (role_id, policy_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX iam_role_attachment_by_policy ON iam_role_attachment (policy_id);"
+    "CREATE TABLE iam_access_key ("
+    "  access_key_id TEXT PRIMARY KEY,"          /* AKIA... */
+    "  user_id INTEGER NOT NULL REFERENCES iam_user(id),"
+    "  secret TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"                    /* Active, Inactive */
+    "  created_at INTEGER NOT NULL"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX iam_access_key_by_user ON iam_access_key (user_id);"
+    "CREATE TABLE sts_session ("
+    "  access_key_id TEXT PRIMARY KEY,"          /* ASIA... */
+    "  role_id INTEGER NOT NULL REFERENCES iam_role(id) ON DELETE CASCADE,"
+    "  secret TEXT NOT NULL,"
+    "  session_token TEXT NOT NULL,"
+    "  session_name TEXT NOT NULL,"
+    "  expires_at INTEGER NOT NULL"              /* ms since the epoch */
+    ") WITHOUT ROWID;"
+    "CREATE INDEX sts_session_by_role ON sts_session (role_id);",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -11,6 +11,9 @@
 #define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
 #define SCOPE_TERMINATOR "aws4_request"
 
+/* Set once at start (floe_sigv4_set_key_source), before the serving threads run; read-only after. */
+static floe_sigv4_key_source_fn key_source;
+
 int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_scope_t *out)
 {
     h2o_iovec_t parts[5];
@@ -115,19 +118,37 @@ void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *confi
 
     if (floe_sigv4_request_scope(req, &scope) != 0) {
         /* A SigV2 request names its account the same way; it has no region, so the default's. */
-        if (access_key_v2(req, &v2_key) == 0)
-            floe_scope_from_credential(config, v2_key.base, v2_key.len, NULL, 0, out);
-        else
+        if (access_key_v2(req, &v2_key) == 0) {
+            floe_sigv4_scope_t v2 = {.access_key = v2_key};
+            floe_sigv4_account_scope(req, config, &v2, out);
+        } else
             floe_scope_default(config, out);
         return;
     }
-    floe_sigv4_account_scope(config, &scope, out);
+    floe_sigv4_account_scope(req, config, &scope, out);
 }
 
-void floe_sigv4_account_scope(const floe_config_t *config, const floe_sigv4_scope_t *scope, floe_scope_t *out)
+void floe_sigv4_set_key_source(floe_sigv4_key_source_fn source)
 {
+    key_source = source;
+}
+
+bool floe_sigv4_issued_key(h2o_req_t *req, h2o_iovec_t access_key, floe_sigv4_key_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    return key_source != NULL && req != NULL && key_source(req, access_key, out);
+}
+
+void floe_sigv4_account_scope(h2o_req_t *req, const floe_config_t *config, const floe_sigv4_scope_t *scope,
+                              floe_scope_t *out)
+{
+    floe_sigv4_key_t key;
+
     floe_scope_from_credential(config, scope->access_key.base, scope->access_key.len, scope->region.base,
                                scope->region.len, out);
+    if (!floe_scope_is_account_id(scope->access_key.base, scope->access_key.len) &&
+        floe_sigv4_issued_key(req, scope->access_key, &key))
+        memcpy(out->account_id, key.account_id, sizeof(out->account_id));
 }
 
 int floe_sigv4_scope_is_for(const floe_sigv4_scope_t *scope, const char *service)

@@ -7,6 +7,7 @@
 #ifndef FLOE_HTTP_SIGV4_H
 #define FLOE_HTTP_SIGV4_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <h2o.h>
@@ -34,12 +35,32 @@ int floe_sigv4_parse_credential(const char *credential, size_t n, floe_sigv4_sco
  */
 int floe_sigv4_request_scope(h2o_req_t *req, floe_sigv4_scope_t *out /* OUT */);
 
-/** The account and region the request acts in (scope.h): its credential's, else the defaults. */
+/** What the server knows of an access key that --credentials does not name: one IAM or STS issued. */
+typedef struct floe_sigv4_key {
+    const char *secret;
+    const char *session_token; /* a temporary key's: the request must carry it; NULL for a long-term key */
+    char account_id[FLOE_ACCOUNT_ID_LEN + 1]; /* the account the key belongs to */
+} floe_sigv4_key_t;
+
+/** Finds `access_key` on the serving thread of `req` (strings in its pool): true when it is someone's. */
+typedef bool (*floe_sigv4_key_source_fn)(h2o_req_t *req, h2o_iovec_t access_key, floe_sigv4_key_t *out);
+
+/** Installs where keys beyond --credentials are found (the front door's: IAM's, in the database).
+ * Called once, before any request is served. */
+void floe_sigv4_set_key_source(floe_sigv4_key_source_fn source);
+
+/** `access_key` as the key source knows it: false when there is no source or it knows no such key. */
+bool floe_sigv4_issued_key(h2o_req_t *req, h2o_iovec_t access_key, floe_sigv4_key_t *out /* OUT */);
+
+/** The account and region the request acts in (scope.h): its credential's (a key IAM or STS
+ * issued acts in its owner's account), else the defaults. */
 void floe_sigv4_request_account_scope(h2o_req_t *req, const floe_config_t *config, floe_scope_t *out /* OUT */);
 
 /** The account and region of a credential scope already read (floe_sigv4_request_scope), so that
- * a request whose scope the front door has read is not parsed again. */
-void floe_sigv4_account_scope(const floe_config_t *config, const floe_sigv4_scope_t *scope, floe_scope_t *out /* OUT */);
+ * a request whose scope the front door has read is not parsed again. `req` (NULL in tests) lets an
+ * issued key name its owner's account. */
+void floe_sigv4_account_scope(h2o_req_t *req, const floe_config_t *config, const floe_sigv4_scope_t *scope,
+                              floe_scope_t *out /* OUT */);
 
 /** True when `scope` is for `service` (e.g. "s3tables"). */
 int floe_sigv4_scope_is_for(const floe_sigv4_scope_t *scope, const char *service);

@@ -302,14 +302,43 @@ static int is_hex_hash(const char *s)
 
 /* ---- signing ---- */
 
-const char *floe_sigv4_secret_for(const floe_config_t *config, h2o_iovec_t access_key)
+/* The session token the request carries: the X-Amz-Security-Token header, or the query parameter
+ * of that name (a presigned URL; SigV2's spells it in lower case). */
+static h2o_iovec_t session_token_of(h2o_req_t *req)
 {
+    h2o_iovec_t token = find_header(req, "x-amz-security-token");
+    floe_query_param_t *q;
+    long n;
+
+    if (token.base != NULL || req->input.query_at == SIZE_MAX)
+        return token;
+    n = floe_query_parse(&req->pool, req->input.path.base + req->input.query_at + 1,
+                         req->input.path.len - req->input.query_at - 1, &q);
+    for (long i = 0; i < n; i++) {
+        if (strcasecmp(q[i].key, "X-Amz-Security-Token") == 0)
+            return h2o_iovec_init(q[i].value, strlen(q[i].value));
+    }
+    return token;
+}
+
+const char *floe_sigv4_secret_for(h2o_req_t *req, const floe_config_t *config, h2o_iovec_t access_key)
+{
+    floe_sigv4_key_t key;
+    h2o_iovec_t token;
+
     for (size_t i = 0; i < config->n_credentials; i++) {
         if (h2o_memis(access_key.base, access_key.len, config->credentials[i].access_key,
                       strlen(config->credentials[i].access_key)))
             return config->credentials[i].secret_key;
     }
-    return NULL;
+    if (!floe_sigv4_issued_key(req, access_key, &key))
+        return NULL;
+    /* a temporary key without its own session token is no one's, as AWS answers it */
+    if (key.session_token != NULL &&
+        ((token = session_token_of(req)).base == NULL ||
+         !h2o_memis(token.base, token.len, key.session_token, strlen(key.session_token))))
+        return NULL;
+    return key.secret;
 }
 
 /* The signature's parts, from the Authorization header or a presigned query: FLOE_OK, FLOE_ENOTFOUND
@@ -360,7 +389,7 @@ floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *confi
     if (rc != FLOE_OK || floe_sigv4_parse_credential(s.credential.base, s.credential.len, &scope) != 0 ||
         amz_date_seconds(s.amz_date) < 0)
         return FLOE_SIGV4_MALFORMED;
-    if ((secret = floe_sigv4_secret_for(config, scope.access_key)) == NULL)
+    if ((secret = floe_sigv4_secret_for(req, config, scope.access_key)) == NULL)
         return FLOE_SIGV4_UNKNOWN_KEY;
     if (!is_timely(&s, now_s))
         return FLOE_SIGV4_SKEWED;

@@ -10,6 +10,7 @@
 #include <h2o.h>
 
 #include "base/config.h"
+#include "http/sigv4.h"
 
 typedef enum floe_sigv4_result {
     FLOE_SIGV4_OK = 0,
@@ -30,8 +31,9 @@ typedef enum floe_sigv4_result {
  */
 floe_sigv4_result_t floe_sigv4_verify(h2o_req_t *req, const floe_config_t *config, int is_s3, int64_t now_s);
 
-/** The secret key configured for `access_key`, or NULL when none is. */
-const char *floe_sigv4_secret_for(const floe_config_t *config, h2o_iovec_t access_key);
+/** The secret key of `access_key`: configured, or known to the key source (sigv4.h; a session's key
+ * only when `req` carries its session token). NULL when the key is no one's. */
+const char *floe_sigv4_secret_for(h2o_req_t *req, const floe_config_t *config, h2o_iovec_t access_key);
 
 /** A one-sentence description of a result, for error messages. */
 const char *floe_sigv4_result_message(floe_sigv4_result_t r);

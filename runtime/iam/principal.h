@@ -29,6 +29,9 @@ typedef struct floe_principal {
        and the default versions of the managed policies attached to it. None for a root. */
     const char *const *policies;
     size_t n_policies;
+    /* GetCallerIdentity's UserId: the account ID for a root, the user's AIDA... id, or an assumed
+       role's AROA...:<session> */
+    const char *user_id;
 } floe_principal_t;
 
 /**

@@ -231,7 +231,7 @@ floe_sigv4_result_t floe_s3_sigv2_verify(h2o_req_t *req, const floe_config_t *co
     expires_s = strtoll(expires, &end, 10);
     if (*expires == '\0' || *end != '\0' || expires_s <= 0)
         return FLOE_SIGV4_MALFORMED;
-    if ((secret = floe_sigv4_secret_for(config, h2o_iovec_init(access_key, strlen(access_key)))) == NULL)
+    if ((secret = floe_sigv4_secret_for(req, config, h2o_iovec_init(access_key, strlen(access_key)))) == NULL)
         return FLOE_SIGV4_UNKNOWN_KEY;
     if (now_s > expires_s)
         return FLOE_SIGV4_EXPIRED;

@@ -144,7 +144,7 @@ static void run_operation(dispatch_ctx_t *d, const floe_route_match_t *match, co
         return;
     }
     floe_call_init(&call, &d->req->pool, d->w->state, d->w->config);
-    floe_sigv4_account_scope(d->w->config, d->credential, &scope);
+    floe_sigv4_account_scope(d->req, d->w->config, d->credential, &scope);
     floe_call_set_scope(&call, &scope);
     call.operation = info->name;
     in = floe_call_alloc(&call, info->request_size);

@@ -34,11 +34,13 @@ ICEBERG_SPEC_PAGE = "https://github.com/apache/iceberg/blob/%s/open-api/rest-cat
 # models/ files that are Floe's own, not pinned upstream copies
 UNPINNED = {"pin.txt", "update", "overlay.json", "iceberg-overlay.json", ".gitattributes", "LICENSE", "NOTICE",
             "SOURCE.md", "README.md", "iceberg/NOTICE", "cloudformation/LICENSE",
-            "cloudformation-overlay.json", "sts-overlay.json", "glue-overlay.json", "athena-overlay.json"}
+            "cloudformation-overlay.json", "sts-overlay.json", "iam-overlay.json", "glue-overlay.json",
+            "athena-overlay.json"}
 # The awsQuery services: (generator key, pinned model under models/, C prefix, docs name, README name)
 QUERY_SERVICES = [
     ("cloudformation", "cloudformation/cloudformation-2010-05-15.smithy.json", "cfn", "cloudformation", "CloudFormation"),
     ("sts", "sts/sts-2011-06-15.smithy.json", "sts", "sts", "STS"),
+    ("iam", "iam/iam-2010-05-08.smithy.json", "iam", "iam", "IAM"),
 ]
 # The awsJson1_1 services: (generator key, pinned model under models/, C prefix, docs name, README name)
 JSON_SERVICES = [

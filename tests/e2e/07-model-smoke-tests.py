@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The smoke tests AWS's models carry (`smithy.test#smokeTests`), which AWS runs against its own
 service, replayed against Floe through boto3: codegen/smoke.py writes each model's cases to
-generated/tests/smoke_<service>.json (S3 Tables, CloudFormation, STS, Glue), and this runner calls each
+generated/tests/smoke_<service>.json (S3 Tables, CloudFormation, STS, IAM, Glue), and this runner calls each
 operation with the case's input in the case's region and checks the success or the error the model
 expects (an expected failure without an error id is any error the service answers). A new or
 updated model brings its own cases: regenerate and they run here."""
@@ -17,7 +17,7 @@ from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
 SMOKE_FILES = sorted(glob.glob(os.path.join(SOURCE_DIR, "generated", "tests", "smoke_*.json")))
 # The services whose models codegen reads (models/): each must have its smoke file.
-SERVICES = {"s3tables", "cloudformation", "sts", "glue", "athena"}
+SERVICES = {"s3tables", "cloudformation", "sts", "iam", "glue", "athena"}
 
 
 def snake_case(operation):

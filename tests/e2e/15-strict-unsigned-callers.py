@@ -2,7 +2,7 @@
 """--strict-signatures refuses a request that carries no signature at all with what AWS sends an
 unsigned caller of that protocol: the README's Security table names, for each surface, the code
 and message a user sees, and this test reads the table and checks every row with that surface's
-own client, unsigned: boto3 with botocore.UNSIGNED (S3 Tables, S3, Glue, CloudFormation, STS),
+own client, unsigned: boto3 with botocore.UNSIGNED (S3 Tables, S3, Glue, CloudFormation, STS, IAM),
 the aws CLI with --no-sign-request, PyIceberg without SigV4 (the Iceberg REST catalog at /iceberg
 and /_floe/iceberg), `floe maintenance run` without keys, and the console's JSON routes as the
 console's page fetches them before it has keys. Nothing unsigned is served.
@@ -95,7 +95,7 @@ class UnsignedCallers(unittest.TestCase):
     def test_the_table_names_every_surface_this_test_checks(self):
         self.assertEqual(set(self.table), {
             "S3 Tables API", "S3", "Glue (awsJson 1.1)", "CloudFormation (query)", "STS (query)",
-            "Iceberg REST at `/iceberg`", "Iceberg REST at `/_floe/iceberg`", "`POST /_floe/maintenance/run`",
+            "IAM (query)", "Iceberg REST at `/iceberg`", "Iceberg REST at `/_floe/iceberg`", "`POST /_floe/maintenance/run`",
             "the console's JSON routes (`/_floe/ui/api/`)"})
 
     def test_s3tables_api(self):
@@ -123,11 +123,15 @@ class UnsignedCallers(unittest.TestCase):
     def test_sts(self):
         self.assert_refused("STS (query)", self.unsigned("sts").get_caller_identity)
 
+    def test_iam(self):
+        self.assert_refused("IAM (query)", self.unsigned("iam").list_users)
+
     def test_the_aws_cli_without_signing(self):
         if not os.path.exists(AWS_CLI):
             self.skipTest("no aws CLI at %s" % AWS_CLI)
         env = dict(os.environ, AWS_ENDPOINT_URL=self.server.endpoint)
         for surface, args in (("STS (query)", ["sts", "get-caller-identity"]),
+                              ("IAM (query)", ["iam", "list-users"]),
                               ("CloudFormation (query)", ["cloudformation", "list-stacks"]),
                               ("S3", ["s3api", "list-buckets"]),
                               ("Glue (awsJson 1.1)", ["glue", "get-databases"])):

@@ -14,7 +14,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from floe_server import SOURCE_DIR, FloeTestCase, main  # noqa: E402
 
-EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS, Glue and Athena"
+EMULATED = "Floe emulates S3 Tables, S3, CloudFormation, STS, IAM, Glue and Athena"
 
 
 class UnemulatedServiceTests(FloeTestCase):
@@ -76,7 +76,8 @@ class UnemulatedServiceTests(FloeTestCase):
                   "glue": lambda c: c.get_databases()["DatabaseList"],
                   "athena": lambda c: c.list_work_groups()["WorkGroups"],
                   "cloudformation": lambda c: c.list_stacks()["StackSummaries"],
-                  "sts": lambda c: c.get_caller_identity()["Account"]}
+                  "sts": lambda c: c.get_caller_identity()["Account"],
+                  "iam": lambda c: c.list_users()["Users"]}
         for name in sorted(names):
             with self.subTest(signing_name=name):
                 self.assertIsNotNone(served[name](self.make_client(name)), "a %s client is served" % name)

@@ -111,8 +111,7 @@ class QueryProtocolTests(FloeTestCase):
         resp = self.assertClientError("NotImplemented", self.sts.get_session_token)
         self.assertEqual(resp["ResponseMetadata"]["HTTPStatusCode"], 501, "an operation without a handler is 501")
         self.assertIn("generated/docs/sts.md", resp["Error"]["Message"], "the message points at the docs")
-        self.assertClientError("NotImplemented", self.sts.assume_role, RoleArn="arn:aws:iam::000000000000:role/r",
-                               RoleSessionName="session")
+        self.assertClientError("NotImplemented", self.sts.get_federation_token, Name="session")
 
     def test_sts_constraints_are_validation_errors(self):
         unchecked = self.make_client("sts", parameter_validation=False)

@@ -73,7 +73,8 @@ class CdkUnemulatedServiceTests(unittest.TestCase):
         self.assertNotEqual(proc.returncode, 0, "the deploy cannot succeed without SSM")
         self.assertIn("Floe does not emulate the service 'ssm'", output,
                       "the CDK shows Floe's message naming SSM:\n" + output)
-        self.assertIn("Floe emulates S3 Tables, S3, CloudFormation, STS, Glue and Athena", output, "and what Floe emulates")
+        self.assertIn("Floe emulates S3 Tables, S3, CloudFormation, STS, IAM, Glue and Athena", output,
+                      "and what Floe emulates")
         self.assertNotIn("is not valid JSON", output, "not a JSON parse error on an XML answer")
 
 

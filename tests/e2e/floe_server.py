@@ -235,6 +235,14 @@ class FloeTestCase(unittest.TestCase):
         return cls.session.client(service, endpoint_url=cls.server.endpoint, region_name="us-east-1",
                                   config=cls.botocore_config.merge(botocore.config.Config(**config)))
 
+    @classmethod
+    def signed_client(cls, service, key, secret, token=None):
+        """A boto3 client of `service` signed with a key pair (and an STS session's token)."""
+        import boto3
+        session = boto3.session.Session(aws_access_key_id=key, aws_secret_access_key=secret, aws_session_token=token)
+        return session.client(service, endpoint_url=cls.server.endpoint, region_name="us-east-1",
+                              config=cls.botocore_config)
+
     def aws(self, *args, expect_ok=True):
         """Runs /usr/bin/aws against the server; returns (exit code, parsed JSON or text, stderr)."""
         self.require_tool(AWS_CLI)

@@ -49,6 +49,7 @@ int floe_test_failures;
 #include "runtime/catalog_table.c"
 #include "runtime/catalog_replication_queue.c"
 #include "runtime/catalog_config.c"
+#include "runtime/iam_state.c"
 #include "runtime/cloudformation/stack.c"
 #include "runtime/cloudformation/template_url.c"
 #include "runtime/maintenance/snapshot_select.c"

@@ -1,5 +1,5 @@
 /*
- * Tests of the generated awsQuery layer (generated/cfn_*.c, generated/sts_*.c): form parsing into
+ * Tests of the generated awsQuery layer (generated/cfn_*.c, generated/sts_*.c, generated/iam_*.c): form parsing into
  * typed inputs (lists, maps, nested structures, enums, unknown members), the constraint validators
  * with the services' prefixes, and the XML serializers.
  */
@@ -10,6 +10,7 @@
 #include "call/call.h"
 #include "cfn_codec.h"
 #include "harness.h"
+#include "iam_codec.h"
 #include "sts_codec.h"
 
 typedef struct query_fixture {
@@ -177,10 +178,11 @@ TEST(query_constraints_every_model_constraint_passes_and_fails)
 #define FLOE_COUNT_CONSTRAINT(id, fn, value, ok) rows++, failures += query_check_row(id, fn(value, &path, &v), ok, &v);
 #include "tests/cfn_constraints.def"
 #include "tests/sts_constraints.def"
+#include "tests/iam_constraints.def"
 #undef FLOE_STRING_CONSTRAINT
 #undef FLOE_NUMBER_CONSTRAINT
 #undef FLOE_COUNT_CONSTRAINT
-    CHECK(rows > 0, "the CloudFormation and STS models have constraint rows to test");
+    CHECK(rows > 0, "the CloudFormation, STS and IAM models have constraint rows to test");
     CHECK(failures == 0, "every generated validator accepts its passing value and refuses its failing one");
 }
 

@@ -789,7 +789,8 @@ static void cfn_check_replacing(const cJSON *types, const char *type)
     }
 }
 
-TEST(provision_replacing_properties_match_the_resource_types)
+/* Every type of one resource types file can be provisioned, replaces and takes tags as it says. */
+static void cfn_check_types_file(const char *name)
 {
     char path[PATH_MAX];
     FILE *file;
@@ -799,7 +800,8 @@ TEST(provision_replacing_properties_match_the_resource_types)
 
     snprintf(path, sizeof(path), "%s", __FILE__);
     *strstr(path, "/tests/unit/") = '\0';
-    strncat(path, "/models/cloudformation/s3tables-resource-types.json", sizeof(path) - strlen(path) - 1);
+    strncat(path, "/models/cloudformation/", sizeof(path) - strlen(path) - 1);
+    strncat(path, name, sizeof(path) - strlen(path) - 1);
     file = fopen(path, "rb");
     CHECK(file != NULL, "the resource types model is readable");
     if (file == NULL)
@@ -815,13 +817,19 @@ TEST(provision_replacing_properties_match_the_resource_types)
     const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "resources"), *t;
     cJSON_ArrayForEach(t, types)
     {
-        CHECK(floe_provision_type_is_known(t->string), "every S3 Tables resource type can be provisioned");
+        CHECK(floe_provision_type_is_known(t->string), "every resource type of the model can be provisioned");
         cfn_check_replacing(types, t->string);
         CHECK(floe_provision_takes_tags(t->string) ==
                   (cJSON_GetObjectItemCaseSensitive(t, "tagInformation") != NULL),
               "a type takes the stack's tags exactly when its schema has tagInformation");
     }
     cJSON_Delete(root);
+}
+
+TEST(provision_replacing_properties_match_the_resource_types)
+{
+    cfn_check_types_file("s3tables-resource-types.json");
+    cfn_check_types_file("iam-resource-types.json");
 }
 
 TEST(stack_tags_reach_resources_that_take_tags)

@@ -31,11 +31,11 @@ TEST(sigv4_parsed_scope_names_service_account_and_region)
     CHECK(floe_sigv4_scope_is_for(&s, "s3tables"), "it is for s3tables");
     CHECK(!floe_sigv4_scope_is_for(&s, "s3") && !floe_sigv4_scope_is_for(&s, "s3tablesx"),
           "and not for a service whose name is a prefix of it or longer");
-    floe_sigv4_account_scope(&config, &s, &scope);
+    floe_sigv4_account_scope(NULL, &config, &s, &scope);
     CHECK(strcmp(scope.account_id, "111122223333") == 0 && strcmp(scope.region, "eu-west-1") == 0,
           "a 12-digit access key is the account, and the scope's region is the region");
     CHECK(floe_sigv4_parse_credential(named, strlen(named), &s) == 0, "a scope with a named key parses");
-    floe_sigv4_account_scope(&config, &s, &scope);
+    floe_sigv4_account_scope(NULL, &config, &s, &scope);
     CHECK(strcmp(scope.account_id, "000000000000") == 0 && strcmp(scope.region, "us-west-2") == 0,
           "another key acts in the default account, in the scope's region");
 }
