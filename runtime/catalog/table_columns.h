@@ -7,7 +7,7 @@
 #define FLOE_CATALOG_TABLE_COLUMNS_H
 
 #include "call/call.h"
-#include "catalog/lookup.h"
+#include "catalog/rows.h"
 
 /** The select list floe_table_columns_read reads, from column 0 on. */
 #define FLOE_TABLE_COLUMNS                                                                                     \

@@ -25,21 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "call/call.h"
-
-/** What a resource is after a change: handed to the engine's record function. */
-typedef struct floe_provision_outcome {
-    const char *physical_id;  /* in the call's pool */
-    const cJSON *attributes;  /* an object, valid during the record call */
-} floe_provision_outcome_t;
-
-/**
- * Records the outcome in the stack's state. Called inside the transaction that makes the change,
- * so the change and its record commit together, except after deleting a table, which the catalog
- * commits on its own (the record follows in a transaction of its own; a crash between leaves a
- * record that the engine's next delete of the same ARN finds already done). Returns FLOE_OK or
- * FLOE_EFAIL with the call failed (the change is then rolled back where it can be).
- */
-typedef int (*floe_provision_record_fn)(floe_call_t *call, const floe_provision_outcome_t *outcome, void *arg);
+#include "cloudformation/provision_record.h"
 
 /** True when `type` is a resource type Floe can provision. */
 bool floe_provision_type_is_known(const char *type);

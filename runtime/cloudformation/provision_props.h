@@ -14,7 +14,7 @@
 
 #include "call/call.h"
 #include "catalog/lookup.h"
-#include "cloudformation/provision.h"
+#include "cloudformation/provision_record.h"
 #include "floe_api.h"
 
 /** Where a change reports to: the engine's record function and its argument. */

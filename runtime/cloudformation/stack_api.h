@@ -7,7 +7,11 @@
 #ifndef FLOE_CLOUDFORMATION_STACK_API_H
 #define FLOE_CLOUDFORMATION_STACK_API_H
 
-#include "cloudformation/stack.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "call/call.h"
+#include "cloudformation/stack_shapes.h"
 #include "cloudformation/stack_store.h"
 
 /** Sets *why to the printf message (in the call's pool) and returns `rc`. */

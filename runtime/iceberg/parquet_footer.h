@@ -27,8 +27,8 @@
  *    writers send an i8 as an i32); such a field is written back with its declared type.
  * 4. A hostile footer fails with a message, never a crash or a huge allocation: every read is
  *    bounds-checked; a list may not claim more elements than bytes remain; Thrift nesting is at
- *    most FLOE_PARQUET_DEPTH_MAX deep and the schema tree FLOE_PARQUET_SCHEMA_DEPTH_MAX; the
- *    arena refuses to grow past FLOE_PARQUET_ALLOC_MAX.
+ *    most FLOE_PARQUET_DEPTH_MAX deep (parquet_thrift.h, the reader's limits) and the schema tree
+ *    FLOE_PARQUET_SCHEMA_DEPTH_MAX; the arena refuses to grow past FLOE_PARQUET_ALLOC_MAX.
  * 5. floe_parquet_decode also checks what the format promises and compaction relies on: required
  *    fields are present, the schema is one tree whose leaves match every row group's column
  *    chunks (count, physical type, path_in_schema), every column chunk has its ColumnMetaData,
@@ -58,12 +58,8 @@
 #define FLOE_PARQUET_FOOTER_MAX (64u * 1024u * 1024u)
 /** The most memory one decoded footer may use. */
 #define FLOE_PARQUET_ALLOC_MAX ((size_t)256 * 1024 * 1024)
-/** The deepest nesting of Thrift structs and lists read. */
-#define FLOE_PARQUET_DEPTH_MAX 64
 /** The deepest schema tree accepted (groups inside groups). */
 #define FLOE_PARQUET_SCHEMA_DEPTH_MAX 64
-/** The most elements one list may have. */
-#define FLOE_PARQUET_LIST_MAX (1u << 24)
 /** The most unknown fields kept in one struct. */
 #define FLOE_PARQUET_EXTRA_MAX 256
 

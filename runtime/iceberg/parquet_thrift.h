@@ -16,7 +16,11 @@
 #include <stdint.h>
 
 #include "iceberg/iceberg_error.h"
-#include "iceberg/parquet_footer.h"
+
+/** The deepest nesting of Thrift structs and lists read. */
+#define FLOE_PARQUET_DEPTH_MAX 64
+/** The most elements one list may have. */
+#define FLOE_PARQUET_LIST_MAX (1u << 24)
 
 /* Compact-protocol types: a field header's low nibble, a list header's element type. */
 #define FLOE_THRIFT_STOP 0

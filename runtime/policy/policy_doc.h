@@ -1,5 +1,5 @@
 /*
- * What a parsed policy holds, shared by the parser (policy.c) and the evaluator (policy_eval.c):
+ * What a parsed policy holds, shared by the parser (policy_parse.c) and the evaluator (policy_eval.c):
  * the validated document, normalized so the evaluator never meets a shape it has to check again.
  * Not an API: nothing outside runtime/policy/ includes it.
  */

@@ -16,7 +16,7 @@
  *     is read strictly: a retained manifest that cannot be read stops the prune with nothing
  *     deleted.
  *  2. A data file's row in the replica names a file the source (or another replica) may still name;
- *     the store removes the file only when no row names it (store/share.h), so deleting the row is
+ *     the store removes the file only when no row names it (store/row_ids.h), so deleting the row is
  *     always safe.
  *  3. Deletes go children first (data files, then manifests, then manifest lists, statistics and
  *     metadata files), so a prune cut short leaves a prefix done. Replaying it is harmless: the

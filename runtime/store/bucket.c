@@ -9,7 +9,6 @@
 #include "base/failure.h"
 #include "store/bucket.h"
 #include "store/row_ids.h"
-#include "store/share.h"
 
 FLOE_SQL(sql_bucket_insert,
     "INSERT INTO s3_bucket (name, is_warehouse, region, created_at, owner) VALUES (?1, ?2, ?3, ?4, ?5)");

@@ -10,7 +10,6 @@
 #include "base/log.h"
 #include "store/object.h"
 #include "store/row_ids.h"
-#include "store/share.h"
 #include "base/xalloc.h"
 
 /* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */

@@ -1,39 +1,15 @@
 /*
- * Shared object files (share.h): the check that lets a file go only when no row names it, and
- * the share that adds a second row naming a file.
+ * Shared object files (share.h): the share that adds a second row naming a file.
  */
 #include <string.h>
 
 #include "base/failure.h"
 #include "h2o/memory.h"
 #include "store/object.h"
+#include "store/row_ids.h"
 #include "store/share.h"
 
-FLOE_SQL(sql_share_file_is_named,
-    "SELECT 1 FROM s3_object WHERE file_id = ?1 UNION ALL SELECT 1 FROM s3_part WHERE file_id = ?1 LIMIT 1");
 FLOE_SQL(sql_share_bucket_exists, "SELECT 1 FROM s3_bucket WHERE id = ?1");
-
-int floe_store_file_lookup_name(floe_state_t *st, const char *file_id)
-{
-    return floe_db_probe(st, sql_share_file_is_named, "t", file_id);
-}
-
-int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list)
-{
-    size_t kept = 0;
-
-    for (size_t i = 0; i < list->n; i++) {
-        int named = floe_store_file_lookup_name(st, list->ids[i]);
-        bool is_unnamed = named == FLOE_ENOTFOUND;
-        if (named == FLOE_EFAIL)
-            return FLOE_EFAIL;
-        if (is_unnamed && kept != i)
-            memcpy(list->ids[kept], list->ids[i], sizeof(list->ids[i]));
-        kept += (size_t)is_unnamed;
-    }
-    list->n = kept;
-    return FLOE_OK;
-}
 
 /* Inside the share's transaction: the destination row naming the source's file. *old_file gets
  * the file to remove after COMMIT ("" for none). */

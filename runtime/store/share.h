@@ -5,7 +5,7 @@
  * every row that names it, and goes only when the last of them does: every store mutation that
  * removes or replaces rows asks, inside its own transaction and after its row changes, which of
  * their files a row still names (the index s3_object_by_file keeps that cheap), and removes the
- * others after COMMIT. Not for writing files (blob.h) or rows (object.h).
+ * others after COMMIT (row_ids.h holds that check). Not for writing files (blob.h) or rows (object.h).
  *
  * Design notes:
  *  1. A file is never written after it is published (store.c), so two rows naming it never see
@@ -24,15 +24,6 @@
 
 #include "db/sql.h"
 #include "store/blob.h"
-
-/** Inside the caller's transaction, after its row changes: FLOE_OK when an object or part row
- * names file `file_id`, FLOE_ENOTFOUND when none does (it may go after COMMIT), FLOE_EFAIL when
- * SQLite fails (logged). */
-int floe_store_file_lookup_name(floe_state_t *st, const char *file_id);
-
-/** Inside the caller's transaction, after its row changes: drops from `list` every file that a row
- * still names, so that only files no row names are removed after COMMIT. FLOE_OK or FLOE_EFAIL (logged). */
-int floe_store_ids_drop_named(floe_state_t *st, floe_store_ids_t *list);
 
 /**
  * Makes (dst_bucket_id, dst_key) name the file of (src_bucket_id, src_key), with its size, ETag,

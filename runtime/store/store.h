@@ -8,9 +8,10 @@
  *
  * This is the wing's front header: it declares the contract and brings in the rest of the API,
  * one header per concern, from the bottom up: blob.h (object files), row_ids.h (file ids read
- * from rows), bucket.h, object.h, upload.h (the rows), share.h (files that several rows name:
- * replicas), recover.h (the start-up sweep). Their SQL runs through db/sql.h (checked statements)
- * and they answer in the house codes of failure.h (FLOE_ENOTFOUND, FLOE_EEXISTS, ...).
+ * from rows, and whether a row still names a file), bucket.h, object.h, upload.h (the rows),
+ * share.h (a second row naming a file: replicas), recover.h (the start-up sweep). Their SQL runs
+ * through db/sql.h (checked statements) and they answer in the house codes of failure.h
+ * (FLOE_ENOTFOUND, FLOE_EEXISTS, ...).
  * Files inside the wing include the headers they use, never this one.
  *
  * Threads: every function takes the calling thread's floe_state_t; files are shared by all

@@ -26,7 +26,6 @@
 #include "base/ids.h"
 #include "base/failure.h"
 #include "store/row_ids.h"
-#include "store/share.h"
 #include "store/upload.h"
 
 FLOE_SQL(sql_upload_insert,

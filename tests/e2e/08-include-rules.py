@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """The folders of runtime/ and handlers/ include each other as docs/design.md's include table says:
 every `#include "..."` of a hand-written file reaches only its own folder or what the table lists
-for that folder, the folders include each other without a cycle, no two headers share a file
-name, and only a folder whose row names `<sqlite3.h>` reaches SQLite. The table is the one place
-the rules are written; this test reads it, so the design stays true as the code moves. Nothing is
-built or served."""
+for that folder, the folders include each other without a cycle, the modules inside each folder (a
+.c with its .h) include each other without a cycle, no two headers share a file name, and only a
+folder whose row names `<sqlite3.h>` reaches SQLite. The table is the one place the rules are
+written; this test reads it, so the design stays true as the code moves. Nothing is built or served."""
 
 import collections
 import os
@@ -140,6 +140,18 @@ class IncludeRules(unittest.TestCase):
         cycle = find_cycle(graph)
         self.assertEqual(cycle, [], "the folders form layers: no folder includes one that includes it back")
 
+    def test_modules_of_a_folder_include_each_other_without_a_cycle(self):
+        """Inside a wing the files call each other one way too (docs/design.md). A module is a .c with
+        its .h; an include of x.h from y.c or y.h is an edge y -> x. What two modules both need lives
+        in a third, lower one, never in a cycle."""
+        graph = collections.defaultdict(set)
+        for path, target in self.includes:
+            a, b = module_of(path), module_of(target)
+            if folder_of(path) == folder_of(target) and a != b:
+                graph[a].add(b)
+        cycles = [" -> ".join(cycle) for cycle in find_cycles(graph)]
+        self.assertEqual(cycles, [], "no two modules of a folder include each other, directly or around a circle")
+
     def test_the_table_lists_layers_top_down(self):
         order = list(self.rules)
         upward = ["%s may include %s" % (folder, item) for k, folder in enumerate(order)
@@ -203,6 +215,39 @@ class IncludeRules(unittest.TestCase):
                 wrong.append("%s: %s" % (path, ", ".join(found)))
         self.assertEqual(wrong, [], "only a folder whose row in docs/design.md's include table names %s "
                                     "reaches SQLite" % SQLITE_HEADER)
+
+
+def module_of(path):
+    """runtime/store/bucket.c and runtime/store/bucket.h -> runtime/store/bucket"""
+    return os.path.splitext(path)[0]
+
+
+def find_cycles(graph):
+    """One cycle of each strongly connected part of `graph` that has one, each as a list of nodes
+    (the first repeated at the end), in a stable order."""
+    index, low, stack, on_stack, parts = {}, {}, [], set(), []
+
+    def connect(node):  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = set()
+            while node not in part:
+                part.add(stack.pop())
+            on_stack.difference_update(part)
+            parts.append(part)
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return sorted(find_cycle({a: graph[a] & part for a in part}) for part in parts if len(part) > 1)
 
 
 def find_cycle(graph):

@@ -1,4 +1,4 @@
-/* Tests of runtime/policy/policy.c: documents IAM accepts parse, the ones it refuses say why in IAM's words. */
+/* Tests of runtime/policy/policy_parse.c: documents IAM accepts parse, the ones it refuses say why in IAM's words. */
 #include <string.h>
 
 #include "harness.h"

@@ -1,4 +1,4 @@
-/* Tests of runtime/policy.c: well-formed resource policies pass, malformed ones say why. */
+/* Tests of runtime/catalog/policy.c: well-formed resource policies pass, malformed ones say why. */
 #include <string.h>
 
 #include "harness.h"
