@@ -11,9 +11,10 @@
  *
  * Usage: schema_snapshot OUT.c  (CMakeLists.txt runs it; the output is in the build tree only)
  */
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <sqlite3.h>
 
 #include "db/schema_snapshot.h"
 

@@ -1,6 +1,6 @@
 """The models' smoke tests (the `smithy.test#smokeTests` trait: an operation, its input, the region
 to call it in, and the success or the error AWS expects) as JSON cases, one file per service
-(generated/tests/smoke_<service>.json), which tests/e2e/07-model-smoke-tests.py replays against the
+(generated/tests/smoke_<service>.json), which tests/e2e/models/07-model-smoke-tests.py replays against the
 server through a real client. AWS runs these same cases against its service; smithy-rs turns a
 model's protocol tests into tests the same way. A new or updated model brings its own cases.
 

@@ -8,8 +8,8 @@
  */
 #include <cjson/cJSON.h>
 
-#include "floe_codec.h"
 #include "call/call.h"
+#include "floe_codec.h"
 
 static int parse_EncryptionConfiguration(floe_call_t *call, const cJSON *j, floe_EncryptionConfiguration *out, const floe_path_t *path, floe_violation_t *v);
 static int parse_IcebergCompactionSettings(floe_call_t *call, const cJSON *j, floe_IcebergCompactionSettings *out, const floe_path_t *path, floe_violation_t *v);

@@ -4,8 +4,8 @@
  * members left out, timestamps as RFC 3339 ("date-time") strings. Status codes and headers are
  * the dispatcher's job.
  */
-#include "floe_codec.h"
 #include "base/json.h"
+#include "floe_codec.h"
 
 static void serialize_EncryptionConfiguration(const floe_EncryptionConfiguration *x, floe_json_t *w);
 static void serialize_IcebergCompactionSettings(const floe_IcebergCompactionSettings *x, floe_json_t *w);

@@ -12,16 +12,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "base/scope.h"
 #include "base/config.h"
 #include "base/failure.h"
+#include "base/scope.h"
+#include "base/xalloc.h"
+#include "cli.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
 #include "s3tables/dispatch.h"
-#include "base/scope.h"
 #include "server.h"
-#include "base/xalloc.h"
 
 #define MAX_THREADS 64
 

@@ -5,20 +5,20 @@
 #include <string.h>
 #include <time.h>
 
-#include "s3tables/dispatch.h"
-#include "base/log.h"
-#include "http/response.h"
-#include "http/sigv4_verify.h"
-#include "front.h"
 #include "awsjson/awsjson.h"
-#include "health.h"
+#include "base/log.h"
 #include "console/route.h"
+#include "front.h"
+#include "health.h"
+#include "http/response.h"
+#include "http/sigv4.h"
+#include "http/sigv4_verify.h"
 #include "iam/credential.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "maintenance/route.h"
 #include "query/query.h"
 #include "s3/s3.h"
-#include "http/sigv4.h"
+#include "s3tables/dispatch.h"
 #include "unemulated.h"
 
 #define SIGNING_NAME_S3TABLES "s3tables"

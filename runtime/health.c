@@ -2,12 +2,12 @@
  * The health route of health.h. It touches no state, so it measures the bare cost of a request
  * through Floe (the benchmark compares API routes against it).
  */
-#include "base/config.h"
 #include "awsjson/awsjson.h"
-#include "health.h"
+#include "base/config.h"
 #include "base/log.h"
-#include "query/query.h"
+#include "health.h"
 #include "http/response.h"
+#include "query/query.h"
 #include "s3/s3.h"
 
 /* The awsQuery services (CloudFormation, STS, IAM), each under its signing name, as clients name them. */

@@ -34,6 +34,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -43,31 +44,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "db/state.h"
+#include "awsjson/awsjson.h"
 #include "background/background.h"
-#include "replication/replicator.h"
-#include "front.h"
-#include "iceberg_rest/iceberg_rest.h"
+#include "base/log.h"
+#include "base/xalloc.h"
+#include "call/worker.h"
 #include "catalog/janitor.h"
 #include "catalog/table_bucket.h"
 #include "cloudformation/stack_thread.h"
-#include "base/log.h"
+#include "db/state.h"
+#include "front.h"
+#include "iceberg_rest/iceberg_rest.h"
 #include "maintenance/maintenance.h"
 #include "query/query.h"
-#include "s3tables/dispatch.h"
-#include "awsjson/awsjson.h"
+#include "replication/replicator.h"
 #include "s3/s3.h"
 #include "s3/spill.h"
+#include "s3tables/dispatch.h"
 #include "server.h"
 #include "store/store.h"
-#include "call/worker.h"
-#include "base/xalloc.h"
 
 #define STOP_POLL_MS 200
 #define DRAIN_TIMEOUT_MS 3000

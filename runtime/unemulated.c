@@ -11,8 +11,8 @@
 #include "base/ids.h"
 #include "base/log.h"
 #include "http/response.h"
-#include "unemulated.h"
 #include "http/xml_writer.h"
+#include "unemulated.h"
 
 #define S3_FAMILY_PREFIX "s3"
 #define ERROR_CODE "NotImplemented"

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "http/sigv4.h"
 #include "call/worker.h"
+#include "http/sigv4.h"
 
 /** True when a request signed with `scope` is for a service Floe has no front for. The caller has
  * already ruled out s3tables and the awsQuery services it serves; every signing name starting

@@ -8,12 +8,12 @@
  */
 #include <string.h>
 
+#include "athena_common.h"
 #include "catalog/glue_integration.h"
 #include "catalog/namespace.h"
 #include "catalog/table.h"
 #include "catalog/table_bucket.h"
 #include "catalog/table_schema.h"
-#include "athena_common.h"
 
 #define AWS_DATA_CATALOG "AwsDataCatalog"
 #define CATALOGS_DEFAULT_PAGE 50 /* AWS: MaxResults 2..50 */

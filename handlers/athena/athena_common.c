@@ -3,8 +3,8 @@
  */
 #include <string.h>
 
-#include "catalog/page_token.h"
 #include "athena_common.h"
+#include "catalog/page_token.h"
 
 static const char *const encryption_options[] = {NULL, "SSE_S3", "SSE_KMS", "CSE_KMS"};
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/ids.h"
 #include "athena_common.h"
+#include "base/ids.h"
 
 #define LIST_DEFAULT_PAGE 50 /* AWS: MaxResults 0..50 */
 #define LIST_MAX_PAGE 50

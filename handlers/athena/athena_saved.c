@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/ids.h"
 #include "athena_common.h"
+#include "base/ids.h"
 
 #define NAMED_DEFAULT_PAGE 50 /* AWS: MaxResults 0..50 */
 #define NAMED_MAX_PAGE 50

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "cloudformation.h"
 #include "cfn_template/template.h"
+#include "cloudformation.h"
 #include "cloudformation/template_url.h"
 
 int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTemplateInput *in,

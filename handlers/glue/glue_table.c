@@ -8,9 +8,10 @@
  * ICEBERG and metadata_location, and a StorageDescriptor whose Location is the table's warehouse.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <pcre2.h>
 
 #include "catalog/page_token.h"
 #include "catalog/table.h"

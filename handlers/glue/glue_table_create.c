@@ -12,14 +12,15 @@
  * PartitionSpec and WriteOrder go into the request as the REST catalog's partition-spec and
  * write-order.
  */
-#include <cjson/cJSON.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "catalog/iceberg_create.h"
 #include "catalog/rules.h"
 #include "catalog/table.h"
-#include "iceberg/hive_type.h"
 #include "glue_names.h"
+#include "iceberg/hive_type.h"
 
 #define TABLE_NAME_MAX 255
 #define ICEBERG_FORMAT "ICEBERG"

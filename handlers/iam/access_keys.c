@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "iam_common.h"
 #include "iam/credential.h"
+#include "iam_common.h"
 
 /* The user a request names, or the signing user when it names none. */
 static int user_of(floe_query_call_t *call, const char *name, floe_iam_entity_t *e)

@@ -1,10 +1,10 @@
 /*
  * The shared helpers of iam_common.h.
  */
-#include "iam_common.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "iam_common.h"
 
 #define DEFAULT_MAX_ITEMS 100
 #define POLICY_ERROR_MAX 512

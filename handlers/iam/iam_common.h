@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "iam_api.h"
 #include "iam/entity.h"
 #include "iam/managed_policy.h"
+#include "iam_api.h"
 #include "policy/policy.h"
 
 /** The user whose access key signed the call (GetUser, CreateAccessKey, ListAccessKeys without a

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "iam_common.h"
 #include "iam/principal.h"
+#include "iam_common.h"
 
 int floe_iam_handle_CreateUser(floe_query_call_t *call, const floe_iam_CreateUserRequest *in,
                                floe_iam_CreateUserResponse *out)

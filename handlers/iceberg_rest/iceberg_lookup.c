@@ -5,10 +5,10 @@
 #include <assert.h>
 #include <string.h>
 
-#include "iceberg_lookup.h"
 #include "catalog/glue_integration.h"
-#include "store/store.h"
 #include "catalog/table_rules.h"
+#include "iceberg_lookup.h"
+#include "store/store.h"
 
 int floe_iceberg_fail_from_table(floe_iceberg_call_t *call, int rc, floe_iceberg_err_t taken)
 {

@@ -16,13 +16,13 @@
  */
 #include <string.h>
 
-#include "catalog/namespace.h"
-#include "catalog/page_token.h"
 #include "call/transaction.h"
+#include "catalog/namespace.h"
+#include "catalog/namespace_rules.h"
+#include "catalog/page_token.h"
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "catalog/namespace_rules.h"
 
 #define LISTING_NAMESPACES "IcebergNamespaces|%s"
 #define INITIAL_CAPACITY 16

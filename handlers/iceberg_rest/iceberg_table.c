@@ -25,16 +25,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/page_token.h"
-#include "catalog/table.h"
 #include "catalog/iceberg_create.h"
+#include "catalog/page_token.h"
+#include "catalog/replication_queue.h"
+#include "catalog/replication_rules.h"
+#include "catalog/table.h"
+#include "catalog/table_rules.h"
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
-#include "catalog/replication_rules.h"
-#include "catalog/replication_queue.h"
 #include "iceberg_rest/iceberg_rest_api.h"
 #include "iceberg_table_config.h"
-#include "catalog/table_rules.h"
 
 #define TABLE_FORMAT "ICEBERG"
 #define LISTING_TABLES "IcebergTables|%s"

@@ -46,17 +46,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ids.h"
+#include "catalog/replication_queue.h"
+#include "catalog/replication_rules.h"
 #include "catalog/table.h"
+#include "catalog/table_rules.h"
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg_glue.h"
 #include "iceberg_lookup.h"
-#include "catalog/replication_rules.h"
-#include "catalog/replication_queue.h"
 #include "iceberg_rest/iceberg_rest_api.h"
-#include "base/ids.h"
 #include "store/store.h"
-#include "catalog/table_rules.h"
 
 #define TABLE_FORMAT "ICEBERG"
 #define METADATA_DIR "metadata/"

@@ -9,12 +9,12 @@
  */
 #include <string.h>
 
-#include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
+#include "catalog/namespace_rules.h"
 #include "catalog/page_token.h"
 #include "catalog/rules.h"
-#include "catalog/namespace_rules.h"
+#include "floe_api.h"
 
 #define DEFAULT_PAGE_SIZE 1000
 

@@ -13,15 +13,15 @@
 #include <string.h>
 
 #include "catalog/arn.h"
+#include "catalog/iceberg_create.h"
 #include "catalog/lookup.h"
 #include "catalog/page_token.h"
-#include "catalog/rules.h"
-#include "catalog/table.h"
-#include "floe_api.h"
-#include "catalog/iceberg_create.h"
 #include "catalog/replication_queue.h"
 #include "catalog/replication_rules.h"
+#include "catalog/rules.h"
+#include "catalog/table.h"
 #include "catalog/table_rules.h"
+#include "floe_api.h"
 #include "table_encryption.h"
 #include "table_storage_class.h"
 

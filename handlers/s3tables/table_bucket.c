@@ -16,14 +16,14 @@
  * object the same way whatever the storage class.
  */
 #include "base/bucket_name.h"
+#include "bucket_settings.h"
+#include "call/transaction.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
-#include "call/transaction.h"
 #include "floe_api.h"
-#include "bucket_settings.h"
 #include "table_bucket_encryption.h"
 
 #define DEFAULT_PAGE_SIZE 1000

@@ -25,12 +25,12 @@
  *     (none) ──Put with any token──▶ ConflictException;  (none) ──Get or Delete──▶ NotFoundException
  *     any ──DeleteTableBucket──▶ gone (ON DELETE CASCADE)
  */
-#include "floe_api.h"
+#include "call/transaction.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
-#include "call/transaction.h"
 #include "catalog/replication_rules.h"
+#include "floe_api.h"
 
 /* What PutTableBucketReplication reports: the copy runs later, on the replication worker, so
  * "pending" (the model's ReplicationStatus wording). */

@@ -19,12 +19,12 @@
  */
 #include <string.h>
 
-#include "floe_api.h"
+#include "bucket_settings.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
 #include "catalog/rules.h"
-#include "bucket_settings.h"
+#include "floe_api.h"
 
 /* AWS's limits, from the user guide page cited above (shared with CloudFormation). */
 #define MIN_TARGET_FILE_SIZE_MB FLOE_RULES_MIN_TARGET_FILE_SIZE_MB

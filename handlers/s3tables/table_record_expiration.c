@@ -20,10 +20,10 @@
  */
 #include <string.h>
 
-#include "floe_api.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
+#include "floe_api.h"
 
 /* The table's configuration as the API shows it: the stored one, or AWS's default (disabled, no
  * settings). */

@@ -32,12 +32,12 @@
  */
 #include <string.h>
 
-#include "floe_api.h"
+#include "call/transaction.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
-#include "call/transaction.h"
 #include "catalog/replication_rules.h"
+#include "floe_api.h"
 
 /* What PutTableReplication reports: the copy runs later, on the replication worker, so "pending"
  * (the model's ReplicationStatus wording); GetTableReplicationStatus tells when it completed. */

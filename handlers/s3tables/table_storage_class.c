@@ -10,11 +10,11 @@
  * existing tables alone. The catalog stores it (catalog/settings.h) and drops it with the table.
  * Recorded only: Floe stores every object the same way.
  */
+#include "bucket_settings.h"
 #include "catalog/lookup.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "floe_api.h"
-#include "bucket_settings.h"
 #include "table_storage_class.h"
 
 int floe_table_storage_class_create(floe_call_t *call, int64_t table_id, int64_t bucket_id,

@@ -7,10 +7,10 @@
  * the model): at most 50 tags per resource; keys 1..128 and values 0..256 characters, which the
  * model checks; keys starting aws: are reserved for AWS.
  */
+#include "call/transaction.h"
 #include "catalog/lookup.h"
 #include "catalog/rules.h"
 #include "catalog/tags.h"
-#include "call/transaction.h"
 #include "floe_api.h"
 
 /* The body of TagResource, inside its transaction: the count limit is checked after the writes. */

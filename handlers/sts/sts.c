@@ -14,11 +14,11 @@
  */
 #include <string.h>
 
-#include "sts_api.h"
 #include "iam/credential.h"
 #include "iam/entity.h"
 #include "iam/principal.h"
 #include "policy/policy.h"
+#include "sts_api.h"
 
 #define ASSUME_ROLE_ACTION "sts:AssumeRole"
 #define DEFAULT_DURATION_S 3600

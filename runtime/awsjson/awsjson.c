@@ -37,8 +37,8 @@
 #include "awsjson/awsjson_authorize.h"
 #include "awsjson/awsjson_codec.h"
 #include "awsjson/awsjson_rest.h"
-#include "db/state.h"
 #include "base/log.h"
+#include "db/state.h"
 #include "http/response.h"
 #include "http/sigv4_verify.h"
 

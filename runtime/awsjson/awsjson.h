@@ -9,8 +9,8 @@
 #define FLOE_AWSJSON_H
 
 #include "awsjson/awsjson_service.h"
-#include "http/sigv4.h"
 #include "call/worker.h"
+#include "http/sigv4.h"
 
 /** Prepares the awsJson services before serving (their patterns compile on first use). FLOE_OK or FLOE_EFAIL. */
 int floe_awsjson_init(void);

@@ -10,11 +10,12 @@
  * A request's nesting is bounded (MAX_DEPTH) so a recursive shape cannot let a request decide
  * how deep the stack goes.
  */
-#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "awsjson/awsjson_codec.h"
 #include "base/log.h"

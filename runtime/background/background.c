@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "background/background.h"
-#include "db/state.h"
 #include "base/xalloc.h"
+#include "db/state.h"
 
 #define STOP_TURN_MS 10
 

@@ -6,8 +6,8 @@
 #include <time.h>
 
 #include "background/loop.h"
-#include "call/call.h"
 #include "base/log.h"
+#include "call/call.h"
 
 #define MS_PER_S 1000
 #define NS_PER_MS 1000000

@@ -2,9 +2,9 @@
  * A growable string in an h2o memory pool (pool_text.h). The pool frees it with the request, so an
  * outgrown buffer is simply left behind.
  */
-#include "base/pool_text.h"
-
 #include <string.h>
+
+#include "base/pool_text.h"
 
 #define POOL_TEXT_FIRST_CAP 256
 

@@ -18,8 +18,8 @@
 
 #include "base/config.h"
 #include "base/failure.h"
-#include "floe_api.h"
 #include "base/scope.h"
+#include "floe_api.h"
 
 struct floe_state;
 

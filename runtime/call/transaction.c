@@ -1,9 +1,9 @@
 /*
  * The transaction helper of transaction.h: BEGIN IMMEDIATE, the body, then COMMIT or ROLLBACK.
  */
+#include "call/transaction.h"
 #include "db/sql.h"
 #include "db/state.h"
-#include "call/transaction.h"
 
 int floe_call_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), void *arg)
 {

@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "catalog/arn.h"
 #include "base/failure.h"
+#include "catalog/arn.h"
 
 #define TABLE_MARKER "/table/"
 

@@ -2,8 +2,8 @@
  * The glue_catalog rows of glue_integration.h: one per account and region that has the
  * s3tablescatalog integration, keyed by (account, region, name).
  */
-#include "catalog/glue_integration.h"
 #include "call/call_sql.h"
+#include "catalog/glue_integration.h"
 
 FLOE_SQL(sql_glue_catalog_read,
     "SELECT name, description, identifier, connection_name, allow_full_table_external_data_access, created_at"

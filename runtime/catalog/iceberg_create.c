@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "catalog/iceberg_create.h"
 #include "iceberg/iceberg_evolve.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
-#include "base/xalloc.h"
 
 /* Java's newTableMetadata ids: the first schema and spec are 0, the first real sort order 1. */
 #define INITIAL_SCHEMA_ID 0

@@ -22,17 +22,17 @@
  *  5. A warehouse bucket exists without a table row only while a CreateTable is between writing
  *     the first metadata file and inserting the row (catalog/table.c, design note 2). At start-up
  *     none is, so floe_janitor_recover() queues every such bucket: what a crash in that window
- *     left behind (found by tests/e2e/70-crash-safety.py).
+ *     left behind (found by tests/e2e/robustness/70-crash-safety.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/janitor.h"
 #include "base/log.h"
+#include "base/xalloc.h"
+#include "catalog/janitor.h"
 #include "db/sql.h"
 #include "store/store.h"
-#include "base/xalloc.h"
 
 #define TICK_MS 200        /* the queue was empty, or a removal failed */
 #define BACKLOG_TICK_MS 1  /* the last batch removed something: more may wait (design note 3) */

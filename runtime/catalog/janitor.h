@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "db/state.h"
 #include "call/worker.h"
+#include "db/state.h"
 
 /**
  * Retires warehouse bucket `bucket` and queues it for removal. Retiring renames it to

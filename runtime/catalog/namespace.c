@@ -12,10 +12,10 @@
 #include <assert.h>
 #include <string.h>
 
+#include "base/ids.h"
 #include "call/call_sql.h"
 #include "catalog/namespace.h"
 #include "db/state.h"
-#include "base/ids.h"
 
 /* The first capacity of a list that grows: enough for most buckets' namespaces at once. */
 

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "http/codec.h"
 #include "catalog/page_token.h"
+#include "http/codec.h"
 
 #define TOKEN_TAG "floe1:"
 

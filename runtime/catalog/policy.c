@@ -11,8 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "catalog/policy.h"
 #include "base/failure.h"
+#include "catalog/policy.h"
 #include "policy/policy.h"
 
 /* The policy language versions AWS accepts (IAM JSON policy elements: Version). */

@@ -26,8 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call/call.h"
 #include "base/ids.h"
+#include "call/call.h"
 
 /** Whose replication a configuration is. */
 typedef enum floe_replication_owner {

@@ -8,10 +8,10 @@
 #include <assert.h>
 #include <string.h>
 
+#include "base/ids.h"
 #include "call/call_sql.h"
 #include "catalog/owned_row.h"
 #include "catalog/settings.h"
-#include "base/ids.h"
 
 /* The statement of `owner`'s kind: `bucket_sql` for a table bucket, `table_sql` for a table. */
 static const char *sql_for(const floe_resource_t *owner, const char *bucket_sql, const char *table_sql)

@@ -33,7 +33,7 @@
  *  5. Deletes and renames are addressed by name: the handler looks the table up by name, then the
  *     change is one guarded statement that repeats the row id, the version token (when given) and
  *     the name and namespace looked up. A rename does not change the token, so without the name in
- *     the guard K racing renames on one token could all succeed (seen with tests/e2e/71-races.py
+ *     the guard K racing renames on one token could all succeed (seen with tests/e2e/robustness/71-races.py
  *     on --threads 2). When the guard matches nothing, refused_change() says why as a later
  *     request would see it: FLOE_ENOTFOUND if the name no longer names the table, else
  *     FLOE_ECHANGED.
@@ -49,10 +49,10 @@
 #include <string.h>
 
 #include "call/call_sql.h"
+#include "call/transaction.h"
 #include "catalog/janitor.h"
 #include "catalog/table.h"
 #include "catalog/table_columns.h"
-#include "call/transaction.h"
 #include "store/store.h"
 
 #define VERSION_TOKEN_LEN 32

@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/ids.h"
 #include "call/call.h"
 #include "catalog/lookup.h"
-#include "base/ids.h"
 
 /*
  * How a change of table state ends, in the house codes (failure.h); only FLOE_EFAIL fails the call:

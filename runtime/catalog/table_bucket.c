@@ -7,11 +7,11 @@
 #include <assert.h>
 #include <stdio.h>
 
+#include "base/ids.h"
 #include "call/call_sql.h"
 #include "catalog/arn.h"
 #include "catalog/page_token.h"
 #include "catalog/table_bucket.h"
-#include "base/ids.h"
 
 FLOE_SQL(sql_insert_bucket,
     "INSERT INTO table_bucket (name, bucket_id, type, created_at, account_id, region)"

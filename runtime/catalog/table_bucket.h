@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/scope.h"
 #include "call/call.h"
 #include "catalog/lookup.h"
 #include "db/state.h"
-#include "base/scope.h"
 
 /** What floe_table_bucket_list returns: one page of buckets, by name. */
 typedef struct floe_table_bucket_page {

@@ -4,9 +4,10 @@
  * string are string, fixed and binary are binary, timestamps (with or without zone) timestamp,
  * and nested types struct<a:t,...>, array<t> and map<k,v>.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "base/log.h"
 #include "catalog/table.h"

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/intrinsic.h"
 #include "cfn_template/references.h"
 #include "cfn_template/template_model.h"
-#include "base/xalloc.h"
 
 /* Fn::GetAZs: the zones Floe reports for any region, as <region>a, b and c. */
 static const char *const az_suffixes[] = {"a", "b", "c"};

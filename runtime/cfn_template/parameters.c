@@ -15,9 +15,9 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/parameters.h"
 #include "cfn_template/value.h"
-#include "base/xalloc.h"
 
 static const char *const parameter_keys[] = {
     "Type",      "Default",   "NoEcho",   "AllowedValues", "AllowedPattern", "MaxLength",

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/plan.h"
 #include "cfn_template/references.h"
-#include "base/xalloc.h"
 
 typedef struct collect {
     floe_cfn_template_t *t;

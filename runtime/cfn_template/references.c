@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/references.h"
 #include "cfn_template/template_model.h"
-#include "base/xalloc.h"
 
 /* The functions Floe evaluates, in the order AWS lists them in its refusal. */
 static const char *const supported[] = {

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/resource_types.h"
 #include "cfn_template/value.h"
-#include "base/xalloc.h"
 
 /* The deepest property path written in a message; deeper paths are cut. */
 #define PATH_MAX_LEN 512

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "cfn_template/parameters.h"
 #include "cfn_template/plan.h"
 #include "cfn_template/references.h"
 #include "cfn_template/template.h"
 #include "cfn_template/yaml.h"
-#include "base/xalloc.h"
 
 /* The top-level sections AWS accepts (Rules and Hooks are refused below, Transform too). */
 static const char *const sections[] = {

@@ -10,8 +10,8 @@
 
 #include <yaml.h>
 
-#include "cfn_template/yaml.h"
 #include "base/xalloc.h"
+#include "cfn_template/yaml.h"
 
 #define YAML_STR_TAG "tag:yaml.org,2002:str"
 #define YAML_TAG_PREFIX "tag:yaml.org,2002:"

@@ -11,16 +11,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ids.h"
+#include "call/transaction.h"
 #include "catalog/lookup.h"
 #include "catalog/policy.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/tags.h"
-#include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/provision_props.h"
 #include "floe_codec.h"
-#include "base/ids.h"
 
 #define TYPE_TABLE_BUCKET "AWS::S3Tables::TableBucket"
 #define TYPE_NAMESPACE "AWS::S3Tables::Namespace"

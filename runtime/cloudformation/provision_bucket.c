@@ -14,16 +14,16 @@
 #include <string.h>
 
 #include "base/bucket_name.h"
+#include "base/ids.h"
+#include "call/transaction.h"
 #include "catalog/arn.h"
 #include "catalog/lookup.h"
-#include "catalog/replication.h"
 #include "catalog/namespace.h"
+#include "catalog/replication.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
-#include "call/transaction.h"
 #include "cloudformation/provision_props.h"
-#include "base/ids.h"
 
 #define NAMESPACE_ID_SEPARATOR '|'
 

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call/transaction.h"
 #include "catalog/arn.h"
 #include "catalog/iceberg_create.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/rules.h"
 #include "catalog/table.h"
-#include "call/transaction.h"
 #include "cloudformation/provision_props.h"
 
 #define FORMAT_ICEBERG "ICEBERG"

@@ -23,14 +23,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/ids.h"
 #include "call/transaction.h"
 #include "cloudformation/stack.h"
 #include "cloudformation/stack_api.h"
-#include "cloudformation/stack_thread.h"
 #include "cloudformation/stack_status.h"
 #include "cloudformation/stack_store.h"
 #include "cloudformation/stack_template.h"
-#include "base/ids.h"
+#include "cloudformation/stack_thread.h"
 
 #define USER_INITIATED "User Initiated"
 #define NO_ECHO_MASK "****"

@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/failure.h"
+#include "base/xalloc.h"
 #include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
-#include "base/xalloc.h"
-#include "base/failure.h"
 
 #define ATTRIBUTE_PROPERTIES "Properties"
 #define ATTRIBUTE_TAGS "Tags"

@@ -14,10 +14,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "cloudformation/stack_api.h"
-#include "cloudformation/stack_template.h"
 #include "base/log.h"
 #include "base/xalloc.h"
+#include "cloudformation/stack_api.h"
+#include "cloudformation/stack_template.h"
 
 typedef struct details_ctx {
     floe_call_t *call;

@@ -37,11 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/failure.h"
+#include "base/xalloc.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
-#include "base/xalloc.h"
-#include "base/failure.h"
 
 #define RESTART_REASON "The server restarted during the operation."
 #define ROLLBACK_REQUESTED "Rollback requested by user."

@@ -19,15 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ids.h"
+#include "base/log.h"
+#include "base/xalloc.h"
 #include "call/call_sql.h"
 #include "call/transaction.h"
 #include "cloudformation/provision.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
-#include "base/ids.h"
-#include "base/log.h"
-#include "base/xalloc.h"
 
 #define INITIAL_CAPACITY 8
 #define REQUEST_ID_LEN 16

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/ids.h"
 #include "call/call_sql.h"
 #include "cloudformation/stack_store.h"
-#include "base/ids.h"
 #include "db/state.h"
 
 #define ARN_PREFIX "arn:"

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call/call.h"
 #include "base/scope.h"
+#include "call/call.h"
 
 /** A stack (cfn_stack). JSON columns are JSON text. */
 typedef struct floe_stack_row {

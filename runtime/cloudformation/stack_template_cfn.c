@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cfn_template/references.h"
-#include "cloudformation/stack_template.h"
-#include "cfn_template/template.h"
 #include "base/failure.h"
+#include "cfn_template/references.h"
+#include "cfn_template/template.h"
+#include "cloudformation/stack_template.h"
 
 /* The library's handle behind the engine's opaque one. */
 static floe_cfn_template_t *lib(const floe_stack_template_t *t)

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 
 #include "background/loop.h"
+#include "base/xalloc.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_thread.h"
-#include "base/xalloc.h"
 
 #define IDLE_WAIT_MS 1000
 

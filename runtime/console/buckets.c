@@ -6,9 +6,9 @@
 #include "catalog/glue_integration.h"
 #include "catalog/settings.h"
 #include "catalog/table_bucket.h"
-#include "console/resource.h"
-#include "console/replication_status.h"
 #include "console/api_routes.h"
+#include "console/replication_status.h"
+#include "console/resource.h"
 #include "console/status.h"
 
 static void write_bucket_row(floe_json_t *json, const floe_bucket_row_t *b)

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "console/computed_summary.h"
+#include "console/table_file.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/snapshot_counts.h"
-#include "console/table_file.h"
-#include "base/failure.h"
 
 typedef struct seen_manifest {
     const char *path;

@@ -6,9 +6,9 @@
 #ifndef FLOE_CONSOLE_REPLICATION_STATUS_H
 #define FLOE_CONSOLE_REPLICATION_STATUS_H
 
+#include "base/json.h"
 #include "catalog/lookup.h"
 #include "console/request.h"
-#include "base/json.h"
 
 /**
  * Writes "replicationStatus": one entry per destination of the table's and its bucket's

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "console/request.h"
 #include "base/log.h"
+#include "console/request.h"
 #include "http/response.h"
 
 #define ARN_PREFIX "arn:aws:s3tables:"

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call/call.h"
-#include "http/codec.h"
 #include "base/scope.h"
+#include "call/call.h"
 #include "call/worker.h"
+#include "http/codec.h"
 
 #define FLOE_CONSOLE_DEFAULT_PAGE 100
 #define FLOE_CONSOLE_MAX_PAGE 1000

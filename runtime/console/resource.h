@@ -6,9 +6,9 @@
 #ifndef FLOE_CONSOLE_RESOURCE_H
 #define FLOE_CONSOLE_RESOURCE_H
 
+#include "base/json.h"
 #include "catalog/lookup.h"
 #include "catalog/replication.h"
-#include "base/json.h"
 
 /**
  * Writes "encryption", "storageClass", "policy", "replication" and "tags" members for `owner`, a

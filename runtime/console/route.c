@@ -23,17 +23,17 @@
 #include <time.h>
 
 #include "authz/table_access.h"
-#include "console/assets.h"
-#include "console/api_routes.h"
-#include "console/route.h"
 #include "base/json.h"
 #include "base/log.h"
+#include "console/api_routes.h"
+#include "console/assets.h"
+#include "console/route.h"
+#include "db/state.h"
 #include "http/peer.h"
 #include "http/response.h"
-#include "http/uri.h"
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
-#include "db/state.h"
+#include "http/uri.h"
 
 #define API_PREFIX FLOE_CONSOLE_BASE "/api/"
 #define INDEX_FILE "index.html"

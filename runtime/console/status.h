@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/json.h"
 #include "call/call.h"
 #include "catalog/lookup.h"
 #include "catalog/settings.h"
-#include "base/json.h"
 
 /**
  * The bucket's maintenance configuration of `type` as GetTableBucketMaintenanceConfiguration

@@ -15,15 +15,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/failure.h"
 #include "catalog/table.h"
+#include "console/api_routes.h"
 #include "console/computed_summary.h"
 #include "console/replication_status.h"
 #include "console/resource.h"
-#include "console/api_routes.h"
 #include "console/status.h"
 #include "console/table_file.h"
 #include "iceberg/iceberg_json.h"
-#include "base/failure.h"
 
 #define MAX_OBJECT_BYTES (64u << 20) /* the browser previews; it does not download whole lakes */
 

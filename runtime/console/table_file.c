@@ -1,8 +1,8 @@
 /* The table files of table_file.h. */
 #include <string.h>
 
-#include "console/table_file.h"
 #include "base/failure.h"
+#include "console/table_file.h"
 #include "store/store.h"
 
 #define S3_SCHEME "s3://"

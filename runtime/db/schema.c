@@ -33,9 +33,9 @@
  */
 #include <stdio.h>
 
+#include "base/failure.h"
 #include "db/schema_snapshot.h"
 #include "db/state.h"
-#include "base/failure.h"
 
 static const char *const migrations[] = {
     /* 1: table buckets and namespaces */

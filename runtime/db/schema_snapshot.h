@@ -7,9 +7,10 @@
 #ifndef FLOE_DB_SCHEMA_SNAPSHOT_H
 #define FLOE_DB_SCHEMA_SNAPSHOT_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <sqlite3.h>
 
 /** CREATE statements for every table, index, view and trigger of the current schema. */
 extern const char floe_schema_snapshot[];

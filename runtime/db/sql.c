@@ -9,8 +9,8 @@
 
 #include <sqlite3.h>
 
-#include "db/sql.h"
 #include "base/log.h"
+#include "db/sql.h"
 
 _Static_assert(FLOE_DB_ROW == SQLITE_ROW && FLOE_DB_DONE == SQLITE_DONE, "floe_db_step answers SQLite's codes");
 

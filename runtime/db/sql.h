@@ -31,8 +31,8 @@
 
 #include <h2o/memory.h>
 
-#include "db/state.h"
 #include "base/failure.h"
+#include "db/state.h"
 
 /* What floe_db_step answers besides the house codes (SQLite's SQLITE_ROW and SQLITE_DONE). */
 #define FLOE_DB_ROW 100  /* the statement is on a row: read its columns */

@@ -30,10 +30,10 @@
 
 #include <sqlite3.h>
 
-#include "db/state.h"
 #include "base/xalloc.h"
 #include "db/checkpoint.h"
 #include "db/schema_snapshot.h"
+#include "db/state.h"
 
 #define BUSY_TIMEOUT_MS 10000
 #define STMT_CACHE_SLOTS 256 /* power of two, well above the number of distinct statements */

@@ -16,8 +16,8 @@
 
 #include <h2o/memory.h>
 
-#include "floe_api.h"
 #include "base/json.h"
+#include "floe_api.h"
 
 typedef struct cJSON cJSON;
 

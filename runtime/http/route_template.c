@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "http/route_template.h"
 #include "base/failure.h"
+#include "http/route_template.h"
 
 int floe_route_template_compile(floe_route_template_t *t, const char *uri)
 {

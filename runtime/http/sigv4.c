@@ -4,9 +4,9 @@
  */
 #include <string.h>
 
-#include "http/uri.h"
-#include "http/sigv4.h"
 #include "base/failure.h"
+#include "http/sigv4.h"
+#include "http/uri.h"
 
 #define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
 #define SCOPE_TERMINATOR "aws4_request"

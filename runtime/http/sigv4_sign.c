@@ -13,8 +13,8 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
-#include "http/sigv4_sign.h"
 #include "base/xalloc.h"
+#include "http/sigv4_sign.h"
 
 #define KEY_MAX 256
 #define DIGEST_LEN 32

@@ -29,12 +29,12 @@
 
 #include <openssl/crypto.h>
 
+#include "base/failure.h"
 #include "base/pool_text.h"
-#include "http/uri.h"
 #include "http/sigv4.h"
 #include "http/sigv4_sign.h"
 #include "http/sigv4_verify.h"
-#include "base/failure.h"
+#include "http/uri.h"
 
 #define ALGORITHM FLOE_SIGV4_ALGORITHM
 #define MAX_PRESIGN_EXPIRES_S 604800 /* seven days, AWS's limit */

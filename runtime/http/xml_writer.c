@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "http/codec.h"
 #include "base/xalloc.h"
+#include "http/codec.h"
 #include "http/xml_writer.h"
 
 #define XML_DECLARATION "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -3,8 +3,6 @@
  * issues; an expired session's row stays until the role issues another (which sweeps the role's
  * expired ones) or goes.
  */
-#include "iam/credential.h"
-
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +10,7 @@
 #include "call/call_sql.h"
 #include "call/transaction.h"
 #include "db/sql.h"
+#include "iam/credential.h"
 #include "iam/entity.h"
 #include "iam/rows.h"
 

@@ -3,13 +3,12 @@
  * iam_role_policy) and attachments (iam_user_attachment, iam_role_attachment). The two kinds have
  * the same shape, so each statement comes in a pair indexed by floe_iam_kind_t.
  */
-#include "iam/entity.h"
-
 #include <string.h>
 
 #include "base/ids.h"
 #include "call/call_sql.h"
 #include "call/transaction.h"
+#include "iam/entity.h"
 #include "iam/rows.h"
 
 #define ID_SUFFIX_LEN 17 /* AIDA/AROA and 17 characters: IAM's 21-character unique ids */

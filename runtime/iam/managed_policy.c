@@ -2,13 +2,12 @@
  * The iam_policy and iam_policy_version rows of managed_policy.h. A policy is found by its ARN:
  * the account in it must be the call's, and the path and name must be the stored ones.
  */
-#include "iam/managed_policy.h"
-
 #include <string.h>
 
 #include "call/call_sql.h"
 #include "call/transaction.h"
 #include "iam/entity.h"
+#include "iam/managed_policy.h"
 #include "iam/rows.h"
 
 #define ID_SUFFIX_LEN 17

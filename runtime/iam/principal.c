@@ -4,12 +4,11 @@
  * the account the call acts in. The identity policies are read with the entity's cached
  * statements: an indexed lookup per policy, no parsing.
  */
-#include "iam/principal.h"
-
 #include <string.h>
 
 #include "iam/credential.h"
 #include "iam/entity.h"
+#include "iam/principal.h"
 
 static bool is_configured(const floe_config_t *config, const char *access_key)
 {

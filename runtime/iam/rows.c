@@ -1,9 +1,9 @@
 /*
  * The statement steps of rows.h.
  */
-#include "iam/rows.h"
-
 #include <string.h>
+
+#include "iam/rows.h"
 
 int floe_iam_one_row(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn read, void *item)
 {

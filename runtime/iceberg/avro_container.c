@@ -4,8 +4,6 @@
  * (Avro spec, "Required Codecs"): zlib's window bits are negative for that. A zstandard block is
  * ZSTD frames whose content size Avro Java's stream writer leaves out, so it is decoded as a stream.
  */
-#include "iceberg/avro_container.h"
-
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +14,7 @@
 #include <zstd.h>
 
 #include "base/xalloc.h"
+#include "iceberg/avro_container.h"
 #include "iceberg/zstd_load.h"
 
 /** Raw deflate, no zlib header (zlib's windowBits of -15). */

@@ -2,9 +2,8 @@
  * The bounds check of Avro datums before Avro C decodes them (avro_datum.h). Follows the Avro
  * spec's "Binary Encoding" for each schema type.
  */
-#include "iceberg/avro_datum.h"
-
 #include "iceberg/avro_container.h"
+#include "iceberg/avro_datum.h"
 
 /** The longest varint an Avro long takes. */
 #define VARINT_MAX_BYTES 10

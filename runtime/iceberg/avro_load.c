@@ -19,14 +19,14 @@
  *  3. libavro stays loaded for the life of the process (no dlclose): its objects may outlive any
  *     caller.
  */
-#include "iceberg/avro_load.h"
-
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 
 #include <avro.h>
+
+#include "iceberg/avro_load.h"
 
 #ifndef FLOE_AVRO_SONAME
 #error "FLOE_AVRO_SONAME names the libavro to open (CMakeLists.txt sets it)"

@@ -2,8 +2,6 @@
  * The pre-check of writer's schemas before Avro C parses them (avro_schema.h). Follows the Avro
  * spec's "Schema Declaration".
  */
-#include "iceberg/avro_schema.h"
-
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,9 +10,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/xalloc.h"
 #include "iceberg/avro_container.h"
 #include "iceberg/avro_datum.h"
-#include "base/xalloc.h"
+#include "iceberg/avro_schema.h"
 
 /** The most named types one schema may define. */
 #define NAMES_MAX 4096

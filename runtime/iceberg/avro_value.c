@@ -1,12 +1,11 @@
 /*
  * Reading Avro C values for the manifest readers (avro_value.h).
  */
-#include "iceberg/avro_value.h"
-
 #include <string.h>
 
 #include "iceberg/avro_datum.h"
 #include "iceberg/avro_schema.h"
+#include "iceberg/avro_value.h"
 
 /** The most array and map items one datum may hold (avro_datum.h): far more than a data file
  * has column statistics, few enough that Avro C's copy of one datum stays small. */

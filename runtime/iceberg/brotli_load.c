@@ -10,16 +10,15 @@
  * every call fails the way libbrotlidec reports failure (BROTLI_DECODER_RESULT_ERROR); callers
  * check floe_brotli_load() first to give the reason.
  */
-#include "iceberg/brotli_load.h"
-
-#include "iceberg/lib_load.h"
-
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include <brotli/decode.h>
+
+#include "iceberg/brotli_load.h"
+#include "iceberg/lib_load.h"
 
 #ifndef FLOE_BROTLI_SONAME
 #error "FLOE_BROTLI_SONAME names the libbrotlidec to open (CMakeLists.txt sets it)"

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/xalloc.h"
 #include "iceberg/compact.h"
 #include "iceberg/compact_lineage.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_stitch.h"
-#include "base/xalloc.h"
 
 /* ---- plan -------------------------------------------------------------------------------- */
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/compact_lineage.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_thrift.h"
-#include "base/xalloc.h"
 
 /* parquet.thrift: PageType DATA_PAGE, Encoding PLAIN and RLE. */
 #define PAGE_DATA 0

@@ -8,10 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <zlib.h>
 
-#include "iceberg/deletion_vector.h"
 #include "base/xalloc.h"
+#include "iceberg/deletion_vector.h"
 
 #define DV_MAGIC_LEN 4
 #define SERIAL_COOKIE_NO_RUN 12346

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ids.h"
+#include "base/xalloc.h"
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_spec.h"
 #include "iceberg/iceberg_update.h"
-#include "base/ids.h"
-#include "base/xalloc.h"
 
 #define PREVIOUS_VERSIONS_MAX_PROPERTY "write.metadata.previous-versions-max"
 /* How much of the parser's message fits after the corrupt-metadata prefix. */

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg/iceberg_json.h"
 #include "base/xalloc.h"
+#include "iceberg/iceberg_json.h"
 
 /* 2^53: every integer below this magnitude is exact in a double. At 2^53 itself a double may be a
  * rounded 2^53 + 1, so from there on integers are held as Raw digits. */

@@ -17,8 +17,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "iceberg/iceberg_error.h"
 #include "base/json.h"
+#include "iceberg/iceberg_error.h"
 
 /** Deepest nesting accepted: the writer (json.h) tracks commas for FLOE_JSON_MAX_DEPTH levels. */
 #define FLOE_ICEBERG_JSON_MAX_DEPTH (FLOE_JSON_MAX_DEPTH - 2)

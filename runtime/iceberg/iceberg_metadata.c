@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "iceberg/iceberg_spec.h"
-#include "base/xalloc.h"
 
 #define WHERE "metadata.json"
 #define WHERE_MAX 96

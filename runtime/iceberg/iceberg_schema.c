@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
-#include "base/xalloc.h"
 
 #define WHERE_MAX 200
 #define INITIAL_FIELDS 16

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/ids.h"
+#include "base/xalloc.h"
 #include "iceberg/iceberg_evolve.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
 #include "iceberg/iceberg_spec.h"
 #include "iceberg/iceberg_update.h"
-#include "base/ids.h"
-#include "base/xalloc.h"
 
 #define LAST_ADDED (-1)
 #define UNSORTED_ORDER_ID 0

@@ -10,11 +10,10 @@
  * liblz4 reports failure (a negative result); callers check floe_lz4_load() first to give the
  * reason.
  */
-#include "iceberg/lz4_load.h"
+#include <lz4.h>
 
 #include "iceberg/lib_load.h"
-
-#include <lz4.h>
+#include "iceberg/lz4_load.h"
 
 #ifndef FLOE_LZ4_SONAME
 #error "FLOE_LZ4_SONAME names the liblz4 to open (CMakeLists.txt sets it)"

@@ -2,11 +2,10 @@
  * Partition values between Avro C values and Iceberg's single-value binary form
  * (manifest_binary.h).
  */
-#include "iceberg/manifest_binary.h"
-
 #include <stdlib.h>
 #include <string.h>
 
+#include "iceberg/manifest_binary.h"
 #include "iceberg/manifest_schema.h"
 
 /** The widest decimal fixed (precision 38). */

@@ -5,8 +5,6 @@
  * schema builders below are those field ids, as the spec's tables list them ("Manifests",
  * "Manifest Lists"): data fixed by the format, not tuning.
  */
-#include "iceberg/manifest_schema.h"
-
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +12,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/xalloc.h"
+#include "iceberg/avro_container.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_schema.h"
-#include "iceberg/avro_container.h"
-#include "base/xalloc.h"
+#include "iceberg/manifest_schema.h"
 
 /** The most partition fields a spec may have here. */
 #define PARTITION_FIELDS_MAX 1024

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/avro_container.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_binary.h"
 #include "iceberg/manifest_schema.h"
 #include "iceberg/manifest_write.h"
-#include "base/xalloc.h"
 
 /** Union branches of the ["null", T] fields Floe writes. */
 #define BRANCH_NULL 0

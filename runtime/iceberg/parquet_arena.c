@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg/parquet_arena.h"
 #include "base/xalloc.h"
+#include "iceberg/parquet_arena.h"
 
 /* Most footers fit in one block. */
 #define BLOCK_SIZE ((size_t)32 * 1024)

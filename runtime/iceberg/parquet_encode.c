@@ -5,9 +5,9 @@
  */
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/parquet_encode.h"
 #include "iceberg/parquet_thrift.h"
-#include "base/xalloc.h"
 
 typedef floe_parquet_thrift_writer_t writer_t;
 

@@ -10,18 +10,19 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <brotli/decode.h>
 #include <lz4.h>
 #include <zlib.h>
 #include <zstd.h>
 
-#include "iceberg/parquet_filter.h"
+#include "base/xalloc.h"
 #include "iceberg/brotli_load.h"
 #include "iceberg/lz4_load.h"
+#include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_stats.h"
 #include "iceberg/parquet_thrift.h"
 #include "iceberg/zstd_load.h"
-#include "base/xalloc.h"
 
 /* parquet.thrift: PageType, Encoding */
 #define PAGE_DATA 0

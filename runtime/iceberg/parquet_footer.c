@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_thrift.h"
-#include "base/xalloc.h"
 
 /* An on_field result: the field is not modelled; read_struct keeps it in extra. */
 #define NOT_MINE 1

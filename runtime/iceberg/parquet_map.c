@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/compact.h"
 #include "iceberg/parquet_map.h"
-#include "base/xalloc.h"
 
 /* The rewritten chunks of every row group, as the stitch takes them. */
 typedef struct groups {

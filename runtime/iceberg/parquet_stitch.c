@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/parquet_arena.h"
 #include "iceberg/parquet_stitch.h"
 #include "iceberg/parquet_thrift.h"
-#include "base/xalloc.h"
 
 /* ColumnMetaData fields that describe a chunk's values and survive stitching. */
 #define SIZE_STATISTICS_FIELD 16

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg/parquet_thrift.h"
 #include "base/xalloc.h"
+#include "iceberg/parquet_thrift.h"
 
 /* A 64-bit varint takes at most 10 bytes; the 10th may only carry the top bit. */
 #define VARINT_MAX_BYTES 10

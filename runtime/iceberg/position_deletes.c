@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/parquet_filter.h"
 #include "iceberg/parquet_footer.h"
 #include "iceberg/parquet_stitch.h"
 #include "iceberg/position_deletes.h"
-#include "base/xalloc.h"
 
 /* One row: its path's bytes (in a decoded column's buffer) and its position. */
 typedef struct row {

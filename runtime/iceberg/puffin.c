@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/puffin.h"
-#include "base/xalloc.h"
 
 #define FOOTER_TAIL (4 + 4 + FLOE_PUFFIN_MAGIC_LEN) /* payload size, flags, magic */
 #define FLAG_COMPRESSED 0x01

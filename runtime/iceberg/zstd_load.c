@@ -10,11 +10,10 @@
  * libzstd reports failure (an error code, NULL, ZSTD_CONTENTSIZE_ERROR); callers check
  * floe_zstd_load() first to give the reason.
  */
-#include "iceberg/zstd_load.h"
+#include <zstd.h>
 
 #include "iceberg/lib_load.h"
-
-#include <zstd.h>
+#include "iceberg/zstd_load.h"
 
 #ifndef FLOE_ZSTD_SONAME
 #error "FLOE_ZSTD_SONAME names the libzstd to open (CMakeLists.txt sets it)"

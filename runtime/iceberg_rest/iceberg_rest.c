@@ -37,9 +37,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/failure.h"
+#include "base/log.h"
 #include "catalog/arn.h"
 #include "db/state.h"
-#include "base/failure.h"
+#include "http/response.h"
+#include "http/sigv4.h"
+#include "http/uri.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest.h"
 #include "iceberg_rest/iceberg_rest_authorize.h"
@@ -47,10 +51,6 @@
 #include "iceberg_rest/iceberg_rest_error.h"
 #include "iceberg_rest/iceberg_rest_glue.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "base/log.h"
-#include "http/response.h"
-#include "http/uri.h"
-#include "http/sigv4.h"
 
 #define NAMESPACE_SEPARATOR '\x1f' /* the spec's default namespace-separator, %1F */
 #define MESSAGE_MAX 200

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "iceberg_rest/iceberg_rest_error.h"
 #include "http/response.h"
+#include "iceberg_rest/iceberg_rest_error.h"
 
 typedef struct error_info {
     const char *type;

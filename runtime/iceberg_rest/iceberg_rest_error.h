@@ -9,8 +9,8 @@
 #ifndef FLOE_ICEBERG_REST_ERROR_H
 #define FLOE_ICEBERG_REST_ERROR_H
 
-#include "iceberg_rest/iceberg_rest_api.h"
 #include "call/worker.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 
 /** The wire `type` of an error ("NoSuchTableException"). */
 const char *floe_iceberg_rest_error_type(floe_iceberg_err_t e);

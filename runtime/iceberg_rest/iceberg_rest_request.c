@@ -21,8 +21,8 @@
 #include <cjson/cJSON.h>
 
 #include "floe_codec.h"
-#include "iceberg_rest/iceberg_rest_request.h"
 #include "http/uri.h"
+#include "iceberg_rest/iceberg_rest_request.h"
 
 #define DEFAULT_PAGE_SIZE 100
 #define MAX_PAGE_SIZE 1000

@@ -6,8 +6,8 @@
 #ifndef FLOE_ICEBERG_REST_RESPONSE_H
 #define FLOE_ICEBERG_REST_RESPONSE_H
 
-#include "iceberg_rest/iceberg_rest_api.h"
 #include "base/json.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 
 void floe_iceberg_serialize_NoContent(const floe_iceberg_NoContent *out, floe_json_t *w);
 void floe_iceberg_serialize_CatalogConfig(const floe_iceberg_CatalogConfig *out, floe_json_t *w);

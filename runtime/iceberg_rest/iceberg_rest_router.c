@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "base/failure.h"
+#include "http/uri.h"
 #include "iceberg_rest/iceberg_rest_request.h"
 #include "iceberg_rest/iceberg_rest_response.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "http/uri.h"
 
 #define FLOE_ICEBERG_ROUTE(op, method, path, code, response, statuses, parse, handle)                          \
     static int parse_##op(floe_iceberg_call_t *call, const floe_iceberg_input_t *http, void *in)              \

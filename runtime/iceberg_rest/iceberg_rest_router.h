@@ -12,8 +12,8 @@
 
 #include <h2o/memory.h>
 
-#include "iceberg_rest/iceberg_rest_api.h"
 #include "http/route_template.h"
+#include "iceberg_rest/iceberg_rest_api.h"
 
 typedef int (*floe_iceberg_parse_fn)(floe_iceberg_call_t *call, const floe_iceberg_input_t *http, void *in);
 typedef int (*floe_iceberg_handle_fn)(floe_iceberg_call_t *call, const void *in, void *out);

@@ -13,9 +13,9 @@
 #include <cjson/cJSON.h>
 
 #include "base/failure.h"
+#include "base/xalloc.h"
 #include "maintenance/client.h"
 #include "maintenance/route.h"
-#include "base/xalloc.h"
 
 #define HOST_MAX 256
 #define PORT_MAX 8

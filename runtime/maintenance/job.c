@@ -20,16 +20,16 @@
 
 #include <openssl/evp.h>
 
+#include "background/object_door.h"
+#include "base/ids.h"
+#include "base/xalloc.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance_job.h"
 #include "catalog/table.h"
 #include "iceberg/iceberg_commit.h"
 #include "iceberg/iceberg_metadata.h"
-#include "base/ids.h"
 #include "maintenance/job.h"
-#include "background/object_door.h"
 #include "store/store.h"
-#include "base/xalloc.h"
 
 #define S3_SCHEME "s3://"
 #define OBJECT_CONTENT_TYPE "application/octet-stream"

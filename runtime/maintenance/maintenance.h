@@ -26,8 +26,8 @@
 
 #include "background/background.h"
 #include "base/config.h"
-#include "maintenance/job.h"
 #include "call/worker.h"
+#include "maintenance/job.h"
 
 typedef struct floe_maintenance floe_maintenance_t;
 

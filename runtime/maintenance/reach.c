@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/manifest.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
-#include "base/xalloc.h"
 
 #define ERR_MAX 256
 

@@ -10,13 +10,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "base/log.h"
 #include "base/failure.h"
-#include "maintenance/maintenance.h"
-#include "maintenance/route.h"
+#include "base/log.h"
 #include "http/response.h"
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
+#include "maintenance/maintenance.h"
+#include "maintenance/route.h"
 
 #define OPERATION "Maintenance:Run"
 #define MESSAGE_MAX 512

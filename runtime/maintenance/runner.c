@@ -15,15 +15,15 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/log.h"
+#include "base/xalloc.h"
 #include "catalog/lookup.h"
 #include "catalog/maintenance.h"
 #include "catalog/maintenance_job.h"
 #include "catalog/replication_queue.h"
 #include "catalog/rules.h"
 #include "catalog/settings.h"
-#include "base/log.h"
 #include "maintenance/maintenance.h"
-#include "base/xalloc.h"
 
 typedef int (*job_entry_fn)(floe_job_t *job);
 

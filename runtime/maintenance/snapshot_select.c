@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "maintenance/snapshot_select.h"
-#include "base/xalloc.h"
 
 #define PROPERTY_MAX_REF_AGE "history.expire.max-ref-age-ms"
 #define NO_LIMIT INT64_MAX

@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
 #include "maintenance/snapshot_select.h"
-#include "base/xalloc.h"
 
 #define MS_PER_HOUR (3600LL * 1000)
 

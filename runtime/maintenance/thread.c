@@ -22,11 +22,11 @@
 #include <time.h>
 
 #include "background/loop.h"
-#include "catalog/maintenance_job.h"
-#include "base/log.h"
 #include "base/failure.h"
-#include "maintenance/maintenance.h"
+#include "base/log.h"
 #include "base/xalloc.h"
+#include "catalog/maintenance_job.h"
+#include "maintenance/maintenance.h"
 
 #define SWEEP_BATCH 64   /* tables read per serving-thread step while sweeping */
 #define DETACH_TURN_MS 10

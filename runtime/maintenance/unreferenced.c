@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/maintenance_job.h"
+#include "background/object_door.h"
+#include "base/xalloc.h"
 #include "call/transaction.h"
+#include "catalog/maintenance_job.h"
 #include "iceberg/iceberg_metadata.h"
 #include "maintenance/job.h"
 #include "maintenance/reach.h"
-#include "background/object_door.h"
-#include "base/xalloc.h"
 
 #define MS_PER_DAY (24LL * 3600 * 1000)
 #define LIST_BATCH 1000

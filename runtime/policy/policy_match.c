@@ -2,13 +2,13 @@
  * The value comparisons of policy_match.h, as IAM's condition operators define them
  * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html).
  */
-#include "policy/policy_match.h"
-
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "policy/policy_match.h"
 
 #define ARN_PARTS 6
 #define ADDRESS_MAX 64

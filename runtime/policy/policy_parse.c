@@ -6,8 +6,6 @@
  * ones (seen with aws-cli 2.x against IAM). The document is normalized as it is checked (every
  * list an array of strings), so the evaluator (policy_eval.c) trusts what it reads.
  */
-#include "policy/policy.h"
-
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 
 #include "base/failure.h"
 #include "base/xalloc.h"
+#include "policy/policy.h"
 #include "policy/policy_doc.h"
 
 #define SYNTAX_ERRORS "Syntax errors in policy."

@@ -29,13 +29,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "db/state.h"
-#include "base/log.h"
 #include "base/failure.h"
+#include "base/log.h"
+#include "db/state.h"
+#include "http/sigv4.h"
 #include "query/query.h"
 #include "query/query_answer.h"
 #include "query/query_hold.h"
-#include "http/sigv4.h"
 
 /* The largest form parsed. CloudFormation's largest input is an inline template (51,200 bytes,
  * up to three times that once form-encoded) with its parameters; far below this. */

@@ -7,9 +7,9 @@
 #ifndef FLOE_QUERY_H
 #define FLOE_QUERY_H
 
-#include "query/query_service.h"
-#include "http/sigv4.h"
 #include "call/worker.h"
+#include "http/sigv4.h"
+#include "query/query_service.h"
 
 /** Compiles every awsQuery service's patterns now rather than on first use (the server does not:
  * start-up stays free of pattern compilation); for checking them all up front. FLOE_OK or FLOE_EFAIL. */

@@ -3,8 +3,8 @@
  * that floe_response_send_with_id copies into the request pool.
  */
 #include "base/ids.h"
-#include "query/query_answer.h"
 #include "http/response.h"
+#include "query/query_answer.h"
 
 #define CONTENT_TYPE "text/xml" /* what AWS's query services answer with */
 

@@ -12,8 +12,8 @@
 #ifndef FLOE_QUERY_ANSWER_H
 #define FLOE_QUERY_ANSWER_H
 
-#include "query/query_service.h"
 #include "call/worker.h"
+#include "query/query_service.h"
 
 /** Sends 200 with the operation's output `out` (Unit output: no Result element). */
 void floe_query_answer_result(h2o_req_t *req, const floe_query_service_t *svc, const floe_query_operation_t *op,

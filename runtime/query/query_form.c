@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/failure.h"
-#include "query/query_form.h"
 #include "http/uri.h"
+#include "query/query_form.h"
 
 #define INDEX_DIGITS_MAX 24 /* a size_t in decimal, with room for the NUL */
 

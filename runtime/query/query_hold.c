@@ -10,8 +10,8 @@
  *     connections), the entry is unlinked, so no tick ever reaches freed memory.
  *  3. The answer sent is the one the operation built when it ran; only its timing changes.
  */
-#include "db/state.h"
 #include "base/log.h"
+#include "db/state.h"
 #include "query/query_answer.h"
 #include "query/query_call.h"
 #include "query/query_hold.h"

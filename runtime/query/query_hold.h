@@ -9,9 +9,9 @@
 
 #include <stdint.h>
 
+#include "call/worker.h"
 #include "query/query_api.h"
 #include "query/query_service.h"
-#include "call/worker.h"
 
 /** The longest an answer is held: past it, the client is answered and polls as on AWS. */
 #define FLOE_QUERY_HOLD_MAX_MS 2000

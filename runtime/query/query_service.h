@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #include "http/codec.h"
+#include "http/xml_writer.h"
 #include "query/query_call.h"
 #include "query/query_form.h"
-#include "http/xml_writer.h"
 
 /** One error of a service, indexed by its generated error enum. */
 typedef struct floe_query_error_info {

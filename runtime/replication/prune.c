@@ -11,12 +11,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "background/object_door.h"
+#include "base/xalloc.h"
 #include "iceberg/iceberg_json.h"
 #include "maintenance/reach.h"
-#include "background/object_door.h"
 #include "replication/prune.h"
 #include "replication/rewrite.h"
-#include "base/xalloc.h"
 
 static int prune_fail(floe_prune_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int prune_fail(floe_prune_t *p, const char *fmt, ...)

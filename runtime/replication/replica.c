@@ -9,23 +9,23 @@
 #include <string.h>
 #include <strings.h>
 
+#include "background/object_door.h"
+#include "base/failure.h"
+#include "base/log.h"
+#include "base/xalloc.h"
+#include "call/transaction.h"
 #include "catalog/lookup.h"
 #include "catalog/namespace.h"
 #include "catalog/replication.h"
 #include "catalog/replication_queue.h"
 #include "catalog/table.h"
-#include "call/transaction.h"
-#include "base/failure.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg/manifest.h"
 #include "iceberg/manifest_schema.h"
-#include "base/log.h"
-#include "background/object_door.h"
 #include "replication/prune.h"
 #include "replication/replica.h"
 #include "replication/rewrite.h"
 #include "store/store.h"
-#include "base/xalloc.h"
 
 #define TABLE_FORMAT "ICEBERG"
 #define METADATA_CONTENT_TYPE "application/json"

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 
 #include "background/loop.h"
+#include "base/xalloc.h"
 #include "replication/replica.h"
 #include "replication/replicator.h"
-#include "base/xalloc.h"
 
 #define IDLE_WAIT_MS 1000
 #define QUEUE_TABLE "replication_queue"

@@ -20,8 +20,8 @@
 #define FLOE_REPLICATION_REPLICATOR_H
 
 #include "background/background.h"
-#include "db/state.h"
 #include "base/config.h"
+#include "db/state.h"
 
 typedef struct floe_replicator floe_replicator_t;
 

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/failure.h"
+#include "base/xalloc.h"
 #include "iceberg/puffin.h"
 #include "replication/rewrite.h"
-#include "base/xalloc.h"
 
 const char *floe_rewrite_key(const char *location, const char *path)
 {

@@ -9,9 +9,9 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "http/codec.h"
 #include "http/uri.h"
-#include "base/failure.h"
 #include "s3/address.h"
 #include "s3/error.h"
 

@@ -16,15 +16,15 @@
 
 #include <openssl/evp.h>
 
-#include "http/uri.h"
 #include "base/failure.h"
+#include "base/xalloc.h"
+#include "http/uri.h"
 #include "s3/checksum.h"
 #include "s3/conditional.h"
 #include "s3/error.h"
 #include "s3/meta.h"
 #include "s3/ops.h"
 #include "s3/xml.h"
-#include "base/xalloc.h"
 
 #define HASH_BUF ((size_t)1 << 20)
 

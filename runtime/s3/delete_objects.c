@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "http/codec.h"
 #include "base/failure.h"
+#include "http/codec.h"
 #include "s3/body.h"
 #include "s3/error.h"
 #include "s3/ops.h"

@@ -5,8 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "base/log.h"
 #include "base/failure.h"
+#include "base/log.h"
 #include "s3/error.h"
 #include "s3/xml.h"
 

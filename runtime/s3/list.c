@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/codec.h"
 #include "base/failure.h"
+#include "http/codec.h"
 #include "s3/checksum.h"
 #include "s3/error.h"
 #include "s3/ops.h"

@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "http/response.h"
-#include "s3/request.h"
 #include "http/sigv4.h"
+#include "s3/request.h"
 
 /* A complete body goes out in one h2o_send, so this generator needs no callbacks. */
 static h2o_generator_t complete_generator = {NULL, NULL};

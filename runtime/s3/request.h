@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "http/codec.h"
 #include "base/ids.h"
 #include "base/scope.h"
-#include "store/store.h"
 #include "call/worker.h"
+#include "http/codec.h"
+#include "store/store.h"
 
 #define FLOE_S3_XMLNS "http://s3.amazonaws.com/doc/2006-03-01/"
 #define FLOE_S3_MAX_KEY_BYTES 1024 /* S3: "The name for a key ... up to 1,024 bytes long" */

@@ -6,14 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "db/state.h"
 #include "base/log.h"
+#include "db/state.h"
 #include "http/response.h"
-#include "s3/s3.h"
 #include "s3/address.h"
 #include "s3/authorize.h"
 #include "s3/request.h"
 #include "s3/route.h"
+#include "s3/s3.h"
 
 int floe_s3_init(void)
 {

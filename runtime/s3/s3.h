@@ -6,8 +6,8 @@
 #ifndef FLOE_S3_H
 #define FLOE_S3_H
 
-#include "s3/sigv2.h" /* floe_s3_sigv2_verify, for the front door's strict mode */
 #include "call/worker.h"
+#include "s3/sigv2.h" /* floe_s3_sigv2_verify, for the front door's strict mode */
 
 /** Process-wide set-up (the XML parser); call once before threads start. FLOE_OK or FLOE_EFAIL. */
 int floe_s3_init(void);

@@ -23,10 +23,10 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "http/codec.h"
-#include "base/pool_text.h"
-#include "http/uri.h"
 #include "base/failure.h"
+#include "base/pool_text.h"
+#include "http/codec.h"
+#include "http/uri.h"
 #include "s3/address.h"
 #include "s3/sigv2.h"
 

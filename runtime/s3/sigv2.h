@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "base/config.h"
-#include "http/sigv4_verify.h"
 #include "call/worker.h"
+#include "http/sigv4_verify.h"
 
 /**
  * Verifies a SigV2 presigned URL as S3 does: HMAC-SHA1 over the method, Content-MD5,

@@ -18,8 +18,8 @@
 
 #include <expat.h>
 
-#include "s3/xml.h"
 #include "base/xalloc.h"
+#include "s3/xml.h"
 
 /* Separates the namespace URI, the local name and the prefix in the names expat reports: a byte no
  * XML 1.0 document can contain, not even as a character reference. */

@@ -25,16 +25,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include "db/state.h"
-#include "call/call.h"
-#include "s3tables/authorize.h"
-#include "s3tables/dispatch.h"
 #include "base/log.h"
+#include "call/call.h"
+#include "db/state.h"
 #include "http/peer.h"
 #include "http/response.h"
-#include "s3tables/router.h"
 #include "http/sigv4.h"
 #include "http/uri.h"
+#include "s3tables/authorize.h"
+#include "s3tables/dispatch.h"
+#include "s3tables/router.h"
 
 /* The largest S3 Tables request body parsed. AWS documents no limit beyond 20 KB for a policy; the
  * largest real bodies are CreateTable's Iceberg schemas, far below this. cJSON spends about 40

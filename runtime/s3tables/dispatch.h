@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "http/sigv4.h"
 #include "call/worker.h"
+#include "http/sigv4.h"
 
 /** Compiles the S3 Tables route table once, before serving (the model's patterns compile on first use). FLOE_OK or FLOE_EFAIL. */
 int floe_s3tables_init(void);

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/failure.h"
 #include "http/uri.h"
 #include "s3tables/router.h"
-#include "base/failure.h"
 
 static floe_route_t routes[] = {
 #define FLOE_ROUTE(name, method, uri, required_query, parse) {FLOE_OP_##name, #method, uri, required_query, parse, {0}},

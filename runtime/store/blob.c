@@ -16,11 +16,11 @@
 
 #include <openssl/evp.h>
 
+#include "base/failure.h"
 #include "base/ids.h"
 #include "base/log.h"
-#include "base/failure.h"
-#include "store/blob.h"
 #include "base/xalloc.h"
+#include "store/blob.h"
 
 #define FANOUT_LEN 2                    /* objects/ab/ab...: 256 directories of moderate size */
 #define COPY_CHUNK ((size_t)8 << 20)    /* copy_file_range step */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/xalloc.h"
 #include "store/object.h"
 #include "store/row_ids.h"
-#include "base/xalloc.h"
 
 /* The object-row columns every SELECT of s3_object lists, in this order (read_row, bind_row). */
 #define OBJECT_COLUMNS "key, file_id, size, etag, content_type, headers, checksum_algorithm, checksum, last_modified"

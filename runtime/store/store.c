@@ -39,10 +39,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/log.h"
 #include "base/failure.h"
-#include "store/store.h"
+#include "base/log.h"
 #include "base/xalloc.h"
+#include "store/store.h"
 
 int floe_store_create_bucket(floe_state_t *st, const char *name, bool is_warehouse, int64_t now_ms)
 {

@@ -23,8 +23,8 @@
 #include <assert.h>
 #include <string.h>
 
-#include "base/ids.h"
 #include "base/failure.h"
+#include "base/ids.h"
 #include "store/row_ids.h"
 #include "store/upload.h"
 

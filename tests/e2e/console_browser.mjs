@@ -1,4 +1,4 @@
-// Headless chromium for the console's browser tests (tests/e2e/8N-console-*.mjs, 89-*): Debian's
+// Headless chromium for the console's browser tests (tests/e2e/console/*.mjs): Debian's
 // /usr/bin/chromium driven over the DevTools protocol (--remote-debugging-pipe) with node's
 // built-ins only. A Page records every request URL and every error the page logs (script
 // exceptions, console.error, failed loads such as a 403), clicks with real mouse events, types

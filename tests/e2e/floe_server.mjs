@@ -1,6 +1,6 @@
 // Starts a real `floe serve` for an end-to-end test in JavaScript and gives it AWS SDK v3 clients.
 //
-// What this is for: every tests/e2e/NN-*.mjs file (run with `node --test`) uses FloeServer to run
+// What this is for: every tests/e2e/<folder>/NN-*.mjs file (run with `node --test`) uses FloeServer to run
 // its own server on a free port over a fresh data directory, the way floe_server.py does for the
 // Python tests: the binary comes from FLOE_BIN (set by CTest), readiness is a poll of
 // /_floe/health, and stop() sends SIGTERM and requires exit status 0, so a sanitizer report fails

@@ -1,6 +1,6 @@
 """Starts a real `floe serve` for an end-to-end test and gives the test real AWS clients.
 
-What this is for: every tests/e2e/NN-*.py file uses FloeServer to run its own server on a free
+What this is for: every tests/e2e/<folder>/NN-*.py file uses FloeServer to run its own server on a free
 port with a fresh data directory (like Redis's start_server), and FloeTestCase for clients:
 boto3 (Debian's python3-boto3, given the S3 Tables model through AWS_DATA_PATH) and the aws CLI
 (/usr/bin/aws). What it is not for: hand-built HTTP, except where a test is about the wire itself.

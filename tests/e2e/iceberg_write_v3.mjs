@@ -1,5 +1,5 @@
 // Writes a format version 3 table with a deletion vector into a running Floe, for tests in other
-// languages (tests/e2e/64-engines-read-v3-deletion-vectors.py) that read it with other engines.
+// languages (tests/e2e/engines/71-engines-read-v3-deletion-vectors.py) that read it with other engines.
 // What it is not for: anything else iceberg_writer.mjs does (that is where the writing lives).
 // Usage: node iceberg_write_v3.mjs <floe endpoint> <table bucket name>
 // Prints one JSON line: {bucketArn, tableArn, namespace, table, taggedArn}. The table `sales.events` holds ids

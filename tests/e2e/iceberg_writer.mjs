@@ -4,7 +4,7 @@
 // manifests (with column statistics: value and null counts, lower and upper bounds in Iceberg's
 // single-value binary form) and manifest lists from avsc, PUT into the table's warehouse with
 // @aws-sdk/client-s3, committed with add-snapshot + set-snapshot-ref through iceberg-js, and read
-// back with icebird. What it is not for: checking the catalog itself (60-iceberg-rest.mjs does).
+// back with icebird. What it is not for: checking the catalog itself (iceberg_rest/60-iceberg-rest.mjs does).
 //
 // Usage:
 //   const w = await IcebergWriter.open(server, { bucket: "maint", namespace: "sales" });  // null: skip

@@ -1,5 +1,5 @@
 // Prints, as JSON lines, the rows icebird reads from one Iceberg table through Floe.
-// What this is for: tests in other languages (tests/e2e/64-duckdb.py) that check icebird reads what
+// What this is for: tests in other languages (tests/e2e/engines/64-duckdb.py) that check icebird reads what
 // other engines wrote. What it is not for: writing; iceberg_writer.mjs writes.
 // Usage: node icebird_read.mjs <floe endpoint> <s3://bucket/key of the metadata.json>
 import { icebergRead } from "icebird";

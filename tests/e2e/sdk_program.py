@@ -1,6 +1,6 @@
 """Runs a test program written with an AWS SDK (tests/sdk/<language>/) against Floe.
 
-What this is for: tests/e2e/84-go-sdk.py and 85-rust-sdk.py build their program offline from the
+What this is for: tests/e2e/sdk/84-go-sdk.py and sdk/85-rust-sdk.py build their program offline from the
 pinned modules or crates that scripts/setup-deps fetched, then run it twice, each time against a
 server of its own: one as is, and one with --strict-signatures and a configured key pair (where the
 same program with a wrong secret must be refused). The program checks every answer itself and

@@ -2,7 +2,7 @@
 installs, at the versions and with the hashes of the engines' lock (tests/engines/requirements.txt).
 
 What this is for: scripts/setup-deps makes <build>/pyiceberg-page-venv from the page's PyIceberg
-line, so that tests/e2e/62-pyiceberg-installed-as-the-page-says.py runs the page's blocks with what
+line, so that tests/e2e/engines/62-pyiceberg-installed-as-the-page-says.py runs the page's blocks with what
 a user's line brings and nothing more (boto3, which SigV4 needs, comes only with an extra). pip
 resolves the line itself, held to the lock's versions (a dry run with the lock as constraints);
 the packages it picks are then installed with the lock's hashes (`--require-hashes`), so the

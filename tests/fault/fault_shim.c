@@ -1,7 +1,7 @@
 /*
  * fault_shim: an LD_PRELOAD library that makes a running `floe serve` fail its writes (or reads)
- * of chosen files, or hold them, switched on and off while the server runs. tests/e2e/74-faults.py
- * preloads it to fail calls, tests/e2e/97-maintenance-compaction-concurrent-delete.mjs to hold a
+ * of chosen files, or hold them, switched on and off while the server runs. tests/e2e/robustness/74-faults.py
+ * preloads it to fail calls, tests/e2e/maintenance/98-maintenance-compaction-concurrent-delete.mjs to hold a
  * job at a chosen moment; it is built beside floe (tests/CMakeLists.txt) but never linked into
  * it, so no fault code sits on the production binary's paths.
  *

@@ -9,10 +9,11 @@
  * accepted body, serialized back by the same tables, is JSON that parses again into the shape and
  * serializes to the same text (the parse and the serializer agree on every kind of member).
  */
-#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "awsjson/awsjson_codec.h"
 

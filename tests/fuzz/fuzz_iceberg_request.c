@@ -10,11 +10,11 @@
 #include <cjson/cJSON.h>
 
 #include "floe_codec.h"
+#include "http/uri.h"
 #include "iceberg/iceberg_json.h"
 #include "iceberg_rest/iceberg_rest_call.h"
 #include "iceberg_rest/iceberg_rest_request.h"
 #include "iceberg_rest/iceberg_rest_router.h"
-#include "http/uri.h"
 
 static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "HEAD", "PATCH"};
 

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "http/codec.h"
+#include "http/xml_writer.h"
 #include "query/query_call.h"
 #include "query/query_service.h"
-#include "http/xml_writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-// The CDK app of tests/e2e/82-cloudformation-cdk.py: one stack of the five S3 Tables L1 constructs,
+// The CDK app of tests/e2e/cloudformation/82-cloudformation-cdk.py: one stack of the five S3 Tables L1 constructs,
 // synthesized with LegacyStackSynthesizer so that `cdk deploy` needs no bootstrap stack (no
 // BootstrapVersion SSM parameter, no asset bucket, no roles to assume through STS). Plain ESM
 // JavaScript, run by `node app.mjs` (cdk.json), so the test needs no TypeScript build.

@@ -5,7 +5,7 @@
 // gets and uploads in parts into a table's warehouse over S3; and creates a CloudFormation stack
 // of the five AWS::S3Tables types, waited on with the SDK's own waiter.
 //
-// It is not a unit test of the SDK and it does not start a server: tests/e2e/84-go-sdk.py builds
+// It is not a unit test of the SDK and it does not start a server: tests/e2e/sdk/84-go-sdk.py builds
 // it, starts Floe (once as is, once with --strict-signatures) and runs it. It prints one line per
 // difference from AWS, naming the operation and the field, and exits 1 if there was any.
 package main

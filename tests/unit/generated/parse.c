@@ -56,7 +56,7 @@ TEST(parse_malformed_json_is_a_violation)
     fixture_dispose(&f);
 }
 
-/* Found by tests/e2e/72-hostile-input.py: cJSON stops after the first value, and the bytes after it
+/* Found by tests/e2e/robustness/72-hostile-input.py: cJSON stops after the first value, and the bytes after it
  * were never looked at, so '{"name":"abc"} x' created the table bucket "abc". */
 TEST(parse_trailing_garbage_after_json_is_a_violation)
 {

@@ -2,6 +2,7 @@
  * framing reads what it writes, and hostile schemas and datums are refused before Avro C sees
  * them (LeakSanitizer checks that nothing Avro C built is left behind). */
 #include <stdlib.h>
+
 #include <zstd.h>
 
 #include "harness.h"

@@ -1,8 +1,9 @@
 /* Tests of runtime/iceberg/manifest.h: real manifests and manifest lists written by avsc
  * (avro_fixtures.h, from tests/fixtures/avro/write-fixtures.mjs) read field by field; what Floe
  * writes reads back equal and carries what Iceberg readers look for; hostile bytes are refused. */
-#include <cjson/cJSON.h>
 #include <stdlib.h>
+
+#include <cjson/cJSON.h>
 #include <zstd.h>
 
 #include "avro_fixtures.h"
@@ -229,7 +230,7 @@ TEST(manifest_reads_what_the_e2e_tests_write)
     floe_iceberg_manifest_t m;
 
     if (mf_read(avro_fixture_manifest_e2e, sizeof(avro_fixture_manifest_e2e), &m) != 0) {
-        CHECK(0, "reads a manifest with only the required fields, as tests/e2e/60-iceberg-rest.mjs writes");
+        CHECK(0, "reads a manifest with only the required fields, as tests/e2e/iceberg_rest/60-iceberg-rest.mjs writes");
         return;
     }
     CHECK(m.n_entries == 1 && m.entries[0].file.n_partition == 0, "an unpartitioned entry has an empty tuple");

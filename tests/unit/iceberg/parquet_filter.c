@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <zstd.h>
 
 #include "harness.h"

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <zlib.h>
 
 #include "harness.h"

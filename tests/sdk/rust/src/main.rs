@@ -4,7 +4,7 @@
 //! realistic input and checks every member of each typed output, then puts, gets and uploads in
 //! parts into a table's warehouse over S3.
 //!
-//! It does not start a server: tests/e2e/85-rust-sdk.py builds it, starts Floe (once as is, once
+//! It does not start a server: tests/e2e/sdk/85-rust-sdk.py builds it, starts Floe (once as is, once
 //! with --strict-signatures) and runs it. It prints one line per difference from AWS, naming the
 //! operation and the field, and exits 1 if there was any.
 

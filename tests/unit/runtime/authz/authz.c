@@ -1,8 +1,8 @@
 /* Tests of runtime/authz/authz.c: AWS's evaluation order over identity and resource policies, and its sentences. */
 #include <string.h>
 
-#include "harness.h"
 #include "authz/authz.h"
+#include "harness.h"
 
 #define OWNER "111122223333"
 #define OTHER "444455556666"

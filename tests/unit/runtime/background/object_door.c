@@ -1,6 +1,6 @@
 /* Tests of runtime/background/object_door.c's whole-object read (the part that runs on the background
  * thread itself): a found object's bytes come back NUL-terminated, and a file that is gone or
- * shorter than its row is told apart. Included after store.c (its fixture). */
+ * shorter than its row is told apart. Included after store/store.c (its fixture). */
 #include <errno.h>
 
 #include "background/object_door.h"

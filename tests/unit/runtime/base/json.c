@@ -1,8 +1,8 @@
 /* Tests of runtime/base/json.c: escaping and RFC 3339 timestamps. */
 #include <string.h>
 
-#include "harness.h"
 #include "base/json.h"
+#include "harness.h"
 
 TEST(serialize_timestamps_are_rfc3339)
 {

@@ -1,13 +1,14 @@
 /* Tests of runtime/http/codec.c: UTF-8 checks every string passes before a handler sees it, and the
  * models' patterns, compiled on first use. */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
-#include "http/codec.h"
+#include <pcre2.h>
+
 #include "harness.h"
+#include "http/codec.h"
 
 TEST(utf8_invalid_sequences_are_refused)
 {

@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iceberg/manifest.h"
 #include "base/xalloc.h"
-
 #include "harness.h"
+#include "iceberg/manifest.h"
 #include "maintenance/reach.h"
 
 TEST(reach_set_finds_what_was_added_sorted_or_not)

@@ -20,7 +20,7 @@ TEST(xml_text_is_escaped)
     floe_s3_xml_dispose(&x);
 }
 
-/* Found by tests/e2e/72-hostile-input.py: the error about a key that is not UTF-8 echoed the key's
+/* Found by tests/e2e/robustness/72-hostile-input.py: the error about a key that is not UTF-8 echoed the key's
  * bytes into <Key>, and the document was no longer well-formed XML for any client to read. */
 TEST(xml_text_replaces_bytes_that_are_not_utf8)
 {

@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.s3tables.model.*;
  * region), with typed requests, and checks the typed responses field by field against what AWS's
  * API reference documents. Prints one FAIL line per difference (operation and field), then the
  * operations called, and exits non-zero on any failure or on an operation of the SDK it never
- * called. Run by tests/e2e/48-java-sdk.py against a fresh floe; it is not a test of the SDK.
+ * called. Run by tests/e2e/sdk/48-java-sdk.py against a fresh floe; it is not a test of the SDK.
  *
  * Usage: S3TablesConformance ENDPOINT REGION ACCESS_KEY SECRET_KEY
  */
