@@ -50,19 +50,16 @@ FLOE_SQL(sql_prepared_list, "SELECT " PREPARED_COLUMNS " FROM athena_prepared_st
 
 #define DEFAULT_ENGINE_VERSION "AUTO"
 
-/* Runs a bound write; *changed says whether it touched a row. FLOE_OK or FLOE_EFAIL (500 recorded). */
+/* Runs a bound write; *changed (may be NULL) says whether it touched a row. FLOE_OK or FLOE_EFAIL
+ * (500 recorded). */
 static int run_write(floe_call_t *call, floe_db_stmt_t *stmt, bool *changed)
 {
-    int rc;
+    int rc = floe_sql_write(call, stmt);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_DONE)
+    if (rc != FLOE_OK && rc != FLOE_ENOTFOUND)
         return FLOE_EFAIL;
     if (changed != NULL)
-        *changed = floe_db_changes(floe_call_state(call)) > 0;
+        *changed = rc == FLOE_OK;
     return FLOE_OK;
 }
 

@@ -43,6 +43,21 @@ int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...)
     return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
+int floe_sql_write(floe_call_t *call, floe_db_stmt_t *stmt)
+{
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
+    floe_db_reset(stmt);
+    if (rc == FLOE_DB_ROW)
+        return floe_fail_internal(call, "a write statement returned a row");
+    if (rc != FLOE_DB_DONE)
+        return FLOE_EFAIL;
+    return floe_db_changes(floe_call_state(call)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
 char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col)
 {
     const char *text = floe_db_column_text(stmt, col);

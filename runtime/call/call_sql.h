@@ -35,6 +35,13 @@ int floe_sql_step(floe_call_t *call, floe_db_stmt_t *stmt, unsigned expect);
 /** floe_db_exec on the call's connection: FLOE_OK, or FLOE_EFAIL with the call failed. */
 int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...);
 
+/**
+ * Steps a bound write (`stmt` from floe_sql_bind; NULL when binding failed the call): FLOE_OK when
+ * it changed a row, FLOE_ENOTFOUND when it changed none (an insert that found its row taken, a
+ * delete or update that found nothing), or FLOE_EFAIL with the call failed.
+ */
+int floe_sql_write(floe_call_t *call, floe_db_stmt_t *stmt);
+
 /** A copy of a text column in the call's pool (SQLite's copy dies with the next step); NULL for
  * SQL NULL. */
 char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col);

@@ -57,15 +57,11 @@ int floe_glue_integration_insert(floe_call_t *call, const floe_glue_catalog_row_
                                          floe_call_region(call), row->name, row->description, row->identifier,
                                          row->connection_name, row->allow_full_table_external_data_access,
                                          (int64_t)floe_call_now(call));
-    int rc;
+    int rc = floe_sql_write(call, stmt);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_DONE)
+    if (rc != FLOE_OK && rc != FLOE_ENOTFOUND)
         return FLOE_EFAIL; /* the call already holds its 500 */
-    *is_taken = floe_db_changes(floe_call_state(call)) == 0;
+    *is_taken = rc == FLOE_ENOTFOUND;
     return FLOE_OK;
 }
 
@@ -73,14 +69,10 @@ int floe_glue_integration_remove(floe_call_t *call, bool *was_there)
 {
     floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_catalog_remove, "ttt", floe_call_account(call),
                                          floe_call_region(call), FLOE_GLUE_S3TABLES_CATALOG);
-    int rc;
+    int rc = floe_sql_write(call, stmt);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_DONE)
+    if (rc != FLOE_OK && rc != FLOE_ENOTFOUND)
         return FLOE_EFAIL; /* the call already holds its 500 */
-    *was_there = floe_db_changes(floe_call_state(call)) > 0;
+    *was_there = rc == FLOE_OK;
     return FLOE_OK;
 }

@@ -113,12 +113,12 @@ int floe_iam_access_key_list(floe_call_t *call, int64_t user_row, floe_iam_acces
 
 int floe_iam_access_key_delete(floe_call_t *call, int64_t user_row, const char *id)
 {
-    return floe_iam_changed(call, floe_sql_bind(call, sql_key_delete, "it", user_row, id));
+    return floe_sql_write(call, floe_sql_bind(call, sql_key_delete, "it", user_row, id));
 }
 
 int floe_iam_access_key_set_status(floe_call_t *call, int64_t user_row, const char *id, const char *status)
 {
-    return floe_iam_changed(call, floe_sql_bind(call, sql_key_status, "itt", user_row, id, status));
+    return floe_sql_write(call, floe_sql_bind(call, sql_key_status, "itt", user_row, id, status));
 }
 
 typedef struct session_args {

@@ -258,7 +258,7 @@ int floe_iam_inline_get(floe_call_t *call, floe_iam_kind_t kind, int64_t row, co
 
 int floe_iam_inline_delete(floe_call_t *call, floe_iam_kind_t kind, int64_t row, const char *name)
 {
-    return floe_iam_changed(call, floe_sql_bind(call, sql_inline_delete[kind], "it", row, name));
+    return floe_sql_write(call, floe_sql_bind(call, sql_inline_delete[kind], "it", row, name));
 }
 
 static void read_first_text(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
@@ -279,7 +279,7 @@ int floe_iam_attach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_
 
 int floe_iam_detach(floe_call_t *call, floe_iam_kind_t kind, int64_t row, int64_t policy_row)
 {
-    return floe_iam_changed(call, floe_sql_bind(call, sql_detach[kind], "ii", row, policy_row));
+    return floe_sql_write(call, floe_sql_bind(call, sql_detach[kind], "ii", row, policy_row));
 }
 
 static void read_attached(floe_call_t *call, floe_db_stmt_t *stmt, void *item)

@@ -36,16 +36,3 @@ int floe_iam_all_rows(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn r
     floe_db_reset(stmt);
     return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
-
-int floe_iam_changed(floe_call_t *call, floe_db_stmt_t *stmt)
-{
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_DONE)
-        return FLOE_EFAIL;
-    return floe_db_changes(call->state) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
-}

@@ -20,7 +20,4 @@ int floe_iam_one_row(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn re
 int floe_iam_all_rows(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn read, size_t size, void **items,
                       size_t *n);
 
-/** Runs the bound write `stmt`: FLOE_OK when it changed a row, FLOE_ENOTFOUND when none, FLOE_EFAIL. */
-int floe_iam_changed(floe_call_t *call, floe_db_stmt_t *stmt);
-
 #endif
