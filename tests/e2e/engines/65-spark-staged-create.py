@@ -9,10 +9,13 @@ so the CTAS's rows land in a table the S3 Tables API then lists, in the location
 named. A CTAS that fails leaves no table.
 """
 
+import os
+import sys
 import warnings
 
-from floe_server import FloeTestCase, main
-from spark_engine import require_spark, rows, scalar, spark_session
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
+from floe_server import FloeTestCase, main  # noqa: E402
+from spark_engine import require_spark, rows, scalar, spark_session  # noqa: E402
 
 
 class SparkStagedCreateTest(FloeTestCase):

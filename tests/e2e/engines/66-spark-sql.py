@@ -12,10 +12,13 @@ S3 Tables API (boto3) reports for the same table.
 """
 
 import datetime
+import os
+import sys
 import warnings
 
-from floe_server import FloeTestCase, main
-from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
+from floe_server import FloeTestCase, main  # noqa: E402
+from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session  # noqa: E402
 
 N_ROWS = 200
 DAY0 = datetime.datetime(2024, 1, 1)

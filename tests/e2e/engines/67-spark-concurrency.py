@@ -8,12 +8,15 @@ retries (AWS's catalog often sees the race itself first and retries before askin
 final table holds every job's rows exactly once.
 """
 
+import os
 import re
+import sys
 import threading
 import warnings
 
-from floe_server import FloeTestCase, main
-from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
+from floe_server import FloeTestCase, main  # noqa: E402
+from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session  # noqa: E402
 
 N_JOBS = 4
 N_EXISTING = 50   # rows per partition before the jobs

@@ -4,14 +4,17 @@ A table the S3 Tables API created (CreateTable with a schema) is written and rea
 both catalogs; what Spark commits is what the S3 Tables API reports (GetTableMetadataLocation, the
 metadata file through S3 GetObject, row counts in the snapshot summary). Floe's own compaction and
 snapshot expiration (`floe maintenance run`) then rewrite the table, and Spark reads the same rows
+import os
+import sys
 from the result and keeps writing to it.
 """
 
 import json
 import warnings
 
-from floe_server import FloeTestCase, compact_and_expire, main
-from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
+from floe_server import FloeTestCase, compact_and_expire, main  # noqa: E402
+from spark_engine import CATALOGS, require_spark, rows, scalar, spark_session  # noqa: E402
 
 LATER = "2099-01-01T00:00:00Z"  # snapshot expiration's clock: every old snapshot is past its age
 

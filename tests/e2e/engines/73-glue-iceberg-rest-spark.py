@@ -12,8 +12,9 @@ import re
 import sys
 import warnings
 
-from floe_server import FloeTestCase, create_glue_integration, main
-from spark_engine import require_spark, rows, spark_session
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
+from floe_server import FloeTestCase, create_glue_integration, main  # noqa: E402
+from spark_engine import require_spark, rows, spark_session  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "engines"))
 import snippets  # noqa: E402

@@ -256,7 +256,8 @@ class ListenerTests(unittest.TestCase):
             body = resp.read()
             self.assertEqual(resp.status, 200, "the health route answers without a signature")
             self.assertEqual(set(re.findall(rb'"(\w+)":', body)),
-                             {b"status", b"version", b"services", b"s3tables", b"s3", b"cloudformation", b"sts", b"glue"},
+                             {b"status", b"version", b"services", b"s3tables", b"s3", b"cloudformation", b"sts", b"glue",
+                              b"iam", b"athena"},
                              "and tells only its status, version and services")
             conn.close()
         finally:
