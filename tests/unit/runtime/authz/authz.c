@@ -31,7 +31,7 @@ static floe_authz_decision_t decide(authz_fixture_t *f, const floe_principal_t *
                                     const char *table_policy)
 {
     floe_authz_request_t r = {"s3tables:DeleteTable", TABLE, OWNER, "sales", "orders", "127.0.0.1", bucket_policy,
-                              table_policy};
+                              table_policy, NULL, 0};
     floe_authz_decision_t d;
 
     floe_authz_decide(&f->call, p, &r, &d);
