@@ -163,7 +163,8 @@ static void evaluate_one(floe_query_call_t *call, const simulation_t *sim, const
     out->EvalDecision = decision_word(d.is_allowed, has_deny ? FLOE_POLICY_DENY : FLOE_POLICY_NO_MATCH);
     out->MatchedStatements = matched(call, sim, &d);
     out->MissingContextValues = floe_call_alloc(&call->super, sizeof(*out->MissingContextValues));
-    memset(out->MissingContextValues, 0, sizeof(*out->MissingContextValues));
+    floe_authz_missing_keys(&call->super, &sim->principal, &r, (const char ***)&out->MissingContextValues->items,
+                            &out->MissingContextValues->n);
     if (sim->resource_policy != NULL)
         out->EvalDecisionDetails = details(call, &d);
 }

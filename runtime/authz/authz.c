@@ -16,6 +16,7 @@
 #include "base/log.h"
 
 #define N_CONTEXT_KEYS 7 /* the keys every request carries (context_of) */
+#define MISSING_MAX 64   /* distinct condition keys a simulation reports missing */
 
 typedef struct side {
     floe_policy_effect_t effect;
@@ -94,13 +95,21 @@ static void decide(const floe_principal_t *p, const floe_authz_request_t *r, sid
     out->source_index = decider ? decider->index : 0;
 }
 
-int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
-                        floe_authz_decision_t *out)
+/* The request as a policy reads it: who, what, on what, and every condition key it carries. */
+static floe_policy_request_t policy_request(floe_call_t *call, const floe_principal_t *principal,
+                                            const floe_authz_request_t *request)
 {
     floe_policy_context_key_t *ctx = floe_call_alloc(call, sizeof(*ctx) * (N_CONTEXT_KEYS + request->n_context));
     size_t n_ctx = context_of(principal, request, ctx);
-    floe_policy_request_t req = {principal->arn, principal->account_id, request->action, request->resource, ctx, n_ctx,
-                                 principal->role_arn};
+
+    return (floe_policy_request_t){principal->arn, principal->account_id, request->action, request->resource, ctx,
+                                   n_ctx, principal->role_arn};
+}
+
+int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                        floe_authz_decision_t *out)
+{
+    floe_policy_request_t req = policy_request(call, principal, request);
     side_t identity = {FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
     side_t resource = {FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
 
@@ -122,6 +131,37 @@ int floe_authz_decide(floe_call_t *call, const floe_principal_t *principal, cons
     if (!out->is_allowed)
         floe_log("access denied: %s may not %s on %s (%s)", out->principal, out->action, out->resource,
                  out->statement ? out->statement : "no statement allowed");
+    return FLOE_OK;
+}
+
+/* The keys `text` tests and `req` lacks added to keys, copied to the call (an uncached policy's die with it). */
+static void missing_in(floe_call_t *call, const char *text, floe_policy_kind_t kind, const floe_policy_request_t *req,
+                       const char **keys, size_t *n)
+{
+    floe_policy_t *uncached;
+    const floe_policy_t *policy;
+    size_t had = *n;
+
+    if (text == NULL)
+        return;
+    policy = floe_policy_cache_get(text, kind, &uncached);
+    floe_policy_missing_keys(policy, req, keys, n, MISSING_MAX);
+    for (size_t i = had; i < *n; i++)
+        keys[i] = floe_call_strdup(call, keys[i]);
+    floe_policy_free(uncached);
+}
+
+int floe_authz_missing_keys(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                            const char ***keys, size_t *n)
+{
+    floe_policy_request_t req = policy_request(call, principal, request);
+
+    *keys = floe_call_alloc(call, sizeof(**keys) * MISSING_MAX);
+    *n = 0;
+    for (size_t i = 0; i < principal->n_policies; i++)
+        missing_in(call, principal->policies[i], FLOE_POLICY_IDENTITY, &req, *keys, n);
+    missing_in(call, request->bucket_policy, FLOE_POLICY_RESOURCE, &req, *keys, n);
+    missing_in(call, request->table_policy, FLOE_POLICY_RESOURCE, &req, *keys, n);
     return FLOE_OK;
 }
 

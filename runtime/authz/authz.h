@@ -73,6 +73,11 @@ int floe_authz_decide(floe_call_t *call, const floe_principal_t *principal, cons
 int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
                         floe_authz_decision_t *out /* OUT */);
 
+/** The condition keys that the statements naming `request`'s principal, action and resource test and
+ * the request does not carry (IAM's simulator's MissingContextValues), in the call's pool. */
+int floe_authz_missing_keys(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                            const char ***keys /* OUT */, size_t *n /* OUT */);
+
 /** AWS's sentence for a denial: "User: <arn> is not authorized to perform: <action> on resource: <arn> because ...", in the call's pool. */
 const char *floe_authz_message(floe_call_t *call, const floe_authz_decision_t *decision);
 

@@ -110,11 +110,13 @@ class PolicySimulatorTests(FloeTestCase):
                                              "ContextKeyType": "string"}]
             out = self.iam.simulate_principal_policy(PolicySourceArn=role["Arn"], ActionNames=["s3tables:GetTable"],
                                                      ResourceArns=[TABLE], **kwargs)
-            return out["EvaluationResults"][0]["EvalDecision"]
+            result = out["EvaluationResults"][0]
+            return result["EvalDecision"], result["MissingContextValues"]
 
-        self.assertEqual(decision("hr"), "allowed")
-        self.assertEqual(decision("finance"), "implicitDeny")
-        self.assertEqual(decision(None), "implicitDeny", "a condition on a key the request lacks does not hold")
+        self.assertEqual(decision("hr"), ("allowed", []))
+        self.assertEqual(decision("finance"), ("implicitDeny", []))
+        self.assertEqual(decision(None), ("implicitDeny", ["s3tables:namespace"]),
+                         "a condition on a key the request lacks does not hold, and the key is named missing")
 
     def test_a_resource_policy_grants_another_account(self):
         shared = {"Version": "2012-10-17", "Statement": [{
