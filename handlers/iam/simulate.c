@@ -244,47 +244,60 @@ int floe_iam_handle_SimulateCustomPolicy(floe_query_call_t *call, const floe_iam
     return simulate(call, &sim, in->ActionNames, in->ResourceArns, in->Marker, in->has_MaxItems, in->MaxItems, out);
 }
 
-/* The user or role PolicySourceArn names, in its account, with the ids and types of its policies. */
-static int source_of(floe_query_call_t *call, const char *arn, simulation_t *sim)
+/* The entity's identity policies, each with its id (the policy's name) and type, as IAM reports them. */
+static int policies_of(floe_query_call_t *call, floe_iam_kind_t kind, int64_t row, simulation_t *sim)
 {
-    const char *account = account_of(call, arn), *kind_at = account ? arn + ARN_ACCOUNT_AT + FLOE_ACCOUNT_ID_LEN : "";
-    floe_iam_kind_t kind = strncmp(kind_at, ":role/", 6) == 0 ? FLOE_IAM_ROLE : FLOE_IAM_USER;
-    const char *name = strrchr(arn, '/');
-    floe_iam_entity_t e;
     floe_iam_attached_t *attached;
+    floe_iam_PolicySourceType *types;
     char **inline_names;
-    const char **docs;
+    const char **docs, **ids;
     size_t n_inline, n_attached, n;
     int rc;
 
-    if (account == NULL || strncmp(arn, "arn:aws:iam::", ARN_ACCOUNT_AT) != 0 || name == NULL ||
-        (strncmp(kind_at, ":user/", 6) != 0 && strncmp(kind_at, ":role/", 6) != 0))
-        return floe_iam_fail(call, FLOE_IAM_ERR_InvalidInputException, "Invalid ARN: %s", arn);
-    rc = floe_iam_entity_get_in(&call->super, kind, account, name + 1, &e);
-    if (rc == FLOE_ENOTFOUND)
-        return floe_iam_fail(call, FLOE_IAM_ERR_NoSuchEntityException, "The %s with name %s cannot be found.",
-                             floe_iam_kind_word(kind), name + 1);
     /* the names come in the order entity_documents reads the documents: inline, then attached */
-    if (rc != FLOE_OK || (rc = floe_iam_inline_list(&call->super, kind, e.row, &inline_names, &n_inline)) != FLOE_OK ||
-        (rc = floe_iam_attached_list(&call->super, kind, e.row, &attached, &n_attached)) != FLOE_OK ||
-        (rc = floe_iam_entity_documents(&call->super, kind, e.row, &docs, &n)) != FLOE_OK)
+    if ((rc = floe_iam_inline_list(&call->super, kind, row, &inline_names, &n_inline)) != FLOE_OK ||
+        (rc = floe_iam_attached_list(&call->super, kind, row, &attached, &n_attached)) != FLOE_OK ||
+        (rc = floe_iam_entity_documents(&call->super, kind, row, &docs, &n)) != FLOE_OK)
         return rc;
-    const char **ids = floe_call_alloc(&call->super, sizeof(*ids) * (n + 1));
-    floe_iam_PolicySourceType *types = floe_call_alloc(&call->super, sizeof(*types) * (n + 1));
+    ids = floe_call_alloc(&call->super, sizeof(*ids) * (n + 1));
+    types = floe_call_alloc(&call->super, sizeof(*types) * (n + 1));
     for (size_t i = 0; i < n; i++) {
         ids[i] = i < n_inline ? inline_names[i] : attached[i - n_inline].name;
         types[i] = i >= n_inline ? FLOE_IAM_PolicySourceType_USER_MANAGED
                    : kind == FLOE_IAM_ROLE ? FLOE_IAM_PolicySourceType_ROLE
                                            : FLOE_IAM_PolicySourceType_USER;
     }
-    sim->principal.kind = kind == FLOE_IAM_ROLE ? FLOE_PRINCIPAL_ASSUMED_ROLE : FLOE_PRINCIPAL_USER;
-    snprintf(sim->principal.account_id, sizeof(sim->principal.account_id), "%s", account);
-    sim->principal.arn = e.arn;
-    sim->principal.role_arn = kind == FLOE_IAM_ROLE ? e.arn : NULL;
     sim->principal.policies = docs;
     sim->principal.n_policies = n;
     sim->policy_ids = ids;
     sim->policy_types = types;
+    return FLOE_OK;
+}
+
+/* The user or role PolicySourceArn names, in its account, with its policies. */
+static int source_of(floe_query_call_t *call, const char *arn, simulation_t *sim)
+{
+    const char *account = account_of(call, arn), *kind_at = account ? arn + ARN_ACCOUNT_AT + FLOE_ACCOUNT_ID_LEN : "";
+    floe_iam_kind_t kind = strncmp(kind_at, ":role/", 6) == 0 ? FLOE_IAM_ROLE : FLOE_IAM_USER;
+    const char *name = strrchr(arn, '/');
+    floe_iam_entity_t e;
+    int rc;
+
+    if (account == NULL || strncmp(arn, "arn:aws:iam::", ARN_ACCOUNT_AT) != 0 || name == NULL ||
+        (strncmp(kind_at, ":user/", 6) != 0 && strncmp(kind_at, ":role/", 6) != 0))
+        return floe_iam_fail(call, FLOE_IAM_ERR_InvalidInputException, "Invalid ARN: %s", arn);
+    /* only the caller's own account's users and roles, as in IAM */
+    rc = strcmp(account, floe_call_account(&call->super)) == 0 ? floe_iam_entity_get(&call->super, kind, name + 1, &e)
+                                                               : FLOE_ENOTFOUND;
+    if (rc == FLOE_ENOTFOUND)
+        return floe_iam_fail(call, FLOE_IAM_ERR_NoSuchEntityException, "The %s with name %s cannot be found.",
+                             floe_iam_kind_word(kind), name + 1);
+    if (rc != FLOE_OK || (rc = policies_of(call, kind, e.row, sim)) != FLOE_OK)
+        return rc;
+    sim->principal.kind = kind == FLOE_IAM_ROLE ? FLOE_PRINCIPAL_ASSUMED_ROLE : FLOE_PRINCIPAL_USER;
+    snprintf(sim->principal.account_id, sizeof(sim->principal.account_id), "%s", account);
+    sim->principal.arn = e.arn;
+    sim->principal.role_arn = kind == FLOE_IAM_ROLE ? e.arn : NULL;
     return FLOE_OK;
 }
 
