@@ -3762,5 +3762,7 @@ int floe_iam_handle_ListUserPolicies(floe_query_call_t *call, const floe_iam_Lis
 int floe_iam_handle_ListUsers(floe_query_call_t *call, const floe_iam_ListUsersRequest *in, floe_iam_ListUsersResponse *out);
 int floe_iam_handle_PutRolePolicy(floe_query_call_t *call, const floe_iam_PutRolePolicyRequest *in, floe_Unit *out);
 int floe_iam_handle_PutUserPolicy(floe_query_call_t *call, const floe_iam_PutUserPolicyRequest *in, floe_Unit *out);
+int floe_iam_handle_SimulateCustomPolicy(floe_query_call_t *call, const floe_iam_SimulateCustomPolicyRequest *in, floe_iam_SimulatePolicyResponse *out);
+int floe_iam_handle_SimulatePrincipalPolicy(floe_query_call_t *call, const floe_iam_SimulatePrincipalPolicyRequest *in, floe_iam_SimulatePolicyResponse *out);
 
 #endif

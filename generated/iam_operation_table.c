@@ -213,6 +213,16 @@ static int handle_PutUserPolicy(floe_query_call_t *call, const void *in, void *o
     return floe_iam_handle_PutUserPolicy(call, in, out);
 }
 
+static int handle_SimulateCustomPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_SimulateCustomPolicy(call, in, out);
+}
+
+static int handle_SimulatePrincipalPolicy(floe_query_call_t *call, const void *in, void *out)
+{
+    return floe_iam_handle_SimulatePrincipalPolicy(call, in, out);
+}
+
 static const floe_query_operation_t operations[] = {
     {
         .name = "AcceptDelegationRequest",
@@ -2748,7 +2758,7 @@ static const floe_query_operation_t operations[] = {
         .name = "SimulateCustomPolicy",
         .response_element = "SimulateCustomPolicyResponse",
         .result_element = "SimulateCustomPolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyEvaluationException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InternalFailure) |
@@ -2758,14 +2768,14 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_iam_SimulatePolicyResponse),
         .parse = floe_iam_parse_SimulateCustomPolicyRequest,
         .validate = floe_iam_validate_SimulateCustomPolicyRequest,
-        .handle = NULL,
+        .handle = handle_SimulateCustomPolicy,
         .serialize = floe_iam_serialize_SimulatePolicyResponse,
     },
     {
         .name = "SimulatePrincipalPolicy",
         .response_element = "SimulatePrincipalPolicyResponse",
         .result_element = "SimulatePrincipalPolicyResult",
-        .status = FLOE_STATUS_NOT_IMPLEMENTED,
+        .status = FLOE_STATUS_PARTIAL,
         .errors = FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_InvalidInputException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_NoSuchEntityException) |
                   FLOE_QUERY_ERROR_BIT(FLOE_IAM_ERR_PolicyEvaluationException) |
@@ -2776,7 +2786,7 @@ static const floe_query_operation_t operations[] = {
         .response_size = sizeof(floe_iam_SimulatePolicyResponse),
         .parse = floe_iam_parse_SimulatePrincipalPolicyRequest,
         .validate = floe_iam_validate_SimulatePrincipalPolicyRequest,
-        .handle = NULL,
+        .handle = handle_SimulatePrincipalPolicy,
         .serialize = floe_iam_serialize_SimulatePolicyResponse,
     },
     {

@@ -31,15 +31,21 @@ int floe_iam_find(floe_query_call_t *call, floe_iam_kind_t kind, const char *nam
     return rc;
 }
 
-int floe_iam_check_document(floe_query_call_t *call, const char *document, floe_policy_kind_t kind)
+int floe_iam_check_policy(floe_query_call_t *call, const char *document, floe_policy_kind_t kind,
+                          floe_iam_error_t error)
 {
     char err[POLICY_ERROR_MAX];
     floe_policy_t *policy = floe_policy_parse(document, strlen(document), kind, err, sizeof(err));
 
     if (policy == NULL)
-        return floe_iam_fail(call, FLOE_IAM_ERR_MalformedPolicyDocumentException, "%s", err);
+        return floe_iam_fail(call, error, "%s", err);
     floe_policy_free(policy);
     return FLOE_OK;
+}
+
+int floe_iam_check_document(floe_query_call_t *call, const char *document, floe_policy_kind_t kind)
+{
+    return floe_iam_check_policy(call, document, kind, FLOE_IAM_ERR_MalformedPolicyDocumentException);
 }
 
 char *floe_iam_url_encode(floe_query_call_t *call, const char *document)

@@ -32,6 +32,10 @@ int floe_iam_find(floe_query_call_t *call, floe_iam_kind_t kind, const char *nam
 /** FLOE_OK when `document` is a policy of `kind`; else MalformedPolicyDocument with the parser's message. */
 int floe_iam_check_document(floe_query_call_t *call, const char *document, floe_policy_kind_t kind);
 
+/** The same check failing with `error` (the policy simulator's model answers InvalidInput). */
+int floe_iam_check_policy(floe_query_call_t *call, const char *document, floe_policy_kind_t kind,
+                          floe_iam_error_t error);
+
 /** `document` percent-encoded (RFC 3986: all but unreserved characters), as IAM answers policy documents. */
 char *floe_iam_url_encode(floe_query_call_t *call, const char *document);
 

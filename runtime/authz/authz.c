@@ -15,15 +15,18 @@
 #include "authz/policy_cache.h"
 #include "base/log.h"
 
-#define N_CONTEXT_KEYS 7
+#define N_CONTEXT_KEYS 7 /* the keys every request carries (context_of) */
+#define MISSING_MAX 64   /* distinct condition keys a simulation reports missing */
 
 typedef struct side {
     floe_policy_effect_t effect;
     const char *statement;
+    floe_authz_source_t source;
+    size_t index;
 } side_t;
 
 /* The strongest answer of `text` (one document) folded into `side`: a Deny beats an Allow beats nothing. */
-static void fold(floe_call_t *call, side_t *side, const char *text, floe_policy_kind_t kind,
+static void fold(floe_call_t *call, side_t *side, const char *text, floe_authz_source_t source, size_t index,
                  const floe_policy_request_t *req)
 {
     floe_policy_t *uncached;
@@ -33,11 +36,14 @@ static void fold(floe_call_t *call, side_t *side, const char *text, floe_policy_
 
     if (text == NULL || side->effect == FLOE_POLICY_DENY)
         return;
-    policy = floe_policy_cache_get(text, kind, &uncached);
+    policy = floe_policy_cache_get(text, source == FLOE_AUTHZ_SOURCE_IDENTITY ? FLOE_POLICY_IDENTITY
+                                                                            : FLOE_POLICY_RESOURCE, &uncached);
     effect = policy != NULL ? floe_policy_evaluate(policy, req, &statement) : FLOE_POLICY_NO_MATCH;
     if (effect != FLOE_POLICY_NO_MATCH && (effect == FLOE_POLICY_DENY || side->effect == FLOE_POLICY_NO_MATCH)) {
         side->effect = effect;
         side->statement = floe_call_strdup(call, statement); /* an uncached policy's dies with it */
+        side->source = source;
+        side->index = index;
     }
     floe_policy_free(uncached);
 }
@@ -45,6 +51,9 @@ static void fold(floe_call_t *call, side_t *side, const char *text, floe_policy_
 static size_t context_of(const floe_principal_t *p, const floe_authz_request_t *r, floe_policy_context_key_t *ctx)
 {
     size_t n = 0;
+
+    for (size_t i = 0; i < r->n_context; i++)
+        ctx[n++] = r->context[i];
 
     ctx[n++] = (floe_policy_context_key_t){"aws:PrincipalAccount", p->account_id};
     ctx[n++] = (floe_policy_context_key_t){"aws:PrincipalArn", p->role_arn ? p->role_arn : p->arn};
@@ -63,43 +72,96 @@ static void decide(const floe_principal_t *p, const floe_authz_request_t *r, sid
     bool identity_allows = p->kind == FLOE_PRINCIPAL_ROOT || identity->effect == FLOE_POLICY_ALLOW;
     bool resource_allows = resource->effect == FLOE_POLICY_ALLOW;
 
+    const side_t *decider = NULL;
+
     out->is_allowed = false;
-    out->statement = NULL;
+    out->identity_effect = identity->effect;
+    out->resource_effect = resource->effect;
     if (identity->effect == FLOE_POLICY_DENY) {
         out->reason = FLOE_AUTHZ_IDENTITY_DENY;
-        out->statement = identity->statement;
+        decider = identity;
     } else if (resource->effect == FLOE_POLICY_DENY) {
         out->reason = FLOE_AUTHZ_RESOURCE_DENY;
-        out->statement = resource->statement;
+        decider = resource;
     } else if (is_same_account ? (identity_allows || resource_allows) : (identity_allows && resource_allows)) {
         out->is_allowed = true;
         out->reason = FLOE_AUTHZ_ALLOWED;
-        out->statement = resource_allows ? resource->statement : identity->statement;
+        decider = resource_allows ? resource : identity;
     } else {
         out->reason = is_same_account || resource_allows ? FLOE_AUTHZ_NO_IDENTITY_ALLOW : FLOE_AUTHZ_NO_RESOURCE_ALLOW;
     }
+    out->statement = decider ? decider->statement : NULL;
+    out->source = decider && decider->statement ? decider->source : FLOE_AUTHZ_SOURCE_NONE;
+    out->source_index = decider ? decider->index : 0;
+}
+
+/* The request as a policy reads it: who, what, on what, and every condition key it carries. */
+static floe_policy_request_t policy_request(floe_call_t *call, const floe_principal_t *principal,
+                                            const floe_authz_request_t *request)
+{
+    floe_policy_context_key_t *ctx = floe_call_alloc(call, sizeof(*ctx) * (N_CONTEXT_KEYS + request->n_context));
+    size_t n_ctx = context_of(principal, request, ctx);
+
+    return (floe_policy_request_t){principal->arn, principal->account_id, request->action, request->resource, ctx,
+                                   n_ctx, principal->role_arn};
+}
+
+int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                        floe_authz_decision_t *out)
+{
+    floe_policy_request_t req = policy_request(call, principal, request);
+    side_t identity = {FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
+    side_t resource = {FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
+
+    for (size_t i = 0; i < principal->n_policies; i++)
+        fold(call, &identity, principal->policies[i], FLOE_AUTHZ_SOURCE_IDENTITY, i, &req);
+    fold(call, &resource, request->bucket_policy, FLOE_AUTHZ_SOURCE_BUCKET, 0, &req);
+    fold(call, &resource, request->table_policy, FLOE_AUTHZ_SOURCE_TABLE, 0, &req);
+    out->principal = principal->arn;
+    out->action = request->action;
+    out->resource = request->resource;
+    decide(principal, request, &identity, &resource, out);
+    return FLOE_OK;
 }
 
 int floe_authz_decide(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
                       floe_authz_decision_t *out)
 {
-    floe_policy_context_key_t ctx[N_CONTEXT_KEYS];
-    size_t n_ctx = context_of(principal, request, ctx);
-    floe_policy_request_t req = {principal->arn, principal->account_id, request->action, request->resource, ctx, n_ctx,
-                                 principal->role_arn};
-    side_t identity = {FLOE_POLICY_NO_MATCH, NULL}, resource = {FLOE_POLICY_NO_MATCH, NULL};
-
-    for (size_t i = 0; i < principal->n_policies; i++)
-        fold(call, &identity, principal->policies[i], FLOE_POLICY_IDENTITY, &req);
-    fold(call, &resource, request->bucket_policy, FLOE_POLICY_RESOURCE, &req);
-    fold(call, &resource, request->table_policy, FLOE_POLICY_RESOURCE, &req);
-    out->principal = principal->arn;
-    out->action = request->action;
-    out->resource = request->resource;
-    decide(principal, request, &identity, &resource, out);
+    floe_authz_evaluate(call, principal, request, out);
     if (!out->is_allowed)
         floe_log("access denied: %s may not %s on %s (%s)", out->principal, out->action, out->resource,
                  out->statement ? out->statement : "no statement allowed");
+    return FLOE_OK;
+}
+
+/* The keys `text` tests and `req` lacks added to keys, copied to the call (an uncached policy's die with it). */
+static void missing_in(floe_call_t *call, const char *text, floe_policy_kind_t kind, const floe_policy_request_t *req,
+                       const char **keys, size_t *n)
+{
+    floe_policy_t *uncached;
+    const floe_policy_t *policy;
+    size_t had = *n;
+
+    if (text == NULL)
+        return;
+    policy = floe_policy_cache_get(text, kind, &uncached);
+    floe_policy_missing_keys(policy, req, keys, n, MISSING_MAX);
+    for (size_t i = had; i < *n; i++)
+        keys[i] = floe_call_strdup(call, keys[i]);
+    floe_policy_free(uncached);
+}
+
+int floe_authz_missing_keys(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                            const char ***keys, size_t *n)
+{
+    floe_policy_request_t req = policy_request(call, principal, request);
+
+    *keys = floe_call_alloc(call, sizeof(**keys) * MISSING_MAX);
+    *n = 0;
+    for (size_t i = 0; i < principal->n_policies; i++)
+        missing_in(call, principal->policies[i], FLOE_POLICY_IDENTITY, &req, *keys, n);
+    missing_in(call, request->bucket_policy, FLOE_POLICY_RESOURCE, &req, *keys, n);
+    missing_in(call, request->table_policy, FLOE_POLICY_RESOURCE, &req, *keys, n);
     return FLOE_OK;
 }
 

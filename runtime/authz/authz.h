@@ -9,9 +9,11 @@
 #define FLOE_AUTHZ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "call/call.h"
 #include "iam/principal.h"
+#include "policy/policy.h"
 
 typedef enum floe_authz_reason {
     FLOE_AUTHZ_ALLOWED,
@@ -31,7 +33,17 @@ typedef struct floe_authz_request {
     const char *source_ip;    /* aws:SourceIp, or NULL */
     const char *bucket_policy; /* the resource policies that apply (documents as stored), or NULL */
     const char *table_policy;
+    const floe_policy_context_key_t *context; /* more condition keys (a simulation's ContextEntries), or NULL */
+    size_t n_context;
 } floe_authz_request_t;
+
+/** Which policy decided: one of the principal's identity policies, or a resource policy. */
+typedef enum floe_authz_source {
+    FLOE_AUTHZ_SOURCE_NONE,
+    FLOE_AUTHZ_SOURCE_IDENTITY, /* principal->policies[source_index] */
+    FLOE_AUTHZ_SOURCE_BUCKET,
+    FLOE_AUTHZ_SOURCE_TABLE,
+} floe_authz_source_t;
 
 typedef struct floe_authz_decision {
     bool is_allowed;
@@ -40,6 +52,10 @@ typedef struct floe_authz_decision {
     const char *action;
     const char *resource;
     const char *statement; /* the deciding statement (its Sid or "Statement[<index>]"), or NULL */
+    floe_authz_source_t source; /* the policy that holds it */
+    size_t source_index;
+    floe_policy_effect_t identity_effect; /* what each side said on its own (a simulation's details) */
+    floe_policy_effect_t resource_effect;
 } floe_authz_decision_t;
 
 /**
@@ -51,6 +67,16 @@ typedef struct floe_authz_decision {
  */
 int floe_authz_decide(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
                       floe_authz_decision_t *out /* OUT */);
+
+/** The decision of floe_authz_decide without its log line: what IAM's policy simulator answers, so
+ * that a simulation and an enforced call are decided by the same code. */
+int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                        floe_authz_decision_t *out /* OUT */);
+
+/** The condition keys that the statements naming `request`'s principal, action and resource test and
+ * the request does not carry (IAM's simulator's MissingContextValues), in the call's pool. */
+int floe_authz_missing_keys(floe_call_t *call, const floe_principal_t *principal, const floe_authz_request_t *request,
+                            const char ***keys /* OUT */, size_t *n /* OUT */);
 
 /** AWS's sentence for a denial: "User: <arn> is not authorized to perform: <action> on resource: <arn> because ...", in the call's pool. */
 const char *floe_authz_message(floe_call_t *call, const floe_authz_decision_t *decision);

@@ -59,4 +59,12 @@ typedef enum floe_policy_effect {
 floe_policy_effect_t floe_policy_evaluate(const floe_policy_t *policy, const floe_policy_request_t *request,
                                           const char **statement /* OUT */);
 
+/**
+ * Adds to `keys` (`*n` of `max` used; owned by the policy) each condition key a statement that
+ * names `request`'s principal, action and resource tests and the request does not carry, once
+ * each (compared ignoring case): IAM's simulator's MissingContextValues.
+ */
+void floe_policy_missing_keys(const floe_policy_t *policy, const floe_policy_request_t *request,
+                              const char **keys /* IN/OUT */, size_t *n /* IN/OUT */, size_t max);
+
 #endif

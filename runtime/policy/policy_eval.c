@@ -219,15 +219,47 @@ static bool principal_matches(const floe_policy_statement_t *st, const floe_poli
     return named != st->is_not_principal;
 }
 
-static bool statement_applies(const floe_policy_statement_t *st, const floe_policy_request_t *req)
+/* Whether a statement names the request's principal, action and resource, its conditions aside. */
+static bool statement_names(const floe_policy_statement_t *st, const floe_policy_request_t *req)
 {
     if (!principal_matches(st, req))
         return false;
     if (list_matches(st->actions, req->action, true) == st->is_not_action)
         return false;
-    if (st->resources != NULL && list_matches(st->resources, req->resource, false) == st->is_not_resource)
-        return false;
-    return conditions_hold(st->condition, req);
+    return st->resources == NULL || list_matches(st->resources, req->resource, false) != st->is_not_resource;
+}
+
+static bool statement_applies(const floe_policy_statement_t *st, const floe_policy_request_t *req)
+{
+    return statement_names(st, req) && conditions_hold(st->condition, req);
+}
+
+static void add_key(const char *key, const char **keys, size_t *n, size_t max)
+{
+    for (size_t i = 0; i < *n; i++) {
+        if (strcasecmp(keys[i], key) == 0)
+            return;
+    }
+    if (*n < max)
+        keys[(*n)++] = key;
+}
+
+void floe_policy_missing_keys(const floe_policy_t *policy, const floe_policy_request_t *request, const char **keys,
+                              size_t *n, size_t max)
+{
+    const char *value;
+
+    for (size_t i = 0; policy != NULL && i < policy->n_statements; i++) {
+        const floe_policy_statement_t *st = &policy->statements[i];
+        if (st->condition == NULL || !statement_names(st, request))
+            continue;
+        for (const cJSON *op = st->condition->child; op != NULL; op = op->next) {
+            for (const cJSON *key = op->child; key != NULL; key = key->next) {
+                if (context_values(request, key->string, &value, 1) == 0)
+                    add_key(key->string, keys, n, max);
+            }
+        }
+    }
 }
 
 floe_policy_effect_t floe_policy_evaluate(const floe_policy_t *policy, const floe_policy_request_t *request,

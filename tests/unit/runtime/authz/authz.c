@@ -31,7 +31,7 @@ static floe_authz_decision_t decide(authz_fixture_t *f, const floe_principal_t *
                                     const char *table_policy)
 {
     floe_authz_request_t r = {"s3tables:DeleteTable", TABLE, OWNER, "sales", "orders", "127.0.0.1", bucket_policy,
-                              table_policy};
+                              table_policy, NULL, 0};
     floe_authz_decision_t d;
 
     floe_authz_decide(&f->call, p, &r, &d);
@@ -126,5 +126,33 @@ TEST(authz_a_changed_policy_takes_effect_at_once)
                   NULL).is_allowed,
           "a replaced policy no longer grants");
     CHECK(!decide(&f, &root, "not a policy", NULL).is_allowed, "a stored text that is no policy grants nothing");
+    h2o_mem_clear_pool(&f.pool);
+}
+
+TEST(authz_evaluate_names_the_deciding_policy_and_takes_extra_keys)
+{
+    static const char *const policies[] = {
+        "{\"Statement\":{\"Effect\":\"Allow\",\"Action\":\"s3tables:GetTable\",\"Resource\":\"*\"}}",
+        "{\"Statement\":{\"Sid\":\"Hr\",\"Effect\":\"Allow\",\"Action\":\"s3tables:DeleteTable\",\"Resource\":\"*\","
+        "\"Condition\":{\"StringEquals\":{\"s3tables:namespace\":\"hr\"}}}}"};
+    static const floe_policy_context_key_t hr[] = {{"s3tables:namespace", "hr"}};
+    authz_fixture_t f;
+    floe_principal_t user = principal(FLOE_PRINCIPAL_USER, OWNER, "arn:aws:iam::" OWNER ":user/ann", policies, 2);
+    floe_authz_request_t r = {"s3tables:DeleteTable", TABLE, OWNER, NULL, NULL, NULL, NULL, NULL, hr, 1};
+    floe_authz_decision_t d;
+
+    authz_open(&f);
+    floe_authz_evaluate(&f.call, &user, &r, &d);
+    CHECK(d.is_allowed && d.source == FLOE_AUTHZ_SOURCE_IDENTITY && d.source_index == 1,
+          "the second identity policy decided");
+    CHECK(d.identity_effect == FLOE_POLICY_ALLOW && d.resource_effect == FLOE_POLICY_NO_MATCH, "each side's effect");
+    r.n_context = 0;
+    floe_authz_evaluate(&f.call, &user, &r, &d);
+    CHECK(!d.is_allowed && d.source == FLOE_AUTHZ_SOURCE_NONE, "without the key nothing allows");
+    r.n_context = 1;
+    r.table_policy = DENY_DELETE;
+    floe_authz_evaluate(&f.call, &user, &r, &d);
+    CHECK(!d.is_allowed && d.source == FLOE_AUTHZ_SOURCE_TABLE && strcmp(d.statement, "Keep") == 0,
+          "the table policy's Deny decided");
     h2o_mem_clear_pool(&f.pool);
 }
