@@ -4,12 +4,12 @@ A table the S3 Tables API created (CreateTable with a schema) is written and rea
 both catalogs; what Spark commits is what the S3 Tables API reports (GetTableMetadataLocation, the
 metadata file through S3 GetObject, row counts in the snapshot summary). Floe's own compaction and
 snapshot expiration (`floe maintenance run`) then rewrite the table, and Spark reads the same rows
-import os
-import sys
 from the result and keeps writing to it.
 """
 
 import json
+import os
+import sys
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/e2e: the shared helpers
