@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/percent.h"
 #include "iam_common.h"
 
 #define DEFAULT_MAX_ITEMS 100
@@ -50,21 +51,10 @@ int floe_iam_check_document(floe_query_call_t *call, const char *document, floe_
 
 char *floe_iam_url_encode(floe_query_call_t *call, const char *document)
 {
-    static const char hex[] = "0123456789ABCDEF";
     size_t n = strlen(document);
-    char *out = floe_call_alloc(&call->super, n * 3 + 1), *p = out;
+    char *out = floe_call_alloc(&call->super, FLOE_PERCENT_ENCODED_MAX(n));
 
-    for (const unsigned char *s = (const unsigned char *)document; *s; s++) {
-        if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' ||
-            *s == '_' || *s == '.' || *s == '~') {
-            *p++ = (char)*s;
-        } else {
-            *p++ = '%';
-            *p++ = hex[*s >> 4];
-            *p++ = hex[*s & 15];
-        }
-    }
-    *p = '\0';
+    floe_percent_encode(out, document, n, false);
     return out;
 }
 

@@ -13,6 +13,7 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include "base/percent.h"
 #include "base/xalloc.h"
 #include "http/sigv4_sign.h"
 
@@ -64,19 +65,10 @@ void floe_sigv4_signature(const char *secret, const floe_sigv4_scope_t *scope, c
 /* AWS's UriEncode of a path: every byte but the unreserved ones and '/' as %XX; the caller frees. */
 static char *encode_path(const char *path)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = floe_xmalloc(strlen(path) * 3 + 1), *p = out;
+    size_t n = strlen(path);
+    char *out = floe_xmalloc(FLOE_PERCENT_ENCODED_MAX(n));
 
-    for (const unsigned char *s = (const unsigned char *)path; *s; s++) {
-        if (isalnum(*s) || *s == '-' || *s == '_' || *s == '.' || *s == '~' || *s == '/') {
-            *p++ = (char)*s;
-        } else {
-            *p++ = '%';
-            *p++ = hex[*s >> 4];
-            *p++ = hex[*s & 15];
-        }
-    }
-    *p = '\0';
+    floe_percent_encode(out, path, n, true);
     return out;
 }
 

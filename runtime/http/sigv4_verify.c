@@ -30,6 +30,7 @@
 #include <openssl/crypto.h>
 
 #include "base/failure.h"
+#include "base/percent.h"
 #include "base/pool_text.h"
 #include "http/sigv4.h"
 #include "http/sigv4_sign.h"
@@ -49,23 +50,15 @@ typedef struct signed_request {
     long expires_s;             /* presigned only; -1 otherwise */
 } signed_request_t;
 
-static int is_unreserved(unsigned char c)
-{
-    return isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~';
-}
 
 /* AWS's UriEncode: every byte but the unreserved ones (and '/' when keep_slash) as %XX. */
 static void sb_uri_encode(floe_pool_text_t *b, const char *s, size_t n, int keep_slash)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (is_unreserved(c) || (keep_slash && c == '/')) {
-            floe_pool_text_char(b, (char)c);
-        } else {
-            char esc[3] = {'%', hex[c >> 4], hex[c & 15]};
-            floe_pool_text_add(b, esc, 3);
-        }
+    char chunk[FLOE_PERCENT_ENCODED_MAX(64)];
+
+    for (size_t i = 0; i < n; i += 64) {
+        size_t take = n - i < 64 ? n - i : 64;
+        floe_pool_text_add(b, chunk, floe_percent_encode(chunk, s + i, take, keep_slash));
     }
 }
 

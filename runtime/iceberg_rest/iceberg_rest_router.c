@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/failure.h"
+#include "base/percent.h"
 #include "http/uri.h"
 #include "iceberg_rest/iceberg_rest_request.h"
 #include "iceberg_rest/iceberg_rest_response.h"
@@ -152,19 +153,9 @@ bool floe_iceberg_route_documents(const floe_iceberg_route_t *route, int status)
 
 char *floe_iceberg_rest_encode_segment(floe_call_t *call, const char *value)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    char *out = floe_call_alloc(call, strlen(value) * 3 + 1), *p = out;
+    size_t n = strlen(value);
+    char *out = floe_call_alloc(call, FLOE_PERCENT_ENCODED_MAX(n));
 
-    for (const unsigned char *s = (const unsigned char *)value; *s; s++) {
-        /* RFC 3986 unreserved characters stay as they are; everything else is %XX. */
-        if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || strchr("-._~", *s)) {
-            *p++ = (char)*s;
-        } else {
-            *p++ = '%';
-            *p++ = hex[*s >> 4];
-            *p++ = hex[*s & 15];
-        }
-    }
-    *p = '\0';
+    floe_percent_encode(out, value, n, false);
     return out;
 }

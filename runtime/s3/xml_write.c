@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/percent.h"
 #include "s3/request.h"
 #include "s3/xml.h"
 
@@ -89,28 +90,12 @@ void floe_s3_xml_owner(floe_s3_xml_t *x, const char *element)
     floe_s3_xml_close(x, element);
 }
 
-static bool is_unreserved(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == '.' || c == '~' || c == '/';
-}
 
 char *floe_s3_url_encode(h2o_mem_pool_t *pool, const char *s)
 {
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = strlen(s), o = 0;
-    char *out = h2o_mem_alloc_pool(pool, 3 * n + 1);
+    size_t n = strlen(s);
+    char *out = h2o_mem_alloc_pool(pool, FLOE_PERCENT_ENCODED_MAX(n));
 
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (is_unreserved(c)) {
-            out[o++] = (char)c;
-        } else {
-            out[o++] = '%';
-            out[o++] = hex[c >> 4];
-            out[o++] = hex[c & 15];
-        }
-    }
-    out[o] = '\0';
+    floe_percent_encode(out, s, n, true);
     return out;
 }
