@@ -240,8 +240,8 @@ static const char *target_operation(h2o_req_t *req, const floe_awsjson_service_t
     return NULL;
 }
 
-/* --enforce-iam: whether the caller may run `op`; false after answering AccessDeniedException in the
- * service's own status (Glue's is 400), or a 500 when the decision failed. */
+/* --enforce-iam: whether the caller may run `op`; false after answering the service's denial (Glue's
+ * AccessDeniedException, 400) or a 500 when the decision failed. */
 static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call)
 {
     floe_authz_decision_t decision;
@@ -252,11 +252,10 @@ static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_a
     }
     if (decision.is_allowed)
         return true;
-    for (size_t i = 0; i < q->svc->n_errors; i++) {
-        if (q->svc->errors[i].name != NULL && strcmp(q->svc->errors[i].name, ACCESS_DENIED) == 0) {
-            answer_service_error(q, (int)i, floe_authz_message(&call->super, &decision), NULL);
-            return false;
-        }
+    /* the service's own denial (its overlay's "failures"), else the common 403 every AWS JSON service may answer */
+    if (q->svc->denied_error >= 0) {
+        answer_service_error(q, q->svc->denied_error, floe_authz_message(&call->super, &decision), NULL);
+        return false;
     }
     answer_error(q, HTTP_FORBIDDEN, ACCESS_DENIED, floe_authz_message(&call->super, &decision));
     return false;
