@@ -242,11 +242,12 @@ static const char *target_operation(h2o_req_t *req, const floe_awsjson_service_t
 
 /* --enforce-iam: whether the caller may run `op`; false after answering the service's denial (Glue's
  * AccessDeniedException, 400) or a 500 when the decision failed. */
-static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call)
+static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call, const void *in)
 {
     floe_authz_decision_t decision;
 
-    if (floe_awsjson_authorize(&call->super, q->req, q->svc, floe_awsjson_name(q->svc, op->name), &decision)) {
+    if (floe_awsjson_authorize(&call->super, q->req, q->svc, floe_awsjson_name(q->svc, op->name),
+                               floe_awsjson_shape(q->svc, op->input), in, &decision)) {
         answer_service_error(q, q->svc->internal_error, "The server could not authorize the request.", NULL);
         return false;
     }
@@ -288,7 +289,7 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
         answer_service_error(q, q->svc->validation_error, violation.message, q->svc->validation_detail);
         return;
     }
-    if (q->w->config->enforce_iam && !authorized(q, op, &call))
+    if (q->w->config->enforce_iam && !authorized(q, op, &call, in))
         return;
     if (op->handle == NULL) {
         char message[MESSAGE_MAX];

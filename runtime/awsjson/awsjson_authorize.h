@@ -18,6 +18,6 @@
  * `out` filled (allowed or not), FLOE_EFAIL when the caller's key is no one's.
  */
 int floe_awsjson_authorize(floe_call_t *call, h2o_req_t *req, const floe_awsjson_service_t *svc, const char *operation,
-                           floe_authz_decision_t *out /* OUT */);
+                           const floe_awsjson_shape_t *input, const void *in, floe_authz_decision_t *out /* OUT */);
 
 #endif
