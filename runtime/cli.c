@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/config.h"
+#include "base/engine_key.h"
 #include "base/failure.h"
 #include "base/scope.h"
 #include "base/xalloc.h"
@@ -64,7 +65,13 @@ static const char usage[] =
     "  --maintenance-interval S  seconds between scheduled maintenance runs [FLOE_MAINTENANCE_INTERVAL]\n"
     "                    (default 3600; 0: jobs run only through POST /_floe/maintenance/run)\n"
     "  --iceberg-stage-create  accept the REST catalog's stage-create (CTAS), which AWS refuses\n"
-    "                    (default: refused as AWS does) [FLOE_ICEBERG_STAGE_CREATE=1]\n";
+    "                    (default: refused as AWS does) [FLOE_ICEBERG_STAGE_CREATE=1]\n"
+    "  --athena-trino-url URL  run Athena's queries on this running Trino (its catalogs must be dynamic)\n"
+    "                    [FLOE_ATHENA_TRINO_URL] (default: Floe starts Trino on the first query)\n"
+    "  --athena-trino-home D  the Trino server Floe starts [FLOE_ATHENA_TRINO_HOME]\n"
+    "                    (default ~/.cache/floe-trino/trino-server-476, where scripts/setup-deps --athena puts it)\n"
+    "  --athena-java-home D  the JDK (24 or newer) Trino runs on [FLOE_ATHENA_JAVA_HOME]\n"
+    "                    (default: JAVA_HOME if new enough, else the newest in /usr/lib/jvm)\n";
 
 static int add_credentials(floe_config_t *c, const char *list);
 
@@ -90,6 +97,12 @@ static char *env_or(const char *name, const char *fallback)
 {
     const char *v = getenv(name);
     return floe_xstrdup(v != NULL && *v ? v : fallback);
+}
+
+static char *env_or_null(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && *v ? floe_xstrdup(v) : NULL;
 }
 
 static int parse_int(const char *text, int lo, int hi, int *out)
@@ -129,6 +142,11 @@ static void config_defaults(floe_config_t *c)
     c->enforce_iam = env_flag("FLOE_ENFORCE_IAM");
     c->fsync_commits = env_flag("FLOE_FSYNC_COMMITS");
     c->iceberg_stage_create = env_flag("FLOE_ICEBERG_STAGE_CREATE");
+    c->athena_trino_url = env_or_null("FLOE_ATHENA_TRINO_URL");
+    c->athena_trino_home = env_or_null("FLOE_ATHENA_TRINO_HOME");
+    c->athena_java_home = env_or_null("FLOE_ATHENA_JAVA_HOME");
+    c->engine_secret = floe_xmalloc(FLOE_ENGINE_SECRET_LEN + 1);
+    floe_engine_secret_new(c->engine_secret);
     c->port = FLOE_DEFAULT_PORT;
     c->threads = 1;
     c->maintenance_interval_s = FLOE_DEFAULT_MAINTENANCE_INTERVAL_S;
@@ -146,6 +164,10 @@ static void config_dispose(floe_config_t *c)
     free(c->region);
     free(c->account_id);
     free(c->data_dir);
+    free(c->athena_trino_url);
+    free(c->athena_trino_home);
+    free(c->athena_java_home);
+    free(c->engine_secret);
 }
 
 /* Derives what every request would otherwise format again. */
@@ -205,7 +227,7 @@ static int config_numbers_from_env(floe_config_t *c)
 enum {
     OPT_HOST = 256, OPT_PORT, OPT_DATA_DIR, OPT_IN_MEMORY, OPT_THREADS, OPT_REGION, OPT_ACCOUNT_ID, OPT_QUIET,
     OPT_STRICT_SIGNATURES, OPT_CREDENTIALS, OPT_FSYNC_COMMITS, OPT_WAREHOUSE_S3, OPT_MAINTENANCE_INTERVAL,
-    OPT_ICEBERG_STAGE_CREATE, OPT_ENFORCE_IAM,
+    OPT_ICEBERG_STAGE_CREATE, OPT_ENFORCE_IAM, OPT_ATHENA_TRINO_URL, OPT_ATHENA_TRINO_HOME, OPT_ATHENA_JAVA_HOME,
 };
 
 static const struct option long_options[] = {
@@ -224,6 +246,9 @@ static const struct option long_options[] = {
     {"maintenance-interval", required_argument, NULL, OPT_MAINTENANCE_INTERVAL},
     {"iceberg-stage-create", no_argument, NULL, OPT_ICEBERG_STAGE_CREATE},
     {"enforce-iam", no_argument, NULL, OPT_ENFORCE_IAM},
+    {"athena-trino-url", required_argument, NULL, OPT_ATHENA_TRINO_URL},
+    {"athena-trino-home", required_argument, NULL, OPT_ATHENA_TRINO_HOME},
+    {"athena-java-home", required_argument, NULL, OPT_ATHENA_JAVA_HOME},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -256,6 +281,9 @@ static int parse_flags(int argc, char **argv, floe_config_t *c)
         case OPT_FSYNC_COMMITS: c->fsync_commits = true; break;
         case OPT_ICEBERG_STAGE_CREATE: c->iceberg_stage_create = true; break;
         case OPT_ENFORCE_IAM: c->enforce_iam = true; break;
+        case OPT_ATHENA_TRINO_URL: free(c->athena_trino_url); c->athena_trino_url = floe_xstrdup(optarg); break;
+        case OPT_ATHENA_TRINO_HOME: free(c->athena_trino_home); c->athena_trino_home = floe_xstrdup(optarg); break;
+        case OPT_ATHENA_JAVA_HOME: free(c->athena_java_home); c->athena_java_home = floe_xstrdup(optarg); break;
         case OPT_CREDENTIALS:
             if (add_credentials(c, optarg))
                 return FLOE_EFAIL;

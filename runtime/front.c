@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "awsjson/awsjson.h"
+#include "base/engine_key.h"
 #include "base/log.h"
 #include "console/route.h"
 #include "front.h"
@@ -134,12 +135,14 @@ static void refuse_unsigned(floe_worker_t *w, h2o_req_t *req)
 
 /* In strict mode, answers and returns 0 when the signature does not verify; else returns 1. The
  * refusal comes in the error shape of the API the request is for (`query`: an awsQuery service). */
-static int signature_accepted(floe_worker_t *w, h2o_req_t *req, int is_s3tables, int is_iceberg,
-                              const floe_query_service_t *query)
+static int signature_accepted(floe_worker_t *w, h2o_req_t *req, const floe_sigv4_scope_t *scope, int is_s3tables,
+                              int is_iceberg, const floe_query_service_t *query)
 {
     floe_sigv4_result_t r;
     int status;
-    if (!w->config->strict_signatures)
+    /* Floe's own engine key is always verified: what it may do, no client may claim (engine_key.h) */
+    if (!w->config->strict_signatures &&
+        (scope == NULL || !floe_engine_key_account(scope->access_key.base, scope->access_key.len, NULL)))
         return 1;
     if ((r = floe_sigv4_verify(req, w->config, !is_s3tables && !is_iceberg && query == NULL, (int64_t)time(NULL))) ==
         FLOE_SIGV4_OK)
@@ -245,7 +248,7 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
         floe_unemulated_refuse(w, req, &scope); /* touches no state: no signature needed to learn it */
         return 0;
     }
-    if (!signature_accepted(w, req, is_s3tables, iceberg_base != 0, query))
+    if (!signature_accepted(w, req, is_signed ? &scope : NULL, is_s3tables, iceberg_base != 0, query))
         return 0;
     if (iceberg_base != 0)
         floe_iceberg_rest_handle(w, req, iceberg_base);
@@ -264,6 +267,10 @@ static bool issued_key(h2o_req_t *req, h2o_iovec_t access_key, floe_sigv4_key_t 
 {
     floe_iam_key_t key;
 
+    if (floe_engine_key_account(access_key.base, access_key.len, out->account_id)) {
+        out->secret = floe_worker_of(req)->config->engine_secret;
+        return true;
+    }
     if (!floe_iam_key_is_issued(access_key.base, access_key.len) ||
         floe_iam_key_lookup(floe_worker_of(req)->state, &req->pool, access_key.base, access_key.len,
                             (floe_timestamp_t)time(NULL) * 1000, &key) != FLOE_OK)

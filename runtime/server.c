@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "athena_engine/engine.h"
 #include "awsjson/awsjson.h"
 #include "background/background.h"
 #include "base/log.h"
@@ -192,6 +193,7 @@ static void *run_worker(void *arg)
     h2o_accept_ctx_t accept_ctx = {0};
     floe_stack_engine_t *stacks = NULL; /* CloudFormation's engine, on the first worker */
     floe_replicator_t *replicator = NULL; /* the replication worker, on the first worker */
+    floe_athena_engine_t *athena = NULL;  /* Athena's engine, on the first worker */
     h2o_socket_t *sock;
 
     h2o_context_init(&w->super, loop, &server->globalconf);
@@ -207,10 +209,12 @@ static void *run_worker(void *arg)
         goto Exit;
     }
     floe_replicator_watch(w->state); /* commits here wake the replication worker */
+    floe_athena_engine_watch(w->state); /* and queries submitted here Athena's engine */
     if (t->index == 0) {
         w->background = floe_background_new(w);
         stacks = floe_stack_engine_start(w->background);
         replicator = floe_replicator_start(w->background, server->config);
+        athena = floe_athena_engine_start(w->background, server->config);
         floe_janitor_start(w);
         if (floe_maintenance_start(server->maintenance, w->background) != 0)
             stopping = 1;
@@ -232,6 +236,7 @@ static void *run_worker(void *arg)
     floe_maintenance_detach(w); /* answers this worker's waiting maintenance requests */
     floe_stack_engine_stop(stacks);          /* joins the stack engine, which stops between steps */
     floe_replicator_stop(replicator);        /* joins the replication worker likewise */
+    floe_athena_engine_stop(athena);         /* and Athena's engine, which then stops its Trino */
     floe_janitor_stop(w);
     if (drain_connections(w, loop) != 0) {
         /* h2o cannot dispose a context that still has connections: leave it to process exit. */

@@ -1,32 +1,27 @@
 /*
- * Athena's query executions without an engine: StartQueryExecution records the query (its
- * context, its result configuration from the request or the workgroup, its workgroup) and, as this
- * build has no query engine, moves it to FAILED at once with a StateChangeReason and AthenaError
- * that say so. GetQueryExecution, BatchGetQueryExecution, ListQueryExecutions (newest first),
- * StopQueryExecution, GetQueryResults and GetQueryRuntimeStatistics answer as Athena does for
- * such a query.
+ * Athena's query executions: StartQueryExecution records the query QUEUED (its context, its result
+ * configuration from the request or the workgroup, its workgroup), and the engine
+ * (runtime/athena_engine/) runs it on Trino and records how it ended. GetQueryExecution,
+ * BatchGetQueryExecution, ListQueryExecutions (newest first), StopQueryExecution, GetQueryResults
+ * (from the result file in S3) and GetQueryRuntimeStatistics answer from what is recorded.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "athena/athena_results.h"
 #include "athena_common.h"
 #include "base/ids.h"
 
 #define LIST_DEFAULT_PAGE 50 /* AWS: MaxResults 0..50 */
+#define RESULTS_DEFAULT_PAGE 1000 /* GetQueryResults: MaxResults up to 1000 */
 #define LIST_MAX_PAGE 50
 #define ENGINE_VERSION "Athena engine version 3"
-/* What a query answers while Floe has no engine (issue 33 adds Trino and this flag). */
-#define NO_ENGINE_REASON                                                                                       \
-    "Athena queries need Trino: Trino is not installed. This Floe build has no query engine yet and serves "  \
-    "Athena's control plane only (docs/athena.md); scripts/setup-deps --athena, which installs Trino, comes " \
-    "with the engine."
-#define ERROR_CATEGORY_SYSTEM 1   /* AWS's Athena error catalog: 1 SYSTEM, 2 USER, 3 OTHER */
-#define ERROR_TYPE_NOT_SUBMITTED 240 /* "Failed to submit query" */
 #define NO_OUTPUT_LOCATION                                                                                     \
     "No output location provided. An output location is required either through the Workgroup result "      \
     "configuration setting or as an API input."
 
 static const char *const states[] = {NULL, "QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"};
+static const char *const statement_types[] = {NULL, "DDL", "DML", "UTILITY"};
 
 static int query_not_found(floe_awsjson_call_t *call, const char *id)
 {
@@ -63,9 +58,7 @@ static void choose_results(floe_athena_query_row_t *q, const floe_athena_ResultC
 int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe_athena_StartQueryExecutionInput *in,
                                            floe_athena_StartQueryExecutionOutput *out)
 {
-    floe_athena_query_row_t q = {.query_string = in->QueryString, .state = "FAILED", .state_reason = NO_ENGINE_REASON,
-                                 .has_error = true, .error_category = ERROR_CATEGORY_SYSTEM,
-                                 .error_type = ERROR_TYPE_NOT_SUBMITTED, .error_message = NO_ENGINE_REASON};
+    floe_athena_query_row_t q = {.query_string = in->QueryString, .state = "QUEUED"};
     floe_athena_workgroup_row_t w;
     char id[FLOE_UUID_LEN + 1];
 
@@ -81,8 +74,7 @@ int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe
         q.database = in->QueryExecutionContext->Database;
     }
     q.engine_version = w.engine_version;
-    q.submitted_at = q.completed_at = floe_call_now(&call->super);
-    q.has_completed_at = true;
+    q.submitted_at = floe_call_now(&call->super);
     floe_uuid_v4(id);
     q.id = floe_call_strdup(&call->super, id);
     if (floe_athena_query_insert(&call->super, &q))
@@ -145,13 +137,16 @@ static void fill_execution(floe_awsjson_call_t *call, const floe_athena_query_ro
     e->QueryExecutionContext->Catalog = q->catalog;
     e->QueryExecutionContext->Database = q->database;
     e->Status = status_of(call, q);
+    e->StatementType = (floe_athena_StatementType)enum_of(statement_types, 4, q->statement_type);
     e->Statistics = FLOE_ATHENA_NEW(call, QueryExecutionStatistics);
-    e->Statistics->EngineExecutionTimeInMillis = 0;
+    e->Statistics->EngineExecutionTimeInMillis = q->engine_ms;
     e->Statistics->has_EngineExecutionTimeInMillis = true;
-    e->Statistics->DataScannedInBytes = 0;
+    e->Statistics->DataScannedInBytes = q->data_scanned;
     e->Statistics->has_DataScannedInBytes = true;
     e->Statistics->TotalExecutionTimeInMillis = elapsed_ms(q);
     e->Statistics->has_TotalExecutionTimeInMillis = true;
+    e->Statistics->QueryQueueTimeInMillis = q->queue_ms;
+    e->Statistics->has_QueryQueueTimeInMillis = q->has_stats;
     e->EngineVersion = FLOE_ATHENA_NEW(call, EngineVersion);
     e->EngineVersion->SelectedEngineVersion = q->engine_version;
     e->EngineVersion->EffectiveEngineVersion = ENGINE_VERSION;
@@ -252,11 +247,62 @@ int floe_athena_handle_StopQueryExecution(floe_awsjson_call_t *call, const floe_
     return FLOE_OK;
 }
 
+/* ResultSetMetadata from the columns the engine recorded, as Athena describes them. */
+static floe_athena_ResultSetMetadata *metadata_of(floe_awsjson_call_t *call, const floe_athena_column_t *cols, size_t n)
+{
+    floe_athena_ResultSetMetadata *m = FLOE_ATHENA_NEW(call, ResultSetMetadata);
+
+    m->ColumnInfo = FLOE_ATHENA_NEW(call, ColumnInfoList);
+    m->ColumnInfo->items = floe_call_alloc(&call->super, sizeof(floe_athena_ColumnInfo) * (n + 1));
+    m->ColumnInfo->n = n;
+    for (size_t i = 0; i < n; i++) {
+        floe_athena_ColumnInfo *c = &m->ColumnInfo->items[i];
+
+        memset(c, 0, sizeof(*c));
+        c->CatalogName = "hive";
+        c->SchemaName = "";
+        c->TableName = "";
+        c->Name = c->Label = cols[i].name;
+        c->Type = cols[i].type;
+        c->Precision = cols[i].precision;
+        c->Scale = cols[i].scale;
+        c->Nullable = FLOE_ATHENA_ColumnNullable_UNKNOWN;
+        c->CaseSensitive = strcmp(cols[i].type, "varchar") == 0 || strcmp(cols[i].type, "char") == 0;
+    }
+    return m;
+}
+
+static floe_athena_RowList *rows_of(floe_awsjson_call_t *call, const floe_athena_csv_record_t *records, size_t n)
+{
+    floe_athena_RowList *rows = FLOE_ATHENA_NEW(call, RowList);
+
+    rows->items = floe_call_alloc(&call->super, sizeof(floe_athena_Row) * (n + 1));
+    rows->n = n;
+    for (size_t i = 0; i < n; i++) {
+        floe_athena_datumList *data = FLOE_ATHENA_NEW(call, datumList);
+
+        data->items = floe_call_alloc(&call->super, sizeof(floe_athena_Datum) * (records[i].n + 1));
+        data->n = records[i].n;
+        for (size_t j = 0; j < records[i].n; j++) /* NULL: a Datum without VarCharValue, as Athena's */
+            data->items[j].VarCharValue =
+                records[i].fields[j] != NULL ? floe_call_strdup(&call->super, records[i].fields[j]) : NULL;
+        rows->items[i].Data = data;
+    }
+    return rows;
+}
+
 int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_athena_GetQueryResultsInput *in,
                                        floe_athena_GetQueryResultsOutput *out)
 {
+    int page = athena_page_size(in->has_MaxResults, in->MaxResults, RESULTS_DEFAULT_PAGE, RESULTS_DEFAULT_PAGE);
+    const char *listing = floe_call_printf(&call->super, "GetQueryResults|%s", in->QueryExecutionId);
+    floe_athena_csv_record_t *records;
+    floe_athena_column_t *cols;
     floe_athena_query_row_t q;
-    (void)out;
+    const char *after;
+    size_t n, n_cols;
+    bool more;
+    int rc;
 
     if (require_query(call, in->QueryExecutionId, &q))
         return FLOE_EFAIL;
@@ -269,7 +315,23 @@ int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_ath
     if (strcmp(q.state, "SUCCEEDED") != 0)
         return floe_athena_fail_detail(call, FLOE_ATHENA_ERR_InvalidRequestException, "INVALID_QUERY_EXECUTION_STATE",
                                        "Query has not yet finished. Current state: %s", q.state);
-    return floe_athena_fail_internal(call, "a query succeeded, but this build has no results to read");
+    if ((after = athena_page_after(call, listing, in->NextToken)) == NULL)
+        return FLOE_EFAIL;
+    if (floe_athena_result_columns(&call->super, &q, &cols, &n_cols) != FLOE_OK)
+        return floe_athena_fail_internal(call, "reading a query's result columns");
+    rc = floe_athena_result_read(&call->super, &q, (size_t)strtoll(after, NULL, 10), (size_t)page, &records, &n, &more);
+    if (rc == FLOE_ENOTFOUND)
+        return floe_athena_fail_detail(call, FLOE_ATHENA_ERR_InvalidRequestException, "RESULT_NOT_FOUND",
+                                       "Could not find results");
+    if (rc != FLOE_OK)
+        return floe_athena_fail_internal(call, "reading a query's result file");
+    out->ResultSet = FLOE_ATHENA_NEW(call, ResultSet);
+    out->ResultSet->Rows = rows_of(call, records, n);
+    out->ResultSet->ResultSetMetadata = metadata_of(call, cols, n_cols);
+    if (more)
+        out->NextToken = athena_page_token_seq(call, listing, strtoll(after, NULL, 10) + (int64_t)n);
+    floe_athena_csv_records_free(records, n);
+    return FLOE_OK;
 }
 
 int floe_athena_handle_GetQueryRuntimeStatistics(floe_awsjson_call_t *call,
@@ -283,11 +345,11 @@ int floe_athena_handle_GetQueryRuntimeStatistics(floe_awsjson_call_t *call,
         return FLOE_EFAIL;
     out->QueryRuntimeStatistics = FLOE_ATHENA_NEW(call, QueryRuntimeStatistics);
     t = out->QueryRuntimeStatistics->Timeline = FLOE_ATHENA_NEW(call, QueryRuntimeStatisticsTimeline);
-    t->QueryQueueTimeInMillis = 0;
+    t->QueryQueueTimeInMillis = q.queue_ms;
     t->has_QueryQueueTimeInMillis = true;
     t->QueryPlanningTimeInMillis = 0;
     t->has_QueryPlanningTimeInMillis = true;
-    t->EngineExecutionTimeInMillis = 0;
+    t->EngineExecutionTimeInMillis = q.engine_ms;
     t->has_EngineExecutionTimeInMillis = true;
     t->TotalExecutionTimeInMillis = elapsed_ms(&q);
     t->has_TotalExecutionTimeInMillis = true;

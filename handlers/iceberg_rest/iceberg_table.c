@@ -114,7 +114,8 @@ int floe_iceberg_handle_createTable(floe_iceberg_call_t *call, const floe_iceber
     if (in->location != NULL)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_BadRequestException,
                                       "S3 Tables chooses each table's location: send a CreateTableRequest without one.");
-    if (in->stage_create && !floe_call_config(&call->super)->iceberg_stage_create)
+    /* Athena's own Trino stages its CTAS; users' clients are refused as AWS's endpoint refuses them */
+    if (in->stage_create && !floe_call_config(&call->super)->iceberg_stage_create && !call->super.by_engine)
         return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_StageCreate, STAGE_CREATE_REFUSED);
     if (floe_iceberg_lookup_namespace(call, in->ns.warehouse, in->ns.namespace, &bucket, &ns))
         return FLOE_EFAIL;

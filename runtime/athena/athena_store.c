@@ -311,7 +311,8 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
 #define QUERY_COLUMNS                                                                                          \
     "seq, id, workgroup, query_string, statement_type, catalog, database_name, output_location,"              \
     " expected_bucket_owner, encryption_option, kms_key, engine_version, state, state_reason, error_category," \
-    " error_type, error_message, submitted_at, completed_at"
+    " error_type, error_message, submitted_at, completed_at, account, region, result_columns, data_scanned,"      \
+    " engine_ms, queue_ms, result_rows"
 FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workgroup, query_string, statement_type,"
          " catalog, database_name, output_location, expected_bucket_owner, encryption_option, kms_key, engine_version,"
          " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at)"
@@ -319,6 +320,17 @@ FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workg
 FLOE_SQL(sql_query_read, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2 AND id = ?3");
 FLOE_SQL(sql_query_finish, "UPDATE athena_query SET state = ?4, state_reason = ?5, completed_at = ?6"
          " WHERE account = ?1 AND region = ?2 AND id = ?3");
+FLOE_SQL(sql_query_next_queued, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE state = 'QUEUED'"
+         " ORDER BY seq LIMIT 1");
+FLOE_SQL(sql_query_state, "SELECT state FROM athena_query WHERE id = ?1");
+FLOE_SQL(sql_query_progress, "UPDATE athena_query SET state = ?2, state_reason = ?3"
+         " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
+FLOE_SQL(sql_query_complete, "UPDATE athena_query SET state = ?2, state_reason = ?3, statement_type = ?4,"
+         " result_columns = ?5, error_category = ?6, error_type = ?7, error_message = ?8, data_scanned = ?9,"
+         " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13"
+         " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
+FLOE_SQL(sql_query_fail_interrupted, "UPDATE athena_query SET state = 'FAILED', state_reason = ?1,"
+         " error_category = 1, error_type = 401, error_message = ?1, completed_at = ?2 WHERE state = 'RUNNING'");
 FLOE_SQL(sql_query_list, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2"
          " AND workgroup = ?3 AND (?4 = 0 OR seq < ?4) ORDER BY seq DESC LIMIT ?5");
 
@@ -347,6 +359,14 @@ static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
     q->submitted_at = floe_db_column_int64(s, 17);
     q->has_completed_at = !floe_db_column_is_null(s, 18);
     q->completed_at = floe_db_column_int64(s, 18);
+    q->account = floe_sql_text(call, s, 19);
+    q->region = floe_sql_text(call, s, 20);
+    q->result_columns = floe_sql_text(call, s, 21);
+    q->has_stats = !floe_db_column_is_null(s, 22);
+    q->data_scanned = floe_db_column_int64(s, 22);
+    q->engine_ms = floe_db_column_int64(s, 23);
+    q->queue_ms = floe_db_column_int64(s, 24);
+    q->result_rows = floe_db_column_int64(s, 25);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
@@ -392,4 +412,57 @@ int floe_athena_query_list(floe_call_t *call, const char *workgroup, int64_t bef
                      floe_sql_bind(call, sql_query_list, "tttin", floe_call_account(call), floe_call_region(call),
                                    workgroup, before, limit),
                      limit, sizeof(**rows), read_query, (void **)rows, n);
+}
+
+int floe_athena_query_next_queued(floe_call_t *call, bool *found, floe_athena_query_row_t *out)
+{
+    floe_athena_query_row_t *rows;
+    size_t n;
+
+    if (read_rows(call, floe_sql_bind(call, sql_query_next_queued, ""), 1, sizeof(*rows), read_query, (void **)&rows,
+                  &n))
+        return FLOE_EFAIL;
+    if ((*found = n == 1))
+        *out = rows[0];
+    return FLOE_OK;
+}
+
+static void read_state(floe_call_t *call, floe_db_stmt_t *s, void *row)
+{
+    *(char **)row = floe_sql_text(call, s, 0);
+}
+
+int floe_athena_query_state(floe_call_t *call, const char *id, char **state)
+{
+    char **rows;
+    size_t n;
+
+    if (read_rows(call, floe_sql_bind(call, sql_query_state, "t", id), 1, sizeof(*rows), read_state, (void **)&rows, &n))
+        return FLOE_EFAIL;
+    *state = n == 1 ? rows[0] : NULL;
+    return FLOE_OK;
+}
+
+int floe_athena_query_progress(floe_call_t *call, const char *id, const char *state, const char *reason)
+{
+    return run_write(call, floe_sql_bind(call, sql_query_progress, "ttt", id, state, reason), NULL);
+}
+
+int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_athena_query_end_t *e)
+{
+    const char *category = e->has_error ? floe_call_printf(call, "%d", (int)e->error_category) : NULL;
+    const char *type = e->has_error ? floe_call_printf(call, "%d", (int)e->error_type) : NULL;
+
+    return run_write(call,
+                     floe_sql_bind(call, sql_query_complete, "ttttttttiiiii", id, e->state, e->reason,
+                                   e->statement_type, e->result_columns, category, type, e->error_message,
+                                   e->data_scanned, e->engine_ms, e->queue_ms, e->result_rows,
+                                   (int64_t)floe_call_now(call)),
+                     NULL);
+}
+
+int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason)
+{
+    return run_write(call, floe_sql_bind(call, sql_query_fail_interrupted, "ti", reason, (int64_t)floe_call_now(call)),
+                     NULL);
 }

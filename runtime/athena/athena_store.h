@@ -92,6 +92,7 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
 typedef struct floe_athena_query_row {
     int64_t seq; /* submission order, the history's cursor */
     char *id;    /* QueryExecutionId, a UUID */
+    char *account, *region; /* filled by reads */
     char *workgroup, *query_string, *statement_type, *catalog, *database;
     char *output_location, *expected_bucket_owner, *encryption_option, *kms_key;
     char *engine_version;
@@ -103,6 +104,10 @@ typedef struct floe_athena_query_row {
     floe_timestamp_t submitted_at;
     bool has_completed_at;
     floe_timestamp_t completed_at;
+    /* what the engine's run left (floe_athena_query_complete) */
+    char *result_columns; /* JSON array of {name, type, precision, scale}, NULL before a result */
+    bool has_stats;
+    int64_t data_scanned, engine_ms, queue_ms, result_rows;
 } floe_athena_query_row_t;
 
 /** Stores a query execution under row->id (a new UUID the caller made). */
@@ -114,6 +119,34 @@ int floe_athena_query_read(floe_call_t *call, const char *id, bool *found /* OUT
 
 /** Moves query `id` to `state` with `reason`, completed now. */
 int floe_athena_query_finish(floe_call_t *call, const char *id, const char *state, const char *reason);
+
+/** How a run ended, for floe_athena_query_complete; strings borrowed. */
+typedef struct floe_athena_query_end {
+    const char *state; /* SUCCEEDED or FAILED */
+    const char *reason, *statement_type, *result_columns;
+    bool has_error;
+    int32_t error_category, error_type;
+    const char *error_message;
+    int64_t data_scanned, engine_ms, queue_ms, result_rows;
+} floe_athena_query_end_t;
+
+/* The engine's own steps (athena_engine/): by id, in whichever account and region the query is. */
+
+/** The oldest QUEUED query of any account and region: FLOE_OK with *found (and *out). */
+int floe_athena_query_next_queued(floe_call_t *call, bool *found /* OUT */, floe_athena_query_row_t *out /* OUT */);
+
+/** The state of query `id` (in the pool), NULL when it is gone. */
+int floe_athena_query_state(floe_call_t *call, const char *id, char **state /* OUT */);
+
+/** Moves query `id`, unless it is finished (a stopped query stays CANCELLED), to QUEUED or RUNNING
+ * with `reason` (NULL for none). */
+int floe_athena_query_progress(floe_call_t *call, const char *id, const char *state, const char *reason);
+
+/** Finishes query `id` as `end` says, completed now, unless it was finished meanwhile (stopped). */
+int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_athena_query_end_t *end);
+
+/** At start: every query RUNNING when Floe stopped is FAILED with `reason`. */
+int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason);
 
 /** Queries of `workgroup` submitted before seq `before` (0: from the newest), newest first. */
 int floe_athena_query_list(floe_call_t *call, const char *workgroup, int64_t before, int limit,

@@ -38,6 +38,10 @@ typedef struct floe_config {
     bool warehouse_s3_full;     /* --warehouse-s3 full: every S3 operation on warehouse buckets (debugging) */
     bool iceberg_stage_create;  /* --iceberg-stage-create: accept the REST catalog's stage-create, which AWS refuses */
     int maintenance_interval_s; /* --maintenance-interval: seconds between scheduled maintenance sweeps; 0: none */
+    char *athena_trino_url;  /* --athena-trino-url: a running Trino for Athena's queries; NULL: Floe starts its own */
+    char *athena_trino_home; /* --athena-trino-home: NULL: where scripts/setup-deps --athena puts it */
+    char *athena_java_home;  /* --athena-java-home: NULL: JAVA_HOME when 24+, else the newest JDK 24+ found */
+    char *engine_secret;     /* the secret of Floe's own engine key (base/engine_key.h), random per process */
     char *arn_bucket_prefix; /* "arn:aws:s3tables:{region}:{account}:bucket/", derived once */
 } floe_config_t;
 

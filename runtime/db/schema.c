@@ -625,6 +625,14 @@ static const char *const migrations[] = {
     "  expires_at INTEGER NOT NULL"              /* ms since the epoch */
     ") WITHOUT ROWID;"
     "CREATE INDEX sts_session_by_role ON sts_session (role_id);",
+    /* Athena's engine (athena_engine/): what a query's run leaves, Trino's statistics and the
+     * columns of its result (a JSON array), and the index by which the engine finds queued work. */
+    ("ALTER TABLE athena_query ADD COLUMN result_columns TEXT;"
+     "ALTER TABLE athena_query ADD COLUMN data_scanned INTEGER;"
+     "ALTER TABLE athena_query ADD COLUMN engine_ms INTEGER;"
+     "ALTER TABLE athena_query ADD COLUMN queue_ms INTEGER;"
+     "ALTER TABLE athena_query ADD COLUMN result_rows INTEGER;"
+     "CREATE INDEX athena_query_by_state ON athena_query (state, seq);"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

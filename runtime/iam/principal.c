@@ -1,11 +1,12 @@
 /*
  * Principals from access keys (principal.h). A key IAM or STS issued (credential.h) is its user's
- * or its session's; a key given with --credentials, a 12-digit one, or none at all is the root of
+ * or its session's; a key given with --credentials, a 12-digit one, Floe's engine key, or none at all is the root of
  * the account the call acts in. The identity policies are read with the entity's cached
  * statements: an indexed lookup per policy, no parsing.
  */
 #include <string.h>
 
+#include "base/engine_key.h"
 #include "iam/credential.h"
 #include "iam/entity.h"
 #include "iam/principal.h"
@@ -60,8 +61,10 @@ int floe_principal_of_key(floe_call_t *call, const char *access_key, floe_princi
 
     memset(p, 0, sizeof(*p));
     *out = p;
+    /* Floe's engine acts as the root: Athena authorized the query before it ran (engine_key.h) */
     if (access_key == NULL || is_configured(floe_call_config(call), access_key) ||
-        floe_scope_is_account_id(access_key, strlen(access_key))) {
+        floe_scope_is_account_id(access_key, strlen(access_key)) ||
+        floe_engine_key_account(access_key, strlen(access_key), NULL)) {
         root_of(call, p);
         return FLOE_OK;
     }

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/engine_key.h"
 #include "base/failure.h"
 #include "base/log.h"
 #include "catalog/arn.h"
@@ -211,9 +212,11 @@ static void set_scope(rest_ctx_t *d, floe_iceberg_call_t *call, const floe_icebe
     floe_scope_t scope;
     floe_sigv4_scope_t signature;
 
-    if (floe_sigv4_request_scope(d->req, &signature) == 0)
+    if (floe_sigv4_request_scope(d->req, &signature) == 0) {
         floe_sigv4_request_account_scope(d->req, d->w->config, &scope);
-    else
+        /* the front door verified an engine key's signature (front.c) */
+        call->super.by_engine = floe_engine_key_account(signature.access_key.base, signature.access_key.len, NULL);
+    } else
         floe_scope_from_arn(d->w->config, named_warehouse(d, match, query, n_query), &scope);
     floe_call_set_scope(&call->super, &scope);
 }

@@ -1,0 +1,34 @@
+/*
+ * Reading a finished query's result back for GetQueryResults: its CSV file, from the S3 bucket of
+ * its output location in Floe's own store, as Athena reads it from S3 (a file deleted there is a
+ * result gone).
+ */
+#ifndef FLOE_ATHENA_RESULTS_H
+#define FLOE_ATHENA_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "athena/athena_csv.h"
+#include "athena/athena_store.h"
+#include "call/call.h"
+
+/**
+ * Records [skip, skip + max) of query q's result file (the header is record 0) into *rows (free
+ * with floe_athena_csv_records_free). FLOE_OK; FLOE_ENOTFOUND when the file is gone; FLOE_EINVAL
+ * when it is not a result file; FLOE_EFAIL when the store failed (recorded on the call).
+ */
+int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, size_t skip, size_t max,
+                            floe_athena_csv_record_t **rows /* OUT */, size_t *n /* OUT */, bool *more /* OUT */);
+
+/** One column of a result as Athena describes it (ColumnInfo); strings in the pool. */
+typedef struct floe_athena_column {
+    char *name, *type;
+    int precision, scale;
+} floe_athena_column_t;
+
+/** The columns the engine recorded for query q (none before a result). FLOE_OK or FLOE_EINVAL. */
+int floe_athena_result_columns(floe_call_t *call, const floe_athena_query_row_t *q, floe_athena_column_t **cols /* OUT */,
+                               size_t *n /* OUT */);
+
+#endif

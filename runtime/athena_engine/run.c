@@ -1,0 +1,451 @@
+/* One Athena query on Trino (run.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "athena/athena_csv.h"
+#include "athena/athena_store.h"
+#include "athena_engine/run.h"
+#include "athena_engine/values.h"
+#include "background/object_door.h"
+#include "base/failure.h"
+#include "base/log.h"
+#include "base/xalloc.h"
+#include "store/blob.h"
+#include "trino/trino_query.h"
+
+#define ERROR_CATEGORY_SYSTEM 1 /* AWS's Athena error catalog: 1 SYSTEM, 2 USER */
+#define ERROR_CATEGORY_USER 2
+#define ERROR_TYPE_INTERNAL 401     /* "Internal service error" */
+#define ERROR_TYPE_USER_QUERY 1301  /* a query the engine refused: syntax, a missing table ... */
+#define ERROR_TYPE_OUTPUT 1302      /* "Unable to verify/create output bucket" */
+#define BUCKET_MAX 256
+#define KEY_MAX 2048
+
+/* ---- steps on the serving thread ---- */
+
+typedef struct progress_step {
+    const char *id, *state, *reason;
+} progress_step_t;
+
+static int step_progress(floe_call_t *call, void *arg)
+{
+    progress_step_t *s = arg;
+    return floe_athena_query_progress(call, s->id, s->state, s->reason);
+}
+
+int floe_engine_progress(floe_background_t *bg, const floe_engine_query_t *q, const char *state, const char *reason)
+{
+    progress_step_t s = {q->id, state, reason};
+    floe_background_error_t err;
+
+    if (floe_background_call(bg, NULL, step_progress, &s, &err) == FLOE_OK)
+        return FLOE_OK;
+    floe_log("athena: cannot record query %s as %s: %s", q->id, state, err.message);
+    return FLOE_EFAIL;
+}
+
+typedef struct complete_step {
+    const char *id;
+    const floe_athena_query_end_t *end;
+} complete_step_t;
+
+static int step_complete(floe_call_t *call, void *arg)
+{
+    complete_step_t *s = arg;
+    return floe_athena_query_complete(call, s->id, s->end);
+}
+
+static void complete(floe_background_t *bg, const floe_engine_query_t *q, const floe_athena_query_end_t *end)
+{
+    complete_step_t s = {q->id, end};
+    floe_background_error_t err;
+
+    if (floe_background_call(bg, NULL, step_complete, &s, &err) != FLOE_OK)
+        floe_log("athena: cannot record the end of query %s: %s", q->id, err.message);
+}
+
+void floe_engine_fail(floe_background_t *bg, const floe_engine_query_t *q, int category, int type, const char *reason)
+{
+    floe_athena_query_end_t end = {.state = "FAILED", .reason = reason, .has_error = true, .error_category = category,
+                                   .error_type = type, .error_message = reason};
+    complete(bg, q, &end);
+}
+
+typedef struct state_step {
+    const char *id;
+    bool is_cancelled;
+} state_step_t;
+
+static int step_state(floe_call_t *call, void *arg)
+{
+    state_step_t *s = arg;
+    char *state;
+
+    if (floe_athena_query_state(call, s->id, &state) != FLOE_OK)
+        return FLOE_EFAIL;
+    s->is_cancelled = state == NULL || strcmp(state, "CANCELLED") == 0;
+    return FLOE_OK;
+}
+
+bool floe_engine_is_cancelled(floe_background_t *bg, const floe_engine_query_t *q)
+{
+    state_step_t s = {q->id, false};
+
+    /* a stopping Floe ends the query too: the next start records it as interrupted */
+    if (floe_background_call(bg, NULL, step_state, &s, NULL) != FLOE_OK)
+        return floe_background_is_stopping(bg);
+    return s.is_cancelled;
+}
+
+typedef struct prepared_step {
+    const char *workgroup, *name;
+    char *sql; /* malloc'ed, NULL when there is no such statement */
+} prepared_step_t;
+
+static int step_prepared(floe_call_t *call, void *arg)
+{
+    prepared_step_t *s = arg;
+    floe_athena_prepared_row_t row;
+    bool found;
+
+    if (floe_athena_prepared_read(call, s->workgroup, s->name, &found, &row) != FLOE_OK)
+        return FLOE_EFAIL;
+    s->sql = found ? floe_xstrdup(row.query_statement) : NULL;
+    return FLOE_OK;
+}
+
+/* ---- the result as it arrives ---- */
+
+typedef struct result {
+    floe_engine_trino_t *t;
+    const floe_engine_query_t *q;
+    bool has_header;          /* a SELECT's file starts with the column names */
+    floe_athena_csv_t csv;
+    cJSON *columns;           /* [{name, type, precision, scale}] */
+    char (*types)[FLOE_ATHENA_TYPE_MAX];
+    size_t n_columns;
+    int64_t rows;
+    int pages;
+} result_t;
+
+static int on_columns(void *arg, const cJSON *columns)
+{
+    result_t *r = arg;
+    const cJSON *c;
+
+    r->n_columns = (size_t)cJSON_GetArraySize(columns);
+    r->types = floe_xcalloc(r->n_columns + 1, sizeof(*r->types));
+    r->columns = cJSON_CreateArray();
+    for (size_t i = 0; (c = cJSON_GetArrayItem(columns, (int)i)) != NULL; i++) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "name");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+        cJSON *info = cJSON_CreateObject();
+        int precision, scale;
+
+        floe_athena_type_of(cJSON_IsString(type) ? type->valuestring : "varchar", r->types[i], &precision, &scale);
+        cJSON_AddStringToObject(info, "name", cJSON_IsString(name) ? name->valuestring : "");
+        cJSON_AddStringToObject(info, "type", r->types[i]);
+        cJSON_AddNumberToObject(info, "precision", precision);
+        cJSON_AddNumberToObject(info, "scale", scale);
+        cJSON_AddItemToArray(r->columns, info);
+        if (r->has_header)
+            floe_athena_csv_field(&r->csv, cJSON_IsString(name) ? name->valuestring : "", i == 0);
+    }
+    if (r->has_header)
+        floe_athena_csv_end_record(&r->csv);
+    return FLOE_OK;
+}
+
+static int on_rows(void *arg, const cJSON *data)
+{
+    result_t *r = arg;
+    const cJSON *row;
+
+    cJSON_ArrayForEach(row, data)
+    {
+        for (size_t i = 0; i < r->n_columns; i++) {
+            char buf[FLOE_VALUE_TEXT_MAX], *owned;
+            const char *text = floe_value_text(cJSON_GetArrayItem(row, (int)i), r->types[i], buf, &owned);
+
+            floe_athena_csv_field(&r->csv, text, i == 0);
+            free(owned);
+        }
+        floe_athena_csv_end_record(&r->csv);
+        r->rows++;
+    }
+    return FLOE_OK;
+}
+
+/* Asked between pages: a step each time would slow a long result, so every fourth page. */
+static bool is_cancelled(void *arg)
+{
+    result_t *r = arg;
+    return r->pages++ % 4 == 3 && floe_engine_is_cancelled(r->t->bg, r->q);
+}
+
+/* ---- the run ---- */
+
+/* The first word of the SQL (after spaces and comments), upper-cased into out. */
+static void first_word(const char *sql, char *out, size_t size)
+{
+    size_t n = 0;
+
+    for (;;) {
+        while (isspace((unsigned char)*sql))
+            sql++;
+        if (sql[0] == '-' && sql[1] == '-')
+            sql += strcspn(sql, "\n");
+        else if (sql[0] == '/' && sql[1] == '*' && strstr(sql, "*/") != NULL)
+            sql = strstr(sql, "*/") + 2;
+        else
+            break;
+    }
+    while (n + 1 < size && (isalnum((unsigned char)sql[n]) || sql[n] == '_')) {
+        out[n] = (char)toupper((unsigned char)sql[n]);
+        n++;
+    }
+    out[n] = '\0';
+}
+
+/* Athena's StatementType from Trino's update type and the statement's first word. */
+static const char *statement_type(const char *update_type, bool has_count, const char *word)
+{
+    if (strcmp(update_type, "INSERT") == 0 || strcmp(update_type, "DELETE") == 0 ||
+        strcmp(update_type, "UPDATE") == 0 || strcmp(update_type, "MERGE") == 0 ||
+        (strcmp(update_type, "CREATE TABLE") == 0 && has_count))
+        return "DML";
+    if (*update_type != '\0' || strcmp(word, "SHOW") == 0 || strcmp(word, "DESCRIBE") == 0)
+        return "DDL";
+    return strcmp(word, "EXPLAIN") == 0 ? "UTILITY" : "DML";
+}
+
+static int ignore_columns(void *arg, const cJSON *c)
+{
+    (void)arg, (void)c;
+    return FLOE_OK;
+}
+
+static bool never(void *arg)
+{
+    (void)arg;
+    return false;
+}
+
+/* One statement of Floe's own (a catalog's creation) on Trino: FLOE_OK, else why[]. */
+static int run_own(floe_engine_trino_t *t, const char *sql, char *why, size_t n)
+{
+    floe_trino_sink_t sink = {ignore_columns, ignore_columns, never, NULL};
+    floe_trino_session_t session = {.url = t->url, .user = "floe"};
+    floe_trino_outcome_t out;
+
+    if (floe_trino_run(&session, sql, &sink, &out) != FLOE_OK || out.end != FLOE_TRINO_FINISHED) {
+        snprintf(why, n, "%s", out.message);
+        return FLOE_EFAIL;
+    }
+    return FLOE_OK;
+}
+
+/* Creates the Trino catalog of each bucket the query names that this Trino lacks (catalogs.h). A
+ * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed. */
+static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
+                           char *why, size_t n)
+{
+    const char *host = strcmp(t->config->host, "0.0.0.0") == 0 || strcmp(t->config->host, "::") == 0
+                           ? "127.0.0.1" : t->config->host;
+    char floe_url[300];
+
+    snprintf(floe_url, sizeof(floe_url), "http://%s:%d", host, t->config->port);
+    for (size_t i = 0; i < named->n; i++) {
+        char catalog[FLOE_TRINO_CATALOG_MAX], drop[FLOE_TRINO_CATALOG_MAX + 64], *create;
+        size_t before = t->catalogs.n;
+        int rc;
+
+        floe_trino_catalog_name(q->account, q->region, named->names[i], catalog);
+        floe_bucket_names_add(&t->catalogs, catalog, strlen(catalog));
+        if (t->catalogs.n == before)
+            continue;
+        snprintf(drop, sizeof(drop), "DROP CATALOG IF EXISTS %s", catalog);
+        create = floe_catalog_create_sql(catalog, floe_url, q->account, q->region, named->names[i],
+                                         t->config->engine_secret);
+        rc = run_own(t, drop, why, n) == FLOE_OK ? run_own(t, create, why, n) : FLOE_EFAIL;
+        free(create);
+        if (rc != FLOE_OK) {
+            free(t->catalogs.names[--t->catalogs.n]);
+            return FLOE_EFAIL;
+        }
+    }
+    return FLOE_OK;
+}
+
+/* EXECUTE <name> [USING ...]: the workgroup's prepared statement `name`, sent as Trino's
+ * X-Trino-Prepared-Statement. FLOE_OK (*sql NULL when the query is no EXECUTE), or FLOE_ENOTFOUND. */
+static int prepared_of(floe_engine_trino_t *t, const floe_engine_query_t *q, char **name, char **sql)
+{
+    const char *p = q->query_string;
+    prepared_step_t s = {q->workgroup, NULL, NULL};
+    floe_scope_t scope;
+    size_t n;
+
+    *name = *sql = NULL;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (strncasecmp(p, "EXECUTE", 7) != 0 || !isspace((unsigned char)p[7]))
+        return FLOE_OK;
+    for (p += 7; isspace((unsigned char)*p); p++)
+        ;
+    for (n = 0; isalnum((unsigned char)p[n]) || p[n] == '_'; n++)
+        ;
+    *name = floe_xmalloc(n + 1);
+    memcpy(*name, p, n);
+    (*name)[n] = '\0';
+    s.name = *name;
+    snprintf(scope.account_id, sizeof(scope.account_id), "%s", q->account);
+    snprintf(scope.region, sizeof(scope.region), "%s", q->region);
+    if (floe_background_call(t->bg, &scope, step_prepared, &s, NULL) != FLOE_OK || s.sql == NULL)
+        return FLOE_ENOTFOUND;
+    *sql = s.sql;
+    return FLOE_OK;
+}
+
+/* Writes the result file (and its metadata: the columns) where Athena writes them. */
+static int write_results(floe_engine_trino_t *t, const floe_engine_query_t *q, const result_t *r, char *why, size_t n)
+{
+    char bucket[BUCKET_MAX], key[KEY_MAX], *meta = NULL;
+    const char *suffixes[] = {".csv", ".csv.metadata"};
+    int rc = FLOE_OK;
+
+    meta = cJSON_PrintUnformatted(r->columns);
+    for (size_t i = 0; i < 2 && rc == FLOE_OK; i++) {
+        floe_object_door_t door = {.bg = t->bg, .data_dir = t->config->data_dir, .warehouse = bucket, .who = "athena"};
+        const char *data = i == 0 ? (r->csv.data != NULL ? r->csv.data : "") : meta;
+        floe_store_object_t obj = {.key = key, .content_type = i == 0 ? "text/csv" : "application/octet-stream"};
+        floe_store_blob_t blob;
+        char md5[33];
+        int commit_rc = FLOE_EFAIL;
+
+        floe_athena_result_place(q->output_location, q->id, suffixes[i], bucket, sizeof(bucket), key, sizeof(key));
+        if (floe_store_blob_put(t->config->data_dir, data, strlen(data), &blob, md5) != FLOE_OK) {
+            snprintf(why, n, "cannot write the result file s3://%s/%s", bucket, key);
+            rc = FLOE_EFAIL;
+            break;
+        }
+        memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
+        obj.size = (int64_t)strlen(data);
+        obj.last_modified_ms = (int64_t)time(NULL) * 1000;
+        obj.etag = md5;
+        if (floe_object_door_commit(&door, &obj, false, &commit_rc, NULL) != FLOE_OK || commit_rc != FLOE_OK) {
+            floe_store_blob_discard(&blob);
+            snprintf(why, n, "Unable to verify/create output bucket %s", bucket);
+            rc = FLOE_ENOTFOUND;
+        }
+    }
+    free(meta);
+    return rc;
+}
+
+/* Athena's reason for a query Trino refused: "<ERROR_NAME>: <message>", catalogs named as the user
+ * named them. */
+static void trino_failed(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
+                         const floe_trino_outcome_t *out)
+{
+    char *message = floe_catalogs_unmap(out->message, q->account, q->region, named);
+    bool is_user = strcmp(out->error_type, "USER_ERROR") == 0;
+    size_t size = strlen(message) + sizeof(out->error_name) + 4;
+    char *reason = floe_xmalloc(size);
+
+    snprintf(reason, size, "%s%s%s", out->error_name, *out->error_name ? ": " : "", message);
+    floe_engine_fail(t->bg, q, is_user ? ERROR_CATEGORY_USER : ERROR_CATEGORY_SYSTEM,
+                     is_user ? ERROR_TYPE_USER_QUERY : ERROR_TYPE_INTERNAL, reason);
+    free(reason);
+    free(message);
+}
+
+static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
+                   result_t *r, const floe_trino_outcome_t *out, const char *word)
+{
+    floe_athena_query_end_t end = {.state = "SUCCEEDED"};
+    char why[512], *columns;
+
+    if (out->end == FLOE_TRINO_CANCELLED)
+        return; /* StopQueryExecution recorded it */
+    if (out->end == FLOE_TRINO_FAILED) {
+        trino_failed(t, q, named, out);
+        return;
+    }
+    end.statement_type = statement_type(out->update_type, out->has_update_count, word);
+    if (*out->update_type != '\0') { /* DDL and DML writes leave an empty result, as Athena's do */
+        free(r->csv.data);
+        r->csv = (floe_athena_csv_t){0};
+        cJSON_Delete(r->columns);
+        r->columns = cJSON_CreateArray();
+        r->rows = 0;
+    }
+    if (write_results(t, q, r, why, sizeof(why)) != FLOE_OK) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_OUTPUT, why);
+        return;
+    }
+    columns = cJSON_PrintUnformatted(r->columns);
+    end.result_columns = columns;
+    end.data_scanned = out->processed_bytes;
+    end.engine_ms = out->elapsed_ms - out->queued_ms;
+    end.queue_ms = out->queued_ms;
+    end.result_rows = r->rows;
+    complete(t->bg, q, &end);
+    free(columns);
+}
+
+void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
+{
+    floe_bucket_names_t named = {0};
+    char *sql = floe_catalogs_rewrite(q->query_string, q->account, q->region, &named);
+    char context[FLOE_TRINO_CATALOG_MAX], word[16], why[2048], *prepared_name, *prepared_sql;
+    floe_trino_session_t session = {.url = t->url, .user = q->account, .schema = q->database};
+    result_t r = {.t = t, .q = q};
+    floe_trino_outcome_t out;
+
+    first_word(q->query_string, word, sizeof(word));
+    if (q->catalog != NULL && strncmp(q->catalog, FLOE_CATALOG_PREFIX, strlen(FLOE_CATALOG_PREFIX)) == 0) {
+        const char *bucket = q->catalog + strlen(FLOE_CATALOG_PREFIX);
+        floe_bucket_names_add(&named, bucket, strlen(bucket));
+        floe_trino_catalog_name(q->account, q->region, bucket, context);
+        session.catalog = context;
+    }
+    if (session.catalog == NULL)
+        session.schema = NULL; /* Trino takes a schema only with a catalog */
+    if (prepared_of(t, q, &prepared_name, &prepared_sql) != FLOE_OK) {
+        snprintf(why, sizeof(why), "PREPARED_STATEMENT_NOT_FOUND: Prepared statement not found: %s", prepared_name);
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
+        goto Done;
+    }
+    if (prepared_sql != NULL) {
+        char *rewritten = floe_catalogs_rewrite(prepared_sql, q->account, q->region, &named);
+        free(prepared_sql);
+        prepared_sql = rewritten;
+        session.prepared_name = prepared_name;
+        session.prepared_sql = prepared_sql;
+    }
+    if (ensure_catalogs(t, q, &named, why, sizeof(why)) != FLOE_OK) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, why);
+        goto Done;
+    }
+    if (floe_engine_progress(t->bg, q, "RUNNING", NULL) != FLOE_OK)
+        goto Done;
+    r.has_header = strcmp(statement_type("", false, word), "DML") == 0;
+    floe_trino_sink_t sink = {on_columns, on_rows, is_cancelled, &r};
+    if (floe_trino_run(&session, sql, &sink, &out) != FLOE_OK)
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, out.message);
+    else
+        finish(t, q, &named, &r, &out, word);
+Done:
+    cJSON_Delete(r.columns);
+    free(r.types);
+    free(r.csv.data);
+    free(prepared_name);
+    free(prepared_sql);
+    free(sql);
+    floe_bucket_names_dispose(&named);
+}
