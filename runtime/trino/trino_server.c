@@ -122,9 +122,10 @@ int floe_trino_find(const floe_config_t *config, floe_trino_place_t *out, char *
     snprintf(launcher, sizeof(launcher), "%s/bin/launcher", out->home);
     if (!is_file(launcher)) {
         snprintf(why, n,
-                 "Athena queries need Trino: Trino is not installed (no %s). Run scripts/setup-deps --athena, "
-                 "or start Floe with --athena-trino-url pointing at a running Trino.",
-                 launcher);
+                 "Athena queries need Trino: Trino is not installed. Run scripts/setup-deps --athena, which puts "
+                 "it where Floe looks (%s), or start Floe with --athena-trino-home or with --athena-trino-url "
+                 "pointing at a running Trino.",
+                 out->home);
         return FLOE_ENOTFOUND;
     }
     /* setup-deps' directory of the Iceberg plugin alone when it is beside the server, else all */

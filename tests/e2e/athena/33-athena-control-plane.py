@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
@@ -55,7 +56,12 @@ call("create_prepared_statement", StatementName="by_id", WorkGroup=wg, QueryStat
 call("get_prepared_statement", StatementName="by_id", WorkGroup=wg)
 q = call("start_query_execution", QueryString="SELECT 1", WorkGroup=wg,
          QueryExecutionContext={"Catalog": "AwsDataCatalog", "Database": "sales"})
-call("get_query_execution", QueryExecutionId=q.get("QueryExecutionId", "x"))
+import time
+for _ in range(300):  # the engine takes the query off the serving thread; it fails at once
+    if call("get_query_execution", QueryExecutionId=q.get("QueryExecutionId", "x")).get(
+            "QueryExecution", {}).get("Status", {}).get("State") not in ("QUEUED", "RUNNING"):
+        break
+    time.sleep(0.1)
 call("get_query_results", QueryExecutionId=q.get("QueryExecutionId", "x"), MaxResults=10)
 call("list_query_executions", WorkGroup=wg)
 call("get_work_group", "get_unknown_work_group", WorkGroup="nope")
@@ -70,11 +76,23 @@ print(json.dumps(out))
 
 
 class AthenaControlPlaneTests(FloeTestCase):
+    # a Floe whose Trino is missing: the control plane works and a query fails at once, saying so
+    server_args = ("--athena-trino-home", "/nonexistent/trino-server")
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.athena = cls.make_client("athena")
         cls.glue = cls.make_client("glue")
+
+    def wait_query(self, qid):
+        """The query once the engine has ended it (at once here: it has no Trino)."""
+        for _ in range(300):
+            e = self.athena.get_query_execution(QueryExecutionId=qid)["QueryExecution"]
+            if e["Status"]["State"] not in ("QUEUED", "RUNNING"):
+                return e
+            time.sleep(0.1)
+        self.fail("query %s did not end: %s" % (qid, e["Status"]))
 
     def log_lines(self):
         with open(self.server.log_path, "rb") as f:
@@ -197,7 +215,7 @@ class AthenaControlPlaneTests(FloeTestCase):
             QueryString="SELECT * FROM orders", WorkGroup="wg_query",
             QueryExecutionContext={"Catalog": "s3tablescatalog/athena-bucket", "Database": "sales"})["QueryExecutionId"]
             for _ in range(3)]
-        e = self.athena.get_query_execution(QueryExecutionId=ids[0])["QueryExecution"]
+        e = self.wait_query(ids[0])
         self.assertEqual(e["Query"], "SELECT * FROM orders")
         self.assertEqual(e["WorkGroup"], "wg_query")
         self.assertEqual(e["QueryExecutionContext"], {"Catalog": "s3tablescatalog/athena-bucket", "Database": "sales"})
