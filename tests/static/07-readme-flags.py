@@ -75,7 +75,7 @@ class ReadmeFlagTests(unittest.TestCase):
 
     def test_every_flag_in_the_table_is_accepted_by_floe_serve(self):
         samples = {"H": "127.0.0.1", "P": "4566", "D": "/tmp", "N": "1", "R": "us-east-1", "A": "000000000000",
-                   "AK:SK": "ak:sk", "M": "table", "S": "0"}
+                   "AK:SK": "ak:sk", "M": "table", "S": "0", "URL": "http://127.0.0.1:8080"}
         for flag, (argument, _, _) in readme_serve_table().items():
             with self.subTest(flag=flag):
                 args = [flag] + ([samples[argument]] if argument else [])

@@ -19,6 +19,7 @@ int floe_test_failures;
 #include "generated/query.c"
 #include "runtime/base/json.c"
 #include "runtime/base/percent.c"
+#include "runtime/athena/results.c"
 #include "runtime/catalog/page_token.c"
 #include "runtime/catalog/policy.c"
 #include "runtime/authz/authz.c"

@@ -1,0 +1,107 @@
+/* Tests of Athena's result files (athena/athena_csv.c), table buckets as Trino catalogs
+ * (athena_engine/catalogs.c) and values as Athena prints them (athena_engine/values.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "athena/athena_csv.h"
+#include "athena_engine/catalogs.h"
+#include "athena_engine/values.h"
+#include "harness.h"
+
+TEST(athena_csv_round_trips_quotes_commas_newlines_and_nulls)
+{
+    const char *row[] = {"a \"quoted\", value", NULL, "line\nbreak", ""};
+    floe_athena_csv_t b = {0};
+    floe_athena_csv_record_t *rows;
+    size_t n;
+    bool more;
+
+    for (int r = 0; r < 3; r++) {
+        for (size_t i = 0; i < 4; i++)
+            floe_athena_csv_field(&b, row[i], i == 0);
+        floe_athena_csv_end_record(&b);
+    }
+    CHECK(strncmp(b.data, "\"a \"\"quoted\"\", value\",,\"line\nbreak\",\"\"\n", 38) == 0,
+          "values are quoted with quotes doubled, a NULL is an empty unquoted field");
+    CHECK(floe_athena_csv_read(b.data, b.len, 1, 1, &rows, &n, &more) == FLOE_OK, "the file reads back");
+    CHECK(n == 1 && more, "one record after skipping one, and more after it");
+    CHECK(rows[0].n == 4 && strcmp(rows[0].fields[0], row[0]) == 0 && rows[0].fields[1] == NULL &&
+              strcmp(rows[0].fields[2], row[2]) == 0 && strcmp(rows[0].fields[3], "") == 0,
+          "each value comes back as written, NULL as NULL and the empty string as empty");
+    floe_athena_csv_records_free(rows, n);
+    CHECK(floe_athena_csv_read(b.data, b.len, 2, 10, &rows, &n, &more) == FLOE_OK && n == 1 && !more,
+          "the last page says no more");
+    floe_athena_csv_records_free(rows, n);
+    CHECK(floe_athena_csv_read("\"open", 5, 0, 10, &rows, &n, &more) == FLOE_EINVAL && rows == NULL,
+          "an unterminated quote is no result file");
+    CHECK(floe_athena_csv_read("\"a\"b\n", 5, 0, 10, &rows, &n, &more) == FLOE_EINVAL, "text after a quote neither");
+    free(b.data);
+}
+
+TEST(athena_result_place_splits_the_output_location)
+{
+    char bucket[64], key[256];
+
+    CHECK(floe_athena_result_place("s3://results/q", "id1", ".csv", bucket, sizeof(bucket), key, sizeof(key)) ==
+                  FLOE_OK && strcmp(bucket, "results") == 0 && strcmp(key, "q/id1.csv") == 0,
+          "a prefix without its slash gets one");
+    CHECK(floe_athena_result_place("s3://results/", "id1", ".csv.metadata", bucket, sizeof(bucket), key, sizeof(key)) ==
+                  FLOE_OK && strcmp(key, "id1.csv.metadata") == 0,
+          "the bucket's root");
+    CHECK(floe_athena_result_place("https://x/", "id", ".csv", bucket, sizeof(bucket), key, sizeof(key)) == FLOE_EINVAL,
+          "only s3:// locations");
+}
+
+TEST(athena_catalogs_rewrite_only_quoted_catalog_names_outside_literals)
+{
+    floe_bucket_names_t named = {0};
+    char *sql = floe_catalogs_rewrite("SELECT '\"s3tablescatalog/x\"' FROM \"s3tablescatalog/my-bucket\".\"ns\".\"t\" "
+                                      "-- \"s3tablescatalog/y\"\nJOIN \"s3tablescatalog/my-bucket\".ns.u",
+                                      "111122223333", "us-east-1", &named);
+    char *back;
+
+    CHECK(strcmp(sql, "SELECT '\"s3tablescatalog/x\"' FROM s3tb_111122223333_us_east_1_my_bucket.\"ns\".\"t\" "
+                      "-- \"s3tablescatalog/y\"\nJOIN s3tb_111122223333_us_east_1_my_bucket.ns.u") == 0,
+          "the catalog is replaced, a string literal and a comment are not");
+    CHECK(named.n == 1 && strcmp(named.names[0], "my-bucket") == 0, "each bucket is named once");
+    back = floe_catalogs_unmap("Table 's3tb_111122223333_us_east_1_my_bucket.ns.v' does not exist", "111122223333",
+                               "us-east-1", &named);
+    CHECK(strcmp(back, "Table 's3tablescatalog/my-bucket.ns.v' does not exist") == 0,
+          "Trino's messages name the catalog as the user did");
+    free(back);
+    free(sql);
+    floe_bucket_names_dispose(&named);
+}
+
+TEST(athena_values_print_as_athena_prints_them)
+{
+    char type[FLOE_ATHENA_TYPE_MAX], buf[FLOE_VALUE_TEXT_MAX], *owned;
+    int precision, scale;
+    cJSON *v;
+
+    floe_athena_type_of("decimal(10,2)", type, &precision, &scale);
+    CHECK(strcmp(type, "decimal") == 0 && precision == 10 && scale == 2, "decimal keeps its precision and scale");
+    floe_athena_type_of("varchar", type, &precision, &scale);
+    CHECK(strcmp(type, "varchar") == 0 && precision == 2147483647, "an unbounded varchar");
+    floe_athena_type_of("real", type, &precision, &scale);
+    CHECK(strcmp(type, "float") == 0, "real is Athena's float");
+    floe_athena_type_of("timestamp(6) with time zone", type, &precision, &scale);
+    CHECK(strcmp(type, "timestamp with time zone") == 0 && precision == 3, "timestamps");
+    const double doubles[] = {0.5, 1, 1e20, 1.5e-5, 123.25, 0};
+    const char *texts[] = {"0.5", "1.0", "1.0E20", "1.5E-5", "123.25", "0.0"};
+    for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
+        v = cJSON_CreateNumber(doubles[i]);
+        CHECK(strcmp(floe_value_text(v, "double", buf, &owned), texts[i]) == 0, "doubles print as Java prints them");
+        cJSON_Delete(v);
+    }
+    v = cJSON_CreateNumber(42);
+    CHECK(strcmp(floe_value_text(v, "bigint", buf, &owned), "42") == 0, "integers without a point");
+    cJSON_Delete(v);
+    v = cJSON_CreateNull();
+    CHECK(floe_value_text(v, "varchar", buf, &owned) == NULL, "a null is NULL");
+    cJSON_Delete(v);
+    v = cJSON_Parse("[1,2]");
+    CHECK(strcmp(floe_value_text(v, "array", buf, &owned), "[1,2]") == 0 && owned != NULL, "arrays as JSON");
+    free(owned);
+    cJSON_Delete(v);
+}
