@@ -329,7 +329,7 @@ static int write_results(floe_engine_trino_t *t, const floe_engine_query_t *q, c
 
         floe_athena_result_place(q->output_location, q->id, suffixes[i], bucket, sizeof(bucket), key, sizeof(key));
         if (floe_store_blob_put(t->config->data_dir, data, strlen(data), &blob, md5) != FLOE_OK) {
-            snprintf(why, n, "cannot write the result file s3://%s/%s", bucket, key);
+            snprintf(why, n, "cannot write the result file s3://%.200s/%.200s", bucket, key);
             rc = FLOE_EFAIL;
             break;
         }
@@ -339,7 +339,7 @@ static int write_results(floe_engine_trino_t *t, const floe_engine_query_t *q, c
         obj.etag = md5;
         if (floe_object_door_commit(&door, &obj, false, &commit_rc, NULL) != FLOE_OK || commit_rc != FLOE_OK) {
             floe_store_blob_discard(&blob);
-            snprintf(why, n, "Unable to verify/create output bucket %s", bucket);
+            snprintf(why, n, "Unable to verify/create output bucket %.200s", bucket);
             rc = FLOE_ENOTFOUND;
         }
     }
