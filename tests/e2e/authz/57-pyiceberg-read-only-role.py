@@ -11,8 +11,7 @@ the table's storage (`s3tables:PutTableData`), a commit without new files by the
 (403 ForbiddenException, `s3tables:UpdateTableMetadataLocation`), each in AWS's words naming the
 role's session. The table is unchanged afterwards.
 
-Runs under the engines' virtual environment (tests/engines/requirements.txt): started with
-/usr/bin/python3 like every e2e test, it re-executes itself there."""
+PyIceberg comes from the engines' virtual environment, which the test re-executes itself in."""
 
 import ast
 import json
@@ -32,22 +31,7 @@ from floe_server import FloeServer, engine_env  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from pyiceberg.catalog import load_catalog  # noqa: E402
 from pyiceberg.exceptions import ForbiddenError  # noqa: E402
-from pyiceberg.schema import Schema  # noqa: E402
-from pyiceberg.types import LongType, NestedField, StringType  # noqa: E402
-
-ACCOUNT, ROOT_SECRET = "111122223333", "root-secret"
-SCHEMA = Schema(NestedField(1, "id", LongType(), required=True), NestedField(2, "item", StringType()))
-ROWS = pa.table({"id": pa.array([1, 2, 3], pa.int64()), "item": ["apple", "pear", "plum"]},
-                schema=SCHEMA.as_arrow())
-# AWS's managed policy AmazonS3TablesReadOnlyAccess ("Provides read only access to all S3 table
-# buckets"), as the AWS Managed Policy reference lists it.
-READ_ONLY = {"Version": "2012-10-17",
-             "Statement": [{"Effect": "Allow", "Action": ["s3tables:Get*", "s3tables:List*"], "Resource": "*"}]}
-
-
-def refusal(session_arn, action, resource):
-    return ("User: %s is not authorized to perform: %s on resource: %s because no identity-based policy "
-            "allows the %s action" % (session_arn, action, resource, action))
+from read_only_role import ACCOUNT, READ_ONLY, ROOT_SECRET, ROWS, SCHEMA, refusal  # noqa: E402
 
 
 class PyIcebergReadOnlyRole(unittest.TestCase):
@@ -145,8 +129,9 @@ class PyIcebergReadOnlyRole(unittest.TestCase):
         self.assertIn(refusal(self.session_arn, "s3tables:UpdateTableMetadataLocation", self.table_arn),
                       str(caught.exception))
 
-        with self.assertRaises(ForbiddenError, msg="and so is a new table (CreateTable)"):
+        with self.assertRaises(ForbiddenError, msg="and so is a new table") as caught:
             catalog.create_table("sales.intruder", schema=SCHEMA)
+        self.assertIn(refusal(self.session_arn, "s3tables:CreateTable", self.arn), str(caught.exception))
         self.assert_unchanged()
 
     def assert_unchanged(self):
