@@ -1,6 +1,8 @@
 """What the assumed-role engine tests (tests/e2e/authz/57 and 58) share: the account whose root
-makes the table, the table's schema and rows, AWS's read-only S3 Tables policy and the sentence a
-refused session gets. Imported under the engines' virtual environment (PyIceberg, PyArrow)."""
+makes the table, the table's schema and rows, AWS's read-only S3 Tables policy, a trust policy and the sentence
+a refused session gets. Imported under the engines' virtual environment (PyIceberg, PyArrow)."""
+
+import json
 
 import pyarrow as pa
 from pyiceberg.schema import Schema
@@ -20,3 +22,9 @@ def refusal(session_arn, action, resource):
     """AWS's sentence for a session whose role's policies do not allow ACTION on RESOURCE."""
     return ("User: %s is not authorized to perform: %s on resource: %s because no identity-based policy "
             "allows the %s action" % (session_arn, action, resource, action))
+
+
+def trust(principal_arn):
+    """A role's trust policy that lets PRINCIPAL_ARN (a user, or an account's root) assume it."""
+    return json.dumps({"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"AWS": principal_arn}, "Action": "sts:AssumeRole"}]})

@@ -9,7 +9,8 @@ session's key, secret and token (from the environment as the page says, or as th
 `client.*` properties), reads the rows, and its writes are refused: an append's data file by S3 on
 the table's storage (`s3tables:PutTableData`), a commit without new files by the REST endpoint
 (403 ForbiddenException, `s3tables:UpdateTableMetadataLocation`), each in AWS's words naming the
-role's session. The table is unchanged afterwards.
+role's session. The table is unchanged afterwards. A role scoped to one namespace by the guide's
+`s3tables:namespace` condition reads that namespace's table, and only it.
 
 PyIceberg comes from the engines' virtual environment, which the test re-executes itself in."""
 
@@ -31,7 +32,7 @@ from floe_server import FloeServer, engine_env  # noqa: E402
 import pyarrow as pa  # noqa: E402
 from pyiceberg.catalog import load_catalog  # noqa: E402
 from pyiceberg.exceptions import ForbiddenError  # noqa: E402
-from read_only_role import ACCOUNT, READ_ONLY, ROOT_SECRET, ROWS, SCHEMA, refusal  # noqa: E402
+from read_only_role import ACCOUNT, READ_ONLY, ROOT_SECRET, ROWS, SCHEMA, refusal, trust  # noqa: E402
 
 
 class PyIcebergReadOnlyRole(unittest.TestCase):
@@ -82,9 +83,7 @@ class PyIcebergReadOnlyRole(unittest.TestCase):
         iam = cls.client("iam")
         user = iam.create_user(UserName="analyst")["User"]
         key = iam.create_access_key(UserName="analyst")["AccessKey"]
-        trust = {"Version": "2012-10-17", "Statement": [
-            {"Effect": "Allow", "Principal": {"AWS": user["Arn"]}, "Action": "sts:AssumeRole"}]}
-        iam.create_role(RoleName="reader", AssumeRolePolicyDocument=json.dumps(trust))
+        iam.create_role(RoleName="reader", AssumeRolePolicyDocument=trust(user["Arn"]))
         policy = iam.create_policy(PolicyName="S3TablesReadOnly", PolicyDocument=json.dumps(READ_ONLY))["Policy"]
         iam.attach_role_policy(RoleName="reader", PolicyArn=policy["Arn"])
         sts = cls.client("sts", key["AccessKeyId"], key["SecretAccessKey"])
@@ -138,7 +137,8 @@ class PyIcebergReadOnlyRole(unittest.TestCase):
         got = self.s3tables.get_table(tableBucketARN=self.arn, namespace="sales", name="orders")
         self.assertEqual((got["versionToken"], self.metadata_location()), (self.version, self.metadata),
                          "the refused writes left the table's version and metadata as they were")
-        self.assertEqual([t["name"] for t in self.s3tables.list_tables(tableBucketARN=self.arn)["tables"]],
+        self.assertEqual([t["name"] for t in self.s3tables.list_tables(tableBucketARN=self.arn,
+                                                                       namespace="sales")["tables"]],
                          ["orders"], "and made no table")
         engine_env(ACCOUNT, ROOT_SECRET)
         os.environ.pop("AWS_SESSION_TOKEN", None)
@@ -151,6 +151,37 @@ class PyIcebergReadOnlyRole(unittest.TestCase):
 
     def test_the_session_as_catalog_properties_reads_and_may_not_write(self):
         self.assert_read_only(self.catalog_from_properties())
+
+    def test_a_role_scoped_to_a_namespace_reads_that_namespace_only(self):
+        """The guide's example 2 (read access to the tables of the `hr` namespace: GetTableData and
+        GetTableMetadataLocation under `"StringLike": {"s3tables:namespace": "hr"}`) as a role's
+        identity policy, with what the catalog needs on the bucket: PyIceberg reads hr's table,
+        data files included (S3 on the table's storage carries the table's namespace), and may not
+        load sales' table."""
+        self.s3tables.create_namespace(tableBucketARN=self.arn, namespace=["hr"])
+        snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"].create_table(
+            "hr.staff", schema=SCHEMA).append(ROWS)
+        policy = {"Version": "2012-10-17", "Statement": [
+            {"Sid": "Catalog", "Effect": "Allow", "Resource": self.arn,
+             "Action": ["s3tables:GetTableBucket", "s3tables:ListNamespaces", "s3tables:ListTables"]},
+            {"Sid": "ReadHr", "Effect": "Allow", "Resource": self.arn + "/table/*",
+             "Action": ["s3tables:GetTableData", "s3tables:GetTableMetadataLocation"],
+             "Condition": {"StringLike": {"s3tables:namespace": "hr"}}}]}
+        iam = self.client("iam")
+        role = iam.create_role(RoleName="hr-reader",
+                               AssumeRolePolicyDocument=trust("arn:aws:iam::%s:root" % ACCOUNT))["Role"]
+        iam.put_role_policy(RoleName="hr-reader", PolicyName="ReadHr", PolicyDocument=json.dumps(policy))
+        out = self.client("sts").assume_role(RoleArn=role["Arn"], RoleSessionName="hr-reader")
+        creds = out["Credentials"]
+        engine_env(creds["AccessKeyId"], creds["SecretAccessKey"])
+        os.environ["AWS_SESSION_TOKEN"] = creds["SessionToken"]
+        catalog = snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"]
+        self.assertEqual(catalog.load_table("hr.staff").scan().to_arrow().sort_by("id"), ROWS,
+                         "the role reads hr's rows")
+        with self.assertRaises(ForbiddenError) as caught:
+            catalog.load_table("sales.orders")
+        self.assertIn(refusal(out["AssumedRoleUser"]["Arn"], "s3tables:GetTableMetadataLocation", self.table_arn),
+                      str(caught.exception), "and may not load sales' table")
 
     def test_the_root_still_writes(self):
         """The same writes succeed for the account's root, so the refusals above are the role's."""

@@ -30,7 +30,7 @@ import snippets  # noqa: E402
 snippets.reexec_in_venv()
 
 from floe_server import FloeServer, engine_env  # noqa: E402
-from read_only_role import ACCOUNT, READ_ONLY, ROOT_SECRET, ROWS, SCHEMA, refusal  # noqa: E402
+from read_only_role import ACCOUNT, READ_ONLY, ROOT_SECRET, ROWS, SCHEMA, refusal, trust  # noqa: E402
 from spark_engine import require_spark, rows, spark_session  # noqa: E402
 
 EXPECTED = sorted(zip(ROWS["id"].to_pylist(), ROWS["item"].to_pylist()))
@@ -58,9 +58,8 @@ class SparkReadOnlyRole(unittest.TestCase):
         catalog.create_table("sales.orders", schema=SCHEMA).append(ROWS)
         cls.before = cls.table_state()
         iam = root.client("iam", endpoint_url=cls.server.endpoint)
-        trust = {"Version": "2012-10-17", "Statement": [
-            {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::%s:root" % ACCOUNT}, "Action": "sts:AssumeRole"}]}
-        role = iam.create_role(RoleName="spark-reader", AssumeRolePolicyDocument=json.dumps(trust))["Role"]
+        role = iam.create_role(RoleName="spark-reader",
+                               AssumeRolePolicyDocument=trust("arn:aws:iam::%s:root" % ACCOUNT))["Role"]
         iam.put_role_policy(RoleName="spark-reader", PolicyName="S3TablesReadOnly",
                             PolicyDocument=json.dumps(READ_ONLY))
         out = root.client("sts", endpoint_url=cls.server.endpoint).assume_role(
