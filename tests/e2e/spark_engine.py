@@ -93,10 +93,13 @@ def catalog_conf(name, kind, server, warehouse_arn):
     return conf
 
 
-def spark_session(server, warehouse_arn, app, extra_conf=None):
+def spark_session(server, warehouse_arn, app, extra_conf=None, env=None):
     """A local[2] SparkSession with docs/engines.md's settings (its catalog `floe`, the same again
-    as `rest`) and AWS's catalog `s3t`, all on warehouse_arn. Caller stops it."""
+    as `rest`) and AWS's catalog `s3t`, all on warehouse_arn. `env` is what the user's shell
+    exports besides (an assumed role's AWS_SESSION_TOKEN ...): the JVM's AWS SDK reads it. Caller
+    stops it."""
     os.environ.update(client_env(server))
+    os.environ.update(env or {})
     os.environ.setdefault("JAVA_HOME", JAVA_HOME)
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     os.environ.pop("SPARK_HOME", None)  # PySpark's own jars, not another install's
