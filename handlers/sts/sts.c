@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "authz/authz.h"
+#include "base/log.h"
 #include "iam/credential.h"
 #include "iam/entity.h"
 #include "iam/principal.h"
@@ -118,6 +119,8 @@ static int caller_may_assume(floe_query_call_t *call, const floe_principal_t *wh
         return FLOE_OK;
     d.is_allowed = false;
     d.reason = d.identity_effect == FLOE_POLICY_DENY ? FLOE_AUTHZ_IDENTITY_DENY : FLOE_AUTHZ_NO_IDENTITY_ALLOW;
+    floe_log("access denied: %s may not %s on %s (%s)", d.principal, d.action, d.resource,
+             d.statement ? d.statement : "no statement allowed");
     return floe_sts_fail(call, FLOE_STS_ERR_AccessDenied, "%s", floe_authz_message(&call->super, &d));
 }
 

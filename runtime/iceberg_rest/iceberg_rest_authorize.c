@@ -131,9 +131,7 @@ int floe_iceberg_rest_authorize_glue(floe_iceberg_call_t *call, h2o_req_t *req, 
     if (floe_principal_of_key(&call->super, access_key_of(req), &principal))
         return floe_iceberg_call_fail_internal(call, "authorizing the call");
     r.owner = call->super.scope.account_id; /* Glue's endpoint serves only the caller's own catalogs */
-    r.namespace_ = match->namespace;
-    r.table_name = match->table;
-    r.source_ip = floe_http_peer_address(req);
+    r.source_ip = floe_http_peer_address(req); /* a Glue call carries no s3tables: condition keys */
     n = glue_resources(&call->super, match, warehouse, r.owner, resources);
     while (next_action(&next, action)) {
         r.action = action;

@@ -23,6 +23,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
+from enforce_iam import allow, console_get, refusal  # noqa: E402
 from floe_server import FLOE_BIN, FloeServer, create_glue_integration, engine_env  # noqa: E402
 
 from pyiceberg.exceptions import ForbiddenError  # noqa: E402
@@ -31,16 +32,6 @@ OWNER, SECRET = "111122223333", "owner-secret"
 REGION = "us-east-1"
 ROOT = "arn:aws:iam::%s:root" % OWNER
 EXAMPLE_WAREHOUSE = "111122223333:s3tablescatalog/my-table-bucket"
-
-
-def refusal(principal, action, resource):
-    return ("User: %s is not authorized to perform: %s on resource: %s because no identity-based policy allows "
-            "the %s action" % (principal, action, resource, action))
-
-
-def allow(actions, resources):
-    return json.dumps({"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Action": actions, "Resource": resources}]})
 
 
 class EnforceIamFloeRoutesAndGlueRest(unittest.TestCase):
@@ -87,22 +78,7 @@ class EnforceIamFloeRoutesAndGlueRest(unittest.TestCase):
         return out.returncode, out.stdout + out.stderr
 
     def console_get(self, route, params, key, secret):
-        """(status, JSON) of the console's API route, signed by botocore as the console signs."""
-        import urllib.error
-        import urllib.parse
-        import urllib.request
-        from botocore.auth import SigV4Auth
-        from botocore.awsrequest import AWSRequest
-        from botocore.credentials import Credentials
-        request = AWSRequest(method="GET", url="%s/_floe/ui/api/%s?%s" % (
-            self.server.endpoint, route, urllib.parse.urlencode(params)))
-        SigV4Auth(Credentials(key, secret), "s3tables", REGION).add_auth(request)
-        prepared = request.prepare()
-        try:
-            with urllib.request.urlopen(urllib.request.Request(prepared.url, headers=dict(prepared.headers))) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return console_get(self.server.endpoint, route, params, key, secret)
 
     def glue_catalog(self, key, secret):
         engine_env(key, secret)

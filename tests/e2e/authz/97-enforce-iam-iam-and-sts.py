@@ -13,20 +13,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from enforce_iam import allow, refusal  # noqa: E402
 from floe_server import AWS_CLI, FloeTestCase, client_env, main  # noqa: E402
 
 OWNER, SECRET = "111122223333", "owner-secret"
 REGION = "us-east-1"
-
-
-def refusal(principal, action, resource):
-    return ("User: %s is not authorized to perform: %s on resource: %s because no identity-based policy allows "
-            "the %s action" % (principal, action, resource, action))
-
-
-def allow(actions, resources):
-    return json.dumps({"Version": "2012-10-17", "Statement": [
-        {"Effect": "Allow", "Action": actions, "Resource": resources}]})
 
 
 def trust(principal):
