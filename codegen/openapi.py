@@ -49,6 +49,7 @@ class Route:
         self.status = "not_implemented"   # from the overlay
         self.reason = ""
         self.actions = []                 # the IAM actions --enforce-iam requires, from the overlay
+        self.glue_actions = []            # the same on AWS Glue's endpoint (signed for glue)
         self.line = None                  # line of its operationId in the spec file, for the docs
 
     @property
@@ -187,6 +188,9 @@ def apply_overlay(spec, path):
             raise SpecError("iceberg overlay: %s: missing reason" % name)
         if entry["status"] != "not_implemented" and not isinstance(entry.get("actions"), list):
             raise SpecError("iceberg overlay: %s: a served operation lists the IAM actions it needs (actions)" % name)
+        if entry["status"] != "not_implemented" and not isinstance(entry.get("glue_actions"), list):
+            raise SpecError("iceberg overlay: %s: a served operation lists the IAM actions it needs on Glue's "
+                            "endpoint (glue_actions)" % name)
     for r in spec.routes:
         entry = entries.get(r.id)
         if entry is None:
@@ -194,6 +198,7 @@ def apply_overlay(spec, path):
         else:
             r.status, r.reason = entry["status"], entry["reason"]
             r.actions = entry.get("actions", [])
+            r.glue_actions = entry.get("glue_actions", [])
     return spec
 
 

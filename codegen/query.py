@@ -189,6 +189,52 @@ class QueryCModel:
         flattened list whose member has an @xmlName, that name (botocore's QuerySerializer)."""
         return self.flattened_element(member) if member.xml_flattened else member.xml_name
 
+    # -- --enforce-iam ---------------------------------------------------------------------------
+
+    # What an overlay's "authorize" may say of an operation: the resource its "<signing name>:<Op>"
+    # action is decided on (user, role, policy: built from the members it names; arn: a member's
+    # ARN as given; any: "*"), or that it needs no permission (free) or that its handler decides
+    # (handler). {kind: members it must name ("name" or "arn"; "path" is optional)}.
+    AUTHORIZE_KINDS = {"user": ("name",), "role": ("name",), "policy": ("name", "arn"), "arn": ("arn",),
+                       "any": (), "free": (), "handler": ()}
+
+    def enforces_iam(self):
+        """Whether the service's overlay says how each operation is authorized (IAM, STS)."""
+        return any("authorize" in e for e in self.overlay.raw.get("operations", {}).values())
+
+    def authorize_row(self, op):
+        """The C initializer of the operation's floe_query_authorize_t: its kind and the form keys
+        of the members naming the resource (NULL for none)."""
+        entry = self.overlay.raw.get("operations", {}).get(op.name, {})
+        rule = entry.get("authorize")
+        if rule is None:
+            if self.enforces_iam() and op.claimed:
+                raise smithy.ModelError("%s: a served operation of a service whose overlay authorizes says how "
+                                        "(authorize)" % op.id)
+            return "{FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL}"
+        kind = rule.get("resource")
+        if kind not in self.AUTHORIZE_KINDS:
+            raise smithy.ModelError("%s: authorize.resource %r is not one of %s"
+                                    % (op.id, kind, ", ".join(sorted(self.AUTHORIZE_KINDS))))
+        members = {m.name: m for m in op.input.members}
+        keys = []
+        for field in ("name", "arn", "path"):
+            member = rule.get(field)
+            if member is None:
+                keys.append("NULL")
+                continue
+            if field != "path" and field not in self.AUTHORIZE_KINDS[kind]:
+                raise smithy.ModelError("%s: authorize.%s does not go with resource %s" % (op.id, field, kind))
+            m = members.get(member)
+            if m is None or m.target.kind not in ("string", "enum"):
+                raise smithy.ModelError("%s: authorize.%s names no string member of the input (%r)"
+                                        % (op.id, field, member))
+            keys.append('"%s"' % self.form_name(m))
+        if self.AUTHORIZE_KINDS[kind] and all(k == "NULL" for k in keys[:2]):
+            raise smithy.ModelError("%s: authorize.resource %s names its resource by %s"
+                                    % (op.id, kind, " or ".join(self.AUTHORIZE_KINDS[kind])))
+        return "{FLOE_QUERY_AUTHORIZE_%s, %s}" % (kind.upper(), ", ".join(keys))
+
     def enum_member_macro(self, shape, value):
         for m in shape.members:
             if m.enum_value == value:

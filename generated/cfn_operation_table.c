@@ -2,8 +2,9 @@
 /*
  * The CloudFormation service table runtime/query/ dispatches through: the service's names,
  * its errors (wire code, status, fault), and for each operation its status, the errors it may
- * answer, and its parser, validator, handler and serializer. An operation the overlay does not
- * claim has no handler here, and the runtime answers 501 NotImplemented for it.
+ * answer, its parser, validator, handler and serializer, and what --enforce-iam decides its action
+ * on (the overlay's "authorize"). An operation the overlay does not claim has no handler here, and
+ * the runtime answers 501 NotImplemented for it.
  */
 #include <stdarg.h>
 
@@ -169,6 +170,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ActivateOrganizationsAccessInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ActivateOrganizationsAccessOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ActivateType",
@@ -186,6 +188,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ActivateTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ActivateTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "BatchDescribeTypeConfigurations",
@@ -203,6 +206,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_BatchDescribeTypeConfigurationsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_BatchDescribeTypeConfigurationsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CancelUpdateStack",
@@ -219,6 +223,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CancelUpdateStackInput,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ContinueUpdateRollback",
@@ -235,6 +240,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ContinueUpdateRollbackInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ContinueUpdateRollbackOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateChangeSet",
@@ -253,6 +259,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateChangeSetInput,
         .handle = handle_CreateChangeSet,
         .serialize = floe_cfn_serialize_CreateChangeSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateGeneratedTemplate",
@@ -271,6 +278,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateGeneratedTemplateInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_CreateGeneratedTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateStack",
@@ -290,6 +298,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateStackInput,
         .handle = handle_CreateStack,
         .serialize = floe_cfn_serialize_CreateStackOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateStackInstances",
@@ -311,6 +320,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateStackInstancesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_CreateStackInstancesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateStackRefactor",
@@ -326,6 +336,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateStackRefactorInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_CreateStackRefactorOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateStackSet",
@@ -344,6 +355,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_CreateStackSetInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_CreateStackSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeactivateOrganizationsAccess",
@@ -361,6 +373,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeactivateOrganizationsAccessInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DeactivateOrganizationsAccessOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeactivateType",
@@ -378,6 +391,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeactivateTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DeactivateTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteChangeSet",
@@ -394,6 +408,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeleteChangeSetInput,
         .handle = handle_DeleteChangeSet,
         .serialize = floe_cfn_serialize_DeleteChangeSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteGeneratedTemplate",
@@ -411,6 +426,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeleteGeneratedTemplateInput,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteStack",
@@ -427,6 +443,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeleteStackInput,
         .handle = handle_DeleteStack,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteStackInstances",
@@ -447,6 +464,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeleteStackInstancesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DeleteStackInstancesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteStackSet",
@@ -464,6 +482,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeleteStackSetInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DeleteStackSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeregisterType",
@@ -481,6 +500,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DeregisterTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DeregisterTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeAccountLimits",
@@ -496,6 +516,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeAccountLimitsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeAccountLimitsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeChangeSet",
@@ -512,6 +533,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeChangeSetInput,
         .handle = handle_DescribeChangeSet,
         .serialize = floe_cfn_serialize_DescribeChangeSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeChangeSetHooks",
@@ -528,6 +550,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeChangeSetHooksInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeChangeSetHooksOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeEvents",
@@ -543,6 +566,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeEventsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeEventsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeGeneratedTemplate",
@@ -559,6 +583,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeGeneratedTemplateInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeGeneratedTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeOrganizationsAccess",
@@ -576,6 +601,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeOrganizationsAccessInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeOrganizationsAccessOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribePublisher",
@@ -592,6 +618,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribePublisherInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribePublisherOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeResourceScan",
@@ -608,6 +635,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeResourceScanInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeResourceScanOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackDriftDetectionStatus",
@@ -623,6 +651,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackDriftDetectionStatusInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackDriftDetectionStatusOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackEvents",
@@ -638,6 +667,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackEventsInput,
         .handle = handle_DescribeStackEvents,
         .serialize = floe_cfn_serialize_DescribeStackEventsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackInstance",
@@ -655,6 +685,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackInstanceInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackInstanceOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackRefactor",
@@ -671,6 +702,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackRefactorInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackRefactorOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackResource",
@@ -686,6 +718,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackResourceInput,
         .handle = handle_DescribeStackResource,
         .serialize = floe_cfn_serialize_DescribeStackResourceOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackResourceDrifts",
@@ -701,6 +734,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackResourceDriftsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackResourceDriftsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackResources",
@@ -716,6 +750,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackResourcesInput,
         .handle = handle_DescribeStackResources,
         .serialize = floe_cfn_serialize_DescribeStackResourcesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackSet",
@@ -732,6 +767,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackSetInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStackSetOperation",
@@ -749,6 +785,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStackSetOperationInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeStackSetOperationOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeStacks",
@@ -764,6 +801,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeStacksInput,
         .handle = handle_DescribeStacks,
         .serialize = floe_cfn_serialize_DescribeStacksOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeType",
@@ -781,6 +819,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DescribeTypeRegistration",
@@ -797,6 +836,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DescribeTypeRegistrationInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DescribeTypeRegistrationOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DetectStackDrift",
@@ -812,6 +852,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DetectStackDriftInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DetectStackDriftOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DetectStackResourceDrift",
@@ -827,6 +868,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DetectStackResourceDriftInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DetectStackResourceDriftOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DetectStackSetDrift",
@@ -845,6 +887,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_DetectStackSetDriftInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_DetectStackSetDriftOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "EstimateTemplateCost",
@@ -860,6 +903,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_EstimateTemplateCostInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_EstimateTemplateCostOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ExecuteChangeSet",
@@ -879,6 +923,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ExecuteChangeSetInput,
         .handle = handle_ExecuteChangeSet,
         .serialize = floe_cfn_serialize_ExecuteChangeSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ExecuteStackRefactor",
@@ -894,6 +939,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ExecuteStackRefactorInput,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetGeneratedTemplate",
@@ -910,6 +956,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_GetGeneratedTemplateInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_GetGeneratedTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetHookResult",
@@ -926,6 +973,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_GetHookResultInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_GetHookResultOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetStackPolicy",
@@ -941,6 +989,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_GetStackPolicyInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_GetStackPolicyOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetTemplate",
@@ -957,6 +1006,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_GetTemplateInput,
         .handle = handle_GetTemplate,
         .serialize = floe_cfn_serialize_GetTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetTemplateSummary",
@@ -973,6 +1023,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_GetTemplateSummaryInput,
         .handle = handle_GetTemplateSummary,
         .serialize = floe_cfn_serialize_GetTemplateSummaryOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ImportStacksToStackSet",
@@ -995,6 +1046,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ImportStacksToStackSetInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ImportStacksToStackSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListChangeSets",
@@ -1010,6 +1062,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListChangeSetsInput,
         .handle = handle_ListChangeSets,
         .serialize = floe_cfn_serialize_ListChangeSetsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListExports",
@@ -1025,6 +1078,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListExportsInput,
         .handle = handle_ListExports,
         .serialize = floe_cfn_serialize_ListExportsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListGeneratedTemplates",
@@ -1040,6 +1094,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListGeneratedTemplatesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListGeneratedTemplatesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListHookResults",
@@ -1056,6 +1111,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListHookResultsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListHookResultsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListImports",
@@ -1071,6 +1127,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListImportsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListImportsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListResourceScanRelatedResources",
@@ -1088,6 +1145,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListResourceScanRelatedResourcesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListResourceScanRelatedResourcesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListResourceScanResources",
@@ -1105,6 +1163,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListResourceScanResourcesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListResourceScanResourcesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListResourceScans",
@@ -1120,6 +1179,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListResourceScansInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListResourceScansOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackInstanceResourceDrifts",
@@ -1138,6 +1198,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackInstanceResourceDriftsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackInstanceResourceDriftsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackInstances",
@@ -1154,6 +1215,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackInstancesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackInstancesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackRefactorActions",
@@ -1169,6 +1231,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackRefactorActionsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackRefactorActionsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackRefactors",
@@ -1184,6 +1247,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackRefactorsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackRefactorsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackResources",
@@ -1199,6 +1263,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackResourcesInput,
         .handle = handle_ListStackResources,
         .serialize = floe_cfn_serialize_ListStackResourcesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackSetAutoDeploymentTargets",
@@ -1215,6 +1280,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackSetAutoDeploymentTargetsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackSetAutoDeploymentTargetsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackSetOperationResults",
@@ -1232,6 +1298,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackSetOperationResultsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackSetOperationResultsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackSetOperations",
@@ -1248,6 +1315,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackSetOperationsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackSetOperationsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStackSets",
@@ -1263,6 +1331,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStackSetsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListStackSetsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListStacks",
@@ -1278,6 +1347,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListStacksInput,
         .handle = handle_ListStacks,
         .serialize = floe_cfn_serialize_ListStacksOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListTypeRegistrations",
@@ -1294,6 +1364,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListTypeRegistrationsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListTypeRegistrationsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListTypeVersions",
@@ -1310,6 +1381,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListTypeVersionsInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListTypeVersionsOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListTypes",
@@ -1326,6 +1398,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ListTypesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_ListTypesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "PublishType",
@@ -1343,6 +1416,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_PublishTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_PublishTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RecordHandlerProgress",
@@ -1360,6 +1434,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_RecordHandlerProgressInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_RecordHandlerProgressOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RegisterPublisher",
@@ -1376,6 +1451,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_RegisterPublisherInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_RegisterPublisherOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RegisterType",
@@ -1392,6 +1468,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_RegisterTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_RegisterTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RollbackStack",
@@ -1408,6 +1485,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_RollbackStackInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_RollbackStackOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SetStackPolicy",
@@ -1423,6 +1501,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_SetStackPolicyInput,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SetTypeConfiguration",
@@ -1440,6 +1519,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_SetTypeConfigurationInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_SetTypeConfigurationOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SetTypeDefaultVersion",
@@ -1457,6 +1537,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_SetTypeDefaultVersionInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_SetTypeDefaultVersionOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SignalResource",
@@ -1472,6 +1553,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_SignalResourceInput,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "StartResourceScan",
@@ -1489,6 +1571,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_StartResourceScanInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_StartResourceScanOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "StopStackSetOperation",
@@ -1507,6 +1590,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_StopStackSetOperationInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_StopStackSetOperationOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TestType",
@@ -1524,6 +1608,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_TestTypeInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_TestTypeOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateGeneratedTemplate",
@@ -1542,6 +1627,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_UpdateGeneratedTemplateInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_UpdateGeneratedTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateStack",
@@ -1559,6 +1645,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_UpdateStackInput,
         .handle = handle_UpdateStack,
         .serialize = floe_cfn_serialize_UpdateStackOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateStackInstances",
@@ -1580,6 +1667,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_UpdateStackInstancesInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_UpdateStackInstancesOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateStackSet",
@@ -1601,6 +1689,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_UpdateStackSetInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_UpdateStackSetOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateTerminationProtection",
@@ -1616,6 +1705,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_UpdateTerminationProtectionInput,
         .handle = NULL,
         .serialize = floe_cfn_serialize_UpdateTerminationProtectionOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ValidateTemplate",
@@ -1631,6 +1721,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_cfn_validate_ValidateTemplateInput,
         .handle = handle_ValidateTemplate,
         .serialize = floe_cfn_serialize_ValidateTemplateOutput,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
 };
 
@@ -1646,5 +1737,6 @@ const floe_query_service_t floe_cfn_service = {
     .n_errors = FLOE_CFN_ERR__COUNT,
     .validation_error = FLOE_CFN_ERR_ValidationError,
     .internal_error = FLOE_CFN_ERR_InternalFailure,
+    .denied_error = FLOE_CFN_ERR_AccessDenied,
     .init = floe_cfn_codec_init,
 };

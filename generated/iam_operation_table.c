@@ -2,8 +2,9 @@
 /*
  * The IAM service table runtime/query/ dispatches through: the service's names,
  * its errors (wire code, status, fault), and for each operation its status, the errors it may
- * answer, and its parser, validator, handler and serializer. An operation the overlay does not
- * claim has no handler here, and the runtime answers 501 NotImplemented for it.
+ * answer, its parser, validator, handler and serializer, and what --enforce-iam decides its action
+ * on (the overlay's "authorize"). An operation the overlay does not claim has no handler here, and
+ * the runtime answers 501 NotImplemented for it.
  */
 #include <stdarg.h>
 
@@ -241,6 +242,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AcceptDelegationRequestRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AddClientIDToOpenIDConnectProvider",
@@ -261,6 +263,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AddClientIDToOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AddRoleToInstanceProfile",
@@ -281,6 +284,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AddRoleToInstanceProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AddUserToGroup",
@@ -299,6 +303,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AddUserToGroupRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AssociateDelegationRequest",
@@ -318,6 +323,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AssociateDelegationRequestRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AttachGroupPolicy",
@@ -338,6 +344,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AttachGroupPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AttachRolePolicy",
@@ -359,6 +366,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AttachRolePolicyRequest,
         .handle = handle_AttachRolePolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "AttachUserPolicy",
@@ -379,6 +387,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_AttachUserPolicyRequest,
         .handle = handle_AttachUserPolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "ChangePassword",
@@ -400,6 +409,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ChangePasswordRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateAccessKey",
@@ -418,6 +428,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateAccessKeyRequest,
         .handle = handle_CreateAccessKey,
         .serialize = floe_iam_serialize_CreateAccessKeyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "CreateAccountAlias",
@@ -437,6 +448,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateAccountAliasRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateDelegationRequest",
@@ -457,6 +469,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateDelegationRequestRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateDelegationRequestResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateGroup",
@@ -476,6 +489,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateGroupRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateGroupResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateInstanceProfile",
@@ -496,6 +510,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateInstanceProfileRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateInstanceProfileResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateLoginProfile",
@@ -516,6 +531,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateLoginProfileRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateLoginProfileResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateOpenIDConnectProvider",
@@ -537,6 +553,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateOpenIDConnectProviderResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreatePolicy",
@@ -558,6 +575,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreatePolicyRequest,
         .handle = handle_CreatePolicy,
         .serialize = floe_iam_serialize_CreatePolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_POLICY, "PolicyName", NULL, "Path"},
     },
     {
         .name = "CreatePolicyVersion",
@@ -578,6 +596,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreatePolicyVersionRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreatePolicyVersionResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateRole",
@@ -599,6 +618,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateRoleRequest,
         .handle = handle_CreateRole,
         .serialize = floe_iam_serialize_CreateRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, "Path"},
     },
     {
         .name = "CreateSAMLProvider",
@@ -619,6 +639,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateSAMLProviderRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateSAMLProviderResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateServiceLinkedRole",
@@ -638,6 +659,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateServiceLinkedRoleRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateServiceLinkedRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateServiceSpecificCredential",
@@ -656,6 +678,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateServiceSpecificCredentialRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateServiceSpecificCredentialResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "CreateUser",
@@ -677,6 +700,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateUserRequest,
         .handle = handle_CreateUser,
         .serialize = floe_iam_serialize_CreateUserResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, "Path"},
     },
     {
         .name = "CreateVirtualMFADevice",
@@ -697,6 +721,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_CreateVirtualMFADeviceRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_CreateVirtualMFADeviceResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeactivateMFADevice",
@@ -717,6 +742,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeactivateMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteAccessKey",
@@ -735,6 +761,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteAccessKeyRequest,
         .handle = handle_DeleteAccessKey,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "DeleteAccountAlias",
@@ -754,6 +781,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteAccountAliasRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteAccountPasswordPolicy",
@@ -772,6 +800,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteAccountPasswordPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteGroup",
@@ -791,6 +820,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteGroupRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteGroupPolicy",
@@ -809,6 +839,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteGroupPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteInstanceProfile",
@@ -828,6 +859,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteInstanceProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteLoginProfile",
@@ -847,6 +879,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteLoginProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteOpenIDConnectProvider",
@@ -865,6 +898,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeletePolicy",
@@ -885,6 +919,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeletePolicyRequest,
         .handle = handle_DeletePolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_POLICY, NULL, "PolicyArn", NULL},
     },
     {
         .name = "DeletePolicyVersion",
@@ -905,6 +940,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeletePolicyVersionRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteRole",
@@ -926,6 +962,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteRoleRequest,
         .handle = handle_DeleteRole,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "DeleteRolePermissionsBoundary",
@@ -944,6 +981,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteRolePermissionsBoundaryRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteRolePolicy",
@@ -963,6 +1001,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteRolePolicyRequest,
         .handle = handle_DeleteRolePolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "DeleteSAMLProvider",
@@ -982,6 +1021,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteSAMLProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteSSHPublicKey",
@@ -998,6 +1038,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteSSHPublicKeyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteServerCertificate",
@@ -1017,6 +1058,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteServerCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteServiceLinkedRole",
@@ -1035,6 +1077,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteServiceLinkedRoleRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_DeleteServiceLinkedRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteServiceSpecificCredential",
@@ -1051,6 +1094,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteServiceSpecificCredentialRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteSigningCertificate",
@@ -1070,6 +1114,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteSigningCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteUser",
@@ -1090,6 +1135,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteUserRequest,
         .handle = handle_DeleteUser,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "DeleteUserPermissionsBoundary",
@@ -1107,6 +1153,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteUserPermissionsBoundaryRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DeleteUserPolicy",
@@ -1125,6 +1172,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteUserPolicyRequest,
         .handle = handle_DeleteUserPolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "DeleteVirtualMFADevice",
@@ -1145,6 +1193,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DeleteVirtualMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DetachGroupPolicy",
@@ -1164,6 +1213,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DetachGroupPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DetachRolePolicy",
@@ -1184,6 +1234,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DetachRolePolicyRequest,
         .handle = handle_DetachRolePolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "DetachUserPolicy",
@@ -1203,6 +1254,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DetachUserPolicyRequest,
         .handle = handle_DetachUserPolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "DisableOrganizationsRootCredentialsManagement",
@@ -1222,6 +1274,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DisableOrganizationsRootCredentialsManagementRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_DisableOrganizationsRootCredentialsManagementResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DisableOrganizationsRootSessions",
@@ -1241,6 +1294,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DisableOrganizationsRootSessionsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_DisableOrganizationsRootSessionsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DisableOutboundWebIdentityFederation",
@@ -1257,6 +1311,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_DisableOutboundWebIdentityFederationRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "EnableMFADevice",
@@ -1279,6 +1334,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_EnableMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "EnableOrganizationsRootCredentialsManagement",
@@ -1299,6 +1355,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_EnableOrganizationsRootCredentialsManagementRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_EnableOrganizationsRootCredentialsManagementResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "EnableOrganizationsRootSessions",
@@ -1319,6 +1376,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_EnableOrganizationsRootSessionsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_EnableOrganizationsRootSessionsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "EnableOutboundWebIdentityFederation",
@@ -1335,6 +1393,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_EnableOutboundWebIdentityFederationRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_EnableOutboundWebIdentityFederationResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GenerateCredentialReport",
@@ -1352,6 +1411,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GenerateCredentialReportRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GenerateCredentialReportResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GenerateOrganizationsAccessReport",
@@ -1368,6 +1428,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GenerateOrganizationsAccessReportRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GenerateOrganizationsAccessReportResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GenerateServiceLastAccessedDetails",
@@ -1385,6 +1446,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GenerateServiceLastAccessedDetailsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GenerateServiceLastAccessedDetailsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetAccessKeyLastUsed",
@@ -1400,6 +1462,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetAccessKeyLastUsedRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetAccessKeyLastUsedResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetAccountAuthorizationDetails",
@@ -1416,6 +1479,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetAccountAuthorizationDetailsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetAccountAuthorizationDetailsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetAccountPasswordPolicy",
@@ -1433,6 +1497,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetAccountPasswordPolicyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetAccountPasswordPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetAccountSummary",
@@ -1449,6 +1514,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetAccountSummaryRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetAccountSummaryResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetContextKeysForCustomPolicy",
@@ -1465,6 +1531,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetContextKeysForCustomPolicyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetContextKeysForPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetContextKeysForPrincipalPolicy",
@@ -1482,6 +1549,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetContextKeysForPrincipalPolicyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetContextKeysForPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetCredentialReport",
@@ -1501,6 +1569,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetCredentialReportRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetCredentialReportResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetDelegationRequest",
@@ -1518,6 +1587,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetDelegationRequestRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetDelegationRequestResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetGroup",
@@ -1535,6 +1605,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetGroupRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetGroupResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetGroupPolicy",
@@ -1552,6 +1623,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetGroupPolicyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetGroupPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetHumanReadableSummary",
@@ -1570,6 +1642,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetHumanReadableSummaryRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetHumanReadableSummaryResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetInstanceProfile",
@@ -1587,6 +1660,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetInstanceProfileRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetInstanceProfileResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetLoginProfile",
@@ -1604,6 +1678,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetLoginProfileRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetLoginProfileResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetMFADevice",
@@ -1621,6 +1696,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetMFADeviceRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetMFADeviceResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetOpenIDConnectProvider",
@@ -1639,6 +1715,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetOpenIDConnectProviderResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetOrganizationsAccessReport",
@@ -1655,6 +1732,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetOrganizationsAccessReportRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetOrganizationsAccessReportResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetOutboundWebIdentityFederationInfo",
@@ -1671,6 +1749,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetOutboundWebIdentityFederationInfoRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetOutboundWebIdentityFederationInfoResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetPolicy",
@@ -1689,6 +1768,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetPolicyRequest,
         .handle = handle_GetPolicy,
         .serialize = floe_iam_serialize_GetPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_POLICY, NULL, "PolicyArn", NULL},
     },
     {
         .name = "GetPolicyVersion",
@@ -1707,6 +1787,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetPolicyVersionRequest,
         .handle = handle_GetPolicyVersion,
         .serialize = floe_iam_serialize_GetPolicyVersionResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_POLICY, NULL, "PolicyArn", NULL},
     },
     {
         .name = "GetRole",
@@ -1724,6 +1805,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetRoleRequest,
         .handle = handle_GetRole,
         .serialize = floe_iam_serialize_GetRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "GetRolePolicy",
@@ -1741,6 +1823,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetRolePolicyRequest,
         .handle = handle_GetRolePolicy,
         .serialize = floe_iam_serialize_GetRolePolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "GetSAMLProvider",
@@ -1759,6 +1842,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetSAMLProviderRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetSAMLProviderResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetSSHPublicKey",
@@ -1776,6 +1860,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetSSHPublicKeyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetSSHPublicKeyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetServerCertificate",
@@ -1793,6 +1878,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetServerCertificateRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetServerCertificateResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetServiceLastAccessedDetails",
@@ -1810,6 +1896,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetServiceLastAccessedDetailsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetServiceLastAccessedDetailsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetServiceLastAccessedDetailsWithEntities",
@@ -1827,6 +1914,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetServiceLastAccessedDetailsWithEntitiesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetServiceLastAccessedDetailsWithEntitiesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetServiceLinkedRoleDeletionStatus",
@@ -1845,6 +1933,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetServiceLinkedRoleDeletionStatusRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_GetServiceLinkedRoleDeletionStatusResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetUser",
@@ -1862,6 +1951,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetUserRequest,
         .handle = handle_GetUser,
         .serialize = floe_iam_serialize_GetUserResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "GetUserPolicy",
@@ -1879,6 +1969,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_GetUserPolicyRequest,
         .handle = handle_GetUserPolicy,
         .serialize = floe_iam_serialize_GetUserPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "ListAccessKeys",
@@ -1896,6 +1987,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListAccessKeysRequest,
         .handle = handle_ListAccessKeys,
         .serialize = floe_iam_serialize_ListAccessKeysResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "ListAccountAliases",
@@ -1912,6 +2004,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListAccountAliasesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListAccountAliasesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListAttachedGroupPolicies",
@@ -1930,6 +2023,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListAttachedGroupPoliciesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListAttachedGroupPoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListAttachedRolePolicies",
@@ -1948,6 +2042,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListAttachedRolePoliciesRequest,
         .handle = handle_ListAttachedRolePolicies,
         .serialize = floe_iam_serialize_ListAttachedRolePoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "ListAttachedUserPolicies",
@@ -1966,6 +2061,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListAttachedUserPoliciesRequest,
         .handle = handle_ListAttachedUserPolicies,
         .serialize = floe_iam_serialize_ListAttachedUserPoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "ListDelegationRequests",
@@ -1984,6 +2080,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListDelegationRequestsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListDelegationRequestsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListEntitiesForPolicy",
@@ -2002,6 +2099,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListEntitiesForPolicyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListEntitiesForPolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListGroupPolicies",
@@ -2019,6 +2117,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListGroupPoliciesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListGroupPoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListGroups",
@@ -2035,6 +2134,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListGroupsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListGroupsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListGroupsForUser",
@@ -2052,6 +2152,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListGroupsForUserRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListGroupsForUserResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListInstanceProfileTags",
@@ -2069,6 +2170,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListInstanceProfileTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListInstanceProfileTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListInstanceProfiles",
@@ -2085,6 +2187,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListInstanceProfilesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListInstanceProfilesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListInstanceProfilesForRole",
@@ -2102,6 +2205,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListInstanceProfilesForRoleRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListInstanceProfilesForRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListMFADeviceTags",
@@ -2120,6 +2224,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListMFADeviceTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListMFADeviceTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListMFADevices",
@@ -2137,6 +2242,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListMFADevicesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListMFADevicesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListOpenIDConnectProviderTags",
@@ -2155,6 +2261,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListOpenIDConnectProviderTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListOpenIDConnectProviderTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListOpenIDConnectProviders",
@@ -2171,6 +2278,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListOpenIDConnectProvidersRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListOpenIDConnectProvidersResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListOrganizationsFeatures",
@@ -2190,6 +2298,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListOrganizationsFeaturesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListOrganizationsFeaturesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListPolicies",
@@ -2206,6 +2315,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListPoliciesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListPoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListPoliciesGrantingServiceAccess",
@@ -2223,6 +2333,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListPoliciesGrantingServiceAccessRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListPoliciesGrantingServiceAccessResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListPolicyTags",
@@ -2241,6 +2352,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListPolicyTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListPolicyTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListPolicyVersions",
@@ -2259,6 +2371,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListPolicyVersionsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListPolicyVersionsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListRolePolicies",
@@ -2276,6 +2389,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListRolePoliciesRequest,
         .handle = handle_ListRolePolicies,
         .serialize = floe_iam_serialize_ListRolePoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "ListRoleTags",
@@ -2293,6 +2407,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListRoleTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListRoleTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListRoles",
@@ -2309,6 +2424,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListRolesRequest,
         .handle = handle_ListRoles,
         .serialize = floe_iam_serialize_ListRolesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ANY, NULL, NULL, NULL},
     },
     {
         .name = "ListSAMLProviderTags",
@@ -2327,6 +2443,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListSAMLProviderTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListSAMLProviderTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListSAMLProviders",
@@ -2343,6 +2460,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListSAMLProvidersRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListSAMLProvidersResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListSSHPublicKeys",
@@ -2359,6 +2477,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListSSHPublicKeysRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListSSHPublicKeysResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListServerCertificateTags",
@@ -2376,6 +2495,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListServerCertificateTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListServerCertificateTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListServerCertificates",
@@ -2392,6 +2512,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListServerCertificatesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListServerCertificatesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListServiceSpecificCredentials",
@@ -2409,6 +2530,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListServiceSpecificCredentialsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListServiceSpecificCredentialsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListSigningCertificates",
@@ -2426,6 +2548,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListSigningCertificatesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListSigningCertificatesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListUserPolicies",
@@ -2443,6 +2566,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListUserPoliciesRequest,
         .handle = handle_ListUserPolicies,
         .serialize = floe_iam_serialize_ListUserPoliciesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "ListUserTags",
@@ -2460,6 +2584,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListUserTagsRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListUserTagsResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ListUsers",
@@ -2476,6 +2601,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListUsersRequest,
         .handle = handle_ListUsers,
         .serialize = floe_iam_serialize_ListUsersResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ANY, NULL, NULL, NULL},
     },
     {
         .name = "ListVirtualMFADevices",
@@ -2491,6 +2617,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ListVirtualMFADevicesRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ListVirtualMFADevicesResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "PutGroupPolicy",
@@ -2510,6 +2637,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_PutGroupPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "PutRolePermissionsBoundary",
@@ -2530,6 +2658,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_PutRolePermissionsBoundaryRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "PutRolePolicy",
@@ -2550,6 +2679,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_PutRolePolicyRequest,
         .handle = handle_PutRolePolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ROLE, "RoleName", NULL, NULL},
     },
     {
         .name = "PutUserPermissionsBoundary",
@@ -2569,6 +2699,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_PutUserPermissionsBoundaryRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "PutUserPolicy",
@@ -2588,6 +2719,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_PutUserPolicyRequest,
         .handle = handle_PutUserPolicy,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_USER, "UserName", NULL, NULL},
     },
     {
         .name = "RejectDelegationRequest",
@@ -2607,6 +2739,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_RejectDelegationRequestRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RemoveClientIDFromOpenIDConnectProvider",
@@ -2626,6 +2759,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_RemoveClientIDFromOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RemoveRoleFromInstanceProfile",
@@ -2645,6 +2779,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_RemoveRoleFromInstanceProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "RemoveUserFromGroup",
@@ -2663,6 +2798,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_RemoveUserFromGroupRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ResetServiceSpecificCredential",
@@ -2679,6 +2815,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ResetServiceSpecificCredentialRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_ResetServiceSpecificCredentialResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "ResyncMFADevice",
@@ -2699,6 +2836,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_ResyncMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SendDelegationToken",
@@ -2718,6 +2856,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_SendDelegationTokenRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SetDefaultPolicyVersion",
@@ -2737,6 +2876,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_SetDefaultPolicyVersionRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SetSecurityTokenServicePreferences",
@@ -2753,6 +2893,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_SetSecurityTokenServicePreferencesRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "SimulateCustomPolicy",
@@ -2770,6 +2911,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_SimulateCustomPolicyRequest,
         .handle = handle_SimulateCustomPolicy,
         .serialize = floe_iam_serialize_SimulatePolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ANY, NULL, NULL, NULL},
     },
     {
         .name = "SimulatePrincipalPolicy",
@@ -2788,6 +2930,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_SimulatePrincipalPolicyRequest,
         .handle = handle_SimulatePrincipalPolicy,
         .serialize = floe_iam_serialize_SimulatePolicyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_ARN, NULL, "PolicySourceArn", NULL},
     },
     {
         .name = "TagInstanceProfile",
@@ -2808,6 +2951,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagInstanceProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagMFADevice",
@@ -2828,6 +2972,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagOpenIDConnectProvider",
@@ -2848,6 +2993,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagPolicy",
@@ -2868,6 +3014,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagRole",
@@ -2888,6 +3035,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagRoleRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagSAMLProvider",
@@ -2908,6 +3056,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagSAMLProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagServerCertificate",
@@ -2928,6 +3077,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagServerCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "TagUser",
@@ -2948,6 +3098,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_TagUserRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagInstanceProfile",
@@ -2967,6 +3118,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagInstanceProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagMFADevice",
@@ -2986,6 +3138,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagMFADeviceRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagOpenIDConnectProvider",
@@ -3005,6 +3158,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagOpenIDConnectProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagPolicy",
@@ -3024,6 +3178,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagRole",
@@ -3042,6 +3197,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagRoleRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagSAMLProvider",
@@ -3061,6 +3217,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagSAMLProviderRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagServerCertificate",
@@ -3080,6 +3237,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagServerCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UntagUser",
@@ -3098,6 +3256,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UntagUserRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateAccessKey",
@@ -3117,6 +3276,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateAccessKeyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateAccountPasswordPolicy",
@@ -3136,6 +3296,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateAccountPasswordPolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateAssumeRolePolicy",
@@ -3156,6 +3317,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateAssumeRolePolicyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateDelegationRequest",
@@ -3175,6 +3337,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateDelegationRequestRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateGroup",
@@ -3194,6 +3357,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateGroupRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateLoginProfile",
@@ -3214,6 +3378,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateLoginProfileRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateOpenIDConnectProviderThumbprint",
@@ -3233,6 +3398,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateOpenIDConnectProviderThumbprintRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateRole",
@@ -3251,6 +3417,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateRoleRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UpdateRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateRoleDescription",
@@ -3269,6 +3436,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateRoleDescriptionRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UpdateRoleDescriptionResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateSAMLProvider",
@@ -3289,6 +3457,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateSAMLProviderRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UpdateSAMLProviderResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateSSHPublicKey",
@@ -3306,6 +3475,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateSSHPublicKeyRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateServerCertificate",
@@ -3325,6 +3495,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateServerCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateServiceSpecificCredential",
@@ -3341,6 +3512,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateServiceSpecificCredentialRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateSigningCertificate",
@@ -3360,6 +3532,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateSigningCertificateRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UpdateUser",
@@ -3381,6 +3554,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UpdateUserRequest,
         .handle = NULL,
         .serialize = NULL,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UploadSSHPublicKey",
@@ -3401,6 +3575,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UploadSSHPublicKeyRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UploadSSHPublicKeyResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UploadServerCertificate",
@@ -3423,6 +3598,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UploadServerCertificateRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UploadServerCertificateResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "UploadSigningCertificate",
@@ -3446,6 +3622,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_iam_validate_UploadSigningCertificateRequest,
         .handle = NULL,
         .serialize = floe_iam_serialize_UploadSigningCertificateResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
 };
 
@@ -3461,5 +3638,6 @@ const floe_query_service_t floe_iam_service = {
     .n_errors = FLOE_IAM_ERR__COUNT,
     .validation_error = FLOE_IAM_ERR_ValidationError,
     .internal_error = FLOE_IAM_ERR_InternalFailure,
+    .denied_error = FLOE_IAM_ERR_AccessDenied,
     .init = floe_iam_codec_init,
 };

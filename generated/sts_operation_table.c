@@ -2,8 +2,9 @@
 /*
  * The STS service table runtime/query/ dispatches through: the service's names,
  * its errors (wire code, status, fault), and for each operation its status, the errors it may
- * answer, and its parser, validator, handler and serializer. An operation the overlay does not
- * claim has no handler here, and the runtime answers 501 NotImplemented for it.
+ * answer, its parser, validator, handler and serializer, and what --enforce-iam decides its action
+ * on (the overlay's "authorize"). An operation the overlay does not claim has no handler here, and
+ * the runtime answers 501 NotImplemented for it.
  */
 #include <stdarg.h>
 
@@ -74,6 +75,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_AssumeRoleRequest,
         .handle = handle_AssumeRole,
         .serialize = floe_sts_serialize_AssumeRoleResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_HANDLER, NULL, NULL, NULL},
     },
     {
         .name = "AssumeRoleWithSAML",
@@ -95,6 +97,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_AssumeRoleWithSAMLRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_AssumeRoleWithSAMLResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AssumeRoleWithWebIdentity",
@@ -117,6 +120,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_AssumeRoleWithWebIdentityRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_AssumeRoleWithWebIdentityResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "AssumeRoot",
@@ -134,6 +138,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_AssumeRootRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_AssumeRootResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "DecodeAuthorizationMessage",
@@ -150,6 +155,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_DecodeAuthorizationMessageRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_DecodeAuthorizationMessageResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetAccessKeyInfo",
@@ -165,6 +171,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetAccessKeyInfoRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_GetAccessKeyInfoResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetCallerIdentity",
@@ -180,6 +187,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetCallerIdentityRequest,
         .handle = handle_GetCallerIdentity,
         .serialize = floe_sts_serialize_GetCallerIdentityResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_FREE, NULL, NULL, NULL},
     },
     {
         .name = "GetDelegatedAccessToken",
@@ -198,6 +206,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetDelegatedAccessTokenRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_GetDelegatedAccessTokenResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetFederationToken",
@@ -216,6 +225,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetFederationTokenRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_GetFederationTokenResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetSessionToken",
@@ -232,6 +242,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetSessionTokenRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_GetSessionTokenResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
     {
         .name = "GetWebIdentityToken",
@@ -250,6 +261,7 @@ static const floe_query_operation_t operations[] = {
         .validate = floe_sts_validate_GetWebIdentityTokenRequest,
         .handle = NULL,
         .serialize = floe_sts_serialize_GetWebIdentityTokenResponse,
+        .authorize = {FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, NULL, NULL, NULL},
     },
 };
 
@@ -265,5 +277,6 @@ const floe_query_service_t floe_sts_service = {
     .n_errors = FLOE_STS_ERR__COUNT,
     .validation_error = FLOE_STS_ERR_ValidationError,
     .internal_error = FLOE_STS_ERR_InternalFailure,
+    .denied_error = FLOE_STS_ERR_AccessDenied,
     .init = floe_sts_codec_init,
 };

@@ -14,6 +14,8 @@
  */
 #include <string.h>
 
+#include "authz/authz.h"
+#include "base/log.h"
 #include "iam/credential.h"
 #include "iam/entity.h"
 #include "iam/principal.h"
@@ -69,15 +71,16 @@ static int role_of_arn(floe_query_call_t *call, const char *arn, floe_iam_entity
     return strcmp(role->arn, arn) == 0 ? FLOE_OK : FLOE_ENOTFOUND; /* the path must be the role's */
 }
 
-/* Whether the role's trust policy lets `who` assume it. */
-static bool is_trusted(const floe_iam_entity_t *role, const floe_principal_t *who)
+/* Whether the role's trust policy lets `who` assume it; with `is_by_account` false, only through a
+ * statement naming `who` itself (its ARN, its role's, or "*"), not its account. */
+static bool is_trusted(const floe_iam_entity_t *role, const floe_principal_t *who, bool is_by_account)
 {
     char err[POLICY_ERROR_MAX];
     floe_policy_t *trust = floe_policy_parse(role->trust_policy, strlen(role->trust_policy), FLOE_POLICY_TRUST, err,
                                              sizeof(err));
     floe_policy_request_t request = {
         .principal_arn = who->arn,
-        .principal_account = who->account_id,
+        .principal_account = is_by_account ? who->account_id : NULL,
         .action = ASSUME_ROLE_ACTION,
         .resource = role->arn,
         .role_arn = who->role_arn, /* a session assuming another role: a trust policy may name its role */
@@ -89,6 +92,36 @@ static bool is_trusted(const floe_iam_entity_t *role, const floe_principal_t *wh
     allowed = floe_policy_evaluate(trust, &request, NULL) == FLOE_POLICY_ALLOW;
     floe_policy_free(trust);
     return allowed;
+}
+
+/*
+ * --enforce-iam: the caller's own side of AssumeRole, as AWS's AssumeRole reference states it. An
+ * explicit Deny in the caller's identity-based policies refuses. An Allow of sts:AssumeRole on the
+ * role grants (a root's is implicit). Without one, only a trust policy that names the caller itself
+ * within the role's own account grants (a resource-based policy granting a principal of its
+ * account needs no identity-based allow); a trust policy naming the account, or a role of another
+ * account, also needs the caller's allow. FLOE_OK when allowed, else AccessDenied with AWS's sentence.
+ */
+static int caller_may_assume(floe_query_call_t *call, const floe_principal_t *who, const floe_iam_entity_t *role)
+{
+    floe_authz_request_t r = {.action = ASSUME_ROLE_ACTION, .resource = role->arn};
+    char owner[FLOE_ACCOUNT_ID_LEN + 1];
+    floe_authz_decision_t d;
+
+    memcpy(owner, role->arn + strlen("arn:aws:iam::"), FLOE_ACCOUNT_ID_LEN);
+    owner[FLOE_ACCOUNT_ID_LEN] = '\0';
+    r.owner = owner;
+    floe_authz_evaluate(&call->super, who, &r, &d);
+    if (d.identity_effect == FLOE_POLICY_ALLOW) /* a Deny would have won */
+        return FLOE_OK;
+    if (d.identity_effect != FLOE_POLICY_DENY &&
+        (who->kind == FLOE_PRINCIPAL_ROOT || (strcmp(who->account_id, owner) == 0 && is_trusted(role, who, false))))
+        return FLOE_OK;
+    d.is_allowed = false;
+    d.reason = d.identity_effect == FLOE_POLICY_DENY ? FLOE_AUTHZ_IDENTITY_DENY : FLOE_AUTHZ_NO_IDENTITY_ALLOW;
+    floe_log("access denied: %s may not %s on %s (%s)", d.principal, d.action, d.resource,
+             d.statement ? d.statement : "no statement allowed");
+    return floe_sts_fail(call, FLOE_STS_ERR_AccessDenied, "%s", floe_authz_message(&call->super, &d));
 }
 
 int floe_sts_handle_AssumeRole(floe_query_call_t *call, const floe_sts_AssumeRoleRequest *in,
@@ -106,10 +139,12 @@ int floe_sts_handle_AssumeRole(floe_query_call_t *call, const floe_sts_AssumeRol
     if (rc != FLOE_OK && rc != FLOE_ENOTFOUND)
         return rc;
     /* AWS answers a role that does not exist as one that does not trust the caller */
-    if (rc == FLOE_ENOTFOUND || !is_trusted(&role, who))
+    if (rc == FLOE_ENOTFOUND || !is_trusted(&role, who, true))
         return floe_sts_fail(call, FLOE_STS_ERR_AccessDenied,
                              "User: %s is not authorized to perform: %s on resource: %s", who->arn,
                              ASSUME_ROLE_ACTION, in->RoleArn);
+    if (floe_call_config(&call->super)->enforce_iam && (rc = caller_may_assume(call, who, &role)) != FLOE_OK)
+        return rc;
     if (duration > role.max_session_duration)
         return floe_sts_fail(call, FLOE_STS_ERR_ValidationError,
                              "The requested DurationSeconds exceeds the MaxSessionDuration set for this role.");

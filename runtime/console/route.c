@@ -19,6 +19,7 @@
  * console makes no request anywhere else even if a vendored library tried to.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,32 +35,46 @@
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
 #include "http/uri.h"
+#include "iam/principal.h"
 
 #define API_PREFIX FLOE_CONSOLE_BASE "/api/"
+#define ACTION_MAX 64
+#define ARN_ACCOUNT_FIELD 4 /* colons before an ARN's account */
 #define INDEX_FILE "index.html"
 #define SERVER_FILE "server.json"
 #define CSP "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " \
             "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
 
+/* What a route's actions are decided on under --enforce-iam. */
+typedef enum api_resource {
+    RESOURCE_TABLES, /* the S3 Tables bucket or table its ?arn= names (else the caller's buckets) */
+    RESOURCE_ANY,    /* "*": the actions name no resource type (cloudformation:ListStacks) */
+    RESOURCE_STACK,  /* the stack its ?id= names (a stack ARN, or a name) */
+} api_resource_t;
+
 typedef struct api_route {
     const char *name;
     int (*serve)(floe_console_req_t *r);
-    /* Under --enforce-iam, the S3 Tables action the route's answer corresponds to, decided on what
-       its ?arn= names (NULL: nothing to authorize: the session, the scopes, the caller's stacks). */
-    const char *action;
+    /* Under --enforce-iam, the actions (comma-separated) of the API calls whose answers the route
+       shows, each decided on `resource` (NULL: nothing to authorize: the session, the scopes). */
+    const char *actions;
+    api_resource_t resource;
 } api_route_t;
 
 static const api_route_t api_routes[] = {
-    {"session", floe_console_session, NULL},
-    {"scopes", floe_console_scopes, NULL},
-    {"buckets", floe_console_buckets, "s3tables:ListTableBuckets"},
-    {"bucket", floe_console_bucket, "s3tables:GetTableBucket"},
-    {"namespaces", floe_console_namespaces, "s3tables:ListNamespaces"},
-    {"tables", floe_console_tables, "s3tables:ListTables"},
-    {"table", floe_console_table, "s3tables:GetTable"},
-    {"object", floe_console_object, "s3tables:GetTableData"},
-    {"stacks", floe_console_stacks, NULL},
-    {"stack", floe_console_stack, NULL},
+    {"session", floe_console_session, NULL, RESOURCE_ANY},
+    {"scopes", floe_console_scopes, NULL, RESOURCE_ANY},
+    {"buckets", floe_console_buckets, "s3tables:ListTableBuckets", RESOURCE_TABLES},
+    {"bucket", floe_console_bucket, "s3tables:GetTableBucket", RESOURCE_TABLES},
+    {"namespaces", floe_console_namespaces, "s3tables:ListNamespaces", RESOURCE_TABLES},
+    {"tables", floe_console_tables, "s3tables:ListTables", RESOURCE_TABLES},
+    {"table", floe_console_table, "s3tables:GetTable", RESOURCE_TABLES},
+    {"object", floe_console_object, "s3tables:GetTableData", RESOURCE_TABLES},
+    {"stacks", floe_console_stacks, "cloudformation:ListStacks", RESOURCE_ANY},
+    {"stack", floe_console_stack,
+     "cloudformation:DescribeStacks,cloudformation:DescribeStackResources,cloudformation:DescribeStackEvents,"
+     "cloudformation:GetTemplate",
+     RESOURCE_STACK},
 };
 
 static size_t path_len(h2o_req_t *req)
@@ -146,25 +161,77 @@ static const api_route_t *find_api_route(const char *name, size_t n)
     return NULL;
 }
 
-/* --enforce-iam: the signed caller's permission for the S3 Tables action the route stands for, on
- * the bucket or table its ?arn= names (else the caller's buckets). 0, or -1 after answering 403
- * with AWS's sentence (or 500). */
-static int authorize(floe_console_req_t *r, const char *action)
+/* The access key that signed the request, in its pool (NULL: unsigned). */
+static const char *access_key_of(h2o_req_t *req)
+{
+    floe_sigv4_scope_t signature;
+
+    if (floe_sigv4_request_scope(req, &signature) != 0)
+        return NULL;
+    return h2o_strdup(&req->pool, signature.access_key.base, signature.access_key.len).base;
+}
+
+/* The resource a stack route's actions are decided on, and its account: the stack ARN ?id= names,
+ * else (a name) every stack of that name in the signer's account and the page's region, as the stack ARN's pattern
+ * arn:aws:cloudformation:<region>:<account>:stack/<name>/<id> reads with a star for the id. */
+static const char *stack_resource(floe_console_req_t *r, const floe_scope_t *signer, floe_authz_request_t *q)
+{
+    const char *id = floe_console_param(r, "id"), *region = floe_console_param(r, "region"), *account = id;
+
+    /* arn:aws:cloudformation:<region>:<account>:stack/...: the account is the fifth field */
+    for (int field = 0; account != NULL && field < ARN_ACCOUNT_FIELD; field++)
+        account = (account = strchr(account, ':')) != NULL ? account + 1 : NULL;
+    if (id != NULL && strncmp(id, "arn:", strlen("arn:")) == 0 && account != NULL &&
+        floe_scope_is_account_id(account, strcspn(account, ":"))) {
+        q->owner = floe_call_strndup(&r->call, account, FLOE_ACCOUNT_ID_LEN);
+        return id;
+    }
+    return floe_call_printf(&r->call, "arn:aws:cloudformation:%s:%s:stack/%s/*", region != NULL ? region : signer->region,
+                            signer->account_id, id != NULL ? id : "");
+}
+
+/* One action of a route that names no S3 Tables resource, decided for the signed caller on "*" or
+ * on the stack: CloudFormation holds no resource policies, so only the caller's own apply. */
+static int decide_other(floe_console_req_t *r, const api_route_t *route, const char *action, const floe_scope_t *signer,
+                        floe_authz_decision_t *out)
+{
+    floe_authz_request_t q = {0};
+    floe_principal_t *principal;
+
+    if (floe_principal_of_key(&r->call, access_key_of(r->req), &principal))
+        return FLOE_EFAIL;
+    q.action = action;
+    q.owner = signer->account_id;
+    q.source_ip = floe_http_peer_address(r->req);
+    q.resource = route->resource == RESOURCE_STACK ? stack_resource(r, signer, &q) : "*";
+    return floe_authz_decide(&r->call, principal, &q, out);
+}
+
+/* --enforce-iam: the signed caller's permission for each action of the route, on the bucket or
+ * table its ?arn= names (else the caller's buckets), on its stack, or on "*". 0, or -1 after
+ * answering 403 with AWS's sentence for the first refused action (or 500). */
+static int authorize(floe_console_req_t *r, const api_route_t *route)
 {
     floe_authz_target_t target = {floe_console_param(r, "arn"), NULL, NULL};
     floe_authz_decision_t decision;
-    floe_sigv4_scope_t signature;
     floe_scope_t signer;
-    const char *key = NULL;
+    const char *next = route->actions;
+    char action[ACTION_MAX];
 
-    if (floe_sigv4_request_scope(r->req, &signature) == 0)
-        key = h2o_strdup(&r->req->pool, signature.access_key.base, signature.access_key.len).base;
     floe_sigv4_request_account_scope(r->req, r->w->config, &signer);
-    floe_call_set_scope(&r->call, &signer);
-    if (floe_authz_table_access(&r->call, key, floe_http_peer_address(r->req), action, &target, &decision))
-        return floe_console_fail(r, 500, "The console could not authorize the request.");
-    if (!decision.is_allowed)
-        return floe_console_fail(r, 403, "%s", floe_authz_message(&r->call, &decision));
+    while (*next != '\0') {
+        size_t len = strcspn(next, ",");
+        snprintf(action, sizeof(action), "%.*s", (int)len, next);
+        next += len + (next[len] == ',');
+        floe_call_set_scope(&r->call, &signer);
+        if (route->resource == RESOURCE_TABLES
+                ? floe_authz_table_access(&r->call, access_key_of(r->req), floe_http_peer_address(r->req), action,
+                                          &target, &decision)
+                : decide_other(r, route, action, &signer, &decision))
+            return floe_console_fail(r, 500, "The console could not authorize the request.");
+        if (!decision.is_allowed)
+            return floe_console_fail(r, 403, "%s", floe_authz_message(&r->call, &decision));
+    }
     floe_call_set_scope(&r->call, &signer); /* the route enters the ARN's scope itself, as without the flag */
     return 0;
 }
@@ -197,7 +264,7 @@ static void serve_api(floe_worker_t *w, h2o_req_t *req, const char *name, size_t
         return;
     }
     r.n_query = (size_t)n_query;
-    if (w->config->enforce_iam && route->action != NULL && authorize(&r, route->action) != 0)
+    if (w->config->enforce_iam && route->actions != NULL && authorize(&r, route) != 0)
         return;
     route->serve(&r);
     if (floe_state_end_call(w->state))

@@ -313,6 +313,17 @@ static int glue_query_warehouse(rest_ctx_t *d, floe_iceberg_call_t *call, floe_i
     return FLOE_OK;
 }
 
+/* On Glue's endpoint, the table bucket ARN its catalog id named (glue_warehouse put it in the
+ * prefix, or in ?warehouse= on /v1/config); NULL when it names none. */
+static const char *glue_arn(const floe_iceberg_input_t *http)
+{
+    for (size_t i = 0; http->prefix == NULL && i < http->n_query; i++) {
+        if (strcmp(http->query[i].key, "warehouse") == 0)
+            return http->query[i].value;
+    }
+    return http->prefix;
+}
+
 static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match, const floe_query_param_t *query,
                           size_t n_query)
 {
@@ -347,9 +358,10 @@ static void run_operation(rest_ctx_t *d, const floe_iceberg_route_match_t *match
         cJSON_Delete(body);
         return;
     }
-    warehouse = d->is_glue ? NULL : named_warehouse(d, match, query, n_query);
-    if (d->w->config->enforce_iam && !d->is_glue) {
-        if (floe_iceberg_rest_authorize(&call, d->req, match, warehouse) != FLOE_OK) {
+    warehouse = d->is_glue ? glue_arn(&http) : named_warehouse(d, match, query, n_query);
+    if (d->w->config->enforce_iam) {
+        if ((d->is_glue ? floe_iceberg_rest_authorize_glue(&call, d->req, match, warehouse)
+                        : floe_iceberg_rest_authorize(&call, d->req, match, warehouse)) != FLOE_OK) {
             answer_error(d, call.error, call.error_message);
             cJSON_Delete(body);
             return;

@@ -3,6 +3,12 @@
  * or a bad time answers 400 at once), then queues the run for the maintenance thread and returns
  * to the event loop; the answer comes back through the worker's door (maintenance.h, design note
  * 2). The ARN and whether the job is enabled are checked by the runner.
+ *
+ * Under --enforce-iam, running a job on demand is authorized as the S3 Tables operation that
+ * configures that job (no S3 Tables operation runs one): compaction and snapshot management
+ * PutTableMaintenanceConfiguration, unreferenced file removal (a bucket's setting)
+ * PutTableBucketMaintenanceConfiguration, record expiration PutTableRecordExpirationConfiguration,
+ * each on the ARN the body names (docs/authorization.md).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +16,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "authz/table_access.h"
 #include "base/failure.h"
 #include "base/log.h"
+#include "db/state.h"
+#include "http/peer.h"
 #include "http/response.h"
 #include "http/sigv4.h"
 #include "http/sigv4_verify.h"
@@ -20,6 +29,14 @@
 
 #define OPERATION "Maintenance:Run"
 #define MESSAGE_MAX 512
+
+/* The S3 Tables action that configures each job type, which running it on demand needs. */
+static const char *const job_actions[FLOE_JOB_TYPE_COUNT + 1] = {
+    [FLOE_JOB_COMPACTION] = "s3tables:PutTableMaintenanceConfiguration",
+    [FLOE_JOB_SNAPSHOT_MANAGEMENT] = "s3tables:PutTableMaintenanceConfiguration",
+    [FLOE_JOB_UNREFERENCED_FILE_REMOVAL] = "s3tables:PutTableBucketMaintenanceConfiguration",
+    [FLOE_JOB_RECORD_EXPIRATION] = "s3tables:PutTableRecordExpirationConfiguration",
+};
 
 static void send_json(h2o_req_t *req, int status, const char *json)
 {
@@ -116,6 +133,35 @@ static int check_account(floe_worker_t *w, h2o_req_t *req, const char *arn)
     return FLOE_EFAIL;
 }
 
+/* --enforce-iam: the signed caller's permission for the action that configures the job, on the
+ * table or bucket the body names (a policy may grant another account); answers 403 with AWS's
+ * sentence (500 when the decision failed) and returns -1 unless it is allowed. */
+static int authorize(floe_worker_t *w, h2o_req_t *req, const floe_maintenance_request_t *request)
+{
+    floe_authz_target_t target = {request->arn, NULL, NULL};
+    floe_authz_decision_t decision;
+    floe_sigv4_scope_t signature;
+    floe_scope_t signer;
+    floe_call_t call;
+    const char *key = NULL;
+    int rc;
+
+    if (floe_sigv4_request_scope(req, &signature) == 0)
+        key = h2o_strdup(&req->pool, signature.access_key.base, signature.access_key.len).base;
+    floe_call_init(&call, &req->pool, w->state, w->config);
+    floe_sigv4_request_account_scope(req, w->config, &signer);
+    floe_call_set_scope(&call, &signer);
+    rc = floe_authz_table_access(&call, key, floe_http_peer_address(req), job_actions[request->type], &target,
+                                 &decision);
+    if (floe_state_end_call(w->state))
+        floe_log("%s left a transaction open; it was rolled back", OPERATION);
+    if (rc != FLOE_OK)
+        refuse(req, 500, "The maintenance route could not authorize the request.");
+    else if (!decision.is_allowed)
+        refuse(req, 403, floe_authz_message(&call, &decision));
+    return rc != FLOE_OK || !decision.is_allowed ? FLOE_EFAIL : FLOE_OK;
+}
+
 void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)
 {
     floe_maintenance_request_t request;
@@ -132,7 +178,9 @@ void floe_maintenance_route_handle(floe_worker_t *w, h2o_req_t *req)
         refuse(req, 400, "The body is not JSON.");
         return;
     }
-    if (parse_body(req, body, &request) == 0 && check_account(w, req, request.arn) == 0)
+    /* under --enforce-iam a policy decides who may act on the ARN, another account included */
+    if (parse_body(req, body, &request) == 0 &&
+        (w->config->enforce_iam ? authorize(w, req, &request) : check_account(w, req, request.arn)) == 0)
         floe_maintenance_submit(w, req, &request, on_done); /* copies the request */
     cJSON_Delete(body);
 }

@@ -6,7 +6,9 @@
  * not that, an unknown ARN, an unknown type, a bad time or a disabled job (and nothing runs); 405
  * for another method. It acts on tables, so with --strict-signatures it takes only requests with
  * a good SigV4 signature (403 otherwise), on ARNs of the signer's own account (403 otherwise):
- * the console and `floe maintenance run` sign for FLOE_MAINTENANCE_SIGNING_NAME.
+ * the console and `floe maintenance run` sign for FLOE_MAINTENANCE_SIGNING_NAME. Under --enforce-iam
+ * the signer needs the S3 Tables action that configures the job type on that ARN instead (403 with
+ * AWS's sentence otherwise; docs/authorization.md).
  */
 #ifndef FLOE_MAINTENANCE_ROUTE_H
 #define FLOE_MAINTENANCE_ROUTE_H

@@ -11,6 +11,8 @@
  *        ▼
  *   op->parse, op->validate ──violation──▶ 400 ValidationError
  *        ▼
+ *   --enforce-iam: the caller's permission for op (query_authorize.h) ──refused──▶ 403 AccessDenied
+ *        ▼
  *   op->handle == NULL ──▶ 501 NotImplemented
  *        ▼
  *   op->handle ──floe_<prefix>_fail(e)──▶ e's code and status, if e is one the operation may
@@ -32,9 +34,11 @@
 #include "base/failure.h"
 #include "base/log.h"
 #include "db/state.h"
+#include "http/peer.h"
 #include "http/sigv4.h"
 #include "query/query.h"
 #include "query/query_answer.h"
+#include "query/query_authorize.h"
 #include "query/query_hold.h"
 
 /* The largest form parsed. CloudFormation's largest input is an inline template (51,200 bytes,
@@ -140,6 +144,27 @@ static const floe_query_operation_t *find_operation(const floe_query_service_t *
     return NULL;
 }
 
+/* --enforce-iam: whether the caller may run `op`; false after answering AccessDenied (403, Sender,
+ * AWS's sentence) or InternalFailure when the decision failed. */
+static bool authorized(query_ctx_t *q, const floe_query_operation_t *op, const floe_query_form_t *form,
+                       floe_query_call_t *call)
+{
+    floe_authz_decision_t decision;
+    bool needed;
+    int rc = floe_query_authorize(call, q->svc, op, form, floe_http_peer_address(q->req), &needed, &decision);
+
+    if (floe_state_end_call(q->w->state))
+        floe_log("%s %s left a transaction open while authorizing; it was rolled back", q->svc->name, op->name);
+    if (rc != FLOE_OK) {
+        answer_service_error(q, q->svc->internal_error, "The server could not authorize the request.");
+        return false;
+    }
+    if (!needed || decision.is_allowed)
+        return true;
+    answer_service_error(q, q->svc->denied_error, floe_authz_message(&call->super, &decision));
+    return false;
+}
+
 static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, const floe_query_form_t *form)
 {
     floe_violation_t violation;
@@ -157,6 +182,8 @@ static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, cons
         answer_service_error(q, q->svc->validation_error, violation.message);
         return;
     }
+    if (q->w->config->enforce_iam && !authorized(q, op, form, &call))
+        return;
     if (op->handle == NULL) {
         char message[MESSAGE_MAX];
         snprintf(message, sizeof(message), "Floe does not implement %s %s yet; see %s.", q->svc->name, op->name,

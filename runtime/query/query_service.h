@@ -26,6 +26,25 @@ typedef struct floe_query_error_info {
 
 #define FLOE_QUERY_ERROR_BIT(e) (UINT64_C(1) << (e))
 
+/** What --enforce-iam decides an operation's "<signing name>:<Action>" on (its overlay's "authorize"). */
+typedef enum floe_query_authorize_kind {
+    FLOE_QUERY_AUTHORIZE_NOT_EVALUATED, /* the service's overlay authorizes nothing (CloudFormation) */
+    FLOE_QUERY_AUTHORIZE_FREE,          /* no permission needed (sts:GetCallerIdentity) */
+    FLOE_QUERY_AUTHORIZE_HANDLER,       /* the handler decides (sts:AssumeRole and a role's trust policy) */
+    FLOE_QUERY_AUTHORIZE_ANY,           /* "*": the action names no resource type */
+    FLOE_QUERY_AUTHORIZE_ARN,           /* the ARN member `arn` gives */
+    FLOE_QUERY_AUTHORIZE_USER,          /* the IAM user `name` names (absent: the caller) */
+    FLOE_QUERY_AUTHORIZE_ROLE,          /* the IAM role `name` names */
+    FLOE_QUERY_AUTHORIZE_POLICY,        /* the managed policy `arn` gives, or `path` and `name` make */
+} floe_query_authorize_kind_t;
+
+typedef struct floe_query_authorize {
+    floe_query_authorize_kind_t kind;
+    const char *name; /* form keys of the members naming the resource, or NULL */
+    const char *arn;
+    const char *path;
+} floe_query_authorize_t;
+
 typedef struct floe_query_operation {
     const char *name;             /* the Action */
     const char *response_element; /* "<name>Response" */
@@ -38,6 +57,7 @@ typedef struct floe_query_operation {
     int (*validate)(const void *in, floe_violation_t *v);
     int (*handle)(floe_query_call_t *call, const void *in, void *out); /* NULL: not implemented */
     void (*serialize)(const void *out, floe_xml_t *w);                 /* NULL: Unit output */
+    floe_query_authorize_t authorize;
 } floe_query_operation_t;
 
 typedef struct floe_query_service {
@@ -52,6 +72,7 @@ typedef struct floe_query_service {
     size_t n_errors;
     int validation_error; /* the enum value of ValidationError: violations and type errors */
     int internal_error;   /* the enum value of InternalFailure */
+    int denied_error;     /* the enum value of AccessDenied: a refusal under --enforce-iam */
     int (*init)(void);    /* compiles the service's patterns now, not on first use; FLOE_OK or FLOE_EFAIL */
 } floe_query_service_t;
 

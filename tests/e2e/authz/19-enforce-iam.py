@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from enforce_iam import console_get  # noqa: E402
 from floe_server import AWS_CLI, FLOE_BIN, FloeTestCase, client_env, main  # noqa: E402
 
 OWNER, OTHER = "111122223333", "444455556666"
@@ -177,22 +178,7 @@ class EnforceIamTests(FloeTestCase):
                          "an invalid principal is refused by PutTableBucketPolicy")
 
     def console_get(self, route, arn, key, secret):
-        """(status, JSON) of the console's API route for `arn`, signed by botocore as the console signs."""
-        import urllib.error
-        import urllib.parse
-        import urllib.request
-        from botocore.auth import SigV4Auth
-        from botocore.awsrequest import AWSRequest
-        from botocore.credentials import Credentials
-        request = AWSRequest(method="GET", url="%s/_floe/ui/api/%s?arn=%s" % (
-            self.server.endpoint, route, urllib.parse.quote(arn, safe="")))
-        SigV4Auth(Credentials(key, secret), "s3tables", REGION).add_auth(request)
-        prepared = request.prepare()
-        try:
-            with urllib.request.urlopen(urllib.request.Request(prepared.url, headers=dict(prepared.headers))) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return console_get(self.server.endpoint, route, {"arn": arn}, key, secret, REGION)
 
     def test_console_routes_are_the_s3_tables_operations_they_show(self):
         arn, table_arn = self.bucket_with_table("viewed", "sales", "secret")
