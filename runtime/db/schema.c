@@ -625,6 +625,9 @@ static const char *const migrations[] = {
     "  expires_at INTEGER NOT NULL"              /* ms since the epoch */
     ") WITHOUT ROWID;"
     "CREATE INDEX sts_session_by_role ON sts_session (role_id);",
+    /* the principal a stack operation acts for (its ARN), whose permissions its steps need under
+     * --enforce-iam (cloudformation/provision_authorize.c); NULL: the stack's account's root */
+    "ALTER TABLE cfn_work ADD COLUMN caller_arn TEXT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

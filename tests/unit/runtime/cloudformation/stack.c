@@ -356,7 +356,7 @@ TEST(stack_without_rollback_stays_failed_or_is_deleted)
     CHECK(floe_stack_create(&f.call, &in, &id, &f.why) == FLOE_OK, "CreateStack takes DisableRollback");
     CHECK(strcmp(cfn_wait(&f, id), FLOE_CREATE_FAILED) == 0, "with DisableRollback the stack stays CREATE_FAILED");
     CHECK(cfn_bucket_exists(&f, "cfn-first"), "what it made is left for inspection");
-    CHECK(floe_stack_delete(&f.call, "kept", NULL, 0, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_delete(&f.call, "kept", NULL, 0, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, id), FLOE_DELETE_COMPLETE) == 0 && !cfn_bucket_exists(&f, "cfn-first"),
           "deleting the failed stack deletes what it made");
     in.stack_name = "gone";
@@ -384,7 +384,7 @@ TEST(stack_delete_retains_what_deletion_policy_keeps)
                      &id) == FLOE_OK &&
               strcmp(cfn_wait(&f, id), FLOE_CREATE_COMPLETE) == 0,
           "the stack is created");
-    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, &f.why) == FLOE_OK, "DeleteStack is taken");
+    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, NULL, &f.why) == FLOE_OK, "DeleteStack is taken");
     CHECK(strcmp(cfn_wait(&f, id), FLOE_DELETE_COMPLETE) == 0, "the stack reaches DELETE_COMPLETE");
     CHECK(cfn_bucket_exists(&f, "cfn-kept") && !cfn_bucket_exists(&f, "cfn-dropped"),
           "the retained bucket stays and the other goes");
@@ -394,7 +394,7 @@ TEST(stack_delete_retains_what_deletion_policy_keeps)
           "a deleted stack is not found by its name");
     CHECK(floe_stack_describe(&f.call, id, &stacks, &n, &f.why) == FLOE_OK && stacks[0].deleted_at != 0,
           "a deleted stack is found by its id, with its deletion time");
-    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, NULL, &f.why) == FLOE_OK,
           "deleting a stack that does not exist succeeds, as on AWS");
     cfn_close(&f);
 }
@@ -607,7 +607,7 @@ TEST(change_set_creates_a_stack_in_review_and_executes_it)
               strcmp(cs.execution_status, FLOE_EXECUTION_AVAILABLE) == 0,
           "the change set is computed and can be executed");
     CHECK(cs.n_changes == 5 && strcmp(cs.changes[0].action, "Add") == 0, "it lists an Add per resource");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) == FLOE_OK,
           "ExecuteChangeSet is taken");
     CHECK(strcmp(cfn_wait(&f, "review"), FLOE_CREATE_COMPLETE) == 0, "the stack is created");
     CHECK(floe_stack_change_set_describe(&f.call, cs_id, NULL, &cs, &f.why) == FLOE_OK &&
@@ -655,7 +655,7 @@ TEST(change_set_lists_modify_with_replacement)
               strcmp(ns->details[0].evaluation, "Dynamic") == 0 &&
               strcmp(ns->details[0].change_source, "ResourceReference") == 0,
           "a namespace that refers to the replaced bucket may be replaced");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, "preview"), FLOE_UPDATE_COMPLETE) == 0 && cfn_bucket_exists(&f, "cfn-preview2") &&
               !cfn_bucket_exists(&f, "cfn-preview"),
           "executing it replaces the bucket");
@@ -684,7 +684,7 @@ TEST(change_set_without_changes_fails_with_aws_reason)
                                        "information to create a change set.") == 0,
           "it ends FAILED with AWS's exact reason");
     CHECK(strcmp(cs.execution_status, FLOE_EXECUTION_UNAVAILABLE) == 0, "and cannot be executed");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) ==
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) ==
               FLOE_ESTATE,
           "executing it is InvalidChangeSetStatus");
     CHECK(floe_stack_change_set_list(&f.call, "same", &list, &n, &f.why) == FLOE_OK && n == 1,
@@ -716,7 +716,7 @@ TEST(stack_interrupted_by_a_restart_fails_or_resumes_cleanly)
           "a stack is queued");
     CHECK(cfn_create(&f, "doomed", floe_call_printf(&f.call, one_bucket, "doomed"), &doomed) == FLOE_OK,
           "a second stack is queued");
-    CHECK(floe_stack_delete(&f.call, "doomed", NULL, 0, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_delete(&f.call, "doomed", NULL, 0, NULL, NULL, &f.why) == FLOE_OK,
           "DeleteStack of a stack still being created is taken");
     cfn_start_engine(&f);
     CHECK(strcmp(cfn_wait(&f, queued), FLOE_CREATE_COMPLETE) == 0, "the engine takes queued work when it starts");
@@ -763,7 +763,7 @@ TEST(stack_exports_are_unique_and_kept_while_imported)
                      &c) == FLOE_OK &&
               strcmp(cfn_wait(&f, c), FLOE_CREATE_COMPLETE) == 0,
           "a third stack imports the export");
-    CHECK(floe_stack_delete(&f.call, "exporter", NULL, 0, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_delete(&f.call, "exporter", NULL, 0, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, a), FLOE_DELETE_FAILED) == 0,
           "the exporting stack cannot be deleted while its export is imported");
     CHECK(strstr(cfn_event_reason(&f, a, "exporter", FLOE_DELETE_FAILED), "in use by importer") != NULL,
