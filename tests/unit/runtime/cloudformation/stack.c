@@ -27,6 +27,7 @@
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "db/state.h"
+#include "iam/entity.h"
 #include "harness.h"
 #include "store/store.h"
 #include "call/worker.h"
@@ -735,6 +736,43 @@ TEST(stack_interrupted_by_a_restart_fails_or_resumes_cleanly)
     CHECK(strcmp(cfn_event_reason(&f, crashed, "crashed", FLOE_ROLLBACK_IN_PROGRESS),
                  "The server restarted during the operation. Rollback requested by user.") == 0,
           "its reason says the server restarted");
+    cfn_close(&f);
+}
+
+/* Under --enforce-iam a stack's steps act for the principal recorded with its queued work, which the
+ * engine reads back from the queue as it does after a restart. */
+TEST(stack_steps_act_with_the_recorded_callers_permissions)
+{
+    const char *lake = "{'Resources': {'Bucket': {'Type': 'AWS::S3Tables::TableBucket', 'Properties':"
+                       " {'TableBucketName': 'cfn-%s'}}, 'Ns': {'Type': 'AWS::S3Tables::Namespace', 'Properties':"
+                       " {'TableBucketARN': {'Fn::GetAtt': ['Bucket', 'TableBucketARN']}, 'Namespace': 'sales'}}}}";
+    const char *buckets_only = "{\"Version\": \"2012-10-17\", \"Statement\": [{\"Effect\": \"Allow\", \"Action\":"
+                               " [\"s3tables:CreateTableBucket\", \"s3tables:DeleteTableBucket\"], \"Resource\": \"*\"}]}";
+    floe_stack_create_input_t in = {.stack_name = "denied", .caller = "arn:aws:iam::" CFN_ACCOUNT ":user/builder"};
+    floe_iam_entity_t user = {.name = "builder", .path = "/"};
+    cfn_fixture_t f;
+    char *denied = NULL, *owned = NULL;
+
+    CHECK(cfn_open(&f, true) == 0, "a fresh catalog starts, without its engine");
+    f.config.enforce_iam = true;
+    CHECK(floe_iam_entity_create(&f.call, FLOE_IAM_USER, &user) == FLOE_OK &&
+              floe_iam_inline_put(&f.call, FLOE_IAM_USER, user.row, "buckets", buckets_only) == FLOE_OK,
+          "an IAM user may create and delete table buckets, not namespaces");
+    in.template_.template_body = cfn_json(&f, floe_call_printf(&f.call, lake, "denied"));
+    CHECK(floe_stack_create(&f.call, &in, &denied, &f.why) == FLOE_OK, "the user's stack is queued with its caller");
+    CHECK(cfn_create(&f, "owned", floe_call_printf(&f.call, lake, "owned"), &owned) == FLOE_OK,
+          "a stack is queued without a caller");
+    cfn_start_engine(&f);
+    CHECK(strcmp(cfn_wait(&f, denied), FLOE_ROLLBACK_COMPLETE) == 0 && !cfn_bucket_exists(&f, "cfn-denied"),
+          "the denied namespace rolls the stack back, its bucket deleted with the user's permission");
+    CHECK(strstr(cfn_event_reason(&f, denied, "Ns", FLOE_CREATE_FAILED),
+                 "Resource handler returned message: \"User: arn:aws:iam::" CFN_ACCOUNT ":user/builder is not "
+                 "authorized to perform: s3tables:CreateNamespace on resource: " CFN_BUCKET_ARN("cfn-denied")
+                 " because no identity-based policy allows the s3tables:CreateNamespace action (Service: S3Tables, "
+                 "Status Code: 403, Request ID: ") != NULL,
+          "the namespace's reason is AWS's denial");
+    CHECK(strcmp(cfn_wait(&f, owned), FLOE_CREATE_COMPLETE) == 0 && cfn_bucket_exists(&f, "cfn-owned"),
+          "work queued without a caller acts for the stack's account's root");
     cfn_close(&f);
 }
 
