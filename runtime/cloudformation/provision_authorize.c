@@ -11,6 +11,7 @@
 
 #include "authz/authz.h"
 #include "catalog/resource_policy.h"
+#include "cloudformation/provision.h"
 #include "cloudformation/provision_authorize.h"
 #include "iam/entity.h"
 #include "iam/principal.h"
@@ -265,17 +266,6 @@ static int on_rule(const change_t *c, const rule_t *rule)
     return FLOE_OK;
 }
 
-/* Whether an update changes `property`. */
-static bool changes(const cJSON *old_props, const cJSON *props, const char *property)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(old_props, property);
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(props, property);
-
-    if (a == NULL || b == NULL)
-        return a != b;
-    return !cJSON_Compare(a, b, true);
-}
-
 int floe_provision_authorize(floe_call_t *call, const char *caller, floe_provision_step_t step, const char *type,
                              const char *physical_id, const cJSON *old_props, const cJSON *props)
 {
@@ -294,7 +284,7 @@ int floe_provision_authorize(floe_call_t *call, const char *caller, floe_provisi
     for (size_t i = 0; i < N_RULES; i++) {
         const rule_t *rule = &rules[i];
         if (rule->step != step || strcmp(rule->type, type) != 0 ||
-            (step == UPDATE && !changes(old_props, props, rule->property)))
+            (step == UPDATE && !floe_provision_member_differs(old_props, props, rule->property)))
             continue;
         if (on_rule(&c, rule))
             return FLOE_EFAIL;
