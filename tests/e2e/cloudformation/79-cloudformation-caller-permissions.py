@@ -4,8 +4,10 @@ AWS without a service role. An IAM user (made through IAM, its key from CreateAc
 cloudformation:* but not s3tables:CreateTable deploys a stack with the aws CLI's `cloudformation
 deploy`: the table's creation fails with CloudFormation's AccessDenied reason and the stack rolls
 back to ROLLBACK_COMPLETE, taking its bucket and namespace with it. Once the user may do s3tables:*
-the same deploy succeeds. A user without cloudformation:CreateStack is refused the call itself with
-CloudFormation's AccessDenied, and DescribeStacks answers it as its policy allows."""
+the same deploy succeeds, and a Deny of s3tables:DeleteTable leaves its deletion DELETE_FAILED. An
+AWS::IAM::Role needs the caller's iam:CreateRole likewise. A user without cloudformation:CreateStack
+is refused the call itself with CloudFormation's AccessDenied, and ListStacks answers it as its
+policy allows."""
 
 import json
 import os
@@ -146,6 +148,22 @@ class CallerPermissionsTests(FloeTestCase):
                    if e["LogicalResourceId"] == "Orders" and e["ResourceStatus"] == "DELETE_FAILED"]
         self.assertTrue(reasons and "s3tables:DeleteTable" in reasons[0] and
                         "with an explicit deny in an identity-based policy" in reasons[0], reasons)
+
+    def test_an_iam_resource_needs_the_callers_iam_permission(self):
+        key = self.user("builder", policy(allow("cloudformation:*"), allow("s3tables:*")))
+        cfn = self.signed_client("cloudformation", *key)
+        trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole",
+                                                         "Principal": {"AWS": "arn:aws:iam::%s:root" % ACCOUNT}}]}
+        cfn.create_stack(StackName="roles", TemplateBody=json.dumps({"Resources": {"Reader": {
+            "Type": "AWS::IAM::Role", "Properties": {"RoleName": "cfn-reader", "AssumeRolePolicyDocument": trust}}}}))
+        self.assertEqual(self.settled(cfn, "roles")["StackStatus"], "ROLLBACK_COMPLETE")
+        reason = [e for e in cfn.describe_stack_events(StackName="roles")["StackEvents"]
+                  if e["LogicalResourceId"] == "Reader" and e["ResourceStatus"] == "CREATE_FAILED"][0]["ResourceStatusReason"]
+        self.assertRegex(reason, r'^Resource handler returned message: "User: arn:aws:iam::%s:user/builder is not '
+                         r'authorized to perform: iam:CreateRole on resource: arn:aws:iam::%s:role/cfn-reader because '
+                         r'no identity-based policy allows the iam:CreateRole action \(Service: Iam, Status Code: 403, '
+                         r'Request ID: [0-9A-Za-z-]+\)" \(HandlerErrorCode: AccessDenied\)$' % (ACCOUNT, ACCOUNT))
+        self.assertClientError("NoSuchEntity", self.iam.get_role, RoleName="cfn-reader")
 
     def test_the_cloudformation_call_itself_needs_its_action(self):
         key = self.user("viewer", policy(allow(["cloudformation:DescribeStacks", "cloudformation:ListStacks"])))
