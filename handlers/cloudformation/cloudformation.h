@@ -15,6 +15,15 @@
 int floe_cfnh_answer(floe_query_call_t *call, int rc, char *const *why);
 
 /**
+ * Under --enforce-iam, authorizes the call's own action (cloudformation:<Operation>, from the
+ * generated table) on the stack `stack_name` names (NULL: an operation on no stack) before the
+ * handler does anything: FLOE_OK with *caller (may be NULL) the principal the stack's steps then act
+ * for; FLOE_EFAIL with AccessDenied (403) recorded. A check every CloudFormation handler makes
+ * first; a check of every awsQuery call in runtime/query/ could take its place.
+ */
+int floe_cfnh_authorize(floe_query_call_t *call, const char *stack_name, const char **caller /* OUT, may be NULL */);
+
+/**
  * As floe_cfnh_answer, for a change the stack engine carries out in the background (CreateStack,
  * UpdateStack, DeleteStack, CreateChangeSet, ExecuteChangeSet): on FLOE_OK the answer is
  * held until the stack *stack_id names (when set) has settled (floe_stack_is_settled), for up to

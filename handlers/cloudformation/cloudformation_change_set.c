@@ -21,6 +21,8 @@ int floe_cfn_handle_CreateChangeSet(floe_query_call_t *call, const floe_cfn_Crea
     };
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (in->ChangeSetType == FLOE_CFN_ChangeSetType_IMPORT)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Floe does not import resources (ChangeSetType IMPORT).");
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL,
@@ -98,6 +100,8 @@ int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_De
     size_t start, end;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_change_set_describe(&call->super, in->ChangeSetName, in->StackName, &cs, &why), &why) != FLOE_OK ||
         floe_cfnh_page(call, floe_call_printf(&call->super, "DescribeChangeSet|%s", cs.change_set_id), in->NextToken,
                        cs.changes, cs.n_changes, change_key, &start, &end, &out->NextToken))
@@ -123,13 +127,16 @@ int floe_cfn_handle_DescribeChangeSet(floe_query_call_t *call, const floe_cfn_De
 int floe_cfn_handle_ExecuteChangeSet(floe_query_call_t *call, const floe_cfn_ExecuteChangeSetInput *in,
                                      floe_cfn_ExecuteChangeSetOutput *out)
 {
+    const char *caller = NULL;
     char *why = NULL, *stack_id = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, &caller) != FLOE_OK)
+        return FLOE_EFAIL;
     (void)out;
     return floe_cfnh_answer_settled(call,
                                     floe_stack_change_set_execute(&call->super, in->ChangeSetName, in->StackName,
                                                                   in->has_DisableRollback, in->DisableRollback,
-                                                                  &stack_id, &why),
+                                                                  caller, &stack_id, &why),
                                     &stack_id, &why);
 }
 
@@ -138,6 +145,8 @@ int floe_cfn_handle_DeleteChangeSet(floe_query_call_t *call, const floe_cfn_Dele
 {
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     (void)out;
     return floe_cfnh_answer(call, floe_stack_change_set_delete(&call->super, in->ChangeSetName, in->StackName, &why), &why);
 }
@@ -155,6 +164,8 @@ int floe_cfn_handle_ListChangeSets(floe_query_call_t *call, const floe_cfn_ListC
     size_t n = 0, start, end;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_change_set_list(&call->super, in->StackName, &sets, &n, &why), &why) !=
             FLOE_OK ||
         floe_cfnh_page(call, floe_call_printf(&call->super, "ListChangeSets|%s", in->StackName), in->NextToken, sets, n,

@@ -25,8 +25,24 @@ int floe_cfnh_answer(floe_query_call_t *call, int rc, char *const *why_set)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ChangeSetNotFoundException, "%s", why);
     case FLOE_ESTATE:
         return floe_cfn_fail(call, FLOE_CFN_ERR_InvalidChangeSetStatusException, "%s", why);
+    case FLOE_EDENIED:
+        return floe_cfn_fail(call, FLOE_CFN_ERR_AccessDenied, "%s", why);
     }
     return floe_cfn_fail_internal(call, "stack API answered an unknown outcome");
+}
+
+int floe_cfnh_authorize(floe_query_call_t *call, const char *stack_name, const char **caller)
+{
+    const char *acting_for = NULL;
+    char *why = NULL;
+
+    if (floe_cfnh_answer(call, floe_stack_authorize(&call->super, call->access_key, call->action, stack_name,
+                                                    &acting_for, &why),
+                         &why) != FLOE_OK)
+        return FLOE_EFAIL;
+    if (caller != NULL)
+        *caller = acting_for;
+    return FLOE_OK;
 }
 
 static bool stack_is_settled(floe_query_call_t *call, void *stack_id)

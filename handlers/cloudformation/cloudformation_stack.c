@@ -37,6 +37,8 @@ int floe_cfn_handle_CreateStack(floe_query_call_t *call, const floe_cfn_CreateSt
     };
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, &req.caller) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL, false, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
         return FLOE_EFAIL;
@@ -53,6 +55,8 @@ int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateSt
     };
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, &req.caller) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_template_input(call, in->TemplateBody, in->TemplateURL,
                                  in->has_UsePreviousTemplate && in->UsePreviousTemplate, in->Parameters, in->Tags,
                                  &req.template_) != FLOE_OK)
@@ -64,13 +68,16 @@ int floe_cfn_handle_UpdateStack(floe_query_call_t *call, const floe_cfn_UpdateSt
 int floe_cfn_handle_DeleteStack(floe_query_call_t *call, const floe_cfn_DeleteStackInput *in, floe_Unit *out)
 {
     const floe_cfn_RetainResources *retain = in->RetainResources;
+    const char *caller = NULL;
     char *why = NULL, *stack_id = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, &caller) != FLOE_OK)
+        return FLOE_EFAIL;
     (void)out;
     return floe_cfnh_answer_settled(call,
                                     floe_stack_delete(&call->super, in->StackName,
                                                       retain != NULL ? (const char *const *)retain->items : NULL,
-                                                      retain != NULL ? retain->n : 0, &stack_id, &why),
+                                                      retain != NULL ? retain->n : 0, caller, &stack_id, &why),
                                     &stack_id, &why);
 }
 
@@ -99,6 +106,8 @@ int floe_cfn_handle_DescribeStacks(floe_query_call_t *call, const floe_cfn_Descr
     size_t n = 0, start, end;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_describe(&call->super, in->StackName, &stacks, &n, &why), &why) != FLOE_OK ||
         floe_cfnh_page(call, floe_call_printf(&call->super, "DescribeStacks|%s", in->StackName ? in->StackName : ""),
                        in->NextToken, stacks, n, stack_key, &start, &end, &out->NextToken))
@@ -144,6 +153,8 @@ int floe_cfn_handle_ListStacks(floe_query_call_t *call, const floe_cfn_ListStack
     size_t n = 0, start, end;
     const char *listing = "ListStacks";
 
+    if (floe_cfnh_authorize(call, NULL, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (n_statuses > 0) {
         statuses = floe_call_alloc(&call->super, n_statuses * sizeof(*statuses));
         for (size_t i = 0; i < n_statuses; i++) {
@@ -184,6 +195,8 @@ int floe_cfn_handle_DescribeStackEvents(floe_query_call_t *call, const floe_cfn_
     size_t n = 0, start, end;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_events(&call->super, in->StackName, &events, &n, &why), &why) != FLOE_OK ||
         floe_cfnh_page(call,
                        floe_call_printf(&call->super, "DescribeStackEvents|%s", in->StackName ? in->StackName : ""),
@@ -228,6 +241,8 @@ int floe_cfn_handle_DescribeStackResource(floe_query_call_t *call, const floe_cf
     floe_cfn_StackResourceDetail *o;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_resource(&call->super, in->StackName, in->LogicalResourceId, &r, &why), &why) != FLOE_OK)
         return FLOE_EFAIL;
     o = out->StackResourceDetail = floe_call_alloc(&call->super, sizeof(*o));
@@ -253,6 +268,8 @@ int floe_cfn_handle_DescribeStackResources(floe_query_call_t *call, const floe_c
     size_t n = 0;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (in->StackName == NULL && in->PhysicalResourceId == NULL)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Either StackName or PhysicalResourceId must be specified.");
     if (floe_cfnh_answer(call,
@@ -287,6 +304,8 @@ int floe_cfn_handle_ListStackResources(floe_query_call_t *call, const floe_cfn_L
     size_t n = 0, start, end;
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_resources(&call->super, in->StackName, NULL, NULL, &rs, &n, &why), &why) !=
             FLOE_OK ||
         floe_cfnh_page(call, floe_call_printf(&call->super, "ListStackResources|%s", in->StackName), in->NextToken, rs,
@@ -324,6 +343,8 @@ int floe_cfn_handle_ListExports(floe_query_call_t *call, const floe_cfn_ListExpo
     floe_stack_export_t *exports = NULL;
     size_t n = 0, start, end;
 
+    if (floe_cfnh_authorize(call, NULL, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (floe_cfnh_answer(call, floe_stack_exports(&call->super, &exports, &n), NULL) != FLOE_OK ||
         floe_cfnh_page(call, "ListExports", in->NextToken, exports, n, export_key, &start, &end, &out->NextToken))
         return FLOE_EFAIL;

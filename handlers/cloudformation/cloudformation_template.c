@@ -15,6 +15,8 @@ int floe_cfn_handle_GetTemplate(floe_query_call_t *call, const floe_cfn_GetTempl
 {
     char *why = NULL;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (in->StackName == NULL && in->ChangeSetName == NULL)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Either StackName or ChangeSetName must be specified.");
     return floe_cfnh_answer(call,
@@ -77,6 +79,8 @@ int floe_cfn_handle_GetTemplateSummary(floe_query_call_t *call, const floe_cfn_G
     const char **types;
     size_t n_types;
 
+    if (floe_cfnh_authorize(call, in->StackName, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (in->StackSetName != NULL)
         return floe_cfn_fail(call, FLOE_CFN_ERR_ValidationError, "Floe has no stack sets.");
     if (parse_template(call, in->TemplateBody, in->TemplateURL, in->StackName, &t) != FLOE_OK)
@@ -128,6 +132,8 @@ int floe_cfn_handle_ValidateTemplate(floe_query_call_t *call, const floe_cfn_Val
 {
     floe_cfn_template_t *t = NULL;
 
+    if (floe_cfnh_authorize(call, NULL, NULL) != FLOE_OK)
+        return FLOE_EFAIL;
     if (parse_template(call, in->TemplateBody, in->TemplateURL, NULL, &t) != FLOE_OK)
         return FLOE_EFAIL;
     out->Description = floe_call_strdup(&call->super, t->description);

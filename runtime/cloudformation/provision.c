@@ -545,6 +545,16 @@ bool floe_provision_causes_replacement(const char *type, const char *property)
     return kind == NULL || is_listed(kind->replacing, property);
 }
 
+bool floe_provision_member_differs(const cJSON *old_props, const cJSON *new_props, const char *name)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(old_props, name);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(new_props, name);
+
+    if (a == NULL || b == NULL)
+        return a != b;
+    return !cJSON_Compare(a, b, true);
+}
+
 bool floe_provision_keeps_name(const char *type, const cJSON *old_props, const cJSON *new_props)
 {
     const resource_kind_t *kind = kind_of(type);

@@ -37,6 +37,9 @@ bool floe_provision_takes_tags(const char *type);
  * causesReplacement); unknown properties and types count as replacing. */
 bool floe_provision_causes_replacement(const char *type, const char *property);
 
+/** True when member `name` differs between two property objects (absent on one side counts). */
+bool floe_provision_member_differs(const cJSON *old_props, const cJSON *new_props, const char *name);
+
 /**
  * True when a replacement with `new_props` would need the name the resource has under `old_props`
  * (the properties that name it, such as a table's bucket, namespace and name, are unchanged): the

@@ -289,12 +289,12 @@ static int add_stack_event(floe_call_t *call, const floe_stack_row_t *s, const c
     return floe_stack_store_add_event(call, s->id, &e);
 }
 
-/* Saves `s` with its new status, the event of it, and queues the engine's work. */
-static int save_and_queue(floe_call_t *call, const floe_stack_row_t *s, int64_t change_set_row_id)
+/* Saves `s` with its new status, the event of it, and queues the engine's work for `caller`. */
+static int save_and_queue(floe_call_t *call, const floe_stack_row_t *s, const char *caller)
 {
     if (floe_stack_store_save(call, s) || add_stack_event(call, s, s->status, USER_INITIATED))
         return FLOE_EFAIL;
-    return floe_stack_store_work_enqueue(call, s->id, change_set_row_id);
+    return floe_stack_store_work_enqueue(call, s->id, 0, caller);
 }
 
 /* Runs body in a transaction; the refusal it returns, or FLOE_EFAIL, or DONE. */
@@ -368,7 +368,7 @@ static int create_body(floe_call_t *call, void *arg)
     if (is_taken)
         return floe_stack_refuse(call, FLOE_EEXISTS, a->why, "Stack [%s] already exists", in->stack_name);
     if (add_stack_event(call, &s, FLOE_CREATE_IN_PROGRESS, USER_INITIATED) ||
-        floe_stack_store_work_enqueue(call, s.id, 0))
+        floe_stack_store_work_enqueue(call, s.id, 0, in->caller))
         return FLOE_EFAIL;
     *a->stack_id = s.stack_id;
     return FLOE_OK;
@@ -443,7 +443,7 @@ static int update_body(floe_call_t *call, void *arg)
     begin_update(call, &s, &p, FLOE_UPDATE_IN_PROGRESS);
     s.disable_rollback = a->in->disable_rollback;
     s.change_set_id = NULL;
-    if (save_and_queue(call, &s, 0))
+    if (save_and_queue(call, &s, a->in->caller))
         return FLOE_EFAIL;
     *a->stack_id = s.stack_id;
     return FLOE_OK;
@@ -461,6 +461,7 @@ typedef struct delete_args {
     const char *stack_name;
     const char *const *retain;
     size_t n_retain;
+    const char *caller;
     char **stack_id, **why;
 } delete_args_t;
 
@@ -494,19 +495,20 @@ static int delete_body(floe_call_t *call, void *arg)
     if (a->stack_id != NULL)
         *a->stack_id = s.stack_id;
     if (floe_stack_status_is_in_progress(s.status) && !eq(s.status, FLOE_REVIEW_IN_PROGRESS)) /* design note 4 */
-        return floe_stack_store_request_delete(call, s.id, true) || floe_stack_store_work_enqueue(call, s.id, 0)
+        return floe_stack_store_request_delete(call, s.id, true) ||
+                       floe_stack_store_work_enqueue(call, s.id, 0, a->caller)
                    ? FLOE_EFAIL
                    : FLOE_OK;
     s.status = FLOE_DELETE_IN_PROGRESS;
     s.status_reason = USER_INITIATED;
     s.retain_resources = retain_json(call, a->retain, a->n_retain);
-    return save_and_queue(call, &s, 0) ? FLOE_EFAIL : FLOE_OK;
+    return save_and_queue(call, &s, a->caller) ? FLOE_EFAIL : FLOE_OK;
 }
 
 int floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                      char **stack_id, char **why)
+                      const char *caller, char **stack_id, char **why)
 {
-    delete_args_t a = {stack_name, retain, n_retain, stack_id, why};
+    delete_args_t a = {stack_name, retain, n_retain, caller, stack_id, why};
     return in_transaction(call, delete_body, &a);
 }
 
@@ -594,7 +596,7 @@ static int change_set_body(floe_call_t *call, void *arg)
     if (is_taken)
         return floe_stack_refuse(call, FLOE_EEXISTS, a->why, "ChangeSet [%s] already exists",
                                  in->change_set_name);
-    if (floe_stack_store_work_enqueue(call, s.id, cs.id))
+    if (floe_stack_store_work_enqueue(call, s.id, cs.id, NULL)) /* computing changes acts on nothing */
         return FLOE_EFAIL;
     *a->change_set_id = cs.change_set_id;
     *a->stack_id = s.stack_id;
@@ -650,6 +652,7 @@ int floe_stack_find_change_set(floe_call_t *call, const char *change_set, const 
 typedef struct execute_args {
     const char *change_set, *stack_name;
     bool has_disable_rollback, disable_rollback;
+    const char *caller;
     char **stack_id, **why;
 } execute_args_t;
 
@@ -699,7 +702,7 @@ static int execute_body(floe_call_t *call, void *arg)
         return rc;
     cs.execution_status = FLOE_EXECUTION_IN_PROGRESS;
     if (floe_stack_store_change_set_save(call, &cs) || floe_stack_store_change_set_delete_others(call, s.id, cs.id) ||
-        save_and_queue(call, &s, 0))
+        save_and_queue(call, &s, a->caller))
         return FLOE_EFAIL;
     if (a->stack_id != NULL)
         *a->stack_id = s.stack_id;
@@ -707,10 +710,10 @@ static int execute_body(floe_call_t *call, void *arg)
 }
 
 int floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                  bool has_disable_rollback, bool disable_rollback, char **stack_id,
-                                  char **why)
+                                  bool has_disable_rollback, bool disable_rollback, const char *caller,
+                                  char **stack_id, char **why)
 {
-    execute_args_t a = {change_set, stack_name, has_disable_rollback, disable_rollback, stack_id, why};
+    execute_args_t a = {change_set, stack_name, has_disable_rollback, disable_rollback, caller, stack_id, why};
     return in_transaction(call, execute_body, &a);
 }
 

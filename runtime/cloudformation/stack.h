@@ -48,13 +48,25 @@ int floe_stack_update(floe_call_t *call, const floe_stack_update_input_t *in, ch
                       char **why /* OUT */);
 
 /**
+ * Under --enforce-iam, whether the caller whose `access_key` signed the call may take `action`
+ * (cloudformation:<Operation>, the operation's name in CloudFormation's generated table) on the
+ * stack `stack_name` names (a name, as arn:aws:cloudformation:<region>:<account>:stack/<name>/ and a star,
+ * or a stack ARN; NULL: "*", for an operation on no stack). FLOE_OK with *caller the principal's
+ * ARN, whose permissions the stack's steps then act with; FLOE_EDENIED with *why AWS's sentence.
+ * Without the flag FLOE_OK with *caller NULL.
+ */
+int floe_stack_authorize(floe_call_t *call, const char *access_key, const char *action, const char *stack_name,
+                         const char **caller /* OUT */, char **why /* OUT */);
+
+/**
  * DeleteStack: the stack is DELETE_IN_PROGRESS when this returns, or will be once the operation
  * it is in finishes. A stack that does not exist (or is deleted) is not an error, as on AWS.
  * `retain` (n_retain logical ids) is only for a stack in DELETE_FAILED. *stack_id (may be NULL)
- * is the ARN of the stack whose deletion was queued, and stays NULL when none was.
+ * is the ARN of the stack whose deletion was queued, and stays NULL when none was. The deletion
+ * acts for the principal `caller` (floe_stack_authorize; NULL: none recorded).
  */
 int floe_stack_delete(floe_call_t *call, const char *stack_name, const char *const *retain, size_t n_retain,
-                      char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
+                      const char *caller, char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /**
  * True when no operation of the stack `stack_id` (an ARN) is queued or running, so it is in a
@@ -119,9 +131,10 @@ int floe_stack_change_set_describe(floe_call_t *call, const char *change_set, co
                                    floe_stack_change_set_t *out /* OUT */, char **why /* OUT */);
 
 /** ExecuteChangeSet: the stack (*stack_id, its ARN, when not NULL) is CREATE_IN_PROGRESS or
- * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS. */
+ * UPDATE_IN_PROGRESS when this returns, and the stack's other change sets are deleted, as on AWS.
+ * The execution acts for the principal `caller` (floe_stack_authorize; NULL: none recorded). */
 int floe_stack_change_set_execute(floe_call_t *call, const char *change_set, const char *stack_name,
-                                  bool has_disable_rollback, bool disable_rollback,
+                                  bool has_disable_rollback, bool disable_rollback, const char *caller,
                                   char **stack_id /* OUT, may be NULL */, char **why /* OUT */);
 
 /** DeleteChangeSet: afterwards DescribeChangeSet answers ChangeSetNotFound. A change set that is

@@ -37,17 +37,6 @@ static bool eq(const char *a, const char *b)
     return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* Whether member `name` differs between two property objects. */
-static bool member_differs(const cJSON *old_props, const cJSON *new_props, const char *name)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(old_props, name);
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(new_props, name);
-
-    if (a == NULL || b == NULL)
-        return a != b;
-    return !cJSON_Compare(a, b, true);
-}
-
 /* Calls fn for every member name of old_props or new_props that differs (design note 1). */
 static void each_change(const cJSON *old_props, const cJSON *new_props, void (*fn)(void *arg, const char *name),
                         void *arg)
@@ -56,7 +45,7 @@ static void each_change(const cJSON *old_props, const cJSON *new_props, void (*f
 
     cJSON_ArrayForEach(item, new_props)
     {
-        if (member_differs(old_props, new_props, item->string))
+        if (floe_provision_member_differs(old_props, new_props, item->string))
             fn(arg, item->string);
     }
     cJSON_ArrayForEach(item, old_props)

@@ -25,12 +25,14 @@
 #include "call/call_sql.h"
 #include "call/transaction.h"
 #include "cloudformation/provision.h"
+#include "cloudformation/provision_authorize.h"
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "floe_codec.h"
 
 #define INITIAL_CAPACITY 8
 #define REQUEST_ID_LEN 16
+#define IAM_TYPE_PREFIX "AWS::IAM::"
 
 /* ---- small helpers (stack_run.h) ---- */
 
@@ -143,6 +145,7 @@ static void run_free(floe_run_t *run)
     free_list(run->export_values, run->n_exports);
     free_list(run->imports, run->n_imports);
     free(run->unknown_cause);
+    free(run->work.caller_arn);
     stack_dispose(&run->stack);
     if (run->tmpl != NULL)
         run->ops->free(run->tmpl);
@@ -178,7 +181,10 @@ static int step_claim(floe_call_t *call, void *arg)
 
     if (floe_stack_store_work_claim(call, &run->work, &found))
         return FLOE_EFAIL;
-    return found ? FLOE_OK : floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REQUEST, "no work");
+    if (!found)
+        return floe_fail(call, FLOE_ENOTFOUND, FLOE_SUBJECT_REQUEST, "no work");
+    run->work.caller_arn = floe_run_dup(run->work.caller_arn); /* the call's pool dies with the step */
+    return FLOE_OK;
 }
 
 static void load_resource(floe_run_t *run, const floe_stack_resource_row_t *row)
@@ -578,20 +584,30 @@ static int on_record(floe_call_t *call, const floe_provision_outcome_t *outcome,
     return write_res(call, p->run, p->next, p->change->is_row_deleted, events, 2);
 }
 
+/* The change a step makes, as authorization names it. */
+static const floe_provision_step_t step_of[] = {
+    [FLOE_RUN_CREATE] = FLOE_PROVISION_STEP_CREATE,
+    [FLOE_RUN_UPDATE] = FLOE_PROVISION_STEP_UPDATE,
+    [FLOE_RUN_DELETE] = FLOE_PROVISION_STEP_DELETE,
+};
+
 static int step_provision(floe_call_t *call, void *arg)
 {
     provision_step_t *p = arg;
     const floe_run_change_t *c = p->change;
     cJSON *props = cJSON_Parse(p->next->props != NULL ? p->next->props : "{}");
     cJSON *old_props = c->old_props != NULL ? cJSON_Parse(c->old_props) : NULL;
-    int rc;
+    int rc = floe_provision_authorize(call, p->run->work.caller_arn, step_of[c->action], c->type, c->physical_id,
+                                      old_props, props);
 
-    switch (c->action) {
-    case FLOE_RUN_CREATE: rc = floe_provision_create(call, c->type, props, on_record, p); break;
-    case FLOE_RUN_UPDATE:
-        rc = floe_provision_update(call, c->type, c->physical_id, old_props, props, on_record, p);
-        break;
-    default: rc = floe_provision_delete(call, c->type, c->physical_id, props, on_record, p); break;
+    if (rc == FLOE_OK) { /* a denied change is not made */
+        switch (c->action) {
+        case FLOE_RUN_CREATE: rc = floe_provision_create(call, c->type, props, on_record, p); break;
+        case FLOE_RUN_UPDATE:
+            rc = floe_provision_update(call, c->type, c->physical_id, old_props, props, on_record, p);
+            break;
+        default: rc = floe_provision_delete(call, c->type, c->physical_id, props, on_record, p); break;
+        }
     }
     cJSON_Delete(props);
     cJSON_Delete(old_props);
@@ -624,18 +640,27 @@ static handler_failure_t handler_failure(int code, floe_run_action_t action)
     }
 }
 
-/* The ResourceStatusReason of a failed change, as CloudFormation words a resource handler's
- * failure, with the S3 Tables error's name and message. */
-static char *failure_reason(const floe_background_error_t *err, floe_run_action_t action)
+/* The service a resource type's handler calls, as the AWS SDK names it in an error's message. */
+static const char *service_of(const char *type)
 {
-    handler_failure_t f = handler_failure(err->code, action);
+    return strncmp(type, IAM_TYPE_PREFIX, strlen(IAM_TYPE_PREFIX)) == 0 ? "Iam" : "S3Tables";
+}
+
+/* The ResourceStatusReason of a failed change, as CloudFormation words a resource handler's
+ * failure, with the service error's name and message. A denial is the SDK's message alone (AWS's
+ * sentence, which names the action), as CloudFormation reports a handler's AccessDenied. */
+static char *failure_reason(const floe_background_error_t *err, const floe_run_change_t *change)
+{
+    handler_failure_t f = handler_failure(err->code, change->action);
     char request_id[REQUEST_ID_LEN + 1], *reason = NULL;
+    bool is_denial = err->code == FLOE_EDENIED;
 
     floe_request_id(request_id);
     if (asprintf(&reason,
-                 "Resource handler returned message: \"%s: %s (Service: S3Tables, Status Code: %d, Request ID: %s)\" "
+                 "Resource handler returned message: \"%s%s%s (Service: %s, Status Code: %d, Request ID: %s)\" "
                  "(HandlerErrorCode: %s)",
-                 f.error, err->message, f.status, request_id, f.handler_code) < 0)
+                 is_denial ? "" : f.error, is_denial ? "" : ": ", err->message, service_of(change->type), f.status,
+                 request_id, f.handler_code) < 0)
         abort();
     return reason;
 }
@@ -651,7 +676,7 @@ int floe_run_provision(floe_run_t *run, floe_run_res_t *r, floe_run_res_t *next,
     if (rc != 0) {
         floe_run_res_dispose(next);
         if (rc > 0)
-            *reason = failure_reason(&err, change->action);
+            *reason = failure_reason(&err, change);
         return rc;
     }
     floe_run_res_dispose(r);

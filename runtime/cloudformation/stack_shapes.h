@@ -42,12 +42,14 @@ typedef struct floe_stack_create_input {
     floe_stack_template_input_t template_;
     bool disable_rollback;
     const char *on_failure; /* OnFailure wire value; NULL: ROLLBACK */
+    const char *caller;     /* the principal the operation acts for (floe_stack_authorize), or NULL */
 } floe_stack_create_input_t;
 
 typedef struct floe_stack_update_input {
     const char *stack_name; /* a name or a stack ARN */
     floe_stack_template_input_t template_;
     bool disable_rollback;
+    const char *caller; /* as a create's */
 } floe_stack_update_input_t;
 
 typedef struct floe_stack_change_set_input {

@@ -144,10 +144,11 @@ FLOE_SQL(sql_imports_clear, "DELETE FROM cfn_import WHERE stack_id = ?1");
 
 FLOE_SQL(sql_import_insert, "INSERT OR IGNORE INTO cfn_import (stack_id, export_name) VALUES (?1, ?2)");
 
-FLOE_SQL(sql_work_insert, "INSERT INTO cfn_work (stack_id, change_set_id, queued_at) VALUES (?1, NULLIF(?2, 0), ?3)");
+FLOE_SQL(sql_work_insert,
+    "INSERT INTO cfn_work (stack_id, change_set_id, queued_at, caller_arn) VALUES (?1, NULLIF(?2, 0), ?3, ?4)");
 
 FLOE_SQL(sql_work_next,
-    "SELECT w.id, w.stack_id, COALESCE(w.change_set_id, 0), w.is_started, s.account_id, s.region"
+    "SELECT w.id, w.stack_id, COALESCE(w.change_set_id, 0), w.is_started, s.account_id, s.region, w.caller_arn"
     " FROM cfn_work w JOIN cfn_stack s ON s.id = w.stack_id ORDER BY w.id LIMIT 1");
 
 FLOE_SQL(sql_work_start, "UPDATE cfn_work SET is_started = 1 WHERE id = ?1");
@@ -617,15 +618,16 @@ int floe_stack_store_imports_set(floe_call_t *call, int64_t stack_row_id, char *
 
 /* ---- the work queue (design note 3) ---- */
 
-int floe_stack_store_work_enqueue(floe_call_t *call, int64_t stack_row_id, int64_t change_set_row_id)
+int floe_stack_store_work_enqueue(floe_call_t *call, int64_t stack_row_id, int64_t change_set_row_id,
+                                  const char *caller_arn)
 {
-    return floe_sql_exec(call, sql_work_insert, "iii", stack_row_id, change_set_row_id, (int64_t)floe_call_now(call));
+    return floe_sql_exec(call, sql_work_insert, "iiit", stack_row_id, change_set_row_id, (int64_t)floe_call_now(call),
+                         caller_arn);
 }
 
 static void read_work(floe_call_t *call, floe_db_stmt_t *s, void *out)
 {
     floe_stack_work_t *w = out;
-    (void)call;
 
     w->id = floe_db_column_int64(s, 0);
     w->stack_row_id = floe_db_column_int64(s, 1);
@@ -633,6 +635,7 @@ static void read_work(floe_call_t *call, floe_db_stmt_t *s, void *out)
     w->was_started = floe_db_column_int(s, 3) != 0;
     snprintf(w->scope.account_id, sizeof(w->scope.account_id), "%s", floe_db_column_text(s, 4));
     snprintf(w->scope.region, sizeof(w->scope.region), "%s", floe_db_column_text(s, 5));
+    w->caller_arn = floe_sql_text(call, s, 6);
 }
 
 int floe_stack_store_work_claim(floe_call_t *call, floe_stack_work_t *out, bool *found)

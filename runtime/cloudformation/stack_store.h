@@ -77,6 +77,8 @@ typedef struct floe_stack_work {
     int64_t change_set_row_id; /* 0: drive the stack to a stable state; else compute this change set */
     bool was_started;          /* taken before: the server stopped while it ran */
     floe_scope_t scope;        /* the stack's account and region */
+    char *caller_arn;          /* the principal the operation acts for, in the call's pool; NULL: the stack's
+                                  account's root (work queued without --enforce-iam) */
 } floe_stack_work_t;
 
 /* ---- stacks ---- */
@@ -193,8 +195,10 @@ int floe_stack_store_imports_set(floe_call_t *call, int64_t stack_row_id, char *
 
 /* ---- the work queue ---- */
 
-/** Queues work for the stack of row id `stack_row_id` (change_set_row_id 0: drive the stack). */
-int floe_stack_store_work_enqueue(floe_call_t *call, int64_t stack_row_id, int64_t change_set_row_id);
+/** Queues work for the stack of row id `stack_row_id` (change_set_row_id 0: drive the stack), acting
+ * for the principal `caller_arn` (NULL: none recorded). */
+int floe_stack_store_work_enqueue(floe_call_t *call, int64_t stack_row_id, int64_t change_set_row_id,
+                                  const char *caller_arn);
 
 /** Takes the oldest queued work, marking it started; *found false when the queue is empty. */
 int floe_stack_store_work_claim(floe_call_t *call, floe_stack_work_t *out /* OUT */, bool *found /* OUT */);

@@ -633,6 +633,9 @@ static const char *const migrations[] = {
      "ALTER TABLE athena_query ADD COLUMN queue_ms INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN result_rows INTEGER;"
      "CREATE INDEX athena_query_by_state ON athena_query (state, seq);"),
+    /* the principal a stack operation acts for (its ARN), whose permissions its steps need under
+     * --enforce-iam (cloudformation/provision_authorize.c); NULL: the stack's account's root */
+    "ALTER TABLE cfn_work ADD COLUMN caller_arn TEXT;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -72,3 +72,57 @@ int floe_principal_of_key(floe_call_t *call, const char *access_key, floe_princi
         return rc;
     return issued_to(call, &owner, p);
 }
+
+/* The principal's account from an "arn:aws:<service>::<account>:<rest>" ARN; *rest is what follows. */
+static bool arn_account(const char *arn, char *account, const char **rest)
+{
+    const char *a = strstr(arn, "::"), *end;
+
+    if (strncmp(arn, "arn:aws:", 8) != 0 || a == NULL || (end = strchr(a + 2, ':')) == NULL ||
+        !floe_scope_is_account_id(a + 2, (size_t)(end - a - 2)))
+        return false;
+    memcpy(account, a + 2, FLOE_ACCOUNT_ID_LEN);
+    account[FLOE_ACCOUNT_ID_LEN] = '\0';
+    *rest = end + 1;
+    return true;
+}
+
+int floe_principal_of_arn(floe_call_t *call, const char *arn, floe_principal_t **out)
+{
+    floe_principal_t *p = floe_call_alloc(call, sizeof(*p));
+    floe_iam_entity_t entity;
+    const char *rest, *name, *slash;
+    const char **docs;
+    char *role = NULL;
+    bool is_session;
+    int rc;
+
+    memset(p, 0, sizeof(*p));
+    *out = p;
+    if (!arn_account(arn, p->account_id, &rest))
+        return FLOE_ENOTFOUND;
+    if (strcmp(rest, "root") == 0) {
+        p->kind = FLOE_PRINCIPAL_ROOT;
+        p->arn = floe_call_strdup(call, arn);
+        p->user_id = floe_call_strdup(call, p->account_id);
+        return FLOE_OK;
+    }
+    is_session = strncmp(rest, "assumed-role/", 13) == 0;
+    if (!is_session && strncmp(rest, "user/", 5) != 0)
+        return FLOE_ENOTFOUND;
+    if (is_session) { /* assumed-role/<role>/<session> */
+        if ((slash = strchr(rest + 13, '/')) == NULL)
+            return FLOE_ENOTFOUND;
+        role = floe_call_strndup(call, rest + 13, (size_t)(slash - rest - 13));
+    }
+    name = is_session ? role : strrchr(rest, '/') + 1; /* a user's name follows its path's last '/' */
+    if ((rc = floe_iam_entity_get_in(call, is_session ? FLOE_IAM_ROLE : FLOE_IAM_USER, p->account_id, name, &entity)))
+        return rc;
+    p->kind = is_session ? FLOE_PRINCIPAL_ASSUMED_ROLE : FLOE_PRINCIPAL_USER;
+    p->arn = floe_call_strdup(call, arn);
+    p->role_arn = is_session ? entity.arn : NULL;
+    p->user_id = is_session ? floe_call_printf(call, "%s:%s", entity.id, slash + 1) : entity.id;
+    rc = floe_iam_entity_documents(call, is_session ? FLOE_IAM_ROLE : FLOE_IAM_USER, entity.row, &docs, &p->n_policies);
+    p->policies = docs;
+    return rc;
+}

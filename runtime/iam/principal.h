@@ -41,4 +41,13 @@ typedef struct floe_principal {
  */
 int floe_principal_of_key(floe_call_t *call, const char *access_key, floe_principal_t **out /* OUT */);
 
+/**
+ * The principal an ARN names, as floe_principal_of_key finds it for a key: `arn:aws:iam::<account>:root`,
+ * a user's `arn:aws:iam::<account>:user/<path><name>` or a session's
+ * `arn:aws:sts::<account>:assumed-role/<role>/<session>`, with the identity-based policies the user
+ * or role has now. For work done on a caller's behalf after the call (a CloudFormation stack's
+ * steps). FLOE_ENOTFOUND when the user or role is gone or the ARN names none of these.
+ */
+int floe_principal_of_arn(floe_call_t *call, const char *arn, floe_principal_t **out /* OUT */);
+
 #endif

@@ -177,6 +177,7 @@ static void run_operation(query_ctx_t *q, const floe_query_operation_t *op, cons
     floe_sigv4_account_scope(q->req, q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
     call.access_key = floe_call_strndup(&call.super, q->credential->access_key.base, q->credential->access_key.len);
+    call.action = floe_call_printf(&call.super, "%s:%s", q->svc->signing_name, op->name);
     in = floe_call_alloc(&call.super, op->request_size);
     if (op->parse(&call.super, form, in, &violation) != 0 || op->validate(in, &violation) != 0) {
         answer_service_error(q, q->svc->validation_error, violation.message);

@@ -25,6 +25,8 @@ typedef bool (*floe_query_settled_fn)(floe_query_call_t *call, void *arg);
 struct floe_query_call {
     floe_call_t super;
     const char *access_key;    /* the access key that signed the call, in the pool (STS and IAM name its owner) */
+    const char *action;        /* "<signing name>:<Action>", the IAM action the call needs, from the generated
+                                  table (a service that authorizes its calls under --enforce-iam reads it) */
     int error;                 /* the service's error enum (floe_cfn_error_t, ...), 0 for none */
     const char *error_message; /* in the pool */
     floe_query_settled_fn hold_until; /* set by floe_query_call_hold, else NULL */

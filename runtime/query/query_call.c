@@ -12,6 +12,7 @@ void floe_query_call_init(floe_query_call_t *call, h2o_mem_pool_t *pool, struct 
 {
     floe_call_init(&call->super, pool, state, config);
     call->access_key = NULL;
+    call->action = NULL;
     call->error = 0;
     call->error_message = NULL;
     call->hold_until = NULL;

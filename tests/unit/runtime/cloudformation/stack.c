@@ -27,6 +27,7 @@
 #include "cloudformation/stack_run.h"
 #include "cloudformation/stack_status.h"
 #include "db/state.h"
+#include "iam/entity.h"
 #include "harness.h"
 #include "store/store.h"
 #include "call/worker.h"
@@ -356,7 +357,7 @@ TEST(stack_without_rollback_stays_failed_or_is_deleted)
     CHECK(floe_stack_create(&f.call, &in, &id, &f.why) == FLOE_OK, "CreateStack takes DisableRollback");
     CHECK(strcmp(cfn_wait(&f, id), FLOE_CREATE_FAILED) == 0, "with DisableRollback the stack stays CREATE_FAILED");
     CHECK(cfn_bucket_exists(&f, "cfn-first"), "what it made is left for inspection");
-    CHECK(floe_stack_delete(&f.call, "kept", NULL, 0, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_delete(&f.call, "kept", NULL, 0, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, id), FLOE_DELETE_COMPLETE) == 0 && !cfn_bucket_exists(&f, "cfn-first"),
           "deleting the failed stack deletes what it made");
     in.stack_name = "gone";
@@ -384,7 +385,7 @@ TEST(stack_delete_retains_what_deletion_policy_keeps)
                      &id) == FLOE_OK &&
               strcmp(cfn_wait(&f, id), FLOE_CREATE_COMPLETE) == 0,
           "the stack is created");
-    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, &f.why) == FLOE_OK, "DeleteStack is taken");
+    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, NULL, &f.why) == FLOE_OK, "DeleteStack is taken");
     CHECK(strcmp(cfn_wait(&f, id), FLOE_DELETE_COMPLETE) == 0, "the stack reaches DELETE_COMPLETE");
     CHECK(cfn_bucket_exists(&f, "cfn-kept") && !cfn_bucket_exists(&f, "cfn-dropped"),
           "the retained bucket stays and the other goes");
@@ -394,7 +395,7 @@ TEST(stack_delete_retains_what_deletion_policy_keeps)
           "a deleted stack is not found by its name");
     CHECK(floe_stack_describe(&f.call, id, &stacks, &n, &f.why) == FLOE_OK && stacks[0].deleted_at != 0,
           "a deleted stack is found by its id, with its deletion time");
-    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_delete(&f.call, "retain", NULL, 0, NULL, NULL, &f.why) == FLOE_OK,
           "deleting a stack that does not exist succeeds, as on AWS");
     cfn_close(&f);
 }
@@ -607,7 +608,7 @@ TEST(change_set_creates_a_stack_in_review_and_executes_it)
               strcmp(cs.execution_status, FLOE_EXECUTION_AVAILABLE) == 0,
           "the change set is computed and can be executed");
     CHECK(cs.n_changes == 5 && strcmp(cs.changes[0].action, "Add") == 0, "it lists an Add per resource");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) == FLOE_OK,
           "ExecuteChangeSet is taken");
     CHECK(strcmp(cfn_wait(&f, "review"), FLOE_CREATE_COMPLETE) == 0, "the stack is created");
     CHECK(floe_stack_change_set_describe(&f.call, cs_id, NULL, &cs, &f.why) == FLOE_OK &&
@@ -655,7 +656,7 @@ TEST(change_set_lists_modify_with_replacement)
               strcmp(ns->details[0].evaluation, "Dynamic") == 0 &&
               strcmp(ns->details[0].change_source, "ResourceReference") == 0,
           "a namespace that refers to the replaced bucket may be replaced");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, "preview"), FLOE_UPDATE_COMPLETE) == 0 && cfn_bucket_exists(&f, "cfn-preview2") &&
               !cfn_bucket_exists(&f, "cfn-preview"),
           "executing it replaces the bucket");
@@ -684,7 +685,7 @@ TEST(change_set_without_changes_fails_with_aws_reason)
                                        "information to create a change set.") == 0,
           "it ends FAILED with AWS's exact reason");
     CHECK(strcmp(cs.execution_status, FLOE_EXECUTION_UNAVAILABLE) == 0, "and cannot be executed");
-    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, &f.why) ==
+    CHECK(floe_stack_change_set_execute(&f.call, cs_id, NULL, false, false, NULL, NULL, &f.why) ==
               FLOE_ESTATE,
           "executing it is InvalidChangeSetStatus");
     CHECK(floe_stack_change_set_list(&f.call, "same", &list, &n, &f.why) == FLOE_OK && n == 1,
@@ -716,7 +717,7 @@ TEST(stack_interrupted_by_a_restart_fails_or_resumes_cleanly)
           "a stack is queued");
     CHECK(cfn_create(&f, "doomed", floe_call_printf(&f.call, one_bucket, "doomed"), &doomed) == FLOE_OK,
           "a second stack is queued");
-    CHECK(floe_stack_delete(&f.call, "doomed", NULL, 0, NULL, &f.why) == FLOE_OK,
+    CHECK(floe_stack_delete(&f.call, "doomed", NULL, 0, NULL, NULL, &f.why) == FLOE_OK,
           "DeleteStack of a stack still being created is taken");
     cfn_start_engine(&f);
     CHECK(strcmp(cfn_wait(&f, queued), FLOE_CREATE_COMPLETE) == 0, "the engine takes queued work when it starts");
@@ -735,6 +736,43 @@ TEST(stack_interrupted_by_a_restart_fails_or_resumes_cleanly)
     CHECK(strcmp(cfn_event_reason(&f, crashed, "crashed", FLOE_ROLLBACK_IN_PROGRESS),
                  "The server restarted during the operation. Rollback requested by user.") == 0,
           "its reason says the server restarted");
+    cfn_close(&f);
+}
+
+/* Under --enforce-iam a stack's steps act for the principal recorded with its queued work, which the
+ * engine reads back from the queue as it does after a restart. */
+TEST(stack_steps_act_with_the_recorded_callers_permissions)
+{
+    const char *lake = "{'Resources': {'Bucket': {'Type': 'AWS::S3Tables::TableBucket', 'Properties':"
+                       " {'TableBucketName': 'cfn-%s'}}, 'Ns': {'Type': 'AWS::S3Tables::Namespace', 'Properties':"
+                       " {'TableBucketARN': {'Fn::GetAtt': ['Bucket', 'TableBucketARN']}, 'Namespace': 'sales'}}}}";
+    const char *buckets_only = "{\"Version\": \"2012-10-17\", \"Statement\": [{\"Effect\": \"Allow\", \"Action\":"
+                               " [\"s3tables:CreateTableBucket\", \"s3tables:DeleteTableBucket\"], \"Resource\": \"*\"}]}";
+    floe_stack_create_input_t in = {.stack_name = "denied", .caller = "arn:aws:iam::" CFN_ACCOUNT ":user/builder"};
+    floe_iam_entity_t user = {.name = "builder", .path = "/"};
+    cfn_fixture_t f;
+    char *denied = NULL, *owned = NULL;
+
+    CHECK(cfn_open(&f, true) == 0, "a fresh catalog starts, without its engine");
+    f.config.enforce_iam = true;
+    CHECK(floe_iam_entity_create(&f.call, FLOE_IAM_USER, &user) == FLOE_OK &&
+              floe_iam_inline_put(&f.call, FLOE_IAM_USER, user.row, "buckets", buckets_only) == FLOE_OK,
+          "an IAM user may create and delete table buckets, not namespaces");
+    in.template_.template_body = cfn_json(&f, floe_call_printf(&f.call, lake, "denied"));
+    CHECK(floe_stack_create(&f.call, &in, &denied, &f.why) == FLOE_OK, "the user's stack is queued with its caller");
+    CHECK(cfn_create(&f, "owned", floe_call_printf(&f.call, lake, "owned"), &owned) == FLOE_OK,
+          "a stack is queued without a caller");
+    cfn_start_engine(&f);
+    CHECK(strcmp(cfn_wait(&f, denied), FLOE_ROLLBACK_COMPLETE) == 0 && !cfn_bucket_exists(&f, "cfn-denied"),
+          "the denied namespace rolls the stack back, its bucket deleted with the user's permission");
+    CHECK(strstr(cfn_event_reason(&f, denied, "Ns", FLOE_CREATE_FAILED),
+                 "Resource handler returned message: \"User: arn:aws:iam::" CFN_ACCOUNT ":user/builder is not "
+                 "authorized to perform: s3tables:CreateNamespace on resource: " CFN_BUCKET_ARN("cfn-denied")
+                 " because no identity-based policy allows the s3tables:CreateNamespace action (Service: S3Tables, "
+                 "Status Code: 403, Request ID: ") != NULL,
+          "the namespace's reason is AWS's denial");
+    CHECK(strcmp(cfn_wait(&f, owned), FLOE_CREATE_COMPLETE) == 0 && cfn_bucket_exists(&f, "cfn-owned"),
+          "work queued without a caller acts for the stack's account's root");
     cfn_close(&f);
 }
 
@@ -763,7 +801,7 @@ TEST(stack_exports_are_unique_and_kept_while_imported)
                      &c) == FLOE_OK &&
               strcmp(cfn_wait(&f, c), FLOE_CREATE_COMPLETE) == 0,
           "a third stack imports the export");
-    CHECK(floe_stack_delete(&f.call, "exporter", NULL, 0, NULL, &f.why) == FLOE_OK &&
+    CHECK(floe_stack_delete(&f.call, "exporter", NULL, 0, NULL, NULL, &f.why) == FLOE_OK &&
               strcmp(cfn_wait(&f, a), FLOE_DELETE_FAILED) == 0,
           "the exporting stack cannot be deleted while its export is imported");
     CHECK(strstr(cfn_event_reason(&f, a, "exporter", FLOE_DELETE_FAILED), "in use by importer") != NULL,
