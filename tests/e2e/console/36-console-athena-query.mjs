@@ -44,6 +44,14 @@ function awsCli(server, [key, secret], ...args) {
     encoding: "utf8" }) || "{}");
 }
 
+/** Headless chromium with a page in light mode: [browser, page]. */
+async function lightPage() {
+  const browser = await Browser.launch();
+  const page = await browser.newPage();
+  await page.setColorScheme("light");
+  return [browser, page];
+}
+
 /** Picks `value` in the <select> `selector` as a person does (the page hears a change). */
 const choose = (page, selector, value) => page.eval(`(() => { const s = document.querySelector(${JSON.stringify(selector)});
   s.focus(); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change', { bubbles: true })); return s.value; })()`);
@@ -101,9 +109,7 @@ describe("the console's query page runs Athena queries on Trino", { skip: missin
     const arn = aws("s3tables", "create-table-bucket", "--name", "analytics").arn;
     aws("s3tables", "create-namespace", "--table-bucket-arn", arn, "--namespace", "sales");
     aws("s3api", "create-bucket", "--bucket", "athena-results");
-    browser = await Browser.launch();
-    page = await browser.newPage();
-    await page.setColorScheme("light");
+    [browser, page] = await lightPage();
   });
 
   after(async () => {
@@ -229,8 +235,7 @@ describe("under --enforce-iam the query page's Athena calls are the signed calle
     await server.start();
     const arn = aws("s3tables", "create-table-bucket", "--name", "analytics").arn;
     aws("s3tables", "create-namespace", "--table-bucket-arn", arn, "--namespace", "sales");
-    browser = await Browser.launch();
-    page = await browser.newPage();
+    [browser, page] = await lightPage();
   });
 
   after(async () => {
