@@ -1,6 +1,9 @@
-// How the console talks to Floe: GET /_floe/ui/api/<room> (read-only JSON) and the one write,
-// POST /_floe/maintenance/run. With strict signatures on, each request is signed here with
-// SigV4 (WebCrypto) using keys the user typed, kept in this tab's sessionStorage only.
+// How the console talks to Floe: GET /_floe/ui/api/<room> (read-only JSON), POST
+// /_floe/maintenance/run, and Athena's own API (awsJson1_1, POST / signed for `athena`) for the
+// query page. With strict signatures on, each request is signed here with SigV4 (WebCrypto) using
+// keys the user typed, kept in this tab's sessionStorage only. Without them Athena calls are
+// signed too (Floe picks a call's service by its signing name): with the picked account as the
+// access key, which Floe takes as that account, and a secret it does not check.
 
 const API = new URL('api/', document.baseURI).pathname;
 const KEYS = 'floe-console-keys';
@@ -30,27 +33,32 @@ async function hmac(key, text) {
 // RFC 3986 encoding, as SigV4 wants it (encodeURIComponent leaves !'()* alone).
 const uriEncode = (s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
-/** SigV4 headers for a request (the rule of every service but S3: the path is encoded again). */
-async function sign(method, url, pairs, body, region) {
-  const k = keys();
+/**
+ * SigV4 headers for a request (the rule of every service but S3: the path is encoded again), with
+ * `headers` (lower-case names) signed too. `k` the keys; none, no signature.
+ */
+async function sign(method, url, pairs, body, region, { service = 's3tables', k = keys(), headers = {} } = {}) {
   if (!k) return {};
   const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const date = now.slice(0, 8);
-  const scope = `${date}/${region}/s3tables/aws4_request`;
+  const scope = `${date}/${region}/${service}/aws4_request`;
   const path = url.pathname.split('/').map((seg) => uriEncode(decodeURIComponent(seg))).join('/');
   const query = pairs.map(([key, v]) => [uriEncode(key), uriEncode(v)])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     .map(([key, v]) => `${key}=${v}`).join('&');
   const payload = await sha256(body ?? '');
-  const canonical = [method, uriEncode(path).replace(/%2F/g, '/'), query, `host:${url.host}`, `x-amz-date:${now}`, '',
-    'host;x-amz-date', payload].join('\n');
+  const signed = Object.entries({ ...headers, host: url.host, 'x-amz-date': now }).sort(([a], [b]) => (a < b ? -1 : 1));
+  const names = signed.map(([name]) => name).join(';');
+  const canonical = [method, uriEncode(path).replace(/%2F/g, '/'), query, ...signed.map(([n, v]) => `${n}:${v}`), '',
+    names, payload].join('\n');
   const toSign = ['AWS4-HMAC-SHA256', now, scope, await sha256(canonical)].join('\n');
   let key = await hmac('AWS4' + k.secretAccessKey, date);
-  for (const part of [region, 's3tables', 'aws4_request']) key = await hmac(key, part);
+  for (const part of [region, service, 'aws4_request']) key = await hmac(key, part);
   const signature = hex(await hmac(key, toSign));
   return {
+    ...headers,
     'x-amz-date': now,
-    authorization: `AWS4-HMAC-SHA256 Credential=${k.accessKeyId}/${scope}, SignedHeaders=host;x-amz-date, Signature=${signature}`,
+    authorization: `AWS4-HMAC-SHA256 Credential=${k.accessKeyId}/${scope}, SignedHeaders=${names}, Signature=${signature}`,
   };
 }
 
@@ -111,4 +119,35 @@ export async function runMaintenance(arn, type) {
   const resp = await send('POST', '/_floe/maintenance/run', {}, JSON.stringify({ arn, type }));
   const text = await resp.text();
   try { return JSON.parse(text); } catch { return text; }
+}
+
+/** Athena refused a call: `type` is its error's name (InvalidRequestException, AccessDeniedException, ...). */
+export class AthenaError extends ApiError {
+  constructor(status, type, message) {
+    super(status, `${type}: ${message}`);
+    this.type = type;
+  }
+}
+
+/**
+ * Athena's operation `operation` (StartQueryExecution, ...) with `input`, in `account` and the
+ * signing region, as the aws CLI sends it (awsJson1_1): the answer's JSON, or an AthenaError.
+ */
+export async function athena(operation, input, account) {
+  const url = new URL('/', window.location.origin);
+  const body = JSON.stringify(input);
+  const k = keys() ?? { accessKeyId: account, secretAccessKey: 'floe-console' };
+  const headers = await sign('POST', url, [], body, signingRegion, {
+    service: 'athena', k,
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AmazonAthena.${operation}` },
+  });
+  const resp = await fetch(url, { method: 'POST', headers, body });
+  const text = await resp.text();
+  let answer = {};
+  try { answer = text ? JSON.parse(text) : {}; } catch { /* not JSON */ }
+  if (!resp.ok) {
+    const type = String(answer.__type ?? resp.headers.get('x-amzn-errortype') ?? `${resp.status}`).replace(/^.*#/, '').replace(/:.*$/, '');
+    throw new AthenaError(resp.status, type, answer.Message ?? answer.message ?? (text || resp.statusText));
+  }
+  return answer;
 }

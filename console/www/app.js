@@ -1,9 +1,11 @@
 // The console's shell: the hash router (#/, #/bucket?arn=, #/table?arn=, #/search?q=, #/stacks,
-// #/stack?id=), the account and region picker, the search box and the credentials dialog.
-// Each view renders into <main>; the table page is table.js.
+// #/stack?id=, #/query, #/query?id=), the account and region picker, the search box and the
+// credentials dialog. Each view renders into <main>; the table page is table.js, the query page
+// query.js.
 import { ApiError, get, keys, serverMode, setKeys, setSigningRegion } from './api.js';
 import { errorBox, facts, fmtTime, h, jsonView, table } from './dom.js';
 import { ownedSection, withDefault } from './owned.js';
+import { renderQuery } from './query.js';
 import { renderTable } from './table.js';
 
 const main = document.getElementById('main');
@@ -200,6 +202,7 @@ async function viewStack({ id }) {
 async function render() {
   const { path, params } = route();
   document.getElementById('nav-stacks').toggleAttribute('aria-current', path.startsWith('/stack'));
+  document.getElementById('nav-query').toggleAttribute('aria-current', path === '/query');
   try {
     if (!mode) {
       mode = await serverMode();
@@ -218,6 +221,7 @@ async function render() {
     else if (path === '/search') await viewSearch(params);
     else if (path === '/stacks') await viewStacks();
     else if (path === '/stack') await viewStack(params);
+    else if (path === '/query') await renderQuery(main, params, { scope, setCrumbs });
     else await viewBuckets();
     document.title = `${main.querySelector('h1')?.textContent ?? 'Floe'} · Floe console`;
   } catch (e) {
@@ -251,13 +255,15 @@ document.getElementById('credentials-form').addEventListener('submit', (ev) => {
   if (ev.submitter?.value !== 'save') return;
   setKeys(document.getElementById('access-key').value.trim(), document.getElementById('secret-key').value);
   session = null;
+  main.dataset.ready = 'false'; // the view is read again with the new keys
   render();
 });
 document.getElementById('credentials-button').addEventListener('click', askForKeys);
 picker.addEventListener('change', () => {
   const [account, region] = picker.value.split('/');
   selectScope({ account, region });
-  const next = route().path.startsWith('/stack') ? '#/stacks' : '#/';
+  const { path } = route();
+  const next = path.startsWith('/stack') ? '#/stacks' : path === '/query' ? '#/query' : '#/';
   if (location.hash === next) render(); else location.hash = next;
 });
 document.getElementById('search').addEventListener('submit', (ev) => {
