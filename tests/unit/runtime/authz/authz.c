@@ -22,7 +22,7 @@ static void authz_open(authz_fixture_t *f)
 static floe_principal_t principal(floe_principal_kind_t kind, const char *account, const char *arn,
                                   const char *const *policies, size_t n_policies)
 {
-    floe_principal_t p = {kind, "", arn, NULL, policies, n_policies, NULL};
+    floe_principal_t p = {kind, "", arn, NULL, policies, n_policies, NULL, 0};
     snprintf(p.account_id, sizeof(p.account_id), "%s", account);
     return p;
 }
