@@ -12,11 +12,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from enforce_iam import SCHEMA, bucket_with_table  # noqa: E402
 from floe_server import AWS_CLI, FLOE_BIN, FloeTestCase, client_env, main  # noqa: E402
 
 OWNER, OTHER = "111122223333", "444455556666"
 REGION = "us-east-1"
+SCHEMA = {"fields": [{"name": "id", "type": "long", "required": True}]}
 
 
 def denied(principal, action, resource, why):
@@ -50,7 +50,11 @@ class EnforceIamTests(FloeTestCase):
                               config=cls.botocore_config.merge(botocore.config.Config(s3={"addressing_style": "path"})))
 
     def bucket_with_table(self, bucket, namespace, table):
-        return bucket_with_table(self.owner, bucket, namespace, table)
+        arn = self.owner.create_table_bucket(name=bucket)["arn"]
+        self.owner.create_namespace(tableBucketARN=arn, namespace=[namespace])
+        table_arn = self.owner.create_table(tableBucketARN=arn, namespace=namespace, name=table, format="ICEBERG",
+                                            metadata={"iceberg": {"schema": SCHEMA}})["tableARN"]
+        return arn, table_arn
 
     def assertDenied(self, message, fn, **kwargs):
         response = self.assertClientError("AccessDeniedException", fn, **kwargs)

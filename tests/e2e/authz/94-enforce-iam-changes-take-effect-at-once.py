@@ -14,11 +14,10 @@ import sys
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from enforce_iam import SCHEMA, bucket_with_table  # noqa: E402
 from floe_server import FloeTestCase, main  # noqa: E402
 
 OWNER, OTHER = "111122223333", "444455556666"
-REGION = "us-east-1"
+SCHEMA = {"fields": [{"name": "id", "type": "long", "required": True}]}
 WARM_CALLS = 4  # calls per client before a change: both serving threads have decided by then
 
 
@@ -62,7 +61,11 @@ class ChangesTakeEffectAtOnceTests(FloeTestCase):
                 self.assertIn(why, response["Error"]["Message"])
 
     def bucket_with_table(self, bucket, namespace, table):
-        return bucket_with_table(self.owner, bucket, namespace, table)
+        """The owner's new `bucket` with `namespace` and `table` in it: their ARNs (bucket, table)."""
+        arn = self.owner.create_table_bucket(name=bucket)["arn"]
+        self.owner.create_namespace(tableBucketARN=arn, namespace=[namespace])
+        return arn, self.owner.create_table(tableBucketARN=arn, namespace=namespace, name=table, format="ICEBERG",
+                                            metadata={"iceberg": {"schema": SCHEMA}})["tableARN"]
 
     def test_a_bucket_policy_decides_the_very_next_call(self):
         arn = self.owner.create_table_bucket(name=unique("shared"))["arn"]
