@@ -4,7 +4,8 @@
  * ..._evaluation-logic-cross-account.html):
  *
  *   1. an explicit Deny in an identity-based policy, then in a resource policy: denied;
- *   2. the resource's own account: an Allow of either side grants (a root needs none);
+ *   2. the resource's own account: an Allow of either side grants (a root needs none), but a
+ *      resource policy's Allow that names only the account does not grant its users and roles;
  *   3. another account: the identity side (a root's is implicit) and a resource policy must both allow.
  *
  * Not evaluated: permission boundaries, SCPs, session policies, Lake Formation (docs/authorization.md).
@@ -95,6 +96,28 @@ static void decide(const floe_principal_t *p, const floe_authz_request_t *r, sid
     out->source_index = decider ? decider->index : 0;
 }
 
+/*
+ * Within its own account, a user or a role's session is not granted by a resource policy's Allow
+ * that names only the account (its id or root ARN): naming an account delegates to it, and its
+ * administrator then grants its identities with identity-based policies (IAM's Principal element,
+ * "AWS account principals"). The Allow stands only when it holds with no account named, that is
+ * when a statement names the principal itself, its role or everyone.
+ */
+static void drop_account_only_allow(floe_call_t *call, side_t *resource, const floe_authz_request_t *r,
+                                    const floe_policy_request_t *req)
+{
+    floe_policy_request_t unnamed = *req;
+    side_t alone = {FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
+
+    unnamed.principal_account = NULL;
+    fold(call, &alone, r->bucket_policy, FLOE_AUTHZ_SOURCE_BUCKET, 0, &unnamed);
+    fold(call, &alone, r->table_policy, FLOE_AUTHZ_SOURCE_TABLE, 0, &unnamed);
+    if (alone.effect == FLOE_POLICY_ALLOW)
+        *resource = alone;
+    else
+        *resource = (side_t){FLOE_POLICY_NO_MATCH, NULL, FLOE_AUTHZ_SOURCE_NONE, 0};
+}
+
 /* The request as a policy reads it: who, what, on what, and every condition key it carries. */
 static floe_policy_request_t policy_request(floe_call_t *call, const floe_principal_t *principal,
                                             const floe_authz_request_t *request)
@@ -117,6 +140,9 @@ int floe_authz_evaluate(floe_call_t *call, const floe_principal_t *principal, co
         fold(call, &identity, principal->policies[i], FLOE_AUTHZ_SOURCE_IDENTITY, i, &req);
     fold(call, &resource, request->bucket_policy, FLOE_AUTHZ_SOURCE_BUCKET, 0, &req);
     fold(call, &resource, request->table_policy, FLOE_AUTHZ_SOURCE_TABLE, 0, &req);
+    if (resource.effect == FLOE_POLICY_ALLOW && principal->kind != FLOE_PRINCIPAL_ROOT &&
+        strcmp(principal->account_id, request->owner) == 0)
+        drop_account_only_allow(call, &resource, request, &req);
     out->principal = principal->arn;
     out->action = request->action;
     out->resource = request->resource;

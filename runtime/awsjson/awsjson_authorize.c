@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "authz/input_cache.h"
 #include "awsjson/awsjson_authorize.h"
 #include "base/scope.h"
 #include "http/peer.h"
@@ -40,7 +41,7 @@ int floe_awsjson_authorize(floe_call_t *call, h2o_req_t *req, const floe_awsjson
 
     if (floe_sigv4_request_scope(req, &scope) == 0)
         key = h2o_strdup(&req->pool, scope.access_key.base, scope.access_key.len).base;
-    if (floe_principal_of_key(call, key, &principal))
+    if (floe_authz_principal_of_key(call, key, &principal)) /* kept in memory while it is unchanged */
         return FLOE_EFAIL;
     r.owner = owner != NULL ? owner : call->scope.account_id;
     r.action = floe_call_printf(call, "%s:%s", svc->signing_name, operation);

@@ -4,12 +4,17 @@
  * checkpoint, so this one checkpoints the way that did (PASSIVE, once the WAL holds
  * CHECKPOINT_FRAMES frames); and it tells the connection's watcher (floe_state_watch_inserts) that
  * the commit inserted a row into the watched table, which an update hook notes during the
- * transaction and a rollback hook forgets. Inside db/ only.
+ * transaction and a rollback hook forgets. And it counts the commits that changed what
+ * authorization reads (floe_checkpoint_watch_policies): temporary triggers on those tables note the
+ * change during the transaction, and the hook bumps a process-wide generation once the commit is
+ * in the WAL, so a cache filled before the commit is stale by the time the writer answers, on any
+ * connection. Inside db/ only.
  */
 #ifndef FLOE_DB_CHECKPOINT_H
 #define FLOE_DB_CHECKPOINT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <sqlite3.h>
 
@@ -19,10 +24,22 @@ typedef struct floe_checkpoint {
     void (*on_insert)(void *arg); /* called after a commit that inserted into it */
     void *arg;
     bool is_inserted; /* the open transaction inserted into it */
+    bool is_policy_changed; /* the open transaction changed a row authorization reads */
 } floe_checkpoint_t;
 
 /** Installs the WAL hook on `db`, over `c` (zeroed: nothing watched yet). */
 void floe_checkpoint_install(sqlite3 *db, floe_checkpoint_t *c);
+
+/**
+ * Creates the temporary triggers that make a commit on `db` which changes a row authorization
+ * reads (table bucket and table policies, a bucket's or table's existence and name, IAM's users,
+ * roles, policies, attachments, access keys and sessions) bump the policy generation. On a
+ * migrated database. FLOE_OK or FLOE_EFAIL (logged).
+ */
+int floe_checkpoint_watch_policies(sqlite3 *db, floe_checkpoint_t *c);
+
+/** The policy generation: how many commits of this process have changed what authorization reads. */
+uint64_t floe_checkpoint_policy_generation(void);
 
 /** Makes the hook call fn(arg) after each commit on `db` that inserted a row into `table`. */
 void floe_checkpoint_watch(sqlite3 *db, floe_checkpoint_t *c, const char *table, void (*fn)(void *arg), void *arg);

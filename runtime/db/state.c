@@ -15,7 +15,9 @@
  *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
  *     snapshot outlives the call that took it.
  *  6. Every connection's WAL hook is checkpoint.c's, installed on open: it checkpoints as SQLite's
- *     automatic checkpoint would, and tells a watcher (floe_state_watch_inserts) of commits.
+ *     automatic checkpoint would, tells a watcher (floe_state_watch_inserts) of commits, and bumps
+ *     the policy generation (floe_state_policy_generation) after a commit that changed a row
+ *     authorization reads, which temporary triggers on every connection note.
  *  7. SQLite's memory statistics are off (floe_state_open's first call, before SQLite starts):
  *     Floe reads none and sets no heap limit, and with them on every allocation and free SQLite
  *     makes takes a process-wide mutex to count itself. Debian's library is built without
@@ -94,7 +96,8 @@ int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out
     }
     floe_checkpoint_install(st->db, &st->checkpoint);
     /* Foreign keys go on after the migrations, which rebuild tables (schema.c checks them). */
-    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db) || exec(st->db, "PRAGMA foreign_keys=ON"))
+    if (configure(st->db, is_sole_connection) || floe_schema_migrate(st->db) || exec(st->db, "PRAGMA foreign_keys=ON") ||
+        floe_checkpoint_watch_policies(st->db, &st->checkpoint))
         goto Error;
     *out = st;
     return FLOE_OK;
@@ -210,6 +213,16 @@ int floe_state_end_call(floe_state_t *st)
         return 1;
     }
     return 0;
+}
+
+uint64_t floe_state_policy_generation(void)
+{
+    return floe_checkpoint_policy_generation();
+}
+
+bool floe_state_is_reading(floe_state_t *st)
+{
+    return sqlite3_txn_state(st->db, NULL) != SQLITE_TXN_NONE;
 }
 
 const char *floe_state_errmsg(floe_state_t *st)

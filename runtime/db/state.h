@@ -10,6 +10,8 @@
 #define FLOE_DB_STATE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "base/failure.h"
 
@@ -87,6 +89,19 @@ void floe_state_rollback(floe_state_t *st);
  * handler left open. Returns 1 if it had to roll back (a handler bug), else 0.
  */
 int floe_state_end_call(floe_state_t *st);
+
+/**
+ * A number that grows after every commit, on any connection of the process, that changed a row
+ * authorization reads (a table bucket's or table's policy, a bucket or table created, deleted or
+ * renamed, IAM's users, roles, policies, attachments, access keys and sessions). It grows once the
+ * commit is in the WAL and before the writer answers, so a cache of those rows that remembers the
+ * generation it read them at (read before the read's snapshot is taken) is stale exactly when the
+ * generation has moved.
+ */
+uint64_t floe_state_policy_generation(void);
+
+/** True when `st` holds a transaction (a read snapshot or a write) open. */
+bool floe_state_is_reading(floe_state_t *st);
 
 /** The last SQLite error message of this connection. */
 const char *floe_state_errmsg(floe_state_t *st);

@@ -29,10 +29,10 @@ FLOE_SQL(sql_session_sweep, "DELETE FROM sts_session WHERE role_id = ?1 AND expi
 FLOE_SQL(sql_session_insert, "INSERT INTO sts_session (access_key_id, role_id, secret, session_token, session_name,"
                              " expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
 FLOE_SQL(sql_key_owner,
-         "SELECT 0, u.id, u.name, u.path, u.user_id, NULL, u.account FROM iam_access_key k"
+         "SELECT 0, u.id, u.name, u.path, u.user_id, NULL, u.account, 0 FROM iam_access_key k"
          " JOIN iam_user u ON u.id = k.user_id WHERE k.access_key_id = ?1 AND k.status = 'Active'"
-         " UNION ALL SELECT 1, r.id, r.name, r.path, r.role_id, s.session_name, r.account FROM sts_session s"
-         " JOIN iam_role r ON r.id = s.role_id WHERE s.access_key_id = ?1 AND s.expires_at > ?2");
+         " UNION ALL SELECT 1, r.id, r.name, r.path, r.role_id, s.session_name, r.account, s.expires_at"
+         " FROM sts_session s JOIN iam_role r ON r.id = s.role_id WHERE s.access_key_id = ?1 AND s.expires_at > ?2");
 FLOE_SQL(sql_key_secret,
          "SELECT k.secret, NULL, u.account FROM iam_access_key k JOIN iam_user u ON u.id = k.user_id"
          " WHERE k.access_key_id = ?1 AND k.status = 'Active'"
@@ -165,6 +165,7 @@ static void read_owner(floe_call_t *call, floe_db_stmt_t *stmt, void *item)
     out->path = floe_sql_text(call, stmt, 3);
     out->id = floe_sql_text(call, stmt, 4);
     out->session_name = floe_sql_text(call, stmt, 5);
+    out->expires_at = floe_db_column_int64(stmt, 7);
     snprintf(out->account_id, sizeof(out->account_id), "%s", account != NULL ? account : "");
 }
 

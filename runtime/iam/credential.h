@@ -45,6 +45,7 @@ typedef struct floe_iam_key_owner {
     char *path;
     char *id;         /* AIDA... or AROA... */
     char *session_name;
+    floe_timestamp_t expires_at; /* a session's end; 0 for an access key */
     char account_id[FLOE_ACCOUNT_ID_LEN + 1];
 } floe_iam_key_owner_t;
 

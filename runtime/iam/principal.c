@@ -42,6 +42,7 @@ static int issued_to(floe_call_t *call, const floe_iam_key_owner_t *owner, floe_
                                   owner->session_name);
         p->role_arn = floe_iam_entity_arn(call, FLOE_IAM_ROLE, p->account_id, owner->path, owner->name);
         p->user_id = floe_call_printf(call, "%s:%s", owner->id, owner->session_name);
+        p->expires_at = owner->expires_at;
     } else {
         p->kind = FLOE_PRINCIPAL_USER;
         p->arn = floe_iam_entity_arn(call, FLOE_IAM_USER, p->account_id, owner->path, owner->name);

@@ -32,6 +32,7 @@ typedef struct floe_principal {
     /* GetCallerIdentity's UserId: the account ID for a root, the user's AIDA... id, or an assumed
        role's AROA...:<session> */
     const char *user_id;
+    floe_timestamp_t expires_at; /* an assumed role's session ends then (ms since the epoch); else 0 */
 } floe_principal_t;
 
 /**

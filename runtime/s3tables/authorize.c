@@ -8,6 +8,8 @@
 #include "authz/table_access.h"
 #include "s3tables/authorize.h"
 
+#define ACTION_PREFIX "s3tables:"
+
 /* Whether label `index` of `uri` is `name` ("/tables/{tableBucketARN}/{namespace}": 1 is "namespace"). */
 static bool label_is(const char *uri, size_t index, const char *name)
 {
@@ -40,13 +42,16 @@ int floe_s3tables_authorize(floe_call_t *call, const floe_route_match_t *match, 
     floe_authz_target_t target = {member(match, http, "tableBucketARN"), member(match, http, "namespace"),
                                   member(match, http, "name")};
     floe_authz_decision_t decision;
+    size_t len = strlen(call->operation);
+    char *action = floe_call_alloc(call, sizeof(ACTION_PREFIX) + len);
 
+    memcpy(action, ACTION_PREFIX, sizeof(ACTION_PREFIX) - 1);
+    memcpy(action + sizeof(ACTION_PREFIX) - 1, call->operation, len + 1); /* not printf: it is per call */
     if (target.arn == NULL)
         target.arn = member(match, http, "tableArn");
     if (target.arn == NULL)
         target.arn = member(match, http, "resourceArn");
-    if (floe_authz_table_access(call, access_key, source_ip, floe_call_printf(call, "s3tables:%s", call->operation),
-                                &target, &decision))
+    if (floe_authz_table_access(call, access_key, source_ip, action, &target, &decision))
         return FLOE_EFAIL;
     if (!decision.is_allowed)
         return floe_fail(call, FLOE_EDENIED, FLOE_SUBJECT_REQUEST, "%s", floe_authz_message(call, &decision));

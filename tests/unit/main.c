@@ -55,6 +55,7 @@ int floe_test_failures;
 #include "runtime/catalog/replication_queue.c"
 #include "runtime/catalog/configuration.c"
 #include "runtime/iam/iam_state.c"
+#include "runtime/authz/input_cache.c"
 #include "runtime/cloudformation/stack.c"
 #include "runtime/cloudformation/template_url.c"
 #include "runtime/maintenance/snapshot_select.c"

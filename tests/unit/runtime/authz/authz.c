@@ -22,7 +22,7 @@ static void authz_open(authz_fixture_t *f)
 static floe_principal_t principal(floe_principal_kind_t kind, const char *account, const char *arn,
                                   const char *const *policies, size_t n_policies)
 {
-    floe_principal_t p = {kind, "", arn, NULL, policies, n_policies, NULL};
+    floe_principal_t p = {kind, "", arn, NULL, policies, n_policies, NULL, 0};
     snprintf(p.account_id, sizeof(p.account_id), "%s", account);
     return p;
 }
@@ -154,5 +154,43 @@ TEST(authz_evaluate_names_the_deciding_policy_and_takes_extra_keys)
     floe_authz_evaluate(&f.call, &user, &r, &d);
     CHECK(!d.is_allowed && d.source == FLOE_AUTHZ_SOURCE_TABLE && strcmp(d.statement, "Keep") == 0,
           "the table policy's Deny decided");
+    h2o_mem_clear_pool(&f.pool);
+}
+
+TEST(authz_a_grant_to_the_account_needs_its_users_own_allow)
+{
+    static const char *const allow[] = {"{\"Statement\":{\"Effect\":\"Allow\",\"Action\":\"s3tables:*\",\"Resource\":\"*\"}}"};
+    static const char *const account_forms[] = {OWNER, "arn:aws:iam::" OWNER ":root"};
+    authz_fixture_t f;
+    floe_principal_t root = principal(FLOE_PRINCIPAL_ROOT, OWNER, "arn:aws:iam::" OWNER ":root", NULL, 0);
+    floe_principal_t bare = principal(FLOE_PRINCIPAL_USER, OWNER, "arn:aws:iam::" OWNER ":user/ann", NULL, 0);
+    floe_principal_t user = principal(FLOE_PRINCIPAL_USER, OWNER, "arn:aws:iam::" OWNER ":user/ann", allow, 1);
+    floe_principal_t session = principal(FLOE_PRINCIPAL_ASSUMED_ROLE, OWNER,
+                                         "arn:aws:sts::" OWNER ":assumed-role/reader/etl", NULL, 0);
+    floe_authz_decision_t d;
+
+    authz_open(&f);
+    for (size_t i = 0; i < 2; i++) {
+        const char *policy = floe_call_printf(&f.call, "{\"Statement\":{\"Sid\":\"Account\",\"Effect\":\"Allow\","
+                                                       "\"Principal\":{\"AWS\":\"%s\"},\"Action\":\"s3tables:*\","
+                                                       "\"Resource\":\"*\"}}", account_forms[i]);
+        d = decide(&f, &bare, policy, NULL);
+        CHECK(!d.is_allowed && d.reason == FLOE_AUTHZ_NO_IDENTITY_ALLOW && d.resource_effect == FLOE_POLICY_NO_MATCH,
+              "a bucket policy naming the account delegates to it: a user of it still needs its own allow");
+        d = decide(&f, &session, policy, NULL);
+        CHECK(!d.is_allowed && d.reason == FLOE_AUTHZ_NO_IDENTITY_ALLOW, "and so does a role's session");
+        CHECK(decide(&f, &user, policy, NULL).is_allowed, "with its own allow the user is in");
+        d = decide(&f, &root, policy, NULL);
+        CHECK(d.is_allowed, "the account's root is in");
+    }
+    d = decide(&f, &bare, "{\"Statement\":{\"Sid\":\"Ann\",\"Effect\":\"Allow\",\"Principal\":{\"AWS\":"
+                          "\"arn:aws:iam::" OWNER ":user/ann\"},\"Action\":\"s3tables:*\",\"Resource\":\"*\"}}", NULL);
+    CHECK(d.is_allowed && strcmp(d.statement, "Ann") == 0, "a bucket policy naming the user grants it alone");
+    d = decide(&f, &bare, "{\"Statement\":{\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"s3tables:*\","
+                          "\"Resource\":\"*\"}}", NULL);
+    CHECK(d.is_allowed, "and so does one naming everyone");
+    d = decide(&f, &user, "{\"Statement\":{\"Sid\":\"No\",\"Effect\":\"Deny\",\"Principal\":{\"AWS\":\"" OWNER "\"},"
+                          "\"Action\":\"s3tables:*\",\"Resource\":\"*\"}}", NULL);
+    CHECK(!d.is_allowed && d.reason == FLOE_AUTHZ_RESOURCE_DENY, "a Deny naming the account refuses its users");
     h2o_mem_clear_pool(&f.pool);
 }
