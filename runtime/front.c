@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "athena_engine/authorize.h"
 #include "awsjson/awsjson.h"
 #include "base/engine_key.h"
 #include "base/log.h"
@@ -230,6 +231,10 @@ static int on_req(h2o_handler_t *self, h2o_req_t *req)
     }
     if (path_is_under(req, FLOE_CONSOLE_BASE)) { /* checks its own signatures (console/route.h) */
         floe_console_handle(w, req);
+        return 0;
+    }
+    if (path_is_under(req, FLOE_ENGINE_AUTHORIZE_BASE)) { /* Floe's own Trino; its path carries the engine secret */
+        floe_engine_authorize_handle(w, req);
         return 0;
     }
     if (path_is(req, FLOE_MAINTENANCE_RUN_PATH)) {

@@ -58,7 +58,8 @@ static void choose_results(floe_athena_query_row_t *q, const floe_athena_ResultC
 int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe_athena_StartQueryExecutionInput *in,
                                            floe_athena_StartQueryExecutionOutput *out)
 {
-    floe_athena_query_row_t q = {.query_string = in->QueryString, .state = "QUEUED"};
+    floe_athena_query_row_t q = {.query_string = in->QueryString, .state = "QUEUED",
+                                 .caller_key = (char *)call->super.access_key};
     floe_athena_workgroup_row_t w;
     char id[FLOE_UUID_LEN + 1];
 

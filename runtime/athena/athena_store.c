@@ -312,16 +312,18 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
     "seq, id, workgroup, query_string, statement_type, catalog, database_name, output_location,"              \
     " expected_bucket_owner, encryption_option, kms_key, engine_version, state, state_reason, error_category," \
     " error_type, error_message, submitted_at, completed_at, account, region, result_columns, data_scanned,"      \
-    " engine_ms, queue_ms, result_rows"
+    " engine_ms, queue_ms, result_rows, caller_key, denial"
 FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workgroup, query_string, statement_type,"
          " catalog, database_name, output_location, expected_bucket_owner, encryption_option, kms_key, engine_version,"
-         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at)"
-         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at, caller_key)"
+         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
 FLOE_SQL(sql_query_read, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2 AND id = ?3");
 FLOE_SQL(sql_query_finish, "UPDATE athena_query SET state = ?4, state_reason = ?5, completed_at = ?6"
          " WHERE account = ?1 AND region = ?2 AND id = ?3");
 FLOE_SQL(sql_query_next_queued, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE state = 'QUEUED'"
          " ORDER BY seq LIMIT 1");
+FLOE_SQL(sql_query_find, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE id = ?1");
+FLOE_SQL(sql_query_deny, "UPDATE athena_query SET denial = ?2 WHERE id = ?1 AND denial IS NULL");
 FLOE_SQL(sql_query_state, "SELECT state FROM athena_query WHERE id = ?1");
 FLOE_SQL(sql_query_progress, "UPDATE athena_query SET state = ?2, state_reason = ?3"
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
@@ -367,6 +369,8 @@ static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
     q->engine_ms = floe_db_column_int64(s, 23);
     q->queue_ms = floe_db_column_int64(s, 24);
     q->result_rows = floe_db_column_int64(s, 25);
+    q->caller_key = floe_sql_text(call, s, 26);
+    q->denial = floe_sql_text(call, s, 27);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
@@ -376,11 +380,11 @@ int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q
     const char *completed = q->has_completed_at ? floe_call_printf(call, "%lld", (long long)q->completed_at) : NULL;
 
     return run_write(call,
-                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttit", q->id, floe_call_account(call),
+                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttitt", q->id, floe_call_account(call),
                                    floe_call_region(call), q->workgroup, q->query_string, q->statement_type, q->catalog,
                                    q->database, q->output_location, q->expected_bucket_owner, q->encryption_option,
                                    q->kms_key, q->engine_version, q->state, q->state_reason, category, type,
-                                   q->error_message, (int64_t)q->submitted_at, completed),
+                                   q->error_message, (int64_t)q->submitted_at, completed, q->caller_key),
                      NULL);
 }
 
@@ -465,4 +469,21 @@ int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason)
 {
     return run_write(call, floe_sql_bind(call, sql_query_fail_interrupted, "ti", reason, (int64_t)floe_call_now(call)),
                      NULL);
+}
+
+int floe_athena_query_find(floe_call_t *call, const char *id, bool *found, floe_athena_query_row_t *out)
+{
+    floe_athena_query_row_t *rows;
+    size_t n;
+
+    if (read_rows(call, floe_sql_bind(call, sql_query_find, "t", id), 1, sizeof(*rows), read_query, (void **)&rows, &n))
+        return FLOE_EFAIL;
+    if ((*found = n == 1))
+        *out = rows[0];
+    return FLOE_OK;
+}
+
+int floe_athena_query_deny(floe_call_t *call, const char *id, const char *sentence)
+{
+    return run_write(call, floe_sql_bind(call, sql_query_deny, "tt", id, sentence), NULL);
 }

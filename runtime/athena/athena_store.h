@@ -93,6 +93,8 @@ typedef struct floe_athena_query_row {
     int64_t seq; /* submission order, the history's cursor */
     char *id;    /* QueryExecutionId, a UUID */
     char *account, *region; /* filled by reads */
+    char *caller_key;       /* the access key that started it (NULL: unsigned) */
+    char *denial;           /* why --enforce-iam refused one of its table accesses, or NULL */
     char *workgroup, *query_string, *statement_type, *catalog, *database;
     char *output_location, *expected_bucket_owner, *encryption_option, *kms_key;
     char *engine_version;
@@ -144,6 +146,12 @@ int floe_athena_query_progress(floe_call_t *call, const char *id, const char *st
 
 /** Finishes query `id` as `end` says, completed now, unless it was finished meanwhile (stopped). */
 int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_athena_query_end_t *end);
+
+/** The query `id` of whichever account and region: FLOE_OK with *found (and *out). */
+int floe_athena_query_find(floe_call_t *call, const char *id, bool *found /* OUT */, floe_athena_query_row_t *out /* OUT */);
+
+/** Records why an access of query `id` was refused (the first refusal stays). */
+int floe_athena_query_deny(floe_call_t *call, const char *id, const char *sentence);
 
 /** At start: every query RUNNING when Floe stopped is FAILED with `reason`. */
 int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason);

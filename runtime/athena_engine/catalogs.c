@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
@@ -40,8 +41,43 @@ static void underscored(char *s)
 void floe_trino_catalog_name(const char *account, const char *region, const char *bucket,
                              char out[FLOE_TRINO_CATALOG_MAX])
 {
-    snprintf(out, FLOE_TRINO_CATALOG_MAX, "s3tb_%s_%s_%s", account, region, bucket);
+    snprintf(out, FLOE_TRINO_CATALOG_MAX, "s3tb_%s__%s__%s", account, region, bucket);
     underscored(out);
+}
+
+static void hyphenated(char *s)
+{
+    for (; *s; s++) {
+        if (*s == '_')
+            *s = '-';
+    }
+}
+
+bool floe_trino_catalog_parts(const char *catalog, char account[FLOE_TRINO_CATALOG_MAX],
+                              char region[FLOE_TRINO_CATALOG_MAX], char bucket[FLOE_TRINO_CATALOG_MAX])
+{
+    const char *a = catalog + strlen("s3tb_"), *r, *b;
+
+    if (strncmp(catalog, "s3tb_", 5) != 0 || (r = strstr(a, "__")) == NULL || (b = strstr(r + 2, "__")) == NULL)
+        return false;
+    snprintf(account, FLOE_TRINO_CATALOG_MAX, "%.*s", (int)(r - a), a);
+    snprintf(region, FLOE_TRINO_CATALOG_MAX, "%.*s", (int)(b - (r + 2)), r + 2);
+    snprintf(bucket, FLOE_TRINO_CATALOG_MAX, "%s", b + 2);
+    hyphenated(region);
+    hyphenated(bucket);
+    return *account && *region && *bucket;
+}
+
+bool floe_catalogs_name_foreign(const char *sql, const char *account)
+{
+    for (const char *p = sql; (p = strcasestr(p, "s3tb_")) != NULL; p += 5) {
+        char own[FLOE_TRINO_CATALOG_MAX];
+
+        snprintf(own, sizeof(own), "s3tb_%s__", account);
+        if (strncasecmp(p, own, strlen(own)) != 0)
+            return true;
+    }
+    return false;
 }
 
 /* The end of the literal or comment at p (p itself when there is none), so a rewrite skips it. */

@@ -1,13 +1,14 @@
 /*
  * Table buckets as Trino catalogs. Athena names a table bucket `s3tablescatalog/<bucket>` (in
  * QueryExecutionContext.Catalog, and quoted in the SQL as AWS's examples quote it), which is no
- * legal Trino catalog name; each gets one behind the scenes, "s3tb_<account>_<region>_<bucket>"
- * with '-' as '_' (bucket names have no '_', so no two buckets share one), and the user never
- * sees it: the SQL is rewritten on the way in and Trino's messages on the way out.
+ * legal Trino catalog name; each gets one behind the scenes, "s3tb_<account>__<region>__<bucket>"
+ * with '-' as '_' (neither regions nor bucket names have '_', so the name reads back), and the
+ * user never sees it: the SQL is rewritten on the way in and Trino's messages on the way out.
  */
 #ifndef FLOE_ATHENA_ENGINE_CATALOGS_H
 #define FLOE_ATHENA_ENGINE_CATALOGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define FLOE_CATALOG_PREFIX "s3tablescatalog/"
@@ -25,6 +26,14 @@ void floe_bucket_names_dispose(floe_bucket_names_t *b);
 /** The Trino catalog of table bucket `bucket` of account and region. */
 void floe_trino_catalog_name(const char *account, const char *region, const char *bucket,
                              char out[FLOE_TRINO_CATALOG_MAX]);
+
+/** The account, region and bucket a Trino catalog name names; false for another catalog. */
+bool floe_trino_catalog_parts(const char *catalog, char account[FLOE_TRINO_CATALOG_MAX],
+                              char region[FLOE_TRINO_CATALOG_MAX], char bucket[FLOE_TRINO_CATALOG_MAX]);
+
+/** True when `sql` names a Floe catalog (s3tb_...) of another account than `account` by its
+ * hidden name: the query is refused, since catalogs of every account live in one Trino. */
+bool floe_catalogs_name_foreign(const char *sql, const char *account);
 
 /**
  * `sql` with each "s3tablescatalog/<bucket>" quoted identifier (outside string literals and

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "athena/athena_store.h"
+#include "athena_engine/authorize.h"
 #include "athena_engine/engine.h"
 #include "athena_engine/run.h"
 #include "background/loop.h"
@@ -88,7 +89,7 @@ static int step_sweep(floe_call_t *call, void *arg)
 static int start_trino(floe_athena_engine_t *e, const floe_engine_query_t *q)
 {
     struct timespec pause = {0, START_POLL_MS * 1000 * 1000};
-    char why[FLOE_TRINO_WHY_MAX], work[PATH_MAX];
+    char why[FLOE_TRINO_WHY_MAX], work[PATH_MAX], access_uri[FLOE_ENGINE_URL_MAX + 128];
     floe_trino_place_t place;
     time_t deadline;
 
@@ -96,7 +97,14 @@ static int start_trino(floe_athena_engine_t *e, const floe_engine_query_t *q)
         if (floe_trino_find(e->trino.config, &place, why, sizeof(why)) != FLOE_OK)
             goto Failed;
         snprintf(work, sizeof(work), "%s/trino", e->trino.config->data_dir);
-        if (floe_trino_server_start(&place, work, &e->server, why, sizeof(why)) != FLOE_OK)
+        if (e->trino.config->enforce_iam) { /* Trino asks Floe before each access (authorize.h) */
+            char floe_url[FLOE_ENGINE_URL_MAX];
+            floe_engine_floe_url(e->trino.config, floe_url);
+            snprintf(access_uri, sizeof(access_uri), "%s%s/%s", floe_url, FLOE_ENGINE_AUTHORIZE_BASE,
+                     e->trino.config->engine_secret);
+        }
+        if (floe_trino_server_start(&place, work, e->trino.config->enforce_iam ? access_uri : NULL, &e->server, why,
+                                    sizeof(why)) != FLOE_OK)
             goto Failed;
         snprintf(e->trino.url, sizeof(e->trino.url), "%s", floe_trino_server_url(e->server));
         floe_log("athena: starting Trino %s at %s (%s)", FLOE_TRINO_VERSION, e->trino.url, place.home);

@@ -8,6 +8,7 @@
 
 #include "athena/athena_csv.h"
 #include "athena/athena_store.h"
+#include "athena_engine/authorize.h"
 #include "athena_engine/run.h"
 #include "athena_engine/values.h"
 #include "background/object_door.h"
@@ -22,6 +23,7 @@
 #define ERROR_TYPE_INTERNAL 401     /* "Internal service error" */
 #define ERROR_TYPE_USER_QUERY 1301  /* a query the engine refused: syntax, a missing table ... */
 #define ERROR_TYPE_OUTPUT 1302      /* "Unable to verify/create output bucket" */
+#define ERROR_TYPE_ACCESS_DENIED 1100 /* a permission the caller lacks */
 #define BUCKET_MAX 256
 #define KEY_MAX 2048
 
@@ -249,16 +251,21 @@ static int run_own(floe_engine_trino_t *t, const char *sql, char *why, size_t n)
     return FLOE_OK;
 }
 
+void floe_engine_floe_url(const floe_config_t *config, char out[FLOE_ENGINE_URL_MAX])
+{
+    const char *host = strcmp(config->host, "0.0.0.0") == 0 || strcmp(config->host, "::") == 0 ? "127.0.0.1"
+                                                                                                : config->host;
+    snprintf(out, FLOE_ENGINE_URL_MAX, "http://%s:%d", host, config->port);
+}
+
 /* Creates the Trino catalog of each bucket the query names that this Trino lacks (catalogs.h). A
  * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed. */
 static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
                            char *why, size_t n)
 {
-    const char *host = strcmp(t->config->host, "0.0.0.0") == 0 || strcmp(t->config->host, "::") == 0
-                           ? "127.0.0.1" : t->config->host;
-    char floe_url[300];
+    char floe_url[FLOE_ENGINE_URL_MAX];
 
-    snprintf(floe_url, sizeof(floe_url), "http://%s:%d", host, t->config->port);
+    floe_engine_floe_url(t->config, floe_url);
     for (size_t i = 0; i < named->n; i++) {
         char catalog[FLOE_TRINO_CATALOG_MAX], drop[FLOE_TRINO_CATALOG_MAX + 64], *create;
         size_t before = t->catalogs.n;
@@ -347,11 +354,41 @@ static int write_results(floe_engine_trino_t *t, const floe_engine_query_t *q, c
     return rc;
 }
 
+typedef struct denial_step {
+    const char *id;
+    char *denial; /* malloc'ed, NULL when none was recorded */
+} denial_step_t;
+
+static int step_denial(floe_call_t *call, void *arg)
+{
+    denial_step_t *s = arg;
+    floe_athena_query_row_t row;
+    bool found;
+
+    if (floe_athena_query_find(call, s->id, &found, &row) != FLOE_OK)
+        return FLOE_EFAIL;
+    s->denial = found && row.denial != NULL ? floe_xstrdup(row.denial) : NULL;
+    return FLOE_OK;
+}
+
 /* Athena's reason for a query Trino refused: "<ERROR_NAME>: <message>", catalogs named as the user
- * named them. */
+ * named them; an access --enforce-iam refused (authorize.h) gives AWS's sentence. */
 static void trino_failed(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
                          const floe_trino_outcome_t *out)
 {
+    denial_step_t d = {q->id, NULL};
+
+    if (strcmp(out->error_name, "PERMISSION_DENIED") == 0 &&
+        floe_background_call(t->bg, NULL, step_denial, &d, NULL) == FLOE_OK && d.denial != NULL) {
+        size_t size = strlen(d.denial) + 64;
+        char *reason = floe_xmalloc(size);
+
+        snprintf(reason, size, "AccessDeniedException: %s", d.denial);
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, reason);
+        free(reason);
+        free(d.denial);
+        return;
+    }
     char *message = floe_catalogs_unmap(out->message, q->account, q->region, named);
     bool is_user = strcmp(out->error_type, "USER_ERROR") == 0;
     size_t size = strlen(message) + sizeof(out->error_name) + 4;
@@ -402,12 +439,19 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
     char *sql = floe_catalogs_rewrite(q->query_string, q->account, q->region, &named);
-    char context[FLOE_TRINO_CATALOG_MAX], word[16], why[2048], *prepared_name, *prepared_sql;
-    floe_trino_session_t session = {.url = t->url, .user = q->account, .schema = q->database};
+    char context[FLOE_TRINO_CATALOG_MAX], word[16], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
+    floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     result_t r = {.t = t, .q = q};
     floe_trino_outcome_t out;
 
+    /* Trino's user names the query, so its access control knows whose query asks (authorize.h) */
+    snprintf(user, sizeof(user), "%s%s", FLOE_ENGINE_USER_PREFIX, q->id);
     first_word(q->query_string, word, sizeof(word));
+    if (floe_catalogs_name_foreign(q->query_string, q->account)) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY,
+                         "CATALOG_NOT_FOUND: the query names a catalog that does not exist");
+        goto Done;
+    }
     if (q->catalog != NULL && strncmp(q->catalog, FLOE_CATALOG_PREFIX, strlen(FLOE_CATALOG_PREFIX)) == 0) {
         const char *bucket = q->catalog + strlen(FLOE_CATALOG_PREFIX);
         floe_bucket_names_add(&named, bucket, strlen(bucket));

@@ -25,6 +25,11 @@ typedef struct floe_engine_query {
     char *id, *account, *region, *workgroup, *query_string, *catalog, *database, *output_location;
 } floe_engine_query_t;
 
+#define FLOE_ENGINE_URL_MAX 300
+
+/** Floe's own address as its Trino reaches it: http://<--host, or 127.0.0.1 for a wildcard>:<--port>. */
+void floe_engine_floe_url(const floe_config_t *config, char out[FLOE_ENGINE_URL_MAX]);
+
 /** Moves query q to QUEUED or RUNNING with `reason` (NULL: none). FLOE_OK or FLOE_EFAIL (logged). */
 int floe_engine_progress(floe_background_t *bg, const floe_engine_query_t *q, const char *state, const char *reason);
 

@@ -276,6 +276,8 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
     floe_awsjson_call_init(&call, &q->req->pool, q->w->state, q->w->config);
     floe_sigv4_account_scope(q->req, q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
+    if (q->credential != NULL)
+        call.super.access_key = h2o_strdup(&q->req->pool, q->credential->access_key.base, q->credential->access_key.len).base;
     in = floe_call_alloc(&call.super, input->size);
     parsed = floe_awsjson_parse(&call.super, q->svc, input, body, body_len, in, &violation);
     if (parsed != FLOE_AWSJSON_PARSED) {

@@ -33,6 +33,7 @@ struct floe_call {
     const char *operation;  /* the S3 Tables operation served, which AWS's authorization names as the
                                action "s3tables:<operation>"; NULL off that API (REST catalog,
                                background steps, stacks) */
+    const char *access_key; /* the key that signed the call (in the pool), NULL when unsigned or unknown */
     bool by_engine;         /* signed with Floe's own engine key (base/engine_key.h), verified: Athena's Trino */
     floe_failure_t failure; /* set by floe_fail; code FLOE_OK until then */
 };

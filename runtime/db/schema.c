@@ -632,6 +632,10 @@ static const char *const migrations[] = {
      "ALTER TABLE athena_query ADD COLUMN engine_ms INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN queue_ms INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN result_rows INTEGER;"
+     /* who started it (the access key that signed StartQueryExecution), which --enforce-iam
+      * authorizes each table access of, and the sentence of the access it was refused */
+     "ALTER TABLE athena_query ADD COLUMN caller_key TEXT;"
+     "ALTER TABLE athena_query ADD COLUMN denial TEXT;"
      "CREATE INDEX athena_query_by_state ON athena_query (state, seq);"),
     /* the principal a stack operation acts for (its ARN), whose permissions its steps need under
      * --enforce-iam (cloudformation/provision_authorize.c); NULL: the stack's account's root */

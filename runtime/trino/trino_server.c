@@ -128,8 +128,9 @@ int floe_trino_find(const floe_config_t *config, floe_trino_place_t *out, char *
                  out->home);
         return FLOE_ENOTFOUND;
     }
-    /* setup-deps' directory of the Iceberg plugin alone when it is beside the server, else all */
-    snprintf(out->plugins, sizeof(out->plugins), "%s/plugins-iceberg", root);
+    /* setup-deps' directory of the two plugins Floe uses (Iceberg, and OPA for --enforce-iam)
+     * when it is beside the server, else all of them: Trino starts faster with two */
+    snprintf(out->plugins, sizeof(out->plugins), "%s/plugins-floe", root);
     if (config->athena_trino_home != NULL || !is_file(out->plugins))
         snprintf(out->plugins, sizeof(out->plugins), "%.*s/plugin", PATH_MAX / 2, out->home);
     return find_java(config, out, why, n);
@@ -162,7 +163,7 @@ static int write_file(const char *dir, const char *name, const char *text)
 }
 
 /* etc/ for one coordinator that also works, on 127.0.0.1:port, with dynamic catalogs in memory. */
-static int write_etc(const char *etc, const char *data, const char *plugins, int port)
+static int write_etc(const char *etc, const char *data, const char *plugins, int port, const char *access_control_uri)
 {
     char text[PATH_MAX * 2 + 1024];
     int rc = FLOE_OK;
@@ -179,6 +180,14 @@ static int write_etc(const char *etc, const char *data, const char *plugins, int
              port, port, plugins);
     rc |= write_file(etc, "config.properties", text);
     rc |= write_file(etc, "log.properties", "io.trino=WARN\n");
+    if (access_control_uri != NULL) {
+        snprintf(text, sizeof(text), "access-control.name=opa\nopa.policy.uri=%s\n", access_control_uri);
+        rc |= write_file(etc, "access-control.properties", text);
+    } else {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof(path), "%s/access-control.properties", etc);
+        unlink(path); /* a data directory's earlier run may have enforced */
+    }
     return rc == FLOE_OK ? FLOE_OK : FLOE_EIO;
 }
 
@@ -208,8 +217,8 @@ static void exec_trino(const exec_args_t *x, int log_fd)
     _exit(127);
 }
 
-int floe_trino_server_start(const floe_trino_place_t *place, const char *work_dir, floe_trino_server_t **out,
-                            char *why, size_t n)
+int floe_trino_server_start(const floe_trino_place_t *place, const char *work_dir, const char *access_control_uri,
+                            floe_trino_server_t **out, char *why, size_t n)
 {
     char etc[PATH_MAX], data[PATH_MAX];
     floe_trino_server_t *s;
@@ -223,7 +232,7 @@ int floe_trino_server_start(const floe_trino_place_t *place, const char *work_di
     mkdir(work_dir, 0700);
     mkdir(etc, 0700);
     mkdir(data, 0700);
-    if (port < 0 || write_etc(etc, data, place->plugins, port) != FLOE_OK) {
+    if (port < 0 || write_etc(etc, data, place->plugins, port, access_control_uri) != FLOE_OK) {
         snprintf(why, n, "cannot configure Trino in %s: %s", work_dir, strerror(errno));
         return FLOE_EFAIL;
     }

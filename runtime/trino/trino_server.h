@@ -37,9 +37,10 @@ typedef struct floe_trino_server floe_trino_server_t;
 int floe_trino_find(const floe_config_t *config, floe_trino_place_t *out /* OUT */, char *why, size_t n);
 
 /** Starts Trino in `work_dir` (created): FLOE_OK with *out, or FLOE_EFAIL with why[]. It is not
- * ready yet (floe_trino_server_ready). */
-int floe_trino_server_start(const floe_trino_place_t *place, const char *work_dir, floe_trino_server_t **out /* OUT */,
-                            char *why, size_t n);
+ * ready yet (floe_trino_server_ready). With `access_control_uri`, Trino asks that URI before each
+ * access (its Open Policy Agent plugin, which the plugin directory must hold). */
+int floe_trino_server_start(const floe_trino_place_t *place, const char *work_dir, const char *access_control_uri,
+                            floe_trino_server_t **out /* OUT */, char *why, size_t n);
 
 /** http://127.0.0.1:<port> of a started server. */
 const char *floe_trino_server_url(const floe_trino_server_t *s);

@@ -60,17 +60,26 @@ TEST(athena_catalogs_rewrite_only_quoted_catalog_names_outside_literals)
                                       "111122223333", "us-east-1", &named);
     char *back;
 
-    CHECK(strcmp(sql, "SELECT '\"s3tablescatalog/x\"' FROM s3tb_111122223333_us_east_1_my_bucket.\"ns\".\"t\" "
-                      "-- \"s3tablescatalog/y\"\nJOIN s3tb_111122223333_us_east_1_my_bucket.ns.u") == 0,
+    CHECK(strcmp(sql, "SELECT '\"s3tablescatalog/x\"' FROM s3tb_111122223333__us_east_1__my_bucket.\"ns\".\"t\" "
+                      "-- \"s3tablescatalog/y\"\nJOIN s3tb_111122223333__us_east_1__my_bucket.ns.u") == 0,
           "the catalog is replaced, a string literal and a comment are not");
     CHECK(named.n == 1 && strcmp(named.names[0], "my-bucket") == 0, "each bucket is named once");
-    back = floe_catalogs_unmap("Table 's3tb_111122223333_us_east_1_my_bucket.ns.v' does not exist", "111122223333",
+    back = floe_catalogs_unmap("Table 's3tb_111122223333__us_east_1__my_bucket.ns.v' does not exist", "111122223333",
                                "us-east-1", &named);
     CHECK(strcmp(back, "Table 's3tablescatalog/my-bucket.ns.v' does not exist") == 0,
           "Trino's messages name the catalog as the user did");
     free(back);
     free(sql);
     floe_bucket_names_dispose(&named);
+    char account[FLOE_TRINO_CATALOG_MAX], region[FLOE_TRINO_CATALOG_MAX], bucket[FLOE_TRINO_CATALOG_MAX];
+    CHECK(floe_trino_catalog_parts("s3tb_111122223333__us_east_1__my_bucket__x", account, region, bucket) &&
+              strcmp(account, "111122223333") == 0 && strcmp(region, "us-east-1") == 0 &&
+              strcmp(bucket, "my-bucket--x") == 0,
+          "a catalog's name reads back as its account, region and bucket");
+    CHECK(!floe_trino_catalog_parts("system", account, region, bucket), "Trino's own catalogs are not buckets");
+    CHECK(floe_catalogs_name_foreign("SELECT * FROM S3TB_999999999999__us_east_1__b.ns.t", "111122223333") &&
+              !floe_catalogs_name_foreign("SELECT * FROM s3tb_111122223333__us_east_1__b.ns.t", "111122223333"),
+          "another account's hidden catalog name is caught, the caller's own is not");
 }
 
 TEST(athena_values_print_as_athena_prints_them)

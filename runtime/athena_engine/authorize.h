@@ -1,0 +1,37 @@
+/*
+ * --enforce-iam for Athena's queries: the access control Floe's Trino asks before every access it
+ * plans (Trino's Open Policy Agent plugin, `access-control.name=opa`, pointed at this route), so
+ * the tables a query reads and writes come from Trino's own analysis of it, never from parsing its
+ * SQL. Each table access is decided as the S3 Tables action AWS requires of it, for the caller who
+ * started the query (authz/table_access.h); a refusal is recorded on the query, whose failure then
+ * gives AWS's sentence.
+ *
+ *   Trino's operation                                   S3 Tables action (on the table, or its bucket)
+ *   SelectFromColumns                                   s3tables:GetTableData
+ *   InsertIntoTable, DeleteFromTable, UpdateTableColumns,
+ *   TruncateTable                                       s3tables:PutTableData
+ *   CreateTable (and CTAS)                              s3tables:CreateTable
+ *   DropTable                                           s3tables:DeleteTable
+ *   RenameTable                                         s3tables:RenameTable
+ *   SetTableProperties, AddColumn, DropColumn, RenameColumn,
+ *   AlterColumn, SetTableComment, SetColumnComment      s3tables:UpdateTableMetadataLocation
+ *   CreateSchema / DropSchema                           s3tables:CreateNamespace / DeleteNamespace
+ * Listing (catalogs, schemas, tables, columns) and the rest are allowed: Trino only shows what the
+ * REST catalog lists.
+ *
+ * The route is Floe's engine's alone: its path carries the process's engine secret.
+ */
+#ifndef FLOE_ATHENA_ENGINE_AUTHORIZE_H
+#define FLOE_ATHENA_ENGINE_AUTHORIZE_H
+
+#include <h2o.h>
+
+#include "call/worker.h"
+
+#define FLOE_ENGINE_AUTHORIZE_BASE "/_floe/engine/authorize" /* then "/<engine secret>" */
+#define FLOE_ENGINE_USER_PREFIX "athena-" /* Trino's user for a query: this, then the query's id */
+
+/** Answers one decision request of Trino's OPA plugin: {"result": true|false}. */
+void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req);
+
+#endif

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Athena's queries under `floe serve --strict-signatures --enforce-iam`: a query runs only if its
+caller may do what it does to each table, as the S3 Tables actions AWS requires
+(s3tables:GetTableData to read, s3tables:PutTableData to write, s3tables:CreateTable to create),
+decided from Trino's own analysis of the query (its access control asks Floe before each access),
+never from parsing the SQL. An IAM user (made through IAM, keys from CreateAccessKey) allowed
+athena:* alone has its SELECT FAILED with Athena's AccessDeniedException and AWS's sentence
+naming s3tables:GetTableData and the table's ARN; granted GetTableData it reads, and its INSERT is
+refused for PutTableData until that is granted too. The account's root runs everything. boto3,
+Debian's (awsJson1_1), signed with each principal's keys."""
+
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "authz"))
+from enforce_iam import allow, refusal  # noqa: E402
+from floe_server import FloeTestCase, main  # noqa: E402
+
+OWNER, SECRET = "111122223333", "owner-secret"
+TRINO_HOME = os.path.join(os.environ.get("FLOE_TRINO_CACHE", os.path.expanduser("~/.cache/floe-trino")),
+                          "trino-server-476")
+CONTEXT = {"Catalog": "s3tablescatalog/shared", "Database": "sales"}
+OUTPUT = "s3://athena-results/"
+QUERY_TIMEOUT_S = 900
+
+
+class AthenaEnforceIamTests(FloeTestCase):
+    server_args = ("--strict-signatures", "--enforce-iam", "--credentials", "%s:%s" % (OWNER, SECRET))
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(os.path.join(TRINO_HOME, "bin", "launcher")):
+            import unittest
+            raise unittest.SkipTest("Trino is not installed: run scripts/setup-deps --athena")
+        super().setUpClass()
+        cls.iam = cls.signed_client("iam", OWNER, SECRET)
+        cls.root = cls.signed_client("athena", OWNER, SECRET)
+        s3tables = cls.signed_client("s3tables", OWNER, SECRET)
+        cls.arn = s3tables.create_table_bucket(name="shared")["arn"]
+        s3tables.create_namespace(tableBucketARN=cls.arn, namespace=["sales"])
+        cls.signed_client("s3", OWNER, SECRET).create_bucket(Bucket="athena-results")
+        e = cls.run_query(cls.root, "CREATE TABLE orders (id int, item varchar)")
+        assert e["Status"]["State"] == "SUCCEEDED", e["Status"]
+        e = cls.run_query(cls.root, "INSERT INTO orders VALUES (1, 'book')")
+        assert e["Status"]["State"] == "SUCCEEDED", e["Status"]
+        cls.table_arn = s3tables.get_table(tableBucketARN=cls.arn, namespace="sales", name="orders")["tableARN"]
+
+    @classmethod
+    def run_query(cls, client, sql):
+        qid = client.start_query_execution(QueryString=sql, QueryExecutionContext=CONTEXT,
+                                           ResultConfiguration={"OutputLocation": OUTPUT})["QueryExecutionId"]
+        deadline = time.monotonic() + QUERY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            e = client.get_query_execution(QueryExecutionId=qid)["QueryExecution"]
+            if e["Status"]["State"] not in ("QUEUED", "RUNNING"):
+                return e
+            time.sleep(0.2)
+        raise AssertionError("query did not end: %s" % sql)
+
+    def new_user(self, name, actions):
+        arn = self.iam.create_user(UserName=name)["User"]["Arn"]
+        self.iam.put_user_policy(UserName=name, PolicyName="p", PolicyDocument=allow(actions, "*"))
+        key = self.iam.create_access_key(UserName=name)["AccessKey"]
+        return arn, self.signed_client("athena", key["AccessKeyId"], key["SecretAccessKey"])
+
+    def assertDenied(self, e, user, action, resource):
+        self.assertEqual(e["Status"]["State"], "FAILED", e["Status"])
+        self.assertEqual(e["Status"]["StateChangeReason"],
+                         "AccessDeniedException: " + refusal(user, action, resource))
+        self.assertEqual(e["Status"]["AthenaError"]["ErrorCategory"], 2, "a user error")
+
+    def test_reading_needs_get_table_data(self):
+        user, athena = self.new_user("reader", ["athena:*"])
+        self.assertDenied(self.run_query(athena, "SELECT * FROM orders"), user, "s3tables:GetTableData",
+                          self.table_arn)
+        self.iam.put_user_policy(UserName="reader", PolicyName="p",
+                                 PolicyDocument=allow(["athena:*", "s3tables:GetTableData"], "*"))
+        e = self.run_query(athena, "SELECT id, item FROM orders")
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        rows = athena.get_query_results(QueryExecutionId=e["QueryExecutionId"])["ResultSet"]["Rows"]
+        self.assertEqual([[d.get("VarCharValue") for d in r["Data"]] for r in rows], [["id", "item"], ["1", "book"]])
+
+    def test_writing_needs_put_table_data_and_creating_create_table(self):
+        user, athena = self.new_user("writer", ["athena:*", "s3tables:GetTableData"])
+        self.assertDenied(self.run_query(athena, "INSERT INTO orders VALUES (2, 'pen')"), user, "s3tables:PutTableData",
+                          self.table_arn)
+        self.assertDenied(self.run_query(athena, "CREATE TABLE made (id int)"), user, "s3tables:CreateTable", self.arn)
+        self.iam.put_user_policy(UserName="writer", PolicyName="p", PolicyDocument=allow(
+            ["athena:*", "s3tables:GetTableData", "s3tables:PutTableData"], "*"))
+        e = self.run_query(athena, "INSERT INTO orders VALUES (2, 'pen')")
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        e = self.run_query(self.root, "SELECT count(*) FROM orders WHERE id = 2")
+        rows = self.root.get_query_results(QueryExecutionId=e["QueryExecutionId"])["ResultSet"]["Rows"]
+        self.assertEqual(rows[1]["Data"][0]["VarCharValue"], "1", "the granted insert is there")
+
+    def test_another_accounts_hidden_catalog_name_is_refused(self):
+        e = self.run_query(self.root, "SELECT * FROM s3tb_999999999999__us_east_1__shared.sales.orders")
+        self.assertEqual(e["Status"]["State"], "FAILED")
+        self.assertIn("CATALOG_NOT_FOUND", e["Status"]["StateChangeReason"])
+
+
+if __name__ == "__main__":
+    main()
