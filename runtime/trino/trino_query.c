@@ -58,6 +58,59 @@ static void read_error(const cJSON *error, floe_trino_outcome_t *out)
     copy_string(out->message, sizeof(out->message), cJSON_GetObjectItemCaseSensitive(error, "message"));
 }
 
+#define EXACT_DIGITS 15 /* a double holds every integer of up to 15 digits exactly */
+
+/*
+ * Trino writes bigint values as JSON numbers, and cJSON reads every number as a double, which
+ * rounds integers past 2^53 (snapshot ids, for one). So integer tokens longer than EXACT_DIGITS
+ * are quoted before parsing, and reach the result as the exact text Trino sent. Trino writes a
+ * double with a point or an exponent, and a decimal as a string, so only integers are touched.
+ */
+static char *quote_long_integers(const char *json, size_t len)
+{
+    char *out = floe_xmalloc(len * 2 + 1), *o = out;
+    bool in_string = false;
+
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+
+        if (in_string) {
+            if (json[i] == '\\' && i + 1 < len)
+                *o++ = json[i++];
+            else if (json[i] == '"')
+                in_string = false;
+            *o++ = json[i++];
+            continue;
+        }
+        if (json[i] == '"') {
+            in_string = true;
+            *o++ = json[i++];
+            continue;
+        }
+        if (json[i] == '-' || (json[i] >= '0' && json[i] <= '9')) {
+            for (j = i + (json[i] == '-'); j < len && json[j] >= '0' && json[j] <= '9'; j++)
+                ;
+            if (j - i > EXACT_DIGITS && (j == len || (json[j] != '.' && json[j] != 'e' && json[j] != 'E'))) {
+                *o++ = '"';
+                memcpy(o, json + i, j - i);
+                o += j - i;
+                *o++ = '"';
+                i = j;
+                continue;
+            }
+            memcpy(o, json + i, j - i);
+            o += j - i;
+            i = j;
+            if (i < len && (json[i] == '.' || json[i] == 'e' || json[i] == 'E'))
+                continue; /* the rest of a double: copied as it is below */
+            continue;
+        }
+        *o++ = json[i++];
+    }
+    *o = '\0';
+    return out;
+}
+
 /* One exchange; its QueryResults parsed into *doc. */
 static int exchange(const char *method, const char *url, const char *const *headers, size_t n, const char *body,
                     cJSON **doc, floe_trino_outcome_t *out)
@@ -68,7 +121,13 @@ static int exchange(const char *method, const char *url, const char *const *head
         snprintf(out->message, sizeof(out->message), "Trino cannot be reached: %s", a.error);
         return FLOE_EFAIL;
     }
-    *doc = a.status == 200 ? cJSON_Parse(a.body) : NULL;
+    if (a.status == 200) {
+        char *exact = quote_long_integers(a.body, a.len);
+        *doc = cJSON_Parse(exact);
+        free(exact);
+    } else {
+        *doc = NULL;
+    }
     if (*doc == NULL)
         snprintf(out->message, sizeof(out->message), "Trino answered %s %s with %ld: %.300s", method, url, a.status,
                  a.body);

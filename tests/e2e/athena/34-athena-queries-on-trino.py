@@ -10,8 +10,8 @@ its own Trino (scripts/setup-deps --athena installs it) on the first query:
     it; a missing table FAILED with Trino's error as Athena reports it and the catalog as the user
     named it; a missing output bucket FAILED;
   - the newest boto3 (REST-JSON) and the aws CLI read the same results;
-  - PyIceberg reads the rows Athena wrote, and Athena reads the rows PyIceberg appended; the S3
-    Tables API sees Athena's tables.
+  - PyIceberg reads the rows Athena wrote (INSERT and MERGE), and Athena reads the rows PyIceberg
+    appended, and travels back to the snapshot before them; the S3 Tables API sees Athena's tables.
 Runs under the engines' virtual environment, re-executed there like the engine tests."""
 
 import csv
@@ -215,6 +215,17 @@ class AthenaOnTrinoTests(unittest.TestCase):
         table.append(pa.table({"id": pa.array([2], pa.int64()), "note": pa.array(["pyiceberg"], pa.string())}))
         e = self.succeed("SELECT id, note FROM shared ORDER BY id")
         self.assertEqual(values(self.results(e)), [["id", "note"], ["1", "athena"], ["2", "pyiceberg"]])
+        # time travel to Athena's own snapshot, before PyIceberg's append
+        first = values(self.results(self.succeed(
+            'SELECT snapshot_id FROM "shared$snapshots" ORDER BY committed_at LIMIT 1')))[1][0]
+        e = self.succeed("SELECT id, note FROM shared FOR VERSION AS OF %s" % first)
+        self.assertEqual(values(self.results(e)), [["id", "note"], ["1", "athena"]])
+        # MERGE, then PyIceberg reads what it left
+        self.succeed("MERGE INTO shared t USING (VALUES (2, 'merged'), (3, 'new')) AS s(id, note) ON t.id = s.id "
+                     "WHEN MATCHED THEN UPDATE SET note = s.note WHEN NOT MATCHED THEN INSERT (id, note) VALUES (s.id, s.note)")
+        table = catalog.load_table("sales.shared")
+        self.assertEqual(sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"]),
+                         [{"id": 1, "note": "athena"}, {"id": 2, "note": "merged"}, {"id": 3, "note": "new"}])
 
 
 if __name__ == "__main__":
