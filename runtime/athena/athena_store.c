@@ -312,7 +312,7 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
     "seq, id, workgroup, query_string, statement_type, catalog, database_name, output_location,"              \
     " expected_bucket_owner, encryption_option, kms_key, engine_version, state, state_reason, error_category," \
     " error_type, error_message, submitted_at, completed_at, account, region, result_columns, data_scanned,"      \
-    " engine_ms, queue_ms, result_rows"
+    " engine_ms, queue_ms, result_rows, substatement_type, update_count"
 FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workgroup, query_string, statement_type,"
          " catalog, database_name, output_location, expected_bucket_owner, encryption_option, kms_key, engine_version,"
          " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at)"
@@ -327,7 +327,8 @@ FLOE_SQL(sql_query_progress, "UPDATE athena_query SET state = ?2, state_reason =
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
 FLOE_SQL(sql_query_complete, "UPDATE athena_query SET state = ?2, state_reason = ?3, statement_type = ?4,"
          " result_columns = ?5, error_category = ?6, error_type = ?7, error_message = ?8, data_scanned = ?9,"
-         " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13"
+         " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13, substatement_type = ?14,"
+         " update_count = ?15"
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
 FLOE_SQL(sql_query_fail_interrupted, "UPDATE athena_query SET state = 'FAILED', state_reason = ?1,"
          " error_category = 1, error_type = 401, error_message = ?1, completed_at = ?2 WHERE state = 'RUNNING'");
@@ -367,6 +368,8 @@ static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
     q->engine_ms = floe_db_column_int64(s, 23);
     q->queue_ms = floe_db_column_int64(s, 24);
     q->result_rows = floe_db_column_int64(s, 25);
+    q->substatement_type = floe_sql_text(call, s, 26);
+    q->update_count = floe_db_column_int64(s, 27);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
@@ -454,10 +457,10 @@ int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_ath
     const char *type = e->has_error ? floe_call_printf(call, "%d", (int)e->error_type) : NULL;
 
     return run_write(call,
-                     floe_sql_bind(call, sql_query_complete, "ttttttttiiiii", id, e->state, e->reason,
+                     floe_sql_bind(call, sql_query_complete, "ttttttttiiiiiti", id, e->state, e->reason,
                                    e->statement_type, e->result_columns, category, type, e->error_message,
                                    e->data_scanned, e->engine_ms, e->queue_ms, e->result_rows,
-                                   (int64_t)floe_call_now(call)),
+                                   (int64_t)floe_call_now(call), e->substatement_type, e->update_count),
                      NULL);
 }
 

@@ -377,6 +377,8 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
         return;
     }
     end.statement_type = statement_type(out->update_type, out->has_update_count, word);
+    end.substatement_type = floe_athena_substatement_type(out->update_type, out->has_update_count, word);
+    end.update_count = out->has_update_count ? out->update_count : 0;
     if (*out->update_type != '\0') { /* DDL and DML writes leave an empty result, as Athena's do */
         free(r->csv.data);
         r->csv = (floe_athena_csv_t){0};

@@ -633,6 +633,9 @@ static const char *const migrations[] = {
      "ALTER TABLE athena_query ADD COLUMN queue_ms INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN result_rows INTEGER;"
      "CREATE INDEX athena_query_by_state ON athena_query (state, seq);"),
+    /* Athena's SubstatementType of a finished query and the rows its write changed (UpdateCount). */
+    ("ALTER TABLE athena_query ADD COLUMN substatement_type TEXT;"
+     "ALTER TABLE athena_query ADD COLUMN update_count INTEGER;"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
