@@ -2,6 +2,7 @@
  * The workgroup, named query and prepared statement rows of athena_store.h (the query
  * executions: athena_query_store.c). Every statement names the call's account and region.
  */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 
 #include "athena/athena_store.h"
@@ -312,11 +313,11 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
     "seq, id, workgroup, query_string, statement_type, catalog, database_name, output_location,"              \
     " expected_bucket_owner, encryption_option, kms_key, engine_version, state, state_reason, error_category," \
     " error_type, error_message, submitted_at, completed_at, account, region, result_columns, data_scanned,"      \
-    " engine_ms, queue_ms, result_rows, substatement_type, update_count"
+    " engine_ms, queue_ms, result_rows, substatement_type, update_count, execution_parameters"
 FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workgroup, query_string, statement_type,"
          " catalog, database_name, output_location, expected_bucket_owner, encryption_option, kms_key, engine_version,"
-         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at)"
-         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at, execution_parameters)"
+         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
 FLOE_SQL(sql_query_read, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2 AND id = ?3");
 FLOE_SQL(sql_query_finish, "UPDATE athena_query SET state = ?4, state_reason = ?5, completed_at = ?6"
          " WHERE account = ?1 AND region = ?2 AND id = ?3");
@@ -334,6 +335,38 @@ FLOE_SQL(sql_query_fail_interrupted, "UPDATE athena_query SET state = 'FAILED', 
          " error_category = 1, error_type = 401, error_message = ?1, completed_at = ?2 WHERE state = 'RUNNING'");
 FLOE_SQL(sql_query_list, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2"
          " AND workgroup = ?3 AND (?4 = 0 OR seq < ?4) ORDER BY seq DESC LIMIT ?5");
+
+/* ExecutionParameters as the column keeps them: a JSON array of strings, NULL when there are none. */
+static const char *parameters_json(floe_call_t *call, const floe_athena_query_row_t *q)
+{
+    cJSON *list;
+    char *text;
+    const char *kept;
+
+    if (q->n_execution_parameters == 0)
+        return NULL;
+    list = cJSON_CreateStringArray((const char *const *)q->execution_parameters, (int)q->n_execution_parameters);
+    text = cJSON_PrintUnformatted(list);
+    kept = floe_call_strdup(call, text);
+    cJSON_free(text);
+    cJSON_Delete(list);
+    return kept;
+}
+
+static void read_parameters(floe_call_t *call, const char *json, floe_athena_query_row_t *q)
+{
+    cJSON *list = json != NULL ? cJSON_Parse(json) : NULL;
+    const cJSON *item;
+    size_t n = 0;
+
+    q->n_execution_parameters = (size_t)cJSON_GetArraySize(list);
+    q->execution_parameters = floe_call_alloc(call, sizeof(char *) * (q->n_execution_parameters + 1));
+    cJSON_ArrayForEach(item, list)
+        if (cJSON_IsString(item))
+            q->execution_parameters[n++] = floe_call_strdup(call, item->valuestring);
+    q->n_execution_parameters = n;
+    cJSON_Delete(list);
+}
 
 static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
@@ -370,6 +403,7 @@ static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
     q->result_rows = floe_db_column_int64(s, 25);
     q->substatement_type = floe_sql_text(call, s, 26);
     q->update_count = floe_db_column_int64(s, 27);
+    read_parameters(call, floe_db_column_text(s, 28), q);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
@@ -379,11 +413,11 @@ int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q
     const char *completed = q->has_completed_at ? floe_call_printf(call, "%lld", (long long)q->completed_at) : NULL;
 
     return run_write(call,
-                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttit", q->id, floe_call_account(call),
+                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttitt", q->id, floe_call_account(call),
                                    floe_call_region(call), q->workgroup, q->query_string, q->statement_type, q->catalog,
                                    q->database, q->output_location, q->expected_bucket_owner, q->encryption_option,
                                    q->kms_key, q->engine_version, q->state, q->state_reason, category, type,
-                                   q->error_message, (int64_t)q->submitted_at, completed),
+                                   q->error_message, (int64_t)q->submitted_at, completed, parameters_json(call, q)),
                      NULL);
 }
 

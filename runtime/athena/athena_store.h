@@ -110,6 +110,8 @@ typedef struct floe_athena_query_row {
     int64_t data_scanned, engine_ms, queue_ms, result_rows;
     char *substatement_type; /* Athena's (INSERT, CREATE_TABLE_AS_SELECT ...), NULL when unknown */
     int64_t update_count;    /* the rows a write changed; 0 otherwise */
+    char **execution_parameters; /* ExecutionParameters: SQL literals for the query's `?`s, in order */
+    size_t n_execution_parameters;
 } floe_athena_query_row_t;
 
 /** Stores a query execution under row->id (a new UUID the caller made). */

@@ -633,9 +633,11 @@ static const char *const migrations[] = {
      "ALTER TABLE athena_query ADD COLUMN queue_ms INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN result_rows INTEGER;"
      "CREATE INDEX athena_query_by_state ON athena_query (state, seq);"),
-    /* Athena's SubstatementType of a finished query and the rows its write changed (UpdateCount). */
+    /* Athena's SubstatementType of a finished query, the rows its write changed (UpdateCount), and
+     * the query's ExecutionParameters (a JSON array of SQL literals). */
     ("ALTER TABLE athena_query ADD COLUMN substatement_type TEXT;"
-     "ALTER TABLE athena_query ADD COLUMN update_count INTEGER;"),
+     "ALTER TABLE athena_query ADD COLUMN update_count INTEGER;"
+     "ALTER TABLE athena_query ADD COLUMN execution_parameters TEXT;"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -4,12 +4,14 @@ only the endpoint changed, against a Floe that starts its own Trino (scripts/set
   - PyAthena (`pyathena.connect(s3_staging_dir=..., region_name=..., catalog_name=
     "s3tablescatalog/<bucket>", schema_name=<namespace>, endpoint_url=...)`): CREATE TABLE and
     INSERT through its cursor, a SELECT whose rows come back as PyAthena converts Athena's types
-    (int, float, Decimal, bool, date, datetime, None), its description, its pyformat parameters,
+    (int, float, Decimal, bool, date, datetime, None), its description and rowcount, its pyformat
+    parameters and its qmark ones (Athena's ExecutionParameters),
     a result of several GetQueryResults pages, a failed query as its DatabaseError, and its
     PandasCursor, which reads the result file from Floe's S3;
   - awswrangler (`wr.config.athena_endpoint_url` and `s3_endpoint_url`, its documented endpoint
     settings): `wr.athena.read_sql_query(..., data_source="s3tablescatalog/<bucket>",
-    ctas_approach=False)` into a DataFrame with the dtypes awswrangler gives Athena's types.
+    ctas_approach=False)` into a DataFrame with the dtypes awswrangler gives Athena's types, also
+    with qmark parameters.
 The bucket and namespace are made with the S3 Tables API. Runs in <build>/athena-clients-venv
 (tests/athena/requirements-clients.txt, installed by scripts/setup-deps), re-executed there."""
 
@@ -96,6 +98,16 @@ class AthenaPythonClientTests(unittest.TestCase):
         cursor = self.connect().cursor()
         cursor.execute('SELECT name FROM "%s"."%s"."orders" WHERE id = %%(id)d' % (CATALOG, NAMESPACE), {"id": 2})
         self.assertEqual(cursor.fetchall(), [('b "quoted", too',)])
+        # qmark: the values go to Athena as ExecutionParameters, SQL literals for the `?`s
+        cursor.execute("SELECT id FROM orders WHERE name = ? OR qty = ? ORDER BY id", ["'a'", "3000000000"],
+                       paramstyle="qmark")
+        self.assertEqual(cursor.fetchall(), [(1,), (3,)])
+        # and for a workgroup's prepared statement, EXECUTE's USING list
+        import boto3
+        boto3.client("athena", endpoint_url=self.server.endpoint, region_name="us-east-1").create_prepared_statement(
+            StatementName="by_qty", WorkGroup="primary", QueryStatement="SELECT name FROM orders WHERE qty = ?")
+        cursor.execute("EXECUTE by_qty", ["10"], paramstyle="qmark")
+        self.assertEqual(cursor.fetchall(), [("a",)])
         # 2,500 rows: three GetQueryResults pages of at most 1,000, read one after the other
         cursor.execute("SELECT n FROM UNNEST(sequence(1, 2500)) AS t(n) ORDER BY n")
         self.assertEqual(cursor.fetchmany(3), [(1,), (2,), (3,)])
@@ -138,6 +150,11 @@ class AthenaPythonClientTests(unittest.TestCase):
         self.assertEqual({c: str(t) for c, t in df.dtypes.items() if c in ("id", "qty", "amount", "ok")},
                          {"id": "Int32", "qty": "Int64", "amount": "float64", "ok": "boolean"})
         self.assertEqual(df.query_metadata["Status"]["State"], "SUCCEEDED")
+        df = wr.athena.read_sql_query("SELECT name FROM orders WHERE id = ?", params=["3"], paramstyle="qmark",
+                                      database=NAMESPACE, data_source=CATALOG, ctas_approach=False,
+                                      s3_output="s3://athena-results/wrangler/")
+        self.assertEqual(df["name"].tolist(), ["c"])
+        self.assertEqual(df.query_metadata["ExecutionParameters"], ["3"])
 
 
 if __name__ == "__main__":
