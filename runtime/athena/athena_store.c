@@ -2,8 +2,9 @@
  * The workgroup, named query and prepared statement rows of athena_store.h (the query
  * executions: athena_query_store.c). Every statement names the call's account and region.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
+
+#include <cjson/cJSON.h>
 
 #include "athena/athena_store.h"
 #include "call/call_sql.h"

@@ -6,8 +6,9 @@
 #ifndef FLOE_ATHENA_ENGINE_VALUES_H
 #define FLOE_ATHENA_ENGINE_VALUES_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
+
+#include <cjson/cJSON.h>
 
 #define FLOE_ATHENA_TYPE_MAX 64
 #define FLOE_VALUE_TEXT_MAX 64
