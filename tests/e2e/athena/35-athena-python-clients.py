@@ -6,12 +6,13 @@ only the endpoint changed, against a Floe that starts its own Trino (scripts/set
     INSERT through its cursor, a SELECT whose rows come back as PyAthena converts Athena's types
     (int, float, Decimal, bool, date, datetime, None), its description and rowcount, its pyformat
     parameters and its qmark ones (Athena's ExecutionParameters),
-    a result of several GetQueryResults pages, a failed query as its DatabaseError, and its
-    PandasCursor, which reads the result file from Floe's S3;
+    a result of several GetQueryResults pages, a failed query as its DatabaseError, its
+    PandasCursor, which reads the result file from Floe's S3, and its metadata calls (with S3
+    Tables' Glue integration);
   - awswrangler (`wr.config.athena_endpoint_url` and `s3_endpoint_url`, its documented endpoint
     settings): `wr.athena.read_sql_query(..., data_source="s3tablescatalog/<bucket>",
     ctas_approach=False)` into a DataFrame with the dtypes awswrangler gives Athena's types, also
-    with qmark parameters.
+    with qmark parameters, in chunks, and from its cache of earlier queries.
 The bucket and namespace are made with the S3 Tables API. Runs in <build>/athena-clients-venv
 (tests/athena/requirements-clients.txt, installed by scripts/setup-deps), re-executed there."""
 
@@ -28,7 +29,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv("athena-clients-venv")
 
-from floe_server import FloeServer, engine_env  # noqa: E402
+from floe_server import FloeServer, create_glue_integration, engine_env  # noqa: E402
 
 TRINO_HOME = os.path.join(os.environ.get("FLOE_TRINO_CACHE", os.path.expanduser("~/.cache/floe-trino")),
                           "trino-server-476")
@@ -155,6 +156,32 @@ class AthenaPythonClientTests(unittest.TestCase):
                                       s3_output="s3://athena-results/wrangler/")
         self.assertEqual(df["name"].tolist(), ["c"])
         self.assertEqual(df.query_metadata["ExecutionParameters"], ["3"])
+        # chunks, and awswrangler's cache: the same SQL again reuses the earlier query's result,
+        # found through ListQueryExecutions and BatchGetQueryExecution
+        kw = {"database": NAMESPACE, "data_source": CATALOG, "ctas_approach": False,
+              "s3_output": "s3://athena-results/wrangler/"}
+        self.assertEqual([len(d) for d in wr.athena.read_sql_query("SELECT id FROM orders", chunksize=2, **kw)], [2, 1])
+        first = wr.athena.read_sql_query("SELECT count(*) AS n FROM orders", **kw)
+        again = wr.athena.read_sql_query("SELECT count(*) AS n FROM orders",
+                                         athena_cache_settings={"max_cache_seconds": 900}, **kw)
+        self.assertEqual(again["n"].tolist(), [3])
+        self.assertEqual(again.query_metadata["QueryExecutionId"], first.query_metadata["QueryExecutionId"])
+
+    def test_06_pyathena_metadata(self):
+        """With S3 Tables' Glue integration, as AWS's guide sets it up, PyAthena's metadata calls
+        (ListDatabases, ListTableMetadata, GetTableMetadata) see the bucket's namespaces and tables."""
+        import boto3
+        glue = boto3.client("glue", endpoint_url=self.server.endpoint, region_name="us-east-1")
+        create_glue_integration(glue, boto3.client("sts", endpoint_url=self.server.endpoint, region_name="us-east-1")
+                                .get_caller_identity()["Account"])
+        cursor = self.connect().cursor()
+        self.assertEqual([d.name for d in cursor.list_databases(CATALOG)], [NAMESPACE])
+        self.assertIn("orders", [t.name for t in cursor.list_table_metadata()])
+        table = cursor.get_table_metadata("orders")
+        self.assertEqual([(c.name, c.type) for c in table.columns],
+                         [("id", "int"), ("name", "string"), ("amount", "double"), ("qty", "bigint"),
+                          ("price", "decimal(10,2)"), ("ok", "boolean"), ("day", "date"), ("at", "timestamp")])
+        self.assertEqual(table.parameters["table_type"], "ICEBERG")
 
 
 if __name__ == "__main__":
