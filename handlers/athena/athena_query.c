@@ -74,6 +74,10 @@ int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe
         q.catalog = in->QueryExecutionContext->Catalog;
         q.database = in->QueryExecutionContext->Database;
     }
+    if (in->ExecutionParameters != NULL) {
+        q.execution_parameters = in->ExecutionParameters->items;
+        q.n_execution_parameters = in->ExecutionParameters->n;
+    }
     q.engine_version = w.engine_version;
     q.submitted_at = floe_call_now(&call->super);
     floe_uuid_v4(id);
@@ -139,6 +143,12 @@ static void fill_execution(floe_awsjson_call_t *call, const floe_athena_query_ro
     e->QueryExecutionContext->Database = q->database;
     e->Status = status_of(call, q);
     e->StatementType = (floe_athena_StatementType)enum_of(statement_types, 4, q->statement_type);
+    e->SubstatementType = q->substatement_type;
+    if (q->n_execution_parameters > 0) {
+        e->ExecutionParameters = FLOE_ATHENA_NEW(call, ExecutionParameters);
+        e->ExecutionParameters->items = q->execution_parameters;
+        e->ExecutionParameters->n = q->n_execution_parameters;
+    }
     e->Statistics = FLOE_ATHENA_NEW(call, QueryExecutionStatistics);
     e->Statistics->EngineExecutionTimeInMillis = q->engine_ms;
     e->Statistics->has_EngineExecutionTimeInMillis = true;
@@ -329,6 +339,8 @@ int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_ath
     out->ResultSet = FLOE_ATHENA_NEW(call, ResultSet);
     out->ResultSet->Rows = rows_of(call, records, n);
     out->ResultSet->ResultSetMetadata = metadata_of(call, cols, n_cols);
+    out->UpdateCount = q.update_count; /* 0 for a query, as Athena's */
+    out->has_UpdateCount = true;
     if (more)
         out->NextToken = athena_page_token_seq(call, listing, strtoll(after, NULL, 10) + (int64_t)n);
     floe_athena_csv_records_free(records, n);

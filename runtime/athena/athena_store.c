@@ -4,6 +4,8 @@
  */
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "athena/athena_store.h"
 #include "call/call_sql.h"
 #include "call/transaction.h"
@@ -312,11 +314,12 @@ int floe_athena_prepared_list(floe_call_t *call, const char *workgroup, const ch
     "seq, id, workgroup, query_string, statement_type, catalog, database_name, output_location,"              \
     " expected_bucket_owner, encryption_option, kms_key, engine_version, state, state_reason, error_category," \
     " error_type, error_message, submitted_at, completed_at, account, region, result_columns, data_scanned,"      \
-    " engine_ms, queue_ms, result_rows, caller_key, denial"
+    " engine_ms, queue_ms, result_rows, caller_key, denial, substatement_type, update_count, execution_parameters"
 FLOE_SQL(sql_query_insert, "INSERT INTO athena_query (id, account, region, workgroup, query_string, statement_type,"
          " catalog, database_name, output_location, expected_bucket_owner, encryption_option, kms_key, engine_version,"
-         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at, caller_key)"
-         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+         " state, state_reason, error_category, error_type, error_message, submitted_at, completed_at, caller_key,"
+         " execution_parameters)"
+         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
 FLOE_SQL(sql_query_read, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2 AND id = ?3");
 FLOE_SQL(sql_query_finish, "UPDATE athena_query SET state = ?4, state_reason = ?5, completed_at = ?6"
          " WHERE account = ?1 AND region = ?2 AND id = ?3");
@@ -329,12 +332,45 @@ FLOE_SQL(sql_query_progress, "UPDATE athena_query SET state = ?2, state_reason =
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
 FLOE_SQL(sql_query_complete, "UPDATE athena_query SET state = ?2, state_reason = ?3, statement_type = ?4,"
          " result_columns = ?5, error_category = ?6, error_type = ?7, error_message = ?8, data_scanned = ?9,"
-         " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13"
+         " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13, substatement_type = ?14,"
+         " update_count = ?15"
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
 FLOE_SQL(sql_query_fail_interrupted, "UPDATE athena_query SET state = 'FAILED', state_reason = ?1,"
          " error_category = 1, error_type = 401, error_message = ?1, completed_at = ?2 WHERE state = 'RUNNING'");
 FLOE_SQL(sql_query_list, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2"
          " AND workgroup = ?3 AND (?4 = 0 OR seq < ?4) ORDER BY seq DESC LIMIT ?5");
+
+/* ExecutionParameters as the column keeps them: a JSON array of strings, NULL when there are none. */
+static const char *parameters_json(floe_call_t *call, const floe_athena_query_row_t *q)
+{
+    cJSON *list;
+    char *text;
+    const char *kept;
+
+    if (q->n_execution_parameters == 0)
+        return NULL;
+    list = cJSON_CreateStringArray((const char *const *)q->execution_parameters, (int)q->n_execution_parameters);
+    text = cJSON_PrintUnformatted(list);
+    kept = floe_call_strdup(call, text);
+    cJSON_free(text);
+    cJSON_Delete(list);
+    return kept;
+}
+
+static void read_parameters(floe_call_t *call, const char *json, floe_athena_query_row_t *q)
+{
+    cJSON *list = json != NULL ? cJSON_Parse(json) : NULL;
+    const cJSON *item;
+    size_t n = 0;
+
+    q->n_execution_parameters = (size_t)cJSON_GetArraySize(list);
+    q->execution_parameters = floe_call_alloc(call, sizeof(char *) * (q->n_execution_parameters + 1));
+    cJSON_ArrayForEach(item, list)
+        if (cJSON_IsString(item))
+            q->execution_parameters[n++] = floe_call_strdup(call, item->valuestring);
+    q->n_execution_parameters = n;
+    cJSON_Delete(list);
+}
 
 static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
 {
@@ -371,6 +407,9 @@ static void read_query(floe_call_t *call, floe_db_stmt_t *s, void *row)
     q->result_rows = floe_db_column_int64(s, 25);
     q->caller_key = floe_sql_text(call, s, 26);
     q->denial = floe_sql_text(call, s, 27);
+    q->substatement_type = floe_sql_text(call, s, 28);
+    q->update_count = floe_db_column_int64(s, 29);
+    read_parameters(call, floe_db_column_text(s, 30), q);
 }
 
 int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q)
@@ -380,11 +419,12 @@ int floe_athena_query_insert(floe_call_t *call, const floe_athena_query_row_t *q
     const char *completed = q->has_completed_at ? floe_call_printf(call, "%lld", (long long)q->completed_at) : NULL;
 
     return run_write(call,
-                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttitt", q->id, floe_call_account(call),
+                     floe_sql_bind(call, sql_query_insert, "ttttttttttttttttttittt", q->id, floe_call_account(call),
                                    floe_call_region(call), q->workgroup, q->query_string, q->statement_type, q->catalog,
                                    q->database, q->output_location, q->expected_bucket_owner, q->encryption_option,
                                    q->kms_key, q->engine_version, q->state, q->state_reason, category, type,
-                                   q->error_message, (int64_t)q->submitted_at, completed, q->caller_key),
+                                   q->error_message, (int64_t)q->submitted_at, completed, q->caller_key,
+                                   parameters_json(call, q)),
                      NULL);
 }
 
@@ -458,10 +498,10 @@ int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_ath
     const char *type = e->has_error ? floe_call_printf(call, "%d", (int)e->error_type) : NULL;
 
     return run_write(call,
-                     floe_sql_bind(call, sql_query_complete, "ttttttttiiiii", id, e->state, e->reason,
+                     floe_sql_bind(call, sql_query_complete, "ttttttttiiiiiti", id, e->state, e->reason,
                                    e->statement_type, e->result_columns, category, type, e->error_message,
                                    e->data_scanned, e->engine_ms, e->queue_ms, e->result_rows,
-                                   (int64_t)floe_call_now(call)),
+                                   (int64_t)floe_call_now(call), e->substatement_type, e->update_count),
                      NULL);
 }
 

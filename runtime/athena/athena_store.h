@@ -110,6 +110,10 @@ typedef struct floe_athena_query_row {
     char *result_columns; /* JSON array of {name, type, precision, scale}, NULL before a result */
     bool has_stats;
     int64_t data_scanned, engine_ms, queue_ms, result_rows;
+    char *substatement_type; /* Athena's (INSERT, CREATE_TABLE_AS_SELECT ...), NULL when unknown */
+    int64_t update_count;    /* the rows a write changed; 0 otherwise */
+    char **execution_parameters; /* ExecutionParameters: SQL literals for the query's `?`s, in order */
+    size_t n_execution_parameters;
 } floe_athena_query_row_t;
 
 /** Stores a query execution under row->id (a new UUID the caller made). */
@@ -130,6 +134,8 @@ typedef struct floe_athena_query_end {
     int32_t error_category, error_type;
     const char *error_message;
     int64_t data_scanned, engine_ms, queue_ms, result_rows;
+    const char *substatement_type; /* NULL when Floe does not know Athena's name for it */
+    int64_t update_count;
 } floe_athena_query_end_t;
 
 /* The engine's own steps (athena_engine/): by id, in whichever account and region the query is. */

@@ -54,6 +54,25 @@ typedef struct next_step {
     floe_engine_query_t q;
 } next_step_t;
 
+/* The query's ExecutionParameters joined as EXECUTE's USING list (malloc'ed), NULL when none. */
+static char *using_list(const floe_athena_query_row_t *row)
+{
+    size_t size = 1;
+    char *out;
+
+    if (row->n_execution_parameters == 0)
+        return NULL;
+    for (size_t i = 0; i < row->n_execution_parameters; i++)
+        size += strlen(row->execution_parameters[i]) + 2;
+    out = floe_xmalloc(size);
+    out[0] = '\0';
+    for (size_t i = 0; i < row->n_execution_parameters; i++) {
+        strcat(out, i > 0 ? ", " : "");
+        strcat(out, row->execution_parameters[i]);
+    }
+    return out;
+}
+
 static int step_next(floe_call_t *call, void *arg)
 {
     next_step_t *s = arg;
@@ -69,13 +88,14 @@ static int step_next(floe_call_t *call, void *arg)
     s->q.catalog = dup_or_null(row.catalog);
     s->q.database = dup_or_null(row.database);
     s->q.output_location = dup_or_null(row.output_location);
+    s->q.parameters = using_list(&row);
     return FLOE_OK;
 }
 
 static void query_dispose(floe_engine_query_t *q)
 {
     free(q->id), free(q->account), free(q->region), free(q->workgroup), free(q->query_string);
-    free(q->catalog), free(q->database), free(q->output_location);
+    free(q->catalog), free(q->database), free(q->output_location), free(q->parameters);
 }
 
 static int step_sweep(floe_call_t *call, void *arg)

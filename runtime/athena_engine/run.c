@@ -318,6 +318,27 @@ static int prepared_of(floe_engine_trino_t *t, const floe_engine_query_t *q, cha
     return FLOE_OK;
 }
 
+/* Runs the query with its ExecutionParameters: an EXECUTE of a workgroup's prepared statement gets
+ * them as its USING list; any other statement is prepared as `floe_parameters` and executed with them. */
+static void with_parameters(const floe_engine_query_t *q, char **sql, char **prepared_name, char **prepared_sql,
+                            floe_trino_session_t *session)
+{
+    const char *execute = *prepared_sql != NULL ? *sql : "EXECUTE floe_parameters";
+    size_t size = strlen(execute) + strlen(q->parameters) + sizeof(" USING ");
+    char *statement = floe_xmalloc(size);
+
+    snprintf(statement, size, "%s USING %s", execute, q->parameters);
+    if (*prepared_sql == NULL) {
+        *prepared_name = floe_xstrdup("floe_parameters");
+        *prepared_sql = *sql;
+        session->prepared_name = *prepared_name;
+        session->prepared_sql = *prepared_sql;
+    } else {
+        free(*sql);
+    }
+    *sql = statement;
+}
+
 /* Writes the result file (and its metadata: the columns) where Athena writes them. */
 static int write_results(floe_engine_trino_t *t, const floe_engine_query_t *q, const result_t *r, char *why, size_t n)
 {
@@ -414,6 +435,8 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
         return;
     }
     end.statement_type = statement_type(out->update_type, out->has_update_count, word);
+    end.substatement_type = floe_athena_substatement_type(out->update_type, out->has_update_count, word);
+    end.update_count = out->has_update_count ? out->update_count : 0;
     if (*out->update_type != '\0') { /* DDL and DML writes leave an empty result, as Athena's do */
         free(r->csv.data);
         r->csv = (floe_athena_csv_t){0};
@@ -472,6 +495,8 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         session.prepared_name = prepared_name;
         session.prepared_sql = prepared_sql;
     }
+    if (q->parameters != NULL) /* ExecutionParameters: Trino's EXECUTE ... USING them */
+        with_parameters(q, &sql, &prepared_name, &prepared_sql, &session);
     if (ensure_catalogs(t, q, &named, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, why);
         goto Done;

@@ -23,6 +23,7 @@ typedef struct floe_engine_trino {
 /** A queued query, copied off the serving thread (malloc'ed strings; NULL where the row has none). */
 typedef struct floe_engine_query {
     char *id, *account, *region, *workgroup, *query_string, *catalog, *database, *output_location;
+    char *parameters; /* the ExecutionParameters as a USING list ("1, 'a'"), NULL when none */
 } floe_engine_query_t;
 
 #define FLOE_ENGINE_URL_MAX 300

@@ -96,3 +96,20 @@ const char *floe_value_text(const cJSON *v, const char *type, char buf[FLOE_VALU
     *owned = cJSON_PrintUnformatted(v);
     return *owned;
 }
+
+const char *floe_athena_substatement_type(const char *update_type, bool has_count, const char *word)
+{
+    static const char *const same[] = {"INSERT", "UPDATE", "DELETE", "MERGE"};
+
+    for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++)
+        if (strcmp(update_type, same[i]) == 0)
+            return same[i];
+    if (strcmp(update_type, "CREATE TABLE") == 0)
+        return has_count ? "CREATE_TABLE_AS_SELECT" : "CREATE_TABLE";
+    if (strcmp(update_type, "DROP TABLE") == 0)
+        return "DROP_TABLE";
+    if (*update_type == '\0' && (strcmp(word, "SELECT") == 0 || strcmp(word, "WITH") == 0 ||
+                                 strcmp(word, "VALUES") == 0 || strcmp(word, "TABLE") == 0))
+        return "SELECT";
+    return NULL;
+}

@@ -6,6 +6,8 @@
 #ifndef FLOE_ATHENA_ENGINE_VALUES_H
 #define FLOE_ATHENA_ENGINE_VALUES_H
 
+#include <stdbool.h>
+
 #include <cjson/cJSON.h>
 
 #define FLOE_ATHENA_TYPE_MAX 64
@@ -21,5 +23,11 @@ void floe_athena_type_of(const char *trino, char out[FLOE_ATHENA_TYPE_MAX], int 
  * malloc'ed; the caller frees *owned, which is NULL otherwise).
  */
 const char *floe_value_text(const cJSON *v, const char *type, char buf[FLOE_VALUE_TEXT_MAX], char **owned);
+
+/** Athena's SubstatementType of a statement that Trino ended with `update_type` ("" for a query),
+ * with an update count or not (`has_count`: a CTAS, not a CREATE TABLE), whose first word is `word`
+ * (upper case): SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE_TABLE_AS_SELECT, CREATE_TABLE or
+ * DROP_TABLE; NULL for the others, whose Athena name Floe does not know. */
+const char *floe_athena_substatement_type(const char *update_type, bool has_count, const char *word);
 
 #endif

@@ -640,6 +640,11 @@ static const char *const migrations[] = {
     /* the principal a stack operation acts for (its ARN), whose permissions its steps need under
      * --enforce-iam (cloudformation/provision_authorize.c); NULL: the stack's account's root */
     "ALTER TABLE cfn_work ADD COLUMN caller_arn TEXT;",
+    /* Athena's SubstatementType of a finished query, the rows its write changed (UpdateCount), and
+     * the query's ExecutionParameters (a JSON array of SQL literals). */
+    ("ALTER TABLE athena_query ADD COLUMN substatement_type TEXT;"
+     "ALTER TABLE athena_query ADD COLUMN update_count INTEGER;"
+     "ALTER TABLE athena_query ADD COLUMN execution_parameters TEXT;"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -67,15 +67,16 @@ def sql_statements(text):
 
 # ---- the engines' virtual environment ----------------------------------------------------------
 
-def venv_python():
+def venv_python(venv="engines-venv"):
     build = os.environ.get("FLOE_BUILD_DIR", os.path.join(SOURCE_DIR, "build-asan"))
-    return os.path.join(build, "engines-venv", "bin", "python")
+    return os.path.join(build, venv, "bin", "python")
 
 
-def reexec_in_venv():
-    """Re-runs the calling test under the engines' interpreter unless it already runs there.
-    Without the environment the whole test skips (exit 77), which tests/e2e/run fails in CI."""
-    python = venv_python()
+def reexec_in_venv(venv="engines-venv"):
+    """Re-runs the calling test under the interpreter of the build's virtual environment `venv`
+    (the engines' unless named) unless it already runs there. Without the environment the whole
+    test skips (exit 77), which tests/e2e/run fails in CI."""
+    python = venv_python(venv)
     if os.path.realpath(sys.prefix) == os.path.realpath(os.path.dirname(os.path.dirname(python))):
         return
     if not os.path.exists(python):

@@ -263,7 +263,8 @@ class AthenaControlPlaneTests(FloeTestCase):
         named = self.athena.create_named_query(Name="kept", Database="d", QueryString="SELECT 1",
                                                WorkGroup="wg_keep")["NamedQueryId"]
         self.athena.create_prepared_statement(StatementName="kept", WorkGroup="wg_keep", QueryStatement="SELECT 1")
-        query = self.athena.start_query_execution(QueryString="SELECT 1", WorkGroup="wg_keep")["QueryExecutionId"]
+        query = self.athena.start_query_execution(QueryString="SELECT ?, ?", WorkGroup="wg_keep",
+                                                  ExecutionParameters=["1", "'a, b'"])["QueryExecutionId"]
         self.server.restart()
         self.assertEqual(self.athena.get_work_group(WorkGroup="wg_keep")["WorkGroup"]["Configuration"]
                          ["ResultConfiguration"]["OutputLocation"], OUTPUT)
@@ -271,8 +272,9 @@ class AthenaControlPlaneTests(FloeTestCase):
         self.assertEqual(self.athena.get_prepared_statement(StatementName="kept", WorkGroup="wg_keep")
                          ["PreparedStatement"]["QueryStatement"], "SELECT 1")
         self.assertEqual(self.athena.list_query_executions(WorkGroup="wg_keep")["QueryExecutionIds"], [query])
-        self.assertEqual(self.athena.get_query_execution(QueryExecutionId=query)["QueryExecution"]["Status"]["State"],
-                         "FAILED")
+        execution = self.athena.get_query_execution(QueryExecutionId=query)["QueryExecution"]
+        self.assertEqual(execution["Status"]["State"], "FAILED")
+        self.assertEqual(execution["ExecutionParameters"], ["1", "'a, b'"])
 
     def test_09_the_newest_boto3_speaks_rest_json_and_gets_the_same_answers(self):
         if not os.path.exists(REST_PYTHON):

@@ -113,4 +113,11 @@ TEST(athena_values_print_as_athena_prints_them)
     CHECK(strcmp(floe_value_text(v, "array", buf, &owned), "[1,2]") == 0 && owned != NULL, "arrays as JSON");
     free(owned);
     cJSON_Delete(v);
+    CHECK(strcmp(floe_athena_substatement_type("INSERT", true, "INSERT"), "INSERT") == 0, "an INSERT");
+    CHECK(strcmp(floe_athena_substatement_type("CREATE TABLE", true, "CREATE"), "CREATE_TABLE_AS_SELECT") == 0,
+          "a CREATE TABLE with an update count is a CTAS");
+    CHECK(strcmp(floe_athena_substatement_type("CREATE TABLE", false, "CREATE"), "CREATE_TABLE") == 0,
+          "a CREATE TABLE without one is DDL");
+    CHECK(strcmp(floe_athena_substatement_type("", false, "WITH"), "SELECT") == 0, "a query is a SELECT");
+    CHECK(floe_athena_substatement_type("", false, "SHOW") == NULL, "no name Floe does not know");
 }
