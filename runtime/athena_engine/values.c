@@ -1,4 +1,5 @@
 /* Result values and types as Athena reports them (values.h). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,31 @@ void floe_athena_type_of(const char *trino, char out[FLOE_ATHENA_TYPE_MAX], int 
     }
 }
 
+/* The fewest significant digits (1 to 17) that read back as x, with x printed in them ("%.*e") in
+ * digits. Fifteen digits read back for most values, and then the shortest form is those digits
+ * without their trailing zeros (a normal double is far closer to its shortest decimal than 15-digit
+ * steps are apart), so one print and one read settle it; else 16 or 17. */
+static int shortest_digits(double x, char *digits, size_t size)
+{
+    int p = 15;
+    char *e;
+
+    snprintf(digits, size, "%.14e", x);
+    if (fabs(x) >= DBL_MIN && strtod(digits, NULL) == x) {
+        for (e = strchr(digits, 'e'); p > 1 && e[-1 - (15 - p)] == '0';)
+            p--;
+        memmove(e - (15 - p) - (p == 1), e, strlen(e) + 1); /* "1.000e+03" -> "1e+03", as "%.0e" */
+        return p;
+    }
+    for (p = 1; p < 17; p++) {
+        snprintf(digits, size, "%.*e", p - 1, x);
+        if (strtod(digits, NULL) == x)
+            break;
+    }
+    snprintf(digits, size, "%.*e", p - 1, x);
+    return p;
+}
+
 /* x as Java's Double.toString prints it: the shortest digits that read back as x, in plain
  * notation from 1e-3 up to 1e7 (with at least one decimal) and as d.dddE<n> outside. */
 static void java_double(double x, char *buf, size_t size)
@@ -61,12 +87,7 @@ static void java_double(double x, char *buf, size_t size)
         snprintf(buf, size, "%s", isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity");
         return;
     }
-    for (p = 1; p < 17; p++) {
-        snprintf(digits, sizeof(digits), "%.*e", p - 1, x);
-        if (strtod(digits, NULL) == x)
-            break;
-    }
-    snprintf(digits, sizeof(digits), "%.*e", p - 1, x);
+    p = shortest_digits(x, digits, sizeof(digits));
     exp = atoi(strchr(digits, 'e') + 1);
     if (x == 0 || (fabs(x) >= 1e-3 && fabs(x) < 1e7)) {
         int decimals = (p - 1) - exp;

@@ -96,8 +96,11 @@ TEST(athena_values_print_as_athena_prints_them)
     CHECK(strcmp(type, "float") == 0, "real is Athena's float");
     floe_athena_type_of("timestamp(6) with time zone", type, &precision, &scale);
     CHECK(strcmp(type, "timestamp with time zone") == 0 && precision == 3, "timestamps");
-    const double doubles[] = {0.5, 1, 1e20, 1.5e-5, 123.25, 0};
-    const char *texts[] = {"0.5", "1.0", "1.0E20", "1.5E-5", "123.25", "0.0"};
+    /* 15 digits or fewer, 16 and 17 significant digits, the largest double, and a subnormal */
+    const double doubles[] = {0.5, 1, 1e20, 1.5e-5, 123.25, 0, -2500.5, 0.1, 2.0 / 3, 1e16, 1.7976931348623157e308,
+                              2.5e-320};
+    const char *texts[] = {"0.5",    "1.0",  "1.0E20",             "1.5E-5",   "123.25", "0.0", "-2500.5",
+                           "0.1",    "0.6666666666666666", "1.0E16", "1.7976931348623157E308", "2.5E-320"};
     for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
         v = cJSON_CreateNumber(doubles[i]);
         CHECK(strcmp(floe_value_text(v, "double", buf, &owned), texts[i]) == 0, "doubles print as Java prints them");
