@@ -9,6 +9,7 @@
 #include "athena/athena_csv.h"
 #include "athena/athena_store.h"
 #include "athena_engine/authorize.h"
+#include "athena_engine/refusals.h"
 #include "athena_engine/run.h"
 #include "athena_engine/values.h"
 #include "background/object_door.h"
@@ -470,6 +471,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     /* Trino's user names the query, so its access control knows whose query asks (authorize.h) */
     snprintf(user, sizeof(user), "%s%s", FLOE_ENGINE_USER_PREFIX, q->id);
     first_word(q->query_string, word, sizeof(word));
+    if (floe_athena_refusal(q->query_string) != NULL) { /* what Athena refuses on S3 Tables */
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, floe_athena_refusal(q->query_string));
+        goto Done;
+    }
     if (floe_catalogs_name_foreign(q->query_string, q->account)) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY,
                          "CATALOG_NOT_FOUND: the query names a catalog that does not exist");

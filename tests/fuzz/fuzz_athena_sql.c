@@ -10,6 +10,7 @@
 
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
+#include "athena_engine/refusals.h"
 #include "base/failure.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sql = floe_catalogs_rewrite(text, "111122223333", "us-east-1", &named);
     back = floe_catalogs_unmap(sql, "111122223333", "us-east-1", &named);
     floe_catalogs_name_foreign(text, "111122223333");
+    floe_athena_refusal(text);
     free(back);
     free(sql);
     floe_bucket_names_dispose(&named);

@@ -175,6 +175,13 @@ class AthenaOnTrinoTests(unittest.TestCase):
         self.assertIn("s3tablescatalog/analytics.sales.missing_table", reason)
         self.assertNotIn("s3tb_", reason)
         self.assertEqual(e["Status"]["AthenaError"]["ErrorCategory"], 2)
+        # what Athena refuses on S3 Tables, refused before Trino sees it
+        for sql in ("OPTIMIZE daily REWRITE DATA USING BIN_PACK", "VACUUM daily", "CREATE VIEW v AS SELECT 1",
+                    "ALTER TABLE daily RENAME TO renamed", "ALTER DATABASE sales SET DBPROPERTIES ('k' = 'v')"):
+            e = self.run_query(sql)
+            self.assertEqual(e["Status"]["State"], "FAILED", sql)
+            self.assertTrue(e["Status"]["StateChangeReason"].startswith("NOT_SUPPORTED: "), e["Status"])
+        self.s3tables.get_table(tableBucketARN=self.arn, namespace="sales", name="daily")  # not renamed
         e = self.run_query("SELECT 1", output="s3://no-such-results-bucket/")
         self.assertEqual(e["Status"]["State"], "FAILED")
         self.assertIn("no-such-results-bucket", e["Status"]["StateChangeReason"])

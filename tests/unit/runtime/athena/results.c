@@ -5,6 +5,7 @@
 
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
+#include "athena_engine/refusals.h"
 #include "athena_engine/values.h"
 #include "harness.h"
 
@@ -123,4 +124,23 @@ TEST(athena_values_print_as_athena_prints_them)
           "a CREATE TABLE without one is DDL");
     CHECK(strcmp(floe_athena_substatement_type("", false, "WITH"), "SELECT") == 0, "a query is a SELECT");
     CHECK(floe_athena_substatement_type("", false, "SHOW") == NULL, "no name Floe does not know");
+}
+
+TEST(athena_refuses_what_athena_refuses_on_s3_tables)
+{
+    CHECK(floe_athena_refusal("OPTIMIZE daily REWRITE DATA USING BIN_PACK") != NULL &&
+              strstr(floe_athena_refusal("optimize daily REWRITE DATA USING BIN_PACK"), "maintains them") != NULL,
+          "OPTIMIZE is S3 Tables' maintenance, in any case");
+    CHECK(floe_athena_refusal("  -- why\nVACUUM daily") != NULL, "VACUUM too, after a comment");
+    CHECK(floe_athena_refusal("CREATE OR REPLACE VIEW v AS SELECT 1") != NULL &&
+              floe_athena_refusal("create view v as select 1") != NULL,
+          "views");
+    CHECK(floe_athena_refusal("ALTER DATABASE sales SET DBPROPERTIES ('a'='b')") != NULL, "a database's properties");
+    CHECK(floe_athena_refusal("ALTER TABLE `daily` RENAME TO d2") != NULL &&
+              strstr(floe_athena_refusal("ALTER TABLE \"my table\" RENAME TO d2"), "RENAME") != NULL,
+          "renaming a table, its name quoted either way");
+    CHECK(floe_athena_refusal("ALTER TABLE daily ADD COLUMNS (c int)") == NULL &&
+              floe_athena_refusal("SELECT * FROM daily") == NULL && floe_athena_refusal("CREATE TABLE t (a int)") == NULL &&
+              floe_athena_refusal("") == NULL,
+          "everything else goes to the engine");
 }

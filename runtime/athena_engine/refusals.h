@@ -1,0 +1,14 @@
+/*
+ * The statements Athena refuses on S3 Tables before any engine sees them, as AWS's S3 Tables guide
+ * lists them: views (CREATE VIEW), a database's properties (ALTER DATABASE), renaming a table
+ * (ALTER TABLE ... RENAME TO), and OPTIMIZE and VACUUM, which S3 Tables' own maintenance does
+ * (compaction, snapshot management, unreferenced file removal). Recognized by their leading
+ * keywords only: this is the statement's kind, as Athena's StatementType names it, not a parse.
+ */
+#ifndef FLOE_ATHENA_ENGINE_REFUSALS_H
+#define FLOE_ATHENA_ENGINE_REFUSALS_H
+
+/** Athena's reason for refusing `sql` on a table bucket, or NULL when it is not refused. */
+const char *floe_athena_refusal(const char *sql);
+
+#endif
