@@ -216,6 +216,8 @@ class AthenaOnTrinoTests(unittest.TestCase):
         import pyarrow as pa
         self.succeed("CREATE TABLE shared (id bigint, note varchar)")
         self.succeed("INSERT INTO shared VALUES (1, 'athena')")
+        athenas = values(self.results(self.succeed(  # the snapshot of Athena's insert, exact (a bigint)
+            'SELECT snapshot_id FROM "shared$snapshots" ORDER BY committed_at DESC LIMIT 1')))[1][0]
         catalog = snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"]
         table = catalog.load_table("sales.shared")
         self.assertEqual(table.scan().to_arrow().to_pylist(), [{"id": 1, "note": "athena"}])
@@ -223,9 +225,7 @@ class AthenaOnTrinoTests(unittest.TestCase):
         e = self.succeed("SELECT id, note FROM shared ORDER BY id")
         self.assertEqual(values(self.results(e)), [["id", "note"], ["1", "athena"], ["2", "pyiceberg"]])
         # time travel to Athena's own snapshot, before PyIceberg's append
-        first = values(self.results(self.succeed(
-            'SELECT snapshot_id FROM "shared$snapshots" ORDER BY committed_at LIMIT 1')))[1][0]
-        e = self.succeed("SELECT id, note FROM shared FOR VERSION AS OF %s" % first)
+        e = self.succeed("SELECT id, note FROM shared FOR VERSION AS OF %s" % athenas)
         self.assertEqual(values(self.results(e)), [["id", "note"], ["1", "athena"]])
         # MERGE, then PyIceberg reads what it left
         self.succeed("MERGE INTO shared t USING (VALUES (2, 'merged'), (3, 'new')) AS s(id, note) ON t.id = s.id "
