@@ -10,6 +10,8 @@ its own Trino (scripts/setup-deps --athena installs it) on the first query:
     it; a missing table FAILED with Trino's error as Athena reports it and the catalog as the user
     named it; a missing output bucket FAILED;
   - the newest boto3 (REST-JSON) and the aws CLI read the same results;
+  - StopQueryExecution cancels a running query; one running when Floe is killed (-9) is FAILED
+    with a reason at the next start;
   - PyIceberg reads the rows Athena wrote (INSERT and MERGE), and Athena reads the rows PyIceberg
     appended, and travels back to the snapshot before them; the S3 Tables API sees Athena's tables.
 Runs under the engines' virtual environment, re-executed there like the engine tests."""
@@ -233,6 +235,37 @@ class AthenaOnTrinoTests(unittest.TestCase):
         table = catalog.load_table("sales.shared")
         self.assertEqual(sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"]),
                          [{"id": 1, "note": "athena"}, {"id": 2, "note": "merged"}, {"id": 3, "note": "new"}])
+
+    def start(self, sql):
+        return self.athena.start_query_execution(QueryString=sql, QueryExecutionContext=CONTEXT,
+                                                 ResultConfiguration={"OutputLocation": OUTPUT})["QueryExecutionId"]
+
+    def wait_state(self, qid, wanted, timeout_s=300):
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            e = self.athena.get_query_execution(QueryExecutionId=qid)["QueryExecution"]
+            if e["Status"]["State"] in wanted:
+                return e
+            time.sleep(0.2)
+        raise AssertionError("query %s never reached %s: %s" % (qid, wanted, e["Status"]))
+
+    def test_08_stop_and_crash_while_a_query_runs(self):
+        slow = ("SELECT count(*) FROM UNNEST(sequence(1, 10000)) a(x) CROSS JOIN UNNEST(sequence(1, 10000)) b(y) "
+                "CROSS JOIN UNNEST(sequence(1, 10000)) c(z)")
+        # StopQueryExecution while it runs: CANCELLED, and the engine takes the next query
+        qid = self.start(slow)
+        self.wait_state(qid, ("RUNNING",))
+        self.athena.stop_query_execution(QueryExecutionId=qid)
+        self.assertEqual(self.wait_state(qid, ("CANCELLED", "FAILED", "SUCCEEDED"))["Status"]["State"], "CANCELLED")
+        self.assertEqual(values(self.results(self.succeed("SELECT 42 AS answer"))), [["answer"], ["42"]])
+        # kill -9 while it runs: FAILED with a reason at the next start, never stuck
+        qid = self.start(slow)
+        self.wait_state(qid, ("RUNNING",))
+        self.server.kill()
+        self.server.start()
+        e = self.wait_state(qid, ("FAILED", "SUCCEEDED", "CANCELLED"), timeout_s=60)
+        self.assertEqual(e["Status"]["State"], "FAILED")
+        self.assertIn("Floe stopped while the query was running", e["Status"]["StateChangeReason"])
 
 
 if __name__ == "__main__":
