@@ -253,6 +253,17 @@ static bool copy_type(cur_t *c, floe_athena_csv_t *out)
     return true;
 }
 
+/* The 'text' after a COMMENT, as " COMMENT 'text'"; false when no literal follows. */
+static bool copy_comment(cur_t *c, floe_athena_csv_t *out)
+{
+    if (peek(c) == NULL || peek(c)->kind != T_STRING)
+        return false;
+    put(out, " COMMENT ");
+    put(out, peek(c)->text);
+    c->i++;
+    return true;
+}
+
 /* `name type [COMMENT 'text']`, as Trino writes a column. */
 static bool copy_column(cur_t *c, floe_athena_csv_t *out)
 {
@@ -263,14 +274,7 @@ static bool copy_column(cur_t *c, floe_athena_csv_t *out)
     c->i++;
     if (!copy_type(c, out))
         return false;
-    if (take_kw(c, "COMMENT")) {
-        if (peek(c) == NULL || peek(c)->kind != T_STRING)
-            return false;
-        put(out, " COMMENT ");
-        put(out, peek(c)->text);
-        c->i++;
-    }
-    return true;
+    return !take_kw(c, "COMMENT") || copy_comment(c, out);
 }
 
 /* ---- CREATE TABLE's clauses ---- */
@@ -442,11 +446,8 @@ static int take_clauses(cur_t *c, props_t *p, floe_athena_csv_t *comment, char *
 {
     while (peek(c) != NULL && !is_punct(c, ';')) {
         if (take_kw(c, "COMMENT")) {
-            if (peek(c) == NULL || peek(c)->kind != T_STRING)
+            if (!copy_comment(c, comment))
                 return FLOE_ENOTFOUND;
-            put(comment, " COMMENT ");
-            put(comment, peek(c)->text);
-            c->i++;
         } else if (take_kw(c, "PARTITIONED")) {
             if (!take_kw(c, "BY") || !take_partitioned_by(c, p))
                 return FLOE_ENOTFOUND;
