@@ -133,9 +133,12 @@ static void toks_dispose(toks_t *t)
 
 /* ---- a cursor over them ---- */
 
+#define TYPE_DEPTH_MAX 64 /* nested array<...>: deeper is refused by Trino too, and stays off the stack */
+
 typedef struct cur {
     const toks_t *t;
     size_t i;
+    int depth; /* of nested types */
 } cur_t;
 
 static const tok_t *peek(const cur_t *c)
@@ -235,9 +238,15 @@ static bool copy_type(cur_t *c, floe_athena_csv_t *out)
         return false;
     name = k->text;
     c->i++;
-    if (take_punct(c, '<'))
-        return (strcasecmp(name, "array") == 0 || strcasecmp(name, "map") == 0 ||
-                strcasecmp(name, "struct") == 0) && copy_nested(c, name, out);
+    if (take_punct(c, '<')) {
+        bool ok = c->depth < TYPE_DEPTH_MAX && (strcasecmp(name, "array") == 0 || strcasecmp(name, "map") == 0 ||
+                                                strcasecmp(name, "struct") == 0);
+
+        c->depth++;
+        ok = ok && copy_nested(c, name, out);
+        c->depth--;
+        return ok;
+    }
     if (is_punct(c, '(')) { /* decimal(10,2), varchar(20), timestamp(3): as written */
         put(out, name);
         while (peek(c) != NULL && !is_punct(c, ')'))
@@ -611,7 +620,7 @@ int floe_hive_ddl_translate(const char *sql, char **out, char *why, size_t n)
     static const char *const ddl[] = {"CREATE", "ALTER", "DROP", "SHOW", "DESCRIBE"};
     floe_athena_csv_t text = {0};
     toks_t t = {0};
-    cur_t c = {&t, 1};
+    cur_t c = {&t, 1, 0};
     bool is_ddl = false;
     int rc = FLOE_ENOTFOUND;
 

@@ -87,3 +87,16 @@ TEST(athena_hive_ddl_ctas_and_alter)
     CHECK(same("ALTER TABLE t ADD COLUMNS (a int, b int)", "ALTER TABLE t ADD COLUMNS (a int, b int)"),
           "ADD COLUMNS of several is left to Trino");
 }
+
+TEST(athena_hive_ddl_deep_types_are_left_to_trino)
+{
+    char sql[2048] = "CREATE TABLE t (a ";
+    char *out, why[64];
+
+    for (int i = 0; i < 200; i++)
+        strcat(sql, "array<");
+    strcat(sql, "int");
+    CHECK(floe_hive_ddl_translate(sql, &out, why, sizeof(why)) == FLOE_OK && strcmp(out, sql) == 0,
+          "a type nested deeper than any table has goes to Trino as written, without deep recursion");
+    free(out);
+}
