@@ -2380,7 +2380,7 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      133, 134, handle_GetQueryExecution,
      {9392, 9742, 1, 29}}, /* GET /query-executions/{QueryExecutionId} */
-    {8031, FLOE_STATUS_PARTIAL, /* GetQueryResults */
+    {8031, FLOE_STATUS_IMPLEMENTED, /* GetQueryResults */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      135, 136, handle_GetQueryResults,
      {9392, 9779, 4, 30}}, /* GET /query-executions/{QueryExecutionId}/results */

@@ -9,6 +9,7 @@
 #include "athena/athena_csv.h"
 #include "athena/athena_store.h"
 #include "athena_engine/authorize.h"
+#include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "athena_engine/run.h"
 #include "athena_engine/values.h"
@@ -462,7 +463,7 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
 void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
-    char *sql = floe_catalogs_rewrite(q->query_string, q->account, q->region, &named);
+    char *sql = NULL, *trino_sql = NULL;
     char context[FLOE_TRINO_CATALOG_MAX], word[16], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     result_t r = {.t = t, .q = q};
@@ -480,6 +481,13 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
                          "CATALOG_NOT_FOUND: the query names a catalog that does not exist");
         goto Done;
     }
+    /* Athena's DDL is Hive's: Trino's first, then its `s3tablescatalog/<bucket>` names, now quoted, are
+     * rewritten as every query's are */
+    if (floe_hive_ddl_translate(q->query_string, &trino_sql, why, sizeof(why)) != FLOE_OK) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
+        goto Done;
+    }
+    sql = floe_catalogs_rewrite(trino_sql, q->account, q->region, &named);
     if (q->catalog != NULL && strncmp(q->catalog, FLOE_CATALOG_PREFIX, strlen(FLOE_CATALOG_PREFIX)) == 0) {
         const char *bucket = q->catalog + strlen(FLOE_CATALOG_PREFIX);
         floe_bucket_names_add(&named, bucket, strlen(bucket));
@@ -520,6 +528,7 @@ Done:
     free(r.csv.data);
     free(prepared_name);
     free(prepared_sql);
+    free(trino_sql);
     free(sql);
     floe_bucket_names_dispose(&named);
 }

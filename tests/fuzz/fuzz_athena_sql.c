@@ -1,8 +1,10 @@
 /*
  * libFuzzer harness for what Floe's hand-written code reads of Athena's queries and results: any
  * bytes as a result file (athena/athena_csv.h), read back in pages, and as a query's SQL, whose
- * "s3tablescatalog/<bucket>" names become Trino catalogs and back (athena_engine/catalogs.h). A
- * record read back must re-encode and read the same; a rewritten name must unmap to the original.
+ * "s3tablescatalog/<bucket>" names become Trino catalogs and back (athena_engine/catalogs.h), and
+ * whose Hive-style DDL becomes Trino's (athena_engine/hive_ddl.h). A record read back must
+ * re-encode and read the same; a rewritten name must unmap to the original; a translation gives
+ * text, or a refusal with its reason.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
+#include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "base/failure.h"
 
@@ -37,6 +40,23 @@ static void round_trip(const floe_athena_csv_record_t *r)
     free(b.data);
 }
 
+/* The DDL translation: text (then rewritten as every query is), or a refusal with its reason. */
+static void translate(const char *text)
+{
+    floe_bucket_names_t named = {0};
+    char why[256] = "", *out, *sql;
+
+    if (floe_hive_ddl_translate(text, &out, why, sizeof(why)) != FLOE_OK) {
+        if (out != NULL || why[0] == '\0')
+            abort();
+        return;
+    }
+    sql = floe_catalogs_rewrite(out, "111122223333", "us-east-1", &named);
+    free(sql);
+    free(out);
+    floe_bucket_names_dispose(&named);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -60,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     floe_catalogs_name_foreign(text, "111122223333");
     floe_athena_refusal(text);
     free(back);
+    translate(text);
     free(sql);
     floe_bucket_names_dispose(&named);
     free(text);
