@@ -227,26 +227,13 @@ static const char *statement_type(const char *update_type, bool has_count, const
     return strcmp(word, "EXPLAIN") == 0 ? "UTILITY" : "DML";
 }
 
-static int ignore_columns(void *arg, const cJSON *c)
-{
-    (void)arg, (void)c;
-    return FLOE_OK;
-}
-
-static bool never(void *arg)
-{
-    (void)arg;
-    return false;
-}
-
 /* One statement of Floe's own (a catalog's creation) on Trino: FLOE_OK, else why[]. */
 static int run_own(floe_engine_trino_t *t, const char *sql, char *why, size_t n)
 {
-    floe_trino_sink_t sink = {ignore_columns, ignore_columns, never, NULL};
     floe_trino_session_t session = {.url = t->url, .user = "floe"};
     floe_trino_outcome_t out;
 
-    if (floe_trino_run(&session, sql, &sink, &out) != FLOE_OK || out.end != FLOE_TRINO_FINISHED) {
+    if (floe_trino_run(&session, sql, &floe_trino_discard, &out) != FLOE_OK || out.end != FLOE_TRINO_FINISHED) {
         snprintf(why, n, "%s", out.message);
         return FLOE_EFAIL;
     }

@@ -28,6 +28,9 @@ typedef struct floe_trino_sink {
     void *arg;
 } floe_trino_sink_t;
 
+/** A sink that keeps nothing, for Floe's own statements (readiness, catalogs). */
+extern const floe_trino_sink_t floe_trino_discard;
+
 typedef enum floe_trino_end {
     FLOE_TRINO_FINISHED,
     FLOE_TRINO_FAILED,    /* Trino's error: error_name, error_type, message */

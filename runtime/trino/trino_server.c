@@ -263,21 +263,8 @@ const char *floe_trino_server_url(const floe_trino_server_t *s)
     return s->url;
 }
 
-static int ignore_columns(void *arg, const cJSON *c)
-{
-    (void)arg, (void)c;
-    return FLOE_OK;
-}
-
-static bool never(void *arg)
-{
-    (void)arg;
-    return false;
-}
-
 int floe_trino_server_ready(floe_trino_server_t *s, char *why, size_t n)
 {
-    floe_trino_sink_t sink = {ignore_columns, ignore_columns, never, NULL};
     floe_trino_session_t session = {.url = s->url, .user = "floe"};
     floe_trino_outcome_t out;
     int status;
@@ -288,7 +275,7 @@ int floe_trino_server_ready(floe_trino_server_t *s, char *why, size_t n)
                  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), s->log);
         return FLOE_EFAIL;
     }
-    if (floe_trino_run(&session, "SELECT 1", &sink, &out) != FLOE_OK || out.end != FLOE_TRINO_FINISHED)
+    if (floe_trino_run(&session, "SELECT 1", &floe_trino_discard, &out) != FLOE_OK || out.end != FLOE_TRINO_FINISHED)
         return FLOE_ESTATE;
     return FLOE_OK;
 }
