@@ -1,6 +1,7 @@
 /*
  * When a connection checkpoints its WAL, and who hears of a commit (checkpoint.h).
  */
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,15 +43,18 @@ static void on_update(void *arg, int op, const char *db, const char *table, sqli
 
     (void)db;
     (void)rowid;
-    if (op == SQLITE_INSERT && c->table != NULL && strcmp(table, c->table) == 0)
-        c->is_inserted = true;
+    for (size_t i = 0; op == SQLITE_INSERT && i < c->n_watches; i++) {
+        if (strcmp(table, c->watches[i].table) == 0)
+            c->watches[i].is_inserted = true;
+    }
 }
 
 static void on_rollback(void *arg)
 {
     floe_checkpoint_t *c = arg;
 
-    c->is_inserted = false;
+    for (size_t i = 0; i < c->n_watches; i++)
+        c->watches[i].is_inserted = false;
     c->is_policy_changed = false;
 }
 
@@ -60,9 +64,11 @@ static int on_commit(void *arg, sqlite3 *db, const char *name, int n_frames)
 {
     floe_checkpoint_t *c = arg;
 
-    if (c->is_inserted) {
-        c->is_inserted = false;
-        c->on_insert(c->arg);
+    for (size_t i = 0; i < c->n_watches; i++) {
+        if (c->watches[i].is_inserted) {
+            c->watches[i].is_inserted = false;
+            c->watches[i].on_insert(c->watches[i].arg);
+        }
     }
     if (c->is_policy_changed) {
         c->is_policy_changed = false;
@@ -119,9 +125,13 @@ uint64_t floe_checkpoint_policy_generation(void)
 
 void floe_checkpoint_watch(sqlite3 *db, floe_checkpoint_t *c, const char *table, void (*fn)(void *arg), void *arg)
 {
-    c->table = table;
-    c->on_insert = fn;
-    c->arg = arg;
-    c->is_inserted = false;
+    size_t i;
+
+    for (i = 0; i < c->n_watches && strcmp(c->watches[i].table, table) != 0; i++)
+        ;
+    assert(i < FLOE_CHECKPOINT_WATCHES); /* the watchers are Floe's own, a fixed few */
+    c->watches[i] = (floe_checkpoint_watch_t){table, fn, arg, false};
+    if (i == c->n_watches)
+        c->n_watches++;
     sqlite3_update_hook(db, on_update, c);
 }

@@ -18,12 +18,20 @@
 
 #include <sqlite3.h>
 
-/** One connection's hook state; it lives as long as the connection (in floe_state_t). */
-typedef struct floe_checkpoint {
-    const char *table;             /* the watched table, or NULL */
+#define FLOE_CHECKPOINT_WATCHES 4 /* replication's queue and Athena's queries today */
+
+/** One watched table of a connection. */
+typedef struct floe_checkpoint_watch {
+    const char *table;             /* the watched table */
     void (*on_insert)(void *arg); /* called after a commit that inserted into it */
     void *arg;
     bool is_inserted; /* the open transaction inserted into it */
+} floe_checkpoint_watch_t;
+
+/** One connection's hook state; it lives as long as the connection (in floe_state_t). */
+typedef struct floe_checkpoint {
+    floe_checkpoint_watch_t watches[FLOE_CHECKPOINT_WATCHES];
+    size_t n_watches;
     bool is_policy_changed; /* the open transaction changed a row authorization reads */
 } floe_checkpoint_t;
 
@@ -41,7 +49,8 @@ int floe_checkpoint_watch_policies(sqlite3 *db, floe_checkpoint_t *c);
 /** The policy generation: how many commits of this process have changed what authorization reads. */
 uint64_t floe_checkpoint_policy_generation(void);
 
-/** Makes the hook call fn(arg) after each commit on `db` that inserted a row into `table`. */
+/** Makes the hook call fn(arg) after each commit on `db` that inserted a row into `table`, besides
+ * the watches already made (at most FLOE_CHECKPOINT_WATCHES; one per table). */
 void floe_checkpoint_watch(sqlite3 *db, floe_checkpoint_t *c, const char *table, void (*fn)(void *arg), void *arg);
 
 #endif

@@ -50,8 +50,8 @@ int floe_state_open(const char *path, int is_sole_connection, floe_state_t **out
 /**
  * Calls fn(arg) on this connection's thread after each commit on `st` whose transaction inserted a
  * row into `table` (a string that outlives the connection), once the commit is in the WAL, where
- * the next read of any connection sees it (checkpoint.h). One watch per connection: a second
- * replaces the first.
+ * the next read of any connection sees it (checkpoint.h). A connection has a watch per table
+ * (replication's queue, Athena's queries); watching a table again replaces its watch.
  */
 void floe_state_watch_inserts(floe_state_t *st, const char *table, void (*fn)(void *arg), void *arg);
 

@@ -41,6 +41,25 @@ TEST(db_checkpoint_a_commit_that_inserted_into_the_watched_table_tells_the_watch
     db_sql_close(&f);
 }
 
+TEST(db_checkpoint_each_watched_table_has_its_own_watcher)
+{
+    db_sql_fixture_t f;
+    int scratch = 0, parents = 0;
+
+    CHECK(db_sql_open(&f) == 0, "a fresh database with a scratch table opens");
+    /* replication's queue and Athena's queries are watched on every serving connection */
+    floe_state_watch_inserts(f.st, "scratch", db_checkpoint_count, &scratch);
+    floe_state_watch_inserts(f.st, "scratch_parent", db_checkpoint_count, &parents);
+    CHECK(db_sql_insert_row(&f, "first", 0, 1, FLOE_DB_NONE) == FLOE_DB_DONE && scratch == 1 && parents == 0,
+          "the first watcher still hears its table after a second table is watched");
+    CHECK(db_checkpoint_insert_unwatched(&f, 2) == FLOE_OK && scratch == 1 && parents == 1,
+          "the second watcher hears its own table, and the first does not");
+    floe_state_watch_inserts(f.st, "scratch", db_checkpoint_count, &parents);
+    CHECK(db_sql_insert_row(&f, "second", 0, 1, FLOE_DB_NONE) == FLOE_DB_DONE && scratch == 1 && parents == 2,
+          "watching a table again replaces its watcher");
+    db_sql_close(&f);
+}
+
 TEST(db_checkpoint_the_wal_is_checkpointed_as_it_grows_under_a_watch)
 {
     enum { COMMITS = 2500 }; /* well past SQLite's automatic checkpoint at 1000 frames */
