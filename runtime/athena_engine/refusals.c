@@ -1,52 +1,19 @@
 /* Statements Athena refuses on S3 Tables (refusals.h). */
-#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
 #include "athena_engine/refusals.h"
+#include "athena_engine/sql_words.h"
 
 #define WORDS_MAX 6
-#define WORD_MAX 64
 
 #define NOT_SUPPORTED(what) "NOT_SUPPORTED: " what " is not supported for tables in S3 table buckets."
 #define MAINTAINED(what)                                                                                       \
     "NOT_SUPPORTED: " what " is not supported for tables in S3 table buckets: Amazon S3 Tables maintains them " \
     "itself (compaction, snapshot management and unreferenced file removal; see the table's and its "        \
     "bucket's maintenance configuration)."
-
-/* The first n words of sql (identifiers and keywords, quotes kept inside a word), after spaces and comments. */
-static size_t words_of(const char *sql, char words[WORDS_MAX][WORD_MAX])
-{
-    size_t n = 0;
-
-    while (n < WORDS_MAX) {
-        size_t len = 0;
-        char quote = 0;
-
-        while (isspace((unsigned char)*sql) || (sql[0] == '-' && sql[1] == '-') || (sql[0] == '/' && sql[1] == '*')) {
-            if (sql[0] == '-' && sql[1] == '-')
-                sql += strcspn(sql, "\n");
-            else if (sql[0] == '/' && sql[1] == '*')
-                sql = strstr(sql, "*/") != NULL ? strstr(sql, "*/") + 2 : sql + strlen(sql);
-            else
-                sql++;
-        }
-        while (*sql && (quote || (!isspace((unsigned char)*sql) && *sql != '(' && *sql != ';'))) {
-            if ((*sql == '"' || *sql == '`') && (quote == 0 || quote == *sql))
-                quote = quote ? 0 : *sql;
-            if (len + 1 < WORD_MAX)
-                words[n][len++] = *sql;
-            sql++;
-        }
-        words[n][len] = '\0';
-        if (len == 0)
-            break;
-        n++;
-    }
-    return n;
-}
 
 static bool is(const char *word, const char *keyword)
 {
@@ -55,8 +22,8 @@ static bool is(const char *word, const char *keyword)
 
 const char *floe_athena_refusal(const char *sql)
 {
-    char w[WORDS_MAX][WORD_MAX];
-    size_t n = words_of(sql, w);
+    char w[WORDS_MAX][FLOE_SQL_WORD_MAX];
+    size_t n = floe_sql_leading_words(sql, w, WORDS_MAX);
 
     if (n >= 1 && is(w[0], "OPTIMIZE"))
         return MAINTAINED("OPTIMIZE");

@@ -12,6 +12,7 @@
 #include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "athena_engine/run.h"
+#include "athena_engine/sql_words.h"
 #include "athena_engine/values.h"
 #include "background/object_door.h"
 #include "base/failure.h"
@@ -193,26 +194,18 @@ static bool is_cancelled(void *arg)
 
 /* ---- the run ---- */
 
-/* The first word of the SQL (after spaces and comments), upper-cased into out. */
-static void first_word(const char *sql, char *out, size_t size)
+/* The first word of the SQL (sql_words.h), upper-cased into out. */
+static void first_word(const char *sql, char out[FLOE_SQL_WORD_MAX])
 {
-    size_t n = 0;
+    char words[1][FLOE_SQL_WORD_MAX];
 
-    for (;;) {
-        while (isspace((unsigned char)*sql))
-            sql++;
-        if (sql[0] == '-' && sql[1] == '-')
-            sql += strcspn(sql, "\n");
-        else if (sql[0] == '/' && sql[1] == '*' && strstr(sql, "*/") != NULL)
-            sql = strstr(sql, "*/") + 2;
-        else
+    if (floe_sql_leading_words(sql, words, 1) == 0)
+        words[0][0] = '\0';
+    for (size_t i = 0;; i++) {
+        out[i] = (char)toupper((unsigned char)words[0][i]);
+        if (out[i] == '\0')
             break;
     }
-    while (n + 1 < size && (isalnum((unsigned char)sql[n]) || sql[n] == '_')) {
-        out[n] = (char)toupper((unsigned char)sql[n]);
-        n++;
-    }
-    out[n] = '\0';
 }
 
 /* Athena's StatementType from Trino's update type and the statement's first word. */
@@ -281,23 +274,15 @@ static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q,
  * X-Trino-Prepared-Statement. FLOE_OK (*sql NULL when the query is no EXECUTE), or FLOE_ENOTFOUND. */
 static int prepared_of(floe_engine_trino_t *t, const floe_engine_query_t *q, char **name, char **sql)
 {
-    const char *p = q->query_string;
+    char words[2][FLOE_SQL_WORD_MAX];
+    size_t n = floe_sql_leading_words(q->query_string, words, 2);
     prepared_step_t s = {q->workgroup, NULL, NULL};
     floe_scope_t scope;
-    size_t n;
 
     *name = *sql = NULL;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (strncasecmp(p, "EXECUTE", 7) != 0 || !isspace((unsigned char)p[7]))
+    if (n < 1 || strcasecmp(words[0], "EXECUTE") != 0)
         return FLOE_OK;
-    for (p += 7; isspace((unsigned char)*p); p++)
-        ;
-    for (n = 0; isalnum((unsigned char)p[n]) || p[n] == '_'; n++)
-        ;
-    *name = floe_xmalloc(n + 1);
-    memcpy(*name, p, n);
-    (*name)[n] = '\0';
+    *name = floe_xstrdup(n == 2 ? words[1] : "");
     s.name = *name;
     snprintf(scope.account_id, sizeof(scope.account_id), "%s", q->account);
     snprintf(scope.region, sizeof(scope.region), "%s", q->region);
@@ -451,14 +436,14 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
     char *sql = NULL, *trino_sql = NULL;
-    char context[FLOE_TRINO_CATALOG_MAX], word[16], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
+    char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     result_t r = {.t = t, .q = q};
     floe_trino_outcome_t out;
 
     /* Trino's user names the query, so its access control knows whose query asks (authorize.h) */
     snprintf(user, sizeof(user), "%s%s", FLOE_ENGINE_USER_PREFIX, q->id);
-    first_word(q->query_string, word, sizeof(word));
+    first_word(q->query_string, word);
     if (floe_athena_refusal(q->query_string) != NULL) { /* what Athena refuses on S3 Tables */
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, floe_athena_refusal(q->query_string));
         goto Done;

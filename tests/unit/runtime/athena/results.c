@@ -6,6 +6,7 @@
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
 #include "athena_engine/refusals.h"
+#include "athena_engine/sql_words.h"
 #include "athena_engine/values.h"
 #include "harness.h"
 
@@ -143,4 +144,19 @@ TEST(athena_refuses_what_athena_refuses_on_s3_tables)
               floe_athena_refusal("SELECT * FROM daily") == NULL && floe_athena_refusal("CREATE TABLE t (a int)") == NULL &&
               floe_athena_refusal("") == NULL,
           "everything else goes to the engine");
+}
+
+TEST(athena_sql_leading_words_skip_comments_and_keep_quoted_names_whole)
+{
+    char w[3][FLOE_SQL_WORD_MAX];
+
+    CHECK(floe_sql_leading_words(" -- a note\n /* more */ EXECUTE by_id USING 1", w, 3) == 3 &&
+              strcmp(w[0], "EXECUTE") == 0 && strcmp(w[1], "by_id") == 0 && strcmp(w[2], "USING") == 0,
+          "comments and spaces are skipped, words come as written");
+    CHECK(floe_sql_leading_words("ALTER TABLE \"my table\" RENAME", w, 3) == 3 && strcmp(w[2], "\"my table\"") == 0,
+          "a quoted name with a space is one word");
+    CHECK(floe_sql_leading_words("SELECT(1) AS x", w, 3) == 1 && strcmp(w[0], "SELECT") == 0,
+          "the leading words end at a parenthesis");
+    CHECK(floe_sql_leading_words("   ", w, 3) == 0 && floe_sql_leading_words("/* open", w, 3) == 0,
+          "no words in blank text or an unclosed comment");
 }
