@@ -312,7 +312,7 @@ int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_ath
     floe_athena_query_row_t q;
     const char *after;
     size_t n, n_cols;
-    bool more;
+    uint64_t next;
     int rc;
 
     if (require_query(call, in->QueryExecutionId, &q))
@@ -330,10 +330,13 @@ int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_ath
         return FLOE_EFAIL;
     if (floe_athena_result_columns(&call->super, &q, &cols, &n_cols) != FLOE_OK)
         return floe_athena_fail_internal(call, "reading a query's result columns");
-    rc = floe_athena_result_read(&call->super, &q, (size_t)strtoll(after, NULL, 10), (size_t)page, &records, &n, &more);
+    rc = floe_athena_result_read(&call->super, &q, strtoull(after, NULL, 10), (size_t)page, &records, &n, &next);
     if (rc == FLOE_ENOTFOUND)
         return floe_athena_fail_detail(call, FLOE_ATHENA_ERR_InvalidRequestException, "RESULT_NOT_FOUND",
                                        "Could not find results");
+    if (rc == FLOE_EINVAL && in->NextToken != NULL) /* a token made up to land inside a record */
+        return floe_athena_fail_detail(call, FLOE_ATHENA_ERR_InvalidRequestException, "INVALID_INPUT",
+                                       "Malformed nextPageToken %s", in->NextToken);
     if (rc != FLOE_OK)
         return floe_athena_fail_internal(call, "reading a query's result file");
     out->ResultSet = FLOE_ATHENA_NEW(call, ResultSet);
@@ -341,8 +344,8 @@ int floe_athena_handle_GetQueryResults(floe_awsjson_call_t *call, const floe_ath
     out->ResultSet->ResultSetMetadata = metadata_of(call, cols, n_cols);
     out->UpdateCount = q.update_count; /* 0 for a query, as Athena's */
     out->has_UpdateCount = true;
-    if (more)
-        out->NextToken = athena_page_token_seq(call, listing, strtoll(after, NULL, 10) + (int64_t)n);
+    if (next != 0)
+        out->NextToken = athena_page_token_seq(call, listing, (int64_t)next);
     floe_athena_csv_records_free(records, n);
     return FLOE_OK;
 }

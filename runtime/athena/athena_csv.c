@@ -43,8 +43,11 @@ void floe_athena_csv_end_record(floe_athena_csv_t *b)
     put(b, "\n", 1);
 }
 
+#define CUT 1   /* the text ended inside a quoted field */
+#define ENDED 2 /* the text ended after a field, before its record's "\n" */
+
 /* One field at *p: quoted (quotes doubled inside) or empty; *p then at the ',' or '\n' after it. */
-static int read_field(const char **p, const char *end, char **out)
+static int read_field(const char **p, const char *end, bool is_end, char **out)
 {
     floe_athena_csv_t text = {0};
 
@@ -54,9 +57,13 @@ static int read_field(const char **p, const char *end, char **out)
     for ((*p)++;; (*p)++) {
         if (*p == end) {
             free(text.data);
-            return FLOE_EINVAL;
+            return CUT;
         }
         if (**p == '"') {
+            if (*p + 1 == end && !is_end) {
+                free(text.data); /* a closing quote, or the first of a doubled one */
+                return CUT;
+            }
             if (*p + 1 < end && (*p)[1] == '"') {
                 put(&text, "\"", 1);
                 (*p)++;
@@ -78,56 +85,60 @@ static void record_dispose(floe_athena_csv_record_t *r)
     free(r->fields);
 }
 
-/* One record at *p, through its '\n'. */
-static int read_record(const char **p, const char *end, floe_athena_csv_record_t *r)
+/* One record at *p, through its '\n': FLOE_OK, CUT or ENDED when the text ends first, or FLOE_EINVAL. */
+static int read_record(const char **p, const char *end, bool is_end, floe_athena_csv_record_t *r)
 {
     r->fields = NULL;
     r->n = 0;
     for (;;) {
         char *field;
+        int rc = read_field(p, end, is_end, &field);
 
-        if (read_field(p, end, &field) != FLOE_OK)
-            return FLOE_EINVAL;
+        if (rc != FLOE_OK)
+            return rc;
         r->fields = floe_xrealloc(r->fields, (r->n + 1) * sizeof(*r->fields));
         r->fields[r->n++] = field;
-        if (*p < end && **p == ',') {
+        if (*p == end)
+            return ENDED;
+        if (**p == ',') {
             (*p)++;
             continue;
         }
-        if (*p < end && **p == '\n') {
+        if (**p == '\n') {
             (*p)++;
             return FLOE_OK;
         }
-        return *p == end ? FLOE_OK : FLOE_EINVAL;
+        return FLOE_EINVAL;
     }
 }
 
-int floe_athena_csv_read(const char *data, size_t len, size_t skip, size_t max, floe_athena_csv_record_t **out,
-                         size_t *n, bool *more)
+int floe_athena_csv_read(const char *data, size_t len, bool is_end, size_t max, floe_athena_csv_record_t **out,
+                         size_t *n, size_t *used)
 {
     const char *p = data, *end = data + len;
-    floe_athena_csv_record_t r;
 
     *out = NULL;
     *n = 0;
-    *more = false;
-    for (size_t i = 0; p < end; i++) {
-        if (read_record(&p, end, &r) != FLOE_OK) {
+    *used = 0;
+    while (p < end && *n < max) {
+        floe_athena_csv_record_t r;
+        int rc = read_record(&p, end, is_end, &r);
+
+        if (rc == ENDED && is_end)
+            rc = FLOE_OK; /* the file's last record, without its "\n" */
+        if (rc != FLOE_OK) {
             record_dispose(&r);
+            if ((rc == CUT || rc == ENDED) && !is_end)
+                break;
             floe_athena_csv_records_free(*out, *n);
             *out = NULL;
             *n = 0;
+            *used = 0;
             return FLOE_EINVAL;
-        }
-        if (i < skip || *n == max) {
-            *more = *more || i >= skip;
-            record_dispose(&r);
-            if (*more)
-                break;
-            continue;
         }
         *out = floe_xrealloc(*out, (*n + 1) * sizeof(**out));
         (*out)[(*n)++] = r;
+        *used = (size_t)(p - data);
     }
     return FLOE_OK;
 }

@@ -32,12 +32,14 @@ typedef struct floe_athena_csv_record {
 } floe_athena_csv_record_t;
 
 /**
- * Reads records [skip, skip + max) of data[0..len) into *out (malloc'ed: free each field, each
- * fields array and the array with floe_athena_csv_records_free); *more is true when records follow.
+ * Reads up to max whole records from data[0..len) into *out (malloc'ed: free each field, each
+ * fields array and the array with floe_athena_csv_records_free); *used is the bytes they span, so a
+ * page that starts at a file's offset o ends at o + *used. With is_end the text ends the file and a
+ * last record without its "\n" is whole; otherwise a record the text cuts is left for a longer read.
  * FLOE_OK, or FLOE_EINVAL when the text is not such a file (an unterminated quote, text after a quote).
  */
-int floe_athena_csv_read(const char *data, size_t len, size_t skip, size_t max, floe_athena_csv_record_t **out,
-                         size_t *n, bool *more);
+int floe_athena_csv_read(const char *data, size_t len, bool is_end, size_t max, floe_athena_csv_record_t **out,
+                         size_t *n, size_t *used);
 
 void floe_athena_csv_records_free(floe_athena_csv_record_t *records, size_t n);
 

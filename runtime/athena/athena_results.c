@@ -1,35 +1,71 @@
 /* A query's result file read back (athena_results.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "athena/athena_results.h"
 #include "base/failure.h"
+#include "base/xalloc.h"
 #include "store/store.h"
 
 #define BUCKET_MAX 256
 #define KEY_MAX 2048
 
-int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, size_t skip, size_t max,
-                            floe_athena_csv_record_t **rows, size_t *n, bool *more)
+#define PAGE_WINDOW (256 * 1024) /* bytes read for a page at first: a page of 1,000 modest rows */
+
+/* Appends src's n records to *rows. */
+static void append_records(floe_athena_csv_record_t **rows, size_t *n, floe_athena_csv_record_t *src, size_t k)
 {
-    char bucket[BUCKET_MAX], key[KEY_MAX], *data = NULL;
-    size_t len = 0;
-    int rc;
+    if (k > 0) {
+        *rows = floe_xrealloc(*rows, (*n + k) * sizeof(**rows));
+        memcpy(*rows + *n, src, k * sizeof(*src));
+        *n += k;
+    }
+    free(src);
+}
+
+int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, uint64_t offset, size_t max,
+                            floe_athena_csv_record_t **rows, size_t *n, uint64_t *next)
+{
+    char bucket[BUCKET_MAX], key[KEY_MAX];
+    size_t window = PAGE_WINDOW;
+    uint64_t size = 0;
 
     *rows = NULL;
     *n = 0;
-    *more = false;
+    *next = 0;
     if (floe_athena_result_place(q->output_location, q->id, ".csv", bucket, sizeof(bucket), key, sizeof(key)) != FLOE_OK)
         return FLOE_EINVAL;
-    rc = floe_store_read_object(floe_call_state(call), floe_call_config(call)->data_dir, bucket, key, &data, &len);
-    if (rc == FLOE_ENOTFOUND)
-        return FLOE_ENOTFOUND;
-    if (rc != FLOE_OK)
-        return floe_fail(call, FLOE_EFAIL, FLOE_SUBJECT_OBJECT, "reading the result file s3://%s/%s", bucket, key);
-    rc = floe_athena_csv_read(data, len, skip, max, rows, n, more);
-    free(data);
-    return rc;
+    /* only this page's bytes are read, so a long result's pages cost the same from first to last */
+    while (*n < max) {
+        floe_athena_csv_record_t *got;
+        char *data = NULL;
+        size_t len = 0, k, used;
+        int rc = floe_store_read_object_range(floe_call_state(call), floe_call_config(call)->data_dir, bucket, key,
+                                              offset, window, &data, &len, &size);
+
+        if (rc == FLOE_ENOTFOUND)
+            return FLOE_ENOTFOUND;
+        if (rc != FLOE_OK)
+            return floe_fail(call, FLOE_EFAIL, FLOE_SUBJECT_OBJECT, "reading the result file s3://%s/%s", bucket, key);
+        rc = floe_athena_csv_read(data, len, offset + len >= size, max - *n, &got, &k, &used);
+        free(data);
+        if (rc != FLOE_OK) {
+            floe_athena_csv_records_free(*rows, *n);
+            *rows = NULL;
+            *n = 0;
+            return rc;
+        }
+        append_records(rows, n, got, k);
+        offset += used;
+        if (offset >= size)
+            break;
+        if (k == 0)
+            window *= 2; /* one record longer than the window */
+    }
+    *next = offset < size ? offset : 0;
+    return FLOE_OK;
 }
 
 int floe_athena_result_columns(floe_call_t *call, const floe_athena_query_row_t *q, floe_athena_column_t **cols,

@@ -8,18 +8,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "athena/athena_csv.h"
 #include "athena/athena_store.h"
 #include "call/call.h"
 
 /**
- * Records [skip, skip + max) of query q's result file (the header is record 0) into *rows (free
- * with floe_athena_csv_records_free). FLOE_OK; FLOE_ENOTFOUND when the file is gone; FLOE_EINVAL
- * when it is not a result file; FLOE_EFAIL when the store failed (recorded on the call).
+ * Up to max records of query q's result file from byte offset (0: the header, record 0) into *rows
+ * (free with floe_athena_csv_records_free); *next is the offset of the record after them, 0 when
+ * none follows. FLOE_OK; FLOE_ENOTFOUND when the file is gone; FLOE_EINVAL when it is not a result
+ * file; FLOE_EFAIL when the store failed (recorded on the call).
  */
-int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, size_t skip, size_t max,
-                            floe_athena_csv_record_t **rows /* OUT */, size_t *n /* OUT */, bool *more /* OUT */);
+int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, uint64_t offset, size_t max,
+                            floe_athena_csv_record_t **rows /* OUT */, size_t *n /* OUT */, uint64_t *next /* OUT */);
 
 /** One column of a result as Athena describes it (ColumnInfo); strings in the pool. */
 typedef struct floe_athena_column {

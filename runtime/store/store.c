@@ -124,13 +124,14 @@ Exit:
 }
 
 /* Reads a whole open file of `size` bytes into a malloc'ed buffer. FLOE_OK or FLOE_EFAIL. */
-static int read_whole(int fd, size_t size, char **data)
+/* Reads len bytes from offset of fd into a malloc'ed buffer, NUL-terminated for text readers. */
+static int read_span(int fd, uint64_t offset, size_t len, char **data)
 {
-    char *buf = floe_xmalloc(size + 1);
+    char *buf = floe_xmalloc(len + 1);
     size_t got = 0;
 
-    while (got < size) {
-        ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
+    while (got < len) {
+        ssize_t n = pread(fd, buf + got, len - got, (off_t)(offset + got));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -139,15 +140,15 @@ static int read_whole(int fd, size_t size, char **data)
         }
         got += (size_t)n;
     }
-    buf[size] = '\0';
+    buf[len] = '\0';
     *data = buf;
     return FLOE_OK;
 }
 
 #define READ_RETRIES 3 /* a concurrent overwrite can unlink the file between the row and open() */
 
-int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
-                           char **data, size_t *len)
+int floe_store_read_object_range(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                                 uint64_t offset, size_t max, char **data, size_t *len, uint64_t *size)
 {
     h2o_mem_pool_t pool;
     floe_store_bucket_t b;
@@ -168,14 +169,21 @@ int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *b
         floe_log("store: cannot open the file of %s/%s: %s", bucket, key, strerror(errno));
         goto Exit;
     }
-    if (read_whole(fd, (size_t)obj.size, data) == 0) {
-        *len = (size_t)obj.size;
-        result = FLOE_OK;
-    }
+    *size = (uint64_t)obj.size;
+    *len = offset >= *size ? 0 : (size_t)(*size - offset) < max ? (size_t)(*size - offset) : max;
+    result = read_span(fd, offset, *len, data);
     close(fd);
 Exit:
     h2o_mem_clear_pool(&pool);
     return result;
+}
+
+int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                           char **data, size_t *len)
+{
+    uint64_t size;
+
+    return floe_store_read_object_range(st, data_dir, bucket, key, 0, SIZE_MAX, data, len, &size);
 }
 
 int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key, size_t *len)

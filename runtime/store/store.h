@@ -51,6 +51,12 @@ int floe_store_put_object(floe_state_t *st, const char *data_dir, const char *bu
 int floe_store_read_object(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
                            char **data /* OUT */, size_t *len /* OUT */);
 
+/** Reads at most max bytes of an object from offset into a malloc'ed, NUL-terminated buffer the caller frees: *len
+ * bytes, fewer at its end, none past it; *size is the whole object's. FLOE_ENOTFOUND as floe_store_read_object. */
+int floe_store_read_object_range(floe_state_t *st, const char *data_dir, const char *bucket, const char *key,
+                                 uint64_t offset, size_t max, char **data /* OUT */, size_t *len /* OUT */,
+                                 uint64_t *size /* OUT */);
+
 /** FLOE_OK if the object exists, FLOE_ENOTFOUND if not. */
 int floe_store_head_object(floe_state_t *st, const char *bucket, const char *key,
                            size_t *len /* OUT, may be NULL */);

@@ -22,13 +22,12 @@ static void round_trip(const floe_athena_csv_record_t *r)
 {
     floe_athena_csv_t b = {0};
     floe_athena_csv_record_t *again;
-    size_t n;
-    bool more;
+    size_t n, used;
 
     for (size_t i = 0; i < r->n; i++)
         floe_athena_csv_field(&b, r->fields[i], i == 0);
     floe_athena_csv_end_record(&b);
-    if (floe_athena_csv_read(b.data, b.len, 0, 2, &again, &n, &more) != FLOE_OK || n != 1 || more ||
+    if (floe_athena_csv_read(b.data, b.len, true, 2, &again, &n, &used) != FLOE_OK || n != 1 || used != b.len ||
         again[0].n != r->n)
         abort(); /* what Floe writes, Floe reads */
     for (size_t i = 0; i < r->n; i++) {
@@ -63,12 +62,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     floe_athena_csv_record_t *rows;
     floe_bucket_names_t named = {0};
     char *sql, *back;
-    size_t n;
-    bool more;
+    size_t n, used;
 
     memcpy(text, data, size);
     text[size] = '\0';
-    if (floe_athena_csv_read(text, size, size % 3, 4, &rows, &n, &more) == FLOE_OK) {
+    if (floe_athena_csv_read(text, size, size % 2 == 0, 4, &rows, &n, &used) == FLOE_OK) {
+        if (used > size)
+            abort();
         for (size_t i = 0; i < n; i++) {
             if (memchr(text, '\0', size) == NULL)
                 round_trip(&rows[i]);

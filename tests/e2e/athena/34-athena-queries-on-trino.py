@@ -249,6 +249,18 @@ class AthenaOnTrinoTests(unittest.TestCase):
             time.sleep(0.2)
         raise AssertionError("query %s never reached %s: %s" % (qid, wanted, e["Status"]))
 
+    def test_07b_long_results_page_through_in_order(self):
+        # 3,000 rows of about 700 bytes, then one row longer than the bytes Floe reads for a page at first
+        e = self.succeed("SELECT n, rpad('', 700, 'x') || CAST(n AS varchar) AS s FROM UNNEST(sequence(1, 3000)) AS t(n) "
+                         "ORDER BY n")
+        rows = []
+        for page in self.athena.get_paginator("get_query_results").paginate(QueryExecutionId=e["QueryExecutionId"]):
+            rows.extend(values(page))
+        self.assertEqual(rows[0], ["n", "s"])
+        self.assertEqual(rows[1:], [[str(n), "x" * 700 + str(n)] for n in range(1, 3001)])
+        e = self.succeed("SELECT rpad('', 600000, 'y') AS wide, 'z' AS narrow")
+        self.assertEqual(values(self.results(e)), [["wide", "narrow"], ["y" * 600000, "z"]])
+
     def test_08_stop_and_crash_while_a_query_runs(self):
         slow = ("SELECT count(*) FROM UNNEST(sequence(1, 10000)) a(x) CROSS JOIN UNNEST(sequence(1, 10000)) b(y) "
                 "CROSS JOIN UNNEST(sequence(1, 10000)) c(z)")

@@ -15,8 +15,7 @@ TEST(athena_csv_round_trips_quotes_commas_newlines_and_nulls)
     const char *row[] = {"a \"quoted\", value", NULL, "line\nbreak", ""};
     floe_athena_csv_t b = {0};
     floe_athena_csv_record_t *rows;
-    size_t n;
-    bool more;
+    size_t n, used;
 
     for (int r = 0; r < 3; r++) {
         for (size_t i = 0; i < 4; i++)
@@ -25,18 +24,36 @@ TEST(athena_csv_round_trips_quotes_commas_newlines_and_nulls)
     }
     CHECK(strncmp(b.data, "\"a \"\"quoted\"\", value\",,\"line\nbreak\",\"\"\n", 38) == 0,
           "values are quoted with quotes doubled, a NULL is an empty unquoted field");
-    CHECK(floe_athena_csv_read(b.data, b.len, 1, 1, &rows, &n, &more) == FLOE_OK, "the file reads back");
-    CHECK(n == 1 && more, "one record after skipping one, and more after it");
+    CHECK(floe_athena_csv_read(b.data, b.len, true, 1, &rows, &n, &used) == FLOE_OK && n == 1 &&
+              used == strlen(b.data) / 3,
+          "one record, and the offset of the next after it");
+    floe_athena_csv_records_free(rows, n);
+    CHECK(floe_athena_csv_read(b.data + used, b.len - used, true, 1, &rows, &n, &used) == FLOE_OK && n == 1,
+          "the second page starts at the first's end");
     CHECK(rows[0].n == 4 && strcmp(rows[0].fields[0], row[0]) == 0 && rows[0].fields[1] == NULL &&
               strcmp(rows[0].fields[2], row[2]) == 0 && strcmp(rows[0].fields[3], "") == 0,
           "each value comes back as written, NULL as NULL and the empty string as empty");
     floe_athena_csv_records_free(rows, n);
-    CHECK(floe_athena_csv_read(b.data, b.len, 2, 10, &rows, &n, &more) == FLOE_OK && n == 1 && !more,
-          "the last page says no more");
+    CHECK(floe_athena_csv_read(b.data, b.len, true, 10, &rows, &n, &used) == FLOE_OK && n == 3 && used == b.len,
+          "the last page ends at the file's end");
     floe_athena_csv_records_free(rows, n);
-    CHECK(floe_athena_csv_read("\"open", 5, 0, 10, &rows, &n, &more) == FLOE_EINVAL && rows == NULL,
+    for (size_t cut = 0; cut < b.len / 3; cut++) {
+        CHECK(floe_athena_csv_read(b.data, b.len / 3 + cut, false, 10, &rows, &n, &used) == FLOE_OK && n == 1 &&
+                  used == b.len / 3,
+              "a read that ends inside the second record leaves it whole for the next read");
+        floe_athena_csv_records_free(rows, n);
+    }
+    CHECK(floe_athena_csv_read("\"a\"\"", 4, false, 10, &rows, &n, &used) == FLOE_OK && n == 0 && used == 0,
+          "a quote at a read's end may be the first of a doubled one");
+    CHECK(floe_athena_csv_read("\"a\",\"b\"", 7, true, 10, &rows, &n, &used) == FLOE_OK && n == 1 &&
+              rows[0].n == 2 && strcmp(rows[0].fields[1], "b") == 0,
+          "the file's last record needs no newline");
+    floe_athena_csv_records_free(rows, n);
+    CHECK(floe_athena_csv_read("\"open", 5, true, 10, &rows, &n, &used) == FLOE_EINVAL && rows == NULL,
           "an unterminated quote is no result file");
-    CHECK(floe_athena_csv_read("\"a\"b\n", 5, 0, 10, &rows, &n, &more) == FLOE_EINVAL, "text after a quote neither");
+    CHECK(floe_athena_csv_read("\"a\",\"open", 10, true, 10, &rows, &n, &used) == FLOE_EINVAL,
+          "nor is one after a whole field");
+    CHECK(floe_athena_csv_read("\"a\"b\n", 5, true, 10, &rows, &n, &used) == FLOE_EINVAL, "text after a quote neither");
     free(b.data);
 }
 
