@@ -14,9 +14,11 @@
 
 /* Each Trino operation's S3 Tables action, and the Glue Data Catalog actions (comma-separated)
  * Athena needs on the table's or schema's Glue resources (authorize.h). */
-static const struct {
+typedef struct access_actions {
     const char *operation, *action, *glue;
-} actions[] = {
+} access_actions_t;
+
+static const access_actions_t actions[] = {
     {"SelectFromColumns", "s3tables:GetTableData", "glue:GetTable"},
     {"InsertIntoTable", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
     {"DeleteFromTable", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
@@ -52,13 +54,13 @@ static const char *string_at(const cJSON *obj, const char *a, const char *b)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int operation_index(const char *operation)
+static const access_actions_t *actions_of(const char *operation)
 {
     for (size_t i = 0; operation != NULL && i < sizeof(actions) / sizeof(actions[0]); i++) {
         if (strcmp(actions[i].operation, operation) == 0)
-            return (int)i;
+            return &actions[i];
     }
-    return -1;
+    return NULL;
 }
 
 /* Decides each Glue action of `glue` (comma-separated) for query `q`'s caller on every level of
@@ -84,7 +86,7 @@ static int glue_decide(floe_call_t *call, const floe_athena_query_row_t *q, cons
 
 /* The decision for query `id` on `resource` (Trino's {table: ...} or {schema: ...}): the S3 Tables
  * action, then each Glue action, the first refusal failing the query. */
-static bool decide(floe_call_t *call, const char *id, int op, const cJSON *resource)
+static bool decide(floe_call_t *call, const char *id, const access_actions_t *op, const cJSON *resource)
 {
     const cJSON *object = cJSON_GetObjectItemCaseSensitive(resource, "table");
     const char *catalog, *table_name = NULL;
@@ -113,9 +115,9 @@ static bool decide(floe_call_t *call, const char *id, int op, const cJSON *resou
     target.name = table_name;
     glue = (floe_authz_glue_target_t){floe_call_printf(call, "%s", account), floe_call_printf(call, "%s", bucket),
                                       target.namespace_, table_name};
-    if (floe_authz_table_access(call, q.caller_key, NULL, actions[op].action, &target, &decision) != FLOE_OK)
+    if (floe_authz_table_access(call, q.caller_key, NULL, op->action, &target, &decision) != FLOE_OK)
         return false;
-    if (decision.is_allowed && glue_decide(call, &q, actions[op].glue, &glue, &decision) != FLOE_OK)
+    if (decision.is_allowed && glue_decide(call, &q, op->glue, &glue, &decision) != FLOE_OK)
         return false;
     if (!decision.is_allowed)
         floe_athena_query_deny(call, id, floe_authz_message(call, &decision));
@@ -125,8 +127,8 @@ static bool decide(floe_call_t *call, const char *id, int op, const cJSON *resou
 void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req)
 {
     size_t base = strlen(FLOE_ENGINE_AUTHORIZE_BASE "/"), secret = strlen(w->config->engine_secret);
+    const access_actions_t *op;
     const char *user;
-    int op;
     cJSON *body, *input;
     floe_call_t call;
     bool allowed = true;
@@ -139,9 +141,9 @@ void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req)
     body = cJSON_ParseWithLength(req->entity.base, req->entity.len);
     input = cJSON_GetObjectItemCaseSensitive(body, "input");
     user = string_at(cJSON_GetObjectItemCaseSensitive(input, "context"), "identity", "user");
-    op = operation_index(string_at(input, "action", "operation"));
+    op = actions_of(string_at(input, "action", "operation"));
     /* Floe's own statements (user "floe") and what maps to no S3 Tables action are allowed */
-    if (user != NULL && op >= 0 && strncmp(user, FLOE_ENGINE_USER_PREFIX, strlen(FLOE_ENGINE_USER_PREFIX)) == 0) {
+    if (user != NULL && op != NULL && strncmp(user, FLOE_ENGINE_USER_PREFIX, strlen(FLOE_ENGINE_USER_PREFIX)) == 0) {
         floe_call_init(&call, &req->pool, w->state, w->config);
         allowed = decide(&call, user + strlen(FLOE_ENGINE_USER_PREFIX), op,
                          cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(input, "action"), "resource"));
