@@ -68,7 +68,7 @@ class JsonService:
 
     def __init__(self, key, model, overlay, prefix, doc, name, rest=None,
                  validation_error="ValidationException", internal_error="InternalServiceException",
-                 validation_detail=None):
+                 validation_detail=None, denied_status=403):
         self.key = key
         self.model = os.path.join(ROOT, "models", model)
         self.overlay = os.path.join(ROOT, "models", overlay)
@@ -79,6 +79,7 @@ class JsonService:
         self.validation_error = validation_error  # what the service answers a constraint violation with
         self.internal_error = internal_error
         self.validation_detail = validation_detail  # the detail member a constraint violation carries
+        self.denied_status = denied_status  # --enforce-iam's AccessDeniedException, when the model has none
 
 
 SERVICES = [
@@ -87,7 +88,10 @@ SERVICES = [
     JsonService("athena", "athena/athena-2017-05-18.smithy.json", "athena-overlay.json", "athena", "athena",
                 "Athena", rest="athena/botocore/athena/2017-05-18/service-2.json",
                 validation_error="InvalidRequestException", internal_error="InternalServerException",
-                validation_detail="INVALID_INPUT"),
+                validation_detail="INVALID_INPUT",
+                # Athena answers a refused call AccessDeniedException with 400 (botocore's
+                # "Status Code: 400; Error Code: AccessDeniedException"); its model lists no such error.
+                denied_status=400),
 ]
 
 
@@ -127,6 +131,7 @@ class JsonCModel(smithy.CMemberTypes):
             op.notes = overlay.notes(op)
             op.claimed = op.status != "not_implemented"
             op.doc_url = API_REFERENCE[svc.key].format(operation=op.name)
+            op.authorize = overlay.raw.get("operations", {}).get(op.name, {}).get("authorize", {})
         self.rest = self.read_rest(svc.rest) if svc.rest else None
         self.check()
 
@@ -225,6 +230,8 @@ class JsonCModel(smithy.CMemberTypes):
         for s in self.described():
             wanted += [m.name for m in s.members if s.kind in ("structure", "union")]
             wanted += [m.enum_value for m in s.members if s.kind == "enum"]
+        for op in self.operations:
+            wanted += [text for text in (op.authorize.get("resource"), op.authorize.get("default")) if text not in (None, "any")]
         for text in wanted:
             if text not in offsets:
                 offsets[text] = at
@@ -302,6 +309,67 @@ class JsonCModel(smithy.CMemberTypes):
             "max": "INT64_MAX" if hi is None else "INT64_C(%d)" % int(float(hi)),
             "pattern": -1 if pattern is None else self.pattern_index[pattern],
         }
+
+    # -- --enforce-iam ---------------------------------------------------------------------------
+
+    # What an overlay's "authorize" may say of an operation (awsjson_service.h): the resource type
+    # its "<signing name>:<Op>" action is decided on, named by a string member ("name", with a
+    # "default" when the request leaves it out) or as the holder of the stored object each id of a
+    # member ("owner": a string or a list of strings) names; or "any" ("*"). Without any rule in
+    # the overlay (Glue) every operation is decided on the account's catalog.
+    def authorizes(self):
+        return any(op.authorize for op in self.operations)
+
+    def owner_shape(self, op):
+        """The id shape an "owner" rule's member holds (QueryExecutionId), or None."""
+        name = op.authorize.get("owner")
+        if name is None:
+            return None
+        m = next((m for m in op.input.members if m.name == name), None)
+        target = m.target.member.target if m is not None and m.target.kind == "list" else (m.target if m else None)
+        if target is None or target.kind != "string":
+            raise smithy.ModelError("%s: authorize.owner names no string or list of strings of the input (%r)"
+                                    % (op.id, name))
+        return target
+
+    def owner_shapes(self):
+        """The id shapes whose holder the service's handlers find (floe_<prefix>_owner_of_<shape>)."""
+        seen = {}
+        for op in self.operations:
+            shape = self.owner_shape(op)
+            if shape is not None:
+                seen[shape.name] = shape
+        return [seen[k] for k in sorted(seen)]
+
+    def authorize_row(self, op):
+        """The C initializer of op's floe_awsjson_authorize_t."""
+        rule, none = op.authorize, "FLOE_AWSJSON_NO_NAME"
+        if not rule:
+            if self.authorizes() and op.claimed:
+                raise smithy.ModelError("%s: a served operation of a service whose overlay authorizes says how "
+                                        "(authorize)" % op.id)
+            kind = "NOT_EVALUATED" if self.authorizes() else "CATALOG"
+            return "{FLOE_AWSJSON_AUTHORIZE_%s, %s, %s, %s, NULL}" % (kind, none, none, none)
+        kind = rule.get("resource")
+        if kind == "any":
+            if set(rule) - {"resource"}:
+                raise smithy.ModelError("%s: authorize.resource any takes nothing else" % op.id)
+            return "{FLOE_AWSJSON_AUTHORIZE_ANY, %s, %s, %s, NULL}" % (none, none, none)
+        if not kind or set(rule) - {"resource", "name", "default", "owner"} or \
+                ("name" in rule) == ("owner" in rule) or ("default" in rule and "name" not in rule):
+            raise smithy.ModelError("%s: authorize %r: a resource type with a name (and default) or an owner, "
+                                    "or resource any" % (op.id, rule))
+        members = [m.name for m in op.input.members]
+        member = rule.get("name") or rule.get("owner")
+        if member not in members:
+            raise smithy.ModelError("%s: authorize names no member of the input (%r)" % (op.id, member))
+        if "name" in rule and op.input.members[members.index(member)].target.kind != "string":
+            raise smithy.ModelError("%s: authorize.name %r is not a string" % (op.id, member))
+        owner = self.owner_shape(op)
+        return "{FLOE_AWSJSON_AUTHORIZE_%s, %d, %d, %s, %s}" % (
+            "OWNER" if owner is not None else "NAMED", self.name_offset(kind), members.index(member),
+            self.name_offset(rule["default"]) if "default" in rule else none,
+            ("%sowner_of_%s" % (self.PREFIX, owner.name)) if owner is not None else "NULL")
 
     def members_of(self, shape):
         """The descriptor's member rows: a structure's or union's members, a list's item, a

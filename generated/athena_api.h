@@ -1968,6 +1968,12 @@ struct floe_athena_datumList {
 };
 
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+/* --enforce-iam: the name of what holds the NamedQueryId `id` (its overlay's authorize.owner):
+ * FLOE_OK with *found false when nothing of that id is stored. */
+int floe_athena_owner_of_NamedQueryId(floe_awsjson_call_t *call, const char *id, bool *found, const char **name);
+/* --enforce-iam: the name of what holds the QueryExecutionId `id` (its overlay's authorize.owner):
+ * FLOE_OK with *found false when nothing of that id is stored. */
+int floe_athena_owner_of_QueryExecutionId(floe_awsjson_call_t *call, const char *id, bool *found, const char **name);
 int floe_athena_handle_BatchGetNamedQuery(floe_awsjson_call_t *call, const floe_athena_BatchGetNamedQueryInput *in, floe_athena_BatchGetNamedQueryOutput *out);
 int floe_athena_handle_BatchGetQueryExecution(floe_awsjson_call_t *call, const floe_athena_BatchGetQueryExecutionInput *in, floe_athena_BatchGetQueryExecutionOutput *out);
 int floe_athena_handle_CreateNamedQuery(floe_awsjson_call_t *call, const floe_athena_CreateNamedQueryInput *in, floe_athena_CreateNamedQueryOutput *out);

@@ -1,5 +1,6 @@
 /*
- * The shared workgroup lookup and paging of athena_common.h.
+ * The shared workgroup lookup and paging of athena_common.h, and what holds a query or named
+ * query for --enforce-iam.
  */
 #include <string.h>
 
@@ -66,4 +67,26 @@ floe_athena_EncryptionOption athena_encryption_enum(const char *text)
             return (floe_athena_EncryptionOption)i;
     }
     return 0;
+}
+
+/* --enforce-iam decides an operation naming a query or named query by id on its workgroup (the
+ * overlay's authorize.owner), as Athena's service authorization reference names it. */
+int floe_athena_owner_of_QueryExecutionId(floe_awsjson_call_t *call, const char *id, bool *found, const char **name)
+{
+    floe_athena_query_row_t q;
+
+    if (floe_athena_query_read(&call->super, id, found, &q))
+        return FLOE_EFAIL;
+    *name = *found ? q.workgroup : NULL;
+    return FLOE_OK;
+}
+
+int floe_athena_owner_of_NamedQueryId(floe_awsjson_call_t *call, const char *id, bool *found, const char **name)
+{
+    floe_athena_named_query_row_t q;
+
+    if (floe_athena_named_query_read(&call->super, id, found, &q))
+        return FLOE_EFAIL;
+    *name = *found ? q.workgroup : NULL;
+    return FLOE_OK;
 }

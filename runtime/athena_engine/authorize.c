@@ -6,32 +6,39 @@
 #include "athena/athena_store.h"
 #include "athena_engine/authorize.h"
 #include "athena_engine/catalogs.h"
+#include "authz/glue_access.h"
 #include "authz/table_access.h"
 #include "base/failure.h"
 #include "base/log.h"
 #include "http/response.h"
 
-static const struct {
-    const char *operation, *action;
-} actions[] = {
-    {"SelectFromColumns", "s3tables:GetTableData"},
-    {"InsertIntoTable", "s3tables:PutTableData"},
-    {"DeleteFromTable", "s3tables:PutTableData"},
-    {"UpdateTableColumns", "s3tables:PutTableData"},
-    {"TruncateTable", "s3tables:PutTableData"},
-    {"CreateTable", "s3tables:CreateTable"},
-    {"DropTable", "s3tables:DeleteTable"},
-    {"RenameTable", "s3tables:RenameTable"},
-    {"SetTableProperties", "s3tables:UpdateTableMetadataLocation"},
-    {"AddColumn", "s3tables:UpdateTableMetadataLocation"},
-    {"DropColumn", "s3tables:UpdateTableMetadataLocation"},
-    {"RenameColumn", "s3tables:UpdateTableMetadataLocation"},
-    {"AlterColumn", "s3tables:UpdateTableMetadataLocation"},
-    {"SetTableComment", "s3tables:UpdateTableMetadataLocation"},
-    {"SetColumnComment", "s3tables:UpdateTableMetadataLocation"},
-    {"CreateSchema", "s3tables:CreateNamespace"},
-    {"DropSchema", "s3tables:DeleteNamespace"},
+/* Each Trino operation's S3 Tables action, and the Glue Data Catalog actions (comma-separated)
+ * Athena needs on the table's or schema's Glue resources (authorize.h). */
+typedef struct access_actions {
+    const char *operation, *action, *glue;
+} access_actions_t;
+
+static const access_actions_t actions[] = {
+    {"SelectFromColumns", "s3tables:GetTableData", "glue:GetTable"},
+    {"InsertIntoTable", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
+    {"DeleteFromTable", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
+    {"UpdateTableColumns", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
+    {"TruncateTable", "s3tables:PutTableData", "glue:GetTable,glue:UpdateTable"},
+    {"CreateTable", "s3tables:CreateTable", "glue:CreateTable"},
+    {"DropTable", "s3tables:DeleteTable", "glue:GetTable,glue:DeleteTable"},
+    {"RenameTable", "s3tables:RenameTable", "glue:GetTable,glue:UpdateTable"},
+    {"SetTableProperties", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"AddColumn", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"DropColumn", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"RenameColumn", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"AlterColumn", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"SetTableComment", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"SetColumnComment", "s3tables:UpdateTableMetadataLocation", "glue:GetTable,glue:UpdateTable"},
+    {"CreateSchema", "s3tables:CreateNamespace", "glue:CreateDatabase"},
+    {"DropSchema", "s3tables:DeleteNamespace", "glue:GetDatabase,glue:DeleteDatabase"},
 };
+
+#define GLUE_ACTION_MAX 32
 
 static void answer(h2o_req_t *req, bool allowed)
 {
@@ -47,17 +54,39 @@ static const char *string_at(const cJSON *obj, const char *a, const char *b)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static const char *action_of(const char *operation)
+static const access_actions_t *actions_of(const char *operation)
 {
     for (size_t i = 0; operation != NULL && i < sizeof(actions) / sizeof(actions[0]); i++) {
         if (strcmp(actions[i].operation, operation) == 0)
-            return actions[i].action;
+            return &actions[i];
     }
     return NULL;
 }
 
-/* The decision for query `id` on `resource` (Trino's {table: ...} or {schema: ...}). */
-static bool decide(floe_call_t *call, const char *id, const char *action, const cJSON *resource)
+/* Decides each Glue action of `glue` (comma-separated) for query `q`'s caller on every level of
+ * `target`: FLOE_OK with *out the first refusal, or the last allowance; FLOE_EFAIL when the caller's
+ * key is no one's. */
+static int glue_decide(floe_call_t *call, const floe_athena_query_row_t *q, const char *glue,
+                       const floe_authz_glue_target_t *target, floe_authz_decision_t *out)
+{
+    char action[GLUE_ACTION_MAX];
+
+    while (*glue != '\0') {
+        size_t len = strcspn(glue, ",");
+
+        snprintf(action, sizeof(action), "%.*s", (int)len, glue);
+        glue += len + (glue[len] == ',');
+        if (floe_authz_glue_access(call, q->caller_key, NULL, action, target, out) != FLOE_OK)
+            return FLOE_EFAIL;
+        if (!out->is_allowed)
+            break;
+    }
+    return FLOE_OK;
+}
+
+/* The decision for query `id` on `resource` (Trino's {table: ...} or {schema: ...}): the S3 Tables
+ * action, then each Glue action, the first refusal failing the query. */
+static bool decide(floe_call_t *call, const char *id, const access_actions_t *op, const cJSON *resource)
 {
     const cJSON *object = cJSON_GetObjectItemCaseSensitive(resource, "table");
     const char *catalog, *table_name = NULL;
@@ -65,6 +94,7 @@ static bool decide(floe_call_t *call, const char *id, const char *action, const 
     floe_athena_query_row_t q;
     floe_authz_decision_t decision;
     floe_authz_target_t target;
+    floe_authz_glue_target_t glue;
     floe_scope_t scope;
     bool found;
 
@@ -83,7 +113,11 @@ static bool decide(floe_call_t *call, const char *id, const char *action, const 
     target.arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s", region, account, bucket);
     target.namespace_ = (char *)string_at(object, "schemaName", NULL);
     target.name = table_name;
-    if (floe_authz_table_access(call, q.caller_key, NULL, action, &target, &decision) != FLOE_OK)
+    glue = (floe_authz_glue_target_t){floe_call_printf(call, "%s", account), floe_call_printf(call, "%s", bucket),
+                                      target.namespace_, table_name};
+    if (floe_authz_table_access(call, q.caller_key, NULL, op->action, &target, &decision) != FLOE_OK)
+        return false;
+    if (decision.is_allowed && glue_decide(call, &q, op->glue, &glue, &decision) != FLOE_OK)
         return false;
     if (!decision.is_allowed)
         floe_athena_query_deny(call, id, floe_authz_message(call, &decision));
@@ -93,7 +127,8 @@ static bool decide(floe_call_t *call, const char *id, const char *action, const 
 void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req)
 {
     size_t base = strlen(FLOE_ENGINE_AUTHORIZE_BASE "/"), secret = strlen(w->config->engine_secret);
-    const char *user, *action;
+    const access_actions_t *op;
+    const char *user;
     cJSON *body, *input;
     floe_call_t call;
     bool allowed = true;
@@ -106,11 +141,11 @@ void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req)
     body = cJSON_ParseWithLength(req->entity.base, req->entity.len);
     input = cJSON_GetObjectItemCaseSensitive(body, "input");
     user = string_at(cJSON_GetObjectItemCaseSensitive(input, "context"), "identity", "user");
-    action = action_of(string_at(input, "action", "operation"));
+    op = actions_of(string_at(input, "action", "operation"));
     /* Floe's own statements (user "floe") and what maps to no S3 Tables action are allowed */
-    if (user != NULL && action != NULL && strncmp(user, FLOE_ENGINE_USER_PREFIX, strlen(FLOE_ENGINE_USER_PREFIX)) == 0) {
+    if (user != NULL && op != NULL && strncmp(user, FLOE_ENGINE_USER_PREFIX, strlen(FLOE_ENGINE_USER_PREFIX)) == 0) {
         floe_call_init(&call, &req->pool, w->state, w->config);
-        allowed = decide(&call, user + strlen(FLOE_ENGINE_USER_PREFIX), action,
+        allowed = decide(&call, user + strlen(FLOE_ENGINE_USER_PREFIX), op,
                          cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(input, "action"), "resource"));
     } else if (body == NULL) {
         allowed = false;

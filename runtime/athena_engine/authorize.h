@@ -2,20 +2,24 @@
  * --enforce-iam for Athena's queries: the access control Floe's Trino asks before every access it
  * plans (Trino's Open Policy Agent plugin, `access-control.name=opa`, pointed at this route), so
  * the tables a query reads and writes come from Trino's own analysis of it, never from parsing its
- * SQL. Each table access is decided as the S3 Tables action AWS requires of it, for the caller who
- * started the query (authz/table_access.h); a refusal is recorded on the query, whose failure then
- * gives AWS's sentence.
+ * SQL. Each table access is decided, for the caller who started the query, as the S3 Tables action
+ * AWS requires of it (authz/table_access.h), then as the Glue Data Catalog actions Athena needs on
+ * S3 Tables' federated catalog (authz/glue_access.h: each on the account's catalog,
+ * s3tablescatalog, the bucket's catalog, the database and the table); a refusal is recorded on the
+ * query, whose failure then gives AWS's sentence.
  *
- *   Trino's operation                                   S3 Tables action (on the table, or its bucket)
- *   SelectFromColumns                                   s3tables:GetTableData
+ *   Trino's operation                                   S3 Tables action            Glue actions
+ *   SelectFromColumns                                   s3tables:GetTableData       GetTable
  *   InsertIntoTable, DeleteFromTable, UpdateTableColumns,
- *   TruncateTable                                       s3tables:PutTableData
- *   CreateTable (and CTAS)                              s3tables:CreateTable
- *   DropTable                                           s3tables:DeleteTable
- *   RenameTable                                         s3tables:RenameTable
+ *   TruncateTable                                       s3tables:PutTableData       GetTable, UpdateTable
+ *   CreateTable (and CTAS)                              s3tables:CreateTable        CreateTable
+ *   DropTable                                           s3tables:DeleteTable        GetTable, DeleteTable
+ *   RenameTable                                         s3tables:RenameTable        GetTable, UpdateTable
  *   SetTableProperties, AddColumn, DropColumn, RenameColumn,
  *   AlterColumn, SetTableComment, SetColumnComment      s3tables:UpdateTableMetadataLocation
- *   CreateSchema / DropSchema                           s3tables:CreateNamespace / DeleteNamespace
+ *                                                                                   GetTable, UpdateTable
+ *   CreateSchema / DropSchema                           s3tables:CreateNamespace /  CreateDatabase /
+ *                                                       DeleteNamespace             GetDatabase, DeleteDatabase
  * Listing (catalogs, schemas, tables, columns) and the rest are allowed: Trino only shows what the
  * REST catalog lists.
  *

@@ -63,7 +63,6 @@ static const floe_awsjson_service_t *const services[] = {
 #define N_SERVICES (sizeof(services) / sizeof(services[0]))
 
 #define ACCESS_DENIED "AccessDeniedException"
-#define HTTP_FORBIDDEN 403
 
 typedef struct json_ctx {
     floe_worker_t *w;
@@ -241,24 +240,25 @@ static const char *target_operation(h2o_req_t *req, const floe_awsjson_service_t
 }
 
 /* --enforce-iam: whether the caller may run `op`; false after answering the service's denial (Glue's
- * AccessDeniedException, 400) or a 500 when the decision failed. */
+ * AccessDeniedException, 400; Athena's, 400 too) or a 500 when the decision failed. */
 static bool authorized(json_ctx_t *q, const floe_awsjson_operation_t *op, floe_awsjson_call_t *call, const void *in)
 {
     floe_authz_decision_t decision;
+    bool needed;
 
-    if (floe_awsjson_authorize(&call->super, q->req, q->svc, floe_awsjson_name(q->svc, op->name),
-                               floe_awsjson_shape(q->svc, op->input), in, &decision)) {
+    if (floe_awsjson_authorize(call, q->req, q->svc, op, in, &needed, &decision)) {
         answer_service_error(q, q->svc->internal_error, "The server could not authorize the request.", NULL);
         return false;
     }
-    if (decision.is_allowed)
+    if (!needed || decision.is_allowed)
         return true;
-    /* the service's own denial (its overlay's "failures"), else the common 403 every AWS JSON service may answer */
+    /* the service's own denial (its overlay's "failures"), else the common AccessDeniedException with the
+     * service's status for it (its model has no such error) */
     if (q->svc->denied_error >= 0) {
         answer_service_error(q, q->svc->denied_error, floe_authz_message(&call->super, &decision), NULL);
         return false;
     }
-    answer_error(q, HTTP_FORBIDDEN, ACCESS_DENIED, floe_authz_message(&call->super, &decision));
+    answer_error(q, q->svc->denied_status, ACCESS_DENIED, floe_authz_message(&call->super, &decision));
     return false;
 }
 

@@ -107,6 +107,30 @@ typedef struct floe_awsjson_rest_route {
 
 #define FLOE_AWSJSON_ERROR_BIT(e) (UINT64_C(1) << (e))
 
+/** What --enforce-iam decides an operation's "<signing name>:<Operation>" on (its overlay's "authorize"). */
+typedef enum floe_awsjson_authorize_kind {
+    FLOE_AWSJSON_AUTHORIZE_CATALOG,       /* the account's catalog, arn:aws:<svc>:<r>:<account>:catalog (Glue) */
+    FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, /* not decided: an operation Floe does not serve (answered 501) */
+    FLOE_AWSJSON_AUTHORIZE_ANY,           /* "*": the action names no resource type */
+    FLOE_AWSJSON_AUTHORIZE_NAMED,         /* <type>/<the member's value, else the rule's fallback> */
+    FLOE_AWSJSON_AUTHORIZE_OWNER,         /* <type>/<what `owner` answers for the member's id, or each id of a list> */
+} floe_awsjson_authorize_kind_t;
+
+/**
+ * The name of the resource that holds the stored object `id` (Athena: a query's workgroup), in the
+ * call's pool: FLOE_OK with *found false when no such object exists (the handler answers that).
+ */
+typedef int (*floe_awsjson_owner_fn)(floe_awsjson_call_t *call, const char *id, bool *found /* OUT */, const char **name /* OUT */);
+
+/** An operation's resource under --enforce-iam: arn:aws:<signing name>:<region>:<account>:<type>/<name>. */
+typedef struct floe_awsjson_authorize {
+    uint32_t kind;     /* floe_awsjson_authorize_kind_t */
+    uint32_t type;     /* the ARN's resource type ("workgroup"): an offset in the service's names */
+    uint32_t member;   /* index among the input's members of the one naming the resource, or FLOE_AWSJSON_NO_NAME */
+    uint32_t fallback; /* the name when the request leaves the member out ("primary"), or FLOE_AWSJSON_NO_NAME */
+    floe_awsjson_owner_fn owner; /* FLOE_AWSJSON_AUTHORIZE_OWNER */
+} floe_awsjson_authorize_t;
+
 typedef struct floe_awsjson_operation {
     uint32_t name; /* after the target prefix in X-Amz-Target: an offset in the service's names */
     floe_status_t status;
@@ -115,6 +139,7 @@ typedef struct floe_awsjson_operation {
     uint32_t output;
     int (*handle)(floe_awsjson_call_t *call, const void *in, void *out); /* NULL: not implemented */
     floe_awsjson_rest_route_t rest; /* its REST-JSON binding, when the service has one */
+    floe_awsjson_authorize_t authorize;
 } floe_awsjson_operation_t;
 
 typedef struct floe_awsjson_service {
@@ -140,7 +165,8 @@ typedef struct floe_awsjson_service {
     int not_found_error; /* FLOE_ENOTFOUND */
     int exists_error;    /* FLOE_EEXISTS, FLOE_EINUSE, FLOE_ECHANGED, FLOE_ESTATE */
     int invalid_error;   /* FLOE_EINVAL */
-    int denied_error;    /* FLOE_EDENIED, FLOE_EREADONLY */
+    int denied_error;    /* FLOE_EDENIED, FLOE_EREADONLY, and --enforce-iam's refusals */
+    int denied_status;   /* without denied_error, the status of a refusal's common AccessDeniedException */
     /* How the service words a miss of a subject the failure names, "{name}" standing for the name
      * (the overlay's "notFoundMessages"); NULL: the failure's own message. */
     const char *not_found_messages[FLOE_SUBJECT__COUNT];

@@ -8,16 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "authz/glue_access.h"
 #include "authz/table_access.h"
 #include "http/peer.h"
 #include "http/sigv4.h"
-#include "iam/principal.h"
 #include "iceberg_rest/iceberg_rest_authorize.h"
-#include "iceberg_rest/iceberg_rest_glue.h"
 
 #define ACTION_MAX 64
 #define BUCKET_PART ":bucket/"
-#define GLUE_RESOURCES_MAX 5
 
 typedef struct op_actions {
     const char *operation;
@@ -89,59 +87,25 @@ int floe_iceberg_rest_authorize(floe_iceberg_call_t *call, h2o_req_t *req, const
     return FLOE_OK;
 }
 
-/*
- * The Glue resources a request on Glue's endpoint names, as AWS's S3 Tables guide writes them in
- * the policy it gives for that endpoint: the account's catalog, the federated s3tablescatalog, the
- * bucket's child catalog, then the namespace's database and the table when the path names them.
- * Glue checks an action on every level of that hierarchy. `owner` is the warehouse's account.
- */
-static size_t glue_resources(floe_call_t *call, const floe_iceberg_route_match_t *match, const char *warehouse,
-                             const char *owner, const char *out[GLUE_RESOURCES_MAX])
-{
-    const char *bucket = warehouse != NULL ? strstr(warehouse, BUCKET_PART) : NULL;
-    const char *head = floe_call_printf(call, "arn:aws:glue:%s:%s:", call->scope.region, owner);
-    size_t n = 0;
-
-    out[n++] = floe_call_printf(call, "%scatalog", head);
-    if (bucket == NULL)
-        return n; /* GET /v1/config without a warehouse: the account's catalog only */
-    bucket += strlen(BUCKET_PART);
-    out[n++] = floe_call_printf(call, "%scatalog/%s", head, FLOE_GLUE_S3TABLES_CATALOG);
-    out[n++] = floe_call_printf(call, "%scatalog/%s/%s", head, FLOE_GLUE_S3TABLES_CATALOG, bucket);
-    if (match->namespace != NULL)
-        out[n++] = floe_call_printf(call, "%sdatabase/%s/%s/%s", head, FLOE_GLUE_S3TABLES_CATALOG, bucket,
-                                    match->namespace);
-    if (match->namespace != NULL && match->table != NULL)
-        out[n++] = floe_call_printf(call, "%stable/%s/%s/%s/%s", head, FLOE_GLUE_S3TABLES_CATALOG, bucket,
-                                    match->namespace, match->table);
-    return n;
-}
-
 int floe_iceberg_rest_authorize_glue(floe_iceberg_call_t *call, h2o_req_t *req, const floe_iceberg_route_match_t *match,
                                      const char *warehouse)
 {
     const char *next = actions_in(glue_table, sizeof(glue_table) / sizeof(glue_table[0]), match->route->operation);
-    const char *resources[GLUE_RESOURCES_MAX];
-    floe_authz_request_t r = {0};
+    const char *bucket = warehouse != NULL ? strstr(warehouse, BUCKET_PART) : NULL;
+    /* Glue's endpoint serves only the caller's own catalogs */
+    floe_authz_glue_target_t target = {call->super.scope.account_id, NULL, match->namespace, match->table};
     floe_authz_decision_t decision;
-    floe_principal_t *principal;
     char action[ACTION_MAX];
-    size_t n;
 
-    if (floe_principal_of_key(&call->super, access_key_of(req), &principal))
-        return floe_iceberg_call_fail_internal(call, "authorizing the call");
-    r.owner = call->super.scope.account_id; /* Glue's endpoint serves only the caller's own catalogs */
-    r.source_ip = floe_http_peer_address(req); /* a Glue call carries no s3tables: condition keys */
-    n = glue_resources(&call->super, match, warehouse, r.owner, resources);
+    if (bucket != NULL)
+        target.bucket = bucket + strlen(BUCKET_PART);
     while (next_action(&next, action)) {
-        r.action = action;
-        for (size_t i = 0; i < n; i++) {
-            r.resource = resources[i];
-            floe_authz_decide(&call->super, principal, &r, &decision);
-            if (!decision.is_allowed)
-                return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_ForbiddenException, "%s",
-                                              floe_authz_message(&call->super, &decision));
-        }
+        if (floe_authz_glue_access(&call->super, access_key_of(req), floe_http_peer_address(req), action, &target,
+                                   &decision))
+            return floe_iceberg_call_fail_internal(call, "authorizing the call");
+        if (!decision.is_allowed)
+            return floe_iceberg_call_fail(call, FLOE_ICEBERG_ERR_ForbiddenException, "%s",
+                                          floe_authz_message(&call->super, &decision));
     }
     return FLOE_OK;
 }

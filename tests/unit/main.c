@@ -24,6 +24,7 @@ int floe_test_failures;
 #include "runtime/catalog/page_token.c"
 #include "runtime/catalog/policy.c"
 #include "runtime/authz/authz.c"
+#include "runtime/authz/glue_access.c"
 #include "runtime/s3tables/router.c"
 #include "runtime/iceberg_rest/iceberg_rest_router.c"
 #include "runtime/iceberg_rest/iceberg_rest_response.c"

@@ -1,18 +1,25 @@
 #!/usr/bin/python3
-"""Athena's queries under `floe serve --strict-signatures --enforce-iam`: a query runs only if its
-caller may do what it does to each table, as the S3 Tables actions AWS requires
-(s3tables:GetTableData to read, s3tables:PutTableData to write, s3tables:CreateTable to create),
-decided from Trino's own analysis of the query (its access control asks Floe before each access),
-never from parsing the SQL. An IAM user (made through IAM, keys from CreateAccessKey) allowed
-athena:* alone has its SELECT FAILED with Athena's AccessDeniedException and AWS's sentence
-naming s3tables:GetTableData and the table's ARN; granted GetTableData it reads, and its INSERT is
-refused for PutTableData until that is granted too. The account's root runs everything. boto3,
-Debian's (awsJson1_1), signed with each principal's keys."""
+"""Athena under `floe serve --strict-signatures --enforce-iam`: a query runs only if its caller may
+run it in its workgroup and do what it does to each table, as the S3 Tables actions AWS requires
+(s3tables:GetTableData to read, s3tables:PutTableData to write, s3tables:CreateTable to create)
+and the Glue Data Catalog actions Athena needs on S3 Tables' federated catalog (glue:GetTable on
+the account's catalog, s3tablescatalog, the bucket's catalog, the database and the table), decided
+from Trino's own analysis of the query (its access control asks Floe before each access), never
+from parsing the SQL. An IAM user (made through IAM, keys from CreateAccessKey) allowed athena:*
+alone has its SELECT FAILED with Athena's AccessDeniedException and AWS's sentence naming
+s3tables:GetTableData and the table's ARN; allowed athena:* and s3tables:* but no Glue action,
+naming glue:GetTable and the account's Glue catalog; granted both it reads, and its INSERT is
+refused for PutTableData until that is granted too. Athena's own actions are decided on the
+workgroup (`primary` when the request names none; for a call naming a query by id, the query's):
+a user allowed athena:* on workgroup/other alone is refused StartQueryExecution in primary with
+AccessDeniedException (400) and runs its query in `other`. The account's root runs everything.
+boto3, Debian's (awsJson1_1), signed with each principal's keys."""
 
-import json
 import os
 import sys
 import time
+
+from botocore.exceptions import ClientError
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
@@ -61,9 +68,9 @@ class AthenaEnforceIamTests(FloeTestCase):
             time.sleep(0.2)
         raise AssertionError("query did not end: %s" % sql)
 
-    def new_user(self, name, actions):
+    def new_user(self, name, actions, resources="*"):
         arn = self.iam.create_user(UserName=name)["User"]["Arn"]
-        self.iam.put_user_policy(UserName=name, PolicyName="p", PolicyDocument=allow(actions, "*"))
+        self.iam.put_user_policy(UserName=name, PolicyName="p", PolicyDocument=allow(actions, resources))
         key = self.iam.create_access_key(UserName=name)["AccessKey"]
         return arn, self.signed_client("athena", key["AccessKeyId"], key["SecretAccessKey"])
 
@@ -78,7 +85,7 @@ class AthenaEnforceIamTests(FloeTestCase):
         self.assertDenied(self.run_query(athena, "SELECT * FROM orders"), user, "s3tables:GetTableData",
                           self.table_arn)
         self.iam.put_user_policy(UserName="reader", PolicyName="p",
-                                 PolicyDocument=allow(["athena:*", "s3tables:GetTableData"], "*"))
+                                 PolicyDocument=allow(["athena:*", "s3tables:GetTableData", "glue:GetTable"], "*"))
         e = self.run_query(athena, "SELECT id, item FROM orders")
         self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
         rows = athena.get_query_results(QueryExecutionId=e["QueryExecutionId"])["ResultSet"]["Rows"]
@@ -90,12 +97,58 @@ class AthenaEnforceIamTests(FloeTestCase):
                           self.table_arn)
         self.assertDenied(self.run_query(athena, "CREATE TABLE made (id int)"), user, "s3tables:CreateTable", self.arn)
         self.iam.put_user_policy(UserName="writer", PolicyName="p", PolicyDocument=allow(
-            ["athena:*", "s3tables:GetTableData", "s3tables:PutTableData"], "*"))
+            ["athena:*", "s3tables:GetTableData", "s3tables:PutTableData", "glue:*"], "*"))
         e = self.run_query(athena, "INSERT INTO orders VALUES (2, 'pen')")
         self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
         e = self.run_query(self.root, "SELECT count(*) FROM orders WHERE id = 2")
         rows = self.root.get_query_results(QueryExecutionId=e["QueryExecutionId"])["ResultSet"]["Rows"]
         self.assertEqual(rows[1]["Data"][0]["VarCharValue"], "1", "the granted insert is there")
+
+    def test_reading_needs_glue_get_table_on_every_level_of_the_catalog(self):
+        user, athena = self.new_user("noglue", ["athena:*", "s3tables:*"])
+        glue = "arn:aws:glue:us-east-1:%s:" % OWNER
+        self.assertDenied(self.run_query(athena, "SELECT * FROM orders"), user, "glue:GetTable", glue + "catalog")
+        levels = [glue + "catalog", glue + "catalog/s3tablescatalog", glue + "catalog/s3tablescatalog/shared",
+                  glue + "database/s3tablescatalog/shared/sales"]
+        self.iam.put_user_policy(UserName="noglue", PolicyName="glue", PolicyDocument=allow(["glue:GetTable"], levels))
+        self.assertDenied(self.run_query(athena, "SELECT * FROM orders"), user, "glue:GetTable",
+                          glue + "table/s3tablescatalog/shared/sales/orders")
+        self.iam.put_user_policy(UserName="noglue", PolicyName="glue", PolicyDocument=allow(
+            ["glue:GetTable"], levels + [glue + "table/s3tablescatalog/shared/sales/*"]))
+        e = self.run_query(athena, "SELECT id FROM orders WHERE id = 1")
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        self.assertDenied(self.run_query(athena, "INSERT INTO orders VALUES (3, 'ink')"), user, "glue:UpdateTable",
+                          glue + "catalog")
+
+    def test_athena_actions_are_decided_on_the_workgroup(self):
+        self.root.create_work_group(Name="other", Configuration={"ResultConfiguration": {"OutputLocation": OUTPUT}})
+        workgroup = "arn:aws:athena:us-east-1:%s:workgroup/" % OWNER
+        user, athena = self.new_user("scoped", ["athena:*"], workgroup + "other")
+        self.iam.put_user_policy(UserName="scoped", PolicyName="data",
+                                 PolicyDocument=allow(["s3tables:*", "glue:*"], "*"))
+        with self.assertRaises(ClientError) as refused:
+            athena.start_query_execution(QueryString="SELECT 1", QueryExecutionContext=CONTEXT,
+                                         ResultConfiguration={"OutputLocation": OUTPUT})
+        error = refused.exception.response
+        self.assertEqual(error["Error"]["Code"], "AccessDeniedException")
+        self.assertEqual(error["ResponseMetadata"]["HTTPStatusCode"], 400, "Athena answers a refusal 400")
+        self.assertEqual(error["Error"]["Message"],
+                         refusal(user, "athena:StartQueryExecution", workgroup + "primary"))
+        qid = athena.start_query_execution(QueryString="SELECT id FROM orders", QueryExecutionContext=CONTEXT,
+                                           WorkGroup="other")["QueryExecutionId"]
+        deadline = time.monotonic() + QUERY_TIMEOUT_S
+        while athena.get_query_execution(QueryExecutionId=qid)["QueryExecution"]["Status"]["State"] in ("QUEUED",
+                                                                                                         "RUNNING"):
+            self.assertLess(time.monotonic(), deadline, "the query ends")
+            time.sleep(0.2)
+        e = athena.get_query_execution(QueryExecutionId=qid)["QueryExecution"]
+        self.assertEqual((e["WorkGroup"], e["Status"]["State"]), ("other", "SUCCEEDED"), e["Status"])
+        primary = self.run_query(self.root, "SELECT 1")["QueryExecutionId"]
+        with self.assertRaises(ClientError) as refused:
+            athena.get_query_execution(QueryExecutionId=primary)
+        self.assertEqual(refused.exception.response["Error"]["Message"],
+                         refusal(user, "athena:GetQueryExecution", workgroup + "primary"),
+                         "a call naming a query by id is decided on the query's workgroup")
 
     def test_another_accounts_hidden_catalog_name_is_refused(self):
         e = self.run_query(self.root, "SELECT * FROM s3tb_999999999999__us_east_1__shared.sales.orders")
