@@ -6,6 +6,7 @@
 
 #include "athena/athena_csv.h"
 #include "athena_engine/catalogs.h"
+#include "athena_engine/hive_ddl.h"
 #include "base/engine_key.h"
 #include "base/xalloc.h"
 
@@ -164,7 +165,7 @@ char *floe_catalog_create_sql(const char *catalog, const char *floe_url, const c
                               const char *bucket, const char *engine_secret)
 {
     char key[FLOE_ENGINE_KEY_LEN + 1], *sql;
-    size_t size = 2048 + 2 * strlen(floe_url) + strlen(catalog) + strlen(bucket) + strlen(engine_secret);
+    size_t size = 2048 + sizeof(FLOE_ATHENA_ICEBERG_PROPERTIES) + 2 * strlen(floe_url) + strlen(catalog) + strlen(bucket) + strlen(engine_secret);
 
     floe_engine_key_of(account, key);
     sql = floe_xmalloc(size);
@@ -176,9 +177,11 @@ char *floe_catalog_create_sql(const char *catalog, const char *floe_url, const c
                  "\"iceberg.rest-catalog.sigv4-enabled\" = 'true', "
                  "\"iceberg.rest-catalog.signing-name\" = 's3tables', "
                  "\"iceberg.rest-catalog.view-endpoints-enabled\" = 'false', "
+                 "\"iceberg.allowed-extra-properties\" = '%s', " /* Athena's TBLPROPERTIES, kept */
                  "\"fs.native-s3.enabled\" = 'true', "
                  "\"s3.endpoint\" = '%s', \"s3.region\" = '%s', \"s3.path-style-access\" = 'true', "
                  "\"s3.aws-access-key\" = '%s', \"s3.aws-secret-key\" = '%s')",
-                 catalog, floe_url, region, account, bucket, floe_url, region, key, engine_secret);
+                 catalog, floe_url, region, account, bucket, FLOE_ATHENA_ICEBERG_PROPERTIES, floe_url, region, key,
+                 engine_secret);
     return sql;
 }

@@ -290,9 +290,17 @@ static bool copy_column(cur_t *c, floe_athena_csv_t *out)
 
 /* What a CREATE TABLE's clauses ask of Trino's table properties. */
 typedef struct props {
-    floe_athena_csv_t with; /* "format = 'PARQUET', partitioning = ARRAY[...]" */
+    floe_athena_csv_t with;         /* "format = 'PARQUET', partitioning = ARRAY[...]" */
+    floe_athena_csv_t keys, values; /* Athena's properties kept as Iceberg's: "'k1', 'k2'" */
     bool is_iceberg, is_other_type;
 } props_t;
+
+static void props_dispose(props_t *p)
+{
+    free(p->with.data);
+    free(p->keys.data);
+    free(p->values.data);
+}
 
 static void add_prop(props_t *p, const char *text)
 {
@@ -379,21 +387,50 @@ static bool take_partitioned_by(cur_t *c, props_t *p)
     return ok;
 }
 
-/* Athena's Iceberg table properties with no Trino table property: accepted, not kept (Trino's
- * Iceberg connector writes with its own compression; S3 Tables maintains the table itself). */
-static const char *const DROPPED_PROPERTIES[] = {
-    "write_compression", "compression_level", "optimize_rewrite_min_data_file_size_bytes",
-    "optimize_rewrite_max_data_file_size_bytes", "optimize_rewrite_data_file_threshold",
-    "optimize_rewrite_delete_file_threshold", "vacuum_min_snapshots_to_keep", "vacuum_max_snapshot_age_seconds",
-    "vacuum_max_metadata_files_to_keep", "write_target_data_file_size_bytes"};
-
-static bool is_dropped_property(const char *key)
+/* Athena's key as its canonical (lower-case) name in FLOE_ATHENA_ICEBERG_PROPERTIES, or NULL when
+ * Athena's list has no such key. */
+static const char *kept_property(const char *key, char *name, size_t n)
 {
-    for (size_t i = 0; i < sizeof(DROPPED_PROPERTIES) / sizeof(DROPPED_PROPERTIES[0]); i++) {
-        if (strcasecmp(key, DROPPED_PROPERTIES[i]) == 0)
-            return true;
+    const char *list = FLOE_ATHENA_ICEBERG_PROPERTIES;
+    size_t len = strlen(key);
+
+    for (const char *p = list; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        if (strcspn(p, ",") == len && strncasecmp(p, key, len) == 0 && len < n) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            return name;
+        }
     }
-    return false;
+    return NULL;
+}
+
+/* A kept property, into the table's Iceberg properties (Trino's extra_properties). */
+static void keep_property(props_t *p, const char *name, const tok_t *value)
+{
+    put(&p->keys, p->keys.len > 0 ? ", '" : "'");
+    put(&p->keys, name);
+    put(&p->keys, "'");
+    if (p->values.len > 0)
+        put(&p->values, ", ");
+    if (value->kind == T_STRING)
+        put(&p->values, value->text);
+    else { /* 'k' = 10: a word is letters, digits and '_', safe in quotes */
+        put(&p->values, "'");
+        put(&p->values, value->text);
+        put(&p->values, "'");
+    }
+}
+
+/* The kept properties as Trino's extra_properties, after the others. */
+static void add_kept(props_t *p)
+{
+    if (p->keys.len == 0)
+        return;
+    add_prop(p, "extra_properties = MAP(ARRAY[");
+    put(&p->with, p->keys.data);
+    put(&p->with, "], ARRAY[");
+    put(&p->with, p->values.data);
+    put(&p->with, "])");
 }
 
 /* 'parquet' as Trino's format value 'PARQUET'. */
@@ -423,7 +460,7 @@ static int take_tblproperties(cur_t *c, props_t *p, char *why, size_t n)
         return FLOE_ENOTFOUND;
     do {
         const tok_t *key = peek(c), *value;
-        char k[128], v[128];
+        char k[128], v[128], name[64];
 
         if (key == NULL || key->kind != T_STRING || (c->i++, !take_punct(c, '=')))
             return FLOE_ENOTFOUND;
@@ -441,12 +478,17 @@ static int take_tblproperties(cur_t *c, props_t *p, char *why, size_t n)
             p->is_other_type = !p->is_iceberg;
         } else if (strcasecmp(k, "format") == 0 && value->kind == T_STRING)
             add_format(p, value->text);
-        else if (!is_dropped_property(k)) {
+        else if (kept_property(k, name, sizeof(name)) != NULL)
+            keep_property(p, name, value);
+        else {
             snprintf(why, n, "INVALID_TABLE_PROPERTY: Unsupported table property key: %s", k);
             return FLOE_EINVAL;
         }
     } while (take_punct(c, ','));
-    return take_punct(c, ')') ? FLOE_OK : FLOE_ENOTFOUND;
+    if (!take_punct(c, ')'))
+        return FLOE_ENOTFOUND;
+    add_kept(p);
+    return FLOE_OK;
 }
 
 /* The clauses after the columns, in any order. LOCATION is dropped: S3 Tables chooses each table's
@@ -511,17 +553,17 @@ static int create_table(cur_t *c, bool external, floe_athena_csv_t *out, char *w
     }
 Done:
     free(comment.data);
-    free(p.with.data);
+    props_dispose(&p);
     return rc;
 }
 
 /* CTAS's WITH (table_type = 'ICEBERG', is_external = false, format = 'parquet', partitioning =
  * ARRAY[...], location = ...) as Trino's WITH (format = 'PARQUET', partitioning = ARRAY[...]);
- * a property Athena's CTAS has and Trino's Iceberg lacks is dropped, any other left to Trino. */
+ * Athena's own Iceberg properties kept as the create's are, any other left to Trino. */
 static int ctas_with(cur_t *c, const char *sql, floe_athena_csv_t *out)
 {
     props_t p = {0};
-    char *rest;
+    char *rest, name[64];
     int rc = FLOE_ENOTFOUND;
 
     if (!take_punct(c, '('))
@@ -542,8 +584,11 @@ static int ctas_with(cur_t *c, const char *sql, floe_athena_csv_t *out)
                 goto Done;
         } else if (strcasecmp(key->text, "format") == 0 && c->t->v[from].kind == T_STRING)
             add_format(&p, c->t->v[from].text);
-        else if (strcasecmp(key->text, "is_external") != 0 && strcasecmp(key->text, "location") != 0 &&
-                 !is_dropped_property(key->text)) {
+        else if (kept_property(key->text, name, sizeof(name)) != NULL) {
+            if (c->i != from + 1 || (c->t->v[from].kind != T_STRING && c->t->v[from].kind != T_WORD))
+                goto Done;
+            keep_property(&p, name, &c->t->v[from]);
+        } else if (strcasecmp(key->text, "is_external") != 0 && strcasecmp(key->text, "location") != 0) {
             floe_athena_csv_t prop = {0};
             size_t end = peek(c) != NULL ? peek(c)->at : strlen(sql);
             char *value = floe_xmalloc(end - c->t->v[from].at + 1), *as_trino;
@@ -564,6 +609,7 @@ static int ctas_with(cur_t *c, const char *sql, floe_athena_csv_t *out)
     } while (take_punct(c, ','));
     if (!take_punct(c, ')') || peek(c) == NULL)
         goto Done;
+    add_kept(&p);
     if (p.with.len > 0) {
         put(out, " WITH (");
         put(out, p.with.data);
@@ -575,7 +621,7 @@ static int ctas_with(cur_t *c, const char *sql, floe_athena_csv_t *out)
     free(rest);
     rc = FLOE_OK;
 Done:
-    free(p.with.data);
+    props_dispose(&p);
     return rc;
 }
 
@@ -600,19 +646,230 @@ static int create(cur_t *c, const char *sql, floe_athena_csv_t *out, char *why, 
     return !external && take_kw(c, "WITH") ? ctas_with(c, sql, out) : FLOE_ENOTFOUND;
 }
 
-/* ALTER TABLE name ADD COLUMNS (one column) as Trino's ADD COLUMN; Trino adds one column per
- * statement, so a list of several is left to Trino. */
-static int alter(cur_t *c, floe_athena_csv_t *out)
+/* The end of a statement: nothing more, or its ';'. */
+static bool at_end(cur_t *c)
 {
-    if (!take_kw(c, "TABLE"))
-        return FLOE_ENOTFOUND;
+    take_punct(c, ';');
+    return peek(c) == NULL;
+}
+
+/* Starts another of Trino's statements in `out`: they are kept apart by '\0' (hive_ddl.h). */
+static void next_statement(floe_athena_csv_t *out)
+{
+    floe_athena_csv_append(out, "", 1);
+}
+
+static void alter_table(floe_athena_csv_t *out, const char *table, const char *what)
+{
     put(out, "ALTER TABLE ");
-    if (!copy_name(c, out) || !take_kw(c, "ADD") || !take_kw(c, "COLUMNS") || !take_punct(c, '('))
+    put(out, table);
+    put(out, what);
+}
+
+/* ADD COLUMNS (col, ...): Trino adds one column per statement, so one ADD COLUMN each. */
+static int add_columns(cur_t *c, const char *table, floe_athena_csv_t *out)
+{
+    if (!take_kw(c, "COLUMNS") || !take_punct(c, '('))
         return FLOE_ENOTFOUND;
-    put(out, " ADD COLUMN ");
-    if (!copy_column(c, out) || !take_punct(c, ')'))
+    do {
+        if (out->len > 0)
+            next_statement(out);
+        alter_table(out, table, " ADD COLUMN ");
+        if (!copy_column(c, out))
+            return FLOE_ENOTFOUND;
+    } while (take_punct(c, ','));
+    return take_punct(c, ')') && at_end(c) ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
+/* A name as Trino resolves a column: quotes off, in lower case. */
+static void folded(const tok_t *k, char *out, size_t n)
+{
+    size_t len = strlen(k->text), skip = k->kind == T_QUOTED && len >= 2 ? 1 : 0;
+
+    snprintf(out, n, "%.*s", (int)(len - 2 * skip), k->text + skip);
+    for (; *out; out++)
+        *out = (char)tolower((unsigned char)*out);
+}
+
+static bool same_column(const tok_t *a, const tok_t *b)
+{
+    char x[256], y[256];
+
+    folded(a, x, sizeof(x));
+    folded(b, y, sizeof(y));
+    return strcmp(x, y) == 0 && strlen(x) + 1 < sizeof(x);
+}
+
+/* CHANGE [COLUMN] old new type [COMMENT 'text']: the type first (Iceberg's widening, refused before
+ * anything changed when it is no widening), then the rename, then the comment. FIRST and AFTER,
+ * which Trino cannot do to a column that exists, are left to Trino. */
+static int change_column(cur_t *c, const char *table, floe_athena_csv_t *out)
+{
+    const tok_t *old, *new;
+
+    take_kw(c, "COLUMN");
+    old = peek(c);
+    if (!is_name(old))
         return FLOE_ENOTFOUND;
-    return peek(c) == NULL || is_punct(c, ';') ? FLOE_OK : FLOE_ENOTFOUND;
+    c->i++;
+    new = peek(c);
+    if (!is_name(new))
+        return FLOE_ENOTFOUND;
+    c->i++;
+    alter_table(out, table, " ALTER COLUMN ");
+    put(out, old->text);
+    put(out, " SET DATA TYPE ");
+    if (!copy_type(c, out))
+        return FLOE_ENOTFOUND;
+    if (!same_column(old, new)) {
+        next_statement(out);
+        alter_table(out, table, " RENAME COLUMN ");
+        put(out, old->text);
+        put(out, " TO ");
+        put(out, new->text);
+    }
+    if (take_kw(c, "COMMENT")) {
+        if (peek(c) == NULL || peek(c)->kind != T_STRING)
+            return FLOE_ENOTFOUND;
+        next_statement(out);
+        put(out, "COMMENT ON COLUMN ");
+        put(out, table);
+        put(out, ".");
+        put(out, new->text);
+        put(out, " IS ");
+        put(out, peek(c)->text);
+        c->i++;
+    }
+    return at_end(c) ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
+/* SET TBLPROPERTIES (...) as Trino's SET PROPERTIES, with CREATE TABLE's properties. */
+static int set_tblproperties(cur_t *c, const char *table, floe_athena_csv_t *out, char *why, size_t n)
+{
+    props_t p = {0};
+    int rc = take_kw(c, "TBLPROPERTIES") ? take_tblproperties(c, &p, why, n) : FLOE_ENOTFOUND;
+
+    if (rc == FLOE_OK && (p.is_other_type || p.with.len == 0 || !at_end(c)))
+        rc = FLOE_ENOTFOUND;
+    if (rc == FLOE_OK) {
+        alter_table(out, table, " SET PROPERTIES ");
+        put(out, p.with.data);
+    }
+    props_dispose(&p);
+    return rc;
+}
+
+/* ALTER TABLE name ADD COLUMNS | CHANGE COLUMN | SET TBLPROPERTIES; Trino's own forms (ADD COLUMN,
+ * DROP COLUMN ...) are left as written. */
+static int alter(cur_t *c, floe_athena_csv_t *out, char *why, size_t n)
+{
+    floe_athena_csv_t table = {0};
+    int rc = FLOE_ENOTFOUND;
+
+    if (take_kw(c, "TABLE") && copy_name(c, &table)) {
+        if (take_kw(c, "ADD"))
+            rc = add_columns(c, table.data, out);
+        else if (take_kw(c, "CHANGE"))
+            rc = change_column(c, table.data, out);
+        else if (take_kw(c, "SET"))
+            rc = set_tblproperties(c, table.data, out, why, n);
+    }
+    free(table.data);
+    return rc;
+}
+
+/* The table's Iceberg properties table, Trino's "name$properties" in place of the name's last part. */
+static bool copy_properties_table(cur_t *c, floe_athena_csv_t *out)
+{
+    do {
+        const tok_t *k = peek(c);
+
+        if (!is_name(k) || (k->kind == T_QUOTED && (strlen(k->text) < 2 || k->text[strlen(k->text) - 1] != '"')))
+            return false;
+        c->i++;
+        if (is_punct(c, '.')) {
+            put(out, k->text);
+            put(out, ".");
+        } else if (k->kind == T_WORD) { /* letters, digits, '_': safe in quotes, folded as Trino folds */
+            put(out, "\"");
+            for (const char *s = k->text; *s; s++)
+                floe_athena_csv_append(out, &(char){(char)tolower((unsigned char)*s)}, 1);
+            put(out, "$properties\"");
+        } else {
+            floe_athena_csv_append(out, k->text, strlen(k->text) - 1);
+            put(out, "$properties\"");
+        }
+    } while (take_punct(c, '.'));
+    return true;
+}
+
+#define ICEBERG_FORMAT "write.format.default" /* Athena's 'format', in Trino's words */
+#define SHOWN_KEY "CASE key WHEN '" ICEBERG_FORMAT "' THEN 'format' ELSE key END"
+#define SHOWN_VALUE "CASE key WHEN '" ICEBERG_FORMAT "' THEN lower(value) ELSE value END"
+
+/* The keys SHOW TBLPROPERTIES shows, "'k1', 'k2'": Athena's, as FLOE_ATHENA_ICEBERG_PROPERTIES keeps them. */
+static void put_shown_keys(floe_athena_csv_t *out)
+{
+    put(out, "'" ICEBERG_FORMAT "', '");
+    for (const char *p = FLOE_ATHENA_ICEBERG_PROPERTIES; *p; p++)
+        put(out, *p == ',' ? "', '" : (char[]){*p, '\0'});
+    put(out, "'");
+}
+
+/* SHOW TBLPROPERTIES name [('key')] as a query of the table's Iceberg properties: Athena's rows, a
+ * "key<TAB>value" each, or the key's value alone. Only Athena's properties are shown, as Athena shows. */
+static int show(cur_t *c, floe_athena_csv_t *out)
+{
+    floe_athena_csv_t from = {0};
+    char key[128], name[64];
+    const char *wanted;
+    int rc = FLOE_ENOTFOUND;
+
+    if (!take_kw(c, "TBLPROPERTIES") || !copy_properties_table(c, &from))
+        goto Done;
+    if (take_punct(c, '(')) {
+        if (peek(c) == NULL || peek(c)->kind != T_STRING)
+            goto Done;
+        unquoted(peek(c), key, sizeof(key));
+        c->i++;
+        if (!take_punct(c, ')') || !at_end(c))
+            goto Done;
+        wanted = strcasecmp(key, "format") == 0 ? ICEBERG_FORMAT : kept_property(key, name, sizeof(name));
+        put(out, "SELECT " SHOWN_VALUE " AS prpt_name FROM ");
+        put(out, from.data);
+        put(out, wanted != NULL ? " WHERE key = '" : " WHERE false"); /* a key Athena does not have: no row */
+        if (wanted != NULL) {
+            put(out, wanted);
+            put(out, "'");
+        }
+    } else if (at_end(c)) {
+        put(out, "SELECT concat(" SHOWN_KEY ", chr(9), " SHOWN_VALUE ") AS prpt_name FROM ");
+        put(out, from.data);
+        put(out, " WHERE key IN (");
+        put_shown_keys(out);
+        put(out, ") ORDER BY 1");
+    } else
+        goto Done;
+    rc = FLOE_OK;
+Done:
+    free(from.data);
+    return rc;
+}
+
+/* `s` with the second '\0' that ends hive_ddl.h's list of statements. */
+static char *one_statement(char *s)
+{
+    size_t len = strlen(s);
+
+    s = floe_xrealloc(s, len + 2);
+    s[len + 1] = '\0';
+    return s;
+}
+
+const char *floe_hive_ddl_next(const char *stmt)
+{
+    const char *next = stmt + strlen(stmt) + 1;
+    return *next != '\0' ? next : NULL;
 }
 
 int floe_hive_ddl_translate(const char *sql, char **out, char *why, size_t n)
@@ -631,15 +888,18 @@ int floe_hive_ddl_translate(const char *sql, char **out, char *why, size_t n)
     if (is_ddl && strcasecmp(t.v[0].text, "CREATE") == 0)
         rc = create(&c, sql, &text, why, n);
     else if (is_ddl && strcasecmp(t.v[0].text, "ALTER") == 0)
-        rc = alter(&c, &text);
+        rc = alter(&c, &text, why, n);
+    else if (is_ddl && strcasecmp(t.v[0].text, "SHOW") == 0)
+        rc = show(&c, &text);
     toks_dispose(&t);
     if (rc == FLOE_OK) {
-        *out = text_of(&text);
+        next_statement(&text); /* the list's end */
+        *out = text.data;
         return FLOE_OK;
     }
     free(text.data);
     if (rc == FLOE_EINVAL)
         return FLOE_EINVAL;
-    *out = is_ddl ? unbackquote(sql) : floe_xstrdup(sql);
+    *out = one_statement(is_ddl ? unbackquote(sql) : floe_xstrdup(sql));
     return FLOE_OK;
 }

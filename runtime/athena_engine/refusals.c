@@ -15,6 +15,12 @@
     "itself (compaction, snapshot management and unreferenced file removal; see the table's and its "        \
     "bucket's maintenance configuration)."
 
+/* Athena's "ALTER TABLE CHANGE COLUMN" page: REPLACE COLUMNS removes every column, then adds new
+ * ones, which Iceberg's schema evolution does not do (the sentence is Floe's). */
+#define REPLACE_COLUMNS                                                                                     \
+    "NOT_SUPPORTED: ALTER TABLE REPLACE COLUMNS is not supported for Iceberg tables: it removes all "       \
+    "columns and then adds new ones. Use ALTER TABLE CHANGE COLUMN, ADD COLUMNS or DROP COLUMN."
+
 static bool is(const char *word, const char *keyword)
 {
     return strcasecmp(word, keyword) == 0;
@@ -36,5 +42,7 @@ const char *floe_athena_refusal(const char *sql)
         return NOT_SUPPORTED("ALTER DATABASE");
     if (n >= 5 && is(w[0], "ALTER") && is(w[1], "TABLE") && is(w[3], "RENAME") && is(w[4], "TO"))
         return NOT_SUPPORTED("ALTER TABLE RENAME");
+    if (n >= 5 && is(w[0], "ALTER") && is(w[1], "TABLE") && is(w[3], "REPLACE") && is(w[4], "COLUMNS"))
+        return REPLACE_COLUMNS;
     return NULL;
 }

@@ -432,10 +432,28 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
     free(columns);
 }
 
+/* Runs the statements a translation put before its last (hive_ddl.h: ADD COLUMNS of several
+ * columns, CHANGE COLUMN), in order, until one does not finish: out says how the last one run ended. */
+static int run_leading(const floe_trino_session_t *session, const floe_engine_query_t *q, const char *first,
+                       const char *last, floe_bucket_names_t *named, floe_trino_outcome_t *out)
+{
+    out->end = FLOE_TRINO_FINISHED;
+    for (const char *s = first; s != last && out->end == FLOE_TRINO_FINISHED; s = floe_hive_ddl_next(s)) {
+        char *sql = floe_catalogs_rewrite(s, q->account, q->region, named);
+        int rc = floe_trino_run(session, sql, &floe_trino_discard, out);
+
+        free(sql);
+        if (rc != FLOE_OK)
+            return rc;
+    }
+    return FLOE_OK;
+}
+
 void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
     char *sql = NULL, *trino_sql = NULL;
+    const char *last;
     char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     result_t r = {.t = t, .q = q};
@@ -459,7 +477,9 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
         goto Done;
     }
-    sql = floe_catalogs_rewrite(trino_sql, q->account, q->region, &named);
+    for (last = trino_sql; floe_hive_ddl_next(last) != NULL;)
+        last = floe_hive_ddl_next(last);
+    sql = floe_catalogs_rewrite(last, q->account, q->region, &named);
     if (q->catalog != NULL && strncmp(q->catalog, FLOE_CATALOG_PREFIX, strlen(FLOE_CATALOG_PREFIX)) == 0) {
         const char *bucket = q->catalog + strlen(FLOE_CATALOG_PREFIX);
         floe_bucket_names_add(&named, bucket, strlen(bucket));
@@ -490,7 +510,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         goto Done;
     r.has_header = strcmp(statement_type("", false, word), "DML") == 0;
     floe_trino_sink_t sink = {on_columns, on_rows, is_cancelled, &r};
-    if (floe_trino_run(&session, sql, &sink, &out) != FLOE_OK)
+    int rc = run_leading(&session, q, trino_sql, last, &named, &out);
+    if (rc == FLOE_OK && out.end == FLOE_TRINO_FINISHED)
+        rc = floe_trino_run(&session, sql, &sink, &out);
+    if (rc != FLOE_OK)
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, out.message);
     else
         finish(t, q, &named, &r, &out, word);

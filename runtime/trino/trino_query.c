@@ -219,8 +219,11 @@ int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_tr
             read_error(error, out);
             break;
         }
-        if (feed(sink, doc, &has_columns) != FLOE_OK || sink->is_cancelled(sink->arg)) {
-            out->end = sink->is_cancelled(sink->arg) ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
+        bool fed = feed(sink, doc, &has_columns) == FLOE_OK;
+        bool cancelled = sink->is_cancelled(sink->arg); /* asked once: a sink may look only every few pages */
+
+        if (!fed || cancelled) {
+            out->end = cancelled ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
             if (cJSON_IsString(next))
                 cancel(next->valuestring, headers, n);
             break;

@@ -39,7 +39,7 @@ static void round_trip(const floe_athena_csv_record_t *r)
     free(b.data);
 }
 
-/* The DDL translation: text (then rewritten as every query is), or a refusal with its reason. */
+/* The DDL translation: statements (each then rewritten as every query is), or a refusal with its reason. */
 static void translate(const char *text)
 {
     floe_bucket_names_t named = {0};
@@ -50,8 +50,10 @@ static void translate(const char *text)
             abort();
         return;
     }
-    sql = floe_catalogs_rewrite(out, "111122223333", "us-east-1", &named);
-    free(sql);
+    for (const char *s = out; s != NULL; s = floe_hive_ddl_next(s)) {
+        sql = floe_catalogs_rewrite(s, "111122223333", "us-east-1", &named);
+        free(sql);
+    }
     free(out);
     floe_bucket_names_dispose(&named);
 }

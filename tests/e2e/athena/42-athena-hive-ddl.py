@@ -7,7 +7,12 @@ write it, on a Floe whose Trino starts on the first query (scripts/setup-deps --
   - Hive's types and transforms (array<string>, struct<...>, bucket(N, col), LOCATION,
     'format'='parquet'), ALTER TABLE ADD COLUMNS, DESCRIBE and DROP TABLE with backquotes;
   - a CTAS WITH (table_type = 'ICEBERG', is_external = false, format = 'parquet', partitioning = ...);
-  - CREATE EXTERNAL TABLE of an Iceberg table refused with Athena's sentence.
+  - CREATE EXTERNAL TABLE of an Iceberg table refused with Athena's sentence;
+  - Athena's "Evolve Iceberg table schema" statements: ADD COLUMNS of several columns, CHANGE COLUMN
+    (rename, int to bigint, comment), DROP COLUMN, REPLACE COLUMNS refused; SET TBLPROPERTIES and
+    SHOW TBLPROPERTIES, the properties in the table's Iceberg metadata (PyIceberg) and the columns in
+    DESCRIBE, Athena's GetTableMetadata and PyIceberg's schema; backquoted names in DML refused as
+    Athena's engine refuses them.
 Runs under the engines' virtual environment, re-executed there like the engine tests."""
 
 import os
@@ -22,7 +27,7 @@ import snippets  # noqa: E402
 
 snippets.reexec_in_venv()
 
-from floe_server import FloeServer, engine_env  # noqa: E402
+from floe_server import FloeServer, create_glue_integration, engine_env  # noqa: E402
 
 TRINO_HOME = os.path.join(os.environ.get("FLOE_TRINO_CACHE", os.path.expanduser("~/.cache/floe-trino")),
                           "trino-server-476")
@@ -58,6 +63,7 @@ class AthenaHiveDdlTests(unittest.TestCase):
         cls.arn = cls.s3tables.create_table_bucket(name=BUCKET)["arn"]
         cls.s3tables.create_namespace(tableBucketARN=cls.arn, namespace=["my_namespace"])
         boto3.client("s3", **kw).create_bucket(Bucket="athena-results")
+        create_glue_integration(boto3.client("glue", **kw), "000000000000")  # for Athena's GetTableMetadata
 
     @classmethod
     def tearDownClass(cls):
@@ -134,6 +140,65 @@ class AthenaHiveDdlTests(unittest.TestCase):
         self.assertEqual(e["Status"]["State"], "FAILED")
         self.assertIn("External keyword not supported for table type ICEBERG", e["Status"]["StateChangeReason"])
         self.assertEqual(e["Status"]["AthenaError"]["ErrorCategory"], 2)
+
+    def refused(self, sql):
+        e = self.run_query(sql)
+        self.assertEqual(e["Status"]["State"], "FAILED", sql)
+        self.assertEqual(e["Status"]["AthenaError"]["ErrorCategory"], 2, e["Status"])
+        return e["Status"]["StateChangeReason"]
+
+    def iceberg_table(self, name):
+        return snippets.run_python("pyiceberg-rest", self.server.endpoint, self.arn)["catalog"].load_table(
+            "my_namespace." + name)
+
+    def test_05_evolve_iceberg_schema(self):
+        self.succeed("CREATE TABLE `my_namespace`.`orders` (id int, amount decimal(10,2), note string) "
+                     "TBLPROPERTIES ('table_type'='ICEBERG', 'write_compression'='zstd')")
+        self.succeed("INSERT INTO orders VALUES (1, 9.50, 'first')")
+        self.succeed("ALTER TABLE `my_namespace`.`orders` ADD COLUMNS (qty int, `Region` string COMMENT 'sales region')")
+        self.succeed("ALTER TABLE orders CHANGE COLUMN id order_id bigint COMMENT 'the order'")
+        self.succeed("ALTER TABLE orders CHANGE amount amount decimal(12,2)")
+        self.succeed("ALTER TABLE orders DROP COLUMN note")
+        self.assertEqual([r[:2] + r[3:] for r in self.rows("DESCRIBE `orders`")],
+                         [["order_id", "bigint", "the order"], ["amount", "decimal(12,2)", ""],
+                          ["qty", "integer", ""], ["region", "varchar", "sales region"]])
+        columns = self.athena.get_table_metadata(CatalogName="s3tablescatalog/" + BUCKET, DatabaseName="my_namespace",
+                                                 TableName="orders")["TableMetadata"]["Columns"]
+        self.assertEqual([(c["Name"], c["Type"]) for c in columns],
+                         [("order_id", "bigint"), ("amount", "decimal(12,2)"), ("qty", "int"), ("region", "string")])
+        schema = self.iceberg_table("orders").schema()
+        self.assertEqual([(f.name, str(f.field_type), f.doc) for f in schema.fields],
+                         [("order_id", "long", "the order"), ("amount", "decimal(12, 2)", None), ("qty", "int", None),
+                          ("region", "string", "sales region")])
+        self.assertEqual(self.rows("SELECT order_id, amount, qty FROM orders"), [["order_id", "amount", "qty"],
+                                                                              ["1", "9.50", None]])
+        reason = self.refused("ALTER TABLE orders REPLACE COLUMNS (order_id bigint)")
+        self.assertIn("ALTER TABLE REPLACE COLUMNS is not supported", reason)
+        # DML is not translated: Athena's DML is its Trino engine's, whose identifiers take double quotes
+        for sql in ("SELECT `qty` FROM `my_namespace`.`orders`", "INSERT INTO `orders` (qty) VALUES (1)",
+                    "DELETE FROM `orders` WHERE qty = 1"):
+            self.assertIn("backquoted identifiers are not supported; use double quotes to quote identifiers",
+                          self.refused(sql))
+
+    def test_06_table_properties(self):
+        self.succeed("CREATE TABLE `my_namespace`.`tuned` (id int) "
+                     "TBLPROPERTIES ('table_type'='ICEBERG', 'format'='parquet', 'write_compression'='zstd')")
+        self.succeed("ALTER TABLE `my_namespace`.`tuned` SET TBLPROPERTIES ("
+                     "'format'='parquet', 'write_compression'='snappy', 'optimize_rewrite_delete_file_threshold'='10')")
+        self.succeed("ALTER TABLE tuned SET TBLPROPERTIES ('vacuum_max_snapshot_age_seconds'='259200')")
+        e = self.succeed("SHOW TBLPROPERTIES `tuned`")
+        result = self.athena.get_query_results(QueryExecutionId=e["QueryExecutionId"])
+        self.assertEqual(values(result), [["format\tparquet"], ["optimize_rewrite_delete_file_threshold\t10"],
+                                          ["vacuum_max_snapshot_age_seconds\t259200"], ["write_compression\tsnappy"]])
+        self.assertEqual(result["ResultSet"]["ResultSetMetadata"]["ColumnInfo"][0]["Name"], "prpt_name")
+        self.assertEqual(self.rows("SHOW TBLPROPERTIES my_namespace.tuned('write_compression')"), [["snappy"]])
+        properties = self.iceberg_table("tuned").properties
+        self.assertEqual((properties.get("write_compression"), properties.get("optimize_rewrite_delete_file_threshold"),
+                          properties.get("vacuum_max_snapshot_age_seconds"), properties.get("write.format.default")),
+                         ("snappy", "10", "259200", "PARQUET"))
+        reason = self.refused("ALTER TABLE tuned SET TBLPROPERTIES ('my.own'='x')")
+        self.assertEqual(reason, "INVALID_TABLE_PROPERTY: Unsupported table property key: my.own")
+        self.assertNotIn("my.own", self.iceberg_table("tuned").properties)
 
 
 if __name__ == "__main__":

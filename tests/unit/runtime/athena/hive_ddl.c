@@ -6,17 +6,28 @@
 #include "base/failure.h"
 #include "harness.h"
 
-/* The Trino text of `sql`, or "refused: <why>"; malloc'ed. */
+/* The Trino text of `sql`, its statements joined by " ;; ", or "refused: <why>"; malloc'ed. */
 static char *translated(const char *sql)
 {
-    char why[256], *out;
+    char why[256], *out, *joined;
+    size_t size = 16;
 
     if (floe_hive_ddl_translate(sql, &out, why, sizeof(why)) != FLOE_OK) {
         out = malloc(strlen(why) + 16);
         strcpy(out, "refused: ");
         strcat(out, why);
+        return out;
     }
-    return out;
+    for (const char *s = out; s != NULL; s = floe_hive_ddl_next(s))
+        size += strlen(s) + 4;
+    joined = calloc(1, size);
+    for (const char *s = out; s != NULL; s = floe_hive_ddl_next(s)) {
+        if (s != out)
+            strcat(joined, " ;; ");
+        strcat(joined, s);
+    }
+    free(out);
+    return joined;
 }
 
 static int same(const char *sql, const char *want)
@@ -45,13 +56,16 @@ TEST(athena_hive_ddl_create_table_as_s3_tables_guide_writes_it)
                "s struct<a:int,`B`:array<struct<x:string>>>) COMMENT 'sales' "
                "PARTITIONED BY (`id`, bucket(16, id), truncate(4, f), day(ts), year(ts), hour(ts)) "
                "LOCATION 's3://amzn-s3-demo-bucket/your-folder/' "
-               "TBLPROPERTIES ('table_type'='ICEBERG', 'format'='parquet', 'write_compression'='snappy')",
+               "TBLPROPERTIES ('table_type'='ICEBERG', 'format'='parquet', 'Write_Compression'='snappy', "
+               "'vacuum_min_snapshots_to_keep'=5)",
                "CREATE TABLE IF NOT EXISTS t (id bigint COMMENT 'the id', ts timestamp(6), f real, b varbinary, "
                "d decimal(10,2), tags array(varchar), attrs map(varchar, int), "
                "s row(a int, \"B\" array(row(x varchar)))) COMMENT 'sales' "
                "WITH (partitioning = ARRAY['id', 'bucket(id, 16)', 'truncate(f, 4)', 'day(ts)', 'year(ts)', "
-               "'hour(ts)'], format = 'PARQUET')"),
-          "Hive's types, transforms, a comment and properties as Trino's; LOCATION dropped");
+               "'hour(ts)'], format = 'PARQUET', extra_properties = MAP(ARRAY['write_compression', "
+               "'vacuum_min_snapshots_to_keep'], ARRAY['snappy', '5']))"),
+          "Hive's types, transforms, a comment and properties as Trino's, Athena's own as Iceberg properties; "
+          "LOCATION dropped");
     CHECK(same("CREATE TABLE daily (id int, name varchar, amount double)",
                "CREATE TABLE daily (id int, name varchar, amount double)"),
           "Trino's own CREATE TABLE is unchanged");
@@ -81,11 +95,57 @@ TEST(athena_hive_ddl_ctas_and_alter)
                "CREATE TABLE \"ns\".big WITH (format = 'PARQUET', partitioning = ARRAY['bucket(id, 4)']) "
                "AS SELECT \"id\" FROM daily"),
           "CTAS keeps Trino's properties only and its query as written");
+    CHECK(same("CREATE TABLE big WITH (table_type = 'ICEBERG', write_compression = 'ZSTD') AS SELECT 1 AS a",
+               "CREATE TABLE big WITH (extra_properties = MAP(ARRAY['write_compression'], ARRAY['ZSTD'])) "
+               "AS SELECT 1 AS a"),
+          "a CTAS keeps Athena's own properties as the table's Iceberg properties");
     CHECK(same("ALTER TABLE `t` ADD COLUMNS (note string COMMENT 'n')",
                "ALTER TABLE \"t\" ADD COLUMN note varchar COMMENT 'n'"),
           "ADD COLUMNS of one column is Trino's ADD COLUMN");
-    CHECK(same("ALTER TABLE t ADD COLUMNS (a int, b int)", "ALTER TABLE t ADD COLUMNS (a int, b int)"),
-          "ADD COLUMNS of several is left to Trino");
+    CHECK(same("ALTER TABLE t ADD COLUMNS (a int, `B` string COMMENT 'b');",
+               "ALTER TABLE t ADD COLUMN a int ;; ALTER TABLE t ADD COLUMN \"B\" varchar COMMENT 'b'"),
+          "ADD COLUMNS of several is one ADD COLUMN each, Trino adding one per statement");
+    CHECK(same("ALTER TABLE `ns`.`t` CHANGE COLUMN `a` b bigint COMMENT 'wider'",
+               "ALTER TABLE \"ns\".\"t\" ALTER COLUMN \"a\" SET DATA TYPE bigint ;; "
+               "ALTER TABLE \"ns\".\"t\" RENAME COLUMN \"a\" TO b ;; "
+               "COMMENT ON COLUMN \"ns\".\"t\".b IS 'wider'"),
+          "CHANGE COLUMN: the type first, then the rename, then the comment");
+    CHECK(same("ALTER TABLE t CHANGE Price `price` decimal(12,2)",
+               "ALTER TABLE t ALTER COLUMN Price SET DATA TYPE decimal(12,2)"),
+          "CHANGE keeping the name (as Trino folds it) only widens the type");
+    CHECK(same("ALTER TABLE t CHANGE a b int AFTER c", "ALTER TABLE t CHANGE a b int AFTER c"),
+          "a reorder, which Trino cannot do, is left to Trino");
+    CHECK(same("ALTER TABLE t SET TBLPROPERTIES ('format'='parquet', 'optimize_rewrite_delete_file_threshold'='10')",
+               "ALTER TABLE t SET PROPERTIES format = 'PARQUET', extra_properties = "
+               "MAP(ARRAY['optimize_rewrite_delete_file_threshold'], ARRAY['10'])"),
+          "SET TBLPROPERTIES is Trino's SET PROPERTIES");
+    CHECK(same("ALTER TABLE t SET TBLPROPERTIES ('write.data.path'='s3://x/')",
+               "refused: INVALID_TABLE_PROPERTY: Unsupported table property key: write.data.path"),
+          "SET TBLPROPERTIES refuses what CREATE TABLE refuses");
+    CHECK(same("ALTER TABLE t DROP COLUMN `c`", "ALTER TABLE t DROP COLUMN \"c\""), "DROP COLUMN is Trino's already");
+}
+
+TEST(athena_hive_ddl_show_tblproperties)
+{
+    CHECK(same("SHOW TBLPROPERTIES `ns`.`T`",
+               "SELECT concat(CASE key WHEN 'write.format.default' THEN 'format' ELSE key END, chr(9), "
+               "CASE key WHEN 'write.format.default' THEN lower(value) ELSE value END) AS prpt_name "
+               "FROM \"ns\".\"T$properties\" WHERE key IN ('write.format.default', 'write_compression', "
+               "'compression_level', 'optimize_rewrite_min_data_file_size_bytes', "
+               "'optimize_rewrite_max_data_file_size_bytes', 'optimize_rewrite_data_file_threshold', "
+               "'optimize_rewrite_delete_file_threshold', 'vacuum_min_snapshots_to_keep', "
+               "'vacuum_max_snapshot_age_seconds', 'vacuum_max_metadata_files_to_keep', "
+               "'write_target_data_file_size_bytes') ORDER BY 1"),
+          "the table's Athena properties from its Iceberg properties, a \"key<TAB>value\" row each");
+    CHECK(same("show tblproperties Daily('FORMAT')",
+               "SELECT CASE key WHEN 'write.format.default' THEN lower(value) ELSE value END AS prpt_name "
+               "FROM \"daily$properties\" WHERE key = 'write.format.default'"),
+          "one property's value");
+    CHECK(same("SHOW TBLPROPERTIES t('x''y')",
+               "SELECT CASE key WHEN 'write.format.default' THEN lower(value) ELSE value END AS prpt_name "
+               "FROM \"t$properties\" WHERE false"),
+          "a key Athena does not have, no row");
+    CHECK(same("SHOW TBLPROPERTIES \"t", "SHOW TBLPROPERTIES \"t"), "a name without its end is left to Trino");
 }
 
 TEST(athena_hive_ddl_deep_types_are_left_to_trino)

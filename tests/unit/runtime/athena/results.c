@@ -157,6 +157,8 @@ TEST(athena_refuses_what_athena_refuses_on_s3_tables)
     CHECK(floe_athena_refusal("ALTER TABLE `daily` RENAME TO d2") != NULL &&
               strstr(floe_athena_refusal("ALTER TABLE \"my table\" RENAME TO d2"), "RENAME") != NULL,
           "renaming a table, its name quoted either way");
+    CHECK(strstr(floe_athena_refusal("ALTER TABLE `ns`.`daily` REPLACE COLUMNS (a int)"), "REPLACE COLUMNS") != NULL,
+          "REPLACE COLUMNS, which Iceberg does not do");
     CHECK(floe_athena_refusal("ALTER TABLE daily ADD COLUMNS (c int)") == NULL &&
               floe_athena_refusal("SELECT * FROM daily") == NULL && floe_athena_refusal("CREATE TABLE t (a int)") == NULL &&
               floe_athena_refusal("") == NULL,
