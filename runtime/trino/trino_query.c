@@ -199,7 +199,7 @@ static size_t session_headers(const floe_trino_session_t *s, char lines[MAX_HEAD
 int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_trino_sink_t *sink,
                    floe_trino_outcome_t *out)
 {
-    static char lines[MAX_HEADERS][HEADER_MAX]; /* only the engine's one thread runs statements */
+    char lines[MAX_HEADERS][HEADER_MAX]; /* on the worker's stack: several run statements at once */
     const char *headers[MAX_HEADERS];
     size_t n = session_headers(s, lines, headers);
     bool has_columns = false;
