@@ -1,4 +1,5 @@
 /* One Athena query on Trino (run.h). */
+#include <assert.h>
 #include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -396,6 +397,7 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
     floe_athena_query_end_t end = {.state = "SUCCEEDED"};
     char why[512], *columns;
 
+    assert(out->end != FLOE_TRINO_SINK_FAILED); /* on_columns and on_rows never fail */
     if (out->end == FLOE_TRINO_CANCELLED)
         return; /* StopQueryExecution recorded it */
     if (out->end == FLOE_TRINO_FAILED) {
@@ -411,6 +413,8 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
         cJSON_Delete(r->columns);
         r->columns = cJSON_CreateArray();
         r->rows = 0;
+    } else if (r->columns == NULL) { /* a statement of neither rows nor an update type */
+        r->columns = cJSON_CreateArray();
     }
     if (write_results(t, q, r, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_OUTPUT, why);

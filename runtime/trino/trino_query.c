@@ -213,14 +213,16 @@ int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_tr
     for (;;) {
         const cJSON *next = cJSON_GetObjectItemCaseSensitive(doc, "nextUri");
         const cJSON *error = cJSON_GetObjectItemCaseSensitive(doc, "error");
+        bool is_cancelled = false;
 
         read_status(doc, out);
         if (error != NULL) {
             read_error(error, out);
             break;
         }
-        if (feed(sink, doc, &has_columns) != FLOE_OK || sink->is_cancelled(sink->arg)) {
-            out->end = sink->is_cancelled(sink->arg) ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
+        /* asked once a page: a sink may count its pages, and only look every few */
+        if (feed(sink, doc, &has_columns) != FLOE_OK || (is_cancelled = sink->is_cancelled(sink->arg))) {
+            out->end = is_cancelled ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
             if (cJSON_IsString(next))
                 cancel(next->valuestring, headers, n);
             break;
