@@ -516,11 +516,11 @@ int floe_athena_query_hold_queued(floe_call_t *call, const char *reason, bool *a
     bool *rows;
     size_t n;
 
-    if (run_write(call, floe_sql_bind(call, sql_query_hold_queued, "t", reason), NULL) != FLOE_OK ||
-        read_rows(call, floe_sql_bind(call, sql_query_any_queued, ""), 1, sizeof(*rows), read_one, (void **)&rows, &n))
+    /* a read first: an idle engine looks every few seconds, and writes nothing then */
+    if (read_rows(call, floe_sql_bind(call, sql_query_any_queued, ""), 1, sizeof(*rows), read_one, (void **)&rows, &n))
         return FLOE_EFAIL;
     *any = n == 1;
-    return FLOE_OK;
+    return *any ? run_write(call, floe_sql_bind(call, sql_query_hold_queued, "t", reason), NULL) : FLOE_OK;
 }
 
 static void read_state(floe_call_t *call, floe_db_stmt_t *s, void *row)
