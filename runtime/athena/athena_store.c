@@ -2,6 +2,7 @@
  * The workgroup, named query and prepared statement rows of athena_store.h (the query
  * executions: athena_query_store.c). Every statement names the call's account and region.
  */
+#include <assert.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -328,15 +329,18 @@ FLOE_SQL(sql_query_next_queued, "SELECT " QUERY_COLUMNS " FROM athena_query WHER
 FLOE_SQL(sql_query_find, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE id = ?1");
 FLOE_SQL(sql_query_deny, "UPDATE athena_query SET denial = ?2 WHERE id = ?1 AND denial IS NULL");
 FLOE_SQL(sql_query_state, "SELECT state FROM athena_query WHERE id = ?1");
-FLOE_SQL(sql_query_progress, "UPDATE athena_query SET state = ?2, state_reason = ?3"
-         " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
+FLOE_SQL(sql_query_claim, "UPDATE athena_query SET state = 'RUNNING', state_reason = NULL"
+         " WHERE id = ?1 AND state = 'QUEUED'");
+FLOE_SQL(sql_query_any_queued, "SELECT 1 FROM athena_query WHERE state = 'QUEUED' LIMIT 1");
+FLOE_SQL(sql_query_hold_queued, "UPDATE athena_query SET state_reason = ?1"
+         " WHERE state = 'QUEUED' AND state_reason IS NOT ?1");
 FLOE_SQL(sql_query_complete, "UPDATE athena_query SET state = ?2, state_reason = ?3, statement_type = ?4,"
          " result_columns = ?5, error_category = ?6, error_type = ?7, error_message = ?8, data_scanned = ?9,"
          " engine_ms = ?10, queue_ms = ?11, result_rows = ?12, completed_at = ?13, substatement_type = ?14,"
          " update_count = ?15"
          " WHERE id = ?1 AND state IN ('QUEUED', 'RUNNING')");
-FLOE_SQL(sql_query_fail_interrupted, "UPDATE athena_query SET state = 'FAILED', state_reason = ?1,"
-         " error_category = 1, error_type = 401, error_message = ?1, completed_at = ?2 WHERE state = 'RUNNING'");
+FLOE_SQL(sql_query_fail_every, "UPDATE athena_query SET state = 'FAILED', state_reason = ?1,"
+         " error_category = ?3, error_type = ?4, error_message = ?1, completed_at = ?2 WHERE state = ?5");
 FLOE_SQL(sql_query_list, "SELECT " QUERY_COLUMNS " FROM athena_query WHERE account = ?1 AND region = ?2"
          " AND workgroup = ?3 AND (?4 = 0 OR seq < ?4) ORDER BY seq DESC LIMIT ?5");
 
@@ -458,7 +462,8 @@ int floe_athena_query_list(floe_call_t *call, const char *workgroup, int64_t bef
                      limit, sizeof(**rows), read_query, (void **)rows, n);
 }
 
-int floe_athena_query_next_queued(floe_call_t *call, bool *found, floe_athena_query_row_t *out)
+/* The oldest QUEUED query of any account and region. */
+static int next_queued(floe_call_t *call, bool *found, floe_athena_query_row_t *out)
 {
     floe_athena_query_row_t *rows;
     size_t n;
@@ -469,6 +474,53 @@ int floe_athena_query_next_queued(floe_call_t *call, bool *found, floe_athena_qu
     if ((*found = n == 1))
         *out = rows[0];
     return FLOE_OK;
+}
+
+typedef struct claim {
+    bool *found;
+    floe_athena_query_row_t *out;
+} claim_t;
+
+static int claim_body(floe_call_t *call, void *arg)
+{
+    claim_t *c = arg;
+    int rc;
+
+    if (next_queued(call, c->found, c->out) != FLOE_OK || !*c->found)
+        return call->failure.code != FLOE_OK ? FLOE_EFAIL : FLOE_OK;
+    rc = floe_sql_write(call, floe_sql_bind(call, sql_query_claim, "t", c->out->id));
+    assert(rc != FLOE_ENOTFOUND); /* inside BEGIN IMMEDIATE the row just read is still QUEUED */
+    if (rc != FLOE_OK)
+        return FLOE_EFAIL;
+    c->out->state = "RUNNING";
+    c->out->state_reason = NULL;
+    return FLOE_OK;
+}
+
+int floe_athena_query_claim(floe_call_t *call, bool *found, floe_athena_query_row_t *out)
+{
+    claim_t c = {found, out};
+
+    *found = false;
+    return floe_call_in_transaction(call, claim_body, &c);
+}
+
+static void read_one(floe_call_t *call, floe_db_stmt_t *s, void *row)
+{
+    (void)call, (void)s;
+    *(bool *)row = true;
+}
+
+int floe_athena_query_hold_queued(floe_call_t *call, const char *reason, bool *any)
+{
+    bool *rows;
+    size_t n;
+
+    /* a read first: an idle engine looks every few seconds, and writes nothing then */
+    if (read_rows(call, floe_sql_bind(call, sql_query_any_queued, ""), 1, sizeof(*rows), read_one, (void **)&rows, &n))
+        return FLOE_EFAIL;
+    *any = n == 1;
+    return *any ? run_write(call, floe_sql_bind(call, sql_query_hold_queued, "t", reason), NULL) : FLOE_OK;
 }
 
 static void read_state(floe_call_t *call, floe_db_stmt_t *s, void *row)
@@ -487,11 +539,6 @@ int floe_athena_query_state(floe_call_t *call, const char *id, char **state)
     return FLOE_OK;
 }
 
-int floe_athena_query_progress(floe_call_t *call, const char *id, const char *state, const char *reason)
-{
-    return run_write(call, floe_sql_bind(call, sql_query_progress, "ttt", id, state, reason), NULL);
-}
-
 int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_athena_query_end_t *e)
 {
     const char *category = e->has_error ? floe_call_printf(call, "%d", (int)e->error_category) : NULL;
@@ -505,12 +552,14 @@ int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_ath
                      NULL);
 }
 
-int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason)
+int floe_athena_query_fail_every(floe_call_t *call, const char *state, int error_category, int error_type,
+                                 const char *reason)
 {
-    return run_write(call, floe_sql_bind(call, sql_query_fail_interrupted, "ti", reason, (int64_t)floe_call_now(call)),
+    return run_write(call,
+                     floe_sql_bind(call, sql_query_fail_every, "tiiit", reason, (int64_t)floe_call_now(call),
+                                   (int64_t)error_category, (int64_t)error_type, state),
                      NULL);
 }
-
 int floe_athena_query_find(floe_call_t *call, const char *id, bool *found, floe_athena_query_row_t *out)
 {
     floe_athena_query_row_t *rows;

@@ -140,15 +140,18 @@ typedef struct floe_athena_query_end {
 
 /* The engine's own steps (athena_engine/): by id, in whichever account and region the query is. */
 
-/** The oldest QUEUED query of any account and region: FLOE_OK with *found (and *out). */
-int floe_athena_query_next_queued(floe_call_t *call, bool *found /* OUT */, floe_athena_query_row_t *out /* OUT */);
+/**
+ * Claims the oldest QUEUED query of any account and region for an engine worker: moves it to
+ * RUNNING in the same transaction that found it, so no two workers run one query, and a restart
+ * finds it RUNNING (floe_athena_query_fail_every), never QUEUED again. FLOE_OK with *found (and *out).
+ */
+int floe_athena_query_claim(floe_call_t *call, bool *found /* OUT */, floe_athena_query_row_t *out /* OUT */);
+
+/** Gives every QUEUED query `reason` (why it waits); *any says whether one is queued. */
+int floe_athena_query_hold_queued(floe_call_t *call, const char *reason, bool *any /* OUT */);
 
 /** The state of query `id` (in the pool), NULL when it is gone. */
 int floe_athena_query_state(floe_call_t *call, const char *id, char **state /* OUT */);
-
-/** Moves query `id`, unless it is finished (a stopped query stays CANCELLED), to QUEUED or RUNNING
- * with `reason` (NULL for none). */
-int floe_athena_query_progress(floe_call_t *call, const char *id, const char *state, const char *reason);
 
 /** Finishes query `id` as `end` says, completed now, unless it was finished meanwhile (stopped). */
 int floe_athena_query_complete(floe_call_t *call, const char *id, const floe_athena_query_end_t *end);
@@ -159,8 +162,10 @@ int floe_athena_query_find(floe_call_t *call, const char *id, bool *found /* OUT
 /** Records why an access of query `id` was refused (the first refusal stays). */
 int floe_athena_query_deny(floe_call_t *call, const char *id, const char *sentence);
 
-/** At start: every query RUNNING when Floe stopped is FAILED with `reason`. */
-int floe_athena_query_fail_interrupted(floe_call_t *call, const char *reason);
+/** Every query in `state` FAILED with `reason` and the AthenaError: at start, those RUNNING when
+ * Floe stopped; those QUEUED when Trino cannot start. */
+int floe_athena_query_fail_every(floe_call_t *call, const char *state, int error_category, int error_type,
+                                 const char *reason);
 
 /** Queries of `workgroup` submitted before seq `before` (0: from the newest), newest first. */
 int floe_athena_query_list(floe_call_t *call, const char *workgroup, int64_t before, int limit,

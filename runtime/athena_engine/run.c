@@ -1,5 +1,7 @@
 /* One Athena query on Trino (run.h). */
+#include <assert.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,27 +33,6 @@
 #define KEY_MAX 2048
 
 /* ---- steps on the serving thread ---- */
-
-typedef struct progress_step {
-    const char *id, *state, *reason;
-} progress_step_t;
-
-static int step_progress(floe_call_t *call, void *arg)
-{
-    progress_step_t *s = arg;
-    return floe_athena_query_progress(call, s->id, s->state, s->reason);
-}
-
-int floe_engine_progress(floe_background_t *bg, const floe_engine_query_t *q, const char *state, const char *reason)
-{
-    progress_step_t s = {q->id, state, reason};
-    floe_background_error_t err;
-
-    if (floe_background_call(bg, NULL, step_progress, &s, &err) == FLOE_OK)
-        return FLOE_OK;
-    floe_log("athena: cannot record query %s as %s: %s", q->id, state, err.message);
-    return FLOE_EFAIL;
-}
 
 typedef struct complete_step {
     const char *id;
@@ -241,9 +222,10 @@ void floe_engine_floe_url(const floe_config_t *config, char out[FLOE_ENGINE_URL_
 }
 
 /* Creates the Trino catalog of each bucket the query names that this Trino lacks (catalogs.h). A
- * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed. */
-static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
-                           char *why, size_t n)
+ * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed.
+ * Under t->catalogs_lock. */
+static int create_missing_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q,
+                                   const floe_bucket_names_t *named, char *why, size_t n)
 {
     char floe_url[FLOE_ENGINE_URL_MAX];
 
@@ -268,6 +250,19 @@ static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q,
         }
     }
     return FLOE_OK;
+}
+
+/* One worker at a time checks and makes catalogs, so two queries naming one new table bucket at once
+ * make its catalog once (Trino refuses a CREATE CATALOG of a name it has); the second waits for it. */
+static int ensure_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
+                           char *why, size_t n)
+{
+    int rc;
+
+    pthread_mutex_lock(&t->catalogs_lock);
+    rc = create_missing_catalogs(t, q, named, why, n);
+    pthread_mutex_unlock(&t->catalogs_lock);
+    return rc;
 }
 
 /* EXECUTE <name> [USING ...]: the workgroup's prepared statement `name`, sent as Trino's
@@ -402,6 +397,7 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
     floe_athena_query_end_t end = {.state = "SUCCEEDED"};
     char why[512], *columns;
 
+    assert(out->end != FLOE_TRINO_SINK_FAILED); /* on_columns and on_rows never fail */
     if (out->end == FLOE_TRINO_CANCELLED)
         return; /* StopQueryExecution recorded it */
     if (out->end == FLOE_TRINO_FAILED) {
@@ -417,6 +413,8 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
         cJSON_Delete(r->columns);
         r->columns = cJSON_CreateArray();
         r->rows = 0;
+    } else if (r->columns == NULL) { /* a statement of neither rows nor an update type */
+        r->columns = cJSON_CreateArray();
     }
     if (write_results(t, q, r, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_OUTPUT, why);
@@ -506,8 +504,6 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, why);
         goto Done;
     }
-    if (floe_engine_progress(t->bg, q, "RUNNING", NULL) != FLOE_OK)
-        goto Done;
     r.has_header = strcmp(statement_type("", false, word), "DML") == 0;
     floe_trino_sink_t sink = {on_columns, on_rows, is_cancelled, &r};
     int rc = run_leading(&session, q, trino_sql, last, &named, &out);

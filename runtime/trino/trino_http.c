@@ -46,7 +46,7 @@ static void load_curl(void)
         curl.is_loaded = -1;
         return;
     }
-    /* once per process, before any other thread could use curl (only the engine thread does) */
+    /* once per process (pthread_once), before any engine worker uses curl */
     curl.is_loaded = curl.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 1 : -1;
     if (curl.is_loaded < 0)
         snprintf(curl.error, sizeof(curl.error), "curl_global_init failed");

@@ -2,7 +2,7 @@
  * The HTTP exchanges Floe has with Trino (its client protocol and /v1/info), over libcurl, which
  * is opened with dlopen on the first exchange so an idle Floe, or one that never runs an Athena
  * query, never maps it or the libraries it brings (docs/benchmarks.md). Blocking: only the Athena
- * engine's own thread calls it, never a serving thread.
+ * engine's workers call it (each exchange on its own curl handle), never a serving thread.
  */
 #ifndef FLOE_TRINO_HTTP_H
 #define FLOE_TRINO_HTTP_H

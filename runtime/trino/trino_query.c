@@ -199,7 +199,7 @@ static size_t session_headers(const floe_trino_session_t *s, char lines[MAX_HEAD
 int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_trino_sink_t *sink,
                    floe_trino_outcome_t *out)
 {
-    static char lines[MAX_HEADERS][HEADER_MAX]; /* only the engine's one thread runs statements */
+    char lines[MAX_HEADERS][HEADER_MAX]; /* on the worker's stack: several run statements at once */
     const char *headers[MAX_HEADERS];
     size_t n = session_headers(s, lines, headers);
     bool has_columns = false;
@@ -213,17 +213,16 @@ int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_tr
     for (;;) {
         const cJSON *next = cJSON_GetObjectItemCaseSensitive(doc, "nextUri");
         const cJSON *error = cJSON_GetObjectItemCaseSensitive(doc, "error");
+        bool is_cancelled = false;
 
         read_status(doc, out);
         if (error != NULL) {
             read_error(error, out);
             break;
         }
-        bool fed = feed(sink, doc, &has_columns) == FLOE_OK;
-        bool cancelled = sink->is_cancelled(sink->arg); /* asked once: a sink may look only every few pages */
-
-        if (!fed || cancelled) {
-            out->end = cancelled ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
+        /* asked once a page: a sink may count its pages, and only look every few */
+        if (feed(sink, doc, &has_columns) != FLOE_OK || (is_cancelled = sink->is_cancelled(sink->arg))) {
+            out->end = is_cancelled ? FLOE_TRINO_CANCELLED : FLOE_TRINO_SINK_FAILED;
             if (cJSON_IsString(next))
                 cancel(next->valuestring, headers, n);
             break;

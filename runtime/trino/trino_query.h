@@ -1,7 +1,8 @@
 /*
  * One statement through Trino's client protocol (POST /v1/statement, then each nextUri until none
  * is left): the columns once they are known, the rows page by page to a sink, and how it ended
- * (Trino's statistics, or its error). Blocking; only the Athena engine's thread calls it.
+ * (Trino's statistics, or its error). Blocking: only the Athena engine's workers call it, never a
+ * serving thread; several at once, each with its own statement.
  */
 #ifndef FLOE_TRINO_QUERY_H
 #define FLOE_TRINO_QUERY_H

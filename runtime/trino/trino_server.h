@@ -4,8 +4,9 @@
  * configured under Floe's data directory, stopped with Floe. Floe's only child process.
  *
  * Design notes:
- *  1. The child is started by the engine thread and asks the kernel for SIGKILL when that thread
- *     ends (PR_SET_PDEATHSIG), so a Floe killed with -9 leaves no Trino behind; a normal stop
+ *  1. The child is started by the engine worker that found Trino down (a thread that lives until
+ *     Floe stops) and asks the kernel for SIGKILL when that thread ends (PR_SET_PDEATHSIG), so a
+ *     Floe killed with -9 leaves no Trino behind; a normal stop
  *     sends SIGTERM to its process group and waits, then SIGKILL.
  *  2. Ready means a statement runs: Trino answers /v1/info, and takes queries, before its worker
  *     has announced itself ("No nodes available to run query"), so readiness is a `SELECT 1`.

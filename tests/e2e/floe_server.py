@@ -72,17 +72,17 @@ class FloeServer:
                 time.sleep(0.02)
         raise RuntimeError("floe did not answer /_floe/health within %ds:\n%s" % (START_TIMEOUT_S, self.log_text()))
 
-    def stop(self):
+    def stop(self, timeout_s=STOP_TIMEOUT_S):
         """SIGTERM and wait; a non-zero exit (a sanitizer report, say) is an error."""
         if self.proc is None:
             return
         self.proc.send_signal(signal.SIGTERM)
         try:
-            rc = self.proc.wait(STOP_TIMEOUT_S)
+            rc = self.proc.wait(timeout_s)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-            raise RuntimeError("floe did not stop within %ds of SIGTERM:\n%s" % (STOP_TIMEOUT_S, self.log_text()))
+            raise RuntimeError("floe did not stop within %ds of SIGTERM:\n%s" % (timeout_s, self.log_text()))
         finally:
             self.proc = None
             self.log.close()

@@ -13,7 +13,7 @@ int floe_test_failures;
 
 /* The test files, in this order: a file that uses another's fixture comes after it (store/store.c
  * before store/share.c and background/object_door.c, catalog/table.c before
- * catalog/replication_queue.c). */
+ * catalog/replication_queue.c and athena/query_claim.c). */
 #include "generated/constraints.c"
 #include "generated/parse.c"
 #include "generated/query.c"
@@ -55,6 +55,7 @@ int floe_test_failures;
 #include "runtime/db/checkpoint.c"
 #include "runtime/catalog/table.c"
 #include "runtime/catalog/replication_queue.c"
+#include "runtime/athena/query_claim.c"
 #include "runtime/catalog/configuration.c"
 #include "runtime/iam/iam_state.c"
 #include "runtime/authz/input_cache.c"
