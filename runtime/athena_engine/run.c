@@ -435,7 +435,7 @@ static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const f
 void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
-    char *sql = NULL, *trino_sql = NULL;
+    char *sql = NULL, *trino_sql = NULL, *statement = NULL;
     char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     result_t r = {.t = t, .q = q};
@@ -453,9 +453,11 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
                          "CATALOG_NOT_FOUND: the query names a catalog that does not exist");
         goto Done;
     }
-    /* Athena's DDL is Hive's: Trino's first, then its `s3tablescatalog/<bucket>` names, now quoted, are
+    /* Athena's DDL is Hive's: Trino's first (without the statement's closing semicolon), then its `s3tablescatalog/<bucket>` names, now quoted, are
      * rewritten as every query's are */
-    if (floe_hive_ddl_translate(q->query_string, &trino_sql, why, sizeof(why)) != FLOE_OK) {
+    statement = floe_xmalloc(floe_sql_unterminated_length(q->query_string) + 1);
+    snprintf(statement, floe_sql_unterminated_length(q->query_string) + 1, "%s", q->query_string);
+    if (floe_hive_ddl_translate(statement, &trino_sql, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
         goto Done;
     }
@@ -501,6 +503,7 @@ Done:
     free(prepared_name);
     free(prepared_sql);
     free(trino_sql);
+    free(statement);
     free(sql);
     floe_bucket_names_dispose(&named);
 }
