@@ -106,7 +106,9 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
 }
 
 /* The table goes as S3 Tables' DeleteTable deletes it (its data too: the janitor removes its
- * warehouse), as Glue's DeleteTable in s3tablescatalog deletes the S3 table behind it. */
+ * warehouse): on AWS, Glue's DeleteTable in s3tablescatalog deletes the S3 table behind it, which
+ * dbt-athena relies on to drop a model's table (dbt's page "Amazon Web Services and Apache Iceberg",
+ * https://docs.getdbt.com/docs/build/iceberg/adapters/aws-iceberg-support). */
 int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_DeleteTableRequest *in,
                                  floe_glue_DeleteTableResponse *out)
 {

@@ -453,8 +453,8 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
                          "CATALOG_NOT_FOUND: the query names a catalog that does not exist");
         goto Done;
     }
-    /* Athena's DDL is Hive's: Trino's first (without the statement's closing semicolon), then its `s3tablescatalog/<bucket>` names, now quoted, are
-     * rewritten as every query's are */
+    /* Athena's DDL is Hive's: Trino's first, then its `s3tablescatalog/<bucket>` names, now quoted, are
+     * rewritten as every query's are. A closing semicolon, which Athena takes and Trino refuses, goes. */
     statement = floe_xmalloc(floe_sql_unterminated_length(q->query_string) + 1);
     snprintf(statement, floe_sql_unterminated_length(q->query_string) + 1, "%s", q->query_string);
     if (floe_hive_ddl_translate(statement, &trino_sql, why, sizeof(why)) != FLOE_OK) {
