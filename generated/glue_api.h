@@ -10802,6 +10802,7 @@ int floe_glue_handle_CreateDatabase(floe_awsjson_call_t *call, const floe_glue_C
 int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, floe_glue_CreateTableResponse *out);
 int floe_glue_handle_DeleteCatalog(floe_awsjson_call_t *call, const floe_glue_DeleteCatalogRequest *in, floe_glue_DeleteCatalogResponse *out);
 int floe_glue_handle_DeleteDatabase(floe_awsjson_call_t *call, const floe_glue_DeleteDatabaseRequest *in, floe_glue_DeleteDatabaseResponse *out);
+int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_DeleteTableRequest *in, floe_glue_DeleteTableResponse *out);
 int floe_glue_handle_GetCatalog(floe_awsjson_call_t *call, const floe_glue_GetCatalogRequest *in, floe_glue_GetCatalogResponse *out);
 int floe_glue_handle_GetCatalogImportStatus(floe_awsjson_call_t *call, const floe_glue_GetCatalogImportStatusRequest *in, floe_glue_GetCatalogImportStatusResponse *out);
 int floe_glue_handle_GetCatalogs(floe_awsjson_call_t *call, const floe_glue_GetCatalogsRequest *in, floe_glue_GetCatalogsResponse *out);

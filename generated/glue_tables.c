@@ -10404,6 +10404,11 @@ static int handle_DeleteDatabase(floe_awsjson_call_t *call, const void *in, void
     return floe_glue_handle_DeleteDatabase(call, in, out);
 }
 
+static int handle_DeleteTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_DeleteTable(call, in, out);
+}
+
 static int handle_GetCatalog(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetCatalog(call, in, out);
@@ -10837,9 +10842,9 @@ static const floe_awsjson_operation_t operations[] = {
      498, 499, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {36559, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTable */
+    {36559, FLOE_STATUS_PARTIAL, /* DeleteTable */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     502, 503, NULL,
+     502, 503, handle_DeleteTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {36571, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTableOptimizer */

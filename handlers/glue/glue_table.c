@@ -1,7 +1,8 @@
 /*
  * Glue's tables in a table bucket's child catalog: each is an S3 table of the namespace the
  * database names, read from the table rows the S3 Tables API and the Iceberg REST catalog write
- * (catalog/table.h), so Glue always shows the current metadata pointer. GetTable and GetTables.
+ * (catalog/table.h), so Glue always shows the current metadata pointer. GetTable, GetTables and
+ * DeleteTable.
  *
  * How Glue reports an S3 table (AWS, "Accessing Amazon S3 tables with the AWS Glue Iceberg REST
  * endpoint" and GetTable on s3tablescatalog): TableType EXTERNAL_TABLE, Parameters table_type
@@ -102,6 +103,29 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
         return FLOE_EFAIL;
     out->Table = FLOE_GLUE_NEW(call, Table);
     return fill_table(call, &t, out->Table);
+}
+
+/* The table goes as S3 Tables' DeleteTable deletes it (its data too: the janitor removes its
+ * warehouse): on AWS, Glue's DeleteTable in s3tablescatalog deletes the S3 table behind it, which
+ * dbt-athena relies on to drop a model's table (dbt's page "Amazon Web Services and Apache Iceberg",
+ * https://docs.getdbt.com/docs/build/iceberg/adapters/aws-iceberg-support). */
+int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_DeleteTableRequest *in,
+                                 floe_glue_DeleteTableResponse *out)
+{
+    floe_bucket_row_t bucket;
+    floe_namespace_row_t ns;
+    floe_table_row_t t;
+    int rc;
+    (void)out;
+
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
+        return FLOE_EFAIL;
+    if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
+        return FLOE_EFAIL;
+    rc = floe_table_delete(&call->super, &t, NULL);
+    if (rc == FLOE_ENOTFOUND) /* deleted or renamed since the lookup */
+        return fail_not_found(call, "Table", in->Name);
+    return rc == FLOE_OK ? FLOE_OK : FLOE_EFAIL;
 }
 
 /* Glue's Expression, a regular expression read as the Hive metastore reads a table pattern (Glue

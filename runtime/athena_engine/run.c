@@ -450,7 +450,7 @@ static int run_leading(const floe_trino_session_t *session, const floe_engine_qu
 void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     floe_bucket_names_t named = {0};
-    char *sql = NULL, *trino_sql = NULL;
+    char *sql = NULL, *trino_sql = NULL, *statement = NULL;
     const char *last;
     char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
@@ -470,8 +470,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         goto Done;
     }
     /* Athena's DDL is Hive's: Trino's first, then its `s3tablescatalog/<bucket>` names, now quoted, are
-     * rewritten as every query's are */
-    if (floe_hive_ddl_translate(q->query_string, &trino_sql, why, sizeof(why)) != FLOE_OK) {
+     * rewritten as every query's are. A closing semicolon, which Athena takes and Trino refuses, goes. */
+    statement = floe_xmalloc(floe_sql_unterminated_length(q->query_string) + 1);
+    snprintf(statement, floe_sql_unterminated_length(q->query_string) + 1, "%s", q->query_string);
+    if (floe_hive_ddl_translate(statement, &trino_sql, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
         goto Done;
     }
@@ -520,6 +522,7 @@ Done:
     free(prepared_name);
     free(prepared_sql);
     free(trino_sql);
+    free(statement);
     free(sql);
     floe_bucket_names_dispose(&named);
 }

@@ -41,3 +41,17 @@ size_t floe_sql_leading_words(const char *sql, char (*words)[FLOE_SQL_WORD_MAX],
     }
     return n;
 }
+
+static size_t trimmed(const char *sql, size_t len)
+{
+    while (len > 0 && isspace((unsigned char)sql[len - 1]))
+        len--;
+    return len;
+}
+
+size_t floe_sql_unterminated_length(const char *sql)
+{
+    size_t len = trimmed(sql, strlen(sql));
+
+    return len > 0 && sql[len - 1] == ';' ? trimmed(sql, len - 1) : len;
+}

@@ -14,4 +14,8 @@
 /** Up to `max` leading words of `sql` into words[]; returns how many there are. */
 size_t floe_sql_leading_words(const char *sql, char (*words)[FLOE_SQL_WORD_MAX], size_t max);
 
+/** The length of `sql` without the semicolon that ends it and the spaces around that: Athena runs
+ *  `SELECT 1;` (dbt-athena's table materialization sends one) as `SELECT 1`, Trino refuses it. */
+size_t floe_sql_unterminated_length(const char *sql);
+
 #endif

@@ -3,9 +3,10 @@
 Debian's boto3, given the current Glue model through AWS_DATA_PATH): `create-catalog` makes the
 federated catalog s3tablescatalog as AWS's guide shows; each table bucket is then a child catalog,
 each namespace a database and each table a table, read from the rows the S3 Tables API writes, so
-a table made there appears at once; unknown catalogs, databases and tables answer
-EntityNotFoundException; lists page; the integration survives a restart and kill -9; every
-operation without a handler answers 501 in Glue's shape; strict signatures apply to Glue too."""
+a table made there appears at once, and one Glue's DeleteTable deletes is gone; unknown catalogs,
+databases and tables answer EntityNotFoundException; lists page; the integration survives a restart
+and kill -9; every operation without a handler answers 501 in Glue's shape; strict signatures apply
+to Glue too."""
 
 import json
 import os
@@ -276,6 +277,25 @@ class GlueCatalogTests(FloeTestCase):
         order = [o for o in doc["sort-orders"] if o["order-id"] == doc["default-sort-order-id"]][0]
         self.assertEqual([(f["source-id"], f["direction"], f["null-order"]) for f in order["fields"]],
                          [(1, "desc", "nulls-last")], "and sorted as its WriteOrder says")
+
+    def test_07d_delete_table_deletes_the_s3_table(self):
+        """dbt-athena drops a model's table in s3tablescatalog with Glue's DeleteTable."""
+        self.integrate()
+        arn = self.make_bucket("glue-drop", ["made"])
+        for name in ("by_boto3", "by_cli"):
+            self.s3tables.create_table(tableBucketARN=arn, namespace="made", name=name, format="ICEBERG")
+        self.glue.delete_table(CatalogId=child("glue-drop"), DatabaseName="made", Name="by_boto3")
+        self.aws("glue", "delete-table", "--catalog-id", child("glue-drop"), "--database-name", "made",
+                 "--name", "by_cli")
+        self.assertEqual(self.s3tables.list_tables(tableBucketARN=arn, namespace="made")["tables"], [],
+                         "both S3 tables are gone")
+        resp = self.assertClientError("EntityNotFoundException", self.glue.delete_table, CatalogId=child("glue-drop"),
+                                      DatabaseName="made", Name="by_boto3")
+        self.assertEqual(resp["Error"]["Message"], "Table by_boto3 not found.")
+        self.assertClientError("EntityNotFoundException", self.glue.delete_table, CatalogId=child("glue-drop"),
+                               DatabaseName="missing", Name="t")
+        self.assertClientError("EntityNotFoundException", self.glue.delete_table, DatabaseName="made", Name="t")
+        self.glue.delete_database(CatalogId=child("glue-drop"), Name="made")
 
     def test_08_model_constraints_answer_validation_exception(self):
         resp = self.assertClientError("ValidationException", self.glue_unchecked.get_database,

@@ -179,3 +179,14 @@ TEST(athena_sql_leading_words_skip_comments_and_keep_quoted_names_whole)
     CHECK(floe_sql_leading_words("   ", w, 3) == 0 && floe_sql_leading_words("/* open", w, 3) == 0,
           "no words in blank text or an unclosed comment");
 }
+
+TEST(athena_sql_unterminated_length_drops_the_closing_semicolon)
+{
+    const char *dbt = "SELECT '{\"rowcount\":3}';\n";
+
+    CHECK(floe_sql_unterminated_length(dbt) == strlen("SELECT '{\"rowcount\":3}'"),
+          "dbt-athena's closing semicolon and the newline after it are not the statement's");
+    CHECK(floe_sql_unterminated_length("SELECT ';'") == strlen("SELECT ';'"), "a semicolon in a literal stays");
+    CHECK(floe_sql_unterminated_length("SELECT 1 ;  ") == strlen("SELECT 1"), "spaces before it go too");
+    CHECK(floe_sql_unterminated_length(" ; ") == 0 && floe_sql_unterminated_length("") == 0, "nothing is left of ;");
+}
