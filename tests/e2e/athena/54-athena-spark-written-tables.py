@@ -3,17 +3,20 @@
 
 Spark (PySpark 3.5 in local mode, tests/e2e/spark_engine.py) is configured as AWS's S3 Tables guide
 configures it: AWS's Amazon S3 Tables Catalog for Apache Iceberg (`s3t`) and Iceberg's REST catalog
-(`rest`) on one table bucket. Through `s3t` it creates a namespace and three tables:
+(`rest`) on one table bucket. Through `s3t` it creates a namespace and four tables:
   - `typed`: int, bigint, double, decimal(10,2), string, boolean, date, timestamp (Iceberg's
     timestamptz), timestamp_ntz and float, with NULLs, a negative decimal, a double in exponent
     form and a quoted string; then a column added after the data (ALTER TABLE ADD COLUMN);
+  - `nested`: binary, array<string>, array<double>, map<string, int> and a struct, empty and
+    holding NULLs;
   - `events`: partitioned by days(ts) and bucket(4, id);
   - `ledger`: format-version 2 with `write.delete.mode=merge-on-read`, and a Spark DELETE that
     writes position delete files.
 boto3's Athena (QueryExecutionContext Catalog `s3tablescatalog/<bucket>`, Database the namespace)
 then SELECTs each table: the rows, NULLs included, come back as Athena prints them (decimals with
 their scale, dates YYYY-MM-DD, timestamps YYYY-MM-DD HH:MM:SS.SSS, with ` UTC` for a timestamp with
-time zone, doubles as Java prints them) and ColumnInfo names Athena's types. Athena then INSERTs,
+time zone, doubles as Java prints them, a binary's bytes in hex, arrays as [a, b], maps as
+{k=v, ...}, structs as {field=value, ...}) and ColumnInfo names Athena's types. Athena then INSERTs,
 UPDATEs and DELETEs in each table, and Spark, after REFRESH TABLE, reads Athena's changes row for
 row through both catalogs. One Floe, one Trino start, one Spark session. Runs in the engines'
 virtual environment, re-executed there like e2e.athena.34."""
@@ -133,6 +136,15 @@ class AthenaOnSparkTablesTests(unittest.TestCase):
             "(4, 'b', TIMESTAMP '2024-05-02 13:30:00'), (5, 'c', TIMESTAMP '2024-05-03 06:15:00.25'), "
             "(6, 'a', TIMESTAMP '2024-05-03 18:00:00')" % NS)
 
+        sql("CREATE TABLE s3t.%s.nested (id int, raw binary, tags array<string>, scores array<double>, "
+            "attrs map<string, int>, point struct<x: double, label: string>) USING iceberg" % NS)
+        sql("INSERT INTO s3t.%s.nested VALUES "
+            "(1, X'68656C6C6F', array('a', 'b c'), array(0.5D, 1e20D), map('k', 1, 'z', 2), "
+            " named_struct('x', 1.5D, 'label', 'here')), "
+            "(2, NULL, array(), NULL, map(), NULL), "
+            "(3, X'00FF', array('x', NULL), array(CAST(NULL AS DOUBLE)), map('n', CAST(NULL AS INT)), "
+            " named_struct('x', CAST(NULL AS DOUBLE), 'label', 'nothing'))" % NS)
+
         sql("CREATE TABLE s3t.%s.ledger (id int, amount decimal(10,2)) USING iceberg TBLPROPERTIES "
             "('format-version'='2', 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')" % NS)
         sql("INSERT INTO s3t.%s.ledger VALUES (1, 10.00), (2, 20.50), (3, -3.25), (4, 4.00), (5, 5.55)" % NS)
@@ -204,7 +216,28 @@ class AthenaOnSparkTablesTests(unittest.TestCase):
         self.assertEqual(info, [("id", "integer", 10, 0), ("amount", "decimal", 10, 2)])
         self.assertEqual(got, [["1", "10.00"], ["3", "-3.25"], ["5", "5.55"]], "the rows Spark deleted are gone")
 
-    def test_04_spark_reads_athenas_writes_to_typed(self):
+    def test_04_athena_reads_binary_arrays_maps_and_structs_spark_wrote(self):
+        info, got = self.select("SELECT * FROM nested ORDER BY id")
+        self.assertEqual(info, [("id", "integer", 10, 0), ("raw", "varbinary", 1073741824, 0), ("tags", "array", 0, 0),
+                                ("scores", "array", 0, 0), ("attrs", "map", 0, 0), ("point", "row", 0, 0)])
+        self.assertEqual(got, [
+            ["1", "68 65 6c 6c 6f", "[a, b c]", "[0.5, 1.0E20]", "{k=1, z=2}", "{x=1.5, label=here}"],
+            ["2", None, "[]", None, "{}", None],
+            ["3", "00 ff", "[x, null]", "[null]", "{n=null}", "{x=null, label=nothing}"],
+        ], "a binary as its bytes in hex, arrays, maps and structs as Athena prints them")
+        self.succeed("INSERT INTO nested VALUES (4, X'CAFE', ARRAY['athena'], ARRAY[2.5], MAP(ARRAY['m'], ARRAY[7]), "
+                     "CAST(ROW(-1.0, 'athena') AS ROW(x double, label varchar)))")
+        self.succeed("UPDATE nested SET tags = ARRAY['updated', NULL], attrs = MAP(ARRAY['u'], ARRAY[-1]) WHERE id = 1")
+        self.succeed("DELETE FROM nested WHERE id = 2")
+        got = self.spark_rows("nested")
+        self.assertEqual([(r[0], bytes(r[1]) if r[1] is not None else None, r[2], r[3], r[4],
+                           r[5].asDict() if r[5] is not None else None) for r in got], [
+            (1, b"hello", ["updated", None], [0.5, 1e20], {"u": -1}, {"x": 1.5, "label": "here"}),
+            (3, b"\x00\xff", ["x", None], [None], {"n": None}, {"x": None, "label": "nothing"}),
+            (4, b"\xca\xfe", ["athena"], [2.5], {"m": 7}, {"x": -1.0, "label": "athena"}),
+        ], "Spark reads Athena's binary, arrays, map and struct")
+
+    def test_05_spark_reads_athenas_writes_to_typed(self):
         self.succeed("INSERT INTO typed VALUES (5, BIGINT '7', 2.5, DECIMAL '10.10', 'athena', true, DATE '2025-02-03', "
                      "TIMESTAMP '2025-02-03 04:05:06.789 UTC', TIMESTAMP '2025-02-03 04:05:06.789', REAL '0.75', "
                      "'from athena')")
@@ -226,7 +259,7 @@ class AthenaOnSparkTablesTests(unittest.TestCase):
              dt(2025, 2, 3, 4, 5, 6, 789000), 0.75, "from athena"),
         ], "Spark reads Athena's insert, update (microseconds kept) and delete")
 
-    def test_05_spark_reads_athenas_writes_to_a_partitioned_table(self):
+    def test_06_spark_reads_athenas_writes_to_a_partitioned_table(self):
         self.succeed("INSERT INTO events VALUES (7, 'athena', TIMESTAMP '2024-05-04 12:00:00 UTC'), "
                      "(8, 'athena', TIMESTAMP '2024-05-01 01:00:00 UTC')")
         self.succeed("UPDATE events SET kind = 'z' WHERE id = 1")
@@ -237,7 +270,7 @@ class AthenaOnSparkTablesTests(unittest.TestCase):
         self.assertEqual(rows(self.spark, "SELECT id FROM s3t.%s.events WHERE ts >= TIMESTAMP '2024-05-04 00:00:00'" % NS),
                          [(7,)], "Athena's row landed in its day's partition")
 
-    def test_06_spark_reads_athenas_writes_over_its_own_deletes(self):
+    def test_07_spark_reads_athenas_writes_over_its_own_deletes(self):
         self.succeed("UPDATE ledger SET amount = amount + DECIMAL '1.01' WHERE id = 1")
         self.succeed("DELETE FROM ledger WHERE id = 5")
         self.succeed("INSERT INTO ledger VALUES (6, DECIMAL '6.66')")
