@@ -216,7 +216,7 @@ static void put_composite(floe_athena_csv_t *out, const cJSON *v, const char *ty
         put(out, first ? "" : ", ");
         first = false;
         if (is_type(type, "map")) {
-            put(out, item->string);
+            put(out, item->string != NULL ? item->string : ""); /* a key: an object's member name */
             put(out, "=");
             put_value(out, item, second);
         } else if (is_type(type, "row")) {
