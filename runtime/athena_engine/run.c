@@ -112,7 +112,7 @@ typedef struct result {
     bool has_header;          /* a SELECT's file starts with the column names */
     floe_athena_csv_t csv;
     cJSON *columns;           /* [{name, type, precision, scale}] */
-    char (*types)[FLOE_ATHENA_TYPE_MAX];
+    char **types;             /* each column's Trino type (malloc'ed), which its values' text follows */
     size_t n_columns;
     int64_t rows;
     int pages;
@@ -130,11 +130,13 @@ static int on_columns(void *arg, const cJSON *columns)
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(c, "name");
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
         cJSON *info = cJSON_CreateObject();
+        char athena[FLOE_ATHENA_TYPE_MAX];
         int precision, scale;
 
-        floe_athena_type_of(cJSON_IsString(type) ? type->valuestring : "varchar", r->types[i], &precision, &scale);
+        r->types[i] = floe_xstrdup(cJSON_IsString(type) ? type->valuestring : "varchar");
+        floe_athena_type_of(r->types[i], athena, &precision, &scale);
         cJSON_AddStringToObject(info, "name", cJSON_IsString(name) ? name->valuestring : "");
-        cJSON_AddStringToObject(info, "type", r->types[i]);
+        cJSON_AddStringToObject(info, "type", athena);
         cJSON_AddNumberToObject(info, "precision", precision);
         cJSON_AddNumberToObject(info, "scale", scale);
         cJSON_AddItemToArray(r->columns, info);
@@ -517,6 +519,8 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         finish(t, q, &named, &r, &out, word);
 Done:
     cJSON_Delete(r.columns);
+    for (size_t i = 0; i < r.n_columns; i++)
+        free(r.types[i]);
     free(r.types);
     free(r.csv.data);
     free(prepared_name);

@@ -1,7 +1,7 @@
 /*
  * Trino's result values and types as Athena reports them: the type names and precisions of
  * GetQueryResults' ColumnInfo, and each value's text in the result file (doubles as Java prints
- * them, as Athena's engine does).
+ * them, arrays, maps, rows and varbinary as Athena's engine prints them).
  */
 #ifndef FLOE_ATHENA_ENGINE_VALUES_H
 #define FLOE_ATHENA_ENGINE_VALUES_H
@@ -18,9 +18,12 @@
 void floe_athena_type_of(const char *trino, char out[FLOE_ATHENA_TYPE_MAX], int *precision, int *scale);
 
 /**
- * The text of value v of Athena type `type` in the result file: NULL for a JSON null; else a
- * pointer to the string itself, to `buf` (numbers, booleans) or to *owned (arrays, maps and rows,
- * malloc'ed; the caller frees *owned, which is NULL otherwise).
+ * The text of value v of Trino type `type` (as Trino's columns name it: "double",
+ * "array(row(x double, label varchar))" ...) in the result file, as Athena prints it: NULL for a
+ * JSON null; else a pointer to the string itself, to `buf` (numbers, booleans) or to *owned
+ * (malloc'ed; the caller frees *owned, which is NULL otherwise): a varbinary's bytes in hex
+ * ("68 65 6c"), an array as [a, b], a map as {key=value, ...}, a row as {field=value, ...}, with
+ * each value inside printed the same way and a NULL there as null.
  */
 const char *floe_value_text(const cJSON *v, const char *type, char buf[FLOE_VALUE_TEXT_MAX], char **owned);
 

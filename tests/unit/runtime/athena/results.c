@@ -101,6 +101,21 @@ TEST(athena_catalogs_rewrite_only_quoted_catalog_names_outside_literals)
           "another account's hidden catalog name is caught, the caller's own is not");
 }
 
+/* Whether the Trino value `json` of type `type` prints as `text`, in a string of its own. */
+static bool prints_as(const char *json, const char *type, const char *text)
+{
+    cJSON *v = cJSON_Parse(json);
+    char buf[FLOE_VALUE_TEXT_MAX], *owned;
+    const char *got = floe_value_text(v, type, buf, &owned);
+    bool ok = got != NULL && strcmp(got, text) == 0 && owned == got;
+
+    if (!ok)
+        fprintf(stderr, "    %s of %s printed as %s\n", json, type, got != NULL ? got : "NULL");
+    free(owned);
+    cJSON_Delete(v);
+    return ok;
+}
+
 TEST(athena_values_print_as_athena_prints_them)
 {
     char type[FLOE_ATHENA_TYPE_MAX], buf[FLOE_VALUE_TEXT_MAX], *owned;
@@ -131,10 +146,22 @@ TEST(athena_values_print_as_athena_prints_them)
     v = cJSON_CreateNull();
     CHECK(floe_value_text(v, "varchar", buf, &owned) == NULL, "a null is NULL");
     cJSON_Delete(v);
-    v = cJSON_Parse("[1,2]");
-    CHECK(strcmp(floe_value_text(v, "array", buf, &owned), "[1,2]") == 0 && owned != NULL, "arrays as JSON");
-    free(owned);
-    cJSON_Delete(v);
+    CHECK(prints_as("[0.1,-0.25]", "array(real)", "[0.1, -0.25]"), "a real as Trino writes it, shortest (Athena's float)");
+    CHECK(prints_as("\"aGVsbG8=\"", "varbinary", "68 65 6c 6c 6f") && prints_as("\"AP8=\"", "varbinary", "00 ff") &&
+              prints_as("\"\"", "varbinary", ""),
+          "a varbinary (base64 from Trino) as its bytes in hex, spaced");
+    CHECK(prints_as("[\"a\",\"b c\",null]", "array(varchar)", "[a, b c, null]") &&
+              prints_as("[0.5,1.0E20]", "array(double)", "[0.5, 1.0E20]") && prints_as("[]", "array(integer)", "[]"),
+          "an array as [a, b], its values as Athena prints them, a NULL in it as null");
+    CHECK(prints_as("{\"k\":1,\"z\":null}", "map(varchar, integer)", "{k=1, z=null}"), "a map as {key=value, ...}");
+    CHECK(prints_as("[1.5,\"here\",\"2024-01-02 03:04:05.123 UTC\"]",
+                    "row(x double, label varchar, \"at time\" timestamp(3) with time zone)",
+                    "{x=1.5, label=here, at time=2024-01-02 03:04:05.123 UTC}") &&
+              prints_as("[1,\"x\"]", "row(integer, varchar)", "{1, x}"),
+          "a row as {field=value, ...} (Trino sends its values only), an anonymous one as {a, b}");
+    CHECK(prints_as("[[1,\"AAE=\"],null]", "array(row(n bigint, raw varbinary))", "[{n=1, raw=00 01}, null]") &&
+              prints_as("{\"a\":[[2.0],[]]}", "map(varchar, array(array(double)))", "{a=[[2.0], []]}"),
+          "nested in each other");
     CHECK(strcmp(floe_athena_substatement_type("INSERT", true, "INSERT"), "INSERT") == 0, "an INSERT");
     CHECK(strcmp(floe_athena_substatement_type("CREATE TABLE", true, "CREATE"), "CREATE_TABLE_AS_SELECT") == 0,
           "a CREATE TABLE with an update count is a CTAS");
