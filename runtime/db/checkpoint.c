@@ -15,10 +15,11 @@
 
 /* The rows authorization reads (runtime/authz/ keeps them in memory), as trigger events: a
  * resource's policies, whether a bucket or a table (by name) is there, and what makes a key a
- * principal with its identity policies. A table's commits (its metadata location) are none of
- * them; nor is a new session or access key, which no cache holds yet. */
+ * principal with its identity policies; and every change of a table bucket's row, which
+ * catalog/bucket_cache.c keeps. A table's commits (its metadata location) are none of them; nor is
+ * a new session or access key, which no cache holds yet. */
 static const char *const policy_events[][2] = {
-    {"table_bucket", "INSERT"},        {"table_bucket", "DELETE"},
+    {"table_bucket", "INSERT"},        {"table_bucket", "UPDATE"},        {"table_bucket", "DELETE"},
     {"s3table", "INSERT"},             {"s3table", "DELETE"},
     {"s3table", "UPDATE OF table_bucket_id, namespace_id, name, table_id"},
     {"table_bucket_policy", "INSERT"}, {"table_bucket_policy", "UPDATE"}, {"table_bucket_policy", "DELETE"},

@@ -41,8 +41,9 @@ void floe_checkpoint_install(sqlite3 *db, floe_checkpoint_t *c);
 /**
  * Creates the temporary triggers that make a commit on `db` which changes a row authorization
  * reads (table bucket and table policies, a bucket's or table's existence and name, IAM's users,
- * roles, policies, attachments, access keys and sessions) bump the policy generation. On a
- * migrated database. FLOE_OK or FLOE_EFAIL (logged).
+ * roles, policies, attachments, access keys and sessions) or any table bucket's row (the bucket
+ * cache keeps them) bump the policy generation. On a migrated database. FLOE_OK or FLOE_EFAIL
+ * (logged).
  */
 int floe_checkpoint_watch_policies(sqlite3 *db, floe_checkpoint_t *c);
 
