@@ -17,7 +17,7 @@
  *  6. Every connection's WAL hook is checkpoint.c's, installed on open: it checkpoints as SQLite's
  *     automatic checkpoint would, tells a watcher (floe_state_watch_inserts) of commits, and bumps
  *     the policy generation (floe_state_policy_generation) after a commit that changed a row
- *     authorization reads, which temporary triggers on every connection note.
+ *     authorization reads, which a pre-update hook on every connection notes.
  *  7. SQLite's memory statistics are off (floe_state_open's first call, before SQLite starts):
  *     Floe reads none and sets no heap limit, and with them on every allocation and free SQLite
  *     makes takes a process-wide mutex to count itself. Debian's library is built without
