@@ -418,6 +418,14 @@ def render_iceberg(env, spec_path, overlay_path, out):
     return spec, [(os.path.join(out, dst), env.get_template(tpl).render(ctx)) for tpl, dst in ICEBERG_OUTPUTS]
 
 
+def json_name(value):
+    """The arguments of floe_json_name for a member's JSON name: the literal and its length. The
+    runtime copies the name as it is, so a name JSON would escape is a model error."""
+    if not re.fullmatch(r"[A-Za-z0-9_.$-]+", value):
+        raise smithy.ModelError("JSON name %r would need escaping" % value)
+    return "%s, %d" % (c_string(value), len(value))
+
+
 def raise_model_error(message):
     raise smithy.ModelError(message)
 
@@ -428,6 +436,7 @@ def make_env():
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined, autoescape=False)
     env.filters["c_string"] = c_string
+    env.filters["json_name"] = json_name
     env.filters["c_comment"] = c_comment
     env.globals["MESSAGES"] = MESSAGES
     env.globals["raise"] = raise_model_error

@@ -81,11 +81,11 @@ static void serialize_EncryptionConfiguration(const floe_EncryptionConfiguration
 {
     floe_json_object_begin(w);
     if (x->sseAlgorithm != 0) {
-        floe_json_key(w, "sseAlgorithm");
+        floe_json_name(w, "sseAlgorithm", 12);
         floe_json_string(w, floe_SSEAlgorithm_values[x->sseAlgorithm]);
     }
     if (x->kmsKeyArn != NULL) {
-        floe_json_key(w, "kmsKeyArn");
+        floe_json_name(w, "kmsKeyArn", 9);
         floe_json_string(w, x->kmsKeyArn);
     }
     floe_json_object_end(w);
@@ -96,11 +96,11 @@ static void serialize_IcebergCompactionSettings(const floe_IcebergCompactionSett
 {
     floe_json_object_begin(w);
     if (x->has_targetFileSizeMB) {
-        floe_json_key(w, "targetFileSizeMB");
+        floe_json_name(w, "targetFileSizeMB", 16);
         floe_json_int(w, x->targetFileSizeMB);
     }
     if (x->strategy != 0) {
-        floe_json_key(w, "strategy");
+        floe_json_name(w, "strategy", 8);
         floe_json_string(w, floe_IcebergCompactionStrategy_values[x->strategy]);
     }
     floe_json_object_end(w);
@@ -111,11 +111,11 @@ static void serialize_IcebergSnapshotManagementSettings(const floe_IcebergSnapsh
 {
     floe_json_object_begin(w);
     if (x->has_minSnapshotsToKeep) {
-        floe_json_key(w, "minSnapshotsToKeep");
+        floe_json_name(w, "minSnapshotsToKeep", 18);
         floe_json_int(w, x->minSnapshotsToKeep);
     }
     if (x->has_maxSnapshotAgeHours) {
-        floe_json_key(w, "maxSnapshotAgeHours");
+        floe_json_name(w, "maxSnapshotAgeHours", 19);
         floe_json_int(w, x->maxSnapshotAgeHours);
     }
     floe_json_object_end(w);
@@ -126,11 +126,11 @@ static void serialize_IcebergUnreferencedFileRemovalSettings(const floe_IcebergU
 {
     floe_json_object_begin(w);
     if (x->has_unreferencedDays) {
-        floe_json_key(w, "unreferencedDays");
+        floe_json_name(w, "unreferencedDays", 16);
         floe_json_int(w, x->unreferencedDays);
     }
     if (x->has_nonCurrentDays) {
-        floe_json_key(w, "nonCurrentDays");
+        floe_json_name(w, "nonCurrentDays", 14);
         floe_json_int(w, x->nonCurrentDays);
     }
     floe_json_object_end(w);
@@ -141,11 +141,11 @@ static void serialize_LastSuccessfulReplicatedUpdate(const floe_LastSuccessfulRe
 {
     floe_json_object_begin(w);
     if (x->metadataLocation != NULL) {
-        floe_json_key(w, "metadataLocation");
+        floe_json_name(w, "metadataLocation", 16);
         floe_json_string(w, x->metadataLocation);
     }
     if (x->has_timestamp) {
-        floe_json_key(w, "timestamp");
+        floe_json_name(w, "timestamp", 9);
         floe_json_timestamp(w, x->timestamp); /* @timestampFormat("date-time") */
     }
     floe_json_object_end(w);
@@ -156,7 +156,7 @@ static void serialize_ManagedTableInformation(const floe_ManagedTableInformation
 {
     floe_json_object_begin(w);
     if (x->replicationInformation != NULL) {
-        floe_json_key(w, "replicationInformation");
+        floe_json_name(w, "replicationInformation", 22);
         serialize_ReplicationInformation(x->replicationInformation, w);
     }
     floe_json_object_end(w);
@@ -177,27 +177,27 @@ static void serialize_NamespaceSummary(const floe_NamespaceSummary *x, floe_json
 {
     floe_json_object_begin(w);
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->createdBy != NULL) {
-        floe_json_key(w, "createdBy");
+        floe_json_name(w, "createdBy", 9);
         floe_json_string(w, x->createdBy);
     }
     if (x->ownerAccountId != NULL) {
-        floe_json_key(w, "ownerAccountId");
+        floe_json_name(w, "ownerAccountId", 14);
         floe_json_string(w, x->ownerAccountId);
     }
     if (x->namespaceId != NULL) {
-        floe_json_key(w, "namespaceId");
+        floe_json_name(w, "namespaceId", 11);
         floe_json_string(w, x->namespaceId);
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     floe_json_object_end(w);
@@ -218,7 +218,7 @@ static void serialize_ReplicationDestination(const floe_ReplicationDestination *
 {
     floe_json_object_begin(w);
     if (x->destinationTableBucketARN != NULL) {
-        floe_json_key(w, "destinationTableBucketARN");
+        floe_json_name(w, "destinationTableBucketARN", 25);
         floe_json_string(w, x->destinationTableBucketARN);
     }
     floe_json_object_end(w);
@@ -229,23 +229,23 @@ static void serialize_ReplicationDestinationStatusModel(const floe_ReplicationDe
 {
     floe_json_object_begin(w);
     if (x->replicationStatus != 0) {
-        floe_json_key(w, "replicationStatus");
+        floe_json_name(w, "replicationStatus", 17);
         floe_json_string(w, floe_ReplicationStatus_values[x->replicationStatus]);
     }
     if (x->destinationTableBucketArn != NULL) {
-        floe_json_key(w, "destinationTableBucketArn");
+        floe_json_name(w, "destinationTableBucketArn", 25);
         floe_json_string(w, x->destinationTableBucketArn);
     }
     if (x->destinationTableArn != NULL) {
-        floe_json_key(w, "destinationTableArn");
+        floe_json_name(w, "destinationTableArn", 19);
         floe_json_string(w, x->destinationTableArn);
     }
     if (x->lastSuccessfulReplicatedUpdate != NULL) {
-        floe_json_key(w, "lastSuccessfulReplicatedUpdate");
+        floe_json_name(w, "lastSuccessfulReplicatedUpdate", 30);
         serialize_LastSuccessfulReplicatedUpdate(x->lastSuccessfulReplicatedUpdate, w);
     }
     if (x->failureMessage != NULL) {
-        floe_json_key(w, "failureMessage");
+        floe_json_name(w, "failureMessage", 14);
         floe_json_string(w, x->failureMessage);
     }
     floe_json_object_end(w);
@@ -276,7 +276,7 @@ static void serialize_ReplicationInformation(const floe_ReplicationInformation *
 {
     floe_json_object_begin(w);
     if (x->sourceTableARN != NULL) {
-        floe_json_key(w, "sourceTableARN");
+        floe_json_name(w, "sourceTableARN", 14);
         floe_json_string(w, x->sourceTableARN);
     }
     floe_json_object_end(w);
@@ -287,7 +287,7 @@ static void serialize_StorageClassConfiguration(const floe_StorageClassConfigura
 {
     floe_json_object_begin(w);
     if (x->storageClass != 0) {
-        floe_json_key(w, "storageClass");
+        floe_json_name(w, "storageClass", 12);
         floe_json_string(w, floe_StorageClass_values[x->storageClass]);
     }
     floe_json_object_end(w);
@@ -309,11 +309,11 @@ static void serialize_TableBucketMaintenanceConfigurationValue(const floe_TableB
 {
     floe_json_object_begin(w);
     if (x->status != 0) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, floe_MaintenanceStatus_values[x->status]);
     }
     if (x->settings != NULL) {
-        floe_json_key(w, "settings");
+        floe_json_name(w, "settings", 8);
         serialize_TableBucketMaintenanceSettings(x->settings, w);
     }
     floe_json_object_end(w);
@@ -325,7 +325,7 @@ static void serialize_TableBucketMaintenanceSettings(const floe_TableBucketMaint
     floe_json_object_begin(w);
     switch (x->tag) {
     case FLOE_TableBucketMaintenanceSettings_TAG_icebergUnreferencedFileRemoval:
-        floe_json_key(w, "icebergUnreferencedFileRemoval");
+        floe_json_name(w, "icebergUnreferencedFileRemoval", 30);
         serialize_IcebergUnreferencedFileRemovalSettings(x->icebergUnreferencedFileRemoval, w);
         break;
     default:
@@ -339,11 +339,11 @@ static void serialize_TableBucketReplicationConfiguration(const floe_TableBucket
 {
     floe_json_object_begin(w);
     if (x->role != NULL) {
-        floe_json_key(w, "role");
+        floe_json_name(w, "role", 4);
         floe_json_string(w, x->role);
     }
     if (x->rules != NULL) {
-        floe_json_key(w, "rules");
+        floe_json_name(w, "rules", 5);
         serialize_TableBucketReplicationRules(x->rules, w);
     }
     floe_json_object_end(w);
@@ -354,7 +354,7 @@ static void serialize_TableBucketReplicationRule(const floe_TableBucketReplicati
 {
     floe_json_object_begin(w);
     if (x->destinations != NULL) {
-        floe_json_key(w, "destinations");
+        floe_json_name(w, "destinations", 12);
         serialize_ReplicationDestinations(x->destinations, w);
     }
     floe_json_object_end(w);
@@ -375,27 +375,27 @@ static void serialize_TableBucketSummary(const floe_TableBucketSummary *x, floe_
 {
     floe_json_object_begin(w);
     if (x->arn != NULL) {
-        floe_json_key(w, "arn");
+        floe_json_name(w, "arn", 3);
         floe_json_string(w, x->arn);
     }
     if (x->name != NULL) {
-        floe_json_key(w, "name");
+        floe_json_name(w, "name", 4);
         floe_json_string(w, x->name);
     }
     if (x->ownerAccountId != NULL) {
-        floe_json_key(w, "ownerAccountId");
+        floe_json_name(w, "ownerAccountId", 14);
         floe_json_string(w, x->ownerAccountId);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     if (x->type != 0) {
-        floe_json_key(w, "type");
+        floe_json_name(w, "type", 4);
         floe_json_string(w, floe_TableBucketType_values[x->type]);
     }
     floe_json_object_end(w);
@@ -427,11 +427,11 @@ static void serialize_TableMaintenanceConfigurationValue(const floe_TableMainten
 {
     floe_json_object_begin(w);
     if (x->status != 0) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, floe_MaintenanceStatus_values[x->status]);
     }
     if (x->settings != NULL) {
-        floe_json_key(w, "settings");
+        floe_json_name(w, "settings", 8);
         serialize_TableMaintenanceSettings(x->settings, w);
     }
     floe_json_object_end(w);
@@ -453,15 +453,15 @@ static void serialize_TableMaintenanceJobStatusValue(const floe_TableMaintenance
 {
     floe_json_object_begin(w);
     if (x->status != 0) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, floe_JobStatus_values[x->status]);
     }
     if (x->has_lastRunTimestamp) {
-        floe_json_key(w, "lastRunTimestamp");
+        floe_json_name(w, "lastRunTimestamp", 16);
         floe_json_timestamp(w, x->lastRunTimestamp); /* @timestampFormat("date-time") */
     }
     if (x->failureMessage != NULL) {
-        floe_json_key(w, "failureMessage");
+        floe_json_name(w, "failureMessage", 14);
         floe_json_string(w, x->failureMessage);
     }
     floe_json_object_end(w);
@@ -473,11 +473,11 @@ static void serialize_TableMaintenanceSettings(const floe_TableMaintenanceSettin
     floe_json_object_begin(w);
     switch (x->tag) {
     case FLOE_TableMaintenanceSettings_TAG_icebergCompaction:
-        floe_json_key(w, "icebergCompaction");
+        floe_json_name(w, "icebergCompaction", 17);
         serialize_IcebergCompactionSettings(x->icebergCompaction, w);
         break;
     case FLOE_TableMaintenanceSettings_TAG_icebergSnapshotManagement:
-        floe_json_key(w, "icebergSnapshotManagement");
+        floe_json_name(w, "icebergSnapshotManagement", 25);
         serialize_IcebergSnapshotManagementSettings(x->icebergSnapshotManagement, w);
         break;
     default:
@@ -491,11 +491,11 @@ static void serialize_TableRecordExpirationConfigurationValue(const floe_TableRe
 {
     floe_json_object_begin(w);
     if (x->status != 0) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, floe_TableRecordExpirationStatus_values[x->status]);
     }
     if (x->settings != NULL) {
-        floe_json_key(w, "settings");
+        floe_json_name(w, "settings", 8);
         serialize_TableRecordExpirationSettings(x->settings, w);
     }
     floe_json_object_end(w);
@@ -506,15 +506,15 @@ static void serialize_TableRecordExpirationJobMetrics(const floe_TableRecordExpi
 {
     floe_json_object_begin(w);
     if (x->has_deletedDataFiles) {
-        floe_json_key(w, "deletedDataFiles");
+        floe_json_name(w, "deletedDataFiles", 16);
         floe_json_int(w, x->deletedDataFiles);
     }
     if (x->has_deletedRecords) {
-        floe_json_key(w, "deletedRecords");
+        floe_json_name(w, "deletedRecords", 14);
         floe_json_int(w, x->deletedRecords);
     }
     if (x->has_removedFilesSize) {
-        floe_json_key(w, "removedFilesSize");
+        floe_json_name(w, "removedFilesSize", 16);
         floe_json_int(w, x->removedFilesSize);
     }
     floe_json_object_end(w);
@@ -525,7 +525,7 @@ static void serialize_TableRecordExpirationSettings(const floe_TableRecordExpira
 {
     floe_json_object_begin(w);
     if (x->has_days) {
-        floe_json_key(w, "days");
+        floe_json_name(w, "days", 4);
         floe_json_int(w, x->days);
     }
     floe_json_object_end(w);
@@ -536,11 +536,11 @@ static void serialize_TableReplicationConfiguration(const floe_TableReplicationC
 {
     floe_json_object_begin(w);
     if (x->role != NULL) {
-        floe_json_key(w, "role");
+        floe_json_name(w, "role", 4);
         floe_json_string(w, x->role);
     }
     if (x->rules != NULL) {
-        floe_json_key(w, "rules");
+        floe_json_name(w, "rules", 5);
         serialize_TableReplicationRules(x->rules, w);
     }
     floe_json_object_end(w);
@@ -551,7 +551,7 @@ static void serialize_TableReplicationRule(const floe_TableReplicationRule *x, f
 {
     floe_json_object_begin(w);
     if (x->destinations != NULL) {
-        floe_json_key(w, "destinations");
+        floe_json_name(w, "destinations", 12);
         serialize_ReplicationDestinations(x->destinations, w);
     }
     floe_json_object_end(w);
@@ -572,39 +572,39 @@ static void serialize_TableSummary(const floe_TableSummary *x, floe_json_t *w)
 {
     floe_json_object_begin(w);
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     if (x->name != NULL) {
-        floe_json_key(w, "name");
+        floe_json_name(w, "name", 4);
         floe_json_string(w, x->name);
     }
     if (x->type != 0) {
-        floe_json_key(w, "type");
+        floe_json_name(w, "type", 4);
         floe_json_string(w, floe_TableType_values[x->type]);
     }
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->has_modifiedAt) {
-        floe_json_key(w, "modifiedAt");
+        floe_json_name(w, "modifiedAt", 10);
         floe_json_timestamp(w, x->modifiedAt); /* @timestampFormat("date-time") */
     }
     if (x->managedByService != NULL) {
-        floe_json_key(w, "managedByService");
+        floe_json_name(w, "managedByService", 16);
         floe_json_string(w, x->managedByService);
     }
     if (x->namespaceId != NULL) {
-        floe_json_key(w, "namespaceId");
+        floe_json_name(w, "namespaceId", 11);
         floe_json_string(w, x->namespaceId);
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     floe_json_object_end(w);
@@ -636,11 +636,11 @@ static void serialize_CreateNamespaceResponse(const floe_CreateNamespaceResponse
 {
     floe_json_object_begin(w);
     if (x->tableBucketARN != NULL) {
-        floe_json_key(w, "tableBucketARN");
+        floe_json_name(w, "tableBucketARN", 14);
         floe_json_string(w, x->tableBucketARN);
     }
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     floe_json_object_end(w);
@@ -651,27 +651,27 @@ static void serialize_GetNamespaceResponse(const floe_GetNamespaceResponse *x, f
 {
     floe_json_object_begin(w);
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->createdBy != NULL) {
-        floe_json_key(w, "createdBy");
+        floe_json_name(w, "createdBy", 9);
         floe_json_string(w, x->createdBy);
     }
     if (x->ownerAccountId != NULL) {
-        floe_json_key(w, "ownerAccountId");
+        floe_json_name(w, "ownerAccountId", 14);
         floe_json_string(w, x->ownerAccountId);
     }
     if (x->namespaceId != NULL) {
-        floe_json_key(w, "namespaceId");
+        floe_json_name(w, "namespaceId", 11);
         floe_json_string(w, x->namespaceId);
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     floe_json_object_end(w);
@@ -682,11 +682,11 @@ static void serialize_ListNamespacesResponse(const floe_ListNamespacesResponse *
 {
     floe_json_object_begin(w);
     if (x->namespaces != NULL) {
-        floe_json_key(w, "namespaces");
+        floe_json_name(w, "namespaces", 10);
         serialize_NamespaceSummaryList(x->namespaces, w);
     }
     if (x->continuationToken != NULL) {
-        floe_json_key(w, "continuationToken");
+        floe_json_name(w, "continuationToken", 17);
         floe_json_string(w, x->continuationToken);
     }
     floe_json_object_end(w);
@@ -697,7 +697,7 @@ static void serialize_ListTagsForResourceResponse(const floe_ListTagsForResource
 {
     floe_json_object_begin(w);
     if (x->tags != NULL) {
-        floe_json_key(w, "tags");
+        floe_json_name(w, "tags", 4);
         serialize_Tags(x->tags, w);
     }
     floe_json_object_end(w);
@@ -724,7 +724,7 @@ static void serialize_GetTableBucketEncryptionResponse(const floe_GetTableBucket
 {
     floe_json_object_begin(w);
     if (x->encryptionConfiguration != NULL) {
-        floe_json_key(w, "encryptionConfiguration");
+        floe_json_name(w, "encryptionConfiguration", 23);
         serialize_EncryptionConfiguration(x->encryptionConfiguration, w);
     }
     floe_json_object_end(w);
@@ -735,7 +735,7 @@ static void serialize_GetTableBucketPolicyResponse(const floe_GetTableBucketPoli
 {
     floe_json_object_begin(w);
     if (x->resourcePolicy != NULL) {
-        floe_json_key(w, "resourcePolicy");
+        floe_json_name(w, "resourcePolicy", 14);
         floe_json_string(w, x->resourcePolicy);
     }
     floe_json_object_end(w);
@@ -746,11 +746,11 @@ static void serialize_GetTableBucketReplicationResponse(const floe_GetTableBucke
 {
     floe_json_object_begin(w);
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->configuration != NULL) {
-        floe_json_key(w, "configuration");
+        floe_json_name(w, "configuration", 13);
         serialize_TableBucketReplicationConfiguration(x->configuration, w);
     }
     floe_json_object_end(w);
@@ -761,11 +761,11 @@ static void serialize_PutTableBucketReplicationResponse(const floe_PutTableBucke
 {
     floe_json_object_begin(w);
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->status != NULL) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, x->status);
     }
     floe_json_object_end(w);
@@ -776,7 +776,7 @@ static void serialize_CreateTableBucketResponse(const floe_CreateTableBucketResp
 {
     floe_json_object_begin(w);
     if (x->arn != NULL) {
-        floe_json_key(w, "arn");
+        floe_json_name(w, "arn", 3);
         floe_json_string(w, x->arn);
     }
     floe_json_object_end(w);
@@ -787,27 +787,27 @@ static void serialize_GetTableBucketResponse(const floe_GetTableBucketResponse *
 {
     floe_json_object_begin(w);
     if (x->arn != NULL) {
-        floe_json_key(w, "arn");
+        floe_json_name(w, "arn", 3);
         floe_json_string(w, x->arn);
     }
     if (x->name != NULL) {
-        floe_json_key(w, "name");
+        floe_json_name(w, "name", 4);
         floe_json_string(w, x->name);
     }
     if (x->ownerAccountId != NULL) {
-        floe_json_key(w, "ownerAccountId");
+        floe_json_name(w, "ownerAccountId", 14);
         floe_json_string(w, x->ownerAccountId);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     if (x->type != 0) {
-        floe_json_key(w, "type");
+        floe_json_name(w, "type", 4);
         floe_json_string(w, floe_TableBucketType_values[x->type]);
     }
     floe_json_object_end(w);
@@ -818,11 +818,11 @@ static void serialize_GetTableBucketMaintenanceConfigurationResponse(const floe_
 {
     floe_json_object_begin(w);
     if (x->tableBucketARN != NULL) {
-        floe_json_key(w, "tableBucketARN");
+        floe_json_name(w, "tableBucketARN", 14);
         floe_json_string(w, x->tableBucketARN);
     }
     if (x->configuration != NULL) {
-        floe_json_key(w, "configuration");
+        floe_json_name(w, "configuration", 13);
         serialize_TableBucketMaintenanceConfiguration(x->configuration, w);
     }
     floe_json_object_end(w);
@@ -833,11 +833,11 @@ static void serialize_GetTableBucketMetricsConfigurationResponse(const floe_GetT
 {
     floe_json_object_begin(w);
     if (x->tableBucketARN != NULL) {
-        floe_json_key(w, "tableBucketARN");
+        floe_json_name(w, "tableBucketARN", 14);
         floe_json_string(w, x->tableBucketARN);
     }
     if (x->id != NULL) {
-        floe_json_key(w, "id");
+        floe_json_name(w, "id", 2);
         floe_json_string(w, x->id);
     }
     floe_json_object_end(w);
@@ -848,7 +848,7 @@ static void serialize_GetTableBucketStorageClassResponse(const floe_GetTableBuck
 {
     floe_json_object_begin(w);
     if (x->storageClassConfiguration != NULL) {
-        floe_json_key(w, "storageClassConfiguration");
+        floe_json_name(w, "storageClassConfiguration", 25);
         serialize_StorageClassConfiguration(x->storageClassConfiguration, w);
     }
     floe_json_object_end(w);
@@ -859,11 +859,11 @@ static void serialize_ListTableBucketsResponse(const floe_ListTableBucketsRespon
 {
     floe_json_object_begin(w);
     if (x->tableBuckets != NULL) {
-        floe_json_key(w, "tableBuckets");
+        floe_json_name(w, "tableBuckets", 12);
         serialize_TableBucketSummaryList(x->tableBuckets, w);
     }
     if (x->continuationToken != NULL) {
-        floe_json_key(w, "continuationToken");
+        floe_json_name(w, "continuationToken", 17);
         floe_json_string(w, x->continuationToken);
     }
     floe_json_object_end(w);
@@ -874,7 +874,7 @@ static void serialize_GetTableEncryptionResponse(const floe_GetTableEncryptionRe
 {
     floe_json_object_begin(w);
     if (x->encryptionConfiguration != NULL) {
-        floe_json_key(w, "encryptionConfiguration");
+        floe_json_name(w, "encryptionConfiguration", 23);
         serialize_EncryptionConfiguration(x->encryptionConfiguration, w);
     }
     floe_json_object_end(w);
@@ -885,7 +885,7 @@ static void serialize_GetTablePolicyResponse(const floe_GetTablePolicyResponse *
 {
     floe_json_object_begin(w);
     if (x->resourcePolicy != NULL) {
-        floe_json_key(w, "resourcePolicy");
+        floe_json_name(w, "resourcePolicy", 14);
         floe_json_string(w, x->resourcePolicy);
     }
     floe_json_object_end(w);
@@ -896,11 +896,11 @@ static void serialize_GetTableReplicationResponse(const floe_GetTableReplication
 {
     floe_json_object_begin(w);
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->configuration != NULL) {
-        floe_json_key(w, "configuration");
+        floe_json_name(w, "configuration", 13);
         serialize_TableReplicationConfiguration(x->configuration, w);
     }
     floe_json_object_end(w);
@@ -911,11 +911,11 @@ static void serialize_GetTableReplicationStatusResponse(const floe_GetTableRepli
 {
     floe_json_object_begin(w);
     if (x->sourceTableArn != NULL) {
-        floe_json_key(w, "sourceTableArn");
+        floe_json_name(w, "sourceTableArn", 14);
         floe_json_string(w, x->sourceTableArn);
     }
     if (x->destinations != NULL) {
-        floe_json_key(w, "destinations");
+        floe_json_name(w, "destinations", 12);
         serialize_ReplicationDestinationStatuses(x->destinations, w);
     }
     floe_json_object_end(w);
@@ -926,11 +926,11 @@ static void serialize_PutTableReplicationResponse(const floe_PutTableReplication
 {
     floe_json_object_begin(w);
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->status != NULL) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, x->status);
     }
     floe_json_object_end(w);
@@ -941,11 +941,11 @@ static void serialize_CreateTableResponse(const floe_CreateTableResponse *x, flo
 {
     floe_json_object_begin(w);
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     floe_json_object_end(w);
@@ -956,71 +956,71 @@ static void serialize_GetTableResponse(const floe_GetTableResponse *x, floe_json
 {
     floe_json_object_begin(w);
     if (x->name != NULL) {
-        floe_json_key(w, "name");
+        floe_json_name(w, "name", 4);
         floe_json_string(w, x->name);
     }
     if (x->type != 0) {
-        floe_json_key(w, "type");
+        floe_json_name(w, "type", 4);
         floe_json_string(w, floe_TableType_values[x->type]);
     }
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     if (x->namespaceId != NULL) {
-        floe_json_key(w, "namespaceId");
+        floe_json_name(w, "namespaceId", 11);
         floe_json_string(w, x->namespaceId);
     }
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->metadataLocation != NULL) {
-        floe_json_key(w, "metadataLocation");
+        floe_json_name(w, "metadataLocation", 16);
         floe_json_string(w, x->metadataLocation);
     }
     if (x->warehouseLocation != NULL) {
-        floe_json_key(w, "warehouseLocation");
+        floe_json_name(w, "warehouseLocation", 17);
         floe_json_string(w, x->warehouseLocation);
     }
     if (x->has_createdAt) {
-        floe_json_key(w, "createdAt");
+        floe_json_name(w, "createdAt", 9);
         floe_json_timestamp(w, x->createdAt); /* @timestampFormat("date-time") */
     }
     if (x->createdBy != NULL) {
-        floe_json_key(w, "createdBy");
+        floe_json_name(w, "createdBy", 9);
         floe_json_string(w, x->createdBy);
     }
     if (x->managedByService != NULL) {
-        floe_json_key(w, "managedByService");
+        floe_json_name(w, "managedByService", 16);
         floe_json_string(w, x->managedByService);
     }
     if (x->has_modifiedAt) {
-        floe_json_key(w, "modifiedAt");
+        floe_json_name(w, "modifiedAt", 10);
         floe_json_timestamp(w, x->modifiedAt); /* @timestampFormat("date-time") */
     }
     if (x->modifiedBy != NULL) {
-        floe_json_key(w, "modifiedBy");
+        floe_json_name(w, "modifiedBy", 10);
         floe_json_string(w, x->modifiedBy);
     }
     if (x->ownerAccountId != NULL) {
-        floe_json_key(w, "ownerAccountId");
+        floe_json_name(w, "ownerAccountId", 14);
         floe_json_string(w, x->ownerAccountId);
     }
     if (x->format != 0) {
-        floe_json_key(w, "format");
+        floe_json_name(w, "format", 6);
         floe_json_string(w, floe_OpenTableFormat_values[x->format]);
     }
     if (x->tableBucketId != NULL) {
-        floe_json_key(w, "tableBucketId");
+        floe_json_name(w, "tableBucketId", 13);
         floe_json_string(w, x->tableBucketId);
     }
     if (x->managedTableInformation != NULL) {
-        floe_json_key(w, "managedTableInformation");
+        floe_json_name(w, "managedTableInformation", 23);
         serialize_ManagedTableInformation(x->managedTableInformation, w);
     }
     floe_json_object_end(w);
@@ -1031,11 +1031,11 @@ static void serialize_GetTableMaintenanceConfigurationResponse(const floe_GetTab
 {
     floe_json_object_begin(w);
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->configuration != NULL) {
-        floe_json_key(w, "configuration");
+        floe_json_name(w, "configuration", 13);
         serialize_TableMaintenanceConfiguration(x->configuration, w);
     }
     floe_json_object_end(w);
@@ -1046,11 +1046,11 @@ static void serialize_GetTableMaintenanceJobStatusResponse(const floe_GetTableMa
 {
     floe_json_object_begin(w);
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->status != NULL) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         serialize_TableMaintenanceJobStatus(x->status, w);
     }
     floe_json_object_end(w);
@@ -1061,15 +1061,15 @@ static void serialize_GetTableMetadataLocationResponse(const floe_GetTableMetada
 {
     floe_json_object_begin(w);
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->metadataLocation != NULL) {
-        floe_json_key(w, "metadataLocation");
+        floe_json_name(w, "metadataLocation", 16);
         floe_json_string(w, x->metadataLocation);
     }
     if (x->warehouseLocation != NULL) {
-        floe_json_key(w, "warehouseLocation");
+        floe_json_name(w, "warehouseLocation", 17);
         floe_json_string(w, x->warehouseLocation);
     }
     floe_json_object_end(w);
@@ -1080,7 +1080,7 @@ static void serialize_GetTableRecordExpirationConfigurationResponse(const floe_G
 {
     floe_json_object_begin(w);
     if (x->configuration != NULL) {
-        floe_json_key(w, "configuration");
+        floe_json_name(w, "configuration", 13);
         serialize_TableRecordExpirationConfigurationValue(x->configuration, w);
     }
     floe_json_object_end(w);
@@ -1091,19 +1091,19 @@ static void serialize_GetTableRecordExpirationJobStatusResponse(const floe_GetTa
 {
     floe_json_object_begin(w);
     if (x->status != 0) {
-        floe_json_key(w, "status");
+        floe_json_name(w, "status", 6);
         floe_json_string(w, floe_TableRecordExpirationJobStatus_values[x->status]);
     }
     if (x->has_lastRunTimestamp) {
-        floe_json_key(w, "lastRunTimestamp");
+        floe_json_name(w, "lastRunTimestamp", 16);
         floe_json_timestamp(w, x->lastRunTimestamp); /* @timestampFormat("date-time") */
     }
     if (x->failureMessage != NULL) {
-        floe_json_key(w, "failureMessage");
+        floe_json_name(w, "failureMessage", 14);
         floe_json_string(w, x->failureMessage);
     }
     if (x->metrics != NULL) {
-        floe_json_key(w, "metrics");
+        floe_json_name(w, "metrics", 7);
         serialize_TableRecordExpirationJobMetrics(x->metrics, w);
     }
     floe_json_object_end(w);
@@ -1114,7 +1114,7 @@ static void serialize_GetTableStorageClassResponse(const floe_GetTableStorageCla
 {
     floe_json_object_begin(w);
     if (x->storageClassConfiguration != NULL) {
-        floe_json_key(w, "storageClassConfiguration");
+        floe_json_name(w, "storageClassConfiguration", 25);
         serialize_StorageClassConfiguration(x->storageClassConfiguration, w);
     }
     floe_json_object_end(w);
@@ -1125,11 +1125,11 @@ static void serialize_ListTablesResponse(const floe_ListTablesResponse *x, floe_
 {
     floe_json_object_begin(w);
     if (x->tables != NULL) {
-        floe_json_key(w, "tables");
+        floe_json_name(w, "tables", 6);
         serialize_TableSummaryList(x->tables, w);
     }
     if (x->continuationToken != NULL) {
-        floe_json_key(w, "continuationToken");
+        floe_json_name(w, "continuationToken", 17);
         floe_json_string(w, x->continuationToken);
     }
     floe_json_object_end(w);
@@ -1140,23 +1140,23 @@ static void serialize_UpdateTableMetadataLocationResponse(const floe_UpdateTable
 {
     floe_json_object_begin(w);
     if (x->name != NULL) {
-        floe_json_key(w, "name");
+        floe_json_name(w, "name", 4);
         floe_json_string(w, x->name);
     }
     if (x->tableARN != NULL) {
-        floe_json_key(w, "tableARN");
+        floe_json_name(w, "tableARN", 8);
         floe_json_string(w, x->tableARN);
     }
     if (x->namespace != NULL) {
-        floe_json_key(w, "namespace");
+        floe_json_name(w, "namespace", 9);
         serialize_NamespaceList(x->namespace, w);
     }
     if (x->versionToken != NULL) {
-        floe_json_key(w, "versionToken");
+        floe_json_name(w, "versionToken", 12);
         floe_json_string(w, x->versionToken);
     }
     if (x->metadataLocation != NULL) {
-        floe_json_key(w, "metadataLocation");
+        floe_json_name(w, "metadataLocation", 16);
         floe_json_string(w, x->metadataLocation);
     }
     floe_json_object_end(w);

@@ -148,6 +148,40 @@ static uint64_t word_needs_escape(const unsigned char *p)
     return ((v - ones * 0x20) | ((v ^ (ones * '"')) - ones) | ((v ^ (ones * '\\')) - ones)) & ~v & highs;
 }
 
+/* True when one of the n bytes at p needs escaping: eight at a time, the last eight overlapping
+ * the word before them rather than byte by byte (a short string is scanned byte by byte). */
+static bool span_needs_escape(const unsigned char *p, size_t n)
+{
+    size_t i;
+
+    if (n < 8) {
+        for (i = 0; i < n; i++) {
+            if (needs_escape[p[i]])
+                return true;
+        }
+        return false;
+    }
+    for (i = 0; i + 8 <= n; i += 8) {
+        if (word_needs_escape(p + i))
+            return true;
+    }
+    return i < n && word_needs_escape(p + n - 8);
+}
+
+/* Writes the n bytes at s quoted, as they are (none needs escaping), then `suffix` (a byte, or 0
+ * for none), and the closing NUL. */
+static void write_plain(floe_json_t *w, const char *s, size_t n, char suffix)
+{
+    reserve(w, n + 3);
+    w->buf[w->len++] = '"';
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    w->buf[w->len++] = '"';
+    if (suffix != 0)
+        w->buf[w->len++] = suffix;
+    w->buf[w->len] = '\0';
+}
+
 /* Writes s quoted, then `suffix` (a byte, or 0 for none), straight into the buffer: one reserve
  * for the common case of nothing to escape, another only at an escape, and the closing NUL once.
  * Runs of plain bytes are copied whole, and scanned eight bytes at a time where they can be. */
@@ -155,6 +189,10 @@ static void write_escaped(floe_json_t *w, const char *s, size_t n, char suffix)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n, *run = p;
 
+    if (!span_needs_escape(p, n)) {
+        write_plain(w, s, n, suffix);
+        return;
+    }
     reserve(w, n + 3);
     w->buf[w->len++] = '"';
     for (; p < end; p++) {
@@ -182,6 +220,13 @@ void floe_json_key(floe_json_t *w, const char *key)
 {
     before_value(w);
     write_escaped(w, key, strlen(key), ':');
+    w->after_key = true;
+}
+
+void floe_json_name(floe_json_t *w, const char *name, size_t n)
+{
+    before_value(w);
+    write_plain(w, name, n, ':');
     w->after_key = true;
 }
 

@@ -32,6 +32,8 @@ void floe_json_object_end(floe_json_t *w);
 void floe_json_array_begin(floe_json_t *w);
 void floe_json_array_end(floe_json_t *w);
 void floe_json_key(floe_json_t *w, const char *key);
+/** A key of n bytes that needs no escaping (a model's member name), copied as it is. */
+void floe_json_name(floe_json_t *w, const char *name, size_t n);
 void floe_json_string(floe_json_t *w, const char *s);
 void floe_json_string_n(floe_json_t *w, const char *s, size_t n);
 void floe_json_int(floe_json_t *w, int64_t v);

@@ -8,6 +8,7 @@
 
 #include "call/call_sql.h"
 #include "catalog/arn.h"
+#include "catalog/bucket_cache.h"
 #include "catalog/lookup.h"
 #include "catalog/table_columns.h"
 #include "db/state.h"
@@ -69,9 +70,13 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
 {
     char *name = floe_arn_parse_table_bucket(call, arn);
     floe_db_stmt_t *stmt;
+    uint64_t generation;
+    bool is_keepable = floe_bucket_cache_generation(call, &generation);
 
     if (name == NULL)
         return fail_unknown_arn(call, arn, FLOE_SUBJECT_BUCKET, MESSAGE_NO_BUCKET);
+    if (is_keepable && floe_bucket_cache_find(call, arn, name, generation, out))
+        return FLOE_OK;
     stmt = floe_sql_bind(call, sql_bucket_by_name, "ttt", name, floe_call_account(call), floe_call_region(call));
     switch (step_lookup(call, stmt)) {
     case FLOE_DB_ROW: break;
@@ -85,6 +90,8 @@ int floe_lookup_bucket(floe_call_t *call, const char *arn, floe_bucket_row_t *ou
     out->created_at = floe_db_column_int64(stmt, 4);
     out->arn = floe_arn_table_bucket(call, out->name);
     floe_db_reset(stmt);
+    if (is_keepable)
+        floe_bucket_cache_keep(out, generation);
     return FLOE_OK;
 }
 

@@ -1,6 +1,9 @@
 /*
  * When a connection checkpoints its WAL, and who hears of a commit (checkpoint.h).
  */
+/* Declares sqlite3_preupdate_hook, which Debian's libsqlite3 is built with. */
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+
 #include <assert.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -11,29 +14,40 @@
 
 /* SQLite's default wal_autocheckpoint (SQLITE_DEFAULT_WAL_AUTOCHECKPOINT), which the hook keeps. */
 #define CHECKPOINT_FRAMES 1000
-#define TRIGGER_SQL_MAX 256
 
-/* The rows authorization reads (runtime/authz/ keeps them in memory), as trigger events: a
- * resource's policies, whether a bucket or a table (by name) is there, and what makes a key a
- * principal with its identity policies. A table's commits (its metadata location) are none of
- * them; nor is a new session or access key, which no cache holds yet. */
-static const char *const policy_events[][2] = {
-    {"table_bucket", "INSERT"},        {"table_bucket", "DELETE"},
-    {"s3table", "INSERT"},             {"s3table", "DELETE"},
-    {"s3table", "UPDATE OF table_bucket_id, namespace_id, name, table_id"},
-    {"table_bucket_policy", "INSERT"}, {"table_bucket_policy", "UPDATE"}, {"table_bucket_policy", "DELETE"},
-    {"table_policy", "INSERT"},        {"table_policy", "UPDATE"},        {"table_policy", "DELETE"},
-    {"iam_user", "UPDATE"},            {"iam_user", "DELETE"},
-    {"iam_role", "UPDATE"},            {"iam_role", "DELETE"},
-    {"iam_policy", "UPDATE"},          {"iam_policy", "DELETE"},
-    {"iam_policy_version", "INSERT"},  {"iam_policy_version", "UPDATE"},  {"iam_policy_version", "DELETE"},
-    {"iam_user_policy", "INSERT"},     {"iam_user_policy", "UPDATE"},     {"iam_user_policy", "DELETE"},
-    {"iam_role_policy", "INSERT"},     {"iam_role_policy", "UPDATE"},     {"iam_role_policy", "DELETE"},
-    {"iam_user_attachment", "INSERT"}, {"iam_user_attachment", "DELETE"},
-    {"iam_role_attachment", "INSERT"}, {"iam_role_attachment", "DELETE"},
-    {"iam_access_key", "UPDATE"},      {"iam_access_key", "DELETE"},
-    {"sts_session", "DELETE"},
+/* What a change is, as a bit of policy_tables' masks. */
+enum { ON_INSERT = 1 << 0, ON_UPDATE = 1 << 1, ON_DELETE = 1 << 2, ON_ANY = ON_INSERT | ON_UPDATE | ON_DELETE };
+
+/* The rows authorization reads (runtime/authz/ keeps them in memory), by table and the changes
+ * that matter: a resource's policies, whether a bucket or a table (by name) is there, and what
+ * makes a key a principal with its identity policies; and every change of a table bucket's row,
+ * which catalog/bucket_cache.c keeps. A table's commits (its metadata location) are none of them
+ * (an UPDATE of s3table counts only OF the columns of RENAME_TRIGGER); nor is a new session or
+ * access key, which no cache holds yet. */
+static const struct {
+    const char *table;
+    unsigned changes;
+} policy_tables[] = {
+    {"table_bucket", ON_ANY},
+    {"s3table", ON_INSERT | ON_DELETE},
+    {"table_bucket_policy", ON_ANY},
+    {"table_policy", ON_ANY},
+    {"iam_user", ON_UPDATE | ON_DELETE},
+    {"iam_role", ON_UPDATE | ON_DELETE},
+    {"iam_policy", ON_UPDATE | ON_DELETE},
+    {"iam_policy_version", ON_ANY},
+    {"iam_user_policy", ON_ANY},
+    {"iam_role_policy", ON_ANY},
+    {"iam_user_attachment", ON_INSERT | ON_DELETE},
+    {"iam_role_attachment", ON_INSERT | ON_DELETE},
+    {"iam_access_key", ON_UPDATE | ON_DELETE},
+    {"sts_session", ON_DELETE},
 };
+
+/* The one change a pre-update hook cannot tell: which columns an UPDATE sets. */
+#define RENAME_TRIGGER                                                                                        \
+    "CREATE TEMP TRIGGER floe_policy_s3table_names AFTER UPDATE OF table_bucket_id, namespace_id, name, table_id" \
+    " ON s3table BEGIN SELECT floe_policy_changed(); END"
 
 static _Atomic uint64_t policy_generation;
 
@@ -85,7 +99,7 @@ void floe_checkpoint_install(sqlite3 *db, floe_checkpoint_t *c)
     sqlite3_rollback_hook(db, on_rollback, c);
 }
 
-/* floe_policy_changed(), which the triggers call: the open transaction changed a watched row. */
+/* floe_policy_changed(), which RENAME_TRIGGER calls: the open transaction changed a watched row. */
 static void note_policy_change(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     floe_checkpoint_t *c = sqlite3_user_data(ctx);
@@ -96,26 +110,50 @@ static void note_policy_change(sqlite3_context *ctx, int argc, sqlite3_value **a
     sqlite3_result_null(ctx);
 }
 
+static unsigned change_of(int op)
+{
+    switch (op) {
+    case SQLITE_INSERT: return ON_INSERT;
+    case SQLITE_UPDATE: return ON_UPDATE;
+    case SQLITE_DELETE: return ON_DELETE;
+    default: return 0;
+    }
+}
+
+/* Before each row a statement changes, in any table, WITHOUT ROWID ones included (which an update
+ * hook does not see): notes a change policy_tables names. One temporary trigger a table and
+ * change did the same, but creating 33 of them was a third of a start-up's instructions. */
+static void on_preupdate(void *arg, sqlite3 *db, int op, const char *schema, const char *table, sqlite3_int64 key,
+                         sqlite3_int64 new_key)
+{
+    floe_checkpoint_t *c = arg;
+
+    (void)db;
+    (void)key;
+    (void)new_key;
+    if (c->is_policy_changed || strcmp(schema, "main") != 0)
+        return;
+    for (size_t i = 0; i < sizeof(policy_tables) / sizeof(policy_tables[0]); i++) {
+        if (strcmp(table, policy_tables[i].table) == 0) {
+            c->is_policy_changed = (policy_tables[i].changes & change_of(op)) != 0;
+            return;
+        }
+    }
+}
+
 int floe_checkpoint_watch_policies(sqlite3 *db, floe_checkpoint_t *c)
 {
-    char sql[TRIGGER_SQL_MAX];
     char *err = NULL;
 
     if (sqlite3_create_function(db, "floe_policy_changed", 0, SQLITE_UTF8, c, note_policy_change, NULL, NULL) !=
-        SQLITE_OK)
-        goto Error;
-    for (size_t i = 0; i < sizeof(policy_events) / sizeof(policy_events[0]); i++) {
-        snprintf(sql, sizeof(sql),
-                 "CREATE TEMP TRIGGER floe_policy_%zu AFTER %s ON %s BEGIN SELECT floe_policy_changed(); END", i,
-                 policy_events[i][1], policy_events[i][0]);
-        if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-            goto Error;
+            SQLITE_OK ||
+        sqlite3_exec(db, RENAME_TRIGGER, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "floe: sqlite: policy triggers: %s\n", err ? err : sqlite3_errmsg(db));
+        sqlite3_free(err);
+        return FLOE_EFAIL;
     }
+    sqlite3_preupdate_hook(db, on_preupdate, c);
     return FLOE_OK;
-Error:
-    fprintf(stderr, "floe: sqlite: policy triggers: %s\n", err ? err : sqlite3_errmsg(db));
-    sqlite3_free(err);
-    return FLOE_EFAIL;
 }
 
 uint64_t floe_checkpoint_policy_generation(void)

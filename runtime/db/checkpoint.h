@@ -5,8 +5,8 @@
  * CHECKPOINT_FRAMES frames); and it tells the connection's watcher (floe_state_watch_inserts) that
  * the commit inserted a row into the watched table, which an update hook notes during the
  * transaction and a rollback hook forgets. And it counts the commits that changed what
- * authorization reads (floe_checkpoint_watch_policies): temporary triggers on those tables note the
- * change during the transaction, and the hook bumps a process-wide generation once the commit is
+ * authorization reads (floe_checkpoint_watch_policies): a pre-update hook (and, for renames of a
+ * table, a temporary trigger) notes the change during the transaction, and the hook bumps a process-wide generation once the commit is
  * in the WAL, so a cache filled before the commit is stale by the time the writer answers, on any
  * connection. Inside db/ only.
  */
@@ -39,10 +39,11 @@ typedef struct floe_checkpoint {
 void floe_checkpoint_install(sqlite3 *db, floe_checkpoint_t *c);
 
 /**
- * Creates the temporary triggers that make a commit on `db` which changes a row authorization
- * reads (table bucket and table policies, a bucket's or table's existence and name, IAM's users,
- * roles, policies, attachments, access keys and sessions) bump the policy generation. On a
- * migrated database. FLOE_OK or FLOE_EFAIL (logged).
+ * Installs the pre-update hook and the temporary trigger that make a commit on `db` which changes
+ * a row authorization reads (table bucket and table policies, a bucket's or table's existence and
+ * name, IAM's users, roles, policies, attachments, access keys and sessions) or any table bucket's
+ * row (the bucket cache keeps them) bump the policy generation. On a migrated database. FLOE_OK or
+ * FLOE_EFAIL (logged).
  */
 int floe_checkpoint_watch_policies(sqlite3 *db, floe_checkpoint_t *c);
 

@@ -12,12 +12,12 @@
  *     floe_state_open): reads then cost no system calls for locking. The data directory lock
  *     (server.c) keeps any other process out either way.
  *  5. Statements are cached by the address of their SQL text, which is a static string next to
- *     the handler that owns it; floe_state_end_call() resets them all after each call so no read
- *     snapshot outlives the call that took it.
+ *     the handler that owns it; floe_state_end_call() resets them all after a call that left a
+ *     transaction open, so no read snapshot outlives the call that took it.
  *  6. Every connection's WAL hook is checkpoint.c's, installed on open: it checkpoints as SQLite's
  *     automatic checkpoint would, tells a watcher (floe_state_watch_inserts) of commits, and bumps
  *     the policy generation (floe_state_policy_generation) after a commit that changed a row
- *     authorization reads, which temporary triggers on every connection note.
+ *     authorization reads, which a pre-update hook on every connection notes.
  *  7. SQLite's memory statistics are off (floe_state_open's first call, before SQLite starts):
  *     Floe reads none and sets no heap limit, and with them on every allocation and free SQLite
  *     makes takes a process-wide mutex to count itself. Debian's library is built without
@@ -204,6 +204,11 @@ void floe_state_rollback(floe_state_t *st)
 int floe_state_end_call(floe_state_t *st)
 {
     sqlite3_stmt *stmt = NULL;
+
+    /* Most calls end with every statement reset (a lookup resets its own): then no statement
+     * holds a snapshot, and walking the connection's statements would cost more than the lookup. */
+    if (sqlite3_txn_state(st->db, NULL) == SQLITE_TXN_NONE)
+        return 0;
     while ((stmt = sqlite3_next_stmt(st->db, stmt)) != NULL) {
         if (sqlite3_stmt_busy(stmt))
             sqlite3_reset(stmt);

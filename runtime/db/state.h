@@ -85,18 +85,19 @@ int floe_state_commit(floe_state_t *st);
 void floe_state_rollback(floe_state_t *st);
 
 /**
- * Ends a call: resets every statement (releasing read snapshots) and rolls back a transaction a
- * handler left open. Returns 1 if it had to roll back (a handler bug), else 0.
+ * Ends a call: when the connection still holds a transaction, resets every statement (releasing
+ * read snapshots) and rolls back a transaction a handler left open. Returns 1 if it had to roll
+ * back (a handler bug), else 0.
  */
 int floe_state_end_call(floe_state_t *st);
 
 /**
  * A number that grows after every commit, on any connection of the process, that changed a row
  * authorization reads (a table bucket's or table's policy, a bucket or table created, deleted or
- * renamed, IAM's users, roles, policies, attachments, access keys and sessions). It grows once the
- * commit is in the WAL and before the writer answers, so a cache of those rows that remembers the
- * generation it read them at (read before the read's snapshot is taken) is stale exactly when the
- * generation has moved.
+ * renamed, IAM's users, roles, policies, attachments, access keys and sessions) or that the bucket
+ * cache keeps (any table bucket's row). It grows once the commit is in the WAL and before the
+ * writer answers, so a cache of those rows that remembers the generation it read them at (read
+ * before the read's snapshot is taken) is stale exactly when the generation has moved.
  */
 uint64_t floe_state_policy_generation(void);
 

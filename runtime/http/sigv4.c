@@ -47,9 +47,11 @@ static int scope_from_authorization(const h2o_iovec_t *value, floe_sigv4_scope_t
         return FLOE_EFAIL;
     for (p += sizeof(SIGV4_ALGORITHM) - 1; p + sizeof(key) - 1 <= end; p++) {
         if (memcmp(p, key, sizeof(key) - 1) == 0) {
-            const char *start = p + sizeof(key) - 1, *stop = start;
-            while (stop < end && *stop != ',' && *stop != ' ')
-                stop++;
+            const char *start = p + sizeof(key) - 1, *stop = memchr(start, ',', (size_t)(end - start)), *space;
+            if (stop == NULL)
+                stop = end;
+            if ((space = memchr(start, ' ', (size_t)(stop - start))) != NULL)
+                stop = space;
             return floe_sigv4_parse_credential(start, (size_t)(stop - start), out);
         }
     }

@@ -18,27 +18,42 @@ static int hex_value(char c)
     return -1;
 }
 
+/* The first byte at or after `from` that decoding changes: '%', or '+' when it is a space. */
+static const char *next_special(const char *from, const char *end, int plus_is_space)
+{
+    const char *pct = memchr(from, '%', (size_t)(end - from)), *plus;
+
+    if (!plus_is_space)
+        return pct != NULL ? pct : end;
+    plus = memchr(from, '+', (size_t)((pct != NULL ? pct : end) - from));
+    return plus != NULL ? plus : pct != NULL ? pct : end;
+}
+
+/* Runs between escapes are copied whole: an ARN in a path is mostly plain bytes. */
 char *floe_percent_decode(h2o_mem_pool_t *pool, const char *src, size_t n, int plus_is_space)
 {
-    char *out = h2o_mem_alloc_pool(pool, n + 1);
-    size_t len = 0;
+    char *out = h2o_mem_alloc_pool(pool, n + 1), *o = out;
+    const char *p = src, *end = src + n;
 
-    for (size_t i = 0; i < n; i++) {
-        char c = src[i];
-        if (c == '%') {
-            int hi, lo;
-            if (i + 2 >= n || (hi = hex_value(src[i + 1])) < 0 || (lo = hex_value(src[i + 2])) < 0)
-                return NULL;
-            c = (char)(hi << 4 | lo);
-            if (c == '\0')
-                return NULL;
-            i += 2;
-        } else if (c == '+' && plus_is_space) {
-            c = ' ';
+    while (p < end) {
+        const char *special = next_special(p, end, plus_is_space);
+        int hi, lo;
+        memcpy(o, p, (size_t)(special - p));
+        o += special - p;
+        if (special == end)
+            break;
+        if (*special == '+') {
+            *o++ = ' ';
+            p = special + 1;
+            continue;
         }
-        out[len++] = c;
+        if (end - special <= 2 || (hi = hex_value(special[1])) < 0 || (lo = hex_value(special[2])) < 0 ||
+            (hi | lo) == 0)
+            return NULL;
+        *o++ = (char)(hi << 4 | lo);
+        p = special + 3;
     }
-    out[len] = '\0';
+    *o = '\0';
     return out;
 }
 

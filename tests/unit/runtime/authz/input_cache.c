@@ -2,7 +2,8 @@
  * Tests of runtime/authz/input_cache.c: what authorization keeps in memory (a key's principal, a
  * resource's policies) follows every commit that changes it, made on another connection (another
  * thread's) as well as its own, and not a transaction rolled back; a session's principal ends with
- * the session. Each test runs calls on a freshly migrated database, with two connections.
+ * the session; and so do the table bucket rows catalog/bucket_cache.c keeps for lookups, by the
+ * same generation. Each test runs calls on a freshly migrated database, with two connections.
  */
 #include <ftw.h>
 #include <limits.h>
@@ -135,5 +136,47 @@ TEST(authz_a_kept_principal_follows_its_policies_and_its_session)
     f.reader.now = s.expires_at;
     CHECK(floe_authz_principal_of_key(&f.reader, s.access_key_id, &p) == FLOE_ENOTFOUND,
           "an expired session's key names no one, kept or not");
+    kept_close(&f);
+}
+
+/* The tableBucketId of the bucket KEPT_BUCKET_ARN names, as a lookup on the reader's connection
+ * finds it (in the call's pool), or NULL when the lookup finds none. */
+static const char *kept_bucket_id(kept_fixture_t *f)
+{
+    floe_bucket_row_t row;
+    int rc = floe_lookup_bucket(&f->reader, KEPT_BUCKET_ARN, &row);
+
+    f->reader.failure.code = FLOE_OK;
+    if (!floe_state_is_reading(f->reader_st))
+        floe_state_end_call(f->reader_st);
+    if (rc != FLOE_OK)
+        return NULL;
+    CHECK(strcmp(row.arn, KEPT_BUCKET_ARN) == 0 && strcmp(row.name, "kept") == 0 && strcmp(row.type, "customer") == 0,
+          "the row is the bucket's, named by its ARN");
+    return row.bucket_id;
+}
+
+TEST(catalog_a_kept_bucket_row_follows_commits_of_any_connection)
+{
+    kept_fixture_t f;
+    int64_t id;
+    const char *first, *second;
+
+    CHECK(kept_open(&f) == 0, "a fresh database opens twice");
+    CHECK(kept_bucket_id(&f) == NULL, "no bucket yet");
+    CHECK(floe_table_bucket_create(&f.writer, "kept", &id) == FLOE_OK, "another connection creates it");
+    CHECK((first = kept_bucket_id(&f)) != NULL && (second = kept_bucket_id(&f)) != NULL && strcmp(first, second) == 0,
+          "the next lookups find it, read and kept");
+    CHECK(floe_table_bucket_delete(&f.writer, id) == FLOE_OK && kept_bucket_id(&f) == NULL,
+          "deleted on the other connection, the next lookup finds none");
+    CHECK(floe_table_bucket_create(&f.writer, "kept", &id) == FLOE_OK && (second = kept_bucket_id(&f)) != NULL &&
+              strcmp(first, second) != 0,
+          "created again under the name, the next lookup finds the new bucket");
+    CHECK(kept_bucket_id(&f) != NULL, "kept again");
+    CHECK(floe_state_begin(f.reader_st) == FLOE_OK && floe_table_bucket_delete(&f.reader, id) == FLOE_OK,
+          "the reader deletes it in a transaction");
+    CHECK(kept_bucket_id(&f) == NULL, "a lookup inside that transaction sees its own delete, not the kept row");
+    floe_state_rollback(f.reader_st);
+    CHECK((first = kept_bucket_id(&f)) != NULL && strcmp(first, second) == 0, "rolled back, the bucket is there");
     kept_close(&f);
 }

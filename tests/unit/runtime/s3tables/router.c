@@ -125,6 +125,9 @@ TEST(router_query_pairs_are_decoded)
     CHECK(n == 4 && strcmp(q[0].value, "a b") == 0 && strcmp(q[1].value, "c d") == 0, "%20 and + decode to a space");
     CHECK(n == 4 && strcmp(q[2].key, "empty") == 0 && strcmp(q[2].value, "") == 0, "a key without '=' has an empty value");
     CHECK(floe_query_parse(&pool, "a=%G1", 5, &q) < 0, "a malformed escape in the query is refused");
+    CHECK(floe_query_parse(&pool, "a=x+%2B+y%2", 11, &q) < 0, "an escape cut at the end is refused");
+    n = floe_query_parse(&pool, "a=x+%2B+y%41%62c+", 17, &q);
+    CHECK(n == 1 && strcmp(q[0].value, "x + yAbc ") == 0, "'+' is a space, an escaped '+' is a '+', escapes in a row");
     h2o_mem_clear_pool(&pool);
 }
 
