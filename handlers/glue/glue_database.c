@@ -6,7 +6,6 @@
  * the account's id) holds databases of its own (catalog/glue_database.h), made by CreateDatabase
  * or Athena's CREATE SCHEMA in AwsDataCatalog; they hold no tables in Floe.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "catalog/glue_database.h"
@@ -36,16 +35,6 @@ static int database_not_found(floe_awsjson_call_t *call, const char *name)
 
 /* ---- the default catalog's own databases ---- */
 
-/* Glue keeps a database's name in lower case, whichever case it was given in. */
-static char *lower_name(floe_awsjson_call_t *call, const char *name)
-{
-    char *out = floe_call_strdup(&call->super, name);
-
-    for (char *p = out; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return out;
-}
-
 static void fill_default_database(floe_awsjson_call_t *call, const floe_glue_database_row_t *row,
                                   floe_glue_Database *d)
 {
@@ -65,7 +54,7 @@ static void fill_default_database(floe_awsjson_call_t *call, const floe_glue_dat
 static int get_default_database(floe_awsjson_call_t *call, const char *name, floe_glue_GetDatabaseResponse *out)
 {
     floe_glue_database_row_t row;
-    int rc = floe_glue_database_read(&call->super, lower_name(call, name), &row);
+    int rc = floe_glue_database_read(&call->super, glue_lower_name(call, name), &row);
 
     if (rc == FLOE_ENOTFOUND)
         return database_not_found(call, name);
@@ -102,7 +91,7 @@ static int list_default_databases(floe_awsjson_call_t *call, const floe_glue_Get
 
 static int create_default_database(floe_awsjson_call_t *call, const floe_glue_DatabaseInput *in)
 {
-    floe_glue_database_row_t row = {.name = lower_name(call, in->Name), .description = in->Description,
+    floe_glue_database_row_t row = {.name = glue_lower_name(call, in->Name), .description = in->Description,
                                     .location_uri = in->LocationUri};
     int rc;
 
@@ -119,7 +108,7 @@ static int create_default_database(floe_awsjson_call_t *call, const floe_glue_Da
 
 static int delete_default_database(floe_awsjson_call_t *call, const char *name)
 {
-    int rc = floe_glue_database_remove(&call->super, lower_name(call, name));
+    int rc = floe_glue_database_remove(&call->super, glue_lower_name(call, name));
 
     return rc == FLOE_ENOTFOUND ? database_not_found(call, name) : rc;
 }
