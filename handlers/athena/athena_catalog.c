@@ -7,7 +7,6 @@
  * table bucket, whose databases are the bucket's namespaces and whose tables its tables, read
  * from the rows the S3 Tables API writes.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "athena_common.h"
@@ -175,15 +174,11 @@ static int resolve_database(floe_awsjson_call_t *call, const char *catalog, cons
 static int default_database(floe_awsjson_call_t *call, const char *catalog, const char *database,
                             floe_glue_database_row_t *row)
 {
-    char *name;
     int rc;
 
     if (strcmp(catalog, AWS_DATA_CATALOG) != 0)
         return FLOE_ENOTFOUND;
-    name = floe_call_strdup(&call->super, database);
-    for (char *p = name; *p; p++) /* Glue keeps a database's name in lower case */
-        *p = (char)tolower((unsigned char)*p);
-    rc = floe_glue_database_read(&call->super, name, row);
+    rc = floe_glue_database_read(&call->super, athena_glue_name(call, database), row);
     return rc == FLOE_EFAIL ? floe_athena_fail_internal(call, "reading a Glue database") : rc;
 }
 

@@ -17,6 +17,15 @@
 #define ERROR_TYPE_USER_QUERY 1301
 #define ERROR_TYPE_OUTPUT 1302
 
+char *athena_glue_name(floe_awsjson_call_t *call, const char *name)
+{
+    char *out = floe_call_strdup(&call->super, name);
+
+    for (char *p = out; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return out;
+}
+
 bool athena_is_schema_ddl(const char *catalog, const char *sql, floe_schema_ddl_t *out)
 {
     return (catalog == NULL || strcasecmp(catalog, AWS_DATA_CATALOG) == 0) && floe_schema_ddl_parse(sql, out);
@@ -35,11 +44,9 @@ static void failed(floe_awsjson_call_t *call, floe_athena_query_row_t *q, int ty
 /* The Glue database's change: FLOE_OK (q FAILED when Hive refuses it), or FLOE_EFAIL. */
 static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
 {
-    floe_glue_database_row_t row = {.name = floe_call_strdup(&call->super, ddl->name)};
+    floe_glue_database_row_t row = {.name = athena_glue_name(call, ddl->name)};
     int rc;
 
-    for (char *p = row.name; *p; p++) /* Glue keeps a database's name in lower case */
-        *p = (char)tolower((unsigned char)*p);
     if (ddl->is_drop) {
         rc = floe_glue_database_remove(&call->super, row.name);
         if (rc == FLOE_ENOTFOUND && !ddl->has_if)

@@ -65,27 +65,49 @@ static int get_default_database(floe_awsjson_call_t *call, const char *name, flo
     return FLOE_OK;
 }
 
+/* The cursor a NextToken of `listing` carries ("" without one), or NULL after failing the call. */
+static const char *page_after(floe_awsjson_call_t *call, const char *listing, const char *next_token)
+{
+    const char *after = next_token != NULL ? floe_page_token_decode(&call->super, listing, next_token) : "";
+
+    if (after == NULL)
+        floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
+    return after;
+}
+
+/* Room for the n databases a listing read: one more than the page tells whether another follows. */
+static floe_glue_Database *page_items(floe_awsjson_call_t *call, size_t n, floe_glue_GetDatabasesResponse *out)
+{
+    out->DatabaseList->n = n;
+    out->DatabaseList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Database) * (n + 1));
+    return out->DatabaseList->items;
+}
+
+/* Cuts the filled list to the page, with NextToken its last name when another page follows. */
+static void finish_page(floe_awsjson_call_t *call, const char *listing, int page_size,
+                        floe_glue_GetDatabasesResponse *out)
+{
+    if (out->DatabaseList->n > (size_t)page_size) {
+        out->DatabaseList->n = (size_t)page_size;
+        out->NextToken = floe_page_token_encode(&call->super, listing, out->DatabaseList->items[page_size - 1].Name);
+    }
+}
+
 static int list_default_databases(floe_awsjson_call_t *call, const floe_glue_GetDatabasesRequest *in, int page_size,
                                   floe_glue_GetDatabasesResponse *out)
 {
     const char *listing = floe_call_printf(&call->super, "GetDatabases|default|%s", floe_call_region(&call->super));
-    const char *after = "";
+    const char *after = page_after(call, listing, in->NextToken);
     floe_glue_database_row_t *rows;
+    floe_glue_Database *items;
     size_t n;
 
-    if (in->NextToken != NULL && (after = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL)
-        return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
-    /* one more row than the page tells whether another page follows */
-    if (floe_glue_database_list(&call->super, after, page_size + 1, &rows, &n))
+    if (after == NULL || floe_glue_database_list(&call->super, after, page_size + 1, &rows, &n))
         return FLOE_EFAIL;
-    if (n > (size_t)page_size) {
-        n = (size_t)page_size;
-        out->NextToken = floe_page_token_encode(&call->super, listing, rows[n - 1].name);
-    }
-    out->DatabaseList->n = n;
-    out->DatabaseList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Database) * (n + 1));
+    items = page_items(call, n, out);
     for (size_t i = 0; i < n; i++)
-        fill_default_database(call, &rows[i], &out->DatabaseList->items[i]);
+        fill_default_database(call, &rows[i], &items[i]);
+    finish_page(call, listing, page_size, out);
     return FLOE_OK;
 }
 
@@ -138,8 +160,9 @@ int floe_glue_handle_GetDatabases(floe_awsjson_call_t *call, const floe_glue_Get
 {
     int page_size = glue_page_size(in->has_MaxResults, in->MaxResults, GET_DATABASES_DEFAULT_PAGE,
                                    GET_DATABASES_MAX_PAGE);
-    const char *listing, *after = "";
+    const char *listing, *after;
     floe_namespace_row_t *rows;
+    floe_glue_Database *items;
     floe_bucket_row_t bucket;
     glue_catalog_ref_t ref;
     size_t n;
@@ -151,19 +174,13 @@ int floe_glue_handle_GetDatabases(floe_awsjson_call_t *call, const floe_glue_Get
     if (glue_bucket_of_catalog(call, in->CatalogId, &bucket))
         return FLOE_EFAIL;
     listing = floe_call_printf(&call->super, "GetDatabases|%s", bucket.bucket_id);
-    if (in->NextToken != NULL && (after = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL)
-        return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
-    /* one more row than the page tells whether another page follows */
-    if (floe_namespace_list(&call->super, bucket.id, after, NULL, page_size + 1, &rows, &n))
+    if ((after = page_after(call, listing, in->NextToken)) == NULL ||
+        floe_namespace_list(&call->super, bucket.id, after, NULL, page_size + 1, &rows, &n))
         return FLOE_EFAIL;
-    if (n > (size_t)page_size) {
-        n = (size_t)page_size;
-        out->NextToken = floe_page_token_encode(&call->super, listing, rows[n - 1].name);
-    }
-    out->DatabaseList->n = n;
-    out->DatabaseList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Database) * (n + 1));
+    items = page_items(call, n, out);
     for (size_t i = 0; i < n; i++)
-        fill_database(call, &bucket, &rows[i], &out->DatabaseList->items[i]);
+        fill_database(call, &bucket, &rows[i], &items[i]);
+    finish_page(call, listing, page_size, out);
     return FLOE_OK;
 }
 
