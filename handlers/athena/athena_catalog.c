@@ -1,7 +1,8 @@
 /*
  * Athena's view of the Data Catalog: ListDataCatalogs, GetDataCatalog, ListDatabases,
  * GetDatabase, ListTableMetadata, GetTableMetadata. `AwsDataCatalog` is Glue's default catalog,
- * which in Floe holds no databases (as Glue's handlers answer); with the Glue integration
+ * whose databases (catalog/glue_database.h: made by Glue's CreateDatabase or a CREATE SCHEMA in
+ * it) hold no tables in Floe; with the Glue integration
  * (catalog/glue_integration.h), `s3tablescatalog` and a catalog `s3tablescatalog/<bucket>` per
  * table bucket, whose databases are the bucket's namespaces and whose tables its tables, read
  * from the rows the S3 Tables API writes.
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "athena_common.h"
+#include "catalog/glue_database.h"
 #include "catalog/glue_integration.h"
 #include "catalog/namespace.h"
 #include "catalog/table.h"
@@ -167,17 +169,67 @@ static int resolve_database(floe_awsjson_call_t *call, const char *catalog, cons
     return FLOE_OK;
 }
 
+/* A database of AwsDataCatalog: FLOE_OK with *row, FLOE_ENOTFOUND when `catalog` is another or it
+ * has no such database, FLOE_EFAIL (the call failed). */
+static int default_database(floe_awsjson_call_t *call, const char *catalog, const char *database,
+                            floe_glue_database_row_t *row)
+{
+    int rc;
+
+    if (strcmp(catalog, AWS_DATA_CATALOG) != 0)
+        return FLOE_ENOTFOUND;
+    rc = floe_glue_database_read(&call->super, athena_glue_name(call, database), row);
+    return rc == FLOE_EFAIL ? floe_athena_fail_internal(call, "reading a Glue database") : rc;
+}
+
+static void fill_default_database(floe_awsjson_call_t *call, const floe_glue_database_row_t *row,
+                                  floe_athena_Database *d)
+{
+    d->Name = row->name;
+    d->Description = row->description;
+    d->Parameters = FLOE_ATHENA_NEW(call, ParametersMap);
+    d->Parameters->n = row->n_parameters;
+    d->Parameters->keys = row->keys;
+    d->Parameters->values = row->values;
+}
+
 int floe_athena_handle_GetDatabase(floe_awsjson_call_t *call, const floe_athena_GetDatabaseInput *in,
                                    floe_athena_GetDatabaseOutput *out)
 {
+    floe_glue_database_row_t row;
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
+    int rc = default_database(call, in->CatalogName, in->DatabaseName, &row);
 
+    out->Database = FLOE_ATHENA_NEW(call, Database);
+    if (rc != FLOE_ENOTFOUND) {
+        if (rc == FLOE_OK)
+            fill_default_database(call, &row, out->Database);
+        return rc;
+    }
     if (resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
-    out->Database = FLOE_ATHENA_NEW(call, Database);
     out->Database->Name = ns.name;
     out->Database->Parameters = parameters(call, 0, NULL);
+    return FLOE_OK;
+}
+
+static int list_default_databases(floe_awsjson_call_t *call, const char *listing, const char *after, int page,
+                                  floe_athena_ListDatabasesOutput *out)
+{
+    floe_glue_database_row_t *rows;
+    size_t n;
+
+    if (floe_glue_database_list(&call->super, after, page + 1, &rows, &n))
+        return floe_athena_fail_internal(call, "listing Glue databases");
+    if (n > (size_t)page) {
+        n = (size_t)page;
+        out->NextToken = athena_page_token(call, listing, rows[n - 1].name);
+    }
+    out->DatabaseList->n = n;
+    out->DatabaseList->items = floe_call_alloc(&call->super, sizeof(floe_athena_Database) * (n + 1));
+    for (size_t i = 0; i < n; i++)
+        fill_default_database(call, &rows[i], &out->DatabaseList->items[i]);
     return FLOE_OK;
 }
 
@@ -195,6 +247,8 @@ int floe_athena_handle_ListDatabases(floe_awsjson_call_t *call, const floe_athen
     out->DatabaseList = FLOE_ATHENA_NEW(call, DatabaseList);
     if (after == NULL || resolve_catalog(call, in->CatalogName, &kind, &bucket))
         return FLOE_EFAIL;
+    if (kind == CATALOG_DEFAULT)
+        return list_default_databases(call, listing, after, page, out);
     if (kind != CATALOG_BUCKET)
         return FLOE_OK;
     if (floe_namespace_list(&call->super, bucket.id, after, NULL, page + 1, &rows, &n))
@@ -264,10 +318,17 @@ int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_a
     floe_table_list_query_t q = {.limit = page + 1};
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
+    floe_glue_database_row_t row;
     floe_table_row_t *rows;
     size_t n;
+    int rc;
 
-    if (after == NULL || resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
+    out->TableMetadataList = FLOE_ATHENA_NEW(call, TableMetadataList);
+    if (after == NULL)
+        return FLOE_EFAIL;
+    if ((rc = default_database(call, in->CatalogName, in->DatabaseName, &row)) != FLOE_ENOTFOUND)
+        return rc; /* an AwsDataCatalog database holds no tables in Floe */
+    if (resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     q.bucket = &bucket;
     q.ns = &ns;
@@ -279,7 +340,6 @@ int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_a
         n = (size_t)page;
         out->NextToken = athena_page_token(call, listing, rows[n - 1].name);
     }
-    out->TableMetadataList = FLOE_ATHENA_NEW(call, TableMetadataList);
     out->TableMetadataList->n = n;
     out->TableMetadataList->items = floe_call_alloc(&call->super, sizeof(floe_athena_TableMetadata) * (n + 1));
     for (size_t i = 0; i < n; i++) {

@@ -5,6 +5,7 @@
 #ifndef FLOE_HANDLERS_ATHENA_COMMON_H
 #define FLOE_HANDLERS_ATHENA_COMMON_H
 
+#include "athena/athena_schema_ddl.h"
 #include "athena/athena_store.h"
 #include "athena_api.h"
 
@@ -33,5 +34,16 @@ char *athena_page_token_seq(floe_awsjson_call_t *call, const char *listing, int6
 /** An EncryptionOption's wire value (NULL for 0), and back (0 for NULL or an unknown one). */
 const char *athena_encryption_text(floe_athena_EncryptionOption option);
 floe_athena_EncryptionOption athena_encryption_enum(const char *text);
+
+/** A Glue database's name as Glue keeps it, in lower case (in the pool). */
+char *athena_glue_name(floe_awsjson_call_t *call, const char *name);
+
+/** Whether `sql` in context catalog `catalog` (NULL: none) is a database's CREATE or DROP in
+ * AwsDataCatalog, which Athena runs against Glue itself (athena_schema.c); *out filled when it is. */
+bool athena_is_schema_ddl(const char *catalog, const char *sql, floe_schema_ddl_t *out /* OUT */);
+
+/** Runs that statement for query q (its context and result configuration filled) and records q
+ * already ended, SUCCEEDED or FAILED as Athena ends it. FLOE_OK or FLOE_EFAIL. */
+int athena_run_schema_ddl(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q);
 
 #endif

@@ -62,6 +62,7 @@ int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe
                                  .caller_key = (char *)call->super.access_key};
     floe_athena_workgroup_row_t w;
     char id[FLOE_UUID_LEN + 1];
+    floe_schema_ddl_t ddl;
 
     q.workgroup = (char *)athena_workgroup_or_primary(in->WorkGroup);
     if (athena_workgroup_require(call, q.workgroup, &w))
@@ -82,6 +83,9 @@ int floe_athena_handle_StartQueryExecution(floe_awsjson_call_t *call, const floe
     q.submitted_at = floe_call_now(&call->super);
     floe_uuid_v4(id);
     q.id = floe_call_strdup(&call->super, id);
+    out->QueryExecutionId = q.id;
+    if (athena_is_schema_ddl(q.catalog, q.query_string, &ddl)) /* Glue's, not the engine's */
+        return athena_run_schema_ddl(call, &ddl, &q);
     if (floe_athena_query_insert(&call->super, &q))
         return floe_athena_fail_internal(call, "recording an Athena query");
     out->QueryExecutionId = q.id;

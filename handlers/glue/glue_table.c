@@ -14,6 +14,7 @@
 
 #include <pcre2.h>
 
+#include "catalog/glue_database.h"
 #include "catalog/page_token.h"
 #include "catalog/table.h"
 #include "glue_columns.h"
@@ -75,16 +76,32 @@ static int fail_not_found(floe_awsjson_call_t *call, const char *what, const cha
     return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "%s %s not found.", what, name);
 }
 
+/* A database of the default catalog holds no tables in Floe: FLOE_ENOTFOUND (the call not failed)
+ * when it exists and `table` is NULL, so a listing is empty; else EntityNotFoundException for the
+ * table or the database. */
+static int lookup_default_database(floe_awsjson_call_t *call, const char *database, const char *table)
+{
+    floe_glue_database_row_t row;
+    int rc = floe_glue_database_read(&call->super, glue_lower_name(call, database), &row);
+
+    if (rc == FLOE_EFAIL)
+        return FLOE_EFAIL;
+    if (rc == FLOE_ENOTFOUND)
+        return fail_not_found(call, "Database", database);
+    return table != NULL ? fail_not_found(call, "Table", table) : FLOE_ENOTFOUND;
+}
+
 /* The bucket and namespace a (CatalogId, DatabaseName) pair names, or EntityNotFoundException (a
- * missing namespace is recorded on the shared call: awsjson.c words it "Database <name> not found."). */
+ * missing namespace is recorded on the shared call: awsjson.c words it "Database <name> not found.");
+ * in the default catalog, lookup_default_database's answer for `table` (NULL: a listing). */
 static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, const char *database,
-                           floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
+                           const char *table, floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
 {
     glue_catalog_ref_t ref;
 
     glue_catalog_ref_parse(call, catalog_id, &ref);
     if (ref.kind == GLUE_CATALOG_DEFAULT)
-        return fail_not_found(call, "Database", database);
+        return lookup_default_database(call, database, table);
     if (glue_bucket_of_catalog(call, catalog_id, bucket))
         return FLOE_EFAIL;
     return floe_lookup_namespace(&call->super, bucket, database, ns);
@@ -97,7 +114,7 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
     floe_namespace_row_t ns;
     floe_table_row_t t;
 
-    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, in->Name, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
         return FLOE_EFAIL;
@@ -118,7 +135,7 @@ int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_Dele
     int rc;
     (void)out;
 
-    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, in->Name, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
         return FLOE_EFAIL;
@@ -196,8 +213,9 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
     size_t n_found;
     int rc;
 
-    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
-        return FLOE_EFAIL;
+    out->TableList = FLOE_GLUE_NEW(call, TableList);
+    if ((rc = lookup_database(call, in->CatalogId, in->DatabaseName, NULL, &bucket, &ns)) != FLOE_OK)
+        return rc == FLOE_ENOTFOUND ? FLOE_OK : FLOE_EFAIL; /* a default catalog's database: no tables */
     if (in->Expression != NULL && (code = compile_expression(call, in->Expression)) == NULL)
         return FLOE_EFAIL;
     listing = floe_call_printf(&call->super, "GetTables|%s|%s|%s", bucket.bucket_id, ns.name,
@@ -220,7 +238,6 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
         n_found = (size_t)page_size;
         out->NextToken = floe_page_token_encode(&call->super, listing, found[n_found - 1].name);
     }
-    out->TableList = FLOE_GLUE_NEW(call, TableList);
     out->TableList->n = n_found;
     out->TableList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Table) * (n_found + 1));
     for (size_t i = 0; i < n_found; i++) {

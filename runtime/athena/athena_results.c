@@ -95,3 +95,35 @@ int floe_athena_result_columns(floe_call_t *call, const floe_athena_query_row_t 
     cJSON_Delete(doc);
     return FLOE_OK;
 }
+
+int floe_athena_result_write_empty(floe_call_t *call, const floe_athena_query_row_t *q)
+{
+    const char *suffixes[] = {".csv", ".csv.metadata"}, *contents[] = {"", "[]"};
+    const char *data_dir = floe_call_config(call)->data_dir;
+
+    for (size_t i = 0; i < 2; i++) {
+        char bucket[BUCKET_MAX], key[KEY_MAX], md5[33];
+        floe_store_object_t obj = {.key = key, .content_type = i == 0 ? "text/csv" : "application/octet-stream",
+                                   .etag = md5, .last_modified_ms = (int64_t)floe_call_now(call)};
+        floe_store_bucket_t b;
+        floe_store_blob_t blob;
+        int rc;
+
+        if (floe_athena_result_place(q->output_location, q->id, suffixes[i], bucket, sizeof(bucket), key,
+                                     sizeof(key)) != FLOE_OK ||
+            floe_store_bucket_get(floe_call_state(call), call->pool, bucket, &b) != FLOE_OK)
+            return FLOE_ENOTFOUND;
+        if (floe_store_blob_put(data_dir, contents[i], strlen(contents[i]), &blob, md5) != FLOE_OK)
+            return floe_fail(call, FLOE_EFAIL, FLOE_SUBJECT_OBJECT, "writing the result file s3://%s/%s", bucket, key);
+        memcpy(obj.file_id, blob.id, sizeof(obj.file_id));
+        obj.size = (int64_t)strlen(contents[i]);
+        rc = floe_store_object_commit(floe_call_state(call), data_dir, b.id, &obj, NULL);
+        if (rc != FLOE_OK) {
+            floe_store_blob_discard(&blob);
+            if (rc == FLOE_ENOTFOUND)
+                return FLOE_ENOTFOUND;
+            return floe_fail(call, FLOE_EFAIL, FLOE_SUBJECT_OBJECT, "writing the result file s3://%s/%s", bucket, key);
+        }
+    }
+    return FLOE_OK;
+}

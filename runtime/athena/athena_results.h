@@ -23,6 +23,14 @@
 int floe_athena_result_read(floe_call_t *call, const floe_athena_query_row_t *q, uint64_t offset, size_t max,
                             floe_athena_csv_record_t **rows /* OUT */, size_t *n /* OUT */, uint64_t *next /* OUT */);
 
+/**
+ * Writes query q's result as a statement without rows leaves it: an empty `<id>.csv` and its
+ * `.csv.metadata` (no columns) in the output location, for a statement Floe answers itself (a
+ * schema's CREATE or DROP, athena_schema_ddl.h). FLOE_OK; FLOE_ENOTFOUND when the output bucket does not
+ * exist; FLOE_EFAIL when the store failed (recorded on the call).
+ */
+int floe_athena_result_write_empty(floe_call_t *call, const floe_athena_query_row_t *q);
+
 /** One column of a result as Athena describes it (ColumnInfo); strings in the pool. */
 typedef struct floe_athena_column {
     char *name, *type;

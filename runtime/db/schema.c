@@ -645,6 +645,18 @@ static const char *const migrations[] = {
     ("ALTER TABLE athena_query ADD COLUMN substatement_type TEXT;"
      "ALTER TABLE athena_query ADD COLUMN update_count INTEGER;"
      "ALTER TABLE athena_query ADD COLUMN execution_parameters TEXT;"),
+    /* Glue databases of an account's default catalog (catalog/glue_database.c), which Glue's
+     * CreateDatabase and Athena's CREATE SCHEMA in AwsDataCatalog make; parameters: a JSON object */
+    "CREATE TABLE glue_database ("
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  description TEXT,"
+    "  location_uri TEXT,"
+    "  parameters TEXT,"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (account, region, name)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -2,7 +2,8 @@
  * libFuzzer harness for what Floe's hand-written code reads of Athena's queries and results: any
  * bytes as a result file (athena/athena_csv.h), read back in pages, and as a query's SQL, whose
  * "s3tablescatalog/<bucket>" names become Trino catalogs and back (athena_engine/catalogs.h), and
- * whose Hive-style DDL becomes Trino's (athena_engine/hive_ddl.h). A record read back must
+ * whose Hive-style DDL becomes Trino's (athena_engine/hive_ddl.h), and as a database's CREATE or DROP
+ * (athena/athena_schema_ddl.h). A record read back must
  * re-encode and read the same; a rewritten name must unmap to the original; a translation gives
  * text, or a refusal with its reason.
  */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "athena/athena_csv.h"
+#include "athena/athena_schema_ddl.h"
 #include "athena_engine/catalogs.h"
 #include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
@@ -81,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     back = floe_catalogs_unmap(sql, "111122223333", "us-east-1", &named);
     floe_catalogs_name_foreign(text, "111122223333");
     floe_athena_refusal(text);
+    floe_schema_ddl_parse(text, &(floe_schema_ddl_t){0});
     free(back);
     translate(text);
     free(sql);

@@ -21,6 +21,7 @@ int floe_test_failures;
 #include "runtime/base/percent.c"
 #include "runtime/athena/results.c"
 #include "runtime/athena/hive_ddl.c"
+#include "runtime/athena/schema_ddl.c"
 #include "runtime/catalog/page_token.c"
 #include "runtime/catalog/policy.c"
 #include "runtime/authz/authz.c"

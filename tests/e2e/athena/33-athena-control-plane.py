@@ -209,6 +209,49 @@ class AthenaControlPlaneTests(FloeTestCase):
                                DatabaseName="sales", TableName="nope")
         self.assertEqual(self.athena.list_databases(CatalogName="AwsDataCatalog")["DatabaseList"], [])
 
+    def test_05b_create_schema_in_aws_data_catalog_makes_a_glue_database_without_the_engine(self):
+        """dbt-athena's `create schema if not exists` in AwsDataCatalog: Athena runs a database's
+        DDL against Glue's default catalog, so it succeeds here though this Floe has no Trino."""
+        self.make_client("s3").create_bucket(Bucket="athena-results")
+        self.make_work_group("wg_schema")
+
+        def run(sql, **context):
+            qid = self.athena.start_query_execution(QueryString=sql, WorkGroup="wg_schema",
+                                                    **context)["QueryExecutionId"]
+            return qid, self.wait_query(qid)
+
+        qid, e = run("create schema if not exists `dbt_sales` COMMENT 'dbt''s' LOCATION 's3://lake/dbt_sales/'",
+                     QueryExecutionContext={"Catalog": "AwsDataCatalog"})
+        self.assertEqual((e["Status"]["State"], e["StatementType"]), ("SUCCEEDED", "DDL"), e["Status"])
+        results = self.athena.get_query_results(QueryExecutionId=qid)
+        self.assertEqual((results["ResultSet"]["Rows"], results["ResultSet"]["ResultSetMetadata"]["ColumnInfo"]),
+                         ([], []), "a DDL statement's result has no rows")
+        db = self.glue.get_database(Name="dbt_sales")["Database"]
+        self.assertEqual((db["Name"], db["Description"], db["LocationUri"], db["CatalogId"]),
+                         ("dbt_sales", "dbt's", "s3://lake/dbt_sales/", ACCOUNT))
+        self.assertEqual(self.athena.get_database(CatalogName="AwsDataCatalog", DatabaseName="dbt_sales")
+                         ["Database"]["Name"], "dbt_sales")
+        self.assertEqual([d["Name"] for d in self.athena.list_databases(CatalogName="AwsDataCatalog")["DatabaseList"]],
+                         ["dbt_sales"])
+        self.assertEqual(self.athena.list_table_metadata(CatalogName="AwsDataCatalog", DatabaseName="dbt_sales")
+                         ["TableMetadataList"], [])
+
+        _, e = run("CREATE DATABASE dbt_sales")  # no context catalog: AwsDataCatalog
+        self.assertEqual(e["Status"]["State"], "FAILED")
+        self.assertTrue(e["Status"]["StateChangeReason"].endswith("Database dbt_sales already exists)"),
+                        e["Status"]["StateChangeReason"])
+        _, e = run("CREATE SCHEMA IF NOT EXISTS dbt_sales;")
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", "IF NOT EXISTS takes an existing database")
+
+        _, e = run("DROP SCHEMA dbt_sales", QueryExecutionContext={"Catalog": "AwsDataCatalog"})
+        self.assertEqual((e["Status"]["State"], e["StatementType"]), ("SUCCEEDED", "DDL"))
+        self.assertClientError("EntityNotFoundException", self.glue.get_database, Name="dbt_sales")
+        _, e = run("DROP DATABASE dbt_sales")
+        self.assertEqual(e["Status"]["State"], "FAILED")
+        self.assertIn("Database does not exist: dbt_sales", e["Status"]["StateChangeReason"])
+        _, e = run("DROP DATABASE IF EXISTS dbt_sales")
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED")
+
     def test_06_a_query_fails_at_once_saying_how_to_get_the_engine(self):
         self.make_work_group("wg_query")
         ids = [self.athena.start_query_execution(

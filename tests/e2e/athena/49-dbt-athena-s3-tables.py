@@ -2,10 +2,11 @@
 """dbt-athena (1.11.1, the dbt adapter for Athena) writing to a table bucket through its `s3_tables`
 catalog, configured as dbt's "Amazon Web Services and Apache Iceberg" page shows: a profiles.yml
 target of type athena, `flags: use_catalogs_v2: true`, a catalogs.yml entry of type s3_tables whose
-catalog_database is `s3tablescatalog/<bucket>`, and models with `catalog_name`. Two changes: the
+catalog_database is `s3tablescatalog/<bucket>`, and models with `catalog_name`. One change: the
 endpoint, boto3's own AWS_ENDPOINT_URL, which reaches every client dbt-athena makes (Athena, Glue,
-STS, S3), and the profile's database, the bucket's catalog rather than awsdatacatalog (PROJECT
-says why). The S3 Tables integration with Glue is enabled as that page says (Glue's CreateCatalog
+STS, S3). The profile's database is the page's awsdatacatalog: before a run dbt-athena makes the
+profile's schema there with `create schema if not exists`, a Glue database of the account's default
+catalog (Glue's GetDatabase then sees it). The S3 Tables integration with Glue is enabled as that page says (Glue's CreateCatalog
 of `s3tablescatalog`), the bucket and namespace are made with the S3 Tables API.
   - `dbt run` builds a table model (a CTAS with table_type='iceberg', is_external=false and no
     location), an incremental model with the merge strategy and one with append; the tables are
@@ -51,10 +52,8 @@ flags:
   use_catalogs_v2: true
   send_anonymous_usage_stats: false
 """,
-    # dbt's page: a target of type athena, the schema the namespace. Its database is the bucket's
-    # catalog, not the page's awsdatacatalog: dbt-athena runs `create schema if not exists` for the
-    # schema in the profile's catalog (a Glue database of AwsDataCatalog on AWS), and Floe's
-    # AwsDataCatalog holds no databases (docs/athena.md)
+    # dbt's page: a target of type athena whose database is awsdatacatalog, the schema the
+    # namespace (dbt-athena makes a Glue database of that name in the default catalog first)
     "profiles.yml": """
 floe_sales:
   target: dev
@@ -63,10 +62,10 @@ floe_sales:
       type: athena
       s3_staging_dir: s3://athena-results/dbt/
       region_name: us-east-1
-      database: %s
+      database: awsdatacatalog
       schema: %s
       threads: 1
-""" % (CATALOG, NAMESPACE),
+""" % NAMESPACE,
     "catalogs.yml": """
 catalogs:
   - name: s3_tables_catalog
@@ -183,6 +182,9 @@ class DbtAthenaS3TablesTests(unittest.TestCase):
         self.assertEqual(self.rows("SELECT batch, count(*) FROM events GROUP BY batch"), [["1", "3"]])
         table = self.s3tables.get_table(tableBucketARN=self.arn, namespace=NAMESPACE, name="daily")
         self.assertEqual(table["format"], "ICEBERG")
+        import boto3
+        self.assertEqual(boto3.client("glue").get_database(Name=NAMESPACE)["Database"]["Name"], NAMESPACE,
+                         "dbt-athena made the profile's schema in awsdatacatalog, Glue's default catalog")
 
     def test_02_second_run_merges_appends_and_rebuilds(self):
         self.assert_dbt_ok(self.first)

@@ -1,0 +1,88 @@
+/*
+ * A database's CREATE and DROP in AwsDataCatalog (athena/athena_schema_ddl.h), which Athena runs
+ * against Glue's default catalog, not in its engine: the Glue database is made or removed here
+ * (catalog/glue_database.h) and the query recorded already ended, SUCCEEDED as a DDL statement
+ * with an empty result, or FAILED with Hive's reason, so no engine (Trino) is asked.
+ */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "athena/athena_results.h"
+#include "athena_common.h"
+#include "catalog/glue_database.h"
+
+#define AWS_DATA_CATALOG "AwsDataCatalog"
+#define ERROR_CATEGORY_USER 2         /* AWS's Athena error catalog */
+#define ERROR_TYPE_USER_QUERY 1301
+#define ERROR_TYPE_OUTPUT 1302
+
+char *athena_glue_name(floe_awsjson_call_t *call, const char *name)
+{
+    char *out = floe_call_strdup(&call->super, name);
+
+    for (char *p = out; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return out;
+}
+
+bool athena_is_schema_ddl(const char *catalog, const char *sql, floe_schema_ddl_t *out)
+{
+    return (catalog == NULL || strcasecmp(catalog, AWS_DATA_CATALOG) == 0) && floe_schema_ddl_parse(sql, out);
+}
+
+static void failed(floe_awsjson_call_t *call, floe_athena_query_row_t *q, int type, const char *reason)
+{
+    q->state = "FAILED";
+    q->state_reason = floe_call_strdup(&call->super, reason);
+    q->has_error = true;
+    q->error_category = ERROR_CATEGORY_USER;
+    q->error_type = type;
+    q->error_message = q->state_reason;
+}
+
+/* The Glue database's change: FLOE_OK (q FAILED when Hive refuses it), or FLOE_EFAIL. */
+static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
+{
+    floe_glue_database_row_t row = {.name = athena_glue_name(call, ddl->name)};
+    int rc;
+
+    if (ddl->is_drop) {
+        rc = floe_glue_database_remove(&call->super, row.name);
+        if (rc == FLOE_ENOTFOUND && !ddl->has_if)
+            failed(call, q, ERROR_TYPE_USER_QUERY,
+                   floe_call_printf(&call->super, "FAILED: SemanticException [Error 10072]: Database does not exist: %s",
+                                    row.name));
+        return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
+    }
+    row.description = ddl->has_comment ? floe_call_strdup(&call->super, ddl->comment) : NULL;
+    row.location_uri = ddl->has_location ? floe_call_strdup(&call->super, ddl->location) : NULL;
+    rc = floe_glue_database_insert(&call->super, &row);
+    if (rc == FLOE_EEXISTS && !ddl->has_if)
+        failed(call, q, ERROR_TYPE_USER_QUERY,
+               floe_call_printf(&call->super,
+                                "FAILED: Execution Error, return code 1 from org.apache.hadoop.hive.ql.exec.DDLTask. "
+                                "AlreadyExistsException(message:Database %s already exists)",
+                                row.name));
+    return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
+}
+
+int athena_run_schema_ddl(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
+{
+    int rc;
+
+    q->state = "SUCCEEDED";
+    q->statement_type = "DDL";
+    if (change_database(call, ddl, q))
+        return floe_athena_fail_internal(call, "changing a Glue database");
+    if (strcmp(q->state, "SUCCEEDED") == 0 && (rc = floe_athena_result_write_empty(&call->super, q)) != FLOE_OK) {
+        if (rc != FLOE_ENOTFOUND)
+            return floe_athena_fail_internal(call, "writing a query's result file");
+        failed(call, q, ERROR_TYPE_OUTPUT, "Unable to verify/create output bucket");
+    }
+    q->completed_at = floe_call_now(&call->super);
+    q->has_completed_at = true;
+    if (floe_athena_query_insert(&call->super, q))
+        return floe_athena_fail_internal(call, "recording an Athena query");
+    return FLOE_OK;
+}
