@@ -10,12 +10,14 @@
 
 #include "athena/athena_results.h"
 #include "athena_common.h"
+#include "authz/glue_access.h"
 #include "catalog/glue_database.h"
 
 #define AWS_DATA_CATALOG "AwsDataCatalog"
 #define ERROR_CATEGORY_USER 2         /* AWS's Athena error catalog */
 #define ERROR_TYPE_USER_QUERY 1301
 #define ERROR_TYPE_OUTPUT 1302
+#define ERROR_TYPE_ACCESS_DENIED 1100 /* a permission the caller lacks */
 
 char *athena_glue_name(floe_awsjson_call_t *call, const char *name)
 {
@@ -67,13 +69,37 @@ static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *d
     return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
 }
 
+/* Under --enforce-iam, the Glue action the statement is (glue:CreateDatabase or DeleteDatabase) on
+ * the default catalog and the database, as Athena asks Glue: FLOE_OK, with q FAILED when refused. */
+static int authorize(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q,
+                     bool *is_allowed)
+{
+    floe_authz_glue_target_t target = {call->super.scope.account_id, NULL, athena_glue_name(call, ddl->name), NULL};
+    floe_authz_decision_t decision;
+
+    *is_allowed = true;
+    if (!floe_call_config(&call->super)->enforce_iam)
+        return FLOE_OK;
+    if (floe_authz_glue_access(&call->super, call->super.access_key, NULL,
+                               ddl->is_drop ? "glue:DeleteDatabase" : "glue:CreateDatabase", &target, &decision))
+        return FLOE_EFAIL;
+    *is_allowed = decision.is_allowed;
+    if (!decision.is_allowed)
+        failed(call, q, ERROR_TYPE_ACCESS_DENIED,
+               floe_call_printf(&call->super, "AccessDeniedException: %s", floe_authz_message(&call->super, &decision)));
+    return FLOE_OK;
+}
+
 int athena_run_schema_ddl(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
 {
+    bool is_allowed;
     int rc;
 
     q->state = "SUCCEEDED";
     q->statement_type = "DDL";
-    if (change_database(call, ddl, q))
+    if (authorize(call, ddl, q, &is_allowed))
+        return floe_athena_fail_internal(call, "authorizing a Glue database's change");
+    if (is_allowed && change_database(call, ddl, q))
         return floe_athena_fail_internal(call, "changing a Glue database");
     if (strcmp(q->state, "SUCCEEDED") == 0 && (rc = floe_athena_result_write_empty(&call->super, q)) != FLOE_OK) {
         if (rc != FLOE_ENOTFOUND)

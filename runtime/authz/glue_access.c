@@ -1,4 +1,4 @@
-/* Glue's actions on S3 Tables' federated catalog, each decided on every level (glue_access.h). */
+/* Glue's actions on the Data Catalog's levels, each decided on every level (glue_access.h). */
 #include "authz/glue_access.h"
 #include "authz/input_cache.h"
 #include "catalog/glue_integration.h"
@@ -11,6 +11,12 @@ size_t floe_authz_glue_resources(floe_call_t *call, const floe_authz_glue_target
     size_t n = 0;
 
     out[n++] = floe_call_printf(call, "%scatalog", head);
+    if (target->bucket == NULL && target->namespace_ != NULL) { /* the default catalog's database */
+        out[n++] = floe_call_printf(call, "%sdatabase/%s", head, target->namespace_);
+        if (target->table != NULL)
+            out[n++] = floe_call_printf(call, "%stable/%s/%s", head, target->namespace_, target->table);
+        return n;
+    }
     if (target->bucket == NULL)
         return n; /* the account's catalog only (Glue's GET /v1/config without a warehouse) */
     out[n++] = floe_call_printf(call, "%scatalog/%s", head, catalog);

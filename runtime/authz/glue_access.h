@@ -19,8 +19,10 @@
 
 #define FLOE_AUTHZ_GLUE_LEVELS 5 /* catalog, s3tablescatalog, its bucket's catalog, database, table */
 
-/** What a Glue call names in `account` (the call's region): a table bucket's name (NULL: the
- * account's catalog alone), and a namespace and table name (each NULL when not named). */
+/** What a Glue call names in `account` (the call's region): a table bucket's name, and a namespace
+ * and table name (each NULL when not named). Without a bucket, a namespace is a database of the
+ * account's default catalog (`database/<name>`, then `table/<name>/<table>`), and without either
+ * the account's catalog is named alone. */
 typedef struct floe_authz_glue_target {
     const char *account;
     const char *bucket;

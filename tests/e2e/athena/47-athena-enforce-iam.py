@@ -12,7 +12,9 @@ naming glue:GetTable and the account's Glue catalog; granted both it reads, and 
 refused for PutTableData until that is granted too. Athena's own actions are decided on the
 workgroup (`primary` when the request names none; for a call naming a query by id, the query's):
 a user allowed athena:* on workgroup/other alone is refused StartQueryExecution in primary with
-AccessDeniedException (400) and runs its query in `other`. The account's root runs everything.
+AccessDeniedException (400) and runs its query in `other`. A database's CREATE and DROP in
+AwsDataCatalog need glue:CreateDatabase / glue:DeleteDatabase on the default catalog and the
+database. The account's root runs everything.
 boto3, Debian's (awsJson1_1), signed with each principal's keys."""
 
 import os
@@ -57,8 +59,8 @@ class AthenaEnforceIamTests(FloeTestCase):
         cls.table_arn = s3tables.get_table(tableBucketARN=cls.arn, namespace="sales", name="orders")["tableARN"]
 
     @classmethod
-    def run_query(cls, client, sql):
-        qid = client.start_query_execution(QueryString=sql, QueryExecutionContext=CONTEXT,
+    def run_query(cls, client, sql, context=CONTEXT):
+        qid = client.start_query_execution(QueryString=sql, QueryExecutionContext=context,
                                            ResultConfiguration={"OutputLocation": OUTPUT})["QueryExecutionId"]
         deadline = time.monotonic() + QUERY_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -149,6 +151,29 @@ class AthenaEnforceIamTests(FloeTestCase):
         self.assertEqual(refused.exception.response["Error"]["Message"],
                          refusal(user, "athena:GetQueryExecution", workgroup + "primary"),
                          "a call naming a query by id is decided on the query's workgroup")
+
+    def test_a_database_of_awsdatacatalog_needs_glue_create_and_delete_database(self):
+        user, athena = self.new_user("dbmaker", ["athena:*"])
+        glue_arn = "arn:aws:glue:us-east-1:%s:" % OWNER
+        glue = self.signed_client("glue", OWNER, SECRET)
+        default = {"Catalog": "AwsDataCatalog"}
+        self.assertDenied(self.run_query(athena, "CREATE SCHEMA staging", default), user, "glue:CreateDatabase",
+                          glue_arn + "catalog")
+        with self.assertRaises(ClientError):
+            glue.get_database(Name="staging")
+        self.iam.put_user_policy(UserName="dbmaker", PolicyName="glue", PolicyDocument=allow(
+            ["glue:CreateDatabase"], [glue_arn + "catalog"]))
+        self.assertDenied(self.run_query(athena, "CREATE SCHEMA staging", default), user, "glue:CreateDatabase",
+                          glue_arn + "database/staging")
+        self.iam.put_user_policy(UserName="dbmaker", PolicyName="glue", PolicyDocument=allow(
+            ["glue:CreateDatabase"], [glue_arn + "catalog", glue_arn + "database/staging"]))
+        e = self.run_query(athena, "CREATE SCHEMA staging", default)
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        self.assertEqual(glue.get_database(Name="staging")["Database"]["Name"], "staging")
+        self.assertDenied(self.run_query(athena, "DROP SCHEMA staging", default), user, "glue:DeleteDatabase",
+                          glue_arn + "catalog")
+        e = self.run_query(self.root, "DROP SCHEMA staging", default)
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
 
     def test_another_accounts_hidden_catalog_name_is_refused(self):
         e = self.run_query(self.root, "SELECT * FROM s3tb_999999999999__us_east_1__shared.sales.orders")

@@ -14,6 +14,7 @@ TEST(authz_glue_resources_are_every_level_from_the_catalog_down)
     floe_authz_glue_target_t table = {"111122223333", "shared", "sales", "orders"};
     floe_authz_glue_target_t schema = {"111122223333", "shared", "sales", NULL};
     floe_authz_glue_target_t account = {"111122223333", NULL, NULL, NULL};
+    floe_authz_glue_target_t default_database = {"111122223333", NULL, "sales", NULL};
     static const char *const want[] = {GLUE_HEAD "catalog", GLUE_HEAD "catalog/s3tablescatalog",
                                        GLUE_HEAD "catalog/s3tablescatalog/shared",
                                        GLUE_HEAD "database/s3tablescatalog/shared/sales",
@@ -32,5 +33,8 @@ TEST(authz_glue_resources_are_every_level_from_the_catalog_down)
           "a namespace stops at its database");
     CHECK(floe_authz_glue_resources(&call, &account, got) == 1 && strcmp(got[0], want[0]) == 0,
           "no bucket: the account's catalog alone");
+    CHECK(floe_authz_glue_resources(&call, &default_database, got) == 2 && strcmp(got[0], want[0]) == 0 &&
+              strcmp(got[1], GLUE_HEAD "database/sales") == 0,
+          "a database of the default catalog: the catalog, then the database");
     h2o_mem_clear_pool(&pool);
 }
