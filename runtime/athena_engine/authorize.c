@@ -7,6 +7,7 @@
 #include "athena_engine/authorize.h"
 #include "athena_engine/catalogs.h"
 #include "authz/glue_access.h"
+#include "authz/input_cache.h"
 #include "authz/table_access.h"
 #include "base/failure.h"
 #include "base/log.h"
@@ -122,6 +123,27 @@ static bool decide(floe_call_t *call, const char *id, const access_actions_t *op
     if (!decision.is_allowed)
         floe_athena_query_deny(call, id, floe_authz_message(call, &decision));
     return decision.is_allowed;
+}
+
+int floe_engine_caller_is_root(floe_call_t *call, const char *id, bool *is_root)
+{
+    floe_athena_query_row_t q;
+    floe_principal_t *principal;
+    floe_scope_t scope;
+    bool found;
+
+    *is_root = false;
+    if (floe_athena_query_find(call, id, &found, &q) != FLOE_OK)
+        return FLOE_EFAIL;
+    if (!found || q.caller_key == NULL)
+        return FLOE_OK;
+    snprintf(scope.account_id, sizeof(scope.account_id), "%s", q.account); /* a root key's account */
+    snprintf(scope.region, sizeof(scope.region), "%s", q.region);
+    floe_call_set_scope(call, &scope);
+    if (floe_authz_principal_of_key(call, q.caller_key, &principal) != FLOE_OK)
+        return FLOE_EFAIL;
+    *is_root = principal->kind == FLOE_PRINCIPAL_ROOT && strcmp(principal->account_id, q.account) == 0;
+    return FLOE_OK;
 }
 
 void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req)

@@ -30,6 +30,10 @@
 #define ERROR_TYPE_OUTPUT 1302      /* "Unable to verify/create output bucket" */
 #define ERROR_TYPE_ACCESS_DENIED 1100 /* a permission the caller lacks */
 #define BUCKET_MAX 256
+#define UNASKED_REASON                                                                                         \
+    "AccessDeniedException: under --enforce-iam Floe decides a query's table accesses on the Trino it "       \
+    "starts, which asks Floe before each one; the Trino at --athena-trino-url does not ask, so only the "     \
+    "account's root may run queries there"
 #define KEY_MAX 2048
 
 /* ---- steps on the serving thread ---- */
@@ -102,6 +106,29 @@ static int step_prepared(floe_call_t *call, void *arg)
         return FLOE_EFAIL;
     s->sql = found ? floe_xstrdup(row.query_statement) : NULL;
     return FLOE_OK;
+}
+
+typedef struct root_step {
+    const char *id;
+    bool is_root;
+} root_step_t;
+
+static int step_root(floe_call_t *call, void *arg)
+{
+    root_step_t *s = arg;
+    return floe_engine_caller_is_root(call, s->id, &s->is_root);
+}
+
+/* Whether q may run on t's Trino without that Trino asking Floe before each access: always on
+ * Floe's own, which asks under --enforce-iam; on a Trino named by --athena-trino-url, which asks
+ * nothing, only for a caller who may do everything in its account (authorize.h). */
+static bool may_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
+{
+    root_step_t s = {q->id, false};
+
+    if (!t->config->enforce_iam || t->config->athena_trino_url == NULL)
+        return true;
+    return floe_background_call(t->bg, NULL, step_root, &s, NULL) == FLOE_OK && s.is_root;
 }
 
 /* ---- the result as it arrives ---- */
@@ -464,6 +491,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     first_word(q->query_string, word);
     if (floe_athena_refusal(q->query_string) != NULL) { /* what Athena refuses on S3 Tables */
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, floe_athena_refusal(q->query_string));
+        goto Done;
+    }
+    if (!may_run(t, q)) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, UNASKED_REASON);
         goto Done;
     }
     if (floe_catalogs_name_foreign(q->query_string, q->account)) {
