@@ -160,7 +160,7 @@ TEST(catalog_a_kept_bucket_row_follows_commits_of_any_connection)
 {
     kept_fixture_t f;
     int64_t id;
-    const char *first, *second;
+    const char *first = NULL, *second = NULL;
 
     CHECK(kept_open(&f) == 0, "a fresh database opens twice");
     CHECK(kept_bucket_id(&f) == NULL, "no bucket yet");
@@ -170,13 +170,14 @@ TEST(catalog_a_kept_bucket_row_follows_commits_of_any_connection)
     CHECK(floe_table_bucket_delete(&f.writer, id) == FLOE_OK && kept_bucket_id(&f) == NULL,
           "deleted on the other connection, the next lookup finds none");
     CHECK(floe_table_bucket_create(&f.writer, "kept", &id) == FLOE_OK && (second = kept_bucket_id(&f)) != NULL &&
-              strcmp(first, second) != 0,
+              first != NULL && strcmp(first, second) != 0,
           "created again under the name, the next lookup finds the new bucket");
     CHECK(kept_bucket_id(&f) != NULL, "kept again");
     CHECK(floe_state_begin(f.reader_st) == FLOE_OK && floe_table_bucket_delete(&f.reader, id) == FLOE_OK,
           "the reader deletes it in a transaction");
     CHECK(kept_bucket_id(&f) == NULL, "a lookup inside that transaction sees its own delete, not the kept row");
     floe_state_rollback(f.reader_st);
-    CHECK((first = kept_bucket_id(&f)) != NULL && strcmp(first, second) == 0, "rolled back, the bucket is there");
+    CHECK((first = kept_bucket_id(&f)) != NULL && second != NULL && strcmp(first, second) == 0,
+          "rolled back, the bucket is there");
     kept_close(&f);
 }
