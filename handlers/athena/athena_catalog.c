@@ -178,7 +178,7 @@ static int default_database(floe_awsjson_call_t *call, const char *catalog, cons
 
     if (strcmp(catalog, AWS_DATA_CATALOG) != 0)
         return FLOE_ENOTFOUND;
-    rc = floe_glue_database_read(&call->super, athena_glue_name(call, database), row);
+    rc = floe_glue_database_read(&call->super, floe_glue_database_name(&call->super, database), row);
     return rc == FLOE_EFAIL ? floe_athena_fail_internal(call, "reading a Glue database") : rc;
 }
 

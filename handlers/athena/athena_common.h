@@ -35,9 +35,6 @@ char *athena_page_token_seq(floe_awsjson_call_t *call, const char *listing, int6
 const char *athena_encryption_text(floe_athena_EncryptionOption option);
 floe_athena_EncryptionOption athena_encryption_enum(const char *text);
 
-/** A Glue database's name as Glue keeps it, in lower case (in the pool). */
-char *athena_glue_name(floe_awsjson_call_t *call, const char *name);
-
 /** Whether `sql` in context catalog `catalog` (NULL: none) is a database's CREATE or DROP in
  * AwsDataCatalog, which Athena runs against Glue itself (athena_schema.c); *out filled when it is. */
 bool athena_is_schema_ddl(const char *catalog, const char *sql, floe_schema_ddl_t *out /* OUT */);

@@ -4,7 +4,6 @@
  * (catalog/glue_database.h) and the query recorded already ended, SUCCEEDED as a DDL statement
  * with an empty result, or FAILED with Hive's reason, so no engine (Trino) is asked.
  */
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -18,15 +17,6 @@
 #define ERROR_TYPE_USER_QUERY 1301
 #define ERROR_TYPE_OUTPUT 1302
 #define ERROR_TYPE_ACCESS_DENIED 1100 /* a permission the caller lacks */
-
-char *athena_glue_name(floe_awsjson_call_t *call, const char *name)
-{
-    char *out = floe_call_strdup(&call->super, name);
-
-    for (char *p = out; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return out;
-}
 
 bool athena_is_schema_ddl(const char *catalog, const char *sql, floe_schema_ddl_t *out)
 {
@@ -46,7 +36,7 @@ static void failed(floe_awsjson_call_t *call, floe_athena_query_row_t *q, int ty
 /* The Glue database's change: FLOE_OK (q FAILED when Hive refuses it), or FLOE_EFAIL. */
 static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
 {
-    floe_glue_database_row_t row = {.name = athena_glue_name(call, ddl->name)};
+    floe_glue_database_row_t row = {.name = floe_glue_database_name(&call->super, ddl->name)};
     int rc;
 
     if (ddl->is_drop) {
@@ -74,7 +64,7 @@ static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *d
 static int authorize(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q,
                      bool *is_allowed)
 {
-    floe_authz_glue_target_t target = {call->super.scope.account_id, NULL, athena_glue_name(call, ddl->name), NULL};
+    floe_authz_glue_target_t target = {call->super.scope.account_id, NULL, floe_glue_database_name(&call->super, ddl->name), NULL};
     floe_authz_decision_t decision;
 
     *is_allowed = true;

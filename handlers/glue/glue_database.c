@@ -54,7 +54,7 @@ static void fill_default_database(floe_awsjson_call_t *call, const floe_glue_dat
 static int get_default_database(floe_awsjson_call_t *call, const char *name, floe_glue_GetDatabaseResponse *out)
 {
     floe_glue_database_row_t row;
-    int rc = floe_glue_database_read(&call->super, glue_lower_name(call, name), &row);
+    int rc = floe_glue_database_read(&call->super, floe_glue_database_name(&call->super, name), &row);
 
     if (rc == FLOE_ENOTFOUND)
         return database_not_found(call, name);
@@ -113,7 +113,7 @@ static int list_default_databases(floe_awsjson_call_t *call, const floe_glue_Get
 
 static int create_default_database(floe_awsjson_call_t *call, const floe_glue_DatabaseInput *in)
 {
-    floe_glue_database_row_t row = {.name = glue_lower_name(call, in->Name), .description = in->Description,
+    floe_glue_database_row_t row = {.name = floe_glue_database_name(&call->super, in->Name), .description = in->Description,
                                     .location_uri = in->LocationUri};
     int rc;
 
@@ -130,7 +130,7 @@ static int create_default_database(floe_awsjson_call_t *call, const floe_glue_Da
 
 static int delete_default_database(floe_awsjson_call_t *call, const char *name)
 {
-    int rc = floe_glue_database_remove(&call->super, glue_lower_name(call, name));
+    int rc = floe_glue_database_remove(&call->super, floe_glue_database_name(&call->super, name));
 
     return rc == FLOE_ENOTFOUND ? database_not_found(call, name) : rc;
 }

@@ -1,7 +1,6 @@
 /*
  * The shared names and error mapping of glue_names.h.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "catalog/glue_integration.h"
@@ -65,13 +64,4 @@ int glue_page_size(bool has_max_results, int32_t max_results, int fallback, int 
 {
     int n = has_max_results && max_results > 0 ? max_results : fallback;
     return n > max ? max : n;
-}
-
-char *glue_lower_name(floe_awsjson_call_t *call, const char *name)
-{
-    char *out = floe_call_strdup(&call->super, name);
-
-    for (char *p = out; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    return out;
 }

@@ -43,9 +43,6 @@ char *glue_child_catalog_id(floe_awsjson_call_t *call, const char *bucket);
 /** The EntityNotFoundException of a catalog. */
 int glue_fail_catalog_not_found(floe_awsjson_call_t *call, const char *catalog_id);
 
-/** `name` in lower case, in the pool: Glue keeps a database's name so, whichever case it was given in. */
-char *glue_lower_name(floe_awsjson_call_t *call, const char *name);
-
 /** The page size of a listing: MaxResults when given, else `fallback`; never above `max`. */
 int glue_page_size(bool has_max_results, int32_t max_results, int fallback, int max);
 

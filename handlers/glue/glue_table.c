@@ -82,7 +82,7 @@ static int fail_not_found(floe_awsjson_call_t *call, const char *what, const cha
 static int lookup_default_database(floe_awsjson_call_t *call, const char *database, const char *table)
 {
     floe_glue_database_row_t row;
-    int rc = floe_glue_database_read(&call->super, glue_lower_name(call, database), &row);
+    int rc = floe_glue_database_read(&call->super, floe_glue_database_name(&call->super, database), &row);
 
     if (rc == FLOE_EFAIL)
         return FLOE_EFAIL;

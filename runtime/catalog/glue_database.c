@@ -1,4 +1,5 @@
 /* The glue_database rows of glue_database.h; a database's Parameters are one JSON object. */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include <cjson/cJSON.h>
@@ -53,6 +54,15 @@ static void parameters_read(floe_call_t *call, const char *json, floe_glue_datab
         out->values[n++] = floe_call_strdup(call, cJSON_IsString(item) ? item->valuestring : "");
     }
     cJSON_Delete(o);
+}
+
+char *floe_glue_database_name(floe_call_t *call, const char *name)
+{
+    char *out = floe_call_strdup(call, name);
+
+    for (char *p = out; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return out;
 }
 
 int floe_glue_database_insert(floe_call_t *call, const floe_glue_database_row_t *row)

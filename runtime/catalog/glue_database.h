@@ -26,6 +26,10 @@ typedef struct floe_glue_database_row {
     floe_timestamp_t created_at;
 } floe_glue_database_row_t;
 
+/** `name` as Glue keeps a database's name, whichever case it was given in: in lower case, in the
+ * call's pool. Names given to the functions below are taken as they are. */
+char *floe_glue_database_name(floe_call_t *call, const char *name);
+
 /** Stores `row` (its created_at ignored: now) in the call's account and region. FLOE_OK, FLOE_EEXISTS
  * when the name is taken (nothing written), or FLOE_EFAIL. */
 int floe_glue_database_insert(floe_call_t *call, const floe_glue_database_row_t *row);
