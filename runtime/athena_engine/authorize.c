@@ -97,7 +97,7 @@ static bool decide(floe_call_t *call, const char *id, const access_actions_t *op
     floe_authz_target_t target;
     floe_authz_glue_target_t glue;
     floe_scope_t scope;
-    bool found;
+    bool found, in_default;
 
     if (object != NULL)
         table_name = string_at(object, "tableName", NULL);
@@ -106,18 +106,25 @@ static bool decide(floe_call_t *call, const char *id, const access_actions_t *op
     catalog = string_at(object, "catalogName", NULL);
     if (floe_athena_query_find(call, id, &found, &q) != FLOE_OK || !found || catalog == NULL)
         return false;
-    if (!floe_trino_catalog_parts(catalog, account, region, bucket))
+    in_default = floe_trino_default_catalog_parts(catalog, account, region);
+    if (!in_default && !floe_trino_catalog_parts(catalog, account, region, bucket))
         return true; /* Trino's own catalogs (system): nothing of S3 Tables */
     snprintf(scope.account_id, sizeof(scope.account_id), "%s", q.account);
     snprintf(scope.region, sizeof(scope.region), "%s", q.region);
     floe_call_set_scope(call, &scope);
-    target.arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s", region, account, bucket);
     target.namespace_ = (char *)string_at(object, "schemaName", NULL);
     target.name = table_name;
-    glue = (floe_authz_glue_target_t){floe_call_printf(call, "%s", account), floe_call_printf(call, "%s", bucket),
-                                      target.namespace_, table_name};
-    if (floe_authz_table_access(call, q.caller_key, NULL, op->action, &target, &decision) != FLOE_OK)
-        return false;
+    /* a table of Glue's default catalog is Glue's alone: its actions on catalog, database/<db> and
+     * table/<db>/<table> decide, as Athena asks Glue */
+    glue = (floe_authz_glue_target_t){floe_call_printf(call, "%s", account),
+                                      in_default ? NULL : floe_call_printf(call, "%s", bucket), target.namespace_,
+                                      table_name};
+    decision = (floe_authz_decision_t){.is_allowed = true};
+    if (!in_default) {
+        target.arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s", region, account, bucket);
+        if (floe_authz_table_access(call, q.caller_key, NULL, op->action, &target, &decision) != FLOE_OK)
+            return false;
+    }
     if (decision.is_allowed && glue_decide(call, &q, op->glue, &glue, &decision) != FLOE_OK)
         return false;
     if (!decision.is_allowed)

@@ -1,4 +1,5 @@
-/* Table buckets as Trino catalogs (catalogs.h). */
+/* Athena's catalogs as Trino catalogs (catalogs.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ void floe_bucket_names_dispose(floe_bucket_names_t *b)
     free(b->names);
     b->names = NULL;
     b->n = 0;
+    b->default_catalog = false;
 }
 
 static void underscored(char *s)
@@ -44,6 +46,11 @@ void floe_trino_catalog_name(const char *account, const char *region, const char
 {
     snprintf(out, FLOE_TRINO_CATALOG_MAX, "s3tb_%s__%s__%s", account, region, bucket);
     underscored(out);
+}
+
+static bool is_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
 }
 
 static void hyphenated(char *s)
@@ -69,14 +76,46 @@ bool floe_trino_catalog_parts(const char *catalog, char account[FLOE_TRINO_CATAL
     return *account && *region && *bucket;
 }
 
+void floe_trino_default_catalog_name(const char *account, const char *region, bool hive,
+                                     char out[FLOE_TRINO_CATALOG_MAX])
+{
+    snprintf(out, FLOE_TRINO_CATALOG_MAX, "%s%s__%s", hive ? "adc_" : "adci_", account, region);
+    underscored(out);
+}
+
+bool floe_trino_default_catalog_parts(const char *catalog, char account[FLOE_TRINO_CATALOG_MAX],
+                                      char region[FLOE_TRINO_CATALOG_MAX])
+{
+    size_t prefix = strncmp(catalog, "adc_", 4) == 0 ? 4 : strncmp(catalog, "adci_", 5) == 0 ? 5 : 0;
+    const char *a = catalog + prefix, *r = prefix > 0 ? strstr(a, "__") : NULL;
+
+    if (r == NULL)
+        return false;
+    snprintf(account, FLOE_TRINO_CATALOG_MAX, "%.*s", (int)(r - a), a);
+    snprintf(region, FLOE_TRINO_CATALOG_MAX, "%s", r + 2);
+    hyphenated(region);
+    return *account && *region;
+}
+
+/* True when p holds a hidden catalog name's account part, 12 digits and "__", of another account. */
+static bool foreign_account_at(const char *p, const char *account)
+{
+    for (int i = 0; i < 12; i++) {
+        if (!isdigit((unsigned char)p[i]))
+            return false;
+    }
+    return p[12] == '_' && p[13] == '_' && strncmp(p, account, 12) != 0;
+}
+
 bool floe_catalogs_name_foreign(const char *sql, const char *account)
 {
-    for (const char *p = sql; (p = strcasestr(p, "s3tb_")) != NULL; p += 5) {
-        char own[FLOE_TRINO_CATALOG_MAX];
+    static const char *const prefixes[] = {"s3tb_", "adc_", "adci_"};
 
-        snprintf(own, sizeof(own), "s3tb_%s__", account);
-        if (strncasecmp(p, own, strlen(own)) != 0)
-            return true;
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+        for (const char *p = sql; (p = strcasestr(p, prefixes[i])) != NULL; p += strlen(prefixes[i])) {
+            if ((p == sql || !is_name_char(p[-1])) && foreign_account_at(p + strlen(prefixes[i]), account))
+                return true;
+        }
     }
     return false;
 }
@@ -104,11 +143,31 @@ static const char *skip_literal(const char *p)
     return p;
 }
 
+/* The length of `awsdatacatalog`, bare or double-quoted, any case, at p when a '.' follows it (0
+ * when not there), so `awsdatacatalog.db.t` names the default catalog. */
+static size_t default_catalog_at(const char *sql, const char *p)
+{
+    static const char word[] = "awsdatacatalog";
+    size_t len = sizeof(word) - 1, quoted = *p == '"';
+    const char *after;
+
+    if ((p > sql && (is_name_char(p[-1]) || p[-1] == '.')) || strncasecmp(p + quoted, word, len) != 0 ||
+        (quoted && p[len + 1] != '"'))
+        return 0;
+    after = p + len + 2 * quoted;
+    if (is_name_char(*after))
+        return 0;
+    while (*after == ' ' || *after == '\t' || *after == '\n' || *after == '\r')
+        after++;
+    return *after == '.' ? len + 2 * quoted : 0;
+}
+
 char *floe_catalogs_rewrite(const char *sql, const char *account, const char *region, floe_bucket_names_t *named)
 {
     size_t prefix = strlen(FLOE_CATALOG_PREFIX);
     floe_athena_csv_t out = {0}; /* a growing buffer */
     const char *p = sql;
+    size_t len;
 
     while (*p) {
         const char *after = skip_literal(p), *close;
@@ -130,6 +189,15 @@ char *floe_catalogs_rewrite(const char *sql, const char *account, const char *re
             p = close + 1;
             continue;
         }
+        if ((len = default_catalog_at(sql, p)) > 0) {
+            char name[FLOE_TRINO_CATALOG_MAX];
+
+            floe_trino_default_catalog_name(account, region, false, name);
+            floe_athena_csv_append(&out, name, strlen(name));
+            named->default_catalog = true;
+            p += len;
+            continue;
+        }
         floe_athena_csv_append(&out, p, 1);
         p++;
     }
@@ -140,9 +208,18 @@ char *floe_catalogs_unmap(const char *text, const char *account, const char *reg
 {
     floe_athena_csv_t out = {0};
     const char *p = text;
+    char hive[FLOE_TRINO_CATALOG_MAX], iceberg[FLOE_TRINO_CATALOG_MAX];
 
+    floe_trino_default_catalog_name(account, region, true, hive);
+    floe_trino_default_catalog_name(account, region, false, iceberg);
     while (*p) {
         size_t i;
+
+        if (strncmp(p, hive, strlen(hive)) == 0 || strncmp(p, iceberg, strlen(iceberg)) == 0) {
+            floe_athena_csv_append(&out, "awsdatacatalog", strlen("awsdatacatalog"));
+            p += strlen(strncmp(p, hive, strlen(hive)) == 0 ? hive : iceberg);
+            continue;
+        }
 
         for (i = 0; i < named->n; i++) {
             char name[FLOE_TRINO_CATALOG_MAX];
@@ -183,5 +260,37 @@ char *floe_catalog_create_sql(const char *catalog, const char *floe_url, const c
                  "\"s3.aws-access-key\" = '%s', \"s3.aws-secret-key\" = '%s')",
                  catalog, floe_url, region, account, bucket, FLOE_ATHENA_ICEBERG_PROPERTIES, floe_url, region, key,
                  engine_secret);
+    return sql;
+}
+
+/* Glue's table and column statistics are not kept by Floe (GetColumnStatisticsForTable answers 501),
+ * so neither connector asks for them or writes them. */
+char *floe_default_catalog_create_sql(const char *catalog, bool hive, const char *other, const char *floe_url,
+                                      const char *account, const char *region, const char *engine_secret)
+{
+    char key[FLOE_ENGINE_KEY_LEN + 1], *sql;
+    size_t size = 2048 + sizeof(FLOE_ATHENA_ICEBERG_PROPERTIES) + 2 * strlen(floe_url) + strlen(catalog) +
+                  strlen(other) + strlen(engine_secret);
+
+    floe_engine_key_of(account, key);
+    sql = floe_xmalloc(size);
+    snprintf(sql, size,
+             "CREATE CATALOG %s USING %s WITH ("
+             "%s = '%s', "
+             "%s"
+             "\"hive.metastore.glue.region\" = '%s', \"hive.metastore.glue.endpoint-url\" = '%s', "
+             "\"hive.metastore.glue.catalogid\" = '%s', "
+             "\"hive.metastore.glue.aws-access-key\" = '%s', \"hive.metastore.glue.aws-secret-key\" = '%s', "
+             "\"fs.native-s3.enabled\" = 'true', "
+             "\"s3.endpoint\" = '%s', \"s3.region\" = '%s', \"s3.path-style-access\" = 'true', "
+             "\"s3.aws-access-key\" = '%s', \"s3.aws-secret-key\" = '%s')",
+             catalog, hive ? "hive" : "iceberg", hive ? "\"hive.iceberg-catalog-name\"" : "\"iceberg.hive-catalog-name\"",
+             other,
+             hive ? "\"hive.metastore\" = 'glue', \"hive.non-managed-table-writes-enabled\" = 'true', "
+                    "\"hive.table-statistics-enabled\" = 'false', \"hive.collect-column-statistics-on-write\" = 'false', "
+                  : "\"iceberg.catalog.type\" = 'glue', \"iceberg.table-statistics-enabled\" = 'false', "
+                    "\"iceberg.extended-statistics.collect-on-write\" = 'false', "
+                    "\"iceberg.allowed-extra-properties\" = '" FLOE_ATHENA_ICEBERG_PROPERTIES "', ",
+             region, floe_url, account, key, engine_secret, floe_url, region, key, engine_secret);
     return sql;
 }

@@ -11,6 +11,10 @@
 #include "base/failure.h"
 #include "base/xalloc.h"
 
+/* How a table bucket's catalog begins as a quoted name: catalogs.h's FLOE_CATALOG_PREFIX, not included
+ * since catalogs.c includes this header */
+#define TABLE_BUCKET_CATALOG "\"s3tablescatalog/"
+
 /* ---- tokens ---- */
 
 typedef enum { T_WORD, T_QUOTED, T_STRING, T_PUNCT } kind_t;
@@ -138,7 +142,8 @@ static void toks_dispose(toks_t *t)
 typedef struct cur {
     const toks_t *t;
     size_t i;
-    int depth; /* of nested types */
+    int depth;          /* of nested types */
+    bool keep_location; /* a table of Glue's default catalog: its LOCATION is the user's to choose */
 } cur_t;
 
 static const tok_t *peek(const cur_t *c)
@@ -291,12 +296,14 @@ static bool copy_column(cur_t *c, floe_athena_csv_t *out)
 /* What a CREATE TABLE's clauses ask of Trino's table properties. */
 typedef struct props {
     floe_athena_csv_t with;         /* "format = 'PARQUET', partitioning = ARRAY[...]" */
+    char *location;                 /* LOCATION's string literal as written, NULL when none */
     floe_athena_csv_t keys, values; /* Athena's properties kept as Iceberg's: "'k1', 'k2'" */
     bool is_iceberg, is_other_type;
 } props_t;
 
 static void props_dispose(props_t *p)
 {
+    free(p->location);
     free(p->with.data);
     free(p->keys.data);
     free(p->values.data);
@@ -491,8 +498,9 @@ static int take_tblproperties(cur_t *c, props_t *p, char *why, size_t n)
     return FLOE_OK;
 }
 
-/* The clauses after the columns, in any order. LOCATION is dropped: S3 Tables chooses each table's
- * location, and Trino's REST catalog would otherwise ask for that one. */
+/* The clauses after the columns, in any order. LOCATION is kept only in Glue's default catalog,
+ * where Athena requires it of an Iceberg table; else S3 Tables chooses each table's location, and
+ * Trino's REST catalog would otherwise ask for that one. */
 static int take_clauses(cur_t *c, props_t *p, floe_athena_csv_t *comment, char *why, size_t n)
 {
     while (peek(c) != NULL && !is_punct(c, ';')) {
@@ -503,8 +511,10 @@ static int take_clauses(cur_t *c, props_t *p, floe_athena_csv_t *comment, char *
             if (!take_kw(c, "BY") || !take_partitioned_by(c, p))
                 return FLOE_ENOTFOUND;
         } else if (take_kw(c, "LOCATION")) {
-            if (peek(c) == NULL || peek(c)->kind != T_STRING)
+            if (peek(c) == NULL || peek(c)->kind != T_STRING || p->location != NULL)
                 return FLOE_ENOTFOUND;
+            if (c->keep_location)
+                p->location = floe_xstrdup(peek(c)->text);
             c->i++;
         } else if (take_kw(c, "TBLPROPERTIES")) {
             int rc = take_tblproperties(c, p, why, n);
@@ -517,6 +527,15 @@ static int take_clauses(cur_t *c, props_t *p, floe_athena_csv_t *comment, char *
 }
 
 /* ---- the statements ---- */
+
+/* Trino's `location = '<uri>'` table property, after the others. */
+static void add_location(floe_athena_csv_t *with, const char *literal)
+{
+    if (with->len > 0)
+        put(with, ", ");
+    put(with, "location = ");
+    put(with, literal);
+}
 
 /* CREATE [EXTERNAL] TABLE [IF NOT EXISTS] name (columns) clauses. */
 static int create_table(cur_t *c, bool external, floe_athena_csv_t *out, char *why, size_t n)
@@ -544,6 +563,8 @@ static int create_table(cur_t *c, bool external, floe_athena_csv_t *out, char *w
         goto Done;
     }
     rc = external ? FLOE_ENOTFOUND : FLOE_OK;
+    if (p.location != NULL)
+        add_location(&p.with, p.location);
     if (comment.len > 0)
         put(out, comment.data);
     if (p.with.len > 0) {
@@ -588,7 +609,10 @@ static int ctas_with(cur_t *c, const char *sql, floe_athena_csv_t *out)
             if (c->i != from + 1 || (c->t->v[from].kind != T_STRING && c->t->v[from].kind != T_WORD))
                 goto Done;
             keep_property(&p, name, &c->t->v[from]);
-        } else if (strcasecmp(key->text, "is_external") != 0 && strcasecmp(key->text, "location") != 0) {
+        } else if (strcasecmp(key->text, "location") == 0) {
+            if (c->keep_location && c->i == from + 1 && c->t->v[from].kind == T_STRING)
+                add_location(&p.with, c->t->v[from].text);
+        } else if (strcasecmp(key->text, "is_external") != 0) {
             floe_athena_csv_t prop = {0};
             size_t end = peek(c) != NULL ? peek(c)->at : strlen(sql);
             char *value = floe_xmalloc(end - c->t->v[from].at + 1), *as_trino;
@@ -637,6 +661,8 @@ static int create(cur_t *c, const char *sql, floe_athena_csv_t *out, char *why, 
             return FLOE_ENOTFOUND;
         put(out, "IF NOT EXISTS ");
     }
+    if (peek(c) != NULL && strncasecmp(peek(c)->text, TABLE_BUCKET_CATALOG, strlen(TABLE_BUCKET_CATALOG)) == 0)
+        c->keep_location = false; /* a table bucket's table, in whichever context */
     if (!copy_name(c, out))
         return FLOE_ENOTFOUND;
     if (take_punct(c, '(')) {
@@ -872,12 +898,12 @@ const char *floe_hive_ddl_next(const char *stmt)
     return *next != '\0' ? next : NULL;
 }
 
-int floe_hive_ddl_translate(const char *sql, char **out, char *why, size_t n)
+int floe_hive_ddl_translate(const char *sql, bool in_default_catalog, char **out, char *why, size_t n)
 {
     static const char *const ddl[] = {"CREATE", "ALTER", "DROP", "SHOW", "DESCRIBE"};
     floe_athena_csv_t text = {0};
     toks_t t = {0};
-    cur_t c = {&t, 1, 0};
+    cur_t c = {&t, 1, 0, in_default_catalog};
     bool is_ddl = false;
     int rc = FLOE_ENOTFOUND;
 

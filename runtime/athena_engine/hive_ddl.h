@@ -9,6 +9,7 @@
 #ifndef FLOE_ATHENA_ENGINE_HIVE_DDL_H
 #define FLOE_ATHENA_ENGINE_HIVE_DDL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Athena's Iceberg TBLPROPERTIES that Trino's Iceberg connector has no table property for: kept
@@ -22,13 +23,16 @@
 
 /**
  * The Trino text of `sql` in *out (malloc'ed): a DDL statement (CREATE, ALTER, DROP, SHOW,
- * DESCRIBE) translated, any other statement unchanged. One Athena statement may take several of
+ * DESCRIBE) translated, any other statement unchanged. `in_default_catalog` when the query's
+ * context is Glue's default catalog (AwsDataCatalog): a CREATE TABLE's or CTAS's location is then
+ * kept as Trino's `location` property, as Athena requires one there, unless the table is a table
+ * bucket's. One Athena statement may take several of
  * Trino's (ALTER TABLE ADD COLUMNS of several columns, CHANGE COLUMN): *out holds them one after
  * another, each ended by its '\0', the last followed by a second '\0' (floe_hive_ddl_next). FLOE_OK,
  * or FLOE_EINVAL with why[] (Athena's reason, "<ERROR_NAME>: <message>") when Athena refuses the
  * statement; *out is NULL then.
  */
-int floe_hive_ddl_translate(const char *sql, char **out, char *why, size_t n);
+int floe_hive_ddl_translate(const char *sql, bool in_default_catalog, char **out, char *why, size_t n);
 
 /** The statement after `stmt` in floe_hive_ddl_translate's *out, or NULL after the last. */
 const char *floe_hive_ddl_next(const char *stmt);

@@ -250,6 +250,36 @@ void floe_engine_floe_url(const floe_config_t *config, char out[FLOE_ENGINE_URL_
     snprintf(out, FLOE_ENGINE_URL_MAX, "http://%s:%d", host, config->port);
 }
 
+/* Creates the default catalog's two Trino catalogs of the query's account and region, when this
+ * Trino lacks them (catalogs.h); as create_missing_catalogs. */
+static int create_default_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const char *floe_url,
+                                   char *why, size_t n)
+{
+    char names[2][FLOE_TRINO_CATALOG_MAX];
+
+    floe_trino_default_catalog_name(q->account, q->region, true, names[0]);
+    floe_trino_default_catalog_name(q->account, q->region, false, names[1]);
+    for (int i = 0; i < 2; i++) {
+        char drop[FLOE_TRINO_CATALOG_MAX + 64], *create;
+        size_t before = t->catalogs.n;
+        int rc;
+
+        floe_bucket_names_add(&t->catalogs, names[i], strlen(names[i]));
+        if (t->catalogs.n == before)
+            continue;
+        snprintf(drop, sizeof(drop), "DROP CATALOG IF EXISTS %s", names[i]);
+        create = floe_default_catalog_create_sql(names[i], i == 0, names[1 - i], floe_url, q->account, q->region,
+                                                 t->config->engine_secret);
+        rc = run_own(t, drop, why, n) == FLOE_OK ? run_own(t, create, why, n) : FLOE_EFAIL;
+        free(create);
+        if (rc != FLOE_OK) {
+            free(t->catalogs.names[--t->catalogs.n]);
+            return FLOE_EFAIL;
+        }
+    }
+    return FLOE_OK;
+}
+
 /* Creates the Trino catalog of each bucket the query names that this Trino lacks (catalogs.h). A
  * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed.
  * Under t->catalogs_lock. */
@@ -278,7 +308,7 @@ static int create_missing_catalogs(floe_engine_trino_t *t, const floe_engine_que
             return FLOE_EFAIL;
         }
     }
-    return FLOE_OK;
+    return named->default_catalog ? create_default_catalogs(t, q, floe_url, why, n) : FLOE_OK;
 }
 
 /* One worker at a time checks and makes catalogs, so two queries naming one new table bucket at once
@@ -483,6 +513,8 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     const char *last;
     char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
+    /* Athena's context is Glue's default catalog when the query names none */
+    bool in_default = q->catalog == NULL || strcasecmp(q->catalog, FLOE_DEFAULT_CATALOG) == 0;
     result_t r = {.t = t, .q = q};
     floe_trino_outcome_t out;
 
@@ -506,7 +538,7 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
      * rewritten as every query's are. A closing semicolon, which Athena takes and Trino refuses, goes. */
     statement = floe_xmalloc(floe_sql_unterminated_length(q->query_string) + 1);
     snprintf(statement, floe_sql_unterminated_length(q->query_string) + 1, "%s", q->query_string);
-    if (floe_hive_ddl_translate(statement, &trino_sql, why, sizeof(why)) != FLOE_OK) {
+    if (floe_hive_ddl_translate(statement, in_default, &trino_sql, why, sizeof(why)) != FLOE_OK) {
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, why);
         goto Done;
     }
@@ -517,6 +549,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         const char *bucket = q->catalog + strlen(FLOE_CATALOG_PREFIX);
         floe_bucket_names_add(&named, bucket, strlen(bucket));
         floe_trino_catalog_name(q->account, q->region, bucket, context);
+        session.catalog = context;
+    } else if (in_default) {
+        named.default_catalog = true;
+        floe_trino_default_catalog_name(q->account, q->region, false, context);
         session.catalog = context;
     }
     if (session.catalog == NULL)

@@ -128,8 +128,9 @@ int floe_trino_find(const floe_config_t *config, floe_trino_place_t *out, char *
                  out->home);
         return FLOE_ENOTFOUND;
     }
-    /* setup-deps' directory of the two plugins Floe uses (Iceberg, and OPA for --enforce-iam)
-     * when it is beside the server, else all of them: Trino starts faster with two */
+    /* setup-deps' directory of the three plugins Floe uses (Iceberg, Hive for Glue's default
+     * catalog, and OPA for --enforce-iam) when it is beside the server, else all of them: Trino
+     * starts faster with three */
     snprintf(out->plugins, sizeof(out->plugins), "%s/plugins-floe", root);
     if (config->athena_trino_home != NULL || !is_file(out->plugins))
         snprintf(out->plugins, sizeof(out->plugins), "%.*s/plugin", PATH_MAX / 2, out->home);

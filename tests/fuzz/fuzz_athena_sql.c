@@ -41,13 +41,14 @@ static void round_trip(const floe_athena_csv_record_t *r)
     free(b.data);
 }
 
-/* The DDL translation: statements (each then rewritten as every query is), or a refusal with its reason. */
-static void translate(const char *text)
+/* The DDL translation, in a table bucket's context or Glue's default catalog: statements (each then
+ * rewritten as every query is), or a refusal with its reason. */
+static void translate(const char *text, bool in_default_catalog)
 {
     floe_bucket_names_t named = {0};
     char why[256] = "", *out, *sql;
 
-    if (floe_hive_ddl_translate(text, &out, why, sizeof(why)) != FLOE_OK) {
+    if (floe_hive_ddl_translate(text, in_default_catalog, &out, why, sizeof(why)) != FLOE_OK) {
         if (out != NULL || why[0] == '\0')
             abort();
         return;
@@ -85,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     floe_athena_refusal(text);
     floe_schema_ddl_parse(text, &(floe_schema_ddl_t){0});
     free(back);
-    translate(text);
+    translate(text, size % 3 == 0);
     free(sql);
     floe_bucket_names_dispose(&named);
     free(text);

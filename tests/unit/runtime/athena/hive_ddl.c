@@ -12,7 +12,7 @@ static char *translated(const char *sql)
     char why[256], *out, *joined;
     size_t size = 16;
 
-    if (floe_hive_ddl_translate(sql, &out, why, sizeof(why)) != FLOE_OK) {
+    if (floe_hive_ddl_translate(sql, false, &out, why, sizeof(why)) != FLOE_OK) {
         out = malloc(strlen(why) + 16);
         strcpy(out, "refused: ");
         strcat(out, why);
@@ -156,7 +156,41 @@ TEST(athena_hive_ddl_deep_types_are_left_to_trino)
     for (int i = 0; i < 200; i++)
         strcat(sql, "array<");
     strcat(sql, "int");
-    CHECK(floe_hive_ddl_translate(sql, &out, why, sizeof(why)) == FLOE_OK && strcmp(out, sql) == 0,
+    CHECK(floe_hive_ddl_translate(sql, false, &out, why, sizeof(why)) == FLOE_OK && strcmp(out, sql) == 0,
           "a type nested deeper than any table has goes to Trino as written, without deep recursion");
     free(out);
+}
+
+/* The Trino text of `sql` in Glue's default catalog, or "refused"; malloc'ed. */
+static char *translated_in_default(const char *sql)
+{
+    char why[256], *out;
+
+    return floe_hive_ddl_translate(sql, true, &out, why, sizeof(why)) == FLOE_OK ? out : strdup("refused");
+}
+
+TEST(athena_hive_ddl_location_kept_in_the_default_catalog_only)
+{
+    const char *create = "CREATE TABLE IF NOT EXISTS `events` (`id` bigint, `name` string) PARTITIONED BY (day(ts)) "
+                         "LOCATION 's3://lake/events/' TBLPROPERTIES ('table_type' ='ICEBERG', 'format'='parquet')";
+    const char *ctas = "CREATE TABLE t WITH (table_type = 'ICEBERG', location = 's3://lake/t/', is_external = false) "
+                       "AS SELECT 1 AS x";
+    char *out = translated_in_default(create);
+
+    CHECK(strcmp(out, "CREATE TABLE IF NOT EXISTS \"events\" (\"id\" bigint, \"name\" varchar) WITH (partitioning = "
+                      "ARRAY['day(ts)'], format = 'PARQUET', location = 's3://lake/events/')") == 0,
+          "awswrangler's CREATE TABLE keeps its LOCATION as Trino's location property");
+    free(out);
+    out = translated_in_default(ctas);
+    CHECK(strcmp(out, "CREATE TABLE t WITH (location = 's3://lake/t/') AS SELECT 1 AS x") == 0,
+          "a CTAS keeps its location too");
+    free(out);
+    out = translated_in_default("CREATE TABLE \"s3tablescatalog/b\".ns.t (id int) LOCATION 's3://x/' "
+                                "TBLPROPERTIES ('table_type'='ICEBERG')");
+    CHECK(strcmp(out, "CREATE TABLE \"s3tablescatalog/b\".ns.t (id int)") == 0,
+          "a table bucket's table has no location of the user's, whatever the context");
+    free(out);
+    CHECK(same(create, "CREATE TABLE IF NOT EXISTS \"events\" (\"id\" bigint, \"name\" varchar) WITH (partitioning = "
+                       "ARRAY['day(ts)'], format = 'PARQUET')"),
+          "in a table bucket's context LOCATION is dropped, as before");
 }

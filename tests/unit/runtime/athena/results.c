@@ -101,6 +101,35 @@ TEST(athena_catalogs_rewrite_only_quoted_catalog_names_outside_literals)
           "another account's hidden catalog name is caught, the caller's own is not");
 }
 
+TEST(athena_catalogs_default_catalog_named_bare_or_quoted_before_a_dot)
+{
+    floe_bucket_names_t named = {0};
+    char *sql = floe_catalogs_rewrite("SELECT 'awsdatacatalog.x' FROM AwsDataCatalog.db.t JOIN \"awsdatacatalog\" . db.u "
+                                      "JOIN my_awsdatacatalog.db.v JOIN db.awsdatacatalog",
+                                      "111122223333", "us-east-1", &named);
+    char *back, account[FLOE_TRINO_CATALOG_MAX], region[FLOE_TRINO_CATALOG_MAX];
+
+    CHECK(strcmp(sql, "SELECT 'awsdatacatalog.x' FROM adci_111122223333__us_east_1.db.t JOIN "
+                      "adci_111122223333__us_east_1 . db.u JOIN my_awsdatacatalog.db.v JOIN db.awsdatacatalog") == 0,
+          "the default catalog becomes Iceberg's hidden one; a literal, a longer name and a table are kept");
+    CHECK(named.default_catalog && named.n == 0, "the query is marked as naming the default catalog");
+    back = floe_catalogs_unmap("Table 'adc_111122223333__us_east_1.db.t' and adci_111122223333__us_east_1.db.u",
+                               "111122223333", "us-east-1", &named);
+    CHECK(strcmp(back, "Table 'awsdatacatalog.db.t' and awsdatacatalog.db.u") == 0,
+          "both hidden names read back as awsdatacatalog in Trino's messages");
+    CHECK(floe_trino_default_catalog_parts("adc_111122223333__eu_west_1", account, region) &&
+              strcmp(account, "111122223333") == 0 && strcmp(region, "eu-west-1") == 0 &&
+              floe_trino_default_catalog_parts("adci_111122223333__eu_west_1", account, region) &&
+              !floe_trino_default_catalog_parts("s3tb_111122223333__eu_west_1__b", account, region),
+          "the default catalog's hidden names read back as their account and region");
+    CHECK(floe_catalogs_name_foreign("SELECT * FROM adci_999999999999__us_east_1.db.t", "111122223333") &&
+              !floe_catalogs_name_foreign("SELECT adc_total, adci_999999999999 FROM t", "111122223333"),
+          "another account's default catalog is caught; a column that merely begins alike is not");
+    free(back);
+    free(sql);
+    floe_bucket_names_dispose(&named);
+}
+
 /* Whether the Trino value `json` of type `type` prints as `text`, in a string of its own. */
 static bool prints_as(const char *json, const char *type, const char *text)
 {
