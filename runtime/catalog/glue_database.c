@@ -5,7 +5,9 @@
 #include <cjson/cJSON.h>
 
 #include "call/call_sql.h"
+#include "call/transaction.h"
 #include "catalog/glue_database.h"
+#include "catalog/glue_table.h"
 
 FLOE_SQL(sql_glue_database_insert,
     "INSERT INTO glue_database (account, region, name, description, location_uri, parameters, created_at)"
@@ -120,8 +122,17 @@ int floe_glue_database_list(floe_call_t *call, const char *after, int limit, flo
     return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
+/* The database and its tables go together, as Glue's DeleteDatabase deletes a database's tables. */
+static int remove_body(floe_call_t *call, void *arg)
+{
+    const char *name = arg;
+    int rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_database_remove, "ttt", floe_call_account(call),
+                                                floe_call_region(call), name));
+
+    return rc == FLOE_OK ? floe_glue_table_remove_all(call, name) : rc;
+}
+
 int floe_glue_database_remove(floe_call_t *call, const char *name)
 {
-    return floe_sql_write(call, floe_sql_bind(call, sql_glue_database_remove, "ttt", floe_call_account(call),
-                                              floe_call_region(call), name));
+    return floe_call_in_transaction(call, remove_body, (void *)name);
 }
