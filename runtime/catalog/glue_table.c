@@ -1,7 +1,11 @@
-/* The glue_table rows of glue_table.h. */
+/* The glue_table rows of glue_table.h; a summary reads the document's TableInput members by their
+ * wire names (AWS's Glue API reference, TableInput and StorageDescriptor). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "call/call_sql.h"
 #include "call/transaction.h"
@@ -35,27 +39,36 @@ typedef struct table_write {
     const char *document;
     const char *expected; /* an update's expected version, or NULL */
     int64_t version;      /* OUT: an update's new version */
+    int rc;               /* OUT: the house code the body ended with (a transaction answers FLOE_EFAIL) */
 } table_write_t;
+
+/* Runs body in one transaction: FLOE_OK, or the house code it refused with. */
+static int write_in_transaction(floe_call_t *call, int (*body)(floe_call_t *call, void *arg), table_write_t *a)
+{
+    a->rc = FLOE_EFAIL;
+    return floe_call_in_transaction(call, body, a) == FLOE_OK ? FLOE_OK : a->rc;
+}
 
 static int insert_body(floe_call_t *call, void *arg)
 {
-    const table_write_t *a = arg;
+    table_write_t *a = arg;
     floe_glue_database_row_t db;
-    int rc = floe_glue_database_read(call, a->database, &db);
 
-    if (rc != FLOE_OK)
-        return rc;
-    rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_insert, "ttttti", floe_call_account(call),
-                                            floe_call_region(call), a->database, a->name, a->document,
-                                            (int64_t)floe_call_now(call)));
-    return rc == FLOE_ENOTFOUND ? FLOE_EEXISTS : rc; /* the conflict did nothing: the name is taken */
+    if ((a->rc = floe_glue_database_read(call, a->database, &db)) != FLOE_OK)
+        return a->rc;
+    a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_insert, "ttttti", floe_call_account(call),
+                                               floe_call_region(call), a->database, a->name, a->document,
+                                               (int64_t)floe_call_now(call)));
+    if (a->rc == FLOE_ENOTFOUND)
+        a->rc = FLOE_EEXISTS; /* the conflict did nothing: the name is taken */
+    return a->rc;
 }
 
 int floe_glue_table_insert(floe_call_t *call, const char *database, const char *name, const char *document)
 {
-    table_write_t a = {database, name, document, NULL, 0};
+    table_write_t a = {database, name, document, NULL, 0, FLOE_EFAIL};
 
-    return floe_call_in_transaction(call, insert_body, &a);
+    return write_in_transaction(call, insert_body, &a);
 }
 
 static void read_columns(floe_call_t *call, floe_db_stmt_t *stmt, floe_glue_table_row_t *out)
@@ -108,15 +121,14 @@ static int update_body(floe_call_t *call, void *arg)
     table_write_t *a = arg;
     floe_glue_table_row_t row;
     char current[24];
-    int rc = floe_glue_table_read(call, a->database, a->name, &row);
 
-    if (rc != FLOE_OK)
-        return rc;
+    if ((a->rc = floe_glue_table_read(call, a->database, a->name, &row)) != FLOE_OK)
+        return a->rc;
     snprintf(current, sizeof(current), "%" PRId64, row.version);
     if (a->expected != NULL && strcmp(a->expected, current) != 0)
-        return FLOE_ECHANGED;
+        return a->rc = FLOE_ECHANGED;
     a->version = row.version + 1;
-    return floe_sql_write(call, floe_sql_bind(call, sql_glue_table_update, "ttttti", floe_call_account(call),
+    return a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_update, "ttttti", floe_call_account(call),
                                               floe_call_region(call), a->database, a->name, a->document,
                                               (int64_t)floe_call_now(call)));
 }
@@ -124,8 +136,8 @@ static int update_body(floe_call_t *call, void *arg)
 int floe_glue_table_update(floe_call_t *call, const char *database, const char *name, const char *expected,
                            const char *document, int64_t *version)
 {
-    table_write_t a = {database, name, document, expected, 0};
-    int rc = floe_call_in_transaction(call, update_body, &a);
+    table_write_t a = {database, name, document, expected, 0, FLOE_EFAIL};
+    int rc = write_in_transaction(call, update_body, &a);
 
     *version = a.version;
     return rc;
@@ -143,4 +155,71 @@ int floe_glue_table_remove_all(floe_call_t *call, const char *database)
                                                 floe_call_region(call), database));
 
     return rc == FLOE_ENOTFOUND ? FLOE_OK : rc; /* a database without tables */
+}
+
+/* ---- a summary of the document ---- */
+
+static char *text_of(floe_call_t *call, const cJSON *o, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    return cJSON_IsString(item) ? floe_call_strdup(call, item->valuestring) : NULL;
+}
+
+static floe_glue_table_column_t *columns_of(floe_call_t *call, const cJSON *list, size_t *n)
+{
+    floe_glue_table_column_t *out = floe_call_alloc(call, sizeof(*out) * ((size_t)cJSON_GetArraySize(list) + 1));
+    const cJSON *c;
+
+    *n = 0;
+    cJSON_ArrayForEach(c, list)
+    {
+        out[*n].name = text_of(call, c, "Name");
+        out[*n].type = text_of(call, c, "Type");
+        out[(*n)++].comment = text_of(call, c, "Comment");
+    }
+    return out;
+}
+
+static void pairs_of(floe_call_t *call, const cJSON *map, floe_glue_table_pairs_t *out)
+{
+    size_t size = (size_t)cJSON_GetArraySize(map) + 1;
+    const cJSON *item;
+
+    out->n = 0;
+    out->keys = floe_call_alloc(call, sizeof(char *) * size);
+    out->values = floe_call_alloc(call, sizeof(char *) * size);
+    cJSON_ArrayForEach(item, map)
+    {
+        out->keys[out->n] = floe_call_strdup(call, item->string);
+        out->values[out->n++] = floe_call_strdup(call, cJSON_IsString(item) ? item->valuestring : "");
+    }
+}
+
+int floe_glue_table_summarize(floe_call_t *call, const floe_glue_table_row_t *row, floe_glue_table_summary_t *out)
+{
+    cJSON *doc = cJSON_Parse(row->document);
+    const cJSON *sd, *serde, *access;
+
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return floe_fail_internal(call, "a Glue table's document is not a JSON object");
+    }
+    sd = cJSON_GetObjectItemCaseSensitive(doc, "StorageDescriptor");
+    serde = cJSON_GetObjectItemCaseSensitive(sd, "SerdeInfo");
+    access = cJSON_GetObjectItemCaseSensitive(doc, "LastAccessTime");
+    out->table_type = text_of(call, doc, "TableType");
+    out->columns = columns_of(call, cJSON_GetObjectItemCaseSensitive(sd, "Columns"), &out->n_columns);
+    out->partition_keys = columns_of(call, cJSON_GetObjectItemCaseSensitive(doc, "PartitionKeys"),
+                                     &out->n_partition_keys);
+    pairs_of(call, cJSON_GetObjectItemCaseSensitive(doc, "Parameters"), &out->parameters);
+    out->location = text_of(call, sd, "Location");
+    out->input_format = text_of(call, sd, "InputFormat");
+    out->output_format = text_of(call, sd, "OutputFormat");
+    out->serde_library = text_of(call, serde, "SerializationLibrary");
+    pairs_of(call, cJSON_GetObjectItemCaseSensitive(serde, "Parameters"), &out->serde_parameters);
+    out->has_last_access_time = cJSON_IsNumber(access);
+    out->last_access_time = out->has_last_access_time ? (floe_timestamp_t)llround(access->valuedouble * 1000) : 0;
+    cJSON_Delete(doc);
+    return FLOE_OK;
 }

@@ -12,6 +12,7 @@
 #ifndef FLOE_CATALOG_GLUE_TABLE_H
 #define FLOE_CATALOG_GLUE_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,43 @@ typedef struct floe_glue_table_row {
     floe_timestamp_t created_at;
     floe_timestamp_t updated_at;
 } floe_glue_table_row_t;
+
+/** A column of a table's StorageDescriptor or PartitionKeys; strings in the call's pool. */
+typedef struct floe_glue_table_column {
+    char *name;
+    char *type;    /* NULL when the TableInput gave none */
+    char *comment; /* NULL when none */
+} floe_glue_table_column_t;
+
+/** Key-value pairs in the order the document holds them; strings in the call's pool. */
+typedef struct floe_glue_table_pairs {
+    size_t n;
+    char **keys;
+    char **values;
+} floe_glue_table_pairs_t;
+
+/** What another API than Glue's (Athena's table metadata) reads of a stored table; strings (NULL
+ * when the document has none) in the call's pool. */
+typedef struct floe_glue_table_summary {
+    char *table_type;
+    floe_glue_table_column_t *columns; /* the StorageDescriptor's */
+    size_t n_columns;
+    floe_glue_table_column_t *partition_keys;
+    size_t n_partition_keys;
+    floe_glue_table_pairs_t parameters;       /* the table's */
+    char *location;                           /* the StorageDescriptor's */
+    char *input_format;
+    char *output_format;
+    char *serde_library;                      /* SerdeInfo.SerializationLibrary */
+    floe_glue_table_pairs_t serde_parameters; /* SerdeInfo.Parameters */
+    bool has_last_access_time;
+    floe_timestamp_t last_access_time;
+} floe_glue_table_summary_t;
+
+/** Reads the summary of `row`'s document: FLOE_OK, or FLOE_EFAIL with the call failed (the
+ * document is not JSON). */
+int floe_glue_table_summarize(floe_call_t *call, const floe_glue_table_row_t *row,
+                              floe_glue_table_summary_t *out /* OUT */);
 
 /** Stores the table `name` of `database` (version 0, created now) in one transaction with the check
  * that the database exists: FLOE_OK, FLOE_ENOTFOUND (no such database), FLOE_EEXISTS (the name is
