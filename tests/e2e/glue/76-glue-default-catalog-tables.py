@@ -9,10 +9,12 @@ UpdateTable replaces the TableInput and bumps VersionId, refusing a stale Versio
 ConcurrentModificationException as Iceberg's Glue catalog commits expect; GetPartitions of a table
 is an empty list; DeleteTable and BatchDeleteTable remove tables and DeleteDatabase its tables;
 tables survive a restart and kill -9; Athena's ListTableMetadata and GetTableMetadata of
-AwsDataCatalog show them."""
+AwsDataCatalog show them, and its `DROP SCHEMA` refuses a database that holds tables unless
+CASCADE, as Hive does."""
 
 import os
 import sys
+import time
 import unittest
 
 E2E_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -174,6 +176,29 @@ class GlueDefaultCatalogTableTests(FloeTestCase):
         err = self.error_of(self.athena.get_table_metadata, CatalogName="AwsDataCatalog", DatabaseName="seen",
                             TableName="missing")
         self.assertEqual(err["Code"], "MetadataException")
+
+        self.make_client("s3").create_bucket(Bucket="athena-results")
+        self.athena.create_work_group(Name="ddl", Configuration={
+            "ResultConfiguration": {"OutputLocation": "s3://athena-results/ddl/"}})
+        e = self.run_query("DROP SCHEMA seen")
+        self.assertEqual(e["Status"]["State"], "FAILED")
+        self.assertEqual(e["Status"]["StateChangeReason"],
+                         "FAILED: Execution Error, return code 1 from org.apache.hadoop.hive.ql.exec.DDLTask. "
+                         "InvalidOperationException(message:Database seen is not empty. One or more tables exist.)")
+        self.assertEqual(self.glue.get_table(DatabaseName="seen", Name="sales")["Table"]["Name"], "sales")
+        self.assertEqual(self.run_query("DROP SCHEMA seen CASCADE")["Status"]["State"], "SUCCEEDED")
+        err = self.error_of(self.glue.get_table, DatabaseName="seen", Name="sales")
+        self.assertEqual(err["Code"], "EntityNotFoundException")
+
+    def run_query(self, sql):
+        """An Athena DDL statement on AwsDataCatalog, which Floe runs against Glue at once."""
+        qid = self.athena.start_query_execution(QueryString=sql, WorkGroup="ddl")["QueryExecutionId"]
+        for _ in range(100):
+            e = self.athena.get_query_execution(QueryExecutionId=qid)["QueryExecution"]
+            if e["Status"]["State"] not in ("QUEUED", "RUNNING"):
+                return e
+            time.sleep(0.1)
+        self.fail("query %s did not end" % qid)
 
     def test_05_tables_survive_restart_and_kill(self):
         self.glue.create_database(DatabaseInput={"Name": "kept"})
