@@ -133,7 +133,17 @@ class JsonCModel(smithy.CMemberTypes):
             op.doc_url = API_REFERENCE[svc.key].format(operation=op.name)
             op.authorize = overlay.raw.get("operations", {}).get(op.name, {}).get("authorize", {})
         self.rest = self.read_rest(svc.rest) if svc.rest else None
+        self.stored = self.read_stored(overlay.raw.get("storedShapes", []))
         self.check()
+
+    def read_stored(self, names):
+        """The shapes the overlay's "storedShapes" names: a handler keeps one as its JSON text
+        (floe_<prefix>_<Shape>_to_json / _from_json), so each must be a structure the tables describe."""
+        by_name = {s.name: s for s in self.shapes}
+        for name in names:
+            if name not in by_name or by_name[name].kind != "structure":
+                raise smithy.ModelError("storedShapes: %s is not a structure an operation reaches" % name)
+        return [by_name[name] for name in names]
 
     def read_rest(self, path):
         """Each operation's REST-JSON route from botocore's service-2.json: op.rest_method,

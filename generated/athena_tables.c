@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "athena_api.h"
+#include "awsjson/awsjson_codec.h"
 #include "awsjson/awsjson_service.h"
 
 /* Every member name, shape name, operation name and enum value, NUL-separated; the tables below

@@ -10796,7 +10796,16 @@ struct floe_glue_XMLClassifier {
     char *RowTag;
 };
 
+/* ---- shapes a handler stores as their JSON text (the overlay's storedShapes) ---- */
+
+/** `value` as JSON text (its wire form), in the call's pool, for a store to keep. */
+char *floe_glue_TableInput_to_json(floe_awsjson_call_t *call, const floe_glue_TableInput *value);
+/** Reads text floe_glue_TableInput_to_json wrote into *out (zeroed here), in the call's pool:
+ * FLOE_OK, or FLOE_EFAIL with the call failed (InternalServiceException: the text is not the shape's). */
+int floe_glue_TableInput_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_TableInput *out);
+
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
+int floe_glue_handle_BatchDeleteTable(floe_awsjson_call_t *call, const floe_glue_BatchDeleteTableRequest *in, floe_glue_BatchDeleteTableResponse *out);
 int floe_glue_handle_CreateCatalog(floe_awsjson_call_t *call, const floe_glue_CreateCatalogRequest *in, floe_glue_CreateCatalogResponse *out);
 int floe_glue_handle_CreateDatabase(floe_awsjson_call_t *call, const floe_glue_CreateDatabaseRequest *in, floe_glue_CreateDatabaseResponse *out);
 int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, floe_glue_CreateTableResponse *out);
@@ -10808,7 +10817,9 @@ int floe_glue_handle_GetCatalogImportStatus(floe_awsjson_call_t *call, const flo
 int floe_glue_handle_GetCatalogs(floe_awsjson_call_t *call, const floe_glue_GetCatalogsRequest *in, floe_glue_GetCatalogsResponse *out);
 int floe_glue_handle_GetDatabase(floe_awsjson_call_t *call, const floe_glue_GetDatabaseRequest *in, floe_glue_GetDatabaseResponse *out);
 int floe_glue_handle_GetDatabases(floe_awsjson_call_t *call, const floe_glue_GetDatabasesRequest *in, floe_glue_GetDatabasesResponse *out);
+int floe_glue_handle_GetPartitions(floe_awsjson_call_t *call, const floe_glue_GetPartitionsRequest *in, floe_glue_GetPartitionsResponse *out);
 int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTableRequest *in, floe_glue_GetTableResponse *out);
 int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in, floe_glue_GetTablesResponse *out);
+int floe_glue_handle_UpdateTable(floe_awsjson_call_t *call, const floe_glue_UpdateTableRequest *in, floe_glue_UpdateTableResponse *out);
 
 #endif

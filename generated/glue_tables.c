@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "glue_api.h"
+#include "awsjson/awsjson_codec.h"
 #include "awsjson/awsjson_service.h"
 
 /* Every member name, shape name, operation name and enum value, NUL-separated; the tables below
@@ -10379,6 +10380,11 @@ int floe_glue_fail_internal(floe_awsjson_call_t *call, const char *context)
     return floe_glue_fail(call, FLOE_GLUE_ERR_InternalServiceException, "Internal service error.");
 }
 
+static int handle_BatchDeleteTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_BatchDeleteTable(call, in, out);
+}
+
 static int handle_CreateCatalog(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_CreateCatalog(call, in, out);
@@ -10434,6 +10440,11 @@ static int handle_GetDatabases(floe_awsjson_call_t *call, const void *in, void *
     return floe_glue_handle_GetDatabases(call, in, out);
 }
 
+static int handle_GetPartitions(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_GetPartitions(call, in, out);
+}
+
 static int handle_GetTable(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetTable(call, in, out);
@@ -10442,6 +10453,11 @@ static int handle_GetTable(floe_awsjson_call_t *call, const void *in, void *out)
 static int handle_GetTables(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetTables(call, in, out);
+}
+
+static int handle_UpdateTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_UpdateTable(call, in, out);
 }
 
 #define E(name) FLOE_AWSJSON_ERROR_BIT(FLOE_GLUE_ERR_##name)
@@ -10462,9 +10478,9 @@ static const floe_awsjson_operation_t operations[] = {
      56, 57, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {34955, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteTable */
+    {34955, FLOE_STATUS_PARTIAL, /* BatchDeleteTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     60, 61, NULL,
+     60, 61, handle_BatchDeleteTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {34972, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteTableVersion */
@@ -11137,9 +11153,9 @@ static const floe_awsjson_operation_t operations[] = {
      723, 724, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {37696, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartitions */
+    {37696, FLOE_STATUS_PARTIAL, /* GetPartitions */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidStateException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
-     727, 728, NULL,
+     727, 728, handle_GetPartitions,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {37710, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPlan */
@@ -11742,9 +11758,9 @@ static const floe_awsjson_operation_t operations[] = {
      1562, 1563, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {40214, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTable */
+    {40214, FLOE_STATUS_PARTIAL, /* UpdateTable */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
-     1566, 1567, NULL,
+     1566, 1567, handle_UpdateTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {40226, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTableOptimizer */
@@ -11802,3 +11818,15 @@ const floe_awsjson_service_t floe_glue_service = {
     .n_patterns = sizeof(patterns) / sizeof(patterns[0]) - 1,
     .compiled = compiled,
 };
+
+char *floe_glue_TableInput_to_json(floe_awsjson_call_t *call, const floe_glue_TableInput *value)
+{
+    return floe_awsjson_to_json(&call->super, &floe_glue_service, 1427, value);
+}
+
+int floe_glue_TableInput_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_TableInput *out)
+{
+    if (floe_awsjson_from_json(&call->super, &floe_glue_service, 1427, json, out) != FLOE_OK)
+        return floe_glue_fail_internal(call, "TableInput from its stored JSON");
+    return FLOE_OK;
+}

@@ -2,7 +2,7 @@
  * Athena's view of the Data Catalog: ListDataCatalogs, GetDataCatalog, ListDatabases,
  * GetDatabase, ListTableMetadata, GetTableMetadata. `AwsDataCatalog` is Glue's default catalog,
  * whose databases (catalog/glue_database.h: made by Glue's CreateDatabase or a CREATE SCHEMA in
- * it) hold no tables in Floe; with the Glue integration
+ * it) hold the tables Glue's CreateTable made (catalog/glue_table.h); with the Glue integration
  * (catalog/glue_integration.h), `s3tablescatalog` and a catalog `s3tablescatalog/<bucket>` per
  * table bucket, whose databases are the bucket's namespaces and whose tables its tables, read
  * from the rows the S3 Tables API writes.
@@ -12,6 +12,7 @@
 #include "athena_common.h"
 #include "catalog/glue_database.h"
 #include "catalog/glue_integration.h"
+#include "catalog/glue_table.h"
 #include "catalog/namespace.h"
 #include "catalog/table.h"
 #include "catalog/table_bucket.h"
@@ -292,13 +293,114 @@ static int fill_table(floe_awsjson_call_t *call, const floe_table_row_t *t, floe
     return FLOE_OK;
 }
 
+/* ---- the tables of AwsDataCatalog's databases ---- */
+
+static floe_athena_ColumnList *athena_columns(floe_awsjson_call_t *call, const floe_glue_table_column_t *c, size_t n)
+{
+    floe_athena_ColumnList *out = FLOE_ATHENA_NEW(call, ColumnList);
+
+    out->items = floe_call_alloc(&call->super, sizeof(floe_athena_Column) * (n + 1));
+    for (size_t i = 0; i < n; i++, out->n++) {
+        out->items[i].Name = c[i].name;
+        out->items[i].Type = c[i].type;
+        out->items[i].Comment = c[i].comment;
+    }
+    return out;
+}
+
+/* Athena's Parameters of a Glue table: the table's own, then its storage as Athena names it (AWS
+ * CLI's get-table-metadata example: location, inputformat, outputformat, serde.serialization.lib,
+ * serde.param.<name>). */
+static floe_athena_ParametersMap *athena_parameters(floe_awsjson_call_t *call, const floe_glue_table_summary_t *s)
+{
+    const char *storage[] = {"location", s->location, "inputformat", s->input_format, "outputformat",
+                             s->output_format, "serde.serialization.lib", s->serde_library};
+    size_t n_storage = sizeof(storage) / sizeof(storage[0]) / 2;
+    size_t max = s->parameters.n + n_storage + s->serde_parameters.n;
+    const char **kv = floe_call_alloc(&call->super, sizeof(char *) * 2 * (max + 1));
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->parameters.n; i++, n++) {
+        kv[2 * n] = s->parameters.keys[i];
+        kv[2 * n + 1] = s->parameters.values[i];
+    }
+    for (size_t i = 0; i < n_storage; i++) {
+        if (storage[2 * i + 1] != NULL) {
+            kv[2 * n] = storage[2 * i];
+            kv[2 * n++ + 1] = storage[2 * i + 1];
+        }
+    }
+    for (size_t i = 0; i < s->serde_parameters.n; i++, n++) {
+        kv[2 * n] = floe_call_printf(&call->super, "serde.param.%s", s->serde_parameters.keys[i]);
+        kv[2 * n + 1] = s->serde_parameters.values[i];
+    }
+    return parameters(call, n, kv);
+}
+
+/* A table of an AwsDataCatalog database as Athena describes a Glue table. */
+static int fill_default_table(floe_awsjson_call_t *call, const floe_glue_table_row_t *row, floe_athena_TableMetadata *m)
+{
+    floe_glue_table_summary_t s;
+
+    if (floe_glue_table_summarize(&call->super, row, &s))
+        return FLOE_EFAIL;
+    m->Name = row->name;
+    m->CreateTime = row->created_at;
+    m->has_CreateTime = true;
+    m->LastAccessTime = s.last_access_time;
+    m->has_LastAccessTime = s.has_last_access_time;
+    m->TableType = s.table_type;
+    m->Columns = athena_columns(call, s.columns, s.n_columns);
+    m->PartitionKeys = athena_columns(call, s.partition_keys, s.n_partition_keys);
+    m->Parameters = athena_parameters(call, &s);
+    return FLOE_OK;
+}
+
+static int get_default_table(floe_awsjson_call_t *call, const floe_glue_database_row_t *db, const char *name,
+                             floe_athena_GetTableMetadataOutput *out)
+{
+    floe_glue_table_row_t row;
+    int rc = floe_glue_table_read(&call->super, db->name, floe_glue_database_name(&call->super, name), &row);
+
+    if (rc == FLOE_ENOTFOUND)
+        return floe_athena_fail(call, FLOE_ATHENA_ERR_MetadataException, "Table %s not found.", name);
+    if (rc != FLOE_OK)
+        return FLOE_EFAIL;
+    out->TableMetadata = FLOE_ATHENA_NEW(call, TableMetadata);
+    return fill_default_table(call, &row, out->TableMetadata);
+}
+
+static int list_default_tables(floe_awsjson_call_t *call, const floe_glue_database_row_t *db, const char *listing,
+                               const char *after, int page, floe_athena_ListTableMetadataOutput *out)
+{
+    floe_glue_table_row_t *rows;
+    size_t n;
+
+    if (floe_glue_table_list(&call->super, db->name, after, page + 1, &rows, &n))
+        return FLOE_EFAIL;
+    if (n > (size_t)page) {
+        n = (size_t)page;
+        out->NextToken = athena_page_token(call, listing, rows[n - 1].name);
+    }
+    out->TableMetadataList->items = floe_call_alloc(&call->super, sizeof(floe_athena_TableMetadata) * (n + 1));
+    for (size_t i = 0; i < n; i++, out->TableMetadataList->n++) {
+        if (fill_default_table(call, &rows[i], &out->TableMetadataList->items[i]))
+            return FLOE_EFAIL;
+    }
+    return FLOE_OK;
+}
+
 int floe_athena_handle_GetTableMetadata(floe_awsjson_call_t *call, const floe_athena_GetTableMetadataInput *in,
                                         floe_athena_GetTableMetadataOutput *out)
 {
+    floe_glue_database_row_t db;
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
     floe_table_row_t t;
+    int rc = default_database(call, in->CatalogName, in->DatabaseName, &db);
 
+    if (rc != FLOE_ENOTFOUND)
+        return rc == FLOE_OK ? get_default_table(call, &db, in->TableName, out) : rc;
     if (resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->TableName, &t))
@@ -327,7 +429,7 @@ int floe_athena_handle_ListTableMetadata(floe_awsjson_call_t *call, const floe_a
     if (after == NULL)
         return FLOE_EFAIL;
     if ((rc = default_database(call, in->CatalogName, in->DatabaseName, &row)) != FLOE_ENOTFOUND)
-        return rc; /* an AwsDataCatalog database holds no tables in Floe */
+        return rc == FLOE_OK ? list_default_tables(call, &row, listing, after, page, out) : rc;
     if (resolve_database(call, in->CatalogName, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     q.bucket = &bucket;

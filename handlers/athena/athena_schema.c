@@ -11,6 +11,7 @@
 #include "athena_common.h"
 #include "authz/glue_access.h"
 #include "catalog/glue_database.h"
+#include "catalog/glue_table.h"
 
 #define AWS_DATA_CATALOG "AwsDataCatalog"
 #define ERROR_CATEGORY_USER 2         /* AWS's Athena error catalog */
@@ -33,6 +34,20 @@ static void failed(floe_awsjson_call_t *call, floe_athena_query_row_t *q, int ty
     q->error_message = q->state_reason;
 }
 
+/* Whether a DROP without CASCADE meets a database that holds tables, which Hive's RESTRICT
+ * refuses: FLOE_OK when it does, FLOE_ENOTFOUND when the DROP may go on, or FLOE_EFAIL. */
+static int holds_tables(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, const char *name)
+{
+    floe_glue_table_row_t *rows;
+    size_t n;
+
+    if (ddl->is_cascade)
+        return FLOE_ENOTFOUND;
+    if (floe_glue_table_list(&call->super, name, "", 1, &rows, &n))
+        return FLOE_EFAIL;
+    return n > 0 ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
 /* The Glue database's change: FLOE_OK (q FAILED when Hive refuses it), or FLOE_EFAIL. */
 static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *ddl, floe_athena_query_row_t *q)
 {
@@ -40,6 +55,16 @@ static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *d
     int rc;
 
     if (ddl->is_drop) {
+        if ((rc = holds_tables(call, ddl, row.name)) != FLOE_ENOTFOUND) {
+            if (rc == FLOE_OK)
+                failed(call, q, ERROR_TYPE_USER_QUERY,
+                       floe_call_printf(&call->super,
+                                        "FAILED: Execution Error, return code 1 from org.apache.hadoop.hive.ql.exec."
+                                        "DDLTask. InvalidOperationException(message:Database %s is not empty. One or "
+                                        "more tables exist.)",
+                                        row.name));
+            return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
+        }
         rc = floe_glue_database_remove(&call->super, row.name);
         if (rc == FLOE_ENOTFOUND && !ddl->has_if)
             failed(call, q, ERROR_TYPE_USER_QUERY,

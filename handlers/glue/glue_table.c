@@ -14,11 +14,11 @@
 
 #include <pcre2.h>
 
-#include "catalog/glue_database.h"
 #include "catalog/page_token.h"
 #include "catalog/table.h"
 #include "glue_columns.h"
 #include "glue_names.h"
+#include "glue_table_default.h"
 
 #define GET_TABLES_DEFAULT_PAGE 100 /* AWS: MaxResults 1..100 */
 #define GET_TABLES_MAX_PAGE 100
@@ -76,35 +76,23 @@ static int fail_not_found(floe_awsjson_call_t *call, const char *what, const cha
     return floe_glue_fail(call, FLOE_GLUE_ERR_EntityNotFoundException, "%s %s not found.", what, name);
 }
 
-/* A database of the default catalog holds no tables in Floe: FLOE_ENOTFOUND (the call not failed)
- * when it exists and `table` is NULL, so a listing is empty; else EntityNotFoundException for the
- * table or the database. */
-static int lookup_default_database(floe_awsjson_call_t *call, const char *database, const char *table)
+/* The bucket and namespace a (CatalogId, DatabaseName) pair of a table bucket's catalog names, or
+ * EntityNotFoundException (a missing namespace is recorded on the shared call: awsjson.c words it
+ * "Database <name> not found."). */
+static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, const char *database,
+                           floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
 {
-    floe_glue_database_row_t row;
-    int rc = floe_glue_database_read(&call->super, floe_glue_database_name(&call->super, database), &row);
-
-    if (rc == FLOE_EFAIL)
+    if (glue_bucket_of_catalog(call, catalog_id, bucket))
         return FLOE_EFAIL;
-    if (rc == FLOE_ENOTFOUND)
-        return fail_not_found(call, "Database", database);
-    return table != NULL ? fail_not_found(call, "Table", table) : FLOE_ENOTFOUND;
+    return floe_lookup_namespace(&call->super, bucket, database, ns);
 }
 
-/* The bucket and namespace a (CatalogId, DatabaseName) pair names, or EntityNotFoundException (a
- * missing namespace is recorded on the shared call: awsjson.c words it "Database <name> not found.");
- * in the default catalog, lookup_default_database's answer for `table` (NULL: a listing). */
-static int lookup_database(floe_awsjson_call_t *call, const char *catalog_id, const char *database,
-                           const char *table, floe_bucket_row_t *bucket, floe_namespace_row_t *ns)
+static bool is_default_catalog(floe_awsjson_call_t *call, const char *catalog_id)
 {
     glue_catalog_ref_t ref;
 
     glue_catalog_ref_parse(call, catalog_id, &ref);
-    if (ref.kind == GLUE_CATALOG_DEFAULT)
-        return lookup_default_database(call, database, table);
-    if (glue_bucket_of_catalog(call, catalog_id, bucket))
-        return FLOE_EFAIL;
-    return floe_lookup_namespace(&call->super, bucket, database, ns);
+    return ref.kind == GLUE_CATALOG_DEFAULT;
 }
 
 int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTableRequest *in,
@@ -114,7 +102,9 @@ int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTabl
     floe_namespace_row_t ns;
     floe_table_row_t t;
 
-    if (lookup_database(call, in->CatalogId, in->DatabaseName, in->Name, &bucket, &ns))
+    if (is_default_catalog(call, in->CatalogId))
+        return glue_default_get_table(call, in->DatabaseName, in->Name, out);
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
         return FLOE_EFAIL;
@@ -135,7 +125,9 @@ int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_Dele
     int rc;
     (void)out;
 
-    if (lookup_database(call, in->CatalogId, in->DatabaseName, in->Name, &bucket, &ns))
+    if (is_default_catalog(call, in->CatalogId))
+        return glue_default_delete_table(call, in->DatabaseName, in->Name);
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     if (floe_lookup_table_in(&call->super, &bucket, &ns, in->Name, &t))
         return FLOE_EFAIL;
@@ -200,23 +192,90 @@ static int collect_matches(floe_awsjson_call_t *call, floe_table_list_query_t *q
     return FLOE_OK;
 }
 
-int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in,
-                               floe_glue_GetTablesResponse *out)
+/* The default catalog's tables of `database` after `after` whose names match, up to limit + 1. */
+static int collect_default_matches(floe_awsjson_call_t *call, const char *database, const char *after,
+                                   pcre2_code *code, size_t limit, floe_glue_table_row_t *found, size_t *n_found)
 {
-    int page_size = glue_page_size(in->has_MaxResults, in->MaxResults, GET_TABLES_DEFAULT_PAGE, GET_TABLES_MAX_PAGE);
+    pcre2_match_data *md = code != NULL ? pcre2_match_data_create_from_pattern(code, NULL) : NULL;
+    floe_glue_table_row_t *rows;
+    size_t n;
+
+    *n_found = 0;
+    do { /* pull pages until limit + 1 names match or the database has no more tables */
+        if (floe_glue_table_list(&call->super, database, after, (int)limit + 1, &rows, &n)) {
+            pcre2_match_data_free(md);
+            return FLOE_EFAIL;
+        }
+        for (size_t i = 0; i < n && *n_found <= limit; i++) {
+            if (name_matches(code, md, rows[i].name))
+                found[(*n_found)++] = rows[i];
+        }
+        if (n > 0)
+            after = rows[n - 1].name;
+    } while (n == limit + 1 && *n_found <= limit);
+    pcre2_match_data_free(md);
+    return FLOE_OK;
+}
+
+static int fail_next_token(floe_awsjson_call_t *call)
+{
+    return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
+}
+
+/* Room for a page of n tables (n > page_size: NextToken names the page's last). */
+static floe_glue_Table *page_items(floe_awsjson_call_t *call, const char *listing, int page_size, size_t n,
+                                   const char *const *names, floe_glue_GetTablesResponse *out)
+{
+    if (n > (size_t)page_size) {
+        n = (size_t)page_size;
+        out->NextToken = floe_page_token_encode(&call->super, listing, names[n - 1]);
+    }
+    out->TableList->n = n;
+    out->TableList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Table) * (n + 1));
+    return out->TableList->items;
+}
+
+static int get_default_tables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in, pcre2_code *code,
+                              int page_size, floe_glue_GetTablesResponse *out)
+{
+    const char *database = glue_default_database(call, in->DatabaseName), *after = "", *listing;
+    floe_glue_table_row_t *found;
+    floe_glue_Table *items;
+    const char **names;
+    size_t n_found;
+
+    if (database == NULL)
+        return FLOE_EFAIL;
+    listing = floe_call_printf(&call->super, "GetTables|default|%s|%s|%s", floe_call_region(&call->super), database,
+                               in->Expression ? in->Expression : "");
+    if (in->NextToken != NULL && (after = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL)
+        return fail_next_token(call);
+    found = floe_call_alloc(&call->super, sizeof(*found) * (size_t)(page_size + 1));
+    if (collect_default_matches(call, database, after, code, (size_t)page_size, found, &n_found))
+        return FLOE_EFAIL;
+    names = floe_call_alloc(&call->super, sizeof(*names) * (n_found + 1));
+    for (size_t i = 0; i < n_found; i++)
+        names[i] = found[i].name;
+    items = page_items(call, listing, page_size, n_found, names, out);
+    for (size_t i = 0; i < out->TableList->n; i++) {
+        if (glue_default_table_fill(call, &found[i], &items[i]))
+            return FLOE_EFAIL;
+    }
+    return FLOE_OK;
+}
+
+static int get_bucket_tables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in, pcre2_code *code,
+                             int page_size, floe_glue_GetTablesResponse *out)
+{
     floe_table_list_query_t q = {0};
     floe_table_row_t *found;
     floe_bucket_row_t bucket;
     floe_namespace_row_t ns;
-    pcre2_code *code = NULL;
-    const char *listing;
+    floe_glue_Table *items;
+    const char *listing, **names;
     size_t n_found;
-    int rc;
 
-    out->TableList = FLOE_GLUE_NEW(call, TableList);
-    if ((rc = lookup_database(call, in->CatalogId, in->DatabaseName, NULL, &bucket, &ns)) != FLOE_OK)
-        return rc == FLOE_ENOTFOUND ? FLOE_OK : FLOE_EFAIL; /* a default catalog's database: no tables */
-    if (in->Expression != NULL && (code = compile_expression(call, in->Expression)) == NULL)
+    if (lookup_database(call, in->CatalogId, in->DatabaseName, &bucket, &ns))
         return FLOE_EFAIL;
     listing = floe_call_printf(&call->super, "GetTables|%s|%s|%s", bucket.bucket_id, ns.name,
                                in->Expression ? in->Expression : "");
@@ -224,25 +283,35 @@ int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTab
     q.ns = &ns;
     q.after_ns = ns.name;
     q.after_name = "";
-    if (in->NextToken != NULL && (q.after_name = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL) {
-        pcre2_code_free(code);
-        return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException, "The next token is not valid.");
-    }
+    if (in->NextToken != NULL && (q.after_name = floe_page_token_decode(&call->super, listing, in->NextToken)) == NULL)
+        return fail_next_token(call);
     q.limit = page_size + 1;
     found = floe_call_alloc(&call->super, sizeof(*found) * (size_t)(page_size + 1));
-    rc = collect_matches(call, &q, code, (size_t)page_size, found, &n_found);
-    pcre2_code_free(code);
-    if (rc != FLOE_OK)
-        return rc;
-    if (n_found > (size_t)page_size) {
-        n_found = (size_t)page_size;
-        out->NextToken = floe_page_token_encode(&call->super, listing, found[n_found - 1].name);
-    }
-    out->TableList->n = n_found;
-    out->TableList->items = floe_call_alloc(&call->super, sizeof(floe_glue_Table) * (n_found + 1));
-    for (size_t i = 0; i < n_found; i++) {
-        if (fill_table(call, &found[i], &out->TableList->items[i]))
+    if (collect_matches(call, &q, code, (size_t)page_size, found, &n_found))
+        return FLOE_EFAIL;
+    names = floe_call_alloc(&call->super, sizeof(*names) * (n_found + 1));
+    for (size_t i = 0; i < n_found; i++)
+        names[i] = found[i].name;
+    items = page_items(call, listing, page_size, n_found, names, out);
+    for (size_t i = 0; i < out->TableList->n; i++) {
+        if (fill_table(call, &found[i], &items[i]))
             return FLOE_EFAIL;
     }
     return FLOE_OK;
+}
+
+int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in,
+                               floe_glue_GetTablesResponse *out)
+{
+    int page_size = glue_page_size(in->has_MaxResults, in->MaxResults, GET_TABLES_DEFAULT_PAGE, GET_TABLES_MAX_PAGE);
+    pcre2_code *code = NULL;
+    int rc;
+
+    out->TableList = FLOE_GLUE_NEW(call, TableList);
+    if (in->Expression != NULL && (code = compile_expression(call, in->Expression)) == NULL)
+        return FLOE_EFAIL;
+    rc = is_default_catalog(call, in->CatalogId) ? get_default_tables(call, in, code, page_size, out)
+                                                 : get_bucket_tables(call, in, code, page_size, out);
+    pcre2_code_free(code);
+    return rc;
 }

@@ -20,6 +20,7 @@
 #include "catalog/rules.h"
 #include "catalog/table.h"
 #include "glue_names.h"
+#include "glue_table_default.h"
 #include "iceberg/hive_type.h"
 
 #define TABLE_NAME_MAX 255
@@ -196,8 +197,12 @@ int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_Crea
     floe_namespace_row_t ns;
     floe_table_draft_t t;
     int rc;
+    glue_catalog_ref_t ref;
     (void)out;
 
+    glue_catalog_ref_parse(call, in->CatalogId, &ref);
+    if (ref.kind == GLUE_CATALOG_DEFAULT)
+        return glue_default_create_table(call, in);
     if (in->OpenTableFormatInput == NULL || in->OpenTableFormatInput->IcebergInput == NULL ||
         in->OpenTableFormatInput->IcebergInput->MetadataOperation != FLOE_GLUE_MetadataOperation_CREATE)
         return floe_glue_fail(call, FLOE_GLUE_ERR_InvalidInputException,

@@ -118,7 +118,7 @@ bool floe_schema_ddl_parse(const char *sql, floe_schema_ddl_t *out)
         return false;
     if (out->is_drop) {
         if (!take_keyword(&p, "RESTRICT"))
-            take_keyword(&p, "CASCADE");
+            out->is_cascade = take_keyword(&p, "CASCADE");
         return at_end(p);
     }
     if (take_keyword(&p, "COMMENT") && !(out->has_comment = take_string(&p, out->comment, sizeof(out->comment))))

@@ -17,6 +17,7 @@
 typedef struct floe_schema_ddl {
     bool is_drop;        /* DROP, else CREATE */
     bool has_if;         /* IF NOT EXISTS (CREATE) or IF EXISTS (DROP) */
+    bool is_cascade;     /* DROP ... CASCADE: its tables go too (else RESTRICT: it must hold none) */
     char name[FLOE_SCHEMA_DDL_NAME_MAX];
     bool has_comment, has_location;
     char comment[FLOE_SCHEMA_DDL_TEXT_MAX];

@@ -562,6 +562,32 @@ void floe_awsjson_serialize(const floe_awsjson_service_t *svc, const floe_awsjso
     write_structure(svc, shape, out, w);
 }
 
+char *floe_awsjson_to_json(floe_call_t *call, const floe_awsjson_service_t *svc, uint32_t shape, const void *value)
+{
+    floe_json_t w;
+    char *out;
+
+    floe_json_init(&w);
+    floe_awsjson_serialize(svc, floe_awsjson_shape(svc, shape), value, &w);
+    out = floe_call_alloc(call, w.len + 1);
+    memcpy(out, w.buf, w.len);
+    out[w.len] = '\0';
+    floe_json_dispose(&w);
+    return out;
+}
+
+int floe_awsjson_from_json(floe_call_t *call, const floe_awsjson_service_t *svc, uint32_t shape, const char *json,
+                           void *out)
+{
+    const floe_awsjson_shape_t *s = floe_awsjson_shape(svc, shape);
+    floe_violation_t v;
+
+    memset(out, 0, s->size);
+    if (json == NULL || floe_awsjson_parse(call, svc, s, json, strlen(json), out, &v) != FLOE_AWSJSON_PARSED)
+        return FLOE_EFAIL;
+    return FLOE_OK;
+}
+
 int floe_awsjson_compile(const floe_awsjson_service_t *svc)
 {
     for (size_t i = 0; i < svc->n_patterns; i++) {

@@ -41,6 +41,15 @@ int floe_awsjson_validate(const floe_awsjson_service_t *svc, const floe_awsjson_
 void floe_awsjson_serialize(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *out,
                             floe_json_t *w);
 
+/** `value`, a struct of shape index `shape`, as JSON text in the call's pool: what a store keeps
+ * of a typed value (the generated floe_<prefix>_<Shape>_to_json). */
+char *floe_awsjson_to_json(floe_call_t *call, const floe_awsjson_service_t *svc, uint32_t shape, const void *value);
+
+/** Reads `json` (floe_awsjson_to_json's text) into `out`, a struct of shape index `shape`, zeroed
+ * here, in the call's pool: FLOE_OK, or FLOE_EFAIL when the text is not that shape's. */
+int floe_awsjson_from_json(floe_call_t *call, const floe_awsjson_service_t *svc, uint32_t shape, const char *json,
+                           void *out);
+
 /** Compiles every pattern of the service now (the tests' check that each one compiles; serving
  * compiles them on first use); FLOE_OK, or FLOE_EFAIL naming the one that fails. */
 int floe_awsjson_compile(const floe_awsjson_service_t *svc);

@@ -657,6 +657,20 @@ static const char *const migrations[] = {
     "  created_at INTEGER NOT NULL,"
     "  PRIMARY KEY (account, region, name)"
     ") WITHOUT ROWID;",
+    /* Glue tables of the default catalog's databases (catalog/glue_table.c), which Glue's CreateTable
+     * makes (awswrangler, Trino's Hive and Iceberg Glue metastores); document: the TableInput as
+     * JSON, opaque to SQL; version: Glue's VersionId, 0 when created */
+    "CREATE TABLE glue_table ("
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  database_name TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  document TEXT NOT NULL,"
+    "  version INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL,"
+    "  updated_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (account, region, database_name, name)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
