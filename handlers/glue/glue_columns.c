@@ -2,6 +2,9 @@
  * The columns of glue_columns.h: the current schema's fields (catalog/table_schema.h) as Glue's
  * Column, with the parameters Apache Iceberg's Glue catalog writes.
  */
+#include <string.h>
+#include <strings.h>
+
 #include "catalog/table_schema.h"
 #include "glue_columns.h"
 
@@ -24,18 +27,47 @@ static void fill_column(floe_awsjson_call_t *call, const floe_table_column_t *co
     c->Parameters = p;
 }
 
-int glue_columns_of(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_ColumnList **out)
+/* The list of n columns, in the call's pool. */
+static floe_glue_ColumnList *list_of(floe_awsjson_call_t *call, const floe_table_column_t *columns, size_t n)
 {
     floe_glue_ColumnList *list = FLOE_GLUE_NEW(call, ColumnList);
-    floe_table_column_t *columns;
-    size_t n;
 
-    *out = list;
-    if (floe_table_schema_columns(&call->super, t, &columns, &n))
-        return floe_glue_fail_internal(call, "reading a table's schema");
     list->items = floe_call_alloc(&call->super, sizeof(floe_glue_Column) * (n + 1));
     for (size_t i = 0; i < n; i++)
         fill_column(call, &columns[i], &list->items[i]);
     list->n = n;
+    return list;
+}
+
+int glue_columns_of(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_ColumnList **out)
+{
+    floe_table_column_t *columns;
+    size_t n;
+
+    *out = FLOE_GLUE_NEW(call, ColumnList);
+    if (floe_table_schema_columns(&call->super, t, &columns, &n))
+        return floe_glue_fail_internal(call, "reading a table's schema");
+    *out = list_of(call, columns, n);
     return FLOE_OK;
+}
+
+void glue_columns_as_athena_writes(floe_awsjson_call_t *call, floe_glue_TableInput *table)
+{
+    const floe_glue_ParametersMap *p = table->Parameters;
+    const char *type = NULL, *location = NULL;
+    floe_table_column_t *columns;
+    size_t n;
+
+    for (size_t i = 0; p != NULL && i < p->n; i++) {
+        if (strcmp(p->keys[i], "table_type") == 0)
+            type = p->values[i];
+        else if (strcmp(p->keys[i], "metadata_location") == 0)
+            location = p->values[i];
+    }
+    if (!call->super.by_engine || type == NULL || strcasecmp(type, "ICEBERG") != 0 || location == NULL ||
+        table->StorageDescriptor == NULL)
+        return;
+    floe_table_schema_columns_at(&call->super, location, &columns, &n);
+    if (n > 0)
+        table->StorageDescriptor->Columns = list_of(call, columns, n);
 }

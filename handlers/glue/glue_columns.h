@@ -16,4 +16,13 @@
  */
 int glue_columns_of(floe_awsjson_call_t *call, const floe_table_row_t *t, floe_glue_ColumnList **out /* OUT */);
 
+/**
+ * A table Floe's own Athena engine (Trino, signing with the engine key) writes to the default catalog
+ * as an Iceberg table gets the columns AWS's Athena writes there, which Iceberg's Glue catalog
+ * makes (the parameters above; clients such as awswrangler read `iceberg.field.current`), in
+ * place of Trino's own; from the metadata file its `metadata_location` names. Any other writer's
+ * table is kept as given.
+ */
+void glue_columns_as_athena_writes(floe_awsjson_call_t *call, floe_glue_TableInput *table /* IN/OUT */);
+
 #endif

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 
 #include "catalog/glue_database.h"
+#include "glue_columns.h"
 #include "glue_names.h"
 #include "glue_table_default.h"
 
@@ -61,12 +62,21 @@ int glue_default_table_fill(floe_awsjson_call_t *call, const floe_glue_table_row
     return FLOE_OK;
 }
 
-/* The TableInput to keep: as given, its Name in lower case as Glue keeps a table's name. */
+/* The TableInput to keep: as given, its Name in lower case as Glue keeps a table's name, and an
+ * Iceberg table of Floe's Athena engine with Athena's columns (glue_columns.h). */
 static const char *document_of(floe_awsjson_call_t *call, const floe_glue_TableInput *given, const char *name)
 {
     floe_glue_TableInput kept = *given;
+    floe_glue_StorageDescriptor storage;
 
     kept.Name = (char *)name;
+    if (given->StorageDescriptor != NULL) { /* the caller's own stays untouched */
+        storage = *given->StorageDescriptor;
+        kept.StorageDescriptor = &storage;
+    }
+    glue_columns_as_athena_writes(call, &kept);
+    if (call->super.by_engine) /* Trino's user then names a query of Floe's engine, nobody's own */
+        kept.Owner = NULL;
     return floe_glue_TableInput_to_json(call, &kept);
 }
 

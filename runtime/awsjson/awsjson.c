@@ -37,6 +37,7 @@
 #include "awsjson/awsjson_authorize.h"
 #include "awsjson/awsjson_codec.h"
 #include "awsjson/awsjson_rest.h"
+#include "base/engine_key.h"
 #include "base/log.h"
 #include "db/state.h"
 #include "http/response.h"
@@ -276,8 +277,11 @@ static void run_operation(json_ctx_t *q, const floe_awsjson_operation_t *op, con
     floe_awsjson_call_init(&call, &q->req->pool, q->w->state, q->w->config);
     floe_sigv4_account_scope(q->req, q->w->config, q->credential, &scope);
     floe_call_set_scope(&call.super, &scope);
-    if (q->credential != NULL)
+    if (q->credential != NULL) {
         call.super.access_key = h2o_strdup(&q->req->pool, q->credential->access_key.base, q->credential->access_key.len).base;
+        /* the front door verified an engine key's signature (front.c) */
+        call.super.by_engine = floe_engine_key_account(q->credential->access_key.base, q->credential->access_key.len, NULL);
+    }
     in = floe_call_alloc(&call.super, input->size);
     parsed = floe_awsjson_parse(&call.super, q->svc, input, body, body_len, in, &violation);
     if (parsed != FLOE_AWSJSON_PARSED) {

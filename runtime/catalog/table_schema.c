@@ -93,26 +93,17 @@ static void read_column(floe_call_t *call, const cJSON *field, floe_table_column
     c->required = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(field, "required"));
 }
 
-int floe_table_schema_columns(floe_call_t *call, const floe_table_row_t *t, floe_table_column_t **columns, size_t *n)
+/* The columns of the metadata file at `key` of `bucket`: none when it cannot be read or parsed. */
+static int columns_of_file(floe_call_t *call, const char *bucket, const char *key, floe_table_column_t **columns,
+                           size_t *n)
 {
     const cJSON *fields, *f;
     cJSON *metadata;
-    const char *key;
     char *json = NULL;
     size_t len;
 
-    *columns = NULL;
-    *n = 0;
-    if (t->metadata_location == NULL)
-        return FLOE_OK;
-    if (!floe_table_location_is_inside(t, t->metadata_location)) {
-        floe_log("table %s: its metadata location is outside its warehouse", t->name);
-        return floe_fail_internal(call, "reading a table's columns");
-    }
-    /* every pointer lies inside the warehouse (catalog/table.c): the key follows "s3://<warehouse>/" */
-    key = t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1;
-    if (floe_store_read_object(floe_call_state(call), floe_call_config(call)->data_dir, t->warehouse_bucket, key,
-                               &json, &len) != FLOE_OK)
+    if (floe_store_read_object(floe_call_state(call), floe_call_config(call)->data_dir, bucket, key, &json, &len) !=
+        FLOE_OK)
         return FLOE_OK; /* a pointer to a file not written yet (UpdateTableMetadataLocation allows it): no columns */
     floe_call_keep(call, json);
     if ((metadata = cJSON_ParseWithLength(json, len)) == NULL)
@@ -123,4 +114,30 @@ int floe_table_schema_columns(floe_call_t *call, const floe_table_row_t *t, floe
         read_column(call, f, &(*columns)[(*n)++]);
     cJSON_Delete(metadata);
     return FLOE_OK;
+}
+
+int floe_table_schema_columns(floe_call_t *call, const floe_table_row_t *t, floe_table_column_t **columns, size_t *n)
+{
+    *columns = NULL;
+    *n = 0;
+    if (t->metadata_location == NULL)
+        return FLOE_OK;
+    if (!floe_table_location_is_inside(t, t->metadata_location)) {
+        floe_log("table %s: its metadata location is outside its warehouse", t->name);
+        return floe_fail_internal(call, "reading a table's columns");
+    }
+    /* every pointer lies inside the warehouse (catalog/table.c): the key follows "s3://<warehouse>/" */
+    return columns_of_file(call, t->warehouse_bucket,
+                           t->metadata_location + strlen("s3://") + strlen(t->warehouse_bucket) + 1, columns, n);
+}
+
+int floe_table_schema_columns_at(floe_call_t *call, const char *location, floe_table_column_t **columns, size_t *n)
+{
+    const char *bucket = location + strlen("s3://"), *slash;
+
+    *columns = NULL;
+    *n = 0;
+    if (strncmp(location, "s3://", strlen("s3://")) != 0 || (slash = strchr(bucket, '/')) == NULL || slash == bucket)
+        return FLOE_OK;
+    return columns_of_file(call, floe_call_printf(call, "%.*s", (int)(slash - bucket), bucket), slash + 1, columns, n);
 }

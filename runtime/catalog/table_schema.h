@@ -29,4 +29,11 @@ typedef struct floe_table_column {
 int floe_table_schema_columns(floe_call_t *call, const floe_table_row_t *t, floe_table_column_t **columns /* OUT */,
                               size_t *n /* OUT */);
 
+/**
+ * The columns of the current schema of the Iceberg metadata file at `location` ("s3://<bucket>/<key>"
+ * in Floe's S3), as floe_table_schema_columns gives them: none when it is no such file. FLOE_OK.
+ */
+int floe_table_schema_columns_at(floe_call_t *call, const char *location, floe_table_column_t **columns /* OUT */,
+                                 size_t *n /* OUT */);
+
 #endif

@@ -63,8 +63,9 @@ class AwswranglerToIcebergTests(unittest.TestCase):
 
     def rows(self, sql):
         import awswrangler as wr
+        import pandas as pd
         df = wr.athena.read_sql_query(sql, database=DATABASE, ctas_approach=False, s3_output=OUTPUT)
-        return [tuple(None if v != v else v for v in r) for r in df.itertuples(index=False)]
+        return [tuple(None if pd.isna(v) else v for v in r) for r in df.itertuples(index=False)]
 
     def frame(self, rows, columns=("id", "name", "amount", "day")):
         import pandas as pd
