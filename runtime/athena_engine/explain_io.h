@@ -4,7 +4,9 @@
  *   {"inputTableColumnInfos": [{"table": {"catalog": c, "schemaTable": {"schema": s, "table": t}},
  *                               "constraint": ..., "estimate": ...}, ...],
  *    "outputTable": {"catalog": c, "schemaTable": {"schema": s, "table": t}}, "estimate": ...}
- * where outputTable is there for INSERT, UPDATE, DELETE, MERGE and CREATE TABLE AS (Trino 476).
+ * where outputTable is there for INSERT, UPDATE, DELETE, MERGE and CREATE TABLE AS (Trino 476; an
+ * EXPLAIN of a CREATE TABLE AS makes the table, its Iceberg connector beginning the create while
+ * planning, so Floe never sends one).
  * A data definition statement (CREATE TABLE without AS, ALTER, DROP ...) has no IO plan: its
  * EXPLAIN answers the statement's own text. Pure: no I/O, so it is unit-tested and fuzzed.
  */

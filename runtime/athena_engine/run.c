@@ -33,12 +33,12 @@
 #define BUCKET_MAX 256
 #define UNASKED_REASON                                                                                         \
     "AccessDeniedException: under --enforce-iam the Trino at --athena-trino-url does not ask Floe before "    \
-    "each table access, so Floe decides there only the tables of a SELECT, INSERT, UPDATE, DELETE, MERGE "   \
-    "or CREATE TABLE AS from that Trino's plan (EXPLAIN IO) of tables in Floe's catalogs; any other "         \
-    "statement (CREATE TABLE, ALTER, DROP, SHOW, DESCRIBE ...) only the account's root may run there"
-/* The statements Trino's EXPLAIN IO names every table of: its first word, CREATE only as CTAS */
-static const char *const plan_words[] = {"SELECT", "WITH", "VALUES", "TABLE", "INSERT",
-                                         "DELETE", "UPDATE", "MERGE", "CREATE"};
+    "each table access, so Floe decides there only a SELECT, INSERT, UPDATE, DELETE or MERGE on tables of "  \
+    "Floe's catalogs, from that Trino's plan of it (EXPLAIN IO); any other statement (CREATE TABLE, CREATE " \
+    "TABLE AS, ALTER, DROP, SHOW, DESCRIBE ...) only the account's root may run there"
+/* The statements whose every table Trino's EXPLAIN IO names, by first word. Not a CREATE TABLE AS:
+ * its EXPLAIN makes the table (Trino 476's Iceberg connector begins the create while planning). */
+static const char *const plan_words[] = {"SELECT", "WITH", "VALUES", "TABLE", "INSERT", "DELETE", "UPDATE", "MERGE"};
 #define KEY_MAX 2048
 
 /* ---- steps on the serving thread ---- */
@@ -471,12 +471,12 @@ typedef enum plan_verdict { PLAN_ALLOWED, PLAN_DENIED, PLAN_UNCOVERED } plan_ver
 typedef struct plan_step {
     const char *id;
     const floe_explain_io_t *io;
-    const char *output_operation; /* InsertIntoTable, or CreateTable for a CTAS */
     bool allowed;
 } plan_step_t;
 
-/* Each table the plan reads as Trino's SelectFromColumns, then the one it writes, as Floe's own
- * Trino asks them (authorize.h): the first refusal is recorded on the query. */
+/* Each table the plan reads as Trino's SelectFromColumns, then the one it writes (INSERT, UPDATE,
+ * DELETE, MERGE) as InsertIntoTable, as Floe's own Trino asks them (authorize.h): the first refusal
+ * is recorded on the query. */
 static int step_plan(floe_call_t *call, void *arg)
 {
     plan_step_t *s = arg;
@@ -491,7 +491,7 @@ static int step_plan(floe_call_t *call, void *arg)
             return FLOE_EFAIL;
     }
     if (s->allowed && s->io->has_output &&
-        floe_engine_decide_table(call, s->id, s->output_operation, e->catalog, e->schema, e->table, &s->allowed) !=
+        floe_engine_decide_table(call, s->id, "InsertIntoTable", e->catalog, e->schema, e->table, &s->allowed) !=
             FLOE_OK)
         return FLOE_EFAIL;
     return FLOE_OK;
@@ -509,16 +509,19 @@ static bool is_floe_table(const floe_engine_query_t *q, const floe_explain_table
     return strcmp(account, q->account) == 0 && strcmp(e->schema, "information_schema") != 0;
 }
 
-/* Whether the plan names every table the statement (first word `word`) touches and only Floe's: a
- * query or DML statement, a CREATE only as a CTAS (one that writes a table). */
-static bool plan_covers(const floe_engine_query_t *q, const floe_explain_io_t *io, const char *word)
+/* Whether a statement of first word `word` is one whose tables EXPLAIN IO names (plan_words). */
+static bool has_plan(const char *word)
 {
-    bool known = false;
+    for (size_t i = 0; i < sizeof(plan_words) / sizeof(plan_words[0]); i++) {
+        if (strcmp(word, plan_words[i]) == 0)
+            return true;
+    }
+    return false;
+}
 
-    for (size_t i = 0; i < sizeof(plan_words) / sizeof(plan_words[0]); i++)
-        known = known || strcmp(word, plan_words[i]) == 0;
-    if (!known || (strcmp(word, "CREATE") == 0 && !io->has_output))
-        return false;
+/* Whether every table the plan names is Floe's to decide. */
+static bool plan_covers(const floe_engine_query_t *q, const floe_explain_io_t *io)
+{
     for (size_t i = 0; i < io->n_inputs; i++) {
         if (!is_floe_table(q, &io->inputs[i]))
             return false;
@@ -537,18 +540,18 @@ static int on_plan_rows(void *arg, const cJSON *data)
     return FLOE_OK;
 }
 
-/* The verdict on `sql` (first word `word`) before it runs in `session` on a Trino of
- * --athena-trino-url, which asks Floe nothing: that Trino's own plan of it (EXPLAIN IO) names the
- * tables it reads and writes, each decided for q's caller (step_plan); a statement the plan does
- * not cover, or whose EXPLAIN fails, is PLAN_UNCOVERED. Nothing of the statement has run. */
+/* The verdict on `sql` before it runs in `session` on a Trino of --athena-trino-url, which asks
+ * Floe nothing: that Trino's own plan of it (EXPLAIN IO) names the tables it reads and writes, each
+ * decided for q's caller (step_plan); a plan with a table not Floe's, or a failed EXPLAIN, is
+ * PLAN_UNCOVERED. Nothing of the statement has run. */
 static plan_verdict_t plan_verdict(floe_engine_trino_t *t, const floe_engine_query_t *q,
-                                   const floe_trino_session_t *session, const char *sql, const char *word)
+                                   const floe_trino_session_t *session, const char *sql)
 {
     static const char explain[] = "EXPLAIN (TYPE IO, FORMAT JSON) ";
     size_t size = sizeof(explain) + strlen(sql);
     char *text = NULL, *statement = floe_xmalloc(size);
     floe_trino_sink_t sink = {floe_trino_discard.on_columns, on_plan_rows, floe_trino_discard.is_cancelled, &text};
-    plan_step_t s = {q->id, NULL, strcmp(word, "CREATE") == 0 ? "CreateTable" : "InsertIntoTable", false};
+    plan_step_t s = {q->id, NULL, false};
     plan_verdict_t verdict = PLAN_UNCOVERED;
     floe_trino_outcome_t out;
     floe_explain_io_t io;
@@ -557,7 +560,7 @@ static plan_verdict_t plan_verdict(floe_engine_trino_t *t, const floe_engine_que
     if (floe_trino_run(session, statement, &sink, &out) == FLOE_OK && out.end == FLOE_TRINO_FINISHED &&
         text != NULL && floe_explain_io_read(text, &io) == FLOE_OK) {
         s.io = &io;
-        if (plan_covers(q, &io, word))
+        if (plan_covers(q, &io))
             verdict = floe_background_call(t->bg, NULL, step_plan, &s, NULL) == FLOE_OK && s.allowed ? PLAN_ALLOWED
                                                                                                       : PLAN_DENIED;
         floe_explain_io_dispose(&io);
@@ -569,7 +572,8 @@ static plan_verdict_t plan_verdict(floe_engine_trino_t *t, const floe_engine_que
 
 /* Whether q runs on t's Trino: always on Floe's own, which asks Floe before each access under
  * --enforce-iam, and for its account's root; else as plan_verdict decides `sql` (the last of a
- * translation's statements, `leading` when others come before it: those are DDL), q failed when not. */
+ * translation's statements, `leading` when others come before it: those are DDL), of first word
+ * `word`, which is not EXPLAINed unless it is one of plan_words; q failed when not. */
 static bool authorized(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_trino_session_t *session,
                        const char *sql, bool leading, const char *word)
 {
@@ -577,7 +581,7 @@ static bool authorized(floe_engine_trino_t *t, const floe_engine_query_t *q, con
 
     if (may_run(t, q))
         return true;
-    verdict = leading ? PLAN_UNCOVERED : plan_verdict(t, q, session, sql, word);
+    verdict = leading || !has_plan(word) ? PLAN_UNCOVERED : plan_verdict(t, q, session, sql);
     if (verdict == PLAN_ALLOWED)
         return true;
     if (verdict == PLAN_UNCOVERED || !fail_denied(t, q))
