@@ -36,10 +36,11 @@
     "each table access, so Floe decides there only a SELECT, INSERT, UPDATE, DELETE or MERGE on tables of "  \
     "Floe's catalogs, from that Trino's plan of it (EXPLAIN IO); any other statement (CREATE TABLE, CREATE " \
     "TABLE AS, ALTER, DROP, SHOW, DESCRIBE ...) only the account's root may run there"
+#define KEY_MAX 2048
+
 /* The statements whose every table Trino's EXPLAIN IO names, by first word. Not a CREATE TABLE AS:
  * its EXPLAIN makes the table (Trino 476's Iceberg connector begins the create while planning). */
 static const char *const plan_words[] = {"SELECT", "WITH", "VALUES", "TABLE", "INSERT", "DELETE", "UPDATE", "MERGE"};
-#define KEY_MAX 2048
 
 /* ---- steps on the serving thread ---- */
 
