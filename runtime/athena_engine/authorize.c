@@ -85,12 +85,11 @@ static int glue_decide(floe_call_t *call, const floe_athena_query_row_t *q, cons
     return FLOE_OK;
 }
 
-/* The decision for query `id` on `resource` (Trino's {table: ...} or {schema: ...}): the S3 Tables
- * action, then each Glue action, the first refusal failing the query. */
-static bool decide(floe_call_t *call, const char *id, const access_actions_t *op, const cJSON *resource)
+/* The decision of `op` for query `id` on table `table` (NULL for a schema's) of `schema` in Trino catalog
+ * `catalog`: the S3 Tables action, then each Glue action, the first refusal recorded on the query. */
+static int decide_access(floe_call_t *call, const char *id, const access_actions_t *op, const char *catalog,
+                         const char *schema, const char *table, bool *allowed)
 {
-    const cJSON *object = cJSON_GetObjectItemCaseSensitive(resource, "table");
-    const char *catalog, *table_name = NULL;
     char account[FLOE_TRINO_CATALOG_MAX], region[FLOE_TRINO_CATALOG_MAX], bucket[FLOE_TRINO_CATALOG_MAX];
     floe_athena_query_row_t q;
     floe_authz_decision_t decision;
@@ -99,37 +98,65 @@ static bool decide(floe_call_t *call, const char *id, const access_actions_t *op
     floe_scope_t scope;
     bool found, in_default;
 
-    if (object != NULL)
-        table_name = string_at(object, "tableName", NULL);
-    else
-        object = cJSON_GetObjectItemCaseSensitive(resource, "schema");
-    catalog = string_at(object, "catalogName", NULL);
-    if (floe_athena_query_find(call, id, &found, &q) != FLOE_OK || !found || catalog == NULL)
-        return false;
+    *allowed = false;
+    if (floe_athena_query_find(call, id, &found, &q) != FLOE_OK)
+        return FLOE_EFAIL;
+    if (!found || catalog == NULL)
+        return FLOE_OK;
     in_default = floe_trino_default_catalog_parts(catalog, account, region);
-    if (!in_default && !floe_trino_catalog_parts(catalog, account, region, bucket))
-        return true; /* Trino's own catalogs (system): nothing of S3 Tables */
+    if (!in_default && !floe_trino_catalog_parts(catalog, account, region, bucket)) {
+        *allowed = true; /* Trino's own catalogs (system): nothing of S3 Tables */
+        return FLOE_OK;
+    }
     snprintf(scope.account_id, sizeof(scope.account_id), "%s", q.account);
     snprintf(scope.region, sizeof(scope.region), "%s", q.region);
     floe_call_set_scope(call, &scope);
-    target.namespace_ = (char *)string_at(object, "schemaName", NULL);
-    target.name = table_name;
+    target.namespace_ = schema;
+    target.name = table;
     /* a table of Glue's default catalog is Glue's alone: its actions on catalog, database/<db> and
      * table/<db>/<table> decide, as Athena asks Glue */
     glue = (floe_authz_glue_target_t){floe_call_printf(call, "%s", account),
-                                      in_default ? NULL : floe_call_printf(call, "%s", bucket), target.namespace_,
-                                      table_name};
+                                      in_default ? NULL : floe_call_printf(call, "%s", bucket), schema, table};
     decision = (floe_authz_decision_t){.is_allowed = true};
     if (!in_default) {
         target.arn = floe_call_printf(call, "arn:aws:s3tables:%s:%s:bucket/%s", region, account, bucket);
         if (floe_authz_table_access(call, q.caller_key, NULL, op->action, &target, &decision) != FLOE_OK)
-            return false;
+            return FLOE_EFAIL;
     }
     if (decision.is_allowed && glue_decide(call, &q, op->glue, &glue, &decision) != FLOE_OK)
-        return false;
+        return FLOE_EFAIL;
     if (!decision.is_allowed)
         floe_athena_query_deny(call, id, floe_authz_message(call, &decision));
-    return decision.is_allowed;
+    *allowed = decision.is_allowed;
+    return FLOE_OK;
+}
+
+/* The decision for query `id` on `resource`, Trino's {table: ...} or {schema: ...}; false when it
+ * cannot be made. */
+static bool decide(floe_call_t *call, const char *id, const access_actions_t *op, const cJSON *resource)
+{
+    const cJSON *object = cJSON_GetObjectItemCaseSensitive(resource, "table");
+    const char *table_name = NULL;
+    bool allowed;
+
+    if (object != NULL)
+        table_name = string_at(object, "tableName", NULL);
+    else
+        object = cJSON_GetObjectItemCaseSensitive(resource, "schema");
+    return decide_access(call, id, op, string_at(object, "catalogName", NULL), string_at(object, "schemaName", NULL),
+                         table_name, &allowed) == FLOE_OK &&
+           allowed;
+}
+
+int floe_engine_decide_table(floe_call_t *call, const char *id, const char *operation, const char *catalog,
+                             const char *schema, const char *table, bool *allowed)
+{
+    const access_actions_t *op = actions_of(operation);
+
+    *allowed = false;
+    if (op == NULL)
+        return FLOE_EINVAL;
+    return decide_access(call, id, op, catalog, schema, table, allowed);
 }
 
 int floe_engine_caller_is_root(floe_call_t *call, const char *id, bool *is_root)

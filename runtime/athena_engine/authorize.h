@@ -24,8 +24,9 @@
  * REST catalog lists.
  *
  * The route is Floe's engine's alone: its path carries the process's engine secret. A Trino Floe
- * did not start (--athena-trino-url) asks nothing, so there only a caller who may do everything
- * in its account, its root, has queries run (floe_engine_caller_is_root).
+ * did not start (--athena-trino-url) asks nothing: there Floe asks that Trino for its plan's tables
+ * first (EXPLAIN IO, explain_io.h) and decides each as the same operation (floe_engine_decide_table),
+ * and a statement without such a plan runs only for its account's root (floe_engine_caller_is_root).
  */
 #ifndef FLOE_ATHENA_ENGINE_AUTHORIZE_H
 #define FLOE_ATHENA_ENGINE_AUTHORIZE_H
@@ -41,6 +42,16 @@
 /** Whether query `id` was started by its account's root: FLOE_OK with *is_root, else FLOE_EFAIL
  * (the call's failure says why; a query without a caller's key is no root's). */
 int floe_engine_caller_is_root(floe_call_t *call, const char *id, bool *is_root /* OUT */);
+
+/**
+ * Decides Trino's `operation` (SelectFromColumns, InsertIntoTable, CreateTable ...: the table above)
+ * of query `id` on table `table` (NULL for a schema's operation) of `schema` in Trino catalog
+ * `catalog`, for the query's caller, as Trino's access control asks it: FLOE_OK with *allowed (a
+ * refusal recorded on the query, floe_athena_query_deny; a catalog not Floe's is allowed), FLOE_EINVAL
+ * for an operation not in the table, else FLOE_EFAIL.
+ */
+int floe_engine_decide_table(floe_call_t *call, const char *id, const char *operation, const char *catalog,
+                             const char *schema, const char *table, bool *allowed /* OUT */);
 
 /** Answers one decision request of Trino's OPA plugin: {"result": true|false}. */
 void floe_engine_authorize_handle(floe_worker_t *w, h2o_req_t *req);

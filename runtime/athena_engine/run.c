@@ -11,6 +11,7 @@
 #include "athena/athena_csv.h"
 #include "athena/athena_store.h"
 #include "athena_engine/authorize.h"
+#include "athena_engine/explain_io.h"
 #include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "athena_engine/run.h"
@@ -31,10 +32,15 @@
 #define ERROR_TYPE_ACCESS_DENIED 1100 /* a permission the caller lacks */
 #define BUCKET_MAX 256
 #define UNASKED_REASON                                                                                         \
-    "AccessDeniedException: under --enforce-iam Floe decides a query's table accesses on the Trino it "       \
-    "starts, which asks Floe before each one; the Trino at --athena-trino-url does not ask, so only the "     \
-    "account's root may run queries there"
+    "AccessDeniedException: under --enforce-iam the Trino at --athena-trino-url does not ask Floe before "    \
+    "each table access, so Floe decides there only a SELECT, INSERT, UPDATE, DELETE or MERGE on tables of "  \
+    "Floe's catalogs, from that Trino's plan of it (EXPLAIN IO); any other statement (CREATE TABLE, CREATE " \
+    "TABLE AS, ALTER, DROP, SHOW, DESCRIBE ...) only the account's root may run there"
 #define KEY_MAX 2048
+
+/* The statements whose every table Trino's EXPLAIN IO names, by first word. Not a CREATE TABLE AS:
+ * its EXPLAIN makes the table (Trino 476's Iceberg connector begins the create while planning). */
+static const char *const plan_words[] = {"SELECT", "WITH", "VALUES", "TABLE", "INSERT", "DELETE", "UPDATE", "MERGE"};
 
 /* ---- steps on the serving thread ---- */
 
@@ -119,9 +125,10 @@ static int step_root(floe_call_t *call, void *arg)
     return floe_engine_caller_is_root(call, s->id, &s->is_root);
 }
 
-/* Whether q may run on t's Trino without that Trino asking Floe before each access: always on
- * Floe's own, which asks under --enforce-iam; on a Trino named by --athena-trino-url, which asks
- * nothing, only for a caller who may do everything in its account (authorize.h). */
+/* Whether q may run on t's Trino without Floe deciding its plan's tables first: always on Floe's
+ * own, which asks Floe before each access under --enforce-iam; on a Trino named by
+ * --athena-trino-url, which asks nothing, only for a caller who may do everything in its account
+ * (authorize.h). */
 static bool may_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
 {
     root_step_t s = {q->id, false};
@@ -420,24 +427,32 @@ static int step_denial(floe_call_t *call, void *arg)
     return FLOE_OK;
 }
 
+/* Fails q with the refusal --enforce-iam recorded on it (authorize.h), AWS's sentence: false when
+ * none was recorded. */
+static bool fail_denied(floe_engine_trino_t *t, const floe_engine_query_t *q)
+{
+    denial_step_t d = {q->id, NULL};
+    size_t size;
+    char *reason;
+
+    if (floe_background_call(t->bg, NULL, step_denial, &d, NULL) != FLOE_OK || d.denial == NULL)
+        return false;
+    size = strlen(d.denial) + 64;
+    reason = floe_xmalloc(size);
+    snprintf(reason, size, "AccessDeniedException: %s", d.denial);
+    floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, reason);
+    free(reason);
+    free(d.denial);
+    return true;
+}
+
 /* Athena's reason for a query Trino refused: "<ERROR_NAME>: <message>", catalogs named as the user
  * named them; an access --enforce-iam refused (authorize.h) gives AWS's sentence. */
 static void trino_failed(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
                          const floe_trino_outcome_t *out)
 {
-    denial_step_t d = {q->id, NULL};
-
-    if (strcmp(out->error_name, "PERMISSION_DENIED") == 0 &&
-        floe_background_call(t->bg, NULL, step_denial, &d, NULL) == FLOE_OK && d.denial != NULL) {
-        size_t size = strlen(d.denial) + 64;
-        char *reason = floe_xmalloc(size);
-
-        snprintf(reason, size, "AccessDeniedException: %s", d.denial);
-        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, reason);
-        free(reason);
-        free(d.denial);
+    if (strcmp(out->error_name, "PERMISSION_DENIED") == 0 && fail_denied(t, q))
         return;
-    }
     char *message = floe_catalogs_unmap(out->message, q->account, q->region, named);
     bool is_user = strcmp(out->error_type, "USER_ERROR") == 0;
     size_t size = strlen(message) + sizeof(out->error_name) + 4;
@@ -448,6 +463,131 @@ static void trino_failed(floe_engine_trino_t *t, const floe_engine_query_t *q, c
                      is_user ? ERROR_TYPE_USER_QUERY : ERROR_TYPE_INTERNAL, reason);
     free(reason);
     free(message);
+}
+
+/* ---- on a Trino of --athena-trino-url: the tables of Trino's plan, decided ---- */
+
+typedef enum plan_verdict { PLAN_ALLOWED, PLAN_DENIED, PLAN_UNCOVERED } plan_verdict_t;
+
+typedef struct plan_step {
+    const char *id;
+    const floe_explain_io_t *io;
+    bool allowed;
+} plan_step_t;
+
+/* Each table the plan reads as Trino's SelectFromColumns, then the one it writes (INSERT, UPDATE,
+ * DELETE, MERGE) as InsertIntoTable, as Floe's own Trino asks them (authorize.h): the first refusal
+ * is recorded on the query. */
+static int step_plan(floe_call_t *call, void *arg)
+{
+    plan_step_t *s = arg;
+    const floe_explain_table_t *e = &s->io->output;
+
+    s->allowed = true;
+    for (size_t i = 0; i < s->io->n_inputs && s->allowed; i++) {
+        const floe_explain_table_t *in = &s->io->inputs[i];
+
+        if (floe_engine_decide_table(call, s->id, "SelectFromColumns", in->catalog, in->schema, in->table,
+                                     &s->allowed) != FLOE_OK)
+            return FLOE_EFAIL;
+    }
+    if (s->allowed && s->io->has_output &&
+        floe_engine_decide_table(call, s->id, "InsertIntoTable", e->catalog, e->schema, e->table, &s->allowed) !=
+            FLOE_OK)
+        return FLOE_EFAIL;
+    return FLOE_OK;
+}
+
+/* Whether Floe decides table e: one of a Floe catalog of the query's account, not a listing
+ * (information_schema). Another catalog of that Trino is not Floe's to decide. */
+static bool is_floe_table(const floe_engine_query_t *q, const floe_explain_table_t *e)
+{
+    char account[FLOE_TRINO_CATALOG_MAX], region[FLOE_TRINO_CATALOG_MAX], bucket[FLOE_TRINO_CATALOG_MAX];
+
+    if (!floe_trino_default_catalog_parts(e->catalog, account, region) &&
+        !floe_trino_catalog_parts(e->catalog, account, region, bucket))
+        return false;
+    return strcmp(account, q->account) == 0 && strcmp(e->schema, "information_schema") != 0;
+}
+
+/* Whether a statement of first word `word` is one whose tables EXPLAIN IO names (plan_words). */
+static bool has_plan(const char *word)
+{
+    for (size_t i = 0; i < sizeof(plan_words) / sizeof(plan_words[0]); i++) {
+        if (strcmp(word, plan_words[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Whether every table the plan names is Floe's to decide. */
+static bool plan_covers(const floe_engine_query_t *q, const floe_explain_io_t *io)
+{
+    for (size_t i = 0; i < io->n_inputs; i++) {
+        if (!is_floe_table(q, &io->inputs[i]))
+            return false;
+    }
+    return !io->has_output || is_floe_table(q, &io->output);
+}
+
+/* EXPLAIN's answer, one value: kept (malloc'ed) in *arg. */
+static int on_plan_rows(void *arg, const cJSON *data)
+{
+    char **text = arg;
+    const cJSON *value = cJSON_GetArrayItem(cJSON_GetArrayItem(data, 0), 0);
+
+    if (*text == NULL && cJSON_IsString(value))
+        *text = floe_xstrdup(value->valuestring);
+    return FLOE_OK;
+}
+
+/* The verdict on `sql` before it runs in `session` on a Trino of --athena-trino-url, which asks
+ * Floe nothing: that Trino's own plan of it (EXPLAIN IO) names the tables it reads and writes, each
+ * decided for q's caller (step_plan); a plan with a table not Floe's, or a failed EXPLAIN, is
+ * PLAN_UNCOVERED. Nothing of the statement has run. */
+static plan_verdict_t plan_verdict(floe_engine_trino_t *t, const floe_engine_query_t *q,
+                                   const floe_trino_session_t *session, const char *sql)
+{
+    static const char explain[] = "EXPLAIN (TYPE IO, FORMAT JSON) ";
+    size_t size = sizeof(explain) + strlen(sql);
+    char *text = NULL, *statement = floe_xmalloc(size);
+    floe_trino_sink_t sink = {floe_trino_discard.on_columns, on_plan_rows, floe_trino_discard.is_cancelled, &text};
+    plan_step_t s = {q->id, NULL, false};
+    plan_verdict_t verdict = PLAN_UNCOVERED;
+    floe_trino_outcome_t out;
+    floe_explain_io_t io;
+
+    snprintf(statement, size, "%s%s", explain, sql);
+    if (floe_trino_run(session, statement, &sink, &out) == FLOE_OK && out.end == FLOE_TRINO_FINISHED &&
+        text != NULL && floe_explain_io_read(text, &io) == FLOE_OK) {
+        s.io = &io;
+        if (plan_covers(q, &io))
+            verdict = floe_background_call(t->bg, NULL, step_plan, &s, NULL) == FLOE_OK && s.allowed ? PLAN_ALLOWED
+                                                                                                      : PLAN_DENIED;
+        floe_explain_io_dispose(&io);
+    }
+    free(text);
+    free(statement);
+    return verdict;
+}
+
+/* Whether q runs on t's Trino: always on Floe's own, which asks Floe before each access under
+ * --enforce-iam, and for its account's root; else as plan_verdict decides `sql` (the last of a
+ * translation's statements, `leading` when others come before it: those are DDL), of first word
+ * `word`, which is not EXPLAINed unless it is one of plan_words; q failed when not. */
+static bool authorized(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_trino_session_t *session,
+                       const char *sql, bool leading, const char *word)
+{
+    plan_verdict_t verdict;
+
+    if (may_run(t, q))
+        return true;
+    verdict = leading || !has_plan(word) ? PLAN_UNCOVERED : plan_verdict(t, q, session, sql);
+    if (verdict == PLAN_ALLOWED)
+        return true;
+    if (verdict == PLAN_UNCOVERED || !fail_denied(t, q))
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, UNASKED_REASON);
+    return false;
 }
 
 static void finish(floe_engine_trino_t *t, const floe_engine_query_t *q, const floe_bucket_names_t *named,
@@ -511,7 +651,8 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     floe_bucket_names_t named = {0};
     char *sql = NULL, *trino_sql = NULL, *statement = NULL;
     const char *last;
-    char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], why[2048], user[64], *prepared_name = NULL, *prepared_sql = NULL;
+    char context[FLOE_TRINO_CATALOG_MAX], word[FLOE_SQL_WORD_MAX], kind[FLOE_SQL_WORD_MAX], why[2048], user[64];
+    char *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     /* Athena's context is Glue's default catalog when the query names none */
     bool in_default = q->catalog == NULL || strcasecmp(q->catalog, FLOE_DEFAULT_CATALOG) == 0;
@@ -521,12 +662,9 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     /* Trino's user names the query, so its access control knows whose query asks (authorize.h) */
     snprintf(user, sizeof(user), "%s%s", FLOE_ENGINE_USER_PREFIX, q->id);
     first_word(q->query_string, word);
+    memcpy(kind, word, sizeof(kind));
     if (floe_athena_refusal(q->query_string) != NULL) { /* what Athena refuses on S3 Tables */
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, floe_athena_refusal(q->query_string));
-        goto Done;
-    }
-    if (!may_run(t, q)) {
-        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_ACCESS_DENIED, UNASKED_REASON);
         goto Done;
     }
     if (floe_catalogs_name_foreign(q->query_string, q->account)) {
@@ -575,6 +713,10 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
         floe_engine_fail(t->bg, q, ERROR_CATEGORY_SYSTEM, ERROR_TYPE_INTERNAL, why);
         goto Done;
     }
+    if (strcmp(word, "EXECUTE") == 0 && prepared_sql != NULL) /* a workgroup's prepared statement's own kind */
+        first_word(prepared_sql, kind);
+    if (!authorized(t, q, &session, sql, last != trino_sql, kind))
+        goto Done;
     r.has_header = strcmp(statement_type("", false, word), "DML") == 0;
     floe_trino_sink_t sink = {on_columns, on_rows, is_cancelled, &r};
     int rc = run_leading(&session, q, trino_sql, last, &named, &out);

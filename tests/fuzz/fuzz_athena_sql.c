@@ -3,9 +3,10 @@
  * bytes as a result file (athena/athena_csv.h), read back in pages, and as a query's SQL, whose
  * "s3tablescatalog/<bucket>" names become Trino catalogs and back (athena_engine/catalogs.h), and
  * whose Hive-style DDL becomes Trino's (athena_engine/hive_ddl.h), and as a database's CREATE or DROP
- * (athena/athena_schema_ddl.h). A record read back must
- * re-encode and read the same; a rewritten name must unmap to the original; a translation gives
- * text, or a refusal with its reason.
+ * (athena/athena_schema_ddl.h), and as Trino's EXPLAIN IO answer (athena_engine/explain_io.h). A
+ * record read back must re-encode and read the same; a rewritten name must unmap to the original; a
+ * translation gives text, or a refusal with its reason; a plan read names each table whole, and one
+ * refused leaves nothing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "athena/athena_csv.h"
 #include "athena/athena_schema_ddl.h"
 #include "athena_engine/catalogs.h"
+#include "athena_engine/explain_io.h"
 #include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "base/failure.h"
@@ -61,6 +63,25 @@ static void translate(const char *text, bool in_default_catalog)
     floe_bucket_names_dispose(&named);
 }
 
+/* EXPLAIN IO's answer: each table of a plan read is whole; a refusal leaves nothing to free. */
+static void read_plan(const char *text)
+{
+    floe_explain_io_t io;
+
+    if (floe_explain_io_read(text, &io) != FLOE_OK) {
+        if (io.doc != NULL || io.inputs != NULL || io.n_inputs != 0)
+            abort();
+        return;
+    }
+    for (size_t i = 0; i < io.n_inputs; i++) {
+        if (io.inputs[i].catalog == NULL || io.inputs[i].schema == NULL || io.inputs[i].table == NULL)
+            abort();
+    }
+    if (io.has_output && (io.output.catalog == NULL || io.output.schema == NULL || io.output.table == NULL))
+        abort();
+    floe_explain_io_dispose(&io);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -87,6 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     floe_schema_ddl_parse(text, &(floe_schema_ddl_t){0});
     free(back);
     translate(text, size % 3 == 0);
+    read_plan(text);
     free(sql);
     floe_bucket_names_dispose(&named);
     free(text);

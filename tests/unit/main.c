@@ -20,6 +20,7 @@ int floe_test_failures;
 #include "runtime/base/json.c"
 #include "runtime/base/percent.c"
 #include "runtime/athena/results.c"
+#include "runtime/athena/explain_io.c"
 #include "runtime/athena/hive_ddl.c"
 #include "runtime/athena/schema_ddl.c"
 #include "runtime/catalog/page_token.c"
