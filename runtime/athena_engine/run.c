@@ -257,65 +257,50 @@ void floe_engine_floe_url(const floe_config_t *config, char out[FLOE_ENGINE_URL_
     snprintf(out, FLOE_ENGINE_URL_MAX, "http://%s:%d", host, config->port);
 }
 
-/* Creates the default catalog's two Trino catalogs of the query's account and region, when this
- * Trino lacks them (catalogs.h); as create_missing_catalogs. */
-static int create_default_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q, const char *floe_url,
-                                   char *why, size_t n)
+/* Makes Trino catalog `name` with the statement `create` (malloc'ed; freed here) unless this Trino
+ * has it; a catalog left by an earlier Floe on a Trino of --athena-trino-url is made again, since
+ * its key changed. */
+static int make_catalog(floe_engine_trino_t *t, const char *name, char *create, char *why, size_t n)
 {
-    char names[2][FLOE_TRINO_CATALOG_MAX];
+    char drop[FLOE_TRINO_CATALOG_MAX + 64];
+    size_t before = t->catalogs.n;
+    int rc = FLOE_OK;
 
-    floe_trino_default_catalog_name(q->account, q->region, true, names[0]);
-    floe_trino_default_catalog_name(q->account, q->region, false, names[1]);
-    for (int i = 0; i < 2; i++) {
-        char drop[FLOE_TRINO_CATALOG_MAX + 64], *create;
-        size_t before = t->catalogs.n;
-        int rc;
-
-        floe_bucket_names_add(&t->catalogs, names[i], strlen(names[i]));
-        if (t->catalogs.n == before)
-            continue;
-        snprintf(drop, sizeof(drop), "DROP CATALOG IF EXISTS %s", names[i]);
-        create = floe_default_catalog_create_sql(names[i], i == 0, names[1 - i], floe_url, q->account, q->region,
-                                                 t->config->engine_secret);
+    floe_bucket_names_add(&t->catalogs, name, strlen(name));
+    if (t->catalogs.n != before) {
+        snprintf(drop, sizeof(drop), "DROP CATALOG IF EXISTS %s", name);
         rc = run_own(t, drop, why, n) == FLOE_OK ? run_own(t, create, why, n) : FLOE_EFAIL;
-        free(create);
-        if (rc != FLOE_OK) {
+        if (rc != FLOE_OK)
             free(t->catalogs.names[--t->catalogs.n]);
-            return FLOE_EFAIL;
-        }
     }
-    return FLOE_OK;
+    free(create);
+    return rc;
 }
 
-/* Creates the Trino catalog of each bucket the query names that this Trino lacks (catalogs.h). A
- * catalog left by an earlier Floe on a Trino of --athena-trino-url is made again: its key changed.
- * Under t->catalogs_lock. */
+/* Creates the Trino catalog of each bucket the query names, and the default catalog's two when it
+ * names that, that this Trino lacks (catalogs.h). Under t->catalogs_lock. */
 static int create_missing_catalogs(floe_engine_trino_t *t, const floe_engine_query_t *q,
                                    const floe_bucket_names_t *named, char *why, size_t n)
 {
-    char floe_url[FLOE_ENGINE_URL_MAX];
+    char floe_url[FLOE_ENGINE_URL_MAX], catalog[FLOE_TRINO_CATALOG_MAX], hive[FLOE_TRINO_CATALOG_MAX];
+    const char *secret = t->config->engine_secret;
 
     floe_engine_floe_url(t->config, floe_url);
     for (size_t i = 0; i < named->n; i++) {
-        char catalog[FLOE_TRINO_CATALOG_MAX], drop[FLOE_TRINO_CATALOG_MAX + 64], *create;
-        size_t before = t->catalogs.n;
-        int rc;
-
         floe_trino_catalog_name(q->account, q->region, named->names[i], catalog);
-        floe_bucket_names_add(&t->catalogs, catalog, strlen(catalog));
-        if (t->catalogs.n == before)
-            continue;
-        snprintf(drop, sizeof(drop), "DROP CATALOG IF EXISTS %s", catalog);
-        create = floe_catalog_create_sql(catalog, floe_url, q->account, q->region, named->names[i],
-                                         t->config->engine_secret);
-        rc = run_own(t, drop, why, n) == FLOE_OK ? run_own(t, create, why, n) : FLOE_EFAIL;
-        free(create);
-        if (rc != FLOE_OK) {
-            free(t->catalogs.names[--t->catalogs.n]);
+        if (make_catalog(t, catalog, floe_catalog_create_sql(catalog, floe_url, q->account, q->region,
+                                                             named->names[i], secret), why, n) != FLOE_OK)
             return FLOE_EFAIL;
-        }
     }
-    return named->default_catalog ? create_default_catalogs(t, q, floe_url, why, n) : FLOE_OK;
+    if (!named->default_catalog)
+        return FLOE_OK;
+    floe_trino_default_catalog_name(q->account, q->region, true, hive);
+    floe_trino_default_catalog_name(q->account, q->region, false, catalog);
+    if (make_catalog(t, hive, floe_default_catalog_create_sql(hive, true, catalog, floe_url, q->account, q->region,
+                                                              secret), why, n) != FLOE_OK)
+        return FLOE_EFAIL;
+    return make_catalog(t, catalog, floe_default_catalog_create_sql(catalog, false, hive, floe_url, q->account,
+                                                                    q->region, secret), why, n);
 }
 
 /* One worker at a time checks and makes catalogs, so two queries naming one new table bucket at once
