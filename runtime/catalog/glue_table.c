@@ -149,12 +149,24 @@ int floe_glue_table_remove(floe_call_t *call, const char *database, const char *
                                               floe_call_region(call), database, name));
 }
 
-int floe_glue_table_remove_all(floe_call_t *call, const char *database)
+static int drop_database_body(floe_call_t *call, void *arg)
 {
-    int rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove_all, "ttt", floe_call_account(call),
-                                                floe_call_region(call), database));
+    table_write_t *a = arg;
 
-    return rc == FLOE_ENOTFOUND ? FLOE_OK : rc; /* a database without tables */
+    if ((a->rc = floe_glue_database_remove(call, a->database)) != FLOE_OK)
+        return a->rc;
+    a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove_all, "ttt", floe_call_account(call),
+                                               floe_call_region(call), a->database));
+    if (a->rc == FLOE_ENOTFOUND)
+        a->rc = FLOE_OK; /* a database without tables */
+    return a->rc;
+}
+
+int floe_glue_table_drop_database(floe_call_t *call, const char *database)
+{
+    table_write_t a = {database, NULL, NULL, NULL, 0, FLOE_EFAIL};
+
+    return write_in_transaction(call, drop_database_body, &a);
 }
 
 /* ---- a summary of the document ---- */

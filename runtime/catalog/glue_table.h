@@ -89,8 +89,9 @@ int floe_glue_table_update(floe_call_t *call, const char *database, const char *
 /** Removes the table `name` of `database`: FLOE_OK, FLOE_ENOTFOUND, or FLOE_EFAIL. */
 int floe_glue_table_remove(floe_call_t *call, const char *database, const char *name);
 
-/** Removes every table of `database` (none is fine), inside the caller's transaction when it holds
- * one: FLOE_OK or FLOE_EFAIL. */
-int floe_glue_table_remove_all(floe_call_t *call, const char *database);
+/** Removes the database `database` (glue_database.h) and its tables in one transaction, as Glue's
+ * DeleteDatabase deletes a database's tables: FLOE_OK, FLOE_ENOTFOUND (no such database; nothing
+ * removed), or FLOE_EFAIL. */
+int floe_glue_table_drop_database(floe_call_t *call, const char *database);
 
 #endif
