@@ -10405,6 +10405,11 @@ static int handle_DeleteCatalog(floe_awsjson_call_t *call, const void *in, void 
     return floe_glue_handle_DeleteCatalog(call, in, out);
 }
 
+static int handle_DeleteColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_DeleteColumnStatisticsForTable(call, in, out);
+}
+
 static int handle_DeleteDatabase(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_DeleteDatabase(call, in, out);
@@ -10430,6 +10435,11 @@ static int handle_GetCatalogs(floe_awsjson_call_t *call, const void *in, void *o
     return floe_glue_handle_GetCatalogs(call, in, out);
 }
 
+static int handle_GetColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_GetColumnStatisticsForTable(call, in, out);
+}
+
 static int handle_GetDatabase(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetDatabase(call, in, out);
@@ -10453,6 +10463,11 @@ static int handle_GetTable(floe_awsjson_call_t *call, const void *in, void *out)
 static int handle_GetTables(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetTables(call, in, out);
+}
+
+static int handle_UpdateColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_UpdateColumnStatisticsForTable(call, in, out);
 }
 
 static int handle_UpdateTable(floe_awsjson_call_t *call, const void *in, void *out)
@@ -10743,9 +10758,9 @@ static const floe_awsjson_operation_t operations[] = {
      451, 452, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {36060, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsForTable */
+    {36060, FLOE_STATUS_PARTIAL, /* DeleteColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     453, 454, NULL,
+     453, 454, handle_DeleteColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {36091, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsTaskSettings */
@@ -10958,9 +10973,9 @@ static const floe_awsjson_operation_t operations[] = {
      646, 647, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {36925, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsForTable */
+    {36925, FLOE_STATUS_PARTIAL, /* GetColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     648, 649, NULL,
+     648, 649, handle_GetColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {36953, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskRun */
@@ -11668,9 +11683,9 @@ static const floe_awsjson_operation_t operations[] = {
      1519, 1520, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {39806, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsForTable */
+    {39806, FLOE_STATUS_PARTIAL, /* UpdateColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1521, 1522, NULL,
+     1521, 1522, handle_UpdateColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
      {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
     {39837, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsTaskSettings */
@@ -11828,5 +11843,17 @@ int floe_glue_TableInput_from_json(floe_awsjson_call_t *call, const char *json, 
 {
     if (floe_awsjson_from_json(&call->super, &floe_glue_service, 1427, json, out) != FLOE_OK)
         return floe_glue_fail_internal(call, "TableInput from its stored JSON");
+    return FLOE_OK;
+}
+
+char *floe_glue_ColumnStatistics_to_json(floe_awsjson_call_t *call, const floe_glue_ColumnStatistics *value)
+{
+    return floe_awsjson_to_json(&call->super, &floe_glue_service, 196, value);
+}
+
+int floe_glue_ColumnStatistics_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_ColumnStatistics *out)
+{
+    if (floe_awsjson_from_json(&call->super, &floe_glue_service, 196, json, out) != FLOE_OK)
+        return floe_glue_fail_internal(call, "ColumnStatistics from its stored JSON");
     return FLOE_OK;
 }

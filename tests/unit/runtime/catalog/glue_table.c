@@ -1,7 +1,8 @@
 /*
  * Tests of runtime/catalog/glue_table.c: the default catalog's Glue tables, on the fixture of
  * configuration.c (a freshly migrated database, no HTTP request). Glue's VersionId is a
- * compare-and-swap, a database's tables go with it, and a summary reads the stored TableInput.
+ * compare-and-swap, a database's tables and their column statistics go with it, and a summary
+ * reads the stored TableInput.
  */
 #include "catalog/glue_database.h"
 #include "catalog/glue_table.h"
@@ -70,6 +71,7 @@ TEST(catalog_glue_database_removal_takes_its_tables)
 {
     config_fixture_t f;
     floe_glue_table_row_t row, *rows;
+    char *doc;
     size_t n;
 
     CHECK(glue_fixture_open(&f) == 0, "a fresh catalog opens");
@@ -83,8 +85,16 @@ TEST(catalog_glue_database_removal_takes_its_tables)
     CHECK(floe_glue_table_remove(&f.call, "lake", "a") == FLOE_OK &&
               floe_glue_table_remove(&f.call, "lake", "a") == FLOE_ENOTFOUND,
           "a table is removed once");
+    CHECK(floe_glue_table_statistics_put(&f.call, "lake", "b", "id", "{\"s\":1}") == FLOE_OK &&
+              floe_glue_table_statistics_put(&f.call, "lake", "b", "id", "{\"s\":2}") == FLOE_OK &&
+              floe_glue_table_statistics_read(&f.call, "lake", "b", "id", &doc) == FLOE_OK && strcmp(doc, "{\"s\":2}") == 0,
+          "a column's statistics are replaced");
+    CHECK(floe_glue_table_statistics_put(&f.call, "lake", "a", "id", "{}") == FLOE_ENOTFOUND,
+          "a removed table takes no statistics");
     CHECK(floe_glue_table_drop_database(&f.call, "lake") == FLOE_OK, "a database with a table is removed");
     CHECK(floe_glue_table_read(&f.call, "lake", "b", &row) == FLOE_ENOTFOUND, "and its tables with it");
+    CHECK(floe_glue_table_statistics_read(&f.call, "lake", "b", "id", &doc) == FLOE_ENOTFOUND,
+          "and their column statistics");
     CHECK(floe_glue_table_read(&f.call, "other", "a", &row) == FLOE_OK, "another database's stay");
     CHECK(floe_glue_table_drop_database(&f.call, "lake") == FLOE_ENOTFOUND, "a missing database is reported");
     config_fixture_close(&f);
