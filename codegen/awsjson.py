@@ -42,6 +42,7 @@ ROOT = os.path.dirname(HERE)
 # (awsJson's SerializationException, which AWS's JSON services answer with 400).
 COMMON_ERRORS = [("SerializationException", 400, False)]
 MAX_ERRORS = 64   # an operation's allowed errors are one uint64_t bit mask
+MAX_LEVELS = 2   # floe_awsjson_authorize_t.levels: resources under the catalog an operation is decided on
 
 # Each operation's page in AWS's API reference, per service key.
 API_REFERENCE = {"glue": "https://docs.aws.amazon.com/glue/latest/webapi/API_{operation}.html",
@@ -132,6 +133,7 @@ class JsonCModel(smithy.CMemberTypes):
             op.claimed = op.status != "not_implemented"
             op.doc_url = API_REFERENCE[svc.key].format(operation=op.name)
             op.authorize = overlay.raw.get("operations", {}).get(op.name, {}).get("authorize", {})
+            op.levels = overlay.raw.get("operations", {}).get(op.name, {}).get("authorizeLevels", [])
         self.rest = self.read_rest(svc.rest) if svc.rest else None
         self.stored = self.read_stored(overlay.raw.get("storedShapes", []))
         self.check()
@@ -242,6 +244,7 @@ class JsonCModel(smithy.CMemberTypes):
             wanted += [m.enum_value for m in s.members if s.kind == "enum"]
         for op in self.operations:
             wanted += [text for text in (op.authorize.get("resource"), op.authorize.get("default")) if text not in (None, "any")]
+            wanted += op.levels
         for text in wanted:
             if text not in offsets:
                 offsets[text] = at
@@ -351,6 +354,25 @@ class JsonCModel(smithy.CMemberTypes):
                 seen[shape.name] = shape
         return [seen[k] for k in sorted(seen)]
 
+    def levels_row(self, op):
+        """The C initializer of op's authorize levels (the overlay's "authorizeLevels": resources under the
+        account's catalog, "database/{DatabaseName}", each {path} a string member of the input, nested
+        with dots), checked against the input's members."""
+        if len(op.levels) > MAX_LEVELS or (op.levels and self.authorizes()):
+            raise smithy.ModelError("%s: authorizeLevels: at most %d, in a service whose operations are decided on "
+                                    "its catalog" % (op.id, MAX_LEVELS))
+        for level in op.levels:
+            for path in re.findall(r"{([^}]*)}", level):
+                shape = op.input
+                for i, name in enumerate(path.split(".")):
+                    member = next((m for m in shape.members if m.name == name), None)
+                    last = i == len(path.split(".")) - 1
+                    if member is None or (member.target.kind != "string" if last else member.target.kind != "structure"):
+                        raise smithy.ModelError("%s: authorizeLevels %r: %s is no string member" % (op.id, level, path))
+                    shape = member.target
+        offsets = [str(self.name_offset(level)) for level in op.levels]
+        return "{%s}" % ", ".join(offsets + ["FLOE_AWSJSON_NO_NAME"] * (MAX_LEVELS - len(offsets)))
+
     def authorize_row(self, op):
         """The C initializer of op's floe_awsjson_authorize_t."""
         rule, none = op.authorize, "FLOE_AWSJSON_NO_NAME"
@@ -359,12 +381,12 @@ class JsonCModel(smithy.CMemberTypes):
                 raise smithy.ModelError("%s: a served operation of a service whose overlay authorizes says how "
                                         "(authorize)" % op.id)
             kind = "NOT_EVALUATED" if self.authorizes() else "CATALOG"
-            return "{FLOE_AWSJSON_AUTHORIZE_%s, %s, %s, %s, NULL}" % (kind, none, none, none)
+            return "{FLOE_AWSJSON_AUTHORIZE_%s, %s, %s, %s, NULL, %s}" % (kind, none, none, none, self.levels_row(op))
         kind = rule.get("resource")
         if kind == "any":
             if set(rule) - {"resource"}:
                 raise smithy.ModelError("%s: authorize.resource any takes nothing else" % op.id)
-            return "{FLOE_AWSJSON_AUTHORIZE_ANY, %s, %s, %s, NULL}" % (none, none, none)
+            return "{FLOE_AWSJSON_AUTHORIZE_ANY, %s, %s, %s, NULL, %s}" % (none, none, none, self.levels_row(op))
         if not kind or set(rule) - {"resource", "name", "default", "owner"} or \
                 ("name" in rule) == ("owner" in rule) or ("default" in rule and "name" not in rule):
             raise smithy.ModelError("%s: authorize %r: a resource type with a name (and default) or an owner, "
@@ -376,10 +398,10 @@ class JsonCModel(smithy.CMemberTypes):
         if "name" in rule and op.input.members[members.index(member)].target.kind != "string":
             raise smithy.ModelError("%s: authorize.name %r is not a string" % (op.id, member))
         owner = self.owner_shape(op)
-        return "{FLOE_AWSJSON_AUTHORIZE_%s, %d, %d, %s, %s}" % (
+        return "{FLOE_AWSJSON_AUTHORIZE_%s, %d, %d, %s, %s, %s}" % (
             "OWNER" if owner is not None else "NAMED", self.name_offset(kind), members.index(member),
             self.name_offset(rule["default"]) if "default" in rule else none,
-            ("%sowner_of_%s" % (self.PREFIX, owner.name)) if owner is not None else "NULL")
+            ("%sowner_of_%s" % (self.PREFIX, owner.name)) if owner is not None else "NULL", self.levels_row(op))
 
     def members_of(self, shape):
         """The descriptor's member rows: a structure's or union's members, a list's item, a

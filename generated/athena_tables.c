@@ -2272,352 +2272,352 @@ static const floe_awsjson_operation_t operations[] = {
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      10, 11, handle_BatchGetNamedQuery,
      {8813, 8818, 0, 0}, /* POST /batch-get-named-queries */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7442, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetPreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      12, 13, NULL,
      {8813, 8843, 1, 0}, /* POST /workgroups/{WorkGroup}/batch-get-prepared-statements */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7468, FLOE_STATUS_PARTIAL, /* BatchGetQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      14, 15, handle_BatchGetQueryExecution,
      {8813, 8897, 0, 1}, /* POST /batch-get-query-executions */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7491, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      28, 29, NULL,
      {8813, 8925, 1, 1}, /* POST /capacity-reservations/{Name}/cancel */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7517, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      53, 54, NULL,
      {8813, 8967, 0, 2}, /* POST /capacity-reservations */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7543, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateDataCatalog */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      55, 56, NULL,
      {8813, 8990, 0, 2}, /* POST /data-catalogs */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7561, FLOE_STATUS_PARTIAL, /* CreateNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      57, 58, handle_CreateNamedQuery,
      {8813, 9005, 0, 2}, /* POST /named-queries */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 5, 13690, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 5, 13690, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7578, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      59, 60, NULL,
      {8813, 9020, 1, 2}, /* POST /workgroups/{WorkGroup}/notebooks */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7593, FLOE_STATUS_IMPLEMENTED, /* CreatePreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      61, 62, handle_CreatePreparedStatement,
      {8813, 9054, 1, 3}, /* POST /workgroups/{WorkGroup}/prepared-statements */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7617, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePresignedNotebookUrl */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      63, 64, NULL,
      {8813, 9098, 1, 4}, /* POST /sessions/{SessionId}/presigned-notebook-url */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7644, FLOE_STATUS_PARTIAL, /* CreateWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      65, 66, handle_CreateWorkGroup,
      {8813, 9143, 0, 5}, /* POST /workgroups */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7660, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      79, 80, NULL,
      {9155, 9162, 1, 5}, /* DELETE /capacity-reservations/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7686, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteDataCatalog */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      81, 82, NULL,
      {9155, 9192, 2, 6}, /* DELETE /data-catalogs/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7704, FLOE_STATUS_IMPLEMENTED, /* DeleteNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      83, 84, handle_DeleteNamedQuery,
      {9155, 9232, 1, 8}, /* DELETE /named-queries/{NamedQueryId} */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7721, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      85, 86, NULL,
      {9155, 9262, 1, 9}, /* DELETE /notebooks/{NotebookId} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7736, FLOE_STATUS_IMPLEMENTED, /* DeletePreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      87, 88, handle_DeletePreparedStatement,
      {9155, 9286, 2, 10}, /* DELETE /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7760, FLOE_STATUS_IMPLEMENTED, /* DeleteWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      89, 90, handle_DeleteWorkGroup,
      {9155, 9346, 2, 12}, /* DELETE /workgroups/{WorkGroup} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7776, FLOE_STATUS_NOT_IMPLEMENTED, /* ExportNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      109, 110, NULL,
      {9392, 9396, 1, 14}, /* GET /notebooks/{NotebookId}/export */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7791, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCalculationExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      115, 116, NULL,
      {9392, 9427, 1, 15}, /* GET /calculations/{CalculationExecutionId} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7815, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCalculationExecutionCode */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      113, 114, NULL,
      {9392, 9466, 1, 16}, /* GET /calculations/{CalculationExecutionId}/code */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7843, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCalculationExecutionStatus */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      117, 118, NULL,
      {9392, 9510, 1, 17}, /* GET /calculations/{CalculationExecutionId}/status */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7873, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCapacityAssignmentConfiguration */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      119, 120, NULL,
      {9392, 9556, 1, 18}, /* GET /capacity-reservations/{CapacityReservationName}/assignment-configuration */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7908, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      121, 122, NULL,
      {9392, 9162, 1, 19}, /* GET /capacity-reservations/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7931, FLOE_STATUS_PARTIAL, /* GetDataCatalog */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      123, 124, handle_GetDataCatalog,
      {9392, 9192, 2, 20}, /* GET /data-catalogs/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7946, FLOE_STATUS_PARTIAL, /* GetDatabase */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
      125, 126, handle_GetDatabase,
      {9392, 9630, 3, 22}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7958, FLOE_STATUS_IMPLEMENTED, /* GetNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      127, 128, handle_GetNamedQuery,
      {9392, 9232, 1, 25}, /* GET /named-queries/{NamedQueryId} */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_NamedQueryId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7972, FLOE_STATUS_NOT_IMPLEMENTED, /* GetNotebookMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      129, 130, NULL,
      {9392, 9709, 1, 26}, /* GET /notebooks/{NotebookId}/metadata */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {7992, FLOE_STATUS_IMPLEMENTED, /* GetPreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      131, 132, handle_GetPreparedStatement,
      {9392, 9286, 2, 27}, /* GET /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 1, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8013, FLOE_STATUS_PARTIAL, /* GetQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      133, 134, handle_GetQueryExecution,
      {9392, 9742, 1, 29}, /* GET /query-executions/{QueryExecutionId} */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8031, FLOE_STATUS_IMPLEMENTED, /* GetQueryResults */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      135, 136, handle_GetQueryResults,
      {9392, 9779, 4, 30}, /* GET /query-executions/{QueryExecutionId}/results */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8047, FLOE_STATUS_PARTIAL, /* GetQueryRuntimeStatistics */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      137, 138, handle_GetQueryRuntimeStatistics,
      {9392, 9845, 1, 34}, /* GET /query-executions/{QueryExecutionId}/runtime-statistics */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8073, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourceDashboard */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      139, 140, NULL,
      {9392, 9901, 1, 35}, /* GET /resource-dashboard/{ResourceARN} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8094, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSession */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      143, 144, NULL,
      {9392, 9947, 1, 36}, /* GET /sessions/{SessionId} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8105, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSessionEndpoint */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      141, 142, NULL,
      {9392, 9969, 1, 37}, /* GET /sessions/{SessionId}/endpoint */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8124, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSessionStatus */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      145, 146, NULL,
      {9392, 10000, 1, 38}, /* GET /sessions/{SessionId}/status */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8141, FLOE_STATUS_PARTIAL, /* GetTableMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
      147, 148, handle_GetTableMetadata,
      {9392, 10029, 4, 39}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName}/tables/{TableName} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8158, FLOE_STATUS_PARTIAL, /* GetWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      149, 150, handle_GetWorkGroup,
      {9392, 9346, 1, 43}, /* GET /workgroups/{WorkGroup} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8171, FLOE_STATUS_NOT_IMPLEMENTED, /* ImportNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      155, 156, NULL,
      {8813, 10112, 1, 44}, /* POST /workgroups/{WorkGroup}/notebooks/import */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8186, FLOE_STATUS_NOT_IMPLEMENTED, /* ListApplicationDPUSizes */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      160, 161, NULL,
      {9392, 10153, 2, 45}, /* GET /application-dpu-sizes */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8210, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCalculationExecutions */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      162, 163, NULL,
      {9392, 10176, 4, 47}, /* GET /sessions/{SessionId}/calculations */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8236, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCapacityReservations */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      164, 165, NULL,
      {9392, 8967, 2, 51}, /* GET /capacity-reservations */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8261, FLOE_STATUS_PARTIAL, /* ListDataCatalogs */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      166, 167, handle_ListDataCatalogs,
      {9392, 8990, 3, 53}, /* GET /data-catalogs */
-     {FLOE_AWSJSON_AUTHORIZE_ANY, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_ANY, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8278, FLOE_STATUS_PARTIAL, /* ListDatabases */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
      168, 169, handle_ListDatabases,
      {9392, 10223, 4, 56}, /* GET /data-catalogs/{CatalogName}/databases */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8292, FLOE_STATUS_NOT_IMPLEMENTED, /* ListEngineVersions */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      170, 171, NULL,
      {9392, 10262, 2, 60}, /* GET /engine-versions */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8311, FLOE_STATUS_NOT_IMPLEMENTED, /* ListExecutors */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      172, 173, NULL,
      {9392, 10279, 4, 62}, /* GET /sessions/{SessionId}/executors */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8325, FLOE_STATUS_IMPLEMENTED, /* ListNamedQueries */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      174, 175, handle_ListNamedQueries,
      {9392, 9005, 3, 66}, /* GET /named-queries */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 2, 13690, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 2, 13690, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8342, FLOE_STATUS_NOT_IMPLEMENTED, /* ListNotebookMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      176, 177, NULL,
      {8813, 10331, 1, 69}, /* POST /workgroups/{WorkGroup}/notebooks/list */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8363, FLOE_STATUS_NOT_IMPLEMENTED, /* ListNotebookSessions */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      178, 179, NULL,
      {9392, 10370, 3, 70}, /* GET /notebooks/{NotebookId}/sessions */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8384, FLOE_STATUS_IMPLEMENTED, /* ListPreparedStatements */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      180, 181, handle_ListPreparedStatements,
      {9392, 9054, 3, 73}, /* GET /workgroups/{WorkGroup}/prepared-statements */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8407, FLOE_STATUS_IMPLEMENTED, /* ListQueryExecutions */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      182, 183, handle_ListQueryExecutions,
      {9392, 10403, 3, 76}, /* GET /query-executions */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 2, 13690, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 2, 13690, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8427, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSessions */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      184, 185, NULL,
      {9392, 10421, 4, 79}, /* GET /workgroups/{WorkGroup}/sessions */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8440, FLOE_STATUS_PARTIAL, /* ListTableMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(MetadataException) | E(SerializationException),
      186, 187, handle_ListTableMetadata,
      {9392, 10454, 6, 83}, /* GET /data-catalogs/{CatalogName}/databases/{DatabaseName}/tables */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13698, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8458, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTagsForResource */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      188, 189, NULL,
      {9392, 10526, 3, 89}, /* GET /tags/{ResourceARN} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8478, FLOE_STATUS_IMPLEMENTED, /* ListWorkGroups */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      190, 191, handle_ListWorkGroups,
      {9392, 9143, 2, 92}, /* GET /workgroups */
-     {FLOE_AWSJSON_AUTHORIZE_ANY, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_ANY, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8493, FLOE_STATUS_NOT_IMPLEMENTED, /* PutCapacityAssignmentConfiguration */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      242, 243, NULL,
      {10546, 9556, 1, 94}, /* PUT /capacity-reservations/{CapacityReservationName}/assignment-configuration */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8528, FLOE_STATUS_NOT_IMPLEMENTED, /* StartCalculationExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      286, 287, NULL,
      {8813, 10176, 1, 95}, /* POST /sessions/{SessionId}/calculations */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8554, FLOE_STATUS_PARTIAL, /* StartQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      288, 289, handle_StartQueryExecution,
      {8813, 10403, 0, 96}, /* POST /query-executions */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 4, 13690, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 4, 13690, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8574, FLOE_STATUS_NOT_IMPLEMENTED, /* StartSession */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SessionAlreadyExistsException) | E(TooManyRequestsException) | E(SerializationException),
      290, 291, NULL,
      {8813, 10421, 1, 96}, /* POST /workgroups/{WorkGroup}/sessions */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8587, FLOE_STATUS_NOT_IMPLEMENTED, /* StopCalculationExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      294, 295, NULL,
      {8813, 10550, 1, 97}, /* POST /calculations/{CalculationExecutionId}/stop */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8612, FLOE_STATUS_IMPLEMENTED, /* StopQueryExecution */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      296, 297, handle_StopQueryExecution,
      {8813, 10594, 1, 98}, /* POST /query-executions/{QueryExecutionId}/stop */
-     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId}},
+     {FLOE_AWSJSON_AUTHORIZE_OWNER, 13680, 0, FLOE_AWSJSON_NO_NAME, floe_athena_owner_of_QueryExecutionId, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8631, FLOE_STATUS_NOT_IMPLEMENTED, /* TagResource */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      308, 309, NULL,
      {8813, 10526, 1, 99}, /* POST /tags/{ResourceARN} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8643, FLOE_STATUS_NOT_IMPLEMENTED, /* TerminateSession */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      312, 313, NULL,
      {8813, 10636, 1, 100}, /* POST /sessions/{SessionId}/terminate */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8660, FLOE_STATUS_NOT_IMPLEMENTED, /* UntagResource */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      323, 324, NULL,
      {9155, 10526, 2, 101}, /* DELETE /tags/{ResourceARN} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8674, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCapacityReservation */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      325, 326, NULL,
      {10676, 9162, 1, 103}, /* PATCH /capacity-reservations/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8700, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDataCatalog */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      327, 328, NULL,
      {10676, 9192, 1, 104}, /* PATCH /data-catalogs/{Name} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8718, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateNamedQuery */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      329, 330, NULL,
      {10676, 9232, 1, 105}, /* PATCH /named-queries/{NamedQueryId} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8735, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateNotebook */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      331, 334, NULL,
      {10676, 9262, 1, 106}, /* PATCH /notebooks/{NotebookId} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8750, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateNotebookMetadata */
      E(InternalServerException) | E(InvalidRequestException) | E(TooManyRequestsException) | E(SerializationException),
      332, 333, NULL,
      {10676, 9709, 1, 107}, /* PATCH /notebooks/{NotebookId}/metadata */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8773, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdatePreparedStatement */
      E(InternalServerException) | E(InvalidRequestException) | E(ResourceNotFoundException) | E(SerializationException),
      335, 336, NULL,
      {10676, 9286, 2, 108}, /* PATCH /workgroups/{WorkGroup}/prepared-statements/{StatementName} */
-     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NOT_EVALUATED, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {8797, FLOE_STATUS_PARTIAL, /* UpdateWorkGroup */
      E(InternalServerException) | E(InvalidRequestException) | E(SerializationException),
      337, 338, handle_UpdateWorkGroup,
      {10676, 9346, 1, 110}, /* PATCH /workgroups/{WorkGroup} */
-     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_NAMED, 13680, 0, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
 };
 
 const floe_awsjson_service_t floe_athena_service = {

@@ -10804,22 +10804,31 @@ char *floe_glue_TableInput_to_json(floe_awsjson_call_t *call, const floe_glue_Ta
  * FLOE_OK, or FLOE_EFAIL with the call failed (InternalServiceException: the text is not the shape's). */
 int floe_glue_TableInput_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_TableInput *out);
 
+/** `value` as JSON text (its wire form), in the call's pool, for a store to keep. */
+char *floe_glue_ColumnStatistics_to_json(floe_awsjson_call_t *call, const floe_glue_ColumnStatistics *value);
+/** Reads text floe_glue_ColumnStatistics_to_json wrote into *out (zeroed here), in the call's pool:
+ * FLOE_OK, or FLOE_EFAIL with the call failed (InternalServiceException: the text is not the shape's). */
+int floe_glue_ColumnStatistics_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_ColumnStatistics *out);
+
 /* ---- handlers the overlay claims (status implemented or partial) ---- */
 int floe_glue_handle_BatchDeleteTable(floe_awsjson_call_t *call, const floe_glue_BatchDeleteTableRequest *in, floe_glue_BatchDeleteTableResponse *out);
 int floe_glue_handle_CreateCatalog(floe_awsjson_call_t *call, const floe_glue_CreateCatalogRequest *in, floe_glue_CreateCatalogResponse *out);
 int floe_glue_handle_CreateDatabase(floe_awsjson_call_t *call, const floe_glue_CreateDatabaseRequest *in, floe_glue_CreateDatabaseResponse *out);
 int floe_glue_handle_CreateTable(floe_awsjson_call_t *call, const floe_glue_CreateTableRequest *in, floe_glue_CreateTableResponse *out);
 int floe_glue_handle_DeleteCatalog(floe_awsjson_call_t *call, const floe_glue_DeleteCatalogRequest *in, floe_glue_DeleteCatalogResponse *out);
+int floe_glue_handle_DeleteColumnStatisticsForTable(floe_awsjson_call_t *call, const floe_glue_DeleteColumnStatisticsForTableRequest *in, floe_glue_DeleteColumnStatisticsForTableResponse *out);
 int floe_glue_handle_DeleteDatabase(floe_awsjson_call_t *call, const floe_glue_DeleteDatabaseRequest *in, floe_glue_DeleteDatabaseResponse *out);
 int floe_glue_handle_DeleteTable(floe_awsjson_call_t *call, const floe_glue_DeleteTableRequest *in, floe_glue_DeleteTableResponse *out);
 int floe_glue_handle_GetCatalog(floe_awsjson_call_t *call, const floe_glue_GetCatalogRequest *in, floe_glue_GetCatalogResponse *out);
 int floe_glue_handle_GetCatalogImportStatus(floe_awsjson_call_t *call, const floe_glue_GetCatalogImportStatusRequest *in, floe_glue_GetCatalogImportStatusResponse *out);
 int floe_glue_handle_GetCatalogs(floe_awsjson_call_t *call, const floe_glue_GetCatalogsRequest *in, floe_glue_GetCatalogsResponse *out);
+int floe_glue_handle_GetColumnStatisticsForTable(floe_awsjson_call_t *call, const floe_glue_GetColumnStatisticsForTableRequest *in, floe_glue_GetColumnStatisticsForTableResponse *out);
 int floe_glue_handle_GetDatabase(floe_awsjson_call_t *call, const floe_glue_GetDatabaseRequest *in, floe_glue_GetDatabaseResponse *out);
 int floe_glue_handle_GetDatabases(floe_awsjson_call_t *call, const floe_glue_GetDatabasesRequest *in, floe_glue_GetDatabasesResponse *out);
 int floe_glue_handle_GetPartitions(floe_awsjson_call_t *call, const floe_glue_GetPartitionsRequest *in, floe_glue_GetPartitionsResponse *out);
 int floe_glue_handle_GetTable(floe_awsjson_call_t *call, const floe_glue_GetTableRequest *in, floe_glue_GetTableResponse *out);
 int floe_glue_handle_GetTables(floe_awsjson_call_t *call, const floe_glue_GetTablesRequest *in, floe_glue_GetTablesResponse *out);
+int floe_glue_handle_UpdateColumnStatisticsForTable(floe_awsjson_call_t *call, const floe_glue_UpdateColumnStatisticsForTableRequest *in, floe_glue_UpdateColumnStatisticsForTableResponse *out);
 int floe_glue_handle_UpdateTable(floe_awsjson_call_t *call, const floe_glue_UpdateTableRequest *in, floe_glue_UpdateTableResponse *out);
 
 #endif

@@ -3265,6 +3265,13 @@ static const char names[] =
     "RunningActions\000"
     "ErroredActions\000"
     "WaitingActions\000"
+    "database/{DatabaseName}\000"
+    "table/{DatabaseName}/*\000"
+    "database/{DatabaseInput.Name}\000"
+    "table/{DatabaseName}/{TableInput.Name}\000"
+    "table/{DatabaseName}/{TableName}\000"
+    "database/{Name}\000"
+    "table/{DatabaseName}/{Name}\000"
     ;
 
 /* Enum wire values (offsets in names), each enum's values in a row. */
@@ -10405,6 +10412,11 @@ static int handle_DeleteCatalog(floe_awsjson_call_t *call, const void *in, void 
     return floe_glue_handle_DeleteCatalog(call, in, out);
 }
 
+static int handle_DeleteColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_DeleteColumnStatisticsForTable(call, in, out);
+}
+
 static int handle_DeleteDatabase(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_DeleteDatabase(call, in, out);
@@ -10428,6 +10440,11 @@ static int handle_GetCatalogImportStatus(floe_awsjson_call_t *call, const void *
 static int handle_GetCatalogs(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_GetCatalogs(call, in, out);
+}
+
+static int handle_GetColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_GetColumnStatisticsForTable(call, in, out);
 }
 
 static int handle_GetDatabase(floe_awsjson_call_t *call, const void *in, void *out)
@@ -10455,6 +10472,11 @@ static int handle_GetTables(floe_awsjson_call_t *call, const void *in, void *out
     return floe_glue_handle_GetTables(call, in, out);
 }
 
+static int handle_UpdateColumnStatisticsForTable(floe_awsjson_call_t *call, const void *in, void *out)
+{
+    return floe_glue_handle_UpdateColumnStatisticsForTable(call, in, out);
+}
+
 static int handle_UpdateTable(floe_awsjson_call_t *call, const void *in, void *out)
 {
     return floe_glue_handle_UpdateTable(call, in, out);
@@ -10467,1327 +10489,1327 @@ static const floe_awsjson_operation_t operations[] = {
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      52, 53, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {34912, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteConnection */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      54, 55, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {34934, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeletePartition */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      56, 57, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {34955, FLOE_STATUS_PARTIAL, /* BatchDeleteTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
      60, 61, handle_BatchDeleteTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58184}}},
     {34972, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchDeleteTableVersion */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      63, 64, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {34996, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetBlueprints */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      66, 67, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35015, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetCrawlers */
      E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      68, 69, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35032, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetCustomEntityTypes */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      70, 71, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35058, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetDataQualityResult */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      72, 73, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35084, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetDevEndpoints */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      74, 75, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35105, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetJobs */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      76, 77, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35118, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetPartition */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidStateException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      78, 79, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35136, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
      85, 86, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35159, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetTriggers */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      87, 88, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35176, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchGetWorkflows */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      89, 90, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35194, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchPutDataQualityStatisticAnnotation */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      91, 92, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35233, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchStopJobRun */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      97, 98, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35249, FLOE_STATUS_NOT_IMPLEMENTED, /* BatchUpdatePartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      105, 108, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35270, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelDataQualityRuleRecommendationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      135, 136, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35309, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelDataQualityRulesetEvaluationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      137, 138, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35347, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelMLTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      139, 140, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35363, FLOE_STATUS_NOT_IMPLEMENTED, /* CancelStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      141, 142, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35379, FLOE_STATUS_NOT_IMPLEMENTED, /* CheckSchemaVersionValidity */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      167, 168, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35406, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateBlueprint */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      289, 290, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35422, FLOE_STATUS_PARTIAL, /* CreateCatalog */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederatedResourceAlreadyExistsException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      291, 292, handle_CreateCatalog,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35436, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateClassifier */
      E(AlreadyExistsException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      293, 294, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35453, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateColumnStatisticsTaskSettings */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ColumnStatisticsTaskRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      295, 296, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35488, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateConnection */
      E(AlreadyExistsException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      297, 298, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35505, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateCrawler */
      E(AlreadyExistsException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      299, 300, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35519, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateCustomEntityType */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      302, 303, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35542, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateDataQualityRuleset */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      304, 305, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35567, FLOE_STATUS_PARTIAL, /* CreateDatabase */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(FederatedResourceAlreadyExistsException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      306, 307, handle_CreateDatabase,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58207, FLOE_AWSJSON_NO_NAME}}},
     {35582, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateDevEndpoint */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      308, 309, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35600, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      310, 311, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35638, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationQuotaExceededFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(KMSKeyNotAccessibleFault) | E(ResourceNotFoundException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      314, 317, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35656, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegrationResourceProperty */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      315, 316, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35690, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      318, 319, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35723, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateJob */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      320, 321, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35733, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateMLTransform */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      323, 324, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35751, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePartition */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      327, 328, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35767, FLOE_STATUS_NOT_IMPLEMENTED, /* CreatePartitionIndex */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      325, 326, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35788, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateRegistry */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      329, 330, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35803, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSchema */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      331, 332, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35816, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateScript */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      333, 334, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35829, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSecurityConfiguration */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      335, 336, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35857, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateSession */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      337, 338, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35871, FLOE_STATUS_PARTIAL, /* CreateTable */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      341, 342, handle_CreateTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58237}}},
     {35883, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateTableOptimizer */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
      339, 340, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35904, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateTrigger */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      343, 344, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35918, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateUsageProfile */
      E(AlreadyExistsException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      345, 346, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35937, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateUserDefinedFunction */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      347, 348, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35963, FLOE_STATUS_NOT_IMPLEMENTED, /* CreateWorkflow */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      349, 350, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35978, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteBlueprint */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      445, 446, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {35994, FLOE_STATUS_PARTIAL, /* DeleteCatalog */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      447, 448, handle_DeleteCatalog,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36008, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteClassifier */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      449, 450, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36025, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      451, 452, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {36060, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsForTable */
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
+    {36060, FLOE_STATUS_PARTIAL, /* DeleteColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     453, 454, NULL,
+     453, 454, handle_DeleteColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58276}}},
     {36091, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteColumnStatisticsTaskSettings */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      455, 456, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36126, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteConnection */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      458, 459, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36143, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteConnectionType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
      460, 461, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36164, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      462, 463, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36178, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteCustomEntityType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      464, 465, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36201, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteDataQualityRuleset */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      466, 467, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36226, FLOE_STATUS_PARTIAL, /* DeleteDatabase */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      468, 469, handle_DeleteDatabase,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58309, FLOE_AWSJSON_NO_NAME}}},
     {36241, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      470, 471, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36259, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      472, 473, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36297, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidIntegrationStateFault) | E(InvalidStateException) | E(ValidationException) | E(SerializationException),
      474, 477, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36315, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      475, 476, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36349, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      478, 479, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36382, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteJob */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      480, 481, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36392, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteMLTransform */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      482, 483, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36410, FLOE_STATUS_NOT_IMPLEMENTED, /* DeletePartition */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      486, 487, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36426, FLOE_STATUS_NOT_IMPLEMENTED, /* DeletePartitionIndex */
      E(ConflictException) | E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      484, 485, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36447, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteRegistry */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      488, 489, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36462, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteResourcePolicy */
      E(ConditionCheckFailureException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      490, 491, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36483, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSchema */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      492, 493, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36496, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSchemaVersions */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      494, 495, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36517, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSecurityConfiguration */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      496, 497, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36545, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteSession */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      498, 499, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36559, FLOE_STATUS_PARTIAL, /* DeleteTable */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
      502, 503, handle_DeleteTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58325}}},
     {36571, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
      500, 501, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36592, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTableVersion */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      504, 505, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36611, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteTrigger */
      E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      506, 507, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36625, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteUsageProfile */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      508, 509, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36644, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteUserDefinedFunction */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      510, 511, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36670, FLOE_STATUS_NOT_IMPLEMENTED, /* DeleteWorkflow */
      E(ConcurrentModificationException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      512, 513, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36685, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeConnectionType */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(ValidationException) | E(SerializationException),
      517, 518, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36708, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeEntity */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
      519, 520, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36723, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeInboundIntegrations */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(TargetResourceNotFound) | E(ValidationException) | E(SerializationException),
      521, 522, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36751, FLOE_STATUS_NOT_IMPLEMENTED, /* DescribeIntegrations */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ValidationException) | E(SerializationException),
      523, 524, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36772, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      629, 630, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36785, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprintRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      631, 632, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36801, FLOE_STATUS_NOT_IMPLEMENTED, /* GetBlueprintRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      633, 634, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36818, FLOE_STATUS_PARTIAL, /* GetCatalog */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      637, 638, handle_GetCatalog,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36829, FLOE_STATUS_IMPLEMENTED, /* GetCatalogImportStatus */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      635, 636, handle_GetCatalogImportStatus,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36852, FLOE_STATUS_PARTIAL, /* GetCatalogs */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      639, 640, handle_GetCatalogs,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36864, FLOE_STATUS_NOT_IMPLEMENTED, /* GetClassifier */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      641, 642, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36878, FLOE_STATUS_NOT_IMPLEMENTED, /* GetClassifiers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      643, 644, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36893, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      646, 647, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {36925, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsForTable */
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
+    {36925, FLOE_STATUS_PARTIAL, /* GetColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     648, 649, NULL,
+     648, 649, handle_GetColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58276}}},
     {36953, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskRun */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      650, 651, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {36980, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskRuns */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      652, 653, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37008, FLOE_STATUS_NOT_IMPLEMENTED, /* GetColumnStatisticsTaskSettings */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      654, 655, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37040, FLOE_STATUS_NOT_IMPLEMENTED, /* GetConnection */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      656, 657, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37054, FLOE_STATUS_NOT_IMPLEMENTED, /* GetConnections */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      659, 660, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37069, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawler */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      663, 664, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37080, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawlerMetrics */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      661, 662, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37098, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCrawlers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      665, 666, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37110, FLOE_STATUS_NOT_IMPLEMENTED, /* GetCustomEntityType */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      667, 668, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37130, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataCatalogEncryptionSettings */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      669, 670, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37163, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityModel */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      671, 672, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37183, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityModelResult */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      673, 674, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37209, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityResult */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      675, 676, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37230, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRuleRecommendationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      677, 678, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37266, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRuleset */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      681, 682, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37288, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataQualityRulesetEvaluationRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      679, 680, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37323, FLOE_STATUS_PARTIAL, /* GetDatabase */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      683, 684, handle_GetDatabase,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58309, FLOE_AWSJSON_NO_NAME}}},
     {37335, FLOE_STATUS_PARTIAL, /* GetDatabases */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      685, 686, handle_GetDatabases,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37348, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDataflowGraph */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      687, 688, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37365, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      689, 690, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37380, FLOE_STATUS_NOT_IMPLEMENTED, /* GetDevEndpoints */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      691, 692, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37396, FLOE_STATUS_NOT_IMPLEMENTED, /* GetEntityRecords */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
      693, 694, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37413, FLOE_STATUS_NOT_IMPLEMENTED, /* GetGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      695, 696, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37448, FLOE_STATUS_NOT_IMPLEMENTED, /* GetIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      697, 698, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37479, FLOE_STATUS_NOT_IMPLEMENTED, /* GetIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      699, 700, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37509, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJob */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      703, 704, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37516, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobBookmark */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
      701, 702, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37531, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      705, 706, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37541, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      707, 708, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37552, FLOE_STATUS_NOT_IMPLEMENTED, /* GetJobs */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      709, 710, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37560, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      711, 712, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37573, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTaskRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      713, 714, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37587, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTransform */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      715, 716, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37602, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMLTransforms */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      717, 718, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37618, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMapping */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      719, 720, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37629, FLOE_STATUS_NOT_IMPLEMENTED, /* GetMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      721, 722, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37663, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartition */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      725, 726, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37676, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPartitionIndexes */
      E(ConflictException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      723, 724, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37696, FLOE_STATUS_PARTIAL, /* GetPartitions */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidStateException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
      727, 728, handle_GetPartitions,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58276}}},
     {37710, FLOE_STATUS_NOT_IMPLEMENTED, /* GetPlan */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      729, 730, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37718, FLOE_STATUS_NOT_IMPLEMENTED, /* GetRegistry */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      731, 732, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37730, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourcePolicies */
      E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      733, 734, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37750, FLOE_STATUS_NOT_IMPLEMENTED, /* GetResourcePolicy */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      736, 737, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37768, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchema */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      740, 741, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37778, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaByDefinition */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      738, 739, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37800, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaVersion */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      742, 743, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37817, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSchemaVersionsDiff */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      744, 745, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37839, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSecurityConfiguration */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      746, 747, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37864, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSecurityConfigurations */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      748, 749, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37890, FLOE_STATUS_NOT_IMPLEMENTED, /* GetSession */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      750, 751, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37901, FLOE_STATUS_NOT_IMPLEMENTED, /* GetStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      752, 753, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37914, FLOE_STATUS_PARTIAL, /* GetTable */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(SerializationException) | E(ValidationException),
      756, 757, handle_GetTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58325}}},
     {37923, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableOptimizer */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(SerializationException) | E(ValidationException),
      754, 755, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37941, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableVersion */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      758, 759, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37957, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTableVersions */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      761, 762, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37974, FLOE_STATUS_PARTIAL, /* GetTables */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      763, 764, handle_GetTables,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58184}}},
     {37984, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTags */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      765, 766, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {37992, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTrigger */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      767, 768, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38003, FLOE_STATUS_NOT_IMPLEMENTED, /* GetTriggers */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      769, 770, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38015, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredPartitionMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
      771, 772, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38046, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredPartitionsMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
      773, 774, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38078, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUnfilteredTableMetadata */
      E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(PermissionTypeMismatchException) | E(SerializationException) | E(ValidationException),
      775, 776, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38105, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUsageProfile */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      777, 778, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38121, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUserDefinedFunction */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      779, 780, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38144, FLOE_STATUS_NOT_IMPLEMENTED, /* GetUserDefinedFunctions */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      781, 782, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38168, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflow */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      783, 784, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38180, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      787, 788, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38195, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRunProperties */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      785, 786, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38220, FLOE_STATUS_NOT_IMPLEMENTED, /* GetWorkflowRuns */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      789, 790, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38236, FLOE_STATUS_NOT_IMPLEMENTED, /* ImportCatalogToGlue */
      E(InternalServiceException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      852, 853, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38256, FLOE_STATUS_NOT_IMPLEMENTED, /* ListBlueprints */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      944, 945, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38271, FLOE_STATUS_NOT_IMPLEMENTED, /* ListColumnStatisticsTaskRuns */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      946, 947, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38300, FLOE_STATUS_NOT_IMPLEMENTED, /* ListConnectionTypes */
      E(AccessDeniedException) | E(InternalServiceException) | E(SerializationException) | E(ValidationException),
      948, 949, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38320, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCrawlers */
      E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      950, 951, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38333, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCrawls */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      952, 953, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38344, FLOE_STATUS_NOT_IMPLEMENTED, /* ListCustomEntityTypes */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      954, 955, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38366, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityResults */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      956, 957, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38389, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRuleRecommendationRuns */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      958, 959, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38427, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRulesetEvaluationRuns */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      960, 961, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38464, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityRulesets */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      962, 963, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38488, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityStatisticAnnotations */
      E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      964, 965, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38524, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDataQualityStatistics */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      966, 967, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38550, FLOE_STATUS_NOT_IMPLEMENTED, /* ListDevEndpoints */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      968, 969, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38567, FLOE_STATUS_NOT_IMPLEMENTED, /* ListEntities */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException) | E(InternalServiceException),
      970, 971, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38580, FLOE_STATUS_NOT_IMPLEMENTED, /* ListIntegrationResourceProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      972, 973, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38614, FLOE_STATUS_NOT_IMPLEMENTED, /* ListJobs */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      974, 975, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38623, FLOE_STATUS_NOT_IMPLEMENTED, /* ListMLTransforms */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      976, 977, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38640, FLOE_STATUS_NOT_IMPLEMENTED, /* ListMaterializedViewRefreshTaskRuns */
      E(AccessDeniedException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      978, 979, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38676, FLOE_STATUS_NOT_IMPLEMENTED, /* ListRegistries */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      981, 982, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38691, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSchemaVersions */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      983, 984, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38710, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSchemas */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      985, 986, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38722, FLOE_STATUS_NOT_IMPLEMENTED, /* ListSessions */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      987, 988, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38735, FLOE_STATUS_NOT_IMPLEMENTED, /* ListStatements */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      989, 990, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38750, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTableOptimizerRuns */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
      991, 992, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38773, FLOE_STATUS_NOT_IMPLEMENTED, /* ListTriggers */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      994, 995, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38786, FLOE_STATUS_NOT_IMPLEMENTED, /* ListUsageProfiles */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      996, 997, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38804, FLOE_STATUS_NOT_IMPLEMENTED, /* ListWorkflows */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      998, 999, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38818, FLOE_STATUS_NOT_IMPLEMENTED, /* ModifyIntegration */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(IntegrationConflictOperationFault) | E(IntegrationNotFoundFault) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(InvalidIntegrationStateFault) | E(InvalidStateException) | E(ValidationException) | E(SerializationException),
      1047, 1048, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38836, FLOE_STATUS_NOT_IMPLEMENTED, /* PutDataCatalogEncryptionSettings */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1175, 1176, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38869, FLOE_STATUS_NOT_IMPLEMENTED, /* PutDataQualityProfileAnnotation */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      1177, 1178, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38901, FLOE_STATUS_NOT_IMPLEMENTED, /* PutResourcePolicy */
      E(ConditionCheckFailureException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1179, 1180, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38919, FLOE_STATUS_NOT_IMPLEMENTED, /* PutSchemaVersionMetadata */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1181, 1182, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38944, FLOE_STATUS_NOT_IMPLEMENTED, /* PutWorkflowRunProperties */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1183, 1184, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38969, FLOE_STATUS_NOT_IMPLEMENTED, /* QuerySchemaVersionMetadata */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1187, 1189, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {38996, FLOE_STATUS_NOT_IMPLEMENTED, /* RegisterConnectionType */
      E(AccessDeniedException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      1209, 1210, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39019, FLOE_STATUS_NOT_IMPLEMENTED, /* RegisterSchemaVersion */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1211, 1212, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39041, FLOE_STATUS_NOT_IMPLEMENTED, /* RemoveSchemaVersionMetadata */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1218, 1219, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39069, FLOE_STATUS_NOT_IMPLEMENTED, /* ResetJobBookmark */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1222, 1223, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39086, FLOE_STATUS_NOT_IMPLEMENTED, /* ResumeWorkflowRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(IllegalWorkflowStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1234, 1235, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39104, FLOE_STATUS_NOT_IMPLEMENTED, /* RunStatement */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(ValidationException) | E(SerializationException),
      1248, 1249, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39117, FLOE_STATUS_NOT_IMPLEMENTED, /* SearchTables */
      E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1307, 1308, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39130, FLOE_STATUS_NOT_IMPLEMENTED, /* StartBlueprintRun */
      E(EntityNotFoundException) | E(IllegalBlueprintStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1348, 1349, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39148, FLOE_STATUS_NOT_IMPLEMENTED, /* StartColumnStatisticsTaskRun */
      E(AccessDeniedException) | E(ColumnStatisticsTaskRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1350, 1351, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39177, FLOE_STATUS_NOT_IMPLEMENTED, /* StartColumnStatisticsTaskRunSchedule */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1352, 1353, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39214, FLOE_STATUS_NOT_IMPLEMENTED, /* StartCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1354, 1355, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39227, FLOE_STATUS_NOT_IMPLEMENTED, /* StartCrawlerSchedule */
      E(EntityNotFoundException) | E(NoScheduleException) | E(OperationTimeoutException) | E(SchedulerRunningException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1356, 1357, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39248, FLOE_STATUS_NOT_IMPLEMENTED, /* StartDataQualityRuleRecommendationRun */
      E(ConflictException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1358, 1359, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39286, FLOE_STATUS_NOT_IMPLEMENTED, /* StartDataQualityRulesetEvaluationRun */
      E(ConflictException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1360, 1361, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39323, FLOE_STATUS_NOT_IMPLEMENTED, /* StartExportLabelsTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1362, 1363, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39348, FLOE_STATUS_NOT_IMPLEMENTED, /* StartImportLabelsTaskRun */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1364, 1365, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39373, FLOE_STATUS_NOT_IMPLEMENTED, /* StartJobRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1366, 1367, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39385, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMLEvaluationTaskRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(MLTransformNotReadyException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1368, 1369, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39410, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMLLabelingSetGenerationTaskRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1370, 1371, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39446, FLOE_STATUS_NOT_IMPLEMENTED, /* StartMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(MaterializedViewRefreshTaskRunningException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1372, 1373, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39482, FLOE_STATUS_NOT_IMPLEMENTED, /* StartTrigger */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1374, 1375, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39495, FLOE_STATUS_NOT_IMPLEMENTED, /* StartWorkflowRun */
      E(ConcurrentRunsExceededException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1376, 1377, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39512, FLOE_STATUS_NOT_IMPLEMENTED, /* StopColumnStatisticsTaskRun */
      E(ColumnStatisticsTaskNotRunningException) | E(ColumnStatisticsTaskStoppingException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1394, 1395, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39540, FLOE_STATUS_NOT_IMPLEMENTED, /* StopColumnStatisticsTaskRunSchedule */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1396, 1397, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39576, FLOE_STATUS_NOT_IMPLEMENTED, /* StopCrawler */
      E(CrawlerNotRunningException) | E(CrawlerStoppingException) | E(EntityNotFoundException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1398, 1399, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39588, FLOE_STATUS_NOT_IMPLEMENTED, /* StopCrawlerSchedule */
      E(EntityNotFoundException) | E(OperationTimeoutException) | E(SchedulerNotRunningException) | E(SchedulerTransitioningException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1400, 1401, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39608, FLOE_STATUS_NOT_IMPLEMENTED, /* StopMaterializedViewRefreshTaskRun */
      E(AccessDeniedException) | E(InvalidInputException) | E(MaterializedViewRefreshTaskNotRunningException) | E(MaterializedViewRefreshTaskStoppingException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1402, 1403, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39643, FLOE_STATUS_NOT_IMPLEMENTED, /* StopSession */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(IllegalSessionStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1404, 1405, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39655, FLOE_STATUS_NOT_IMPLEMENTED, /* StopTrigger */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1406, 1407, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39667, FLOE_STATUS_NOT_IMPLEMENTED, /* StopWorkflowRun */
      E(EntityNotFoundException) | E(IllegalWorkflowStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1408, 1409, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39683, FLOE_STATUS_NOT_IMPLEMENTED, /* TagResource */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1448, 1449, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39695, FLOE_STATUS_NOT_IMPLEMENTED, /* TestConnection */
      E(AccessDeniedException) | E(ConflictException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1466, 1467, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39710, FLOE_STATUS_NOT_IMPLEMENTED, /* UntagResource */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1509, 1510, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39724, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateBlueprint */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(IllegalBlueprintStateException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1512, 1513, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39740, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCatalog */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1515, 1516, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39754, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateClassifier */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1517, 1518, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39771, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsForPartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1519, 1520, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
-    {39806, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsForTable */
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
+    {39806, FLOE_STATUS_PARTIAL, /* UpdateColumnStatisticsForTable */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
-     1521, 1522, NULL,
+     1521, 1522, handle_UpdateColumnStatisticsForTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58276}}},
     {39837, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateColumnStatisticsTaskSettings */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1524, 1525, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39872, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateConnection */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1526, 1527, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39889, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCrawler */
      E(CrawlerRunningException) | E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1528, 1529, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39903, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateCrawlerSchedule */
      E(EntityNotFoundException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SchedulerTransitioningException) | E(VersionMismatchException) | E(SerializationException) | E(ValidationException) | E(InternalServiceException),
      1530, 1531, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39925, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDataQualityRuleset */
      E(AlreadyExistsException) | E(EntityNotFoundException) | E(IdempotentParameterMismatchException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1533, 1534, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39950, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDatabase */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1535, 1536, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39965, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateDevEndpoint */
      E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
      1537, 1538, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {39983, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateGlueIdentityCenterConfiguration */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1539, 1540, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40021, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateIntegrationResourceProperty */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      1544, 1545, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40055, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateIntegrationTableProperties */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServerException) | E(InternalServiceException) | E(InvalidInputException) | E(ResourceNotFoundException) | E(ValidationException) | E(SerializationException),
      1546, 1547, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40088, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateJob */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1550, 1551, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40098, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateJobFromSourceControl */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
      1548, 1549, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40125, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateMLTransform */
      E(AccessDeniedException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1553, 1554, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40143, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdatePartition */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1556, 1557, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40159, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateRegistry */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      1558, 1559, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40174, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateSchema */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(SerializationException) | E(ValidationException),
      1560, 1561, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40187, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateSourceControlFromJob */
      E(AccessDeniedException) | E(AlreadyExistsException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ValidationException) | E(SerializationException),
      1562, 1563, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40214, FLOE_STATUS_PARTIAL, /* UpdateTable */
      E(AlreadyExistsException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(FederationSourceException) | E(FederationSourceRetryableException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(ResourceNotReadyException) | E(ResourceNumberLimitExceededException) | E(SerializationException) | E(ValidationException),
      1566, 1567, handle_UpdateTable,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {58160, 58237}}},
     {40226, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTableOptimizer */
      E(AccessDeniedException) | E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(ThrottlingException) | E(ValidationException) | E(SerializationException),
      1564, 1565, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40247, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateTrigger */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1568, 1569, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40261, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateUsageProfile */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationNotSupportedException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1570, 1571, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40280, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateUserDefinedFunction */
      E(EntityNotFoundException) | E(GlueEncryptionException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1572, 1573, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
     {40306, FLOE_STATUS_NOT_IMPLEMENTED, /* UpdateWorkflow */
      E(ConcurrentModificationException) | E(EntityNotFoundException) | E(InternalServiceException) | E(InvalidInputException) | E(OperationTimeoutException) | E(SerializationException) | E(ValidationException),
      1574, 1575, NULL,
      {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, 0, 0},
-     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL}},
+     {FLOE_AWSJSON_AUTHORIZE_CATALOG, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME, NULL, {FLOE_AWSJSON_NO_NAME, FLOE_AWSJSON_NO_NAME}}},
 };
 
 const floe_awsjson_service_t floe_glue_service = {
@@ -11828,5 +11850,17 @@ int floe_glue_TableInput_from_json(floe_awsjson_call_t *call, const char *json, 
 {
     if (floe_awsjson_from_json(&call->super, &floe_glue_service, 1427, json, out) != FLOE_OK)
         return floe_glue_fail_internal(call, "TableInput from its stored JSON");
+    return FLOE_OK;
+}
+
+char *floe_glue_ColumnStatistics_to_json(floe_awsjson_call_t *call, const floe_glue_ColumnStatistics *value)
+{
+    return floe_awsjson_to_json(&call->super, &floe_glue_service, 196, value);
+}
+
+int floe_glue_ColumnStatistics_from_json(floe_awsjson_call_t *call, const char *json, floe_glue_ColumnStatistics *out)
+{
+    if (floe_awsjson_from_json(&call->super, &floe_glue_service, 196, json, out) != FLOE_OK)
+        return floe_glue_fail_internal(call, "ColumnStatistics from its stored JSON");
     return FLOE_OK;
 }

@@ -65,7 +65,7 @@ static int change_database(floe_awsjson_call_t *call, const floe_schema_ddl_t *d
                                         row.name));
             return rc == FLOE_EFAIL ? FLOE_EFAIL : FLOE_OK;
         }
-        rc = floe_glue_database_remove(&call->super, row.name);
+        rc = floe_glue_table_drop_database(&call->super, row.name);
         if (rc == FLOE_ENOTFOUND && !ddl->has_if)
             failed(call, q, ERROR_TYPE_USER_QUERY,
                    floe_call_printf(&call->super, "FAILED: SemanticException [Error 10072]: Database does not exist: %s",

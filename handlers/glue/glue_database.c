@@ -4,11 +4,13 @@
  * (catalog/namespace.h), so a namespace made either way is a database at once. GetDatabase,
  * GetDatabases, CreateDatabase, DeleteDatabase. The account's default catalog (no CatalogId, or
  * the account's id) holds databases of its own (catalog/glue_database.h), made by CreateDatabase
- * or Athena's CREATE SCHEMA in AwsDataCatalog; they hold no tables in Floe.
+ * or Athena's CREATE SCHEMA in AwsDataCatalog, which hold the tables of glue_table_default.c;
+ * DeleteDatabase deletes those too.
  */
 #include <string.h>
 
 #include "catalog/glue_database.h"
+#include "catalog/glue_table.h"
 #include "catalog/namespace.h"
 #include "catalog/page_token.h"
 #include "catalog/rules.h"
@@ -130,7 +132,7 @@ static int create_default_database(floe_awsjson_call_t *call, const floe_glue_Da
 
 static int delete_default_database(floe_awsjson_call_t *call, const char *name)
 {
-    int rc = floe_glue_database_remove(&call->super, floe_glue_database_name(&call->super, name));
+    int rc = floe_glue_table_drop_database(&call->super, floe_glue_database_name(&call->super, name));
 
     return rc == FLOE_ENOTFOUND ? database_not_found(call, name) : rc;
 }

@@ -2,7 +2,8 @@
  * Glue's tables in a table bucket's child catalog: each is an S3 table of the namespace the
  * database names, read from the table rows the S3 Tables API and the Iceberg REST catalog write
  * (catalog/table.h), so Glue always shows the current metadata pointer. GetTable, GetTables and
- * DeleteTable.
+ * DeleteTable; a request naming the default catalog goes to glue_table_default.c instead (GetTables'
+ * Expression and paging are shared).
  *
  * How Glue reports an S3 table (AWS, "Accessing Amazon S3 tables with the AWS Glue Iceberg REST
  * endpoint" and GetTable on s3tablescatalog): TableType EXTERNAL_TABLE, Parameters table_type

@@ -6,6 +6,7 @@
  * (arn:aws:<signing name>:<region>:<account>:<type>/<name>), or the resource holding each stored
  * object the request names by id, which the service's own function finds.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "authz/input_cache.h"
@@ -28,6 +29,65 @@ static const char *string_named(const floe_awsjson_service_t *svc, const floe_aw
         return *(char *const *)((const char *)in + m->offset);
     }
     return NULL;
+}
+
+/* The string member at `path` ("TableInput.Name": members by JSON name, nested with dots) of the
+ * typed input `in` of `shape`, or NULL when it or a structure on the way is absent. */
+static const char *string_at(const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *shape, const void *in,
+                             const char *path, size_t n)
+{
+    while (in != NULL) {
+        const char *dot = memchr(path, '.', n);
+        size_t len = dot != NULL ? (size_t)(dot - path) : n;
+        const floe_awsjson_member_t *m = NULL;
+        const void *field;
+
+        for (uint32_t i = 0; i < shape->n_members && m == NULL; i++) {
+            const floe_awsjson_member_t *c = floe_awsjson_member(svc, shape, i);
+            const char *name = svc->names + c->name;
+
+            if (c->name != FLOE_AWSJSON_NO_NAME && strlen(name) == len && memcmp(name, path, len) == 0)
+                m = c;
+        }
+        if (m == NULL)
+            return NULL;
+        field = (const char *)in + m->offset;
+        shape = &svc->shapes[m->target];
+        if (dot == NULL)
+            return shape->kind == FLOE_AWSJSON_STRING ? *(char *const *)field : NULL;
+        if (shape->kind != FLOE_AWSJSON_STRUCTURE)
+            return NULL;
+        in = *(const void *const *)field;
+        path = dot + 1;
+        n -= len + 1;
+    }
+    return NULL;
+}
+
+/* A level's template with the input's values in lower case, in the call's pool; NULL when one is
+ * absent or empty. */
+static const char *expand_level(floe_call_t *call, const floe_awsjson_service_t *svc, const floe_awsjson_shape_t *input,
+                                const void *in, const char *template)
+{
+    const char *out = "", *p = template;
+
+    while (*p != '\0') {
+        const char *open = strchr(p, '{'), *close, *value;
+        char *lower;
+
+        if (open == NULL)
+            return floe_call_printf(call, "%s%s", out, p);
+        close = strchr(open, '}');
+        value = close != NULL ? string_at(svc, input, in, open + 1, (size_t)(close - open - 1)) : NULL;
+        if (value == NULL || *value == '\0')
+            return NULL;
+        lower = floe_call_strdup(call, value);
+        for (char *c = lower; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        out = floe_call_printf(call, "%s%.*s%s", out, (int)(open - p), p, lower);
+        p = close + 1;
+    }
+    return out;
 }
 
 /* The 12-digit CatalogId the typed input names (Glue's name for the owning account), or NULL. */
@@ -87,6 +147,28 @@ static int decide_owners(floe_awsjson_call_t *call, const floe_awsjson_service_t
     return FLOE_OK;
 }
 
+/* CATALOG's levels under the account's catalog (a database, a table), decided after it while it is
+ * allowed, when the request names that catalog: no CatalogId, or an account's id (a child
+ * catalog's CatalogId names other resources). */
+static void decide_levels(floe_call_t *call, const floe_awsjson_service_t *svc, const floe_awsjson_authorize_t *rule,
+                          const floe_awsjson_shape_t *input, const void *in, floe_principal_t *principal,
+                          floe_authz_request_t *r, floe_authz_decision_t *out)
+{
+    const char *id = string_named(svc, input, in, "CatalogId");
+
+    if (id != NULL && !floe_scope_is_account_id(id, strlen(id)))
+        return;
+    for (int i = 0; i < FLOE_AWSJSON_MAX_LEVELS && rule->levels[i] != FLOE_AWSJSON_NO_NAME && out->is_allowed; i++) {
+        const char *level = expand_level(call, svc, input, in, floe_awsjson_name(svc, rule->levels[i]));
+
+        if (level != NULL)
+            decide_on(call, principal, r,
+                      floe_call_printf(call, "arn:aws:%s:%s:%s:%s", svc->signing_name, call->scope.region, r->owner,
+                                       level),
+                      out);
+    }
+}
+
 int floe_awsjson_authorize(floe_awsjson_call_t *call, h2o_req_t *req, const floe_awsjson_service_t *svc,
                            const floe_awsjson_operation_t *op, const void *in, bool *needed, floe_authz_decision_t *out)
 {
@@ -125,6 +207,7 @@ int floe_awsjson_authorize(floe_awsjson_call_t *call, h2o_req_t *req, const floe
     default:
         decide_on(c, principal, &r, floe_call_printf(c, "arn:aws:%s:%s:%s:catalog", svc->signing_name, c->scope.region,
                                                       r.owner), out);
+        decide_levels(c, svc, rule, input, in, principal, &r, out);
         return FLOE_OK;
     }
 }

@@ -122,6 +122,8 @@ typedef enum floe_awsjson_authorize_kind {
  */
 typedef int (*floe_awsjson_owner_fn)(floe_awsjson_call_t *call, const char *id, bool *found /* OUT */, const char **name /* OUT */);
 
+#define FLOE_AWSJSON_MAX_LEVELS 2
+
 /** An operation's resource under --enforce-iam: arn:aws:<signing name>:<region>:<account>:<type>/<name>. */
 typedef struct floe_awsjson_authorize {
     uint32_t kind;     /* floe_awsjson_authorize_kind_t */
@@ -129,6 +131,12 @@ typedef struct floe_awsjson_authorize {
     uint32_t member;   /* index among the input's members of the one naming the resource, or FLOE_AWSJSON_NO_NAME */
     uint32_t fallback; /* the name when the request leaves the member out ("primary"), or FLOE_AWSJSON_NO_NAME */
     floe_awsjson_owner_fn owner; /* FLOE_AWSJSON_AUTHORIZE_OWNER */
+    /* CATALOG: the resources under the account's catalog decided after it, in order, when the
+     * request names that catalog (no CatalogId, or an account's id): templates such as
+     * "table/{DatabaseName}/{TableInput.Name}" (offsets in the service's names; FLOE_AWSJSON_NO_NAME
+     * ends them), each {path} an input string member, nested with dots, in lower case as Glue keeps
+     * names; a level whose member is absent is skipped. The overlay's "authorizeLevels". */
+    uint32_t levels[FLOE_AWSJSON_MAX_LEVELS];
 } floe_awsjson_authorize_t;
 
 typedef struct floe_awsjson_operation {

@@ -5,9 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "call/call_sql.h"
-#include "call/transaction.h"
 #include "catalog/glue_database.h"
-#include "catalog/glue_table.h"
 
 FLOE_SQL(sql_glue_database_insert,
     "INSERT INTO glue_database (account, region, name, description, location_uri, parameters, created_at)"
@@ -122,26 +120,8 @@ int floe_glue_database_list(floe_call_t *call, const char *after, int limit, flo
     return rc == FLOE_DB_DONE ? FLOE_OK : FLOE_EFAIL;
 }
 
-/* The database and its tables go together, as Glue's DeleteDatabase deletes a database's tables. */
-typedef struct remove_args {
-    const char *name;
-    int rc; /* the house code the body ended with (a transaction answers FLOE_EFAIL) */
-} remove_args_t;
-
-static int remove_body(floe_call_t *call, void *arg)
-{
-    remove_args_t *a = arg;
-
-    a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_database_remove, "ttt", floe_call_account(call),
-                                               floe_call_region(call), a->name));
-    if (a->rc == FLOE_OK)
-        a->rc = floe_glue_table_remove_all(call, a->name);
-    return a->rc;
-}
-
 int floe_glue_database_remove(floe_call_t *call, const char *name)
 {
-    remove_args_t a = {name, FLOE_EFAIL};
-
-    return floe_call_in_transaction(call, remove_body, &a) == FLOE_OK ? FLOE_OK : a.rc;
+    return floe_sql_write(call, floe_sql_bind(call, sql_glue_database_remove, "ttt", floe_call_account(call),
+                                              floe_call_region(call), name));
 }

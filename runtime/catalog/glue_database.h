@@ -42,8 +42,8 @@ int floe_glue_database_read(floe_call_t *call, const char *name, floe_glue_datab
 int floe_glue_database_list(floe_call_t *call, const char *after, int limit, floe_glue_database_row_t **rows /* OUT */,
                             size_t *n /* OUT */);
 
-/** Removes the database `name` and its tables (glue_table.h), in one transaction: FLOE_OK,
- * FLOE_ENOTFOUND, or FLOE_EFAIL. */
+/** Removes the database row `name` alone: FLOE_OK, FLOE_ENOTFOUND, or FLOE_EFAIL. A database is dropped
+ * with its tables by floe_glue_table_drop_database (glue_table.h). */
 int floe_glue_database_remove(floe_call_t *call, const char *name);
 
 #endif

@@ -33,11 +33,30 @@ FLOE_SQL(sql_glue_table_remove,
 
 FLOE_SQL(sql_glue_table_remove_all, "DELETE FROM glue_table WHERE account = ?1 AND region = ?2 AND database_name = ?3");
 
+FLOE_SQL(sql_glue_statistics_put,
+    "INSERT INTO glue_column_statistics (account, region, database_name, table_name, column_name, document)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account, region, database_name, table_name, column_name)"
+    " DO UPDATE SET document = excluded.document");
+
+FLOE_SQL(sql_glue_statistics_read,
+    "SELECT document FROM glue_column_statistics"
+    " WHERE account = ?1 AND region = ?2 AND database_name = ?3 AND table_name = ?4 AND column_name = ?5");
+
+FLOE_SQL(sql_glue_statistics_remove,
+    "DELETE FROM glue_column_statistics"
+    " WHERE account = ?1 AND region = ?2 AND database_name = ?3 AND table_name = ?4 AND column_name = ?5");
+
+FLOE_SQL(sql_glue_statistics_remove_table,
+    "DELETE FROM glue_column_statistics WHERE account = ?1 AND region = ?2 AND database_name = ?3 AND table_name = ?4");
+
+FLOE_SQL(sql_glue_statistics_remove_all,
+    "DELETE FROM glue_column_statistics WHERE account = ?1 AND region = ?2 AND database_name = ?3");
+
 typedef struct table_write {
     const char *database;
     const char *name;
     const char *document;
-    const char *expected; /* an update's expected version, or NULL */
+    const char *expected; /* an update's expected version, or NULL; a statistics write's column */
     int64_t version;      /* OUT: an update's new version */
     int rc;               /* OUT: the house code the body ended with (a transaction answers FLOE_EFAIL) */
 } table_write_t;
@@ -143,18 +162,96 @@ int floe_glue_table_update(floe_call_t *call, const char *database, const char *
     return rc;
 }
 
-int floe_glue_table_remove(floe_call_t *call, const char *database, const char *name)
+/* A write that finds nothing to delete has done its work. */
+static int deleted(int rc)
 {
-    return floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove, "tttt", floe_call_account(call),
-                                              floe_call_region(call), database, name));
+    return rc == FLOE_ENOTFOUND ? FLOE_OK : rc;
 }
 
-int floe_glue_table_remove_all(floe_call_t *call, const char *database)
+static int remove_body(floe_call_t *call, void *arg)
 {
-    int rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove_all, "ttt", floe_call_account(call),
-                                                floe_call_region(call), database));
+    table_write_t *a = arg;
 
-    return rc == FLOE_ENOTFOUND ? FLOE_OK : rc; /* a database without tables */
+    a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove, "tttt", floe_call_account(call),
+                                               floe_call_region(call), a->database, a->name));
+    if (a->rc == FLOE_OK)
+        a->rc = deleted(floe_sql_write(call, floe_sql_bind(call, sql_glue_statistics_remove_table, "tttt",
+                                                           floe_call_account(call), floe_call_region(call),
+                                                           a->database, a->name)));
+    return a->rc;
+}
+
+int floe_glue_table_remove(floe_call_t *call, const char *database, const char *name)
+{
+    table_write_t a = {database, name, NULL, NULL, 0, FLOE_EFAIL};
+
+    return write_in_transaction(call, remove_body, &a);
+}
+
+static int statistics_put_body(floe_call_t *call, void *arg)
+{
+    table_write_t *a = arg;
+    floe_glue_table_row_t row;
+
+    if ((a->rc = floe_glue_table_read(call, a->database, a->name, &row)) != FLOE_OK)
+        return a->rc;
+    return a->rc = floe_sql_write(call, floe_sql_bind(call, sql_glue_statistics_put, "tttttt", floe_call_account(call),
+                                                      floe_call_region(call), a->database, a->name, a->expected,
+                                                      a->document));
+}
+
+int floe_glue_table_statistics_put(floe_call_t *call, const char *database, const char *name, const char *column,
+                                   const char *document)
+{
+    table_write_t a = {database, name, document, column, 0, FLOE_EFAIL};
+
+    return write_in_transaction(call, statistics_put_body, &a);
+}
+
+int floe_glue_table_statistics_read(floe_call_t *call, const char *database, const char *name, const char *column,
+                                    char **document)
+{
+    floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_statistics_read, "ttttt", floe_call_account(call),
+                                         floe_call_region(call), database, name, column);
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
+    if (rc == FLOE_DB_ROW)
+        *document = floe_sql_text(call, stmt, 0);
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
+        return FLOE_EFAIL;
+    return rc == FLOE_DB_ROW ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
+int floe_glue_table_statistics_remove(floe_call_t *call, const char *database, const char *name, const char *column)
+{
+    return deleted(floe_sql_write(call, floe_sql_bind(call, sql_glue_statistics_remove, "ttttt", floe_call_account(call),
+                                                      floe_call_region(call), database, name, column)));
+}
+
+static int drop_database_body(floe_call_t *call, void *arg)
+{
+    table_write_t *a = arg;
+
+    if ((a->rc = floe_glue_database_remove(call, a->database)) != FLOE_OK)
+        return a->rc;
+    a->rc = deleted(floe_sql_write(call, floe_sql_bind(call, sql_glue_table_remove_all, "ttt", floe_call_account(call),
+                                                       floe_call_region(call), a->database)));
+    if (a->rc == FLOE_OK)
+        a->rc = deleted(floe_sql_write(call, floe_sql_bind(call, sql_glue_statistics_remove_all, "ttt",
+                                                           floe_call_account(call), floe_call_region(call),
+                                                           a->database)));
+    return a->rc;
+}
+
+int floe_glue_table_drop_database(floe_call_t *call, const char *database)
+{
+    table_write_t a = {database, NULL, NULL, NULL, 0, FLOE_EFAIL};
+
+    return write_in_transaction(call, drop_database_body, &a);
 }
 
 /* ---- a summary of the document ---- */

@@ -86,11 +86,27 @@ int floe_glue_table_list(floe_call_t *call, const char *database, const char *af
 int floe_glue_table_update(floe_call_t *call, const char *database, const char *name, const char *expected,
                            const char *document, int64_t *version /* OUT */);
 
-/** Removes the table `name` of `database`: FLOE_OK, FLOE_ENOTFOUND, or FLOE_EFAIL. */
+/** Removes the table `name` of `database` and its column statistics in one transaction: FLOE_OK,
+ * FLOE_ENOTFOUND, or FLOE_EFAIL. */
 int floe_glue_table_remove(floe_call_t *call, const char *database, const char *name);
 
-/** Removes every table of `database` (none is fine), inside the caller's transaction when it holds
- * one: FLOE_OK or FLOE_EFAIL. */
-int floe_glue_table_remove_all(floe_call_t *call, const char *database);
+/** Stores the statistics of column `column` of table `name` (a ColumnStatistics as JSON, opaque
+ * here), replacing what it had, in one transaction with the check that the table exists: FLOE_OK,
+ * FLOE_ENOTFOUND (no such table), or FLOE_EFAIL. */
+int floe_glue_table_statistics_put(floe_call_t *call, const char *database, const char *name, const char *column,
+                                   const char *document);
+
+/** The statistics document of column `column` of table `name`: FLOE_OK with *document (in the
+ * pool), FLOE_ENOTFOUND when it has none, or FLOE_EFAIL. */
+int floe_glue_table_statistics_read(floe_call_t *call, const char *database, const char *name, const char *column,
+                                    char **document /* OUT */);
+
+/** Removes the statistics of column `column` of table `name` (none is fine): FLOE_OK or FLOE_EFAIL. */
+int floe_glue_table_statistics_remove(floe_call_t *call, const char *database, const char *name, const char *column);
+
+/** Removes the database `database` (glue_database.h) and its tables in one transaction, as Glue's
+ * DeleteDatabase deletes a database's tables: FLOE_OK, FLOE_ENOTFOUND (no such database; nothing
+ * removed), or FLOE_EFAIL. */
+int floe_glue_table_drop_database(floe_call_t *call, const char *database);
 
 #endif

@@ -671,6 +671,18 @@ static const char *const migrations[] = {
     "  updated_at INTEGER NOT NULL,"
     "  PRIMARY KEY (account, region, database_name, name)"
     ") WITHOUT ROWID;",
+    /* Column statistics of those tables (catalog/glue_table.c), which Glue's
+     * UpdateColumnStatisticsForTable writes (Trino's Hive Glue metastore, after a write); document:
+     * the ColumnStatistics as JSON. They go with their table. */
+    "CREATE TABLE glue_column_statistics ("
+    "  account TEXT NOT NULL,"
+    "  region TEXT NOT NULL,"
+    "  database_name TEXT NOT NULL,"
+    "  table_name TEXT NOT NULL,"
+    "  column_name TEXT NOT NULL,"
+    "  document TEXT NOT NULL,"
+    "  PRIMARY KEY (account, region, database_name, table_name, column_name)"
+    ") WITHOUT ROWID;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))

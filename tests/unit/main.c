@@ -59,6 +59,7 @@ int floe_test_failures;
 #include "runtime/catalog/replication_queue.c"
 #include "runtime/athena/query_claim.c"
 #include "runtime/catalog/configuration.c"
+#include "runtime/catalog/glue_table.c"
 #include "runtime/iam/iam_state.c"
 #include "runtime/authz/input_cache.c"
 #include "runtime/cloudformation/stack.c"

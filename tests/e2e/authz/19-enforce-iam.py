@@ -202,6 +202,23 @@ class EnforceIamTests(FloeTestCase):
                                 "arn:aws:glue:%s:%s:catalog" % (REGION, OWNER), "no-resource"),
                          "another account's catalog is refused: Floe stores no Glue resource policy")
 
+    def test_glue_tables_of_the_default_catalog_need_their_actions_on_it(self):
+        self.owner_glue.create_database(DatabaseInput={"Name": "authz_tables"})
+        self.owner_glue.create_table(DatabaseName="authz_tables", TableInput={"Name": "t"})
+        for action, call, kwargs in [
+                ("glue:CreateTable", self.other_glue.create_table,
+                 {"DatabaseName": "authz_tables", "TableInput": {"Name": "u"}}),
+                ("glue:GetTable", self.other_glue.get_table, {"DatabaseName": "authz_tables", "Name": "t"}),
+                ("glue:UpdateTable", self.other_glue.update_table,
+                 {"DatabaseName": "authz_tables", "TableInput": {"Name": "t"}}),
+                ("glue:DeleteTable", self.other_glue.delete_table, {"DatabaseName": "authz_tables", "Name": "t"})]:
+            response = self.assertClientError("AccessDeniedException", call, CatalogId=OWNER, **kwargs)
+            self.assertEqual(response["Error"]["Message"],
+                             denied("arn:aws:iam::%s:root" % OTHER, action,
+                                    "arn:aws:glue:%s:%s:catalog" % (REGION, OWNER), "no-resource"), action)
+        self.assertEqual(self.owner_glue.get_table(DatabaseName="authz_tables", Name="t")["Table"]["VersionId"], "0",
+                         "the refused calls changed nothing")
+
     def test_own_account_root_is_allowed_everything(self):
         arn, _ = self.bucket_with_table("mine", "sales", "orders")
         names = [b["name"] for b in self.owner.list_table_buckets()["tableBuckets"]]

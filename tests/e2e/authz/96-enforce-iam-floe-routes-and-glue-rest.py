@@ -2,7 +2,8 @@
 """--enforce-iam on what the S3 Tables API does not carry: `floe maintenance run` (the route
 POST /_floe/maintenance/run) needs the S3 Tables action that configures the job, the console's
 stack pages need CloudFormation's read actions, and PyIceberg on the AWS Glue Iceberg REST endpoint
-(the `pyiceberg-glue` block of docs/engines.md) needs the Glue actions of each operation. An IAM
+(the `pyiceberg-glue` block of docs/engines.md) needs the Glue actions of each operation, and Glue's
+own API decides a default catalog's table on the catalog, its database and the table. An IAM
 user with no identity policy is refused each, in the route's own shape with AWS's sentence; the
 same user is allowed once an inline policy grants the actions; the account's root is allowed
 throughout.
@@ -120,6 +121,41 @@ class EnforceIamFloeRoutesAndGlueRest(unittest.TestCase):
         self.assertEqual((status, body.get("stackName")), (200, "lake"), "and the stack's page")
         for route, params in (("stacks", {}), ("stack", {"id": self.stack_id})):
             self.assertEqual(self.console_get(route, params, OWNER, SECRET)[0], 200, "the root sees %s" % route)
+
+    def test_glue_api_decides_a_default_catalog_table_on_each_level(self):
+        import boto3
+        from botocore.exceptions import ClientError
+        owner = boto3.client("glue", endpoint_url=self.server.endpoint, region_name=REGION)
+        owner.create_database(DatabaseInput={"Name": "levels"})
+        for name in ("open", "closed"):
+            owner.create_table(DatabaseName="levels", TableInput={"Name": name})
+        user, key, secret = self.new_user("table-reader")
+        glue = boto3.client("glue", endpoint_url=self.server.endpoint, region_name=REGION, aws_access_key_id=key,
+                            aws_secret_access_key=secret)
+        arn = "arn:aws:glue:%s:%s:" % (REGION, OWNER)
+
+        def refused(call, **kwargs):
+            with self.assertRaises(ClientError) as caught:
+                call(**kwargs)
+            error = caught.exception.response
+            self.assertEqual((error["Error"]["Code"], error["ResponseMetadata"]["HTTPStatusCode"]),
+                             ("AccessDeniedException", 400))
+            return error["Error"]["Message"]
+
+        self.assertEqual(refused(glue.get_table, DatabaseName="levels", Name="open"),
+                         refusal(user, "glue:GetTable", arn + "catalog"))
+        self.iam.put_user_policy(UserName="table-reader", PolicyName="glue",
+                                 PolicyDocument=allow(["glue:GetTable"], [arn + "catalog"]))
+        self.assertEqual(refused(glue.get_table, DatabaseName="levels", Name="open"),
+                         refusal(user, "glue:GetTable", arn + "database/levels"), "then the database")
+        self.iam.put_user_policy(UserName="table-reader", PolicyName="glue", PolicyDocument=allow(
+            ["glue:GetTable"], [arn + "catalog", arn + "database/levels", arn + "table/levels/open"]))
+        self.assertEqual(glue.get_table(DatabaseName="Levels", Name="OPEN")["Table"]["Name"], "open",
+                         "granted on the three levels (names in lower case, as Glue keeps them)")
+        self.assertEqual(refused(glue.get_table, DatabaseName="levels", Name="closed"),
+                         refusal(user, "glue:GetTable", arn + "table/levels/closed"), "then the table")
+        self.assertEqual(refused(glue.create_table, DatabaseName="levels", TableInput={"Name": "open"}),
+                         refusal(user, "glue:CreateTable", arn + "catalog"), "each action is its own")
 
     def test_glue_iceberg_rest_endpoint_needs_glue_actions(self):
         user, key, secret = self.new_user("glue-reader")

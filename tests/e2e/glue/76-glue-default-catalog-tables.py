@@ -7,7 +7,9 @@ a second CreateTable is AlreadyExistsException and a missing database or table
 EntityNotFoundException, in AWS's words; GetTables lists, filters (Expression) and pages them;
 UpdateTable replaces the TableInput and bumps VersionId, refusing a stale VersionId with
 ConcurrentModificationException as Iceberg's Glue catalog commits expect; GetPartitions of a table
-is an empty list; DeleteTable and BatchDeleteTable remove tables and DeleteDatabase its tables;
+is an empty list; column statistics (what Trino's Hive Glue metastore plans with) are kept per
+column, a column without any reported in Errors; DeleteTable and BatchDeleteTable remove tables
+and DeleteDatabase its tables;
 tables survive a restart and kill -9; Athena's ListTableMetadata and GetTableMetadata of
 AwsDataCatalog show them, and its `DROP SCHEMA` refuses a database that holds tables unless
 CASCADE, as Hive does."""
@@ -158,6 +160,35 @@ class GlueDefaultCatalogTableTests(FloeTestCase):
                          "an update without VersionId is not checked")
         err = self.error_of(self.glue.update_table, DatabaseName="ice", TableInput={"Name": "missing"})
         self.assertEqual((err["Code"], err["Message"]), ("EntityNotFoundException", "Table missing not found."))
+
+    def test_03b_column_statistics_are_kept_per_column_and_go_with_the_table(self):
+        import datetime
+        self.glue.create_database(DatabaseInput={"Name": "stats"})
+        self.glue.create_table(DatabaseName="stats", TableInput=hive_parquet_input("t", "s3://data/t/"))
+        stats = {"ColumnName": "id", "ColumnType": "bigint",
+                 "AnalyzedTime": datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc),
+                 "StatisticsData": {"Type": "LONG", "LongColumnStatisticsData": {
+                     "MinimumValue": 1, "MaximumValue": 10, "NumberOfNulls": 0, "NumberOfDistinctValues": 10}}}
+        self.assertEqual(self.glue.update_column_statistics_for_table(
+            DatabaseName="stats", TableName="t", ColumnStatisticsList=[stats])["Errors"], [])
+        got = self.glue.get_column_statistics_for_table(DatabaseName="stats", TableName="T", ColumnNames=["id", "name"])
+        self.assertEqual(got["ColumnStatisticsList"], [stats])
+        self.assertEqual([(e["ColumnName"], e["Error"]["ErrorCode"]) for e in got["Errors"]],
+                         [("name", "EntityNotFoundException")], "a column without statistics is an error entry")
+        self.glue.delete_column_statistics_for_table(DatabaseName="stats", TableName="t", ColumnName="id")
+        self.glue.delete_column_statistics_for_table(DatabaseName="stats", TableName="t", ColumnName="id")
+        self.assertEqual(self.glue.get_column_statistics_for_table(
+            DatabaseName="stats", TableName="t", ColumnNames=["id"])["ColumnStatisticsList"], [])
+        err = self.error_of(self.glue.get_column_statistics_for_table, DatabaseName="stats", TableName="missing",
+                            ColumnNames=["id"])
+        self.assertEqual((err["Code"], err["Message"]), ("EntityNotFoundException", "Table missing not found."))
+
+        self.glue.update_column_statistics_for_table(DatabaseName="stats", TableName="t", ColumnStatisticsList=[stats])
+        self.glue.delete_table(DatabaseName="stats", Name="t")
+        self.glue.create_table(DatabaseName="stats", TableInput=hive_parquet_input("t", "s3://data/t/"))
+        self.assertEqual(self.glue.get_column_statistics_for_table(
+            DatabaseName="stats", TableName="t", ColumnNames=["id"])["ColumnStatisticsList"], [],
+            "a table's statistics went with it")
 
     def test_04_athena_lists_the_tables_of_aws_data_catalog(self):
         self.glue.create_database(DatabaseInput={"Name": "seen"})

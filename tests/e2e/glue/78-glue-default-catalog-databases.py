@@ -2,7 +2,7 @@
 """Glue databases of the account's default catalog (no CatalogId, or the account's id), as AWS's
 Glue keeps them and dbt-athena's `database: awsdatacatalog` needs them, through Debian's boto3:
 CreateDatabase keeps the name (in lower case), Description, LocationUri and Parameters; GetDatabase
-and GetDatabases (paged) return them; they hold no tables (GetTables is empty); a second CreateDatabase answers AlreadyExistsException and an
+and GetDatabases (paged) return them; a new one holds no tables (GetTables is empty); a second CreateDatabase answers AlreadyExistsException and an
 unknown name EntityNotFoundException, in AWS's words; DeleteDatabase removes one; each account and
 region has its own; they survive a restart and kill -9; a table bucket's catalog still lists only
 its namespaces."""
@@ -45,7 +45,7 @@ class GlueDefaultCatalogDatabaseTests(FloeTestCase):
         self.assertEqual(self.glue.get_database(CatalogId=ACCOUNT, Name="SALES")["Database"]["Name"], "sales",
                          "the account's id names the same catalog, and names are not case-sensitive")
         self.assertIn("sales", [d["Name"] for d in self.glue.get_databases()["DatabaseList"]])
-        self.assertEqual(self.glue.get_tables(DatabaseName="sales")["TableList"], [], "it holds no tables")
+        self.assertEqual(self.glue.get_tables(DatabaseName="sales")["TableList"], [], "a new database holds no tables")
         err = self.error_of(self.glue.get_table, DatabaseName="sales", Name="orders")
         self.assertEqual((err["Code"], err["Message"]), ("EntityNotFoundException", "Table orders not found."))
         err = self.error_of(self.glue.get_tables, DatabaseName="nope")

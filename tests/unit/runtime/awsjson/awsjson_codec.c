@@ -184,6 +184,41 @@ TEST(awsjson_serialize_writes_present_members_and_epoch_seconds)
     h2o_mem_clear_pool(&pool);
 }
 
+/* What a store keeps of a typed value (floe_glue_TableInput_to_json) reads back whole: nested
+ * structures, lists, maps, a timestamp (to the millisecond), a negative number. */
+TEST(awsjson_stored_table_input_round_trips_through_its_json)
+{
+    static const char given[] =
+        "{\"Name\": \"orders\", \"TableType\": \"EXTERNAL_TABLE\", \"LastAccessTime\": 1700000000.5,"
+        " \"Parameters\": {\"classification\": \"parquet\"}, \"PartitionKeys\": [{\"Name\": \"day\", \"Type\": \"string\"}],"
+        " \"StorageDescriptor\": {\"Columns\": [{\"Name\": \"id\", \"Type\": \"bigint\", \"Comment\": \"key\"}],"
+        " \"Location\": \"s3://data/orders/\", \"Compressed\": false, \"NumberOfBuckets\": -1,"
+        " \"SerdeInfo\": {\"SerializationLibrary\": \"org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe\","
+        " \"Parameters\": {\"serialization.format\": \"1\"}}}}";
+    h2o_mem_pool_t pool;
+    floe_awsjson_call_t jcall = {0};
+    floe_glue_TableInput *in, back;
+    char *json;
+
+    h2o_mem_init_pool(&pool);
+    floe_call_init(&jcall.super, &pool, NULL, NULL);
+    in = floe_call_alloc(&jcall.super, sizeof(*in));
+    CHECK(floe_glue_TableInput_from_json(&jcall, given, in) == FLOE_OK, "a TableInput's JSON reads");
+    json = floe_glue_TableInput_to_json(&jcall, in);
+    CHECK(floe_glue_TableInput_from_json(&jcall, json, &back) == FLOE_OK, "what to_json wrote reads back");
+    CHECK(strcmp(back.Name, "orders") == 0 && strcmp(back.TableType, "EXTERNAL_TABLE") == 0, "its strings");
+    CHECK(back.has_LastAccessTime && back.LastAccessTime == 1700000000500, "a timestamp, to the millisecond");
+    CHECK(back.PartitionKeys->n == 1 && strcmp(back.PartitionKeys->items[0].Name, "day") == 0, "a list of columns");
+    CHECK(strcmp(back.StorageDescriptor->Columns->items[0].Comment, "key") == 0, "a nested list's members");
+    CHECK(!back.StorageDescriptor->Compressed, "a false");
+    CHECK(back.StorageDescriptor->NumberOfBuckets == -1, "a negative number");
+    CHECK(strcmp(back.StorageDescriptor->SerdeInfo->Parameters->values[0], "1") == 0, "a nested map");
+    CHECK(strcmp(floe_glue_TableInput_to_json(&jcall, &back), json) == 0, "and writes the same text again");
+    CHECK(floe_glue_TableInput_from_json(&jcall, "[1]", &back) == FLOE_EFAIL && jcall.error != 0,
+          "text that is not the shape's fails the call");
+    h2o_mem_clear_pool(&pool);
+}
+
 extern const floe_awsjson_service_t floe_athena_service;
 
 /* Athena's model compiles as Glue's does, and every operation carries its REST-JSON route from
