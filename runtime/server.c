@@ -28,11 +28,18 @@
  *     received pages released (s3/spill.h), so a large upload does not stay resident while it
  *     arrives.
  *  7. h2o's configuration is built on a short-lived thread while the main thread opens the
- *     database: the two share nothing, and h2o_config_init alone (it fills a default MIME map,
- *     which Floe never serves from) costs about as much as the database open. The main
- *     thread joins it before any worker starts.
+ *     database: the two share nothing. The main thread joins it before any worker starts.
+ *  8. h2o_config_init fills a default MIME map of about a hundred file extensions, rebuilding its
+ *     type index after each one: 2.6M instructions, as much as the rest of Floe's start-up. Floe
+ *     serves nothing by file extension (no h2o file handler; every response names its own
+ *     Content-Type) and registers no filter that reads the map (compression), so while
+ *     configure_h2o runs h2o_config_init the types are not defined:
+ *     h2o_mimemap_define_mimetype below is the executable's, which takes the place of libh2o's
+ *     (libh2o calls it through its PLT), and at any other moment it passes the call on to
+ *     libh2o's. The map keeps its default type, application/octet-stream.
  */
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -257,11 +264,34 @@ Exit:
     return NULL;
 }
 
+/* True on the thread running configure_h2o's h2o_config_init (design note 8). */
+static __thread bool defining_default_mime_types;
+
+typedef void define_mimetype_fn(h2o_mimemap_t *, const char *, const char *, h2o_mime_attributes_t *);
+
+/* Takes the place of libh2o's h2o_mimemap_define_mimetype (design note 8): skips h2o's default
+ * types, passes any other definition on to libh2o. */
+void h2o_mimemap_define_mimetype(h2o_mimemap_t *mimemap, const char *ext, const char *mime, h2o_mime_attributes_t *attr)
+{
+    static define_mimetype_fn *libh2o_define;
+    define_mimetype_fn *define = __atomic_load_n(&libh2o_define, __ATOMIC_ACQUIRE);
+
+    if (defining_default_mime_types)
+        return;
+    if (define == NULL) {
+        *(void **)&define = dlsym(RTLD_NEXT, "h2o_mimemap_define_mimetype");
+        __atomic_store_n(&libh2o_define, define, __ATOMIC_RELEASE);
+    }
+    define(mimemap, ext, mime, attr);
+}
+
 static void configure_h2o(server_t *server)
 {
     h2o_hostconf_t *host;
 
+    defining_default_mime_types = true;
     h2o_config_init(&server->globalconf);
+    defining_default_mime_types = false;
     server->globalconf.server_name = h2o_iovec_init(H2O_STRLIT("Floe"));
     server->globalconf.max_request_entity_size = MAX_REQUEST_ENTITY_SIZE;
     server->globalconf.http1.req_timeout = HTTP1_REQUEST_TIMEOUT_MS;
