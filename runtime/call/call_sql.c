@@ -58,6 +58,22 @@ int floe_sql_write(floe_call_t *call, floe_db_stmt_t *stmt)
     return floe_db_changes(floe_call_state(call)) > 0 ? FLOE_OK : FLOE_ENOTFOUND;
 }
 
+int floe_sql_read_one(floe_call_t *call, floe_db_stmt_t *stmt,
+                      void (*read)(floe_call_t *call, floe_db_stmt_t *stmt, void *out), void *out)
+{
+    int rc;
+
+    if (stmt == NULL)
+        return FLOE_EFAIL;
+    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
+    if (rc == FLOE_DB_ROW)
+        read(call, stmt, out);
+    floe_db_reset(stmt);
+    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
+        return FLOE_EFAIL; /* the call already holds its 500 */
+    return rc == FLOE_DB_ROW ? FLOE_OK : FLOE_ENOTFOUND;
+}
+
 char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col)
 {
     const char *text = floe_db_column_text(stmt, col);

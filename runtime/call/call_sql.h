@@ -42,6 +42,14 @@ int floe_sql_exec(floe_call_t *call, const char *sql, const char *types, ...);
  */
 int floe_sql_write(floe_call_t *call, floe_db_stmt_t *stmt);
 
+/**
+ * Steps a bound read of at most one row (`stmt` from floe_sql_bind; NULL when binding failed the
+ * call): FLOE_OK after `read(call, stmt, out)` read the row, FLOE_ENOTFOUND when there is none, or
+ * FLOE_EFAIL with the call failed. The statement is reset either way.
+ */
+int floe_sql_read_one(floe_call_t *call, floe_db_stmt_t *stmt,
+                      void (*read)(floe_call_t *call, floe_db_stmt_t *stmt, void *out), void *out);
+
 /** A copy of a text column in the call's pool (SQLite's copy dies with the next step); NULL for
  * SQL NULL. */
 char *floe_sql_text(floe_call_t *call, floe_db_stmt_t *stmt, int col);

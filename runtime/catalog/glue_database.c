@@ -77,8 +77,10 @@ int floe_glue_database_insert(floe_call_t *call, const floe_glue_database_row_t 
     return rc;
 }
 
-static void read_columns(floe_call_t *call, floe_db_stmt_t *stmt, floe_glue_database_row_t *out)
+static void read_columns(floe_call_t *call, floe_db_stmt_t *stmt, void *row)
 {
+    floe_glue_database_row_t *out = row;
+
     out->name = floe_sql_text(call, stmt, 0);
     out->description = floe_sql_text(call, stmt, 1);
     out->location_uri = floe_sql_text(call, stmt, 2);
@@ -90,17 +92,8 @@ int floe_glue_database_read(floe_call_t *call, const char *name, floe_glue_datab
 {
     floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_database_read, "ttt", floe_call_account(call),
                                          floe_call_region(call), name);
-    int rc;
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW)
-        read_columns(call, stmt, out);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
-        return FLOE_EFAIL; /* the call already holds its 500 */
-    return rc == FLOE_DB_ROW ? FLOE_OK : FLOE_ENOTFOUND;
+    return floe_sql_read_one(call, stmt, read_columns, out);
 }
 
 int floe_glue_database_list(floe_call_t *call, const char *after, int limit, floe_glue_database_row_t **rows,

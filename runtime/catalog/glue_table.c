@@ -90,8 +90,10 @@ int floe_glue_table_insert(floe_call_t *call, const char *database, const char *
     return write_in_transaction(call, insert_body, &a);
 }
 
-static void read_columns(floe_call_t *call, floe_db_stmt_t *stmt, floe_glue_table_row_t *out)
+static void read_columns(floe_call_t *call, floe_db_stmt_t *stmt, void *row)
 {
+    floe_glue_table_row_t *out = row;
+
     out->database = floe_sql_text(call, stmt, 0);
     out->name = floe_sql_text(call, stmt, 1);
     out->document = floe_sql_text(call, stmt, 2);
@@ -104,17 +106,8 @@ int floe_glue_table_read(floe_call_t *call, const char *database, const char *na
 {
     floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_table_read, "tttt", floe_call_account(call),
                                          floe_call_region(call), database, name);
-    int rc;
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW)
-        read_columns(call, stmt, out);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
-        return FLOE_EFAIL; /* the call already holds its 500 */
-    return rc == FLOE_DB_ROW ? FLOE_OK : FLOE_ENOTFOUND;
+    return floe_sql_read_one(call, stmt, read_columns, out);
 }
 
 int floe_glue_table_list(floe_call_t *call, const char *database, const char *after, int limit,
@@ -208,22 +201,19 @@ int floe_glue_table_statistics_put(floe_call_t *call, const char *database, cons
     return write_in_transaction(call, statistics_put_body, &a);
 }
 
+/* A statistics row's document (a char ** in `out`). */
+static void read_document(floe_call_t *call, floe_db_stmt_t *stmt, void *out)
+{
+    *(char **)out = floe_sql_text(call, stmt, 0);
+}
+
 int floe_glue_table_statistics_read(floe_call_t *call, const char *database, const char *name, const char *column,
                                     char **document)
 {
     floe_db_stmt_t *stmt = floe_sql_bind(call, sql_glue_statistics_read, "ttttt", floe_call_account(call),
                                          floe_call_region(call), database, name, column);
-    int rc;
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW)
-        *document = floe_sql_text(call, stmt, 0);
-    floe_db_reset(stmt);
-    if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)
-        return FLOE_EFAIL;
-    return rc == FLOE_DB_ROW ? FLOE_OK : FLOE_ENOTFOUND;
+    return floe_sql_read_one(call, stmt, read_document, document);
 }
 
 int floe_glue_table_statistics_remove(floe_call_t *call, const char *database, const char *name, const char *column)
