@@ -14,7 +14,9 @@ workgroup (`primary` when the request names none; for a call naming a query by i
 a user allowed athena:* on workgroup/other alone is refused StartQueryExecution in primary with
 AccessDeniedException (400) and runs its query in `other`. A database's CREATE and DROP in
 AwsDataCatalog need glue:CreateDatabase / glue:DeleteDatabase on the default catalog and the
-database. The account's root runs everything.
+database, and a query of a Glue table there (an Iceberg table Athena made with a LOCATION) needs
+Glue's actions on the catalog, database/<db> and table/<db>/<table> alone. The account's root runs
+everything.
 boto3, Debian's (awsJson1_1), signed with each principal's keys."""
 
 import os
@@ -174,6 +176,32 @@ class AthenaEnforceIamTests(FloeTestCase):
                           glue_arn + "catalog")
         e = self.run_query(self.root, "DROP SCHEMA staging", default)
         self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+
+    def test_a_table_of_awsdatacatalog_needs_glue_actions_on_its_levels(self):
+        glue_arn = "arn:aws:glue:us-east-1:%s:" % OWNER
+        self.signed_client("glue", OWNER, SECRET).create_database(DatabaseInput={"Name": "lakehouse"})
+        self.signed_client("s3", OWNER, SECRET).create_bucket(Bucket="lake-data")
+        default = {"Catalog": "AwsDataCatalog", "Database": "lakehouse"}
+        for sql in ("CREATE TABLE events (id int) LOCATION 's3://lake-data/events/' "
+                    "TBLPROPERTIES ('table_type'='ICEBERG')", "INSERT INTO events VALUES (1)"):
+            e = self.run_query(self.root, sql, default)
+            self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        user, athena = self.new_user("lakereader", ["athena:*"])
+        self.assertDenied(self.run_query(athena, "SELECT * FROM events", default), user, "glue:GetTable",
+                          glue_arn + "catalog")
+        levels = [glue_arn + "catalog", glue_arn + "database/lakehouse"]
+        self.iam.put_user_policy(UserName="lakereader", PolicyName="glue",
+                                 PolicyDocument=allow(["glue:GetTable"], levels))
+        self.assertDenied(self.run_query(athena, "SELECT * FROM events", default), user, "glue:GetTable",
+                          glue_arn + "table/lakehouse/events")
+        self.iam.put_user_policy(UserName="lakereader", PolicyName="glue", PolicyDocument=allow(
+            ["glue:GetTable"], levels + [glue_arn + "table/lakehouse/*"]))
+        e = self.run_query(athena, "SELECT id FROM events", default)
+        self.assertEqual(e["Status"]["State"], "SUCCEEDED", e["Status"])
+        rows = athena.get_query_results(QueryExecutionId=e["QueryExecutionId"])["ResultSet"]["Rows"]
+        self.assertEqual([[d.get("VarCharValue") for d in r["Data"]] for r in rows], [["id"], ["1"]])
+        self.assertDenied(self.run_query(athena, "INSERT INTO events VALUES (2)", default), user, "glue:UpdateTable",
+                          glue_arn + "catalog")
 
     def test_another_accounts_hidden_catalog_name_is_refused(self):
         e = self.run_query(self.root, "SELECT * FROM s3tb_999999999999__us_east_1__shared.sales.orders")
