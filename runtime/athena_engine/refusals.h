@@ -8,7 +8,14 @@
 #ifndef FLOE_ATHENA_ENGINE_REFUSALS_H
 #define FLOE_ATHENA_ENGINE_REFUSALS_H
 
-/** Athena's reason for refusing `sql` on a table bucket, or NULL when it is not refused. */
-const char *floe_athena_refusal(const char *sql);
+#include <stdbool.h>
+
+/**
+ * Athena's reason for refusing `sql` on a table bucket (`on_table_bucket`), or in Glue's default
+ * catalog, where Athena takes views and renames: there, only REPLACE COLUMNS (Athena's refusal for
+ * any Iceberg table), and what Floe does not run there (OPTIMIZE, VACUUM, ALTER DATABASE, in
+ * Floe's sentence). NULL when it is not refused.
+ */
+const char *floe_athena_refusal(const char *sql, bool on_table_bucket);
 
 #endif

@@ -640,7 +640,7 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     char *prepared_name = NULL, *prepared_sql = NULL;
     floe_trino_session_t session = {.url = t->url, .user = user, .schema = q->database};
     /* Athena's context is Glue's default catalog when the query names none */
-    bool in_default = q->catalog == NULL || strcasecmp(q->catalog, FLOE_DEFAULT_CATALOG) == 0;
+    bool in_default = q->catalog == NULL || strcasecmp(q->catalog, FLOE_DEFAULT_CATALOG) == 0, on_table_bucket;
     result_t r = {.t = t, .q = q};
     floe_trino_outcome_t out;
 
@@ -648,8 +648,11 @@ void floe_engine_run(floe_engine_trino_t *t, const floe_engine_query_t *q)
     snprintf(user, sizeof(user), "%s%s", FLOE_ENGINE_USER_PREFIX, q->id);
     first_word(q->query_string, word);
     memcpy(kind, word, sizeof(kind));
-    if (floe_athena_refusal(q->query_string) != NULL) { /* what Athena refuses on S3 Tables */
-        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY, floe_athena_refusal(q->query_string));
+    /* what Athena refuses on S3 Tables, when the query names a table bucket or runs in one */
+    on_table_bucket = !in_default || strcasestr(q->query_string, "\"" FLOE_CATALOG_PREFIX) != NULL;
+    if (floe_athena_refusal(q->query_string, on_table_bucket) != NULL) {
+        floe_engine_fail(t->bg, q, ERROR_CATEGORY_USER, ERROR_TYPE_USER_QUERY,
+                         floe_athena_refusal(q->query_string, on_table_bucket));
         goto Done;
     }
     if (floe_catalogs_name_foreign(q->query_string, q->account)) {

@@ -3,6 +3,7 @@
  * Each answer is a QueryResults document; the query is over when one has no nextUri. A sink that
  * fails or a cancellation DELETEs the last nextUri, which is how a client cancels.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,17 +113,28 @@ static char *quote_long_integers(const char *json, size_t len)
                 i = j;
                 continue;
             }
+            /* a double's fraction and exponent go with it, so its digits are never taken for an integer */
+            while (j < len && (isdigit((unsigned char)json[j]) || json[j] == '.' || json[j] == 'e' || json[j] == 'E' ||
+                               json[j] == '+' || json[j] == '-'))
+                j++;
             memcpy(o, json + i, j - i);
             o += j - i;
             i = j;
-            if (i < len && (json[i] == '.' || json[i] == 'e' || json[i] == 'E'))
-                continue; /* the rest of a double: copied as it is below */
             continue;
         }
         *o++ = json[i++];
     }
     *o = '\0';
     return out;
+}
+
+cJSON *floe_trino_parse_results(const char *json, size_t len)
+{
+    char *exact = quote_long_integers(json, len);
+    cJSON *doc = cJSON_Parse(exact);
+
+    free(exact);
+    return doc;
 }
 
 /* One exchange; its QueryResults parsed into *doc. */
@@ -135,13 +147,7 @@ static int exchange(const char *method, const char *url, const char *const *head
         snprintf(out->message, sizeof(out->message), "Trino cannot be reached: %s", a.error);
         return FLOE_EFAIL;
     }
-    if (a.status == 200) {
-        char *exact = quote_long_integers(a.body, a.len);
-        *doc = cJSON_Parse(exact);
-        free(exact);
-    } else {
-        *doc = NULL;
-    }
+    *doc = a.status == 200 ? floe_trino_parse_results(a.body, a.len) : NULL;
     if (*doc == NULL)
         snprintf(out->message, sizeof(out->message), "Trino answered %s %s with %ld: %.300s", method, url, a.status,
                  a.body);

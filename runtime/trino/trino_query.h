@@ -59,4 +59,11 @@ typedef struct floe_trino_outcome {
 int floe_trino_run(const floe_trino_session_t *s, const char *sql, const floe_trino_sink_t *sink,
                    floe_trino_outcome_t *out /* OUT */);
 
+/**
+ * One of Trino's QueryResults documents, parsed (the caller deletes it), or NULL when it is no
+ * JSON: an integer of more than 15 digits (a bigint, which a double would round) becomes a string
+ * of its exact digits; a double, fraction and exponent included, stays a number.
+ */
+cJSON *floe_trino_parse_results(const char *json, size_t len);
+
 #endif

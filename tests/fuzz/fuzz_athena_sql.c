@@ -3,7 +3,8 @@
  * bytes as a result file (athena/athena_csv.h), read back in pages, and as a query's SQL, whose
  * "s3tablescatalog/<bucket>" names become Trino catalogs and back (athena_engine/catalogs.h), and
  * whose Hive-style DDL becomes Trino's (athena_engine/hive_ddl.h), and as a database's CREATE or DROP
- * (athena/athena_schema_ddl.h), and as Trino's EXPLAIN IO answer (athena_engine/explain_io.h). A
+ * (athena/athena_schema_ddl.h), and as Trino's EXPLAIN IO answer (athena_engine/explain_io.h) and
+ * QueryResults document, long integers quoted (trino/trino_query.h). A
  * record read back must re-encode and read the same; a rewritten name must unmap to the original; a
  * translation gives text, or a refusal with its reason; a plan read names each table whole, and one
  * refused leaves nothing.
@@ -19,6 +20,7 @@
 #include "athena_engine/hive_ddl.h"
 #include "athena_engine/refusals.h"
 #include "base/failure.h"
+#include "trino/trino_query.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -104,7 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sql = floe_catalogs_rewrite(text, "111122223333", "us-east-1", &named);
     back = floe_catalogs_unmap(sql, "111122223333", "us-east-1", &named);
     floe_catalogs_name_foreign(text, "111122223333");
-    floe_athena_refusal(text);
+    floe_athena_refusal(text, size % 2 == 0);
+    cJSON_Delete(floe_trino_parse_results((const char *)data, size)); /* a QueryResults answer too */
     floe_schema_ddl_parse(text, &(floe_schema_ddl_t){0});
     free(back);
     translate(text, size % 3 == 0);

@@ -23,6 +23,7 @@ int floe_test_failures;
 #include "runtime/athena/explain_io.c"
 #include "runtime/athena/hive_ddl.c"
 #include "runtime/athena/schema_ddl.c"
+#include "runtime/trino/results.c"
 #include "runtime/catalog/page_token.c"
 #include "runtime/catalog/policy.c"
 #include "runtime/authz/authz.c"

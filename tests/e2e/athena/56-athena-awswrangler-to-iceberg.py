@@ -9,7 +9,8 @@ EXTERNAL_TABLE), creates the Iceberg table with Athena's CREATE TABLE ... LOCATI
 INTO with merge_cols) from the staged table, and deletes that. So this drives Athena's default
 catalog on Trino's Iceberg and Hive connectors over Floe's own Glue API, both kinds of Glue table,
 and the Iceberg commits through Glue's UpdateTable. Each table is then read back with
-wr.athena.read_sql_query, after a restart too. Runs in <build>/athena-clients-venv
+wr.athena.read_sql_query, after a restart too; and a view and a rename, which Athena runs on
+Glue's own tables (unlike a table bucket's), run there. Runs in <build>/athena-clients-venv
 (tests/athena/requirements-clients.txt, installed by scripts/setup-deps), re-executed there."""
 
 import datetime
@@ -127,6 +128,21 @@ class AwswranglerToIcebergTests(unittest.TestCase):
                          "the default catalog named in the SQL, on a new Trino")
         self.assertEqual(self.rows("SELECT id FROM events ORDER BY id"), [(1,), (2,)])
 
+
+    def test_06_views_and_renames_run_there_as_on_athena(self):
+        import awswrangler as wr
+        for sql in ("CREATE VIEW big_orders AS SELECT id, name FROM orders WHERE amount > 3",
+                    "ALTER TABLE daily RENAME TO daily_archive"):
+            wr.athena.start_query_execution(sql, database=DATABASE, s3_output=OUTPUT, wait=True)
+        self.assertEqual(self.rows("SELECT id, name FROM big_orders ORDER BY id"), [(2, "b2"), (4, "d")])
+        self.assertEqual(self.glue.get_table(DatabaseName=DATABASE, Name="big_orders")["Table"]["TableType"],
+                         "VIRTUAL_VIEW")
+        self.assertEqual(self.rows("SELECT id FROM daily_archive"), [(9,)])
+        with self.assertRaises(self.glue.exceptions.EntityNotFoundException):
+            self.glue.get_table(DatabaseName=DATABASE, Name="daily")
+        with self.assertRaisesRegex(Exception, "Floe does not run OPTIMIZE in AwsDataCatalog"):
+            wr.athena.start_query_execution("OPTIMIZE orders REWRITE DATA USING BIN_PACK", database=DATABASE,
+                                            s3_output=OUTPUT, wait=True)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

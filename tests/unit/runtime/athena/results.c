@@ -202,23 +202,36 @@ TEST(athena_values_print_as_athena_prints_them)
 
 TEST(athena_refuses_what_athena_refuses_on_s3_tables)
 {
-    CHECK(floe_athena_refusal("OPTIMIZE daily REWRITE DATA USING BIN_PACK") != NULL &&
-              strstr(floe_athena_refusal("optimize daily REWRITE DATA USING BIN_PACK"), "maintains them") != NULL,
+    CHECK(floe_athena_refusal("OPTIMIZE daily REWRITE DATA USING BIN_PACK", true) != NULL &&
+              strstr(floe_athena_refusal("optimize daily REWRITE DATA USING BIN_PACK", true), "maintains them") != NULL,
           "OPTIMIZE is S3 Tables' maintenance, in any case");
-    CHECK(floe_athena_refusal("  -- why\nVACUUM daily") != NULL, "VACUUM too, after a comment");
-    CHECK(floe_athena_refusal("CREATE OR REPLACE VIEW v AS SELECT 1") != NULL &&
-              floe_athena_refusal("create view v as select 1") != NULL,
+    CHECK(floe_athena_refusal("  -- why\nVACUUM daily", true) != NULL, "VACUUM too, after a comment");
+    CHECK(floe_athena_refusal("CREATE OR REPLACE VIEW v AS SELECT 1", true) != NULL &&
+              floe_athena_refusal("create view v as select 1", true) != NULL,
           "views");
-    CHECK(floe_athena_refusal("ALTER DATABASE sales SET DBPROPERTIES ('a'='b')") != NULL, "a database's properties");
-    CHECK(floe_athena_refusal("ALTER TABLE `daily` RENAME TO d2") != NULL &&
-              strstr(floe_athena_refusal("ALTER TABLE \"my table\" RENAME TO d2"), "RENAME") != NULL,
+    CHECK(floe_athena_refusal("ALTER DATABASE sales SET DBPROPERTIES ('a'='b')", true) != NULL, "a database's properties");
+    CHECK(floe_athena_refusal("ALTER TABLE `daily` RENAME TO d2", true) != NULL &&
+              strstr(floe_athena_refusal("ALTER TABLE \"my table\" RENAME TO d2", true), "RENAME") != NULL,
           "renaming a table, its name quoted either way");
-    CHECK(strstr(floe_athena_refusal("ALTER TABLE `ns`.`daily` REPLACE COLUMNS (a int)"), "REPLACE COLUMNS") != NULL,
+    CHECK(strstr(floe_athena_refusal("ALTER TABLE `ns`.`daily` REPLACE COLUMNS (a int)", true), "REPLACE COLUMNS") != NULL,
           "REPLACE COLUMNS, which Iceberg does not do");
-    CHECK(floe_athena_refusal("ALTER TABLE daily ADD COLUMNS (c int)") == NULL &&
-              floe_athena_refusal("SELECT * FROM daily") == NULL && floe_athena_refusal("CREATE TABLE t (a int)") == NULL &&
-              floe_athena_refusal("") == NULL,
+    CHECK(floe_athena_refusal("ALTER TABLE daily ADD COLUMNS (c int)", true) == NULL &&
+              floe_athena_refusal("SELECT * FROM daily", true) == NULL && floe_athena_refusal("CREATE TABLE t (a int)", true) == NULL &&
+              floe_athena_refusal("", true) == NULL,
           "everything else goes to the engine");
+}
+
+TEST(athena_refusals_in_the_default_catalog_leave_views_and_renames_to_the_engine)
+{
+    CHECK(floe_athena_refusal("CREATE OR REPLACE VIEW v AS SELECT 1", false) == NULL &&
+              floe_athena_refusal("ALTER TABLE daily RENAME TO d2", false) == NULL,
+          "Athena takes views and renames of Glue's own tables");
+    CHECK(strstr(floe_athena_refusal("ALTER TABLE daily REPLACE COLUMNS (a int)", false), "REPLACE COLUMNS") != NULL,
+          "REPLACE COLUMNS is refused for any Iceberg table");
+    CHECK(strcmp(floe_athena_refusal("OPTIMIZE daily REWRITE DATA USING BIN_PACK", false),
+                 "NOT_SUPPORTED: Floe does not run OPTIMIZE in AwsDataCatalog, as Athena does there.") == 0 &&
+              strstr(floe_athena_refusal("VACUUM daily", false), "VACUUM in AwsDataCatalog") != NULL,
+          "what Floe does not run there says so, without S3 Tables' maintenance");
 }
 
 TEST(athena_sql_leading_words_skip_comments_and_keep_quoted_names_whole)
