@@ -66,7 +66,7 @@ int floe_sql_read_one(floe_call_t *call, floe_db_stmt_t *stmt,
     if (stmt == NULL)
         return FLOE_EFAIL;
     rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW)
+    if (rc == FLOE_DB_ROW && read != NULL)
         read(call, stmt, out);
     floe_db_reset(stmt);
     if (rc != FLOE_DB_ROW && rc != FLOE_DB_DONE)

@@ -44,7 +44,8 @@ int floe_sql_write(floe_call_t *call, floe_db_stmt_t *stmt);
 
 /**
  * Steps a bound read of at most one row (`stmt` from floe_sql_bind; NULL when binding failed the
- * call): FLOE_OK after `read(call, stmt, out)` read the row, FLOE_ENOTFOUND when there is none, or
+ * call): FLOE_OK after `read(call, stmt, out)` read the row (`read` NULL: whether there is one),
+ * FLOE_ENOTFOUND when there is none, or
  * FLOE_EFAIL with the call failed. The statement is reset either way.
  */
 int floe_sql_read_one(floe_call_t *call, floe_db_stmt_t *stmt,

@@ -196,15 +196,9 @@ static void read_stack(floe_call_t *call, floe_db_stmt_t *s, floe_stack_row_t *r
 static int read_one(floe_call_t *call, floe_db_stmt_t *stmt, void (*read)(floe_call_t *, floe_db_stmt_t *, void *),
                     void *out)
 {
-    int rc;
+    int rc = floe_sql_read_one(call, stmt, read, out);
 
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW)
-        read(call, stmt, out);
-    floe_db_reset(stmt);
-    return rc == FLOE_DB_ROW ? 1 : rc == FLOE_DB_DONE ? 0 : FLOE_EFAIL;
+    return rc == FLOE_OK ? 1 : rc == FLOE_ENOTFOUND ? 0 : FLOE_EFAIL;
 }
 
 /* Steps a bound read of many rows into a growing array of `size`-byte elements. */

@@ -7,15 +7,7 @@
 
 int floe_iam_one_row(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn read, void *item)
 {
-    int rc;
-
-    if (stmt == NULL)
-        return FLOE_EFAIL;
-    rc = floe_sql_step(call, stmt, FLOE_DB_NONE);
-    if (rc == FLOE_DB_ROW && read != NULL)
-        read(call, stmt, item);
-    floe_db_reset(stmt);
-    return rc == FLOE_DB_ROW ? FLOE_OK : rc == FLOE_DB_DONE ? FLOE_ENOTFOUND : FLOE_EFAIL;
+    return floe_sql_read_one(call, stmt, read, item);
 }
 
 int floe_iam_all_rows(floe_call_t *call, floe_db_stmt_t *stmt, floe_iam_row_fn read, size_t size, void **items,
